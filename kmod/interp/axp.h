@@ -1,0 +1,282 @@
+/* kmod/interp/axp.h - Alpha AXP instruction set core: decode, context, and the interpreter API. */
+#ifndef AXP_H
+#define AXP_H
+
+#include "axp_base.h"
+
+/*
+ * Instruction formats (Alpha Architecture Handbook v4, ch. 3.3; binutils alpha-opc.c formats).
+ *
+ *   31      26 25   21 20   16 15                                  0
+ *  +----------+-------+-------+-------------------------------------+
+ *  |  opcode  |                   PALcode function                  |  PAL  (0x00)
+ *  +----------+-------+-------+-------------------------------------+
+ *  |  opcode  |  Ra   |  Rb   |         displacement (signed)       |  MEM  (LDx/STx/LDA/LDAH)
+ *  +----------+-------+-------+-------------------------------------+
+ *  |  opcode  |  Ra   |  Rb   |            function                 |  MSC  (0x18)
+ *  +----------+-------+-------+--+----------------------------------+
+ *  |  opcode  |  Ra   |  Rb   |fn|            hint                  |  JMP  (0x1a, fn = [15:14])
+ *  +----------+-------+-------+--+----------------------------------+
+ *  |  opcode  |  Ra   |           displacement (signed, words)      |  BRA  (0x30-0x3f)
+ *  +----------+-------+-------+-----+-+-------------+---------------+
+ *  |  opcode  |  Ra   |  Rb   | SBZ |0|   fn7       |      Rc       |  OPR  (register form)
+ *  |  opcode  |  Ra   |    literal  |1|   fn7       |      Rc       |  OPR  (literal form)
+ *  +----------+-------+-------+-----+-+-------------+---------------+
+ *  |  opcode  |  Fa   |  Fb   |        fn11           |      Fc      |  FPO  (0x14-0x17)
+ *  +----------+-------+-------+-----------------------+-------------+
+ *
+ * ITF (ITOFx, 0x14) is FPO with an integer Ra; FTI (FTOIx, 0x1c) is OPR with an FP Ra.
+ * PCD is a PALcode-reserved opcode (0x19, 0x1b, 0x1d-0x1f) printed with its 26-bit function.
+ */
+enum axp_fmt {
+	AXP_FMT_PAL,
+	AXP_FMT_MEM,
+	AXP_FMT_MSC,
+	AXP_FMT_JMP,
+	AXP_FMT_BRA,
+	AXP_FMT_OPR,
+	AXP_FMT_FPO,
+	AXP_FMT_ITF,
+	AXP_FMT_FTI,
+	AXP_FMT_PCD,
+};
+
+/* EV5 issue classes (gcc config/alpha/ev5.md; 21164 HRM ch. 2). */
+enum axp_unit {
+	AXP_U_PAL,
+	AXP_U_ILD,
+	AXP_U_FLD,
+	AXP_U_IST,
+	AXP_U_FST,
+	AXP_U_IADD,
+	AXP_U_ILOG,
+	AXP_U_ICMP,
+	AXP_U_SHIFT,
+	AXP_U_CMOV,
+	AXP_U_IMULL,
+	AXP_U_IMULQ,
+	AXP_U_IMULH,
+	AXP_U_IBR,
+	AXP_U_FBR,
+	AXP_U_JSR,
+	AXP_U_MISC,
+	AXP_U_MVI,
+	AXP_U_FADD,
+	AXP_U_FMUL,
+	AXP_U_FDIVS,
+	AXP_U_FDIVT,
+	AXP_U_FCPYS,
+	AXP_U_FCMOV,
+	AXP_U_NR,
+};
+
+/* Operation flags (ops.def). */
+#define AXP_F_SA (1u << 0) /* reads Ra */
+#define AXP_F_SB (1u << 1) /* reads Rb (or the literal) */
+#define AXP_F_SC (1u << 2) /* reads Rc (conditional moves keep the old value) */
+#define AXP_F_DA (1u << 3) /* writes Ra */
+#define AXP_F_DC (1u << 4) /* writes Rc */
+#define AXP_F_FA (1u << 5) /* Ra names an FP register */
+#define AXP_F_FB (1u << 6) /* Rb names an FP register */
+#define AXP_F_FC (1u << 7) /* Rc names an FP register */
+#define AXP_F_LD (1u << 8) /* memory load */
+#define AXP_F_ST (1u << 9) /* memory store */
+#define AXP_F_M1 (1u << 10) /* access size 1, 2, 4, 8 bytes */
+#define AXP_F_M2 (1u << 11)
+#define AXP_F_M4 (1u << 12)
+#define AXP_F_M8 (1u << 13)
+#define AXP_F_LOCK (1u << 14) /* load-locked / store-conditional */
+#define AXP_F_TRAPS (1u << 15) /* integer or FP overflow trap possible (/V) */
+#define AXP_F_BWX (1u << 16) /* ISA extensions (AMASK bits) */
+#define AXP_F_FIX (1u << 17)
+#define AXP_F_CIX (1u << 18)
+#define AXP_F_MVI (1u << 19)
+#define AXP_F_VAX (1u << 20) /* VAX floating point: never executed */
+
+enum axp_op {
+#define AXP_OP(id, name, opc, fn, fmt, unit, flags) AXP_OP_##id,
+#include "ops.def"
+#undef AXP_OP
+	AXP_OP_INVALID, /* not an instruction: every bad encoding decodes to this */
+	AXP_OP_NR,
+};
+
+struct axp_op_info {
+	const char *name; /* base mnemonic (binutils spelling) */
+	uint8_t opcode;
+	uint8_t fmt; /* enum axp_fmt */
+	uint8_t unit; /* enum axp_unit */
+	uint16_t func;
+	uint32_t flags; /* AXP_F_* */
+};
+
+extern const struct axp_op_info axp_op_info[AXP_OP_NR];
+
+/* FP qualifier bits in fn11 (Handbook 4.7.9; QEMU QUAL_*). */
+#define AXP_FN11_RM_MASK 0x0c0 /* [7:6] rounding: */
+#define AXP_FN11_RM_C 0x000 /*   chopped */
+#define AXP_FN11_RM_M 0x040 /*   minus infinity */
+#define AXP_FN11_RM_N 0x080 /*   normal (nearest even) */
+#define AXP_FN11_RM_D 0x0c0 /*   dynamic: FPCR[59:58] */
+#define AXP_FN11_U 0x100 /* underflow enable (/V for integer results) */
+#define AXP_FN11_I 0x200 /* inexact enable */
+#define AXP_FN11_S 0x400 /* software completion */
+
+/* A decoded instruction: every field extracted once. */
+struct axp_insn {
+	uint32_t word;
+	uint16_t op; /* enum axp_op */
+	uint8_t ra, rb, rc; /* register numbers as encoded */
+	bool islit; /* OPR literal form */
+	uint8_t lit; /* OPR literal */
+	uint16_t fn11; /* FPO function including qualifiers */
+	int32_t disp; /* MEM: sext 16; BRA: sext 21 (words); MSC: insn[15:0]; JMP: hint; PAL: func */
+};
+
+void axp_decode(uint32_t word, struct axp_insn *d);
+
+static inline const struct axp_op_info *axp_info(const struct axp_insn *d)
+{
+	return &axp_op_info[d->op];
+}
+
+/* Size in bytes of a memory access (0 if the op does not access memory). */
+static inline unsigned int axp_mem_size(uint32_t flags)
+{
+	return (flags & AXP_F_M1) ? 1 : (flags & AXP_F_M2) ? 2 : (flags & AXP_F_M4) ? 4 : (flags & AXP_F_M8) ? 8 : 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Interpreter. */
+
+/*
+ * The user-visible state of one Alpha thread. Integer register 31 and FP register 31 always read
+ * as zero (the executor never stores to them). `lock_*` is the LDx_L/STx_C reservation, used only
+ * when the run policy executes LL/SC (the hosted machine).
+ */
+struct axp_ctx {
+	uint64_t r[32];
+	uint64_t f[32];
+	uint64_t pc;
+	uint64_t fpcr;
+	uint64_t unique; /* PAL "process unique" value: rduniq/wruniq (TLS pointer) */
+	uint64_t lock_addr; /* reservation address, or AXP_NO_LOCK */
+	uint64_t lock_value; /* value loaded by LDx_L (QEMU-compatible cmpxchg semantics) */
+	uint64_t intr_flag; /* the RC/RS flag */
+};
+
+#define AXP_NO_LOCK UINT64_MAX
+
+/* Per-access facts the memory operations may report back (for observers). */
+struct axp_access {
+	uint32_t latency; /* cycles this access took, if the memory system knows (0 otherwise) */
+	uint32_t level; /* where it was satisfied: AXP_LVL_* */
+};
+
+enum axp_level {
+	AXP_LVL_UNKNOWN,
+	AXP_LVL_DCACHE,
+	AXP_LVL_SCACHE,
+	AXP_LVL_BCACHE,
+	AXP_LVL_MEMORY,
+};
+
+/*
+ * Memory operations. Each returns 0 or -Exxx (-EFAULT: unmapped/protection; -EAGAIN: the caller
+ * wants the instruction handed back). `va` is an Alpha virtual address; `size` is 1, 2, 4 or 8;
+ * values are little-endian, zero-extended. An access that fails leaves nothing changed.
+ * `fetch` reads one instruction word. `rpcc` may be NULL (RPCC then stops the run).
+ */
+struct axp_mem_ops {
+	int (*fetch)(void *priv, uint64_t va, uint32_t *word);
+	int (*load)(void *priv, uint64_t va, unsigned int size, uint64_t *val, struct axp_access *acc);
+	int (*store)(void *priv, uint64_t va, unsigned int size, uint64_t val, struct axp_access *acc);
+	uint64_t (*rpcc)(void *priv);
+};
+
+/* What one executed instruction did, as an observer sees it. */
+struct axp_event {
+	uint64_t pc;
+	uint64_t next_pc;
+	uint32_t word;
+	uint16_t op; /* enum axp_op */
+	uint8_t dest; /* 0-31 integer, 32-63 FP register, AXP_NO_DEST */
+	uint8_t size; /* memory access size, 0 if none */
+	uint64_t value; /* the value written to dest (loads: the loaded value as written) */
+	uint64_t ea; /* effective address of a load or store */
+	uint64_t store_value; /* value stored (stores) */
+	struct axp_access acc; /* from the memory operations (loads and stores) */
+	bool is_load, is_store, taken; /* taken: control left the fall-through path */
+};
+
+#define AXP_NO_DEST 0xff
+
+struct axp_observer {
+	void (*insn)(void *priv, const struct axp_event *ev);
+	void *priv;
+};
+
+/* Why a run stopped. The instruction at ctx->pc was not executed unless the reason says so. */
+enum axp_stop {
+	AXP_STOP_BUDGET, /* executed `budget` instructions */
+	AXP_STOP_CALL_PAL, /* CALL_PAL at pc: the caller services it (or hands it back) */
+	AXP_STOP_FETCH_FAULT, /* the instruction word could not be read */
+	AXP_STOP_LOAD_FAULT, /* a load's memory operation failed (info->addr) */
+	AXP_STOP_STORE_FAULT, /* a store's memory operation failed */
+	AXP_STOP_UNALIGNED, /* a naturally aligned access was not (policy hands it back) */
+	AXP_STOP_ILLEGAL, /* not an instruction, or reserved/privileged: OPCDEC */
+	AXP_STOP_ARITH, /* arithmetic trap (/V overflow, FP trap): info->exc_sum */
+	AXP_STOP_LLSC, /* LDx_L/STx_C: handed back by policy */
+	AXP_STOP_FP_HANDBACK, /* FP case the integer code does not do exactly (policy) */
+	AXP_STOP_VAX_FP, /* VAX floating point is not executed */
+	AXP_STOP_UNSUPPORTED, /* an instruction the policy hands back (RPCC without clock, RC/RS…) */
+	AXP_STOP_NR,
+};
+
+extern const char *const axp_stop_name[AXP_STOP_NR];
+
+/* Which instructions to hand back to the hardware instead of executing (struct axp_run_cfg). */
+#define AXP_HB_LLSC (1u << 0) /* LDx_L / STx_C */
+#define AXP_HB_FP_SPECIAL (1u << 1) /* NaN, infinity, denormal operands or results; any FP trap */
+#define AXP_HB_UNALIGNED (1u << 2) /* unaligned accesses (the kernel would fix them up) */
+#define AXP_HB_FPCR (1u << 3) /* FP ops that would change FPCR status bits */
+
+#define AXP_POLICY_INTERRUPT (AXP_HB_LLSC | AXP_HB_FP_SPECIAL | AXP_HB_UNALIGNED | AXP_HB_FPCR)
+#define AXP_POLICY_FULL 0u
+
+struct axp_run_cfg {
+	const struct axp_mem_ops *mem;
+	void *mem_priv;
+	const struct axp_observer *obs; /* may be NULL */
+	unsigned int handback; /* AXP_HB_* */
+	uint64_t amask; /* features AMASK reports as present (AXP_AMASK_*) */
+	uint64_t implver; /* IMPLVER result: 0 EV4, 1 EV5, 2 EV6 */
+};
+
+#define AXP_AMASK_BWX (1u << 0)
+#define AXP_AMASK_FIX (1u << 1)
+#define AXP_AMASK_CIX (1u << 2)
+#define AXP_AMASK_MVI (1u << 8)
+#define AXP_AMASK_PRECISE_TRAP (1u << 9)
+
+struct axp_stop_info {
+	enum axp_stop reason;
+	uint64_t executed; /* instructions completed in this run */
+	uint64_t pc; /* the instruction not executed (== ctx->pc) */
+	uint32_t word;
+	uint64_t addr; /* faulting address for fetch/load/store/unaligned */
+	int err; /* the memory operation's error */
+	uint64_t exc_sum; /* AXP_STOP_ARITH: exception summary bits (EXC_M_* of asm/fpu.h) */
+};
+
+/*
+ * Execute one instruction at ctx->pc. Returns 0 when it completed (ctx advanced), or -EAGAIN with
+ * `info` filled when it was not executed (ctx unchanged).
+ */
+int axp_step(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct axp_stop_info *info);
+
+/* Execute up to `budget` instructions. Always stops with a reason in `info`. */
+enum axp_stop axp_run(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
+		      struct axp_stop_info *info);
+
+#endif /* AXP_H */

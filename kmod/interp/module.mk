@@ -1,0 +1,2 @@
+# kmod/interp/module.mk - the Alpha ISA core (freestanding): decode, execute, IEEE FP in integers.
+CORE_SRCS += $(wildcard kmod/interp/*.c)

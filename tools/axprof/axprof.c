@@ -1,0 +1,47 @@
+/* tools/axprof/axprof.c - the axprof hub: dispatches `axprof CMD ...` to cmd_<name>(). */
+#include <stdio.h>
+#include <string.h>
+
+#include "axprof/builtin.h"
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+/* One line per command; the help text is generated from this table. */
+static const struct cmd commands[] = {
+	{ "dis", cmd_dis, "disassemble an Alpha ELF file (objdump -d format)" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: axprof [--help] [--version] COMMAND [ARGS...]\n\n"
+		   "axprof is a continuous sampling profiler for Alpha Linux (DCPI lineage).\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nRun 'axprof COMMAND --help' for a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("axprof %s\n", AXPROF_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "axprof: '%s' is not a command (see 'axprof --help')\n", argv[1]);
+	return 2;
+}

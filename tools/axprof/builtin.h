@@ -1,0 +1,10 @@
+/* tools/axprof/builtin.h - the axprof hub's commands: each is cmd_<name>(argc, argv). */
+#ifndef AXPROF_BUILTIN_H
+#define AXPROF_BUILTIN_H
+
+#define AXPROF_VERSION "0.1"
+
+/* argv[0] is the command's own name; return the process exit code (0 ok, 1 failed, 2 usage). */
+int cmd_dis(int argc, char **argv);
+
+#endif /* AXPROF_BUILTIN_H */
