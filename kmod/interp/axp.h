@@ -225,7 +225,10 @@ enum axp_stop {
 	AXP_STOP_STORE_FAULT, /* a store's memory operation failed */
 	AXP_STOP_UNALIGNED, /* a naturally aligned access was not (policy hands it back) */
 	AXP_STOP_ILLEGAL, /* not an instruction, or reserved/privileged: OPCDEC */
-	AXP_STOP_ARITH, /* arithmetic trap (/V overflow, FP trap): info->exc_sum */
+	AXP_STOP_ARITH, /* arithmetic trap (/V overflow, FP trap): info->exc_sum. Under the full
+			 * policy the instruction COMPLETED (result written, pc = next) as on the
+			 * hardware, and info->pc is its address; under AXP_HB_ARITH it was not
+			 * executed. */
 	AXP_STOP_LLSC, /* LDx_L/STx_C: handed back by policy */
 	AXP_STOP_FP_HANDBACK, /* FP case the integer code does not do exactly (policy) */
 	AXP_STOP_VAX_FP, /* VAX floating point is not executed */
@@ -240,8 +243,10 @@ extern const char *const axp_stop_name[AXP_STOP_NR];
 #define AXP_HB_FP_SPECIAL (1u << 1) /* NaN, infinity, denormal operands or results; any FP trap */
 #define AXP_HB_UNALIGNED (1u << 2) /* unaligned accesses (the kernel would fix them up) */
 #define AXP_HB_FPCR (1u << 3) /* FP ops that would change FPCR status bits */
+#define AXP_HB_ARITH (1u << 4) /* arithmetic traps: hand back instead of completing + stopping */
 
-#define AXP_POLICY_INTERRUPT (AXP_HB_LLSC | AXP_HB_FP_SPECIAL | AXP_HB_UNALIGNED | AXP_HB_FPCR)
+#define AXP_POLICY_INTERRUPT                                                                       \
+	(AXP_HB_LLSC | AXP_HB_FP_SPECIAL | AXP_HB_UNALIGNED | AXP_HB_FPCR | AXP_HB_ARITH)
 #define AXP_POLICY_FULL 0u
 
 struct axp_run_cfg {
@@ -258,6 +263,15 @@ struct axp_run_cfg {
 #define AXP_AMASK_CIX (1u << 2)
 #define AXP_AMASK_MVI (1u << 8)
 #define AXP_AMASK_PRECISE_TRAP (1u << 9)
+
+/* Exception summary bits reported with AXP_STOP_ARITH (asm/fpu.h EXC_M_*). */
+#define AXP_EXC_SWC (1u << 0) /* software completion requested (/S) */
+#define AXP_EXC_INV (1u << 1)
+#define AXP_EXC_DZE (1u << 2)
+#define AXP_EXC_FOV (1u << 3)
+#define AXP_EXC_UNF (1u << 4)
+#define AXP_EXC_INE (1u << 5)
+#define AXP_EXC_IOV (1u << 6)
 
 struct axp_stop_info {
 	enum axp_stop reason;

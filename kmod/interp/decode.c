@@ -59,18 +59,48 @@ const struct axp_op_info axp_op_info[AXP_OP_NR] = {
 #undef MVI
 #undef VAX
 
-/* (opcode, function) -> operation, generated from ops.def as one switch. */
-static unsigned int lookup(unsigned int opc, unsigned int fn)
-{
-	switch ((opc << 16) | fn) {
-#define AXP_OP(id, nm, opc_, fn_, fm, un, fl)                                                      \
-	case ((opc_) << 16) | (fn_):                                                               \
-		return AXP_OP_##id;
+/*
+ * (opcode, function) -> operation: a direct-indexed table generated from ops.def. SLOT() folds every
+ * (opcode, function) pair the table holds into a small dense index; where it drops function bits
+ * (0x17, 0x18) the decoder compares the full function with the table entry afterwards.
+ */
+#define SLOT_OPR 64 /* 0x10-0x13, 0x1c: fn7 */
+#define SLOT_FPF (SLOT_OPR + 5 * 128) /* 0x14-0x16: fn11[5:0] */
+#define SLOT_CVTST (SLOT_FPF + 3 * 64) /* 0x16 fn11 0x2ac */
+#define SLOT_F17 (SLOT_CVTST + 1) /* 0x17: fn11[5:0] | fn11[10:8] << 6 */
+#define SLOT_MSC (SLOT_F17 + 512) /* 0x18: insn[15:10] */
+#define SLOT_JMP (SLOT_MSC + 64) /* 0x1a: insn[15:14] */
+#define SLOT_NR (SLOT_JMP + 4)
+
+#define SLOT(opc, fn)                                                                              \
+	((opc) >= 0x10 && (opc) <= 0x13 ? SLOT_OPR + ((opc) - 0x10) * 128 + ((fn) & 0x7f) :        \
+	 (opc) == 0x1c			? SLOT_OPR + 4 * 128 + ((fn) & 0x7f) :                     \
+	 (opc) >= 0x14 && (opc) <= 0x16 ? ((fn) > 0x3f ? SLOT_CVTST :                              \
+							 SLOT_FPF + ((opc) - 0x14) * 64 + (fn)) : \
+	 (opc) == 0x17			? SLOT_F17 + (((fn) & 0x3f) | ((((fn) >> 8) & 7) << 6)) : \
+	 (opc) == 0x18			? SLOT_MSC + (((fn) >> 10) & 63) :                         \
+	 (opc) == 0x1a			? SLOT_JMP + ((fn) & 3) :                                  \
+					  (opc))
+
+/* Entries hold op + 1 so that 0 means "no instruction here". */
+static const uint8_t slot_op[SLOT_NR] = {
+#define AXP_OP(id, nm, opc, fn, fm, un, fl) [SLOT(opc, fn)] = AXP_OP_##id + 1,
 #include "ops.def"
 #undef AXP_OP
-	default:
+};
+
+_Static_assert(AXP_OP_NR < 256, "slot_op holds operations in a byte");
+
+static inline unsigned int lookup(unsigned int opc, unsigned int fn)
+{
+	unsigned int op = slot_op[SLOT(opc, fn)];
+
+	if (!op)
 		return AXP_OP_INVALID;
-	}
+	op--;
+	if (axp_op_info[op].func != fn)
+		return AXP_OP_INVALID;
+	return op;
 }
 
 static inline int32_t sext(uint32_t v, unsigned int bits)
@@ -116,12 +146,10 @@ void axp_decode(uint32_t word, struct axp_insn *d)
 		op = lookup(opc, d->fn11 & 0x3f);
 		break;
 	case 0x16:
-		if (d->fn11 == 0x2ac || d->fn11 == 0x6ac)
+		if (d->fn11 == 0x2ac || d->fn11 == 0x6ac) /* CVTST, CVTST/S */
 			op = AXP_OP_CVTST;
 		else
 			op = lookup(opc, d->fn11 & 0x3f);
-		if (op == AXP_OP_CVTST && d->fn11 != 0x2ac && d->fn11 != 0x6ac)
-			op = AXP_OP_INVALID;
 		break;
 	case 0x17:
 		op = lookup(opc, d->fn11);

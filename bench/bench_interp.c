@@ -1,0 +1,158 @@
+/* bench/bench_interp.c - interpreter speed: million Alpha instructions/s on integer and FP loops. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "axp.h"
+
+#define CODE 0x120000000ull
+#define DATA 0x140000000ull
+#define SZ 8192
+
+struct flat {
+	uint8_t code[SZ];
+	uint8_t data[SZ];
+};
+
+static inline uint8_t *at(struct flat *m, uint64_t va, unsigned int size)
+{
+	if (va - CODE <= SZ - size)
+		return m->code + (va - CODE);
+	if (va - DATA <= SZ - size)
+		return m->data + (va - DATA);
+	return NULL;
+}
+
+static int b_fetch(void *priv, uint64_t va, uint32_t *w)
+{
+	uint8_t *p = at(priv, va, 4);
+
+	if (!p)
+		return -EFAULT;
+	memcpy(w, p, 4);
+	return 0;
+}
+
+static int b_load(void *priv, uint64_t va, unsigned int size, uint64_t *v, struct axp_access *acc)
+{
+	uint8_t *p = at(priv, va, size);
+
+	(void)acc;
+	if (!p)
+		return -EFAULT;
+	*v = 0;
+	memcpy(v, p, size);
+	return 0;
+}
+
+static int b_store(void *priv, uint64_t va, unsigned int size, uint64_t v, struct axp_access *acc)
+{
+	uint8_t *p = at(priv, va, size);
+
+	(void)acc;
+	if (!p)
+		return -EFAULT;
+	memcpy(p, &v, size);
+	return 0;
+}
+
+static const struct axp_mem_ops ops = { b_fetch, b_load, b_store, NULL };
+
+static uint32_t opr(unsigned opc, unsigned ra, unsigned rb, unsigned fn, unsigned rc)
+{
+	return opc << 26 | ra << 21 | rb << 16 | fn << 5 | rc;
+}
+static uint32_t opri(unsigned opc, unsigned ra, unsigned lit, unsigned fn, unsigned rc)
+{
+	return opc << 26 | ra << 21 | lit << 13 | 1u << 12 | fn << 5 | rc;
+}
+static uint32_t mem(unsigned opc, unsigned ra, unsigned rb, int disp)
+{
+	return opc << 26 | ra << 21 | rb << 16 | ((uint32_t)disp & 0xffff);
+}
+static uint32_t bra(unsigned opc, unsigned ra, int disp)
+{
+	return opc << 26 | ra << 21 | ((uint32_t)disp & 0x1fffff);
+}
+
+static uint64_t observed;
+
+static void count_obs(void *priv, const struct axp_event *ev)
+{
+	(void)priv;
+	observed += ev->value;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Run `prog` (n words, a loop ending in bne r2) for about `insns` instructions; return M insn/s. */
+static double run(const uint32_t *prog, unsigned int n, unsigned int per_iter, uint64_t insns,
+		  bool observe)
+{
+	static struct flat m;
+	struct axp_ctx ctx;
+	struct axp_observer obs = { count_obs, NULL };
+	struct axp_run_cfg cfg = { .mem = &ops, .mem_priv = &m, .obs = observe ? &obs : NULL };
+	struct axp_stop_info info;
+	double t0, t1;
+	uint64_t one = 0x3ff0000000000001ull; /* 1.0 + ulp */
+
+	memset(&m, 0, sizeof(m));
+	memcpy(m.code, prog, n * 4);
+	for (unsigned int i = 0; i < SZ / 8; i++)
+		memcpy(m.data + 8 * i, &one, 8);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.pc = CODE;
+	ctx.lock_addr = AXP_NO_LOCK;
+	ctx.r[2] = insns / per_iter;
+	ctx.r[8] = DATA;
+	ctx.f[2] = 0x3fe0000000000000ull; /* 0.5 */
+	t0 = now();
+	axp_run(&ctx, &cfg, insns + 16, &info);
+	t1 = now();
+	if (info.reason != AXP_STOP_CALL_PAL) { /* the loop falls through to a zero word */
+		fprintf(stderr, "bench_interp: loop stopped early: %s at %#llx\n",
+			axp_stop_name[info.reason], (unsigned long long)info.pc);
+		exit(1);
+	}
+	return info.executed / (t1 - t0) / 1e6;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t insns = argc > 1 ? strtoull(argv[1], NULL, 0) : 100000000ull;
+	const uint32_t intloop[] = {
+		opri(0x11, 6, 0xff, 0x00, 7), /* and   r6, 0xff, r7 */
+		opr(0x10, 7, 8, 0x32, 7), /* s8addq r7, r8, r7 */
+		mem(0x29, 3, 7, 0), /* ldq   r3, 0(r7) */
+		opr(0x10, 4, 3, 0x20, 4), /* addq  r4, r3, r4 */
+		opri(0x10, 6, 1, 0x20, 6), /* addq  r6, 1, r6 */
+		opri(0x10, 2, 1, 0x29, 2), /* subq  r2, 1, r2 */
+		bra(0x3d, 2, -7), /* bne   r2, loop */
+	};
+	const uint32_t fploop[] = {
+		opri(0x11, 6, 0xff, 0x00, 7), /* and   r6, 0xff, r7 */
+		opr(0x10, 7, 8, 0x32, 7), /* s8addq r7, r8, r7 */
+		mem(0x23, 1, 7, 0), /* ldt   f1, 0(r7) */
+		opr(0x16, 1, 2, 0x0a2, 3), /* mult  f1, f2, f3 */
+		opr(0x16, 4, 3, 0x0a0, 4), /* addt  f4, f3, f4 */
+		opri(0x10, 6, 1, 0x20, 6), /* addq  r6, 1, r6 */
+		opri(0x10, 2, 1, 0x29, 2), /* subq  r2, 1, r2 */
+		bra(0x3d, 2, -8), /* bne   r2, loop */
+	};
+	double ia = run(intloop, 7, 7, insns, false), io = run(intloop, 7, 7, insns, true);
+	double fa = run(fploop, 8, 8, insns / 2, false), fo = run(fploop, 8, 8, insns / 2, true);
+
+	printf("interp: integer loop %.1f M insn/s (no observer), %.1f M insn/s (observer)  [target >= 100]\n",
+	       ia, io);
+	printf("interp: FP loop      %.1f M insn/s (no observer), %.1f M insn/s (observer)\n", fa, fo);
+	printf("interp: ns/insn: integer %.2f, FP %.2f (no observer)\n", 1e3 / ia, 1e3 / fa);
+	return observed == 0xdead; /* keep the observer's work alive */
+}
