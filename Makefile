@@ -34,7 +34,7 @@ ALL_TARGETS :=
 CHECK_STEPS :=	# extra commands run after the unit tests by `make check`
 BENCH_STEPS :=
 
-.PHONY: all check check-core bench deps clean format-check tests
+.PHONY: all check check-core bench deps clean format-check tests modules
 all:
 
 include $(wildcard */module.mk */*/module.mk)
@@ -98,6 +98,11 @@ check-core:
 	$(Q)if nm -u $(BUILD)/core/all.o | grep -vE ' U (memcpy|memset|memmove)$$'; then \
 		echo "check-core: the core references symbols outside itself (above)"; exit 1; fi
 	@echo "check-core: $(words $(CORE_SRCS)) core files are freestanding"
+
+# Linux modules against a configured Alpha 6.1 tree (default: built by scripts/kernel-tree).
+KDIR ?= $(BUILD)/kernel/linux
+modules:
+	$(Q)BUILD=$(BUILD) scripts/build-modules $(KDIR)
 
 format-check:
 	$(Q)bad=$$(git ls-files '*.c' '*.h' | xargs -r clang-format --dry-run --Werror 2>&1 | grep -c 'warning:' || true); \

@@ -263,6 +263,12 @@ struct axp_run_cfg {
 #define AXP_AMASK_CIX (1u << 2)
 #define AXP_AMASK_MVI (1u << 8)
 #define AXP_AMASK_PRECISE_TRAP (1u << 9)
+#define AXP_AMASK_PREFETCH_MODIFY (1u << 12) /* prefetch with modify intent (EV67) */
+/* What an EV67 (and qemu-alpha's default CPU) reports: IMPLVER 2. */
+#define AXP_AMASK_EV67                                                                             \
+	(AXP_AMASK_BWX | AXP_AMASK_FIX | AXP_AMASK_CIX | AXP_AMASK_MVI | AXP_AMASK_PRECISE_TRAP |  \
+	 AXP_AMASK_PREFETCH_MODIFY)
+#define AXP_IMPLVER_EV6 2
 
 /* Exception summary bits reported with AXP_STOP_ARITH (asm/fpu.h EXC_M_*). */
 #define AXP_EXC_SWC (1u << 0) /* software completion requested (/S) */

@@ -178,6 +178,7 @@ void axp_decode(uint32_t word, struct axp_insn *d)
 
 	switch (op) {
 	case AXP_OP_AMASK:
+	case AXP_OP_IMPLVER:
 	case AXP_OP_SEXTB:
 	case AXP_OP_SEXTW:
 	case AXP_OP_CTPOP:

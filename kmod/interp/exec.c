@@ -571,24 +571,29 @@ static int exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct
 
 			if (cfg->handback & AXP_HB_LLSC)
 				return stop(info, AXP_STOP_LLSC, ea, 0);
-			/* QEMU model: succeed iff the address is the reserved one and memory still
-			 * holds the value LDx_L read; the reservation is cleared either way. */
+			/*
+			 * QEMU model: at the reserved address, a compare-and-swap of the store's size
+			 * against the value LDx_L read (truncated to that size) stores; Ra reports
+			 * whether the old memory value, sign-extended, equals that whole value. The
+			 * two differ only for mixed sizes (LDQ_L + STL_C), which the architecture
+			 * leaves UNPREDICTABLE. The reservation is cleared either way.
+			 */
 			val = 0;
 			if (ea == ctx->lock_addr) {
+				uint64_t mask = size == 4 ? 0xffffffffull : UINT64_MAX;
+
 				if (is_misaligned(ea, size))
 					return stop(info, AXP_STOP_UNALIGNED, ea, 0);
 				err = cfg->mem->load(cfg->mem_priv, ea, size, &cur, &acc);
 				if (err)
 					return stop(info, AXP_STOP_STORE_FAULT, ea, err);
-				if (size == 4)
-					cur = sext32(cur);
-				if (cur == ctx->lock_value) {
+				if ((cur & mask) == (ctx->lock_value & mask)) {
 					err = cfg->mem->store(cfg->mem_priv, ea, size, sval, &acc);
 					if (err)
 						return stop(info, AXP_STOP_STORE_FAULT, ea, err);
-					val = 1;
 					is_store = true;
 				}
+				val = (size == 4 ? sext32(cur) : cur) == ctx->lock_value;
 			}
 			ctx->lock_addr = AXP_NO_LOCK;
 			dest = d->ra;
