@@ -87,7 +87,7 @@ deps:
 	$(Q)scripts/install-deps
 
 # The freestanding proof: core files compile with no libc headers, no FP registers.
-CORE_FLAGS := -std=gnu11 -ffreestanding -nostdinc -fno-builtin -mgeneral-regs-only -O2 \
+CORE_FLAGS := -std=gnu11 -ffreestanding -nostdinc -fno-builtin -mgeneral-regs-only -fno-pic -O2 \
 	-Icompat/freestanding -Ikmod/interp -Ikmod/sampler -Ihotlist $(WARN)
 check-core:
 	@rm -rf $(BUILD)/core && mkdir -p $(BUILD)/core

@@ -1,0 +1,250 @@
+/* bench/bench_sampler.c - sampler cost: ns per sample (hash hit, miss), ns per interpreted insn. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "vs_sampler.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static struct vs_cpu *cpu_new(const struct vs_config *cfg, void **mem)
+{
+	struct vs_platform plat = { .cpu = 0, .amask = 0x303, .implver = 1 };
+	size_t size = vs_cpu_size(cfg);
+	struct vs_cpu *cpu;
+
+	*mem = aligned_alloc(64, (size + 63) & ~(size_t)63);
+	if (!size || !*mem || vs_cpu_init(*mem, size, cfg, &plat, &cpu)) {
+		fprintf(stderr, "bench_sampler: cannot set up a CPU\n");
+		exit(1);
+	}
+	return cpu;
+}
+
+/* The consumer's side, untimed: hand the full buffers over and copy them out. */
+static uint64_t drain(struct vs_cpu *cpu)
+{
+	static uint8_t out[1 << 16];
+	uint64_t bytes = 0;
+	size_t n;
+
+	while (vs_cpu_swap(cpu))
+		while ((n = vs_cpu_drain(cpu, out, sizeof(out), NULL)))
+			bytes += n;
+	return bytes;
+}
+
+/*
+ * ns per vs_sample() over n samples whose keys come from key(i). Timed in chunks smaller than one
+ * buffer's worth of records so that the drain (the daemon's work) stays outside the timing.
+ */
+static double per_sample(struct vs_cpu *cpu, uint64_t n, uint64_t (*key)(uint64_t), bool user)
+{
+	const uint64_t chunk = 2000; /* < 65536 / 24 records: no drops within a chunk */
+	struct vs_decision dec;
+	double t = 0, t0;
+	uint64_t i = 0, j, sink = 0;
+
+	while (i < n) {
+		t0 = now();
+		for (j = 0; j < chunk; j++, i++) {
+			vs_sample(cpu, 100 + (uint32_t)(i & 1), key(i), VS_EV_CYCLES, user, &dec);
+			sink += dec.period;
+		}
+		t += now() - t0;
+		drain(cpu);
+	}
+	if (cpu->st.drops[VS_DROP_SAMPLE_BUF] || !sink) {
+		fprintf(stderr, "bench_sampler: samples were dropped\n");
+		exit(1);
+	}
+	return t * 1e9 / (double)i;
+}
+
+static uint64_t key_hot(uint64_t i)
+{
+	return 0x120000000ULL + 4 * (i % 64); /* 64 pcs x 2 pids: always hits */
+}
+
+static uint64_t key_cold(uint64_t i)
+{
+	return 0x120000000ULL + 4 * (i * 2654435761ULL % (1u << 22)); /* 4M pcs: misses */
+}
+
+/* ---- interpretation: the integer loop of bench_interp ---- */
+#define CODE 0x120000000ull
+#define DATA 0x140000000ull
+#define SZ 8192
+
+struct flat {
+	uint8_t code[SZ];
+	uint8_t data[SZ];
+};
+
+static inline uint8_t *at(struct flat *m, uint64_t va, unsigned int size)
+{
+	if (va - CODE <= SZ - size)
+		return m->code + (va - CODE);
+	if (va - DATA <= SZ - size)
+		return m->data + (va - DATA);
+	return NULL;
+}
+
+static int b_fetch(void *priv, uint64_t va, uint32_t *w)
+{
+	uint8_t *p = at(priv, va, 4);
+
+	if (!p)
+		return -EFAULT;
+	memcpy(w, p, 4);
+	return 0;
+}
+
+static int b_load(void *priv, uint64_t va, unsigned int size, uint64_t *v, struct axp_access *acc)
+{
+	uint8_t *p = at(priv, va, size);
+
+	if (!p)
+		return -EFAULT;
+	*v = 0;
+	memcpy(v, p, size);
+	acc->latency = 2;
+	acc->level = AXP_LVL_DCACHE;
+	return 0;
+}
+
+static int b_store(void *priv, uint64_t va, unsigned int size, uint64_t v, struct axp_access *acc)
+{
+	uint8_t *p = at(priv, va, size);
+
+	(void)acc;
+	if (!p)
+		return -EFAULT;
+	memcpy(p, &v, size);
+	return 0;
+}
+
+static const struct axp_mem_ops ops = { b_fetch, b_load, b_store, NULL };
+
+static uint32_t opr(unsigned opc, unsigned ra, unsigned rb, unsigned fn, unsigned rc)
+{
+	return opc << 26 | ra << 21 | rb << 16 | fn << 5 | rc;
+}
+static uint32_t opri(unsigned opc, unsigned ra, unsigned lit, unsigned fn, unsigned rc)
+{
+	return opc << 26 | ra << 21 | lit << 13 | 1u << 12 | fn << 5 | rc;
+}
+static uint32_t mem(unsigned opc, unsigned ra, unsigned rb, int disp)
+{
+	return opc << 26 | ra << 21 | rb << 16 | ((uint32_t)disp & 0xffff);
+}
+static uint32_t bra(unsigned opc, unsigned ra, int disp)
+{
+	return opc << 26 | ra << 21 | ((uint32_t)disp & 0x1fffff);
+}
+
+/* ns per interpreted instruction: vs_interpret() runs of the configured budget over a loop. */
+static double per_insn(const struct vs_config *cfg, uint64_t insns)
+{
+	static struct flat m;
+	const uint32_t loop[] = {
+		opri(0x11, 6, 0xff, 0x00, 7), /* and    r6, 0xff, r7 */
+		opr(0x10, 7, 8, 0x32, 7), /* s8addq r7, r8, r7 */
+		mem(0x29, 3, 7, 0), /* ldq    r3, 0(r7) */
+		opr(0x10, 4, 3, 0x20, 4), /* addq   r4, r3, r4 */
+		mem(0x2d, 4, 7, 8), /* stq    r4, 8(r7) */
+		opri(0x10, 6, 1, 0x20, 6), /* addq   r6, 1, r6 */
+		opri(0x10, 2, 1, 0x29, 2), /* subq   r2, 1, r2 */
+		bra(0x3d, 2, -8), /* bne    r2, loop */
+	};
+	struct axp_ctx ctx;
+	struct vs_cpu *cpu;
+	void *cm;
+	double t = 0, t0;
+	uint64_t done = 0;
+	int r;
+
+	cpu = cpu_new(cfg, &cm);
+	memset(&m, 0, sizeof(m));
+	memcpy(m.code, loop, sizeof(loop));
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.pc = CODE;
+	ctx.lock_addr = AXP_NO_LOCK;
+	ctx.r[2] = insns; /* never reaches zero within the run */
+	ctx.r[8] = DATA;
+	while (done < insns) {
+		uint64_t before = cpu->st.interp_insns;
+
+		t0 = now();
+		r = vs_interpret(cpu, 100, &ctx, &ops, &m);
+		t += now() - t0;
+		if (r != AXP_STOP_BUDGET) {
+			fprintf(stderr, "bench_sampler: interpretation stopped: %s\n",
+				r >= 0 ? axp_stop_name[r] : "error");
+			exit(1);
+		}
+		done += cpu->st.interp_insns - before;
+		if (vs_interp_take_wake(cpu))
+			drain(cpu);
+	}
+	free(cm);
+	return t * 1e9 / (double)done;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 0) : 20000000ULL;
+	struct vs_config cfg;
+	struct vs_cpu *cpu;
+	void *cm;
+	double hit, miss, kern, vprof, base, vp, vr, vr_all;
+
+	vs_config_default(&cfg, VS_MODE_CYCLES);
+	cpu = cpu_new(&cfg, &cm);
+	hit = per_sample(cpu, n, key_hot, true);
+	kern = per_sample(cpu, n, key_hot, false);
+	miss = per_sample(cpu, n / 4, key_cold, true);
+	printf("sampler: %.1f%% of the miss-path samples evicted an entry\n",
+	       100.0 * (double)cpu->st.hash_evictions / (double)(n / 4));
+	free(cm);
+	vs_config_default(&cfg, VS_MODE_VPROF);
+	cpu = cpu_new(&cfg, &cm);
+	vprof = per_sample(cpu, n, key_hot, true);
+	free(cm);
+
+	cfg.gather = 0;
+	cfg.interp_budget = 128;
+	base = per_insn(&cfg, n);
+	vs_config_default(&cfg, VS_MODE_VPROF);
+	cfg.interp_budget = 128; /* same runs as vreplay, to compare the observers */
+	vp = per_insn(&cfg, n);
+	vs_config_default(&cfg, VS_MODE_VREPLAY);
+	vr = per_insn(&cfg, n);
+	cfg.gather = VS_GATHER_ALL;
+	cfg.hot_entries = cfg.lat_entries = 512;
+	vr_all = per_insn(&cfg, n);
+
+	printf("sampler: vs_sample, hash hit (user)          %6.1f ns/sample\n", hit);
+	printf("sampler: vs_sample, hash hit (kernel)        %6.1f ns/sample\n", kern);
+	printf("sampler: vs_sample, hash miss + eviction     %6.1f ns/sample\n", miss);
+	printf("sampler: vs_sample, hit, vprof policy draw   %6.1f ns/sample\n", vprof);
+	printf("sampler: vs_interpret, no observers          %6.1f ns/insn (runs of 128)\n", base);
+	printf("sampler: vs_interpret, vprof observers       %6.1f ns/insn (values, latency, vcount)\n",
+	       vp);
+	printf("sampler: vs_interpret, vreplay observers     %6.1f ns/insn (conflicts, vcount)\n",
+	       vr);
+	printf("sampler: vs_interpret, every observer        %6.1f ns/insn (+ load-load)\n",
+	       vr_all);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "bench_sampler: cannot write the figures\n");
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,333 @@
+/* kmod/sampler/vs_abi.c - configuration defaults and checks, record validation (vs_abi.h). */
+#include "vs_abi.h"
+
+/* One exit for every failed check: say which (with the line), return -EBADMSG (STYLE.md rule 6). */
+#define VS_STR2(x) #x
+#define VS_STR(x) VS_STR2(x)
+#define VS_CORRUPT(why, msg) ((*(why) = "vs_abi.c:" VS_STR(__LINE__) ": " msg), -EBADMSG)
+#define VS_INVALID(why, msg) ((*(why) = "vs_abi.c:" VS_STR(__LINE__) ": " msg), -EINVAL)
+
+int vs_config_default(struct vs_config *cfg, unsigned int mode)
+{
+	unsigned int e;
+
+	if (mode != VS_MODE_CYCLES && mode != VS_MODE_VPROF && mode != VS_MODE_VREPLAY)
+		return -EINVAL;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->abi_version = VS_ABI_VERSION;
+	cfg->size = sizeof(*cfg);
+	cfg->mode = mode;
+	cfg->events = 1u << VS_EV_CYCLES;
+	cfg->interp_events = 1u << VS_EV_CYCLES;
+	cfg->hotlist_m = 8;
+	cfg->hash_buckets = 1024; /* 4096 entries, 64 KB */
+	cfg->buf_bytes = 64 * 1024;
+	cfg->seed = 0x6a09e667f3bcc909ULL;
+	for (e = 0; e < VS_EVENT_NR; e++) {
+		cfg->period[e].lo = VS_PERIOD_LO_DEFAULT;
+		cfg->period[e].hi = VS_PERIOD_HI_DEFAULT;
+	}
+	switch (mode) {
+	case VS_MODE_VPROF:
+		/* Slide 21: 4 instructions per ~124K cycles = one 62K-mean sample in 2. */
+		cfg->gather = VS_GATHER_VALUES | VS_GATHER_LATENCY | VS_GATHER_VCOUNT;
+		cfg->interp_num = 1;
+		cfg->interp_den = 2;
+		cfg->interp_budget = 4;
+		cfg->hot_entries = 512;
+		cfg->lat_entries = 512;
+		cfg->vc_entries = 512;
+		break;
+	case VS_MODE_VREPLAY:
+		/* Slide 21: 128 instructions per ~8M cycles = one sample in 8M / 62K ~ 129. */
+		cfg->gather = VS_GATHER_CONFLICTS | VS_GATHER_VCOUNT;
+		cfg->interp_num = 1;
+		cfg->interp_den = 129;
+		cfg->interp_budget = 128;
+		cfg->cnf_entries = 1024;
+		cfg->vc_entries = 1024;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static bool is_pow2_in(uint32_t v, uint32_t lo, uint32_t hi)
+{
+	return v >= lo && v <= hi && (v & (v - 1)) == 0;
+}
+
+int vs_config_check(const struct vs_config *cfg, const char **why)
+{
+	const char *dummy;
+	bool interp;
+	unsigned int e;
+
+	if (!why)
+		why = &dummy;
+	if (cfg->abi_version != VS_ABI_VERSION)
+		return VS_INVALID(why, "abi_version is not VS_ABI_VERSION");
+	if (cfg->size != sizeof(*cfg))
+		return VS_INVALID(why, "size is not sizeof(struct vs_config)");
+	if (cfg->mode == VS_MODE_PROFILEME) {
+		*why = "mode PROFILEME is reserved";
+		return -EOPNOTSUPP;
+	}
+	if (cfg->mode >= VS_MODE_NR)
+		return VS_INVALID(why, "unknown mode");
+	if (!cfg->events || cfg->events >> VS_EVENT_NR)
+		return VS_INVALID(why, "events: none, or an unknown event");
+	for (e = 0; e < VS_EVENT_NR; e++) {
+		const struct vs_period *p = &cfg->period[e];
+
+		if (p->lo < 1 || p->lo > p->hi || p->hi - p->lo >= VS_PERIOD_SPREAD_MAX)
+			return VS_INVALID(why, "period: need 1 <= lo <= hi < lo + 2^20");
+	}
+	if (!is_pow2_in(cfg->hash_buckets, VS_HASH_MIN_BUCKETS, VS_HASH_MAX_BUCKETS))
+		return VS_INVALID(why, "hash_buckets: a power of two in range");
+	if (cfg->buf_bytes < VS_BUF_MIN || cfg->buf_bytes > VS_BUF_MAX || cfg->buf_bytes % 8)
+		return VS_INVALID(why, "buf_bytes: a multiple of 8 in range");
+	if (cfg->gather & ~VS_GATHER_ALL)
+		return VS_INVALID(why, "gather: unknown flag");
+	interp = cfg->mode == VS_MODE_VPROF || cfg->mode == VS_MODE_VREPLAY;
+	if (!interp)
+		return 0;
+	if ((cfg->gather & VS_GATHER_LOADLOAD) && !(cfg->gather & VS_GATHER_CONFLICTS))
+		return VS_INVALID(why, "gather: LOADLOAD needs CONFLICTS");
+	if (cfg->interp_events & ~cfg->events)
+		return VS_INVALID(why, "interp_events: not a subset of events");
+	if (cfg->interp_den < 1 || cfg->interp_num > cfg->interp_den)
+		return VS_INVALID(why, "interp share: need den >= 1 and num <= den");
+	if (cfg->interp_budget < 1 || cfg->interp_budget > VS_BUDGET_MAX)
+		return VS_INVALID(why, "interp_budget: 1 .. VS_BUDGET_MAX");
+	if ((cfg->gather & VS_GATHER_VALUES) &&
+	    (cfg->hotlist_m < HOTLIST_MIN_M || cfg->hotlist_m > HOTLIST_MAX_M))
+		return VS_INVALID(why, "hotlist_m: HOTLIST_MIN_M .. HOTLIST_MAX_M");
+	if ((cfg->gather & VS_GATHER_VALUES) &&
+	    !is_pow2_in(cfg->hot_entries, VS_TAB_MIN, VS_TAB_MAX))
+		return VS_INVALID(why, "hot_entries: a power of two in range");
+	if ((cfg->gather & VS_GATHER_LATENCY) &&
+	    !is_pow2_in(cfg->lat_entries, VS_TAB_MIN, VS_TAB_MAX))
+		return VS_INVALID(why, "lat_entries: a power of two in range");
+	if ((cfg->gather & VS_GATHER_CONFLICTS) &&
+	    !is_pow2_in(cfg->cnf_entries, VS_TAB_MIN, VS_TAB_MAX))
+		return VS_INVALID(why, "cnf_entries: a power of two in range");
+	if ((cfg->gather & VS_GATHER_VCOUNT) &&
+	    !is_pow2_in(cfg->vc_entries, VS_TAB_MIN, VS_TAB_MAX))
+		return VS_INVALID(why, "vc_entries: a power of two in range");
+	return 0;
+}
+
+/* ---- record validation: every length and field checked, nothing trusted ---- */
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static bool all_zero(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	while (n--)
+		if (*b++)
+			return false;
+	return true;
+}
+
+static int check_sample(const void *buf, const char **why)
+{
+	struct vs_rec_sample r;
+
+	memcpy(&r, buf, sizeof(r));
+	if (r.pc & 3)
+		return VS_CORRUPT(why, "sample: pc not a multiple of 4");
+	if (!r.count)
+		return VS_CORRUPT(why, "sample: zero count");
+	if (r.event >= VS_EVENT_NR)
+		return VS_CORRUPT(why, "sample: unknown event");
+	if (r.flags != VS_SF_USER && r.flags != VS_SF_KERNEL)
+		return VS_CORRUPT(why, "sample: flags not exactly one of USER, KERNEL");
+	if (r.reserved)
+		return VS_CORRUPT(why, "sample: reserved field not zero");
+	return 0;
+}
+
+static int check_hotlist(const uint8_t *buf, size_t len, const char **why)
+{
+	struct vs_rec_hotlist r;
+	struct hotlist h;
+	int used;
+
+	memcpy(&r, buf, sizeof(r));
+	if (r.pc & 3)
+		return VS_CORRUPT(why, "hotlist: pc not a multiple of 4");
+	if (r.dest > 62 || r.dest == 31)
+		return VS_CORRUPT(why, "hotlist: dest not a writable register");
+	if (r.reserved[0] || r.reserved[1] || r.reserved[2])
+		return VS_CORRUPT(why, "hotlist: reserved field not zero");
+	if (r.packed_len < HOTLIST_PACKED_SIZE(0) || r.packed_len > HOTLIST_PACKED_MAX)
+		return VS_CORRUPT(why, "hotlist: packed_len out of range");
+	if (VS_REC_HOTLIST_SIZE(r.packed_len) != len)
+		return VS_CORRUPT(why, "hotlist: record length does not match packed_len");
+	used = hotlist_unpack_why(&h, buf + sizeof(r), r.packed_len, why);
+	if (used < 0)
+		return -EBADMSG;
+	if ((uint32_t)used != r.packed_len)
+		return VS_CORRUPT(why, "hotlist: packed_len is not the hotlist's size");
+	if (!all_zero(buf + sizeof(r) + r.packed_len, len - sizeof(r) - r.packed_len))
+		return VS_CORRUPT(why, "hotlist: padding not zero");
+	return 0;
+}
+
+static int check_latency(const void *buf, const char **why)
+{
+	struct vs_rec_latency r;
+	uint64_t nl = 0, nh = 0, min = 0, max = 0;
+	unsigned int i;
+
+	memcpy(&r, buf, sizeof(r));
+	if (r.pc & 3)
+		return VS_CORRUPT(why, "latency: pc not a multiple of 4");
+	if (r.reserved)
+		return VS_CORRUPT(why, "latency: reserved field not zero");
+	for (i = 0; i < VS_LAT_LEVELS; i++)
+		nl += r.level[i];
+	for (i = 0; i < VS_LAT_BUCKETS; i++) {
+		uint64_t lo = i ? 1ULL << (i - 1) : 0;
+		uint64_t hi = i == 0 ? 0 : i < VS_LAT_BUCKETS - 1 ? (1ULL << i) - 1 : UINT32_MAX;
+
+		nh += r.hist[i];
+		min += lo * r.hist[i];
+		max += hi * r.hist[i];
+	}
+	if (!nl || nl != nh)
+		return VS_CORRUPT(why,
+				  "latency: level counts and histogram disagree (or are zero)");
+	if (nl > UINT32_MAX)
+		return VS_CORRUPT(why, "latency: more loads than a count holds");
+	if (r.latency_sum < min || r.latency_sum > max)
+		return VS_CORRUPT(why, "latency: latency_sum outside the histogram's bounds");
+	return 0;
+}
+
+static int check_conflict(const void *buf, const char **why)
+{
+	struct vs_rec_conflict r;
+
+	memcpy(&r, buf, sizeof(r));
+	if ((r.pc | r.prior_pc) & 3)
+		return VS_CORRUPT(why, "conflict: pc not a multiple of 4");
+	if (!r.count)
+		return VS_CORRUPT(why, "conflict: zero count");
+	if (r.kind != VS_CNF_STORE_LOAD && r.kind != VS_CNF_LOAD_LOAD)
+		return VS_CORRUPT(why, "conflict: unknown kind");
+	if (r.reserved)
+		return VS_CORRUPT(why, "conflict: reserved field not zero");
+	if (!r.dist_min || r.dist_min >= VS_BUDGET_MAX)
+		return VS_CORRUPT(why, "conflict: dist_min out of range");
+	return 0;
+}
+
+static int check_vcount(const void *buf, const char **why)
+{
+	struct vs_rec_vcount r;
+
+	memcpy(&r, buf, sizeof(r));
+	if (r.pc & 3)
+		return VS_CORRUPT(why, "vcount: pc not a multiple of 4");
+	if (!r.count)
+		return VS_CORRUPT(why, "vcount: zero count");
+	if (r.reserved)
+		return VS_CORRUPT(why, "vcount: reserved field not zero");
+	return 0;
+}
+
+static int check_stats(const void *buf, const char **why)
+{
+	struct vs_rec_stats r;
+	uint64_t ev = 0, i;
+
+	memcpy(&r, buf, sizeof(r));
+	for (i = 0; i < VS_EVENT_NR; i++)
+		ev += r.st.samples_event[i];
+	if (r.st.samples_user + r.st.samples_kernel > r.st.samples || ev > r.st.samples)
+		return VS_CORRUPT(why, "stats: per-mode or per-event samples exceed the total");
+	for (i = VS_REC_NR; i < VS_REC_SLOTS; i++)
+		if (r.st.records[i])
+			return VS_CORRUPT(why, "stats: records counted for an unknown type");
+	for (i = VS_DROP_NR; i < VS_DROP_SLOTS; i++)
+		if (r.st.drops[i])
+			return VS_CORRUPT(why, "stats: drops counted for an unknown cause");
+	return 0;
+}
+
+int vs_abi_check_record(const void *buf, size_t len, const char **why)
+{
+	const uint8_t *p = buf;
+	const char *dummy;
+	unsigned int type, rlen;
+	size_t want = 0;
+	int err;
+
+	if (!why)
+		why = &dummy;
+	*why = NULL;
+	if (!buf || len < sizeof(struct vs_rec_hdr))
+		return VS_CORRUPT(why, "shorter than a record header");
+	type = get16(p);
+	rlen = get16(p + 2);
+	if (rlen < 8 || rlen % VS_REC_ALIGN || rlen > VS_REC_MAX)
+		return VS_CORRUPT(why, "record length not a multiple of 8 in 8 .. VS_REC_MAX");
+	if (rlen > len)
+		return VS_CORRUPT(why, "record runs past the end of the data");
+	switch (type) {
+	case VS_REC_SAMPLE:
+		want = sizeof(struct vs_rec_sample);
+		break;
+	case VS_REC_HOTLIST:
+		if (rlen < sizeof(struct vs_rec_hotlist) + HOTLIST_PACKED_SIZE(0))
+			return VS_CORRUPT(why, "hotlist: shorter than an empty hotlist");
+		break;
+	case VS_REC_LATENCY:
+		want = sizeof(struct vs_rec_latency);
+		break;
+	case VS_REC_CONFLICT:
+		want = sizeof(struct vs_rec_conflict);
+		break;
+	case VS_REC_VCOUNT:
+		want = sizeof(struct vs_rec_vcount);
+		break;
+	case VS_REC_STATS:
+		want = sizeof(struct vs_rec_stats);
+		break;
+	case 0:
+		return VS_CORRUPT(why, "record type 0");
+	default:
+		return (int)rlen; /* a later version's type: the reader skips it */
+	}
+	if (want && rlen != want)
+		return VS_CORRUPT(why, "record length wrong for its type");
+	switch (type) {
+	case VS_REC_SAMPLE:
+		err = check_sample(p, why);
+		break;
+	case VS_REC_HOTLIST:
+		err = check_hotlist(p, rlen, why);
+		break;
+	case VS_REC_LATENCY:
+		err = check_latency(p, why);
+		break;
+	case VS_REC_CONFLICT:
+		err = check_conflict(p, why);
+		break;
+	case VS_REC_VCOUNT:
+		err = check_vcount(p, why);
+		break;
+	default:
+		err = check_stats(p, why);
+		break;
+	}
+	return err ? err : (int)rlen;
+}

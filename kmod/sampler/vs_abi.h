@@ -1,0 +1,384 @@
+/* kmod/sampler/vs_abi.h - the sampler's driver ABI: drained records, configuration, ioctls. */
+#ifndef VS_ABI_H
+#define VS_ABI_H
+
+#include "axp_base.h"
+#include "hotlist.h"
+
+/*
+ * One ABI for the Linux driver (/dev/axprof), the hosted machine's in-process channel and the
+ * daemon. Version VS_ABI_VERSION. Every integer is little-endian and naturally aligned; every
+ * struct below has exactly the layout of its table (no implicit padding: static asserts at the
+ * end of this file). Reserved fields are written as zero and must read as zero.
+ *
+ * RECORD STREAM
+ * A drain (read() on the device, vs_cpu_drain() on the machine) returns a whole number of
+ * records, each starting at a multiple of 8 bytes from the start of the data. A record is never
+ * split between two reads: a read buffer smaller than VS_REC_MAX may return nothing. Every record
+ * starts with the same header, so a reader can skip a type it does not know:
+ *
+ *   OFFSET  SIZE  DESCRIPTION
+ *   0       2     type: VS_REC_*
+ *   2       2     length in bytes, this header included: a multiple of 8, 8 .. VS_REC_MAX
+ *
+ * VS_REC_SAMPLE (1), 24 bytes: one hash-table entry (pid, pc, event) and how many samples it
+ * aggregated (DCPI §4.2.1). The same key may appear in many records; a reader adds the counts.
+ *   4    4   pid (the interrupted process; 0 for the idle task / kernel threads as the glue says)
+ *   8    8   pc, a multiple of 4
+ *   16   4   count, >= 1
+ *   20   1   event: VS_EV_*, below VS_EVENT_NR
+ *   21   1   flags: exactly one of VS_SF_USER, VS_SF_KERNEL (the mode the pc ran in)
+ *   22   2   reserved
+ *
+ * VS_REC_HOTLIST (2), 24 + packed_len rounded up to 8: the values one instruction wrote to its
+ * destination register while interpreted (value-sampling slides 14-15).
+ *   4    4   pid
+ *   8    8   pc, a multiple of 4
+ *   16   4   packed_len: HOTLIST_PACKED_SIZE(0) .. HOTLIST_PACKED_MAX
+ *   20   1   dest: 0-30 integer register, 32-62 FP register (AXP_NO_DEST never appears)
+ *   21   3   reserved
+ *   24   packed_len  a Gibbons-Matias hotlist in the serialized form of hotlist/hotlist.h
+ *   ...  0-7 zero bytes of padding to the record length
+ *
+ * VS_REC_LATENCY (3), 112 bytes: the latencies of one load while interpreted (slides 16-17).
+ *   4    4   pid
+ *   8    8   pc of the load, a multiple of 4
+ *   16   20  level[5]: loads satisfied in AXP_LVL_UNKNOWN, DCACHE, SCACHE, BCACHE, MEMORY order
+ *            (the D/S/B/M shares of the slides)
+ *   36   4   reserved
+ *   40   8   latency_sum: cycles, summed over the loads (the memory operations' acc.latency)
+ *   48   64  hist[16]: loads by latency: bucket 0 = 0 cycles, bucket b (1..14) = 2^(b-1) ..
+ *            2^b - 1 cycles, bucket 15 = 2^14 cycles or more (vs_lat_bucket())
+ *            The level counts and the histogram each sum to the number of loads, >= 1, and
+ *            latency_sum lies within the bounds the histogram buckets imply.
+ *
+ * VS_REC_CONFLICT (4), 32 bytes: an interpreted load overlapped the bytes of an earlier access
+ * of the same run (vreplay, slides 18-20): the candidates for a 21264 replay trap.
+ *   4    4   pid
+ *   8    8   pc of the (later) load, a multiple of 4
+ *   16   8   prior_pc: the nearest earlier store (store-load) or load (load-load) whose bytes it
+ *            overlapped, a multiple of 4
+ *   24   4   count, >= 1
+ *   28   1   kind: VS_CNF_STORE_LOAD or VS_CNF_LOAD_LOAD
+ *   29   1   reserved
+ *   30   2   dist_min: fewest instructions from the earlier access to the load, >= 1
+ *
+ * VS_REC_VCOUNT (5), 24 bytes: how many times an instruction was interpreted (vreplay's vcount).
+ *   4    4   pid
+ *   8    8   pc, a multiple of 4
+ *   16   4   count, >= 1
+ *   20   4   reserved
+ *
+ * VS_REC_STATS (6), 8 + sizeof(struct vs_stats) = 448 bytes: one CPU's counters, cumulative since
+ * the sampler was configured (a reader takes differences). Produced on request
+ * (vs_cpu_stats_record()), never stored in the overflow buffers.
+ *   4    4   cpu
+ *   8    440 struct vs_stats: 55 counters of 8 bytes, in the order of its declaration below
+ *
+ * CONFIGURATION (struct vs_config, 136 bytes; VS_IOC_SET_CONFIG / VS_IOC_GET_CONFIG)
+ *   0    4   abi_version: VS_ABI_VERSION
+ *   4    4   size: sizeof(struct vs_config)
+ *   8    4   mode: VS_MODE_*
+ *   12   4   events: bit e set = arm event e (VS_EV_*); at least one
+ *   16   4   gather: VS_GATHER_* (what an interpretation records)
+ *   20   4   interp_events: samples of these events (a subset of events) may interpret
+ *   24   4   interp_num   } a user-mode sample of an interp_event starts an interpretation
+ *   28   4   interp_den   } with probability interp_num / interp_den (num <= den, den >= 1)
+ *   32   4   interp_budget: instructions per interpretation, 1 .. VS_BUDGET_MAX
+ *   36   4   hotlist_m: hotlist capacity, HOTLIST_MIN_M .. HOTLIST_MAX_M
+ *   40   4   hash_buckets: a power of two, VS_HASH_MIN_BUCKETS .. VS_HASH_MAX_BUCKETS
+ *   44   4   buf_bytes: bytes in each overflow buffer, a multiple of 8, VS_BUF_MIN .. VS_BUF_MAX
+ *   48   4   hot_entries  } capacity of the per-CPU observer tables (hotlists, latencies,
+ *   52   4   lat_entries  } conflicts, vcounts): a power of two, VS_TAB_MIN .. VS_TAB_MAX;
+ *   56   4   cnf_entries  } checked (and memory given) only when the matching gather flag is
+ *   60   4   vc_entries   } set and the mode interprets
+ *   64   8   seed: period / share / hotlist randomisation (each CPU mixes in its number)
+ *   72   64  period[8]: { lo, hi } per event, 4 bytes each: the next period is uniform in
+ *            [lo, hi] (in units of the event; 1 <= lo <= hi, hi - lo < VS_PERIOD_SPREAD_MAX)
+ *
+ * INFO (struct vs_info, 16 bytes; VS_IOC_INFO)
+ *   0    4   abi_version
+ *   4    4   ncpus: CPUs that have sampler state
+ *   8    4   rec_max: VS_REC_MAX (the smallest read buffer that always makes progress)
+ *   12   4   reserved
+ *
+ * IOCTLS. The command numbers are built by each side with its own <linux/ioctl.h> (the encoding
+ * differs between Alpha and x86): _IOR(VS_IOC_MAGIC, VS_IOC_NR_INFO, struct vs_info),
+ * _IOW(.., VS_IOC_NR_SET_CONFIG, struct vs_config), _IOR(.., VS_IOC_NR_GET_CONFIG, struct
+ * vs_config), _IO(.., VS_IOC_NR_START), _IO(.., VS_IOC_NR_STOP), _IO(.., VS_IOC_NR_FLUSH) (move
+ * every CPU's hash and observer tables into the buffers: the next reads return everything).
+ */
+
+#define VS_ABI_VERSION 1
+
+/* Record types. */
+enum vs_rec_type {
+	VS_REC_SAMPLE = 1,
+	VS_REC_HOTLIST = 2,
+	VS_REC_LATENCY = 3,
+	VS_REC_CONFLICT = 4,
+	VS_REC_VCOUNT = 5,
+	VS_REC_STATS = 6,
+	VS_REC_NR, /* types below this are known to this version */
+};
+#define VS_REC_SLOTS 8 /* per-type counters in struct vs_stats */
+
+/* Events (DCPI §4.1: CYCLES and IMISS by default in DCPI, others on request). */
+enum vs_event {
+	VS_EV_CYCLES,
+	VS_EV_IMISS,
+	VS_EV_DMISS,
+	VS_EV_BRANCHMP,
+	VS_EV_REPLAYS, /* 21264 replay traps */
+	VS_EV_INSNS, /* instructions retired */
+	VS_EV_USER6, /* platform-defined */
+	VS_EV_USER7,
+	VS_EVENT_NR,
+};
+
+#define VS_SF_USER (1u << 0)
+#define VS_SF_KERNEL (1u << 1)
+
+enum vs_cnf_kind {
+	VS_CNF_STORE_LOAD = 1,
+	VS_CNF_LOAD_LOAD = 2,
+};
+
+enum vs_mode {
+	VS_MODE_CYCLES, /* sample only */
+	VS_MODE_VPROF, /* also interpret a few instructions on a share of user samples */
+	VS_MODE_VREPLAY, /* also interpret ~a hundred, comparing load/store addresses */
+	VS_MODE_PROFILEME, /* reserved: rejected (-EOPNOTSUPP) by this version */
+	VS_MODE_NR,
+};
+
+#define VS_GATHER_VALUES (1u << 0) /* per-PC hotlists of destination values */
+#define VS_GATHER_LATENCY (1u << 1) /* per-load latency levels and histogram */
+#define VS_GATHER_CONFLICTS (1u << 2) /* store -> later overlapping load pairs */
+#define VS_GATHER_LOADLOAD (1u << 3) /* load -> later overlapping load pairs (needs CONFLICTS) */
+#define VS_GATHER_VCOUNT (1u << 4) /* interpreted count per PC */
+#define VS_GATHER_ALL 0x1fu
+
+/* Why something was not recorded (struct vs_stats.drops). Units in brackets. */
+enum vs_drop {
+	VS_DROP_SAMPLE_BUF, /* [samples] both overflow buffers full: the new sample was dropped */
+	VS_DROP_SAMPLE_BAD, /* [samples] event >= VS_EVENT_NR or pc not a multiple of 4 */
+	VS_DROP_VALUE_BUF, /* [values] a hotlist had to be evicted and there was no room */
+	VS_DROP_LATENCY_BUF, /* [loads] same for a latency entry */
+	VS_DROP_CONFLICT_BUF, /* [conflicts] same for a conflict entry */
+	VS_DROP_VCOUNT_BUF, /* [instructions] same for a vcount entry */
+	VS_DROP_NR,
+};
+#define VS_DROP_SLOTS 8
+#define VS_STOP_SLOTS 16 /* per AXP_STOP_* reason */
+
+/*
+ * Per-CPU counters (the body of VS_REC_STATS). Each field is written by one side only: the
+ * sample side (vs_sample, hash flush: interrupt context) or the interpretation side
+ * (vs_interpret and the observer tables), so the two never race on a counter.
+ */
+struct vs_stats {
+	uint64_t samples; /* offered to vs_sample() */
+	uint64_t samples_user;
+	uint64_t samples_kernel;
+	uint64_t samples_event[VS_EVENT_NR];
+	uint64_t hash_hits;
+	uint64_t hash_misses; /* new entries (free slot or eviction) */
+	uint64_t hash_evictions; /* entries evicted by a miss in a full bucket */
+	uint64_t hash_saturations; /* entries evicted because their count reached the maximum */
+	uint64_t hash_flushed; /* entries moved out by vs_hash_flush() */
+	uint64_t buf_swaps[2]; /* buffers handed to the reader: [0] samples, [1] observer records */
+	uint64_t records[VS_REC_SLOTS]; /* records written into the buffers, by type */
+	uint64_t drops[VS_DROP_SLOTS]; /* by cause, VS_DROP_* */
+	uint64_t interp_decided; /* samples the policy chose to interpret */
+	uint64_t interp_guarded; /* user samples refused because an interpretation was running */
+	uint64_t interp_started; /* vs_interpret() runs */
+	uint64_t interp_busy; /* vs_interpret() refused: already interpreting on this CPU */
+	uint64_t interp_insns; /* instructions interpreted */
+	uint64_t stops[VS_STOP_SLOTS]; /* runs by stop reason, AXP_STOP_* */
+};
+
+struct vs_rec_hdr {
+	uint16_t type;
+	uint16_t len;
+};
+
+struct vs_rec_sample {
+	struct vs_rec_hdr h;
+	uint32_t pid;
+	uint64_t pc;
+	uint32_t count;
+	uint8_t event;
+	uint8_t flags;
+	uint16_t reserved;
+};
+
+struct vs_rec_hotlist {
+	struct vs_rec_hdr h;
+	uint32_t pid;
+	uint64_t pc;
+	uint32_t packed_len;
+	uint8_t dest;
+	uint8_t reserved[3];
+	uint8_t packed[]; /* packed_len bytes, then zero padding */
+};
+
+#define VS_LAT_LEVELS 5
+#define VS_LAT_BUCKETS 16
+
+struct vs_rec_latency {
+	struct vs_rec_hdr h;
+	uint32_t pid;
+	uint64_t pc;
+	uint32_t level[VS_LAT_LEVELS];
+	uint32_t reserved;
+	uint64_t latency_sum;
+	uint32_t hist[VS_LAT_BUCKETS];
+};
+
+struct vs_rec_conflict {
+	struct vs_rec_hdr h;
+	uint32_t pid;
+	uint64_t pc;
+	uint64_t prior_pc;
+	uint32_t count;
+	uint8_t kind;
+	uint8_t reserved;
+	uint16_t dist_min;
+};
+
+struct vs_rec_vcount {
+	struct vs_rec_hdr h;
+	uint32_t pid;
+	uint64_t pc;
+	uint32_t count;
+	uint32_t reserved;
+};
+
+struct vs_rec_stats {
+	struct vs_rec_hdr h;
+	uint32_t cpu;
+	struct vs_stats st;
+};
+
+struct vs_period {
+	uint32_t lo;
+	uint32_t hi;
+};
+
+struct vs_config {
+	uint32_t abi_version;
+	uint32_t size;
+	uint32_t mode;
+	uint32_t events;
+	uint32_t gather;
+	uint32_t interp_events;
+	uint32_t interp_num;
+	uint32_t interp_den;
+	uint32_t interp_budget;
+	uint32_t hotlist_m;
+	uint32_t hash_buckets;
+	uint32_t buf_bytes;
+	uint32_t hot_entries;
+	uint32_t lat_entries;
+	uint32_t cnf_entries;
+	uint32_t vc_entries;
+	uint64_t seed;
+	struct vs_period period[VS_EVENT_NR];
+};
+
+struct vs_info {
+	uint32_t abi_version;
+	uint32_t ncpus;
+	uint32_t rec_max;
+	uint32_t reserved;
+};
+
+#define VS_IOC_MAGIC 0xA7
+#define VS_IOC_NR_INFO 1
+#define VS_IOC_NR_SET_CONFIG 2
+#define VS_IOC_NR_GET_CONFIG 3
+#define VS_IOC_NR_START 4
+#define VS_IOC_NR_STOP 5
+#define VS_IOC_NR_FLUSH 6
+
+/* Limits. */
+#define VS_BUDGET_MAX 4096
+#define VS_PERIOD_SPREAD_MAX (1u << 20) /* hi - lo below this: bias under 2^-11 (vs_prng.c) */
+#define VS_HASH_MIN_BUCKETS 4
+#define VS_HASH_MAX_BUCKETS (1u << 20)
+#define VS_TAB_MIN 8 /* two sets of four */
+#define VS_TAB_MAX (1u << 20)
+
+/* Record sizes. */
+#define VS_REC_ALIGN 8
+#define VS_REC_ROUND(n) (((n) + VS_REC_ALIGN - 1) & ~(size_t)(VS_REC_ALIGN - 1))
+#define VS_REC_HOTLIST_SIZE(packed_len) VS_REC_ROUND(sizeof(struct vs_rec_hotlist) + (packed_len))
+#define VS_REC_HOTLIST_MAX VS_REC_HOTLIST_SIZE(HOTLIST_PACKED_MAX)
+#define VS_REC_MAX                                                               \
+	(VS_REC_HOTLIST_MAX > sizeof(struct vs_rec_stats) ? VS_REC_HOTLIST_MAX : \
+							    sizeof(struct vs_rec_stats))
+#define VS_BUF_MIN (2 * 512) /* two of the largest records, at least */
+#define VS_BUF_MAX (1u << 26)
+
+/* Default periods (DCPI §4.1.1: CYCLES uniform in 60K..64K). */
+#define VS_PERIOD_LO_DEFAULT 60000
+#define VS_PERIOD_HI_DEFAULT 64000
+
+/* Latency histogram bucket of `lat` cycles (see VS_REC_LATENCY). */
+static inline unsigned int vs_lat_bucket(uint32_t lat)
+{
+	unsigned int b = 0;
+
+	while (lat && b < VS_LAT_BUCKETS - 1) {
+		lat >>= 1;
+		b++;
+	}
+	return b;
+}
+
+/*
+ * Fill *cfg with the defaults of `mode` (VS_MODE_CYCLES, VPROF or VREPLAY; value-sampling slide
+ * 21: vprof interprets 4 instructions per ~124K cycles, i.e. on one user CYCLES sample in 2 at a
+ * 62K mean period; vreplay 128 per ~8M, one in 129). 0, or -EINVAL for an unknown mode.
+ */
+int vs_config_default(struct vs_config *cfg, unsigned int mode);
+
+/* 0 if cfg is acceptable; -EINVAL (or -EOPNOTSUPP for a reserved mode) with *why set if not. */
+int vs_config_check(const struct vs_config *cfg, const char **why);
+
+/*
+ * Validate the record at buf[0..len) without trusting anything in it. Returns its length (> 0,
+ * never more than len) when well-formed: a known type whose every field is valid, or an unknown
+ * type (>= VS_REC_NR) with a valid length, which the reader skips. Returns -EBADMSG with *why
+ * (may be NULL) naming the failed check otherwise.
+ */
+int vs_abi_check_record(const void *buf, size_t len, const char **why);
+
+/* The byte layout above is the ABI: check the compiler agrees. */
+#define VS_ABI_ASSERT(e) _Static_assert(e, #e)
+VS_ABI_ASSERT(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
+VS_ABI_ASSERT(sizeof(struct vs_rec_hdr) == 4);
+VS_ABI_ASSERT(sizeof(struct vs_rec_sample) == 24);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_sample, count) == 16);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_sample, event) == 20);
+VS_ABI_ASSERT(sizeof(struct vs_rec_hotlist) == 24);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_hotlist, dest) == 20);
+VS_ABI_ASSERT(sizeof(struct vs_rec_latency) == 112);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_latency, latency_sum) == 40);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_latency, hist) == 48);
+VS_ABI_ASSERT(sizeof(struct vs_rec_conflict) == 32);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_conflict, kind) == 28);
+VS_ABI_ASSERT(sizeof(struct vs_rec_vcount) == 24);
+VS_ABI_ASSERT(sizeof(struct vs_stats) == 55 * 8);
+VS_ABI_ASSERT(sizeof(struct vs_rec_stats) == 448);
+VS_ABI_ASSERT(sizeof(struct vs_config) == 136);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_config, seed) == 64);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_config, period) == 72);
+VS_ABI_ASSERT(sizeof(struct vs_info) == 16);
+VS_ABI_ASSERT(VS_REC_MAX == 448);
+VS_ABI_ASSERT(VS_BUF_MIN >= 2 * VS_REC_MAX);
+VS_ABI_ASSERT(VS_REC_NR <= VS_REC_SLOTS && VS_DROP_NR <= VS_DROP_SLOTS);
+VS_ABI_ASSERT(VS_BUDGET_MAX < 65536); /* dist_min fits 16 bits */
+
+#endif /* VS_ABI_H */

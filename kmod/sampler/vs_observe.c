@@ -1,0 +1,404 @@
+/* kmod/sampler/vs_observe.c - interpretation observers: values, load latency, conflicts, vcount. */
+#include "vs_core.h"
+
+/*
+ * Installed on axp_run() during an interpretation (vs_interpret), these see every executed
+ * instruction (struct axp_event) and aggregate per (pid, pc) in fixed-capacity per-CPU tables:
+ *
+ *  values    every instruction that writes a register (ev->dest != AXP_NO_DEST) inserts the
+ *            value written into the Gibbons-Matias hotlist of its pc (value-sampling slides
+ *            14-15);
+ *  latency   every load's acc.latency and acc.level (slides 16-17: D/S/B/M shares);
+ *  conflicts every load is compared with this run's earlier accesses (slides 18-20): the nearest
+ *            earlier store whose bytes it overlaps gives a (load pc, store pc) record, and with
+ *            VS_GATHER_LOADLOAD the nearest earlier overlapping load a load-load record — the
+ *            pairs a 21264 load-store or load-load order replay trap can come from (EV67 HRM
+ *            §2.11). Only the nearest is kept: it is the access the load would catch in flight;
+ *  vcount    every executed instruction counts one for its pc (vreplay's vcount column).
+ *
+ * Each table is 4-way set associative like the sample hash; a miss in a full set evicts a victim
+ * chosen by a mod-4 counter into the observer buffer pair as a record. When the buffers have no
+ * room the newest observation is dropped (counted in drops[]), never an aggregated entry.
+ */
+
+static const uint32_t tab_stride[VS_TAB_NR] = {
+	sizeof(struct vs_hot_slot),
+	sizeof(struct vs_lat_slot),
+	sizeof(struct vs_cnf_slot),
+	sizeof(struct vs_vc_slot),
+};
+
+static const uint32_t tab_gather[VS_TAB_NR] = {
+	VS_GATHER_VALUES,
+	VS_GATHER_LATENCY,
+	VS_GATHER_CONFLICTS,
+	VS_GATHER_VCOUNT,
+};
+
+static uint32_t tab_entries(const struct vs_config *cfg, unsigned int t)
+{
+	if (cfg->mode != VS_MODE_VPROF && cfg->mode != VS_MODE_VREPLAY)
+		return 0;
+	if (!(cfg->gather & tab_gather[t]))
+		return 0;
+	switch (t) {
+	case VS_TAB_HOT:
+		return cfg->hot_entries;
+	case VS_TAB_LAT:
+		return cfg->lat_entries;
+	case VS_TAB_CNF:
+		return cfg->cnf_entries;
+	default:
+		return cfg->vc_entries;
+	}
+}
+
+size_t vs_obs_tab_size(const struct vs_config *cfg, unsigned int t)
+{
+	return (size_t)tab_entries(cfg, t) * tab_stride[t];
+}
+
+size_t vs_obs_log_size(const struct vs_config *cfg)
+{
+	if (!tab_entries(cfg, VS_TAB_CNF))
+		return 0;
+	return (size_t)cfg->interp_budget * sizeof(struct vs_access);
+}
+
+int vs_obs_init(struct vs_obs *o, const struct vs_config *cfg, void *const mem[VS_TAB_NR],
+		void *log, struct vs_buf *buf, struct vs_stats *st, uint64_t seed)
+{
+	unsigned int t;
+
+	memset(o, 0, sizeof(*o));
+	for (t = 0; t < VS_TAB_NR; t++) {
+		struct vs_tab *tab = &o->tab[t];
+		uint32_t n = tab_entries(cfg, t), log2 = 0;
+
+		if (!n)
+			continue;
+		if (!mem[t] || n < VS_TAB_MIN || (n & (n - 1)))
+			return -EINVAL;
+		while ((1u << log2) < n / 4)
+			log2++;
+		memset(mem[t], 0, (size_t)n * tab_stride[t]);
+		tab->slot = mem[t];
+		tab->stride = tab_stride[t];
+		tab->nslots = n;
+		tab->shift = 64 - log2;
+	}
+	if (o->tab[VS_TAB_CNF].nslots) {
+		if (!log)
+			return -EINVAL;
+		o->log = log;
+		o->log_cap = cfg->interp_budget;
+	}
+	o->buf = buf;
+	o->st = st;
+	o->gather = cfg->gather;
+	o->hotlist_m = cfg->hotlist_m;
+	hotlist_rng_seed(&o->rng, seed);
+	return 0;
+}
+
+static inline struct vs_key *slot_at(const struct vs_tab *tab, uint32_t i)
+{
+	return (struct vs_key *)(tab->slot + (size_t)i * tab->stride);
+}
+
+/* ---- records ---- */
+
+static bool emit_hot(struct vs_obs *o, const struct vs_hot_slot *s)
+{
+	uint32_t plen = HOTLIST_PACKED_SIZE(s->h.used);
+	uint32_t len = VS_REC_HOTLIST_SIZE(plen);
+	struct vs_rec_hotlist *r = vs_buf_reserve(o->buf, VS_REC_HOTLIST, len);
+
+	if (!r)
+		return false;
+	r->pid = s->k.pid;
+	r->pc = s->k.pc;
+	r->packed_len = plen;
+	r->dest = s->k.kind;
+	r->reserved[0] = r->reserved[1] = r->reserved[2] = 0;
+	hotlist_pack(&s->h, r->packed, plen);
+	memset(r->packed + plen, 0, len - sizeof(*r) - plen);
+	return true;
+}
+
+static bool emit_lat(struct vs_obs *o, const struct vs_lat_slot *s)
+{
+	struct vs_rec_latency *r = vs_buf_reserve(o->buf, VS_REC_LATENCY, sizeof(*r));
+
+	if (!r)
+		return false;
+	r->pid = s->k.pid;
+	r->pc = s->k.pc;
+	memcpy(r->level, s->level, sizeof(r->level));
+	r->reserved = 0;
+	r->latency_sum = s->sum;
+	memcpy(r->hist, s->hist, sizeof(r->hist));
+	return true;
+}
+
+static bool emit_cnf(struct vs_obs *o, const struct vs_cnf_slot *s)
+{
+	struct vs_rec_conflict *r = vs_buf_reserve(o->buf, VS_REC_CONFLICT, sizeof(*r));
+
+	if (!r)
+		return false;
+	r->pid = s->k.pid;
+	r->pc = s->k.pc;
+	r->prior_pc = s->k.pc2;
+	r->count = s->count;
+	r->kind = s->k.kind;
+	r->reserved = 0;
+	r->dist_min = (uint16_t)s->dist_min;
+	return true;
+}
+
+static bool emit_vc(struct vs_obs *o, const struct vs_vc_slot *s)
+{
+	struct vs_rec_vcount *r = vs_buf_reserve(o->buf, VS_REC_VCOUNT, sizeof(*r));
+
+	if (!r)
+		return false;
+	r->pid = s->k.pid;
+	r->pc = s->k.pc;
+	r->count = s->count;
+	r->reserved = 0;
+	return true;
+}
+
+static bool emit_slot(struct vs_obs *o, unsigned int t, const struct vs_key *k)
+{
+	switch (t) {
+	case VS_TAB_HOT:
+		return emit_hot(o, (const struct vs_hot_slot *)k);
+	case VS_TAB_LAT:
+		return emit_lat(o, (const struct vs_lat_slot *)k);
+	case VS_TAB_CNF:
+		return emit_cnf(o, (const struct vs_cnf_slot *)k);
+	default:
+		return emit_vc(o, (const struct vs_vc_slot *)k);
+	}
+}
+
+/* A fresh slot for key k: the payload zeroed, a hotlist initialised. */
+static void claim(struct vs_obs *o, unsigned int t, struct vs_key *s, const struct vs_key *k)
+{
+	memset(s, 0, o->tab[t].stride);
+	*s = *k;
+	s->live = 1;
+	if (t == VS_TAB_HOT)
+		hotlist_init(&((struct vs_hot_slot *)s)->h, o->hotlist_m);
+}
+
+/*
+ * The slot of key k in table t: found, or claimed (a free way, else the mod-4 victim evicted to
+ * the buffer). NULL when the victim found no room: the caller drops its observation.
+ */
+static struct vs_key *tab_get(struct vs_obs *o, unsigned int t, const struct vs_key *k)
+{
+	struct vs_tab *tab = &o->tab[t];
+	uint64_t h = k->pc ^ (k->pc2 * 0xff51afd7ed558ccdULL) ^ ((uint64_t)k->pid << 32 | k->pid) ^
+		     k->kind;
+	uint32_t set = (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> tab->shift) * 4;
+	struct vs_key *s, *free = NULL;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		s = slot_at(tab, set + i);
+		if (!s->live) {
+			if (!free)
+				free = s;
+			continue;
+		}
+		if (s->pc == k->pc && s->pid == k->pid && s->pc2 == k->pc2 && s->kind == k->kind)
+			return s;
+	}
+	if (!free) {
+		free = slot_at(tab, set + (tab->victim & 3));
+		if (!emit_slot(o, t, free))
+			return NULL;
+		tab->victim++;
+	}
+	claim(o, t, free, k);
+	return free;
+}
+
+/* A slot whose 32-bit count is full goes out and starts again; false when there is no room. */
+static bool renew(struct vs_obs *o, unsigned int t, struct vs_key *s)
+{
+	struct vs_key k = *s;
+
+	if (!emit_slot(o, t, s))
+		return false;
+	claim(o, t, s, &k);
+	return true;
+}
+
+/* ---- observers ---- */
+
+static void see_value(struct vs_obs *o, const struct axp_event *ev)
+{
+	struct vs_key k = { .pc = ev->pc, .pid = o->pid, .kind = ev->dest };
+	struct vs_hot_slot *s = (struct vs_hot_slot *)tab_get(o, VS_TAB_HOT, &k);
+
+	if (!s) {
+		o->st->drops[VS_DROP_VALUE_BUF]++;
+		return;
+	}
+	hotlist_insert(&s->h, ev->value, &o->rng);
+}
+
+static void see_latency(struct vs_obs *o, const struct axp_event *ev)
+{
+	struct vs_key k = { .pc = ev->pc, .pid = o->pid };
+	struct vs_lat_slot *s = (struct vs_lat_slot *)tab_get(o, VS_TAB_LAT, &k);
+	uint32_t level = ev->acc.level < VS_LAT_LEVELS ? ev->acc.level : AXP_LVL_UNKNOWN;
+
+	if (s && s->n == UINT32_MAX && !renew(o, VS_TAB_LAT, &s->k))
+		s = NULL;
+	if (!s) {
+		o->st->drops[VS_DROP_LATENCY_BUF]++;
+		return;
+	}
+	s->n++;
+	s->level[level]++;
+	s->sum += ev->acc.latency;
+	s->hist[vs_lat_bucket(ev->acc.latency)]++;
+}
+
+static void add_conflict(struct vs_obs *o, const struct axp_event *ev, const struct vs_access *a,
+			 unsigned int kind)
+{
+	struct vs_key k = { .pc = ev->pc, .pc2 = a->pc, .pid = o->pid, .kind = (uint8_t)kind };
+	struct vs_cnf_slot *s = (struct vs_cnf_slot *)tab_get(o, VS_TAB_CNF, &k);
+	uint32_t dist = o->seq - a->seq;
+
+	if (s && s->count == UINT32_MAX && !renew(o, VS_TAB_CNF, &s->k))
+		s = NULL;
+	if (!s) {
+		o->st->drops[VS_DROP_CONFLICT_BUF]++;
+		return;
+	}
+	if (!s->count || dist < s->dist_min)
+		s->dist_min = dist;
+	s->count++;
+}
+
+static inline bool overlaps(const struct vs_access *a, uint64_t ea, unsigned int size)
+{
+	return a->ea < ea + size && ea < a->ea + a->size;
+}
+
+static void see_access(struct vs_obs *o, const struct axp_event *ev)
+{
+	const struct vs_access *st = NULL, *ld = NULL;
+	bool want_ld = o->gather & VS_GATHER_LOADLOAD;
+	struct vs_access *a;
+	uint32_t i;
+
+	if (ev->is_load) {
+		for (i = o->nlog; i-- > 0;) {
+			a = &o->log[i];
+			if (!overlaps(a, ev->ea, ev->size))
+				continue;
+			if (a->is_store) {
+				if (!st)
+					st = a;
+			} else if (want_ld && !ld) {
+				ld = a;
+			}
+			if (st && (ld || !want_ld))
+				break;
+		}
+		if (st)
+			add_conflict(o, ev, st, VS_CNF_STORE_LOAD);
+		if (ld)
+			add_conflict(o, ev, ld, VS_CNF_LOAD_LOAD);
+	}
+	/* One entry per instruction and log_cap = budget: the log cannot fill in one run. */
+	if (o->nlog < o->log_cap) {
+		a = &o->log[o->nlog++];
+		a->ea = ev->ea;
+		a->pc = ev->pc;
+		a->seq = o->seq;
+		a->size = ev->size;
+		a->is_store = ev->is_store;
+		a->pad = 0;
+	}
+}
+
+static void see_insn(struct vs_obs *o, const struct axp_event *ev)
+{
+	struct vs_key k = { .pc = ev->pc, .pid = o->pid };
+	struct vs_vc_slot *s = (struct vs_vc_slot *)tab_get(o, VS_TAB_VC, &k);
+
+	if (s && s->count == UINT32_MAX && !renew(o, VS_TAB_VC, &s->k))
+		s = NULL;
+	if (!s) {
+		o->st->drops[VS_DROP_VCOUNT_BUF]++;
+		return;
+	}
+	s->count++;
+}
+
+void vs_obs_begin(struct vs_obs *o, uint32_t pid)
+{
+	o->pid = pid;
+	o->seq = 0;
+	o->nlog = 0;
+}
+
+void vs_obs_insn(void *priv, const struct axp_event *ev)
+{
+	struct vs_obs *o = priv;
+
+	if (o->tab[VS_TAB_VC].nslots)
+		see_insn(o, ev);
+	if (o->tab[VS_TAB_HOT].nslots && ev->dest != AXP_NO_DEST && ev->dest != 31 &&
+	    ev->dest != 63)
+		see_value(o, ev);
+	if (o->tab[VS_TAB_LAT].nslots && ev->is_load)
+		see_latency(o, ev);
+	if (o->tab[VS_TAB_CNF].nslots && (ev->is_load || ev->is_store) && ev->size)
+		see_access(o, ev);
+	o->seq++;
+}
+
+void vs_obs_end(struct vs_obs *o)
+{
+	o->nlog = 0;
+}
+
+int vs_obs_flush(struct vs_obs *o)
+{
+	for (; o->flush_tab < VS_TAB_NR; o->flush_tab++) {
+		struct vs_tab *tab = &o->tab[o->flush_tab];
+
+		for (; tab->cursor < tab->nslots; tab->cursor++) {
+			struct vs_key *s = slot_at(tab, tab->cursor);
+
+			if (!s->live)
+				continue;
+			if (!emit_slot(o, o->flush_tab, s))
+				return -ENOSPC; /* resumes at this slot */
+			s->live = 0;
+		}
+		tab->cursor = 0;
+	}
+	o->flush_tab = 0;
+	return 0;
+}
+
+uint32_t vs_obs_used(const struct vs_obs *o, unsigned int t)
+{
+	const struct vs_tab *tab = &o->tab[t];
+	uint32_t i, n = 0;
+
+	for (i = 0; i < tab->nslots; i++)
+		n += slot_at(tab, i)->live;
+	return n;
+}

@@ -1,0 +1,40 @@
+/* kmod/sampler/vs_policy.c - sampling policies: cycles | vprof | vreplay (value-sampling slides). */
+#include "vs_core.h"
+
+/*
+ * cycles:  sample only (DCPI).
+ * vprof:   on a share of user-mode samples interpret a few instructions; the slides' figures
+ *          (slide 21) are 4 instructions per ~124K cycles, one sample in 2 at the default period.
+ * vreplay: interpret > 100 instructions at a time (slide 19), 128 per ~8M cycles (slide 21).
+ * The numbers all come from struct vs_config. Interpretation is never chosen for a kernel-mode
+ * sample (slide 13: we cannot interpret through an OS trap or with interrupts disabled; the
+ * kernel's own state is not ours to advance) nor while an interpretation is already running on
+ * this CPU (the guard: a sampling interrupt that arrives during vs_interpret() only samples).
+ * The share is a fresh draw per eligible sample, so the choice does not lock onto loop phases.
+ */
+
+void vs_policy_init(struct vs_policy *pol, const struct vs_config *cfg)
+{
+	pol->mode = cfg->mode;
+	pol->interp_events = cfg->interp_events;
+	pol->num = cfg->interp_num;
+	pol->den = cfg->interp_den ? cfg->interp_den : 1;
+	pol->budget = cfg->interp_budget;
+}
+
+enum vs_verdict vs_policy_decide(const struct vs_policy *pol, struct vs_prng *rng, bool guard,
+				 unsigned int event, bool user)
+{
+	if (pol->mode != VS_MODE_VPROF && pol->mode != VS_MODE_VREPLAY)
+		return VS_NO_MODE;
+	if (!user)
+		return VS_NO_KERNEL;
+	if (guard)
+		return VS_NO_GUARD;
+	if (event >= 32 || !(pol->interp_events & (1u << event)))
+		return VS_NO_EVENT;
+	/* num == den: always; num == 0: never (the draw is then always >= num). */
+	if (pol->num < pol->den && vs_prng_below(rng, pol->den) >= pol->num)
+		return VS_NO_SHARE;
+	return VS_INTERPRET;
+}

@@ -1,0 +1,270 @@
+/* kmod/sampler/vs_sampler.c - one CPU's sampler: state over caller memory, sample, interpret. */
+#include "vs_sampler.h"
+
+_Static_assert(AXP_STOP_NR <= VS_STOP_SLOTS, "stop reasons fit the stats record");
+
+/* The guard is shared with this CPU's interrupt handler: one access each, never cached. */
+static inline bool guard_get(const struct vs_cpu *cpu)
+{
+	return *(const volatile uint8_t *)&cpu->guard;
+}
+
+static inline void guard_set(struct vs_cpu *cpu, uint8_t v)
+{
+	vs_barrier();
+	*(volatile uint8_t *)&cpu->guard = v;
+	vs_barrier();
+}
+
+static inline size_t round64(size_t n)
+{
+	return (n + 63) & ~(size_t)63;
+}
+
+static bool mode_interprets(const struct vs_config *cfg)
+{
+	return cfg->mode == VS_MODE_VPROF || cfg->mode == VS_MODE_VREPLAY;
+}
+
+static bool obs_wanted(const struct vs_config *cfg)
+{
+	unsigned int t;
+
+	for (t = 0; t < VS_TAB_NR; t++)
+		if (vs_obs_tab_size(cfg, t))
+			return true;
+	return false;
+}
+
+/* Memory layout, in order: struct vs_cpu, hash buckets, sample buffers, then when observing:
+ * observer buffers, the four tables, the access log. Every piece starts on 64 bytes. */
+size_t vs_cpu_size(const struct vs_config *cfg)
+{
+	size_t n;
+	unsigned int t;
+
+	if (vs_config_check(cfg, NULL))
+		return 0;
+	n = round64(sizeof(struct vs_cpu)) + vs_hash_mem_size(cfg->hash_buckets) +
+	    2 * round64(cfg->buf_bytes);
+	if (!obs_wanted(cfg))
+		return n;
+	n += 2 * round64(cfg->buf_bytes);
+	for (t = 0; t < VS_TAB_NR; t++)
+		n += round64(vs_obs_tab_size(cfg, t));
+	return n + round64(vs_obs_log_size(cfg));
+}
+
+/* splitmix64's finaliser: independent-looking seeds for each CPU and each generator. */
+static uint64_t mix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+int vs_cpu_init(void *mem, size_t len, const struct vs_config *cfg, const struct vs_platform *plat,
+		struct vs_cpu **out)
+{
+	uint64_t seed = cfg->seed + (plat->cpu + 1ULL) * 0x9e3779b97f4a7c15ULL;
+	uint8_t *p = mem, *b0, *b1;
+	void *tabs[VS_TAB_NR] = { NULL };
+	struct vs_cpu *cpu;
+	unsigned int t;
+	size_t need;
+	int err;
+
+	err = vs_config_check(cfg, NULL);
+	if (err)
+		return err;
+	need = vs_cpu_size(cfg);
+	if (!mem || ((uintptr_t)mem & 63) || len < need)
+		return -EINVAL;
+	cpu = mem;
+	memset(cpu, 0, sizeof(*cpu));
+	cpu->cfg = *cfg;
+	cpu->plat = *plat;
+	memcpy(cpu->period, cfg->period, sizeof(cpu->period));
+	vs_prng_seed(&cpu->period_rng, mix(seed));
+	vs_prng_seed(&cpu->policy_rng, mix(seed ^ 0x5851f42d4c957f2dULL));
+	vs_policy_init(&cpu->pol, cfg);
+	p += round64(sizeof(*cpu));
+
+	err = vs_hash_init(&cpu->hash, p, cfg->hash_buckets, &cpu->sbuf, &cpu->st);
+	if (err)
+		return err;
+	p += vs_hash_mem_size(cfg->hash_buckets);
+	b0 = p;
+	b1 = p + round64(cfg->buf_bytes);
+	p = b1 + round64(cfg->buf_bytes);
+	err = vs_buf_init(&cpu->sbuf, b0, b1, cfg->buf_bytes, &cpu->st, 0);
+	if (err)
+		return err;
+	if (!obs_wanted(cfg))
+		goto done;
+	b0 = p;
+	b1 = p + round64(cfg->buf_bytes);
+	p = b1 + round64(cfg->buf_bytes);
+	err = vs_buf_init(&cpu->obuf, b0, b1, cfg->buf_bytes, &cpu->st, 1);
+	if (err)
+		return err;
+	for (t = 0; t < VS_TAB_NR; t++) {
+		size_t n = vs_obs_tab_size(cfg, t);
+
+		tabs[t] = n ? p : NULL;
+		p += round64(n);
+	}
+	err = vs_obs_init(&cpu->obs, cfg, tabs, vs_obs_log_size(cfg) ? p : NULL, &cpu->obuf,
+			  &cpu->st, mix(seed ^ 0x2545f4914f6cdd1dULL));
+	if (err)
+		return err;
+	cpu->obs_on = 1;
+done:
+	*out = cpu;
+	return 0;
+}
+
+int vs_sample(struct vs_cpu *cpu, uint32_t pid, uint64_t pc, unsigned int event, bool user_mode,
+	      struct vs_decision *dec)
+{
+	struct vs_stats *st = &cpu->st;
+	enum vs_verdict v;
+	int ret;
+
+	dec->interpret = false;
+	dec->budget = 0;
+	dec->wake = false;
+	st->samples++;
+	if (event >= VS_EVENT_NR || (pc & 3)) {
+		st->drops[VS_DROP_SAMPLE_BAD]++;
+		dec->period = 0;
+		return -EINVAL;
+	}
+	if (user_mode)
+		st->samples_user++;
+	else
+		st->samples_kernel++;
+	st->samples_event[event]++;
+	ret = vs_hash_sample(&cpu->hash, pid, pc, event, user_mode);
+	dec->period =
+		vs_period_next(&cpu->period_rng, cpu->period[event].lo, cpu->period[event].hi);
+	v = vs_policy_decide(&cpu->pol, &cpu->policy_rng, guard_get(cpu), event, user_mode);
+	if (v == VS_NO_GUARD) {
+		st->interp_guarded++;
+	} else if (v == VS_INTERPRET) {
+		st->interp_decided++;
+		dec->interpret = true;
+		dec->budget = cpu->pol.budget;
+	}
+	if (cpu->sbuf.wake) {
+		cpu->sbuf.wake = 0;
+		dec->wake = true;
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/* The observer callback (a local function: its address needs no GOT entry in a PIC build). */
+static void observe(void *priv, const struct axp_event *ev)
+{
+	vs_obs_insn(priv, ev);
+}
+
+int vs_interpret(struct vs_cpu *cpu, uint32_t pid, struct axp_ctx *ctx,
+		 const struct axp_mem_ops *mem, void *mem_priv)
+{
+	struct axp_observer ob = { observe, &cpu->obs };
+	struct axp_run_cfg rc = {
+		.mem = mem,
+		.mem_priv = mem_priv,
+		.obs = cpu->obs_on ? &ob : NULL,
+		.handback = AXP_POLICY_INTERRUPT,
+		.amask = cpu->plat.amask,
+		.implver = cpu->plat.implver,
+	};
+	struct axp_stop_info info;
+	enum axp_stop r;
+
+	if (!mode_interprets(&cpu->cfg))
+		return -EINVAL;
+	if (guard_get(cpu)) {
+		cpu->st.interp_busy++;
+		return -EBUSY;
+	}
+	guard_set(cpu, 1);
+	if (cpu->obs_on)
+		vs_obs_begin(&cpu->obs, pid);
+	r = axp_run(ctx, &rc, cpu->pol.budget, &info);
+	if (cpu->obs_on)
+		vs_obs_end(&cpu->obs);
+	cpu->st.interp_started++;
+	cpu->st.interp_insns += info.executed;
+	cpu->st.stops[(unsigned int)r < VS_STOP_SLOTS ? r : VS_STOP_SLOTS - 1]++;
+	guard_set(cpu, 0);
+	return (int)r;
+}
+
+bool vs_interp_take_wake(struct vs_cpu *cpu)
+{
+	bool w = cpu->obs_on && cpu->obuf.wake;
+
+	if (w)
+		cpu->obuf.wake = 0;
+	return w;
+}
+
+int vs_cpu_flush(struct vs_cpu *cpu)
+{
+	int err;
+
+	if (cpu->flush_stage == 0) {
+		err = vs_hash_flush(&cpu->hash);
+		if (err)
+			return err;
+		cpu->flush_stage = 1;
+	}
+	if (cpu->obs_on) {
+		if (guard_get(cpu))
+			return -EBUSY;
+		err = vs_obs_flush(&cpu->obs);
+		if (err)
+			return err;
+	}
+	cpu->flush_stage = 0;
+	return 0;
+}
+
+size_t vs_cpu_swap(struct vs_cpu *cpu)
+{
+	size_t n = vs_buf_swap(&cpu->sbuf);
+
+	/* The observer pair's producer may be the interrupted code: leave it to a later swap. */
+	if (cpu->obs_on && !guard_get(cpu))
+		n += vs_buf_swap(&cpu->obuf);
+	return n;
+}
+
+size_t vs_cpu_drain(struct vs_cpu *cpu, void *out, size_t len, size_t *remaining)
+{
+	size_t r1 = 0, r2 = 0, n;
+
+	n = vs_drain(&cpu->sbuf, out, len, &r1);
+	if (cpu->obs_on)
+		n += vs_drain(&cpu->obuf, (uint8_t *)out + n, len - n, &r2);
+	if (remaining)
+		*remaining = r1 + r2;
+	return n;
+}
+
+int vs_cpu_stats_record(const struct vs_cpu *cpu, void *out, size_t len)
+{
+	struct vs_rec_hdr h = { VS_REC_STATS, sizeof(struct vs_rec_stats) };
+	uint8_t *p = out;
+
+	/* Piece by piece: no 448-byte record on a kernel stack. */
+	if (len < sizeof(struct vs_rec_stats))
+		return -ENOSPC;
+	memcpy(p, &h, sizeof(h));
+	memcpy(p + __builtin_offsetof(struct vs_rec_stats, cpu), &cpu->plat.cpu, 4);
+	memcpy(p + __builtin_offsetof(struct vs_rec_stats, st), &cpu->st, sizeof(cpu->st));
+	return (int)sizeof(struct vs_rec_stats);
+}

@@ -1,0 +1,121 @@
+/* kmod/sampler/vs_sampler.h - one CPU's sampler: sample, interpret, flush, drain. */
+#ifndef VS_SAMPLER_H
+#define VS_SAMPLER_H
+
+#include "vs_core.h"
+
+/*
+ * The two entry points are split because a kernel interprets later than it samples: at the
+ * return to user (task_work), where the complete user register state is reachable.
+ *
+ *   vs_sample()     the profiling interrupt: count (pid, pc, event) in the hash, pick the next
+ *                   period, and say whether to interpret (policy) — interrupt context.
+ *   vs_interpret()  run the interpreter on the user context with the observers, with
+ *                   side effects: the program really advances (task context, this CPU).
+ *
+ * CONTEXTS AND WHAT THE GLUE MUST DO (Linux; the hosted machine is single-threaded and simply
+ * calls everything in order):
+ *  - Each CPU has its own struct vs_cpu; only that CPU calls vs_sample() and vs_interpret() on it.
+ *  - vs_sample() runs in the sampling interrupt (or with local interrupts disabled).
+ *  - vs_interpret() runs on this CPU with preemption (migration) disabled and interrupts
+ *    ENABLED: a sampling interrupt may arrive in the middle. It then only samples: the guard
+ *    refuses a nested interpretation, and the interrupt writes the sample pair of buffers while
+ *    the interpretation writes the observer pair, so each pair keeps a single producer.
+ *    The glue must not queue a second interpretation for a task that has one pending.
+ *  - vs_cpu_flush() and vs_cpu_swap() run ON THIS CPU, atomically with respect to both
+ *    producers: in an IPI handler or with local interrupts disabled. vs_cpu_flush() leaves the
+ *    observer tables alone (-EBUSY) when it interrupted an interpretation; retry later.
+ *  - vs_cpu_drain() runs anywhere (e.g. read() on another CPU) with interrupts enabled, between
+ *    two vs_cpu_swap() calls; one drainer per CPU at a time (a per-CPU mutex in the glue).
+ *  - A drain loop: { on CPU: err = vs_cpu_flush(); vs_cpu_swap(); } then vs_cpu_drain() until
+ *    nothing remains; repeat while err == -ENOSPC or the swap had something.
+ */
+
+struct vs_platform {
+	uint32_t cpu; /* CPU number, mixed into the seeds and written in stats records */
+	uint64_t amask; /* AMASK bits the hardware implements (AXP_AMASK_*) */
+	uint64_t implver; /* IMPLVER: 0 EV4, 1 EV5, 2 EV6 */
+};
+
+/* What vs_sample() decided. */
+struct vs_decision {
+	uint32_t period; /* the next period for this event's counter (0 when the sample was bad) */
+	uint32_t budget; /* instructions to interpret when `interpret` */
+	bool interpret; /* queue vs_interpret() for this task at its return to user */
+	bool wake; /* a buffer became ready for the reader: wake it */
+};
+
+struct vs_cpu {
+	/* The interrupt path's state first (DCPI §4.2.2 packs it into one cache line). */
+	struct vs_hash hash;
+	struct vs_prng period_rng;
+	struct vs_prng policy_rng;
+	uint8_t guard; /* an interpretation is running on this CPU (accessed as volatile) */
+	uint8_t obs_on; /* observers installed (some gather flag has a table) */
+	struct vs_policy pol;
+	struct vs_period period[VS_EVENT_NR];
+	struct vs_buf sbuf; /* sample records: producer = vs_sample, vs_hash_flush */
+	struct vs_buf obuf; /* observer records: producer = vs_interpret, vs_obs_flush */
+	struct vs_obs obs;
+	struct vs_stats st;
+	struct vs_platform plat;
+	struct vs_config cfg;
+	uint32_t flush_stage; /* vs_cpu_flush(): 0 hash, 1 observer tables */
+};
+
+/* Bytes of caller memory for one CPU under cfg (0 if cfg is invalid). */
+size_t vs_cpu_size(const struct vs_config *cfg);
+
+/*
+ * Lay one CPU's sampler over mem[0..len) (64-byte aligned, len >= vs_cpu_size(cfg)). On success
+ * *out points into mem. -EINVAL for a bad cfg, misaligned or short memory (-EOPNOTSUPP for a
+ * reserved mode).
+ */
+int vs_cpu_init(void *mem, size_t len, const struct vs_config *cfg, const struct vs_platform *plat,
+		struct vs_cpu **out);
+
+/*
+ * The profiling interrupt: pid and pc interrupted, event overflowed, user_mode. Fills *dec.
+ * 0, or -EINVAL when event >= VS_EVENT_NR or pc is not a multiple of 4 (counted as
+ * VS_DROP_SAMPLE_BAD), or -ENOSPC when the sample was dropped for lack of buffer room (the
+ * decision is still made).
+ */
+int vs_sample(struct vs_cpu *cpu, uint32_t pid, uint64_t pc, unsigned int event, bool user_mode,
+	      struct vs_decision *dec);
+
+/*
+ * Interpret up to the configured budget of instructions of the user context ctx (pid) through
+ * mem (AXP_POLICY_INTERRUPT: everything delicate is handed back), with the observers. Returns the
+ * stop reason (enum axp_stop, >= 0): ctx has advanced by the instructions executed and the caller
+ * resumes the program at ctx->pc. -EBUSY if an interpretation is already running on this CPU,
+ * -EINVAL if the mode does not interpret.
+ */
+int vs_interpret(struct vs_cpu *cpu, uint32_t pid, struct axp_ctx *ctx,
+		 const struct axp_mem_ops *mem, void *mem_priv);
+
+/*
+ * On this CPU (see above): move the hash and observer tables into the buffers. 0 when all moved,
+ * -ENOSPC when the buffers filled first (drain, then call again), -EBUSY when the hash moved but
+ * an interpretation was running (the observer tables wait for a later call).
+ */
+int vs_cpu_flush(struct vs_cpu *cpu);
+
+/* On this CPU: prepare both buffer pairs for draining; bytes ready. */
+size_t vs_cpu_swap(struct vs_cpu *cpu);
+
+/*
+ * Anywhere: copy whole records (samples first, then observer records) into out[0..len); bytes
+ * copied; *remaining (may be NULL) gets what is still ready after this call.
+ */
+size_t vs_cpu_drain(struct vs_cpu *cpu, void *out, size_t len, size_t *remaining);
+
+/*
+ * After vs_interpret(), in its context: take the observer pair's "a buffer became ready" flag
+ * (vs_sample() reports the sample pair's in its decision).
+ */
+bool vs_interp_take_wake(struct vs_cpu *cpu);
+
+/* On this CPU: write a VS_REC_STATS record; its length, or -ENOSPC if len is too small. */
+int vs_cpu_stats_record(const struct vs_cpu *cpu, void *out, size_t len);
+
+#endif /* VS_SAMPLER_H */

@@ -1,0 +1,335 @@
+/* tests/sampler/test_vs_abi.c - configuration checks and record validation (never trusts input). */
+#include "vs_test.h"
+
+static void test_vs_abi_defaults_are_valid(void **state)
+{
+	struct vs_config cfg;
+	unsigned int mode;
+
+	(void)state;
+	for (mode = VS_MODE_CYCLES; mode <= VS_MODE_VREPLAY; mode++) {
+		assert_int_equal(vs_config_default(&cfg, mode), 0);
+		assert_int_equal(vs_config_check(&cfg, NULL), 0);
+		assert_int_equal(cfg.period[VS_EV_CYCLES].lo, 60000);
+		assert_int_equal(cfg.period[VS_EV_CYCLES].hi, 64000);
+	}
+	assert_int_equal(vs_config_default(&cfg, VS_MODE_PROFILEME), -EINVAL);
+}
+
+static void test_vs_abi_config_rejects_bad_fields(void **state)
+{
+	struct vs_config base, c;
+	const char *why;
+
+	(void)state;
+	vs_config_default(&base, VS_MODE_VREPLAY);
+#define BAD(stmt, err)                                            \
+	do {                                                      \
+		c = base;                                         \
+		stmt;                                             \
+		why = NULL;                                       \
+		assert_int_equal(vs_config_check(&c, &why), err); \
+		assert_non_null(why);                             \
+	} while (0)
+	BAD(c.abi_version = 2, -EINVAL);
+	BAD(c.size = 128, -EINVAL);
+	BAD(c.mode = VS_MODE_PROFILEME, -EOPNOTSUPP);
+	BAD(c.mode = 9, -EINVAL);
+	BAD(c.events = 0, -EINVAL);
+	BAD(c.events = 1u << 8, -EINVAL);
+	BAD(c.period[3].lo = 0, -EINVAL);
+	BAD(c.period[0].lo = 64001, -EINVAL);
+	BAD(c.period[0].hi = c.period[0].lo + VS_PERIOD_SPREAD_MAX, -EINVAL);
+	BAD(c.hash_buckets = 48, -EINVAL);
+	BAD(c.hash_buckets = 2, -EINVAL);
+	BAD(c.buf_bytes = VS_BUF_MIN - 8, -EINVAL);
+	BAD(c.buf_bytes = 4100, -EINVAL);
+	BAD(c.gather = 1u << 7, -EINVAL);
+	BAD(c.gather = VS_GATHER_LOADLOAD, -EINVAL);
+	BAD(c.interp_events = 1u << VS_EV_DMISS, -EINVAL);
+	BAD(c.interp_den = 0, -EINVAL);
+	BAD(c.interp_num = 200, -EINVAL);
+	BAD(c.interp_budget = 0, -EINVAL);
+	BAD(c.interp_budget = VS_BUDGET_MAX + 1, -EINVAL);
+	BAD(c.cnf_entries = 100, -EINVAL);
+	BAD(c.vc_entries = 4, -EINVAL);
+	BAD((c.gather |= VS_GATHER_VALUES, c.hotlist_m = 2), -EINVAL);
+	BAD((c.gather |= VS_GATHER_VALUES, c.hot_entries = 0), -EINVAL);
+	BAD((c.gather |= VS_GATHER_LATENCY, c.lat_entries = 3), -EINVAL);
+#undef BAD
+	/* Fields of what is not gathered are not looked at. */
+	c = base;
+	c.hot_entries = 3;
+	c.hotlist_m = 0;
+	assert_int_equal(vs_config_check(&c, NULL), 0);
+}
+
+/* A stream with every record type, from the real producers. */
+static void make_stream(struct recs *r)
+{
+	struct vs_config cfg;
+	struct vs_decision dec;
+	struct vs_rec_stats st;
+	struct axp_event ev;
+	struct vs_cpu *cpu;
+	void *m;
+	int i;
+
+	vs_config_default(&cfg, VS_MODE_VREPLAY);
+	cfg.gather = VS_GATHER_ALL;
+	cfg.hot_entries = cfg.lat_entries = 64;
+	cpu = cpu_new(&cfg, 2, &m);
+	for (i = 0; i < 300; i++)
+		vs_sample(cpu, 1 + i % 3, 0x120000000ULL + 4 * (i % 40), i % 4, i % 5 != 0, &dec);
+	vs_obs_begin(&cpu->obs, 4);
+	for (i = 0; i < 200; i++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.pc = 0x120001000ULL + 4 * (i % 9);
+		ev.dest = (uint8_t)(i % 3 ? i % 31 : 32 + i % 31);
+		ev.value = (uint64_t)i * (i % 4);
+		ev.size = 8;
+		ev.ea = 0x140000000ULL + 8 * (i % 5);
+		ev.is_load = i % 2;
+		ev.is_store = !ev.is_load;
+		ev.acc.latency = (uint32_t)(i * 37 % 300);
+		ev.acc.level = (uint32_t)(i % 5);
+		vs_obs_insn(&cpu->obs, &ev);
+	}
+	vs_obs_end(&cpu->obs);
+	drain_cpu(cpu, r);
+	assert_int_equal(vs_cpu_stats_record(cpu, &st, sizeof(st)), sizeof(st));
+	recs_add(r, &st, sizeof(st));
+	free(m);
+}
+
+static void test_vs_abi_real_records_pass(void **state)
+{
+	struct recs r = { 0 };
+	const struct vs_rec_hdr *p = NULL;
+	unsigned int seen[VS_REC_NR] = { 0 };
+
+	(void)state;
+	make_stream(&r);
+	recs_check(&r);
+	while ((p = recs_next(&r, p)))
+		seen[p->type]++;
+	assert_true(seen[VS_REC_SAMPLE] > 0);
+	assert_true(seen[VS_REC_HOTLIST] > 0);
+	assert_true(seen[VS_REC_LATENCY] > 0);
+	assert_true(seen[VS_REC_CONFLICT] > 0);
+	assert_true(seen[VS_REC_VCOUNT] > 0);
+	assert_int_equal(seen[VS_REC_STATS], 1);
+	recs_free(&r);
+}
+
+/* The first record of type `type` in a fresh stream, copied into buf; its length. */
+static int first_of(unsigned int type, uint8_t *buf)
+{
+	struct recs r = { 0 };
+	const struct vs_rec_hdr *p = NULL;
+	int len = -1;
+
+	make_stream(&r);
+	while ((p = recs_next(&r, p)))
+		if (p->type == type) {
+			memcpy(buf, p, p->len);
+			len = p->len;
+			break;
+		}
+	recs_free(&r);
+	assert_true(len > 0);
+	return len;
+}
+
+static void expect_bad(const uint8_t *buf, size_t len)
+{
+	const char *why = NULL;
+
+	assert_int_equal(vs_abi_check_record(buf, len, &why), -EBADMSG);
+	assert_non_null(why);
+}
+
+static void test_vs_abi_damaged_records_rejected(void **state)
+{
+	uint8_t b[VS_REC_MAX + 64] = { 0 }, o[VS_REC_MAX + 64] = { 0 };
+	struct vs_rec_sample *s = (void *)b;
+	struct vs_rec_hotlist *h = (void *)b;
+	struct vs_rec_latency *l = (void *)b;
+	struct vs_rec_conflict *c = (void *)b;
+	int n;
+
+	(void)state;
+	/* headers */
+	expect_bad(b, 3);
+	memset(b, 0, sizeof(b));
+	expect_bad(b, sizeof(b)); /* type 0, length 0 */
+	n = first_of(VS_REC_SAMPLE, o);
+	assert_int_equal(vs_abi_check_record(o, n, NULL), n);
+	expect_bad(o, n - 1); /* runs past the end */
+#define MUT(stmt)                         \
+	do {                              \
+		memcpy(b, o, sizeof(o));  \
+		stmt;                     \
+		expect_bad(b, sizeof(b)); \
+	} while (0)
+	MUT(s->h.len = 20);
+	MUT(s->h.len = 32);
+	MUT(s->h.len = 0xfff8);
+	MUT(s->count = 0);
+	MUT(s->event = VS_EVENT_NR);
+	MUT(s->flags = VS_SF_USER | VS_SF_KERNEL);
+	MUT(s->flags = 0);
+	MUT(s->pc |= 2);
+	MUT(s->reserved = 1);
+
+	n = first_of(VS_REC_HOTLIST, o);
+	assert_int_equal(vs_abi_check_record(o, n, NULL), n);
+	MUT(h->packed_len += 12);
+	MUT(h->packed_len -= 12);
+	MUT(h->dest = 31);
+	MUT(h->dest = 63);
+	MUT(h->reserved[1] = 1);
+	MUT(h->packed[0] = 'B'); /* magic */
+	MUT(h->packed[30] ^= 1); /* checksum */
+	MUT(h->h.len += 8);
+	if (((struct vs_rec_hotlist *)o)->h.len >
+	    sizeof(*h) + ((struct vs_rec_hotlist *)o)->packed_len)
+		MUT(b[n - 1] = 1); /* padding */
+	MUT((h->h.len = 24 + 24, h->packed_len = 20));
+
+	n = first_of(VS_REC_LATENCY, o);
+	assert_int_equal(vs_abi_check_record(o, n, NULL), n);
+	MUT(l->level[1]++);
+	MUT(l->hist[3]++);
+	MUT((l->level[0] = 0, l->level[1] = 0, l->level[2] = 0, l->level[3] = 0, l->level[4] = 0,
+	     memset(l->hist, 0, sizeof(l->hist))));
+	MUT(l->latency_sum = UINT64_MAX);
+	MUT((l->latency_sum = 0, l->hist[15] += 1, l->level[4] += 1));
+	MUT(l->reserved = 9);
+
+	n = first_of(VS_REC_CONFLICT, o);
+	assert_int_equal(vs_abi_check_record(o, n, NULL), n);
+	MUT(c->kind = 3);
+	MUT(c->count = 0);
+	MUT(c->dist_min = 0);
+	MUT(c->prior_pc += 1);
+	MUT(c->reserved = 1);
+
+	n = first_of(VS_REC_STATS, o);
+	assert_int_equal(vs_abi_check_record(o, n, NULL), n);
+	MUT(((struct vs_rec_stats *)b)->st.samples_user += 1000000);
+	MUT(((struct vs_rec_stats *)b)->st.records[7] = 1);
+	MUT(((struct vs_rec_stats *)b)->h.len = 440);
+#undef MUT
+}
+
+static void test_vs_abi_unknown_type_is_skippable(void **state)
+{
+	uint8_t b[64] = { 0 };
+
+	(void)state;
+	b[0] = 0x40; /* type 64 */
+	b[2] = 16;
+	assert_int_equal(vs_abi_check_record(b, sizeof(b), NULL), 16);
+	b[2] = 12; /* but its length is still checked */
+	expect_bad(b, sizeof(b));
+	b[2] = 72;
+	expect_bad(b, sizeof(b));
+}
+
+/*
+ * Fuzz: damage a valid stream at random (bit flips, byte overwrites, truncation) and walk it as a
+ * reader would. The checker must never read out of bounds (ASan) nor accept a record whose fields
+ * break the documented rules (rechecked here independently for the fixed-size types).
+ */
+static void recheck(const uint8_t *p, int len)
+{
+	struct vs_rec_hdr h;
+
+	memcpy(&h, p, sizeof(h));
+	assert_int_equal(h.len, len);
+	assert_true(len % 8 == 0 && len >= 8 && len <= (int)VS_REC_MAX);
+	if (h.type == VS_REC_SAMPLE) {
+		struct vs_rec_sample s;
+
+		memcpy(&s, p, sizeof(s));
+		assert_true(s.count && s.event < VS_EVENT_NR && !(s.pc & 3));
+		assert_true(s.flags == VS_SF_USER || s.flags == VS_SF_KERNEL);
+	} else if (h.type == VS_REC_CONFLICT) {
+		struct vs_rec_conflict c;
+
+		memcpy(&c, p, sizeof(c));
+		assert_true(c.count && c.dist_min && (c.kind == 1 || c.kind == 2));
+	} else if (h.type == VS_REC_HOTLIST) {
+		struct vs_rec_hotlist r;
+		struct hotlist hl;
+
+		memcpy(&r, p, sizeof(r));
+		assert_true(hotlist_unpack(&hl, p + sizeof(r), r.packed_len) == (int)r.packed_len);
+		assert_true(hotlist_validate(&hl, NULL) == 0);
+	}
+}
+
+static void test_vs_abi_fuzz_never_trusts_lengths(void **state)
+{
+	struct recs r = { 0 };
+	uint64_t rs = 0x1234567;
+	uint8_t *copy;
+	uint32_t iter, accepted = 0, rejected = 0;
+
+	(void)state;
+	make_stream(&r);
+	copy = malloc(r.len);
+	assert_non_null(copy);
+	for (iter = 0; iter < 6000; iter++) {
+		size_t len = r.len, off = 0;
+		uint32_t k, flips = 1 + (uint32_t)(trand(&rs) % 4);
+		uint8_t *heap;
+
+		memcpy(copy, r.data, r.len);
+		for (k = 0; k < flips; k++) {
+			size_t at = trand(&rs) % r.len;
+
+			if (trand(&rs) % 2)
+				copy[at] ^= (uint8_t)(1u << (trand(&rs) % 8));
+			else
+				copy[at] = (uint8_t)trand(&rs);
+		}
+		if (trand(&rs) % 4 == 0)
+			len = trand(&rs) % r.len;
+		/* An exact-size heap copy so ASan sees any read past the end. */
+		heap = malloc(len ? len : 1);
+		memcpy(heap, copy, len);
+		while (off < len) {
+			int n = vs_abi_check_record(heap + off, len - off, NULL);
+
+			if (n < 0) {
+				rejected++;
+				break; /* a reader stops at the first damaged record */
+			}
+			assert_true((size_t)n <= len - off);
+			recheck(heap + off, n);
+			accepted++;
+			off += (size_t)n;
+		}
+		free(heap);
+	}
+	assert_true(rejected > 3000); /* most damage is caught somewhere */
+	assert_true(accepted > 0);
+	free(copy);
+	recs_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vs_abi_defaults_are_valid),
+		cmocka_unit_test(test_vs_abi_config_rejects_bad_fields),
+		cmocka_unit_test(test_vs_abi_real_records_pass),
+		cmocka_unit_test(test_vs_abi_damaged_records_rejected),
+		cmocka_unit_test(test_vs_abi_unknown_type_is_skippable),
+		cmocka_unit_test(test_vs_abi_fuzz_never_trusts_lengths),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,406 @@
+/* tests/sampler/test_vs_observe.c - observers fed hand-built struct axp_event values. */
+#include "vs_test.h"
+
+struct fix {
+	struct vs_obs o;
+	struct vs_buf b;
+	struct vs_stats st;
+	void *tab[VS_TAB_NR];
+	void *log;
+	uint8_t *m0, *m1;
+	struct recs r;
+};
+
+static struct fix *fix_new(uint32_t gather, uint32_t entries, uint32_t bufsize)
+{
+	struct fix *f = calloc(1, sizeof(*f));
+	struct vs_config cfg;
+	unsigned int t;
+
+	assert_non_null(f);
+	vs_config_default(&cfg, VS_MODE_VREPLAY);
+	cfg.gather = gather;
+	cfg.hot_entries = cfg.lat_entries = cfg.cnf_entries = cfg.vc_entries = entries;
+	cfg.interp_budget = 128;
+	assert_int_equal(vs_config_check(&cfg, NULL), 0);
+	for (t = 0; t < VS_TAB_NR; t++) {
+		size_t n = vs_obs_tab_size(&cfg, t);
+
+		f->tab[t] = n ? malloc(n) : NULL;
+	}
+	f->log = vs_obs_log_size(&cfg) ? malloc(vs_obs_log_size(&cfg)) : NULL;
+	f->m0 = malloc(bufsize);
+	f->m1 = malloc(bufsize);
+	assert_int_equal(vs_buf_init(&f->b, f->m0, f->m1, bufsize, &f->st, 1), 0);
+	assert_int_equal(vs_obs_init(&f->o, &cfg, f->tab, f->log, &f->b, &f->st, 7), 0);
+	return f;
+}
+
+static void fix_free(struct fix *f)
+{
+	unsigned int t;
+
+	for (t = 0; t < VS_TAB_NR; t++)
+		free(f->tab[t]);
+	free(f->log);
+	free(f->m0);
+	free(f->m1);
+	recs_free(&f->r);
+	free(f);
+}
+
+/* Flush the tables and drain everything into f->r; returns the number of records. */
+static size_t fix_drain(struct fix *f)
+{
+	int err;
+
+	do {
+		err = vs_obs_flush(&f->o);
+		drain_buf(&f->b, &f->r, 4096);
+	} while (err == -ENOSPC);
+	assert_int_equal(err, 0);
+	return recs_check(&f->r);
+}
+
+static struct axp_event ev_alu(uint64_t pc, uint8_t dest, uint64_t value)
+{
+	struct axp_event ev = { .pc = pc, .next_pc = pc + 4, .dest = dest, .value = value };
+
+	return ev;
+}
+
+static struct axp_event ev_load(uint64_t pc, uint64_t ea, uint8_t size, uint32_t lat,
+				uint32_t level)
+{
+	struct axp_event ev = { .pc = pc, .next_pc = pc + 4, .dest = 1, .size = size, .ea = ea };
+
+	ev.is_load = true;
+	ev.acc.latency = lat;
+	ev.acc.level = level;
+	return ev;
+}
+
+static struct axp_event ev_store(uint64_t pc, uint64_t ea, uint8_t size)
+{
+	struct axp_event ev = { .pc = pc, .next_pc = pc + 4, .dest = AXP_NO_DEST, .size = size };
+
+	ev.ea = ea;
+	ev.is_store = true;
+	return ev;
+}
+
+static void feed(struct fix *f, const struct axp_event *ev)
+{
+	vs_obs_insn(&f->o, ev);
+}
+
+static const struct vs_rec_hdr *find(const struct recs *r, unsigned int type, uint64_t pc,
+				     uint64_t pc2)
+{
+	const struct vs_rec_hdr *p = NULL;
+
+	while ((p = recs_next(r, p))) {
+		if (p->type != type)
+			continue;
+		if (type == VS_REC_CONFLICT) {
+			const struct vs_rec_conflict *c = (const void *)p;
+
+			if (c->pc == pc && c->prior_pc == pc2)
+				return p;
+		} else if (((const struct vs_rec_vcount *)p)->pc == pc) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
+static size_t count_type(const struct recs *r, unsigned int type)
+{
+	const struct vs_rec_hdr *p = NULL;
+	size_t n = 0;
+
+	while ((p = recs_next(r, p)))
+		n += p->type == type;
+	return n;
+}
+
+static void test_vs_observe_values_into_hotlist(void **state)
+{
+	struct fix *f = fix_new(VS_GATHER_VALUES, 64, 8192);
+	const struct vs_rec_hotlist *h;
+	struct hotlist hl;
+	struct hotlist_item top[2];
+	struct axp_event ev;
+	int i;
+
+	(void)state;
+	vs_obs_begin(&f->o, 42);
+	for (i = 0; i < 1000; i++) {
+		ev = ev_alu(0x120000010, 3, i % 10 ? 0x3c8 : (uint64_t)i);
+		feed(f, &ev);
+		ev = ev_alu(0x120000014, 32 + 5, 0x4000000000000000ULL); /* FP register 5 */
+		feed(f, &ev);
+		ev = ev_alu(0x120000018, AXP_NO_DEST, 77); /* writes nothing: no hotlist */
+		feed(f, &ev);
+	}
+	vs_obs_end(&f->o);
+	assert_int_equal(vs_obs_used(&f->o, VS_TAB_HOT), 2);
+	assert_int_equal(fix_drain(f), 2);
+	h = (const void *)find(&f->r, VS_REC_HOTLIST, 0x120000010, 0);
+	assert_non_null(h);
+	assert_int_equal(h->pid, 42);
+	assert_int_equal(h->dest, 3);
+	assert_true(hotlist_unpack(&hl, h->packed, h->packed_len) > 0);
+	assert_int_equal(hl.n, 1000);
+	assert_int_equal(hotlist_top(&hl, top, 1), 1);
+	assert_int_equal(top[0].value, 0x3c8);
+	assert_true(top[0].share_ppm > 850000); /* 90% */
+	h = (const void *)find(&f->r, VS_REC_HOTLIST, 0x120000014, 0);
+	assert_non_null(h);
+	assert_int_equal(h->dest, 37);
+	assert_null(find(&f->r, VS_REC_HOTLIST, 0x120000018, 0));
+	fix_free(f);
+}
+
+static void test_vs_observe_load_latency_levels(void **state)
+{
+	struct fix *f = fix_new(VS_GATHER_LATENCY, 64, 8192);
+	const struct vs_rec_latency *l;
+	struct axp_event ev;
+	int i;
+
+	(void)state;
+	vs_obs_begin(&f->o, 1);
+	for (i = 0; i < 3; i++) {
+		ev = ev_load(0x1000, 0x8000, 8, 2, AXP_LVL_DCACHE);
+		feed(f, &ev);
+	}
+	ev = ev_load(0x1000, 0x8000, 8, 100, AXP_LVL_MEMORY);
+	feed(f, &ev);
+	ev = ev_load(0x1000, 0x8000, 8, 9, AXP_LVL_BCACHE);
+	feed(f, &ev);
+	ev = ev_load(0x1000, 0x8000, 8, 0, 99); /* a level out of range counts as unknown */
+	feed(f, &ev);
+	ev = ev_store(0x1004, 0x8000, 8); /* stores are not loads */
+	feed(f, &ev);
+	vs_obs_end(&f->o);
+	assert_int_equal(fix_drain(f), 1);
+	l = (const void *)find(&f->r, VS_REC_LATENCY, 0x1000, 0);
+	assert_non_null(l);
+	assert_int_equal(l->level[AXP_LVL_DCACHE], 3);
+	assert_int_equal(l->level[AXP_LVL_MEMORY], 1);
+	assert_int_equal(l->level[AXP_LVL_BCACHE], 1);
+	assert_int_equal(l->level[AXP_LVL_UNKNOWN], 1);
+	assert_int_equal(l->level[AXP_LVL_SCACHE], 0);
+	assert_int_equal(l->latency_sum, 3 * 2 + 100 + 9);
+	assert_int_equal(l->hist[0], 1); /* 0 cycles */
+	assert_int_equal(l->hist[2], 3); /* 2..3 */
+	assert_int_equal(l->hist[4], 1); /* 8..15 */
+	assert_int_equal(l->hist[7], 1); /* 64..127 */
+	fix_free(f);
+}
+
+static void test_vs_observe_lat_bucket_edges(void **state)
+{
+	(void)state;
+	assert_int_equal(vs_lat_bucket(0), 0);
+	assert_int_equal(vs_lat_bucket(1), 1);
+	assert_int_equal(vs_lat_bucket(2), 2);
+	assert_int_equal(vs_lat_bucket(3), 2);
+	assert_int_equal(vs_lat_bucket(4), 3);
+	assert_int_equal(vs_lat_bucket((1u << 14) - 1), 14);
+	assert_int_equal(vs_lat_bucket(1u << 14), 15);
+	assert_int_equal(vs_lat_bucket(UINT32_MAX), 15);
+}
+
+/* Store to A (8 bytes), then a load of A+4 (4 bytes): overlapping, recorded. */
+static void test_vs_observe_conflict_overlap_recorded(void **state)
+{
+	struct fix *f = fix_new(VS_GATHER_CONFLICTS, 64, 8192);
+	const struct vs_rec_conflict *c;
+	struct axp_event ev;
+
+	(void)state;
+	vs_obs_begin(&f->o, 9);
+	ev = ev_store(0x2000, 0x10000, 8);
+	feed(f, &ev);
+	ev = ev_alu(0x2004, 1, 5);
+	feed(f, &ev);
+	ev = ev_load(0x2008, 0x10004, 4, 2, AXP_LVL_DCACHE);
+	feed(f, &ev);
+	vs_obs_end(&f->o);
+	assert_int_equal(fix_drain(f), 1);
+	c = (const void *)find(&f->r, VS_REC_CONFLICT, 0x2008, 0x2000);
+	assert_non_null(c);
+	assert_int_equal(c->kind, VS_CNF_STORE_LOAD);
+	assert_int_equal(c->count, 1);
+	assert_int_equal(c->dist_min, 2);
+	assert_int_equal(c->pid, 9);
+	fix_free(f);
+}
+
+/* Disjoint bytes (store A..A+3, load A+4..A+7; store B, load B-8 size 8) are not conflicts. */
+static void test_vs_observe_conflict_disjoint_not_recorded(void **state)
+{
+	struct fix *f = fix_new(VS_GATHER_CONFLICTS | VS_GATHER_LOADLOAD, 64, 8192);
+	struct axp_event ev;
+
+	(void)state;
+	vs_obs_begin(&f->o, 9);
+	ev = ev_store(0x2000, 0x10000, 4);
+	feed(f, &ev);
+	ev = ev_load(0x2004, 0x10004, 4, 2, AXP_LVL_DCACHE);
+	feed(f, &ev);
+	ev = ev_store(0x2008, 0x20000, 1);
+	feed(f, &ev);
+	ev = ev_load(0x200c, 0x1fff8, 8, 2, AXP_LVL_DCACHE);
+	feed(f, &ev);
+	ev = ev_load(0x2010, 0x20001, 2, 2, AXP_LVL_DCACHE);
+	feed(f, &ev);
+	vs_obs_end(&f->o);
+	assert_int_equal(vs_obs_used(&f->o, VS_TAB_CNF), 0);
+	assert_int_equal(fix_drain(f), 0);
+	fix_free(f);
+}
+
+/* The nearest earlier overlapping store is the one named; load-load pairs when asked for. */
+static void test_vs_observe_conflict_nearest_and_loadload(void **state)
+{
+	struct fix *f = fix_new(VS_GATHER_CONFLICTS | VS_GATHER_LOADLOAD, 64, 8192);
+	const struct vs_rec_conflict *c;
+	struct axp_event ev;
+	int run;
+
+	(void)state;
+	for (run = 0; run < 3; run++) {
+		vs_obs_begin(&f->o, 1);
+		ev = ev_load(0x3000, 0x5000, 8, 2, AXP_LVL_DCACHE); /* first load: nothing before */
+		feed(f, &ev);
+		ev = ev_store(0x3004, 0x5000, 8);
+		feed(f, &ev);
+		ev = ev_store(0x3008, 0x5002, 2);
+		feed(f, &ev);
+		ev = ev_load(0x300c, 0x5003, 1, 2, AXP_LVL_DCACHE);
+		feed(f, &ev);
+		vs_obs_end(&f->o);
+	}
+	/* Runs are independent: the log starts empty each time (no cross-run pairs). */
+	assert_int_equal(fix_drain(f), 2);
+	c = (const void *)find(&f->r, VS_REC_CONFLICT, 0x300c, 0x3008);
+	assert_non_null(c);
+	assert_int_equal(c->kind, VS_CNF_STORE_LOAD);
+	assert_int_equal(c->count, 3);
+	assert_int_equal(c->dist_min, 1);
+	assert_null(find(&f->r, VS_REC_CONFLICT, 0x300c, 0x3004));
+	c = (const void *)find(&f->r, VS_REC_CONFLICT, 0x300c, 0x3000);
+	assert_non_null(c);
+	assert_int_equal(c->kind, VS_CNF_LOAD_LOAD);
+	assert_int_equal(c->dist_min, 3);
+	fix_free(f);
+}
+
+static void test_vs_observe_loadload_off_by_default(void **state)
+{
+	struct fix *f = fix_new(VS_GATHER_CONFLICTS, 64, 8192);
+	struct axp_event ev;
+
+	(void)state;
+	vs_obs_begin(&f->o, 1);
+	ev = ev_load(0x3000, 0x5000, 8, 2, AXP_LVL_DCACHE);
+	feed(f, &ev);
+	ev = ev_load(0x3004, 0x5000, 8, 2, AXP_LVL_DCACHE);
+	feed(f, &ev);
+	vs_obs_end(&f->o);
+	assert_int_equal(fix_drain(f), 0);
+	fix_free(f);
+}
+
+/* vcount through a table far too small: evictions go out as records, the sums stay exact. */
+static void test_vs_observe_vcount_exact_through_evictions(void **state)
+{
+	struct fix *f = fix_new(VS_GATHER_VCOUNT, 8, 8192);
+	uint32_t want[40] = { 0 }, got[40] = { 0 };
+	const struct vs_rec_hdr *p = NULL;
+	uint64_t rs = 5;
+	int i;
+
+	(void)state;
+	vs_obs_begin(&f->o, 3);
+	for (i = 0; i < 20000; i++) {
+		uint32_t k = (uint32_t)(trand(&rs) % 40);
+		struct axp_event ev = ev_alu(0x4000 + 4 * k, AXP_NO_DEST, 0);
+
+		want[k]++;
+		feed(f, &ev);
+		if (f->b.wake) {
+			f->b.wake = 0;
+			drain_buf(&f->b, &f->r, 4096);
+		}
+	}
+	vs_obs_end(&f->o);
+	fix_drain(f);
+	while ((p = recs_next(&f->r, p))) {
+		const struct vs_rec_vcount *v = (const void *)p;
+
+		assert_int_equal(p->type, VS_REC_VCOUNT);
+		got[(v->pc - 0x4000) / 4] += v->count;
+	}
+	for (i = 0; i < 40; i++)
+		assert_int_equal(got[i], want[i]);
+	assert_int_equal(f->st.drops[VS_DROP_VCOUNT_BUF], 0);
+	assert_true(count_type(&f->r, VS_REC_VCOUNT) > 100);
+	fix_free(f);
+}
+
+/* With no drains the buffers fill: what is missing is what the drop counter says. */
+static void test_vs_observe_drops_are_counted(void **state)
+{
+	struct fix *f = fix_new(VS_GATHER_VCOUNT | VS_GATHER_VALUES, 8, VS_BUF_MIN);
+	const struct vs_rec_hdr *p = NULL;
+	uint64_t got = 0, values = 0;
+	int i;
+
+	(void)state;
+	vs_obs_begin(&f->o, 3);
+	for (i = 0; i < 5000; i++) {
+		struct axp_event ev = ev_alu(0x4000 + 4 * (i % 97), 2, (uint64_t)i);
+
+		feed(f, &ev);
+	}
+	vs_obs_end(&f->o);
+	assert_true(f->st.drops[VS_DROP_VCOUNT_BUF] > 0);
+	assert_true(f->st.drops[VS_DROP_VALUE_BUF] > 0);
+	fix_drain(f);
+	while ((p = recs_next(&f->r, p))) {
+		if (p->type == VS_REC_VCOUNT) {
+			got += ((const struct vs_rec_vcount *)p)->count;
+		} else {
+			const struct vs_rec_hotlist *h = (const void *)p;
+			struct hotlist hl;
+
+			assert_int_equal(p->type, VS_REC_HOTLIST);
+			assert_true(hotlist_unpack(&hl, h->packed, h->packed_len) > 0);
+			values += hl.n;
+		}
+	}
+	assert_int_equal(got + f->st.drops[VS_DROP_VCOUNT_BUF], 5000);
+	assert_int_equal(values + f->st.drops[VS_DROP_VALUE_BUF], 5000);
+	fix_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vs_observe_values_into_hotlist),
+		cmocka_unit_test(test_vs_observe_load_latency_levels),
+		cmocka_unit_test(test_vs_observe_lat_bucket_edges),
+		cmocka_unit_test(test_vs_observe_conflict_overlap_recorded),
+		cmocka_unit_test(test_vs_observe_conflict_disjoint_not_recorded),
+		cmocka_unit_test(test_vs_observe_conflict_nearest_and_loadload),
+		cmocka_unit_test(test_vs_observe_loadload_off_by_default),
+		cmocka_unit_test(test_vs_observe_vcount_exact_through_evictions),
+		cmocka_unit_test(test_vs_observe_drops_are_counted),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
