@@ -115,7 +115,7 @@ check: deps
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all $(BENCH_PROGS)
-	$(Q)for s in $(BENCH_STEPS); do $$s || exit 1; done
+	$(Q)for s in $(BENCH_STEPS); do BUILD=$(BUILD) $$s || exit 1; done
 
 clean:
 	rm -rf $(BUILD)
