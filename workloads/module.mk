@@ -1,0 +1,21 @@
+# workloads/module.mk - Alpha test programs (ours) and the recipe for real ones from Debian sources.
+#
+# Each workloads/<name>.c becomes build/workloads/<name>, a DYNAMIC Alpha executable (static glibc
+# crashes under qemu-alpha) built with -O2 -g: symbols and line tables stay, as DCPI-style tools
+# read them. `make workloads` fetches and builds bzip2 and gzip (scripts/fetch-workloads).
+WL_SRCS   := $(wildcard workloads/*.c)
+WL_NAMES  := $(patsubst workloads/%.c,%,$(WL_SRCS))
+WL_BINS   := $(addprefix $(BUILD)/workloads/,$(WL_NAMES))
+WL_CFLAGS := -O2 -g
+
+ALL_TARGETS += $(WL_BINS)
+CHECK_STEPS += tests/workloads/run-qemu.sh tests/workloads/check-planted.sh
+
+$(WL_BINS): $(BUILD)/workloads/%: workloads/%.c workloads/wl.h
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  ACC     $<")
+	$(Q)$(ACC) $(WARN) $(WL_CFLAGS) -o $@ $<
+
+.PHONY: workloads
+workloads:
+	$(Q)BUILD=$(BUILD) ACC=$(ACC) scripts/fetch-workloads
