@@ -98,7 +98,7 @@ static double run(const uint32_t *prog, unsigned int n, unsigned int per_iter, u
 {
 	static struct flat m;
 	struct axp_ctx ctx;
-	struct axp_observer obs = { count_obs, NULL };
+	struct axp_observer obs = { .insn = count_obs };
 	struct axp_run_cfg cfg = { .mem = &ops, .mem_priv = &m, .obs = observe ? &obs : NULL };
 	struct axp_stop_info info;
 	double t0, t1;

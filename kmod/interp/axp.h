@@ -206,6 +206,7 @@ struct axp_event {
 	uint64_t ea; /* effective address of a load or store */
 	uint64_t store_value; /* value stored (stores) */
 	struct axp_access acc; /* from the memory operations (loads and stores) */
+	const struct axp_insn *insn; /* the decoded instruction (valid during the callback) */
 	bool is_load, is_store, taken; /* taken: control left the fall-through path */
 };
 
@@ -214,6 +215,9 @@ struct axp_event {
 struct axp_observer {
 	void (*insn)(void *priv, const struct axp_event *ev);
 	void *priv;
+	/* Optional: when non-NULL and true after insn() returns, the run stops after that
+	 * instruction with AXP_STOP_OBSERVER (e.g. a PMU interrupt became due). The caller clears it. */
+	const volatile bool *stop;
 };
 
 /* Why a run stopped. The instruction at ctx->pc was not executed unless the reason says so. */
@@ -233,6 +237,7 @@ enum axp_stop {
 	AXP_STOP_FP_HANDBACK, /* FP case the integer code does not do exactly (policy) */
 	AXP_STOP_VAX_FP, /* VAX floating point is not executed */
 	AXP_STOP_UNSUPPORTED, /* an instruction the policy hands back (RPCC without clock, RC/RS…) */
+	AXP_STOP_OBSERVER, /* the observer asked to stop; the last instruction completed */
 	AXP_STOP_NR,
 };
 

@@ -26,6 +26,7 @@ const char *const axp_stop_name[AXP_STOP_NR] = {
 	[AXP_STOP_FP_HANDBACK] = "fp-handback",
 	[AXP_STOP_VAX_FP] = "vax-fp",
 	[AXP_STOP_UNSUPPORTED] = "unsupported",
+	[AXP_STOP_OBSERVER] = "observer",
 };
 
 static inline uint64_t sext32(uint64_t v)
@@ -703,6 +704,7 @@ written:
 		ev->is_load = is_load;
 		ev->is_store = is_store;
 		ev->taken = taken;
+		ev->insn = d;
 	}
 	return trap;
 }
@@ -766,11 +768,20 @@ static inline enum axp_stop run_loop(struct axp_ctx *ctx, const struct axp_run_c
 		ret = exec_insn(ctx, &d, cfg, observe ? &ev : NULL, info);
 		if (ret < 0)
 			goto out;
-		if (observe)
-			cfg->obs->insn(cfg->obs->priv, &ev);
 		if (ret) {
+			if (observe)
+				cfg->obs->insn(cfg->obs->priv, &ev);
 			n++; /* the trapping instruction completed */
 			goto out;
+		}
+		if (observe) {
+			cfg->obs->insn(cfg->obs->priv, &ev);
+			if (cfg->obs->stop && *cfg->obs->stop) {
+				n++;
+				info->reason = AXP_STOP_OBSERVER;
+				info->pc = ctx->pc;
+				goto out;
+			}
 		}
 	}
 	info->reason = AXP_STOP_BUDGET;

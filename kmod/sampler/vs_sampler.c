@@ -172,7 +172,7 @@ static void observe(void *priv, const struct axp_event *ev)
 int vs_interpret(struct vs_cpu *cpu, uint32_t pid, struct axp_ctx *ctx,
 		 const struct axp_mem_ops *mem, void *mem_priv)
 {
-	struct axp_observer ob = { observe, &cpu->obs };
+	struct axp_observer ob = { .insn = observe, .priv = &cpu->obs };
 	struct axp_run_cfg rc = {
 		.mem = mem,
 		.mem_priv = mem_priv,

@@ -461,7 +461,7 @@ static void test_exec_observer_sees_results_and_addresses(void **state)
 {
 	struct rig r;
 	struct seen s = { .n = 0 };
-	struct axp_observer obs = { obs_fn, &s };
+	struct axp_observer obs = { .insn = obs_fn, .priv = &s };
 	uint64_t q = 42;
 
 	(void)state;
@@ -485,6 +485,43 @@ static void test_exec_observer_sees_results_and_addresses(void **state)
 	assert_int_equal(s.ev[2].value, 43);
 	assert_int_equal(s.ev[2].pc, CODE + 8);
 	assert_int_equal(s.ev[2].next_pc, CODE + 12);
+}
+
+struct stopper {
+	int n, stop_after;
+	volatile bool stop;
+	const struct axp_insn *last;
+};
+
+static void stop_fn(void *priv, const struct axp_event *ev)
+{
+	struct stopper *s = priv;
+
+	s->last = ev->insn;
+	if (++s->n == s->stop_after)
+		s->stop = true;
+}
+
+static void test_exec_observer_can_stop_the_run(void **state)
+{
+	struct rig r;
+	struct stopper s = { .n = 0, .stop_after = 3 };
+	struct axp_observer obs = { stop_fn, &s, &s.stop };
+
+	(void)state;
+	rig_init(&r, AXP_POLICY_FULL);
+	r.cfg.obs = &obs;
+	for (unsigned int i = 0; i < 8; i++)
+		rig_code(&r, i, opri(0x10, 1, 1, 0x20, 1)); /* addq r1, 1, r1 */
+	assert_int_equal(axp_run(&r.ctx, &r.cfg, 8, &r.info), AXP_STOP_OBSERVER);
+	assert_int_equal(r.info.executed, 3);
+	assert_int_equal(r.ctx.r[1], 3);
+	assert_int_equal(r.ctx.pc, CODE + 12);
+	assert_non_null(s.last);
+	assert_int_equal(s.last->op, AXP_OP_ADDQ);
+	s.stop = false;
+	assert_int_equal(axp_run(&r.ctx, &r.cfg, 2, &r.info), AXP_STOP_BUDGET);
+	assert_int_equal(r.ctx.r[1], 5);
 }
 
 static void test_exec_misc_group(void **state)
@@ -522,6 +559,7 @@ int main(void)
 		cmocka_unit_test(test_exec_stops_name_the_reason),
 		cmocka_unit_test(test_exec_observer_sees_results_and_addresses),
 		cmocka_unit_test(test_exec_misc_group),
+		cmocka_unit_test(test_exec_observer_can_stop_the_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

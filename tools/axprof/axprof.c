@@ -13,6 +13,7 @@ struct cmd {
 /* One line per command; the help text is generated from this table. */
 static const struct cmd commands[] = {
 	{ "dis", cmd_dis, "disassemble an Alpha ELF file (objdump -d format)" },
+	{ "run", cmd_run, "run an Alpha Linux program on the hosted machine" },
 };
 
 static void usage(FILE *f)

@@ -6,5 +6,6 @@
 
 /* argv[0] is the command's own name; return the process exit code (0 ok, 1 failed, 2 usage). */
 int cmd_dis(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif /* AXPROF_BUILTIN_H */

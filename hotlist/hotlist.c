@@ -1,0 +1,458 @@
+/* hotlist/hotlist.c - Gibbons–Matias counting-sample hotlists: insert, raise, merge, estimate. */
+#include "axp_base.h"
+#include "hotlist.h"
+
+/*
+ * The algorithm is G&M's counting sample (SIGMOD 1998) as written up in
+ * refs/algorithms-isa-microarch-linux.md §1; hotlist.h states the rules and the format.
+ */
+
+_Static_assert(HOTLIST_MAX_M <= 255, "m and used are one byte in the serialized form");
+_Static_assert(HOTLIST_MIN_M >= 1 && HOTLIST_MIN_M <= HOTLIST_MAX_M, "capacity bounds");
+_Static_assert(HOTLIST_LOOP_MAX >= 1, "the geometric path needs a count of at least 2");
+
+/* Powers q^(2^k) of q = 1 - 1/tau2 in 0.64 fixed point, filled as the geometric path needs them. */
+struct geo {
+	uint64_t tau2; /* the threshold the table is for; 0 = empty */
+	unsigned int levels; /* pw[0..levels) are valid */
+	uint64_t pw[32]; /* pw[k] = q^(2^k) * 2^64, truncated */
+};
+
+/* Empty the table without clearing pw[] (no memset on the interrupt path). */
+static inline void geo_init(struct geo *g)
+{
+	g->tau2 = 0;
+	g->levels = 0;
+}
+
+static inline uint64_t mulhi(uint64_t a, uint64_t b)
+{
+	return (uint64_t)(((unsigned __int128)a * b) >> 64);
+}
+
+static unsigned int bit_length(uint32_t x)
+{
+	unsigned int k = 0;
+
+	while (x) {
+		k++;
+		x >>= 1;
+	}
+	return k;
+}
+
+/*
+ * min(G, cap) for G ~ Geometric(1/tau2), the number of tails before the first heads of a coin with
+ * P(heads) = 1/tau2, by inversion: P(G >= g) = q^g, so G is the largest g with u < q^g for a
+ * uniform u, found bit by bit from the top (binary lifting on the q^(2^k) table). Each
+ * probability is a product of at most 32 truncated 0.64 fixed-point factors, the largest
+ * power amplifying q's rounding 2^31 times: every P(G >= g) is within 1e-9 of q^g.
+ */
+static uint32_t geometric_capped(struct geo *g, uint64_t tau2, struct hotlist_rng *rng,
+				 uint32_t cap)
+{
+	unsigned int levels = bit_length(cap), k;
+	uint64_t u, acc = UINT64_MAX;
+	uint32_t skip = 0;
+
+	if (g->tau2 != tau2) {
+		g->tau2 = tau2;
+		g->pw[0] = UINT64_MAX - UINT64_MAX / tau2;
+		g->levels = 1;
+	}
+	while (g->levels < levels) {
+		g->pw[g->levels] = mulhi(g->pw[g->levels - 1], g->pw[g->levels - 1]);
+		g->levels++;
+	}
+	u = hotlist_rng_next(rng);
+	for (k = levels; k-- > 0;) {
+		uint64_t t = mulhi(acc, g->pw[k]);
+
+		if (u < t) {
+			acc = t;
+			skip += (uint32_t)1 << k;
+		}
+	}
+	return skip < cap ? skip : cap;
+}
+
+/*
+ * The coin-flip rule for raising tau to tau2 (refs §1, after Cheung's counting-sample notes):
+ * the first coin has P(heads) = tau/tau2 and heads keeps c; on tails c drops by one and then by
+ * one more per tails of a coin with P(heads) = 1/tau2, stopping at the first heads or at 0.
+ * Returns the new count; 0 means evict.
+ */
+static uint32_t thin(uint32_t c, uint64_t tau, uint64_t tau2, struct hotlist_rng *rng,
+		     struct geo *g)
+{
+	if (hotlist_rng_below(rng, tau2) < tau)
+		return c;
+	c--;
+	if (c <= HOTLIST_LOOP_MAX || tau2 <= HOTLIST_LOOP_MAX) {
+		/* Expected flips at most min(c, tau2): cheap enough one by one. */
+		while (c > 0 && hotlist_rng_below(rng, tau2) != 0)
+			c--;
+		return c;
+	}
+	return c - geometric_capped(g, tau2, rng, c);
+}
+
+static uint64_t next_tau(uint64_t tau)
+{
+	uint64_t step = tau >> HOTLIST_RAISE_SHIFT;
+	uint64_t t = tau + (step ? step : 1);
+
+	return t < HOTLIST_TAU_MAX ? t : HOTLIST_TAU_MAX;
+}
+
+/* Apply the coin-flip rule to every entry, evict zeros (keeping the order), set tau = tau2. */
+static void raise_entries(struct hotlist *h, uint64_t tau2, struct hotlist_rng *rng, struct geo *g)
+{
+	unsigned int i, j = 0;
+
+	for (i = 0; i < h->used; i++) {
+		uint32_t c = thin(h->count[i], h->tau, tau2, rng, g);
+
+		if (c == 0)
+			continue;
+		h->value[j] = h->value[i];
+		h->count[j] = c;
+		j++;
+	}
+	h->used = j;
+	h->tau = tau2;
+}
+
+static int find(const struct hotlist *h, uint64_t value)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->used; i++)
+		if (h->value[i] == value)
+			return (int)i;
+	return -1;
+}
+
+static uint32_t add_sat(uint32_t a, uint32_t b)
+{
+	return a > UINT32_MAX - b ? UINT32_MAX : a + b;
+}
+
+/*
+ * Admit <value, c> (already in the sample at the current tau). While the list is full the pending
+ * entry is the (m+1)-th entry of G&M's footprint rule: raise tau, thinning the pending count along
+ * with the others, until it fits or is itself evicted. At HOTLIST_TAU_MAX tau cannot rise and the
+ * value is dropped (admission probability 2^-40: it does not happen).
+ */
+static void admit(struct hotlist *h, uint64_t value, uint32_t c, struct hotlist_rng *rng)
+{
+	struct geo g;
+
+	geo_init(&g);
+	while (h->used >= h->m) {
+		uint64_t tau2;
+
+		if (h->tau >= HOTLIST_TAU_MAX)
+			return;
+		tau2 = next_tau(h->tau);
+		c = thin(c, h->tau, tau2, rng, &g);
+		raise_entries(h, tau2, rng, &g);
+		if (c == 0)
+			return;
+	}
+	h->value[h->used] = value;
+	h->count[h->used] = c;
+	h->used++;
+}
+
+int hotlist_init(struct hotlist *h, unsigned int m)
+{
+	if (m < HOTLIST_MIN_M || m > HOTLIST_MAX_M)
+		return -EINVAL;
+	memset(h, 0, sizeof(*h));
+	h->tau = 1;
+	h->m = m;
+	return 0;
+}
+
+void hotlist_insert(struct hotlist *h, uint64_t value, struct hotlist_rng *rng)
+{
+	int i = find(h, value);
+
+	h->n++;
+	if (i >= 0) {
+		uint32_t c = h->count[i];
+
+		if (c < UINT32_MAX)
+			h->count[i] = ++c;
+		/* Transpose heuristic: frequent values drift to the front of the scan. */
+		if (i > 0 && c > h->count[i - 1]) {
+			h->count[i] = h->count[i - 1];
+			h->count[i - 1] = c;
+			h->value[i] = h->value[i - 1];
+			h->value[i - 1] = value;
+		}
+		return;
+	}
+	if (h->tau > 1 && hotlist_rng_below(rng, h->tau) != 0)
+		return;
+	admit(h, value, 1, rng);
+}
+
+int hotlist_raise(struct hotlist *h, uint64_t tau2, struct hotlist_rng *rng)
+{
+	struct geo g;
+
+	if (tau2 < h->tau || tau2 > HOTLIST_TAU_MAX)
+		return -EINVAL;
+	geo_init(&g);
+	if (tau2 > h->tau)
+		raise_entries(h, tau2, rng, &g);
+	return 0;
+}
+
+/*
+ * Merge. Raising the lower-tau list to the higher tau* makes both counting samples at tau* of
+ * their own streams (raising composes: tau -> tau* in one step has the same law as any chain of
+ * raises, which tests/hotlist checks for 3 -> 7). For the union:
+ *  - presence is exact: v is absent iff every one of its f_A + f_B coins at tau* came up tails,
+ *    probability (1 - 1/tau*)^(f_A + f_B), as for a counting sample of the whole stream;
+ *  - counts are approximate: a counting sample of the concatenated stream would count all of B's
+ *    occurrences once v was admitted in A, but the union adds c_B, which misses B's occurrences
+ *    before B's own first heads (geometric, mean at most tau* - 1). A value present in k merged
+ *    parts carries k missed runs instead of one, so its estimate reads low by about
+ *    (k - 1)(tau* - 1), its share by (k - 1) tau* / n. Nothing in a part tells how many it missed,
+ *    so this is left uncompensated;
+ *  - further raises when the union overflows dst's capacity are the ordinary rule.
+ * src's entries are thinned one at a time from src->tau straight to dst's current tau, which may
+ * have risen meanwhile (again by composition). src == dst is allowed (a snapshot is read).
+ */
+void hotlist_merge(struct hotlist *dst, const struct hotlist *src, struct hotlist_rng *rng)
+{
+	struct hotlist copy;
+	struct geo g;
+	unsigned int i;
+
+	if (src == dst) { /* merging a list with itself: read from a snapshot */
+		copy = *src;
+		src = &copy;
+	}
+	geo_init(&g);
+	if (src->tau > dst->tau)
+		raise_entries(dst, src->tau < HOTLIST_TAU_MAX ? src->tau : HOTLIST_TAU_MAX, rng,
+			      &g);
+	for (i = 0; i < src->used; i++) {
+		uint32_t c = src->count[i];
+		int j;
+
+		if (src->tau < dst->tau)
+			c = thin(c, src->tau, dst->tau, rng, &g);
+		if (c == 0)
+			continue;
+		j = find(dst, src->value[i]);
+		if (j >= 0)
+			dst->count[j] = add_sat(dst->count[j], c);
+		else
+			admit(dst, src->value[i], c, rng);
+	}
+	dst->n = dst->n > UINT64_MAX - src->n ? UINT64_MAX : dst->n + src->n;
+}
+
+uint64_t hotlist_compensation(uint64_t tau)
+{
+	/* round(0.418 tau) = floor((418 tau + 500) / 1000), split to stay within 64 bits. */
+	uint64_t r = (tau / 1000) * 418 + ((tau % 1000) * 418 + 500) / 1000;
+
+	return r ? r - 1 : 0;
+}
+
+uint64_t hotlist_estimate(const struct hotlist *h, unsigned int i)
+{
+	uint64_t e;
+
+	if (i >= h->used)
+		return 0;
+	e = h->count[i] + hotlist_compensation(h->tau);
+	return e < h->n ? e : h->n;
+}
+
+uint32_t hotlist_share_ppm(const struct hotlist *h, uint64_t estimate)
+{
+	if (h->n == 0)
+		return 0;
+	if (estimate >= h->n)
+		return 1000000;
+	if (estimate <= UINT64_MAX / 1000000)
+		return (uint32_t)(estimate * 1000000 / h->n);
+	return (uint32_t)(estimate / (h->n / 1000000));
+}
+
+static bool ranks_before(const struct hotlist *h, unsigned int a, unsigned int b)
+{
+	if (h->count[a] != h->count[b])
+		return h->count[a] > h->count[b];
+	return h->value[a] < h->value[b];
+}
+
+unsigned int hotlist_top(const struct hotlist *h, struct hotlist_item *out, unsigned int k)
+{
+	uint8_t idx[HOTLIST_MAX_M];
+	unsigned int i, j, used = h->used <= HOTLIST_MAX_M ? h->used : HOTLIST_MAX_M;
+
+	/* Insertion sort of at most 32 indices; ĉ is common to all, so counts order estimates. */
+	for (i = 0; i < used; i++) {
+		for (j = i; j > 0 && ranks_before(h, i, idx[j - 1]); j--)
+			idx[j] = idx[j - 1];
+		idx[j] = (uint8_t)i;
+	}
+	if (k > used)
+		k = used;
+	for (i = 0; i < k; i++) {
+		out[i].value = h->value[idx[i]];
+		out[i].count = h->count[idx[i]];
+		out[i].estimate = hotlist_estimate(h, idx[i]);
+		out[i].share_ppm = hotlist_share_ppm(h, out[i].estimate);
+	}
+	return k;
+}
+
+/* Corrupt or inconsistent input: say which check failed (with its line) and return -EBADMSG. */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define HOTLIST_CORRUPT(why, text) (*(why) = "hotlist.c:" STR(__LINE__) ": " text, -EBADMSG)
+
+int hotlist_validate(const struct hotlist *h, const char **why)
+{
+	const char *dummy;
+	uint64_t sum = 0;
+	unsigned int i, j;
+
+	if (!why)
+		why = &dummy;
+	if (h->m < HOTLIST_MIN_M || h->m > HOTLIST_MAX_M)
+		return HOTLIST_CORRUPT(why, "capacity m out of range");
+	if (h->used > h->m)
+		return HOTLIST_CORRUPT(why, "more entries than the capacity");
+	if (h->tau < 1 || h->tau > HOTLIST_TAU_MAX)
+		return HOTLIST_CORRUPT(why, "threshold tau out of range");
+	for (i = 0; i < h->used; i++) {
+		if (h->count[i] == 0)
+			return HOTLIST_CORRUPT(why, "entry with count 0");
+		if (h->count[i] > h->n)
+			return HOTLIST_CORRUPT(why, "count larger than n");
+		sum += h->count[i];
+		for (j = 0; j < i; j++)
+			if (h->value[j] == h->value[i])
+				return HOTLIST_CORRUPT(why, "duplicate value");
+	}
+	if (sum > h->n)
+		return HOTLIST_CORRUPT(why, "counts sum to more than n");
+	return 0;
+}
+
+uint32_t hotlist_checksum(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	uint32_t x = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		x = (x ^ p[i]) * 16777619u;
+	return x;
+}
+
+static void put_le(uint8_t *p, uint64_t x, unsigned int size)
+{
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		p[i] = (uint8_t)(x >> (8 * i));
+}
+
+static uint64_t get_le(const uint8_t *p, unsigned int size)
+{
+	uint64_t x = 0;
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		x |= (uint64_t)p[i] << (8 * i);
+	return x;
+}
+
+int hotlist_pack(const struct hotlist *h, void *buf, size_t len)
+{
+	size_t size = HOTLIST_PACKED_SIZE(h->used);
+	uint8_t *p = buf;
+	unsigned int i;
+
+	if (h->used > HOTLIST_MAX_M || len < size)
+		return -ENOSPC;
+	p[0] = 'A';
+	p[1] = 'X';
+	p[2] = 'H';
+	p[3] = 'L';
+	p[4] = HOTLIST_FORMAT_VERSION;
+	p[5] = (uint8_t)h->m;
+	p[6] = (uint8_t)h->used;
+	p[7] = 0;
+	put_le(p + 8, h->tau, 8);
+	put_le(p + 16, h->n, 8);
+	for (i = 0; i < h->used; i++) {
+		uint8_t *e = p + HOTLIST_HEADER_SIZE + HOTLIST_ENTRY_SIZE * i;
+
+		put_le(e, h->value[i], 8);
+		put_le(e + 8, h->count[i], 4);
+	}
+	put_le(p + size - 4, hotlist_checksum(p, size - 4), 4);
+	return (int)size;
+}
+
+int hotlist_unpack_why(struct hotlist *h, const void *buf, size_t len, const char **why)
+{
+	const uint8_t *p = buf;
+	struct hotlist tmp;
+	const char *dummy;
+	unsigned int i, used;
+	size_t size;
+	int err;
+
+	if (!why)
+		why = &dummy;
+	if (len < HOTLIST_PACKED_SIZE(0))
+		return HOTLIST_CORRUPT(why, "shorter than the header");
+	if (p[0] != 'A' || p[1] != 'X' || p[2] != 'H' || p[3] != 'L')
+		return HOTLIST_CORRUPT(why, "bad magic");
+	if (p[4] != HOTLIST_FORMAT_VERSION)
+		return HOTLIST_CORRUPT(why, "unknown format version");
+	used = p[6];
+	if (used > HOTLIST_MAX_M)
+		return HOTLIST_CORRUPT(why, "entry count above the maximum capacity");
+	size = HOTLIST_PACKED_SIZE(used);
+	if (len < size)
+		return HOTLIST_CORRUPT(why, "truncated entries");
+	if (get_le(p + size - 4, 4) != hotlist_checksum(p, size - 4))
+		return HOTLIST_CORRUPT(why, "checksum mismatch");
+	if (p[7] != 0)
+		return HOTLIST_CORRUPT(why, "reserved byte not zero");
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.m = p[5];
+	tmp.used = used;
+	tmp.tau = get_le(p + 8, 8);
+	tmp.n = get_le(p + 16, 8);
+	for (i = 0; i < used; i++) {
+		const uint8_t *e = p + HOTLIST_HEADER_SIZE + HOTLIST_ENTRY_SIZE * i;
+
+		tmp.value[i] = get_le(e, 8);
+		tmp.count[i] = (uint32_t)get_le(e + 8, 4);
+	}
+	err = hotlist_validate(&tmp, why);
+	if (err)
+		return err;
+	memcpy(h, &tmp, sizeof(tmp));
+	return (int)size;
+}
+
+int hotlist_unpack(struct hotlist *h, const void *buf, size_t len)
+{
+	return hotlist_unpack_why(h, buf, len, NULL);
+}
