@@ -19,7 +19,7 @@ int vs_config_default(struct vs_config *cfg, unsigned int mode)
 	cfg->mode = mode;
 	cfg->events = 1u << VS_EV_CYCLES;
 	cfg->interp_events = 1u << VS_EV_CYCLES;
-	cfg->hotlist_m = 8;
+	cfg->hotlist_m = 16;
 	cfg->hash_buckets = 1024; /* 4096 entries, 64 KB */
 	cfg->buf_bytes = 64 * 1024;
 	cfg->seed = 0x6a09e667f3bcc909ULL;
