@@ -2,3 +2,6 @@
 TOOLS += bench_interp
 bench_interp_SRCS := bench/bench_interp.c
 BENCH_STEPS += bench/interp.sh
+TOOLS += bench_ev5
+bench_ev5_SRCS := bench/bench_ev5.c
+BENCH_STEPS += bench/ev5.sh
