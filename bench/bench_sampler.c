@@ -131,7 +131,7 @@ static int b_store(void *priv, uint64_t va, unsigned int size, uint64_t v, struc
 	return 0;
 }
 
-static const struct axp_mem_ops ops = { b_fetch, b_load, b_store, NULL };
+static const struct axp_mem_ops ops = { .fetch = b_fetch, .load = b_load, .store = b_store };
 
 static uint32_t opr(unsigned opc, unsigned ra, unsigned rb, unsigned fn, unsigned rc)
 {

@@ -192,6 +192,12 @@ struct axp_mem_ops {
 	int (*load)(void *priv, uint64_t va, unsigned int size, uint64_t *val, struct axp_access *acc);
 	int (*store)(void *priv, uint64_t va, unsigned int size, uint64_t val, struct axp_access *acc);
 	uint64_t (*rpcc)(void *priv);
+	/*
+	 * Optional fast path: the decoded instruction at `va` (e.g. from a per-page decode cache the
+	 * memory system keeps coherent with stores, unmaps and IMB), or NULL with *err set (a fetch
+	 * fault). When present, the executor uses it instead of fetch() + axp_decode().
+	 */
+	const struct axp_insn *(*fetch_insn)(void *priv, uint64_t va, int *err);
 };
 
 /* What one executed instruction did, as an observer sees it. */

@@ -496,8 +496,9 @@ static int exec_fp(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int h
  * non-NULL); 1 when it completed and an arithmetic trap follows (full policy; info set); -EAGAIN when
  * it was not executed (context unchanged, info set).
  */
-static int exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cfg *cfg,
-		     struct axp_event *ev, struct axp_stop_info *info)
+static inline __attribute__((always_inline)) int
+exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cfg *cfg,
+	  struct axp_event *ev, struct axp_stop_info *info)
 {
 	const struct axp_op_info *oi = &axp_op_info[d->op];
 	uint64_t pc = ctx->pc, next = pc + 4, ea = 0, val = 0, sval = 0;
@@ -709,12 +710,29 @@ written:
 	return trap;
 }
 
+/*
+ * Fetch and decode the instruction at ctx->pc into *d: through the memory system's decoded-instruction
+ * fast path when it has one (copied, so a store the instruction makes into its own word cannot change
+ * it mid-execution), else fetch() + axp_decode().
+ */
 static inline int fetch_decode(struct axp_ctx *ctx, const struct axp_run_cfg *cfg,
 			       struct axp_insn *d, struct axp_stop_info *info)
 {
 	uint32_t word;
-	int err = cfg->mem->fetch(cfg->mem_priv, ctx->pc, &word);
+	int err;
 
+	if (cfg->mem->fetch_insn) {
+		const struct axp_insn *dp = cfg->mem->fetch_insn(cfg->mem_priv, ctx->pc, &err);
+
+		if (!dp) {
+			info->word = 0;
+			return stop(info, AXP_STOP_FETCH_FAULT, ctx->pc, err);
+		}
+		*d = *dp;
+		info->word = d->word;
+		return 0;
+	}
+	err = cfg->mem->fetch(cfg->mem_priv, ctx->pc, &word);
 	if (err) {
 		info->word = 0;
 		return stop(info, AXP_STOP_FETCH_FAULT, ctx->pc, err);

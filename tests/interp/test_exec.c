@@ -90,7 +90,7 @@ static uint64_t t_rpcc(void *priv)
 	return 0x1234;
 }
 
-static const struct axp_mem_ops tops = { t_fetch, t_load, t_store, t_rpcc };
+static const struct axp_mem_ops tops = { .fetch = t_fetch, .load = t_load, .store = t_store, .rpcc = t_rpcc };
 
 struct rig {
 	struct tmem m;

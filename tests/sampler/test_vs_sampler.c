@@ -84,7 +84,7 @@ static int t_store(void *priv, uint64_t va, unsigned size, uint64_t v, struct ax
 	return 0;
 }
 
-static const struct axp_mem_ops ops = { t_fetch, t_load, t_store, NULL };
+static const struct axp_mem_ops ops = { .fetch = t_fetch, .load = t_load, .store = t_store };
 
 /*
  *  0x00  stq  r2, 0(r8)

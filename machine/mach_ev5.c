@@ -1,0 +1,1237 @@
+/* machine/mach_ev5.c - EV5 (21164) timing model: issue, latencies, caches, TLBs, prediction. */
+/*
+ * The functional machine executes each instruction and then calls mach_ev5_retire() in program
+ * order. This model decides the cycle in which the instruction issues. The cycles between the
+ * previous instruction's issue and this one's are "head of issue" cycles charged to this
+ * instruction (it sat at the head of the issue stage; DCPI SOSP'97 §4 and §6: on the 21164
+ * instructions stall only there, and CYCLES samples are proportional to that time). They are
+ * split by cause (enum mach_stall in mach_truth.h).
+ *
+ * Sources (see machine/EV5-MODEL.md for the full list, and which numbers are verified):
+ *   [ev5.md]  gcc config/alpha/ev5.md: pipes E0/E1/FA/FM, classes, latencies, IMUL occupancy,
+ *             the ICMP/ILOG -> IBR/CMOV 0-cycle bypass, multiplier input penalty.
+ *   [HRM]     21164(PC) Hardware Reference Manual ch. 2: INT16 slotting, in-order issue, write
+ *             buffer (6 entries, merging within a 32-byte block), MAF, multiplier repeat rate.
+ *   [DCPI]    Anderson et al., SOSP'97 §4 (PMU interrupt delivery), §6 (Figure 7: a load cannot
+ *             issue two cycles after a store; static vs dynamic stalls).
+ *   [brief]   defaults the project chose where the above are silent (marked [U] in the .md).
+ *
+ * Issue (per instruction, in program order):
+ *   - Instructions issue in order, up to four a cycle, all from one naturally aligned 16-byte
+ *     fetch block (INT16); a new block or a redirected fetch starts a new cycle [HRM].
+ *   - Pipes: E0 only (shifts, MVI, stores, misc, IMUL, LDx_L), E1 only (branches, JSR class,
+ *     CALL_PAL), E0 or E1 (loads, IADD, ILOG/ICMP, CMOV), FA (FADD, FCMOV, FBR, FDIV), FM (FMUL),
+ *     FA or FM (CPYS, ITOF/FTOI). A cycle holds at most 2 integer and 2 FP instructions; an
+ *     E0/E1 instruction takes whichever pipe is left (the slotter's look-ahead) [ev5.md].
+ *   - Stores do not issue in the same cycle as loads [ev5.md]; a load does not issue exactly two
+ *     cycles after a store [DCPI §6.1.3]; a load issued the cycle after a store to the same
+ *     quadword replays (cost `replay`) [HRM 2-33].
+ *   - Operands: a consumer issues when its sources are ready (latencies from [ev5.md]; stores
+ *     need their data); ICMP/ILOG feed a same-cycle IBR/CMOV through a 0-cycle bypass; a
+ *     multiply's latency grows by up to 2 when a source was produced just before it; no
+ *     instruction issues to E0 two cycles before a multiply completes [ev5.md].
+ *   - The integer multiplier accepts a new multiply 4 (MULL) or 8 (MULQ, UMULH) cycles after the
+ *     last [HRM p. 2-25]; the FP divider is busy for the whole divide (15 S, 22 T) [ev5.md].
+ *   - TRAPB, EXCB, MB and CALL_PAL wait until every earlier result is ready; MB also waits for
+ *     the write buffer to drain.
+ * Memory:
+ *   - I-cache and D-cache: 8 KB, direct mapped, 32-byte blocks. D-cache write-through, no
+ *     allocate on store; load hit latency 2. A load miss does not stall issue: its consumers
+ *     wait. Up to 6 outstanding misses (MAF); loads to a block already being filled merge.
+ *   - S-cache 96 KB 3-way LRU, 64-byte blocks, write-back, write-allocate; B-cache direct
+ *     mapped (default 2 MB), 64-byte blocks, write-back; memory. Latencies (load-use): S 8,
+ *     B `bcache_latency` (20), memory `mem_latency` (80); every 64-byte memory transfer
+ *     occupies the bus `mem_occupancy` cycles (demand reads first, writes and writebacks after).
+ *   - I-cache misses refill from the S-cache/B-cache/memory through a 4-block I-stream buffer
+ *     that prefetches the next sequential blocks (two cycles apart) after every miss.
+ *   - ITB 48 and DTB 64 entries, fully associative, round-robin, 8 KB pages, miss penalties
+ *     `itb_miss` (fetch delayed) and `dtb_miss` (the load/store re-issues).
+ *   - Write buffer: 6 entries of one 32-byte block each. A store merges into the youngest entry
+ *     if it is still open (same block, not yet draining) and otherwise takes a new entry; when
+ *     all 6 are busy the store waits (WBFULL) for the oldest to finish. An entry closes when the
+ *     next entry is allocated, after `wb_timeout` cycles, or on MB/WMB; closed entries drain one
+ *     at a time: `wb_scache` cycles if the block is in the S-cache, else the S-cache fill latency
+ *     (write-allocate from B-cache or memory).
+ * Control:
+ *   - Conditional branches: one 2-bit counter per I-cache instruction slot (2048), reset to the
+ *     static prediction (backward taken) when the block is refilled. JMP/JSR predict the target
+ *     from the hint field; RET and JSR_COROUTINE from a 12-entry return stack. A misprediction
+ *     delays the next instruction by `mispredict` (5) cycles (charged to it, BRANCHMP).
+ *     A correctly predicted taken branch costs only the new fetch block (next cycle).
+ *
+ * Cause split: static constraints (issue block, slotting, pipes, producer latencies as if every
+ * load hit) give the earliest cycle the static schedule explains; dynamic constraints (I-cache,
+ * ITB, the previous branch's misprediction, a missing load's data, MAF, DTB, write buffer,
+ * multiplier/divider busy, replay, PAL) each add the cycles by which they exceed everything
+ * before them; the rest of the head-of-issue cycles are STATIC.
+ *
+ * Not modelled: S-cache bank conflicts, B-cache/memory queuing beyond the bus occupancy, loads
+ * checking the write buffer, FDIV's late FA reservation, the FP divider's data-dependent
+ * latency, IMUL/FDIV traps, PALcode and kernel time beyond `pal_cycles`.
+ */
+#include <stdlib.h>
+
+#include "mach_ev5_model.h"
+
+void mach_ev5_params_default(struct mach_ev5_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->dcache_lat = 2; /* [ev5.md] "loads from L0 complete in two cycles" */
+	p->scache_lat = 8; /* [brief] S-cache ~8 */
+	p->bcache_lat = 20; /* [brief] B-cache ~20 */
+	p->mem_lat = 80; /* [brief] memory ~80 */
+	p->mem_occupancy = 80; /* [U] calibrated: DCPI Figure 7's copy loop is bandwidth bound */
+	p->bcache_kb = 2048; /* [U] 2 MB, as on AlphaStation 500/600 class systems */
+	p->mispredict = 5; /* [brief]/[U] 21164 HRM ch. 2 */
+	p->itb_miss = 20; /* [U] PALcode ITB fill */
+	p->dtb_miss = 25; /* [U] PALcode DTB fill incl. the PTE load */
+	p->wb_scache = 4; /* [U] one write-buffer entry into the S-cache */
+	p->wb_timeout = 64; /* [U] */
+	p->pal_cycles = 30; /* [U] */
+	p->replay = 7; /* [HRM 2-33 via refs §4] */
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Per-op table. */
+
+static uint8_t operand(uint32_t flags, uint32_t use, uint32_t fp)
+{
+	if (!(flags & use))
+		return 0;
+	return 1 + ((flags & fp) ? 32 : 0);
+}
+
+static void build_op(struct mach_ev5 *m, struct ev5_op *o, unsigned int op);
+static uint64_t use_vector(const struct ev5_op *o);
+
+static void build_ops(struct mach_ev5 *m)
+{
+	for (unsigned int op = 0; op < AXP_OP_NR; op++)
+		build_op(m, &m->ops[op], op);
+}
+
+static void build_op(struct mach_ev5 *m, struct ev5_op *o, unsigned int op)
+{
+	const struct mach_ev5_params *p = &m->p;
+	const struct axp_op_info *in = &axp_op_info[op];
+	uint32_t f = in->flags;
+
+	memset(o, 0, sizeof(*o));
+	o->sa = operand(f, AXP_F_SA, AXP_F_FA);
+	o->sb = operand(f, AXP_F_SB, AXP_F_FB);
+	o->sc = operand(f, AXP_F_SC, AXP_F_FC);
+	o->da = operand(f, AXP_F_DA, AXP_F_FA);
+	o->dc = operand(f, AXP_F_DC, AXP_F_FC);
+	o->lat = 1;
+	switch (in->unit) {
+	case AXP_U_ILD:
+	case AXP_U_FLD:
+		o->pipe = (f & AXP_F_LOCK) ? EV5_P_E0 : EV5_P_E01;
+		if (f & AXP_F_LD) {
+			o->kind |= EV5_K_LOAD;
+			o->lat = (uint8_t)p->dcache_lat;
+		}
+		break;
+	case AXP_U_IST:
+	case AXP_U_FST:
+		o->pipe = EV5_P_E0;
+		o->kind |= EV5_K_STORE;
+		o->lat = (uint8_t)p->dcache_lat; /* STx_C's success flag */
+		break;
+	case AXP_U_IADD:
+		o->pipe = EV5_P_E01;
+		break;
+	case AXP_U_ILOG:
+	case AXP_U_ICMP:
+		o->pipe = EV5_P_E01;
+		o->kind |= EV5_K_BYPP;
+		break;
+	case AXP_U_SHIFT:
+		o->pipe = EV5_P_E0;
+		break;
+	case AXP_U_CMOV:
+		o->pipe = EV5_P_E01;
+		o->lat = 2;
+		o->kind |= EV5_K_BYPC;
+		break;
+	case AXP_U_MVI:
+		o->pipe = EV5_P_E0;
+		o->lat = 2;
+		break;
+	case AXP_U_IMULL:
+		o->pipe = EV5_P_E0;
+		o->lat = 8;
+		o->repeat = 4;
+		o->kind |= EV5_K_IMUL;
+		break;
+	case AXP_U_IMULQ:
+		o->pipe = EV5_P_E0;
+		o->lat = 12;
+		o->repeat = 8;
+		o->kind |= EV5_K_IMUL;
+		break;
+	case AXP_U_IMULH:
+		o->pipe = EV5_P_E0;
+		o->lat = 14;
+		o->repeat = 8;
+		o->kind |= EV5_K_IMUL;
+		break;
+	case AXP_U_IBR:
+		o->pipe = EV5_P_E1;
+		o->kind |= (op == AXP_OP_BR) ? EV5_K_UBR : (EV5_K_CBR | EV5_K_BYPC);
+		break;
+	case AXP_U_FBR:
+		o->pipe = EV5_P_FA;
+		o->kind |= EV5_K_CBR;
+		break;
+	case AXP_U_JSR:
+		o->pipe = EV5_P_E1;
+		if (op == AXP_OP_BSR)
+			o->kind |= EV5_K_UBR | EV5_K_PUSH;
+		else if (op == AXP_OP_JSR)
+			o->kind |= EV5_K_IND | EV5_K_PUSH;
+		else if (op == AXP_OP_RET)
+			o->kind |= EV5_K_IND | EV5_K_POP;
+		else if (op == AXP_OP_JSR_CO)
+			o->kind |= EV5_K_IND | EV5_K_PUSH | EV5_K_POP;
+		else
+			o->kind |= EV5_K_IND;
+		break;
+	case AXP_U_MISC:
+		o->pipe = EV5_P_E0;
+		o->lat = 2;
+		if (op == AXP_OP_TRAPB || op == AXP_OP_EXCB)
+			o->kind |= EV5_K_BARRIER;
+		else if (op == AXP_OP_MB)
+			o->kind |= EV5_K_BARRIER | EV5_K_MB;
+		else if (op == AXP_OP_WMB)
+			o->kind |= EV5_K_MB;
+		break;
+	case AXP_U_FADD:
+	case AXP_U_FCMOV:
+		o->pipe = EV5_P_FA;
+		o->lat = 4;
+		break;
+	case AXP_U_FMUL:
+		o->pipe = EV5_P_FM;
+		o->lat = 4;
+		break;
+	case AXP_U_FCPYS:
+		o->pipe = EV5_P_FAM;
+		o->lat = 4;
+		break;
+	case AXP_U_FDIVS:
+		o->pipe = EV5_P_FA;
+		o->lat = 15;
+		o->repeat = 15;
+		o->kind |= EV5_K_FDIV;
+		break;
+	case AXP_U_FDIVT:
+		o->pipe = EV5_P_FA;
+		o->lat = 22;
+		o->repeat = 22;
+		o->kind |= EV5_K_FDIV;
+		break;
+	case AXP_U_PAL:
+	default:
+		o->pipe = EV5_P_E1;
+		o->kind |= EV5_K_PAL | EV5_K_BARRIER;
+		break;
+	}
+	o->use = use_vector(o);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Lifecycle. */
+
+int mach_ev5_new_params(struct mach_ev5 **out, const struct mach_ev5_params *p)
+{
+	struct mach_ev5 *m;
+	size_t nbc;
+	int err;
+
+	*out = NULL;
+	if (!p->bcache_kb || (p->bcache_kb & (p->bcache_kb - 1)) || p->bcache_kb > (1u << 20))
+		return -EINVAL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->p = *p;
+	nbc = (size_t)p->bcache_kb * 1024 >> EV5_SC_SHIFT;
+	m->bc_tag = calloc(nbc, sizeof(*m->bc_tag));
+	if (!m->bc_tag) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	m->bc_mask = nbc - 1;
+	build_ops(m);
+
+	m->blk = UINT64_MAX;
+	m->iline = UINT64_MAX;
+	m->ipage = UINT64_MAX;
+	m->last_store_t = (uint64_t)-16;
+	m->last_store_q = UINT64_MAX;
+	m->e0_block = UINT64_MAX;
+	m->dpage[0] = m->dpage[1] = UINT64_MAX;
+	memset(m->ic_tag, 0xff, sizeof(m->ic_tag));
+	memset(m->dc_tag, 0xff, sizeof(m->dc_tag));
+	memset(m->is_line, 0xff, sizeof(m->is_line));
+	memset(m->bht, 0xff, sizeof(m->bht));
+	memset(m->itb.vpn, 0xff, sizeof(m->itb.vpn));
+	memset(m->dtb.vpn, 0xff, sizeof(m->dtb.vpn));
+	for (unsigned int set = 0; set < EV5_SC_SETS; set++)
+		for (unsigned int w = 0; w < EV5_SC_WAYS; w++)
+			m->sc_lru[set][w] = (uint8_t)w; /* ages stay a permutation of 0..2 */
+	m->itb.n = EV5_ITB_N;
+	m->dtb.n = EV5_DTB_N;
+	m->redirect = true;
+	ev5_pmu_init(m);
+
+	if (p->truth) {
+		err = ev5_truth_new(&m->truth);
+		if (err)
+			goto out_free_bc;
+	}
+	*out = m;
+	return 0;
+
+out_free_bc:
+	free(m->bc_tag);
+out_free:
+	free(m);
+	return err;
+}
+
+int mach_ev5_new(struct mach_ev5 **out, const struct mach_ev5_cfg *cfg)
+{
+	struct mach_ev5_params p;
+
+	mach_ev5_params_default(&p);
+	if (cfg) {
+		if (cfg->mem_latency)
+			p.mem_lat = cfg->mem_latency;
+		if (cfg->bcache_latency)
+			p.bcache_lat = cfg->bcache_latency;
+		p.truth = cfg->truth;
+	}
+	return mach_ev5_new_params(out, &p);
+}
+
+void mach_ev5_free(struct mach_ev5 *m)
+{
+	if (!m)
+		return;
+	ev5_truth_free(m->truth);
+	free(m->bc_tag);
+	free(m);
+}
+
+uint64_t mach_ev5_cycles(const struct mach_ev5 *m)
+{
+	return m->cur;
+}
+
+uint64_t mach_ev5_count(const struct mach_ev5 *m, enum mach_event event)
+{
+	if ((unsigned int)event >= MACH_EV_NR)
+		return 0;
+	return m->count[event];
+}
+
+uint64_t mach_ev5_stall_total(const struct mach_ev5 *m, enum mach_stall cause)
+{
+	if ((unsigned int)cause >= MACH_STALL_NR)
+		return 0;
+	return m->stall[cause];
+}
+
+int mach_ev5_truth_write(struct mach_ev5 *m, const char *path)
+{
+	if (!m->truth)
+		return -EINVAL;
+	return ev5_truth_write(m, path);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Memory hierarchy below the first-level caches. */
+
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * Memory bus: every 64-byte transfer occupies it for `mem_occupancy` cycles. Demand reads (load
+ * and instruction-fetch misses) are served first: they queue only behind earlier demand reads.
+ * Write-buffer fills and writebacks use the bandwidth left, queueing behind everything reserved
+ * before them. Returns the cycles from `t` until the data is back.
+ */
+static uint64_t mem_transfer(struct mach_ev5 *m, uint64_t t, bool demand)
+{
+	uint64_t occ = m->p.mem_occupancy, start;
+
+	if (!occ)
+		return m->p.mem_lat;
+	if (demand) {
+		start = max64(t, m->rd_free);
+		m->rd_free = start + occ;
+		m->mem_free = max64(m->mem_free, start) + occ;
+	} else {
+		start = max64(t, m->mem_free);
+		m->mem_free = start + occ;
+	}
+	return start - t + m->p.mem_lat;
+}
+
+static void mem_writeback(struct mach_ev5 *m, uint64_t t)
+{
+	if (m->p.mem_occupancy)
+		m->mem_free = max64(t, m->mem_free) + m->p.mem_occupancy;
+}
+
+#define BC_DIRTY (1ull << 63)
+
+/* Write a dirty S-cache victim into the B-cache. */
+static void bc_victim(struct mach_ev5 *m, uint64_t blk, uint64_t t)
+{
+	uint64_t *e = &m->bc_tag[blk & m->bc_mask];
+
+	if ((*e & ~BC_DIRTY) != blk + 1 && (*e & BC_DIRTY))
+		mem_writeback(m, t);
+	*e = (blk + 1) | BC_DIRTY;
+}
+
+static void sc_touch(struct mach_ev5 *m, unsigned int set, unsigned int w)
+{
+	uint8_t *age = m->sc_lru[set];
+
+	for (unsigned int i = 0; i < EV5_SC_WAYS; i++)
+		if (age[i] < age[w])
+			age[i]++;
+	age[w] = 0;
+}
+
+/*
+ * An access that missed the first-level cache, at cycle `t`: probe and fill the S-cache and the
+ * B-cache. Returns the load-use latency and the level that supplied the block.
+ */
+static uint32_t lower_access(struct mach_ev5 *m, uint64_t addr, uint64_t t, bool write,
+			     uint32_t *level)
+{
+	uint64_t blk = addr >> EV5_SC_SHIFT, *bc;
+	unsigned int set = blk & (EV5_SC_SETS - 1), w, victim = 0;
+	uint64_t *tag = m->sc_tag[set];
+	uint32_t lat;
+
+	for (w = 0; w < EV5_SC_WAYS; w++) {
+		if (tag[w] == blk + 1) {
+			sc_touch(m, set, w);
+			if (write)
+				m->sc_dirty[set][w] = 1;
+			*level = AXP_LVL_SCACHE;
+			return m->p.scache_lat;
+		}
+	}
+	for (w = 0; w < EV5_SC_WAYS; w++) {
+		if (!tag[w]) {
+			victim = w;
+			break;
+		}
+		if (m->sc_lru[set][w] > m->sc_lru[set][victim])
+			victim = w;
+	}
+	if (tag[victim] && m->sc_dirty[set][victim])
+		bc_victim(m, tag[victim] - 1, t);
+
+	bc = &m->bc_tag[blk & m->bc_mask];
+	if ((*bc & ~BC_DIRTY) == blk + 1) {
+		lat = m->p.bcache_lat;
+		*level = AXP_LVL_BCACHE;
+	} else {
+		if (*bc & BC_DIRTY)
+			mem_writeback(m, t);
+		lat = (uint32_t)mem_transfer(m, t, !write);
+		*bc = blk + 1;
+		*level = AXP_LVL_MEMORY;
+	}
+	tag[victim] = blk + 1;
+	m->sc_dirty[set][victim] = write;
+	sc_touch(m, set, victim);
+	return lat;
+}
+
+/* Fully associative TLB with round-robin replacement; a hint table avoids the search. */
+static bool tlb_lookup(struct ev5_tlb *tlb, uint64_t vpn)
+{
+	unsigned int h = (unsigned int)((vpn * 0x9e3779b97f4a7c15ull) >> 56);
+	unsigned int s = tlb->hint[h];
+
+	if (s < tlb->n && tlb->vpn[s] == vpn)
+		return true;
+	for (unsigned int i = 0; i < tlb->n; i++) {
+		if (tlb->vpn[i] == vpn) {
+			tlb->hint[h] = (uint8_t)i;
+			return true;
+		}
+	}
+	s = tlb->next;
+	tlb->next = (s + 1) % tlb->n;
+	tlb->vpn[s] = vpn;
+	tlb->hint[h] = (uint8_t)s;
+	return false;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Write buffer. */
+
+static struct ev5_wb_entry *wb_at(struct mach_ev5 *m, unsigned int i)
+{
+	return &m->wb[(m->wb_head + i) % EV5_WB_N];
+}
+
+/* Close entry `e` for merging at cycle `at` and schedule its write. */
+static void wb_close(struct mach_ev5 *m, struct ev5_wb_entry *e, uint64_t at)
+{
+	uint64_t start = at, last = 0;
+	uint32_t lvl, lat;
+
+	for (unsigned int i = 0; i < m->wb_n; i++) {
+		struct ev5_wb_entry *x = wb_at(m, i);
+
+		if (x != e && x->sched)
+			last = max64(last, x->done);
+	}
+	start = max64(start, last);
+	lat = lower_access(m, e->blk << EV5_LINE_SHIFT, start, true, &lvl);
+	e->done = start + (lvl == AXP_LVL_SCACHE ? m->p.wb_scache : lat);
+	e->sched = true;
+}
+
+/* Bring the write buffer up to cycle `t`: time out the open entry, free finished entries. */
+static void wb_update(struct mach_ev5 *m, uint64_t t)
+{
+	if (t == m->wb_t)
+		return;
+	m->wb_t = t;
+	if (m->wb_n) {
+		struct ev5_wb_entry *y = wb_at(m, m->wb_n - 1);
+
+		if (!y->sched && y->create + m->p.wb_timeout <= t)
+			wb_close(m, y, y->create + m->p.wb_timeout);
+	}
+	while (m->wb_n) {
+		struct ev5_wb_entry *h = wb_at(m, 0);
+
+		if (!h->sched || h->done > t)
+			break;
+		m->wb_head = (m->wb_head + 1) % EV5_WB_N;
+		m->wb_n--;
+	}
+}
+
+/* Earliest cycle >= t at which a store to block `blk` finds room. */
+static uint64_t wb_room(struct mach_ev5 *m, uint64_t blk, uint64_t t)
+{
+	struct ev5_wb_entry *y;
+
+	wb_update(m, t);
+	if (!m->wb_n)
+		return t;
+	y = wb_at(m, m->wb_n - 1);
+	if (!y->sched && y->blk == blk)
+		return t;
+	if (m->wb_n < EV5_WB_N)
+		return t;
+	return max64(t, wb_at(m, 0)->done);
+}
+
+static void wb_store(struct mach_ev5 *m, uint64_t blk, uint64_t t)
+{
+	struct ev5_wb_entry *y, *e;
+
+	wb_update(m, t);
+	if (m->wb_n) {
+		y = wb_at(m, m->wb_n - 1);
+		if (!y->sched) {
+			if (y->blk == blk)
+				return;
+			wb_close(m, y, t);
+		}
+	}
+	if (m->wb_n == EV5_WB_N) {
+		/* wb_room() made the caller wait for the oldest; drop it defensively */
+		m->wb_head = (m->wb_head + 1) % EV5_WB_N;
+		m->wb_n--;
+	}
+	e = wb_at(m, m->wb_n);
+	e->blk = blk;
+	e->create = t;
+	e->done = 0;
+	e->sched = false;
+	m->wb_n++;
+}
+
+/* Close the open entry (MB, WMB) at `t`; return the cycle the buffer is empty. */
+static uint64_t wb_drain(struct mach_ev5 *m, uint64_t t)
+{
+	uint64_t last = t;
+
+	wb_update(m, t);
+	for (unsigned int i = 0; i < m->wb_n; i++) {
+		struct ev5_wb_entry *e = wb_at(m, i);
+
+		if (!e->sched)
+			wb_close(m, e, t);
+		last = max64(last, e->done);
+	}
+	return last;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Instruction fetch. */
+
+/* Dynamic constraints of one instruction: "may not issue before `at` because of `cause`". */
+struct ev5_dyn {
+	unsigned int n;
+	uint64_t at[8];
+	uint8_t cause[8];
+};
+
+static inline void dyn_add(struct ev5_dyn *dy, uint64_t at, unsigned int cause)
+{
+	if (dy->n < 8) {
+		dy->at[dy->n] = at;
+		dy->cause[dy->n++] = (uint8_t)cause;
+	}
+}
+
+/* Event bits gathered during one retire. */
+#define EVB_IMISS (1u << 0)
+#define EVB_ITBMISS (1u << 1)
+#define EVB_DMISS (1u << 2)
+#define EVB_DTBMISS (1u << 3)
+#define EVB_BRANCHMP (1u << 4)
+
+/* I-cache refill of block `line` requested at `t`: cycle the block arrives. */
+static uint64_t istream_fill(struct mach_ev5 *m, uint64_t line, uint64_t t)
+{
+	unsigned int s = line & (EV5_ISTREAM_N - 1);
+	uint64_t ready;
+	uint32_t lvl;
+
+	if (m->is_line[s] == line)
+		ready = max64(t, m->is_ready[s]);
+	else
+		ready = t + lower_access(m, line << EV5_LINE_SHIFT, t, false, &lvl);
+	/* Keep the stream buffer EV5_ISTREAM_N blocks ahead, one request every 2 cycles. */
+	for (unsigned int k = 1; k <= EV5_ISTREAM_N; k++) {
+		uint64_t l = line + k;
+		unsigned int j = l & (EV5_ISTREAM_N - 1);
+		uint64_t req = t + 2 * k;
+
+		if (m->is_line[j] == l)
+			continue;
+		m->is_line[j] = l;
+		m->is_ready[j] = req + lower_access(m, l << EV5_LINE_SHIFT, req, false, &lvl);
+	}
+	return ready;
+}
+
+/* The first instruction of a new I-cache block: ITB and I-cache. Returns the fetch cycle. */
+static uint64_t fetch_block(struct mach_ev5 *m, uint64_t pc, struct ev5_dyn *dy, unsigned int *evb)
+{
+	uint64_t line = pc >> EV5_LINE_SHIFT;
+	uint64_t start = m->redirect ? m->fetch_redirect : m->line_first;
+	uint64_t ready = start;
+	unsigned int i = line & (EV5_L1_LINES - 1);
+
+	m->iline = line;
+	if ((pc >> EV5_PAGE_SHIFT) != m->ipage) {
+		m->ipage = pc >> EV5_PAGE_SHIFT;
+		if (!tlb_lookup(&m->itb, m->ipage)) {
+			ready += m->p.itb_miss;
+			dyn_add(dy, ready + 1, MACH_STALL_ITBMISS);
+			*evb |= EVB_ITBMISS;
+		}
+	}
+	if (m->ic_tag[i] != line) {
+		ready = istream_fill(m, line, ready);
+		m->ic_tag[i] = line;
+		/* the block's branch history starts over (history lives with the I-cache block) */
+		memset(&m->bht[(line * 8) & (EV5_BHT_N - 1)], 0xff, 8);
+		dyn_add(dy, ready + 1, MACH_STALL_IMISS);
+		*evb |= EVB_IMISS;
+	}
+	return start;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Issue. */
+
+/*
+ * Per-cycle issue resources as eight 8-bit counters in one word (SWAR): instructions (at most 4),
+ * integer pipes (2), E0 (1), E1 (1), FP pipes (2), FA (1), FM (1) and memory (2: a load counts 1,
+ * a store 2, so two loads or one store fit but not a store with a load). Each op adds its
+ * vector (ev5_op.use); a field over its limit sets its top bit once the bias is added. In the
+ * cycle in which E0 is reserved by a finishing multiply, E0's limit is 0 and the integer limit 1.
+ */
+#define EV5_U_N (1ull << 0)
+#define EV5_U_INT (1ull << 8)
+#define EV5_U_E0 (1ull << 16)
+#define EV5_U_E1 (1ull << 24)
+#define EV5_U_FP (1ull << 32)
+#define EV5_U_FA (1ull << 40)
+#define EV5_U_FM (1ull << 48)
+#define EV5_U_MEM (1ull << 56)
+#define EV5_U_TOP 0x8080808080808080ull
+/* bias = 0x80 - (limit + 1) per field */
+#define EV5_BIAS(n, i, e0, e1, f, fa, fm, mem)                                           \
+	(((0x7full - (n)) << 0) | ((0x7full - (i)) << 8) | ((0x7full - (e0)) << 16) |    \
+	 ((0x7full - (e1)) << 24) | ((0x7full - (f)) << 32) | ((0x7full - (fa)) << 40) | \
+	 ((0x7full - (fm)) << 48) | ((0x7full - (mem)) << 56))
+#define EV5_BIAS_NORMAL EV5_BIAS(4, 2, 1, 1, 2, 1, 1, 2)
+#define EV5_BIAS_E0BLOCK EV5_BIAS(4, 1, 0, 1, 2, 1, 1, 2)
+
+static uint64_t use_vector(const struct ev5_op *o)
+{
+	uint64_t u = EV5_U_N;
+
+	switch (o->pipe) {
+	case EV5_P_E0:
+		u += EV5_U_INT + EV5_U_E0;
+		break;
+	case EV5_P_E1:
+		u += EV5_U_INT + EV5_U_E1;
+		break;
+	case EV5_P_E01:
+		u += EV5_U_INT;
+		break;
+	case EV5_P_FA:
+		u += EV5_U_FP + EV5_U_FA;
+		break;
+	case EV5_P_FM:
+		u += EV5_U_FP + EV5_U_FM;
+		break;
+	case EV5_P_FAM:
+		u += EV5_U_FP;
+		break;
+	default:
+		break;
+	}
+	if (o->kind & EV5_K_LOAD)
+		u += EV5_U_MEM;
+	if (o->kind & EV5_K_STORE)
+		u += 2 * EV5_U_MEM;
+	return u;
+}
+
+/* Can an instruction of `o` issue in cycle `t` (pipes, per-cycle limits)? */
+static inline bool fits(const struct mach_ev5 *m, const struct ev5_op *o, uint64_t t)
+{
+	uint64_t sum = (t == m->cur ? m->use : 0) + o->use;
+	uint64_t bias = t == m->e0_block ? EV5_BIAS_E0BLOCK : EV5_BIAS_NORMAL;
+
+	return !((sum + bias) & EV5_U_TOP);
+}
+
+/* The earliest cycle >= t satisfying the per-cycle issue rules. */
+static inline uint64_t place(const struct mach_ev5 *m, const struct ev5_op *o, uint64_t t)
+{
+	while (!fits(m, o, t) || ((o->kind & EV5_K_LOAD) && t == m->last_store_t + 2))
+		t++;
+	return t;
+}
+
+/* Quick test whether place() has anything to do at t. */
+static inline bool needs_place(const struct mach_ev5 *m, const struct ev5_op *o, uint64_t t)
+{
+	if (t == m->cur)
+		return !fits(m, o, t) || ((o->kind & EV5_K_LOAD) && t == m->last_store_t + 2);
+	return t == m->e0_block || ((o->kind & EV5_K_LOAD) && t == m->last_store_t + 2);
+}
+
+static inline void take_slot(struct mach_ev5 *m, const struct ev5_op *o, uint64_t t)
+{
+	if (t != m->cur) {
+		m->cur = t;
+		m->use = 0;
+	}
+	m->use += o->use;
+}
+
+/* A source register: static readiness into *ts, a missing load's lateness as a DMISS constraint. */
+static inline void source(const struct mach_ev5 *m, unsigned int r, uint64_t *ts,
+			  struct ev5_dyn *dy)
+{
+	if (m->reg[r].st > *ts)
+		*ts = m->reg[r].st;
+	if (m->reg[r].rdy != m->reg[r].st)
+		dyn_add(dy, m->reg[r].rdy, MACH_STALL_DMISS);
+}
+
+/* Dynamic stall cycles of one instruction, by cause. */
+struct ev5_pieces {
+	unsigned int n;
+	uint8_t cause[12];
+	uint64_t amt[12];
+};
+
+static inline void piece_add(struct ev5_pieces *pc, unsigned int cause, uint64_t amt)
+{
+	if (pc->n < 12) {
+		pc->cause[pc->n] = (uint8_t)cause;
+		pc->amt[pc->n++] = amt;
+	}
+}
+
+/* Sort the dynamic constraints and turn them into per-cause cycles above `t`. */
+static uint64_t dyn_apply(struct ev5_dyn *dy, uint64_t t, struct ev5_pieces *piece)
+{
+	for (unsigned int i = 1; i < dy->n; i++) {
+		uint64_t a = dy->at[i];
+		uint8_t c = dy->cause[i];
+		unsigned int j = i;
+
+		for (; j > 0 && dy->at[j - 1] > a; j--) {
+			dy->at[j] = dy->at[j - 1];
+			dy->cause[j] = dy->cause[j - 1];
+		}
+		dy->at[j] = a;
+		dy->cause[j] = c;
+	}
+	for (unsigned int i = 0; i < dy->n; i++) {
+		if (dy->at[i] > t) {
+			piece_add(piece, dy->cause[i], dy->at[i] - t);
+			t = dy->at[i];
+		}
+	}
+	return t;
+}
+
+/* A post-issue constraint (the instruction would issue at t but must wait until `at`). */
+static inline uint64_t post(uint64_t t, uint64_t at, unsigned int cause, struct ev5_pieces *piece)
+{
+	if (at > t) {
+		piece_add(piece, cause, at - t);
+		return at;
+	}
+	return t;
+}
+
+static void account(struct mach_ev5 *m, const struct axp_event *ev, uint64_t h,
+		    const struct ev5_pieces *piece, unsigned int evb, bool cond)
+{
+	struct ev5_trec *r = NULL;
+	uint64_t st = h;
+
+	for (unsigned int i = 0; i < piece->n; i++) {
+		st -= piece->amt[i];
+		m->stall[piece->cause[i]] += piece->amt[i];
+	}
+	m->stall[MACH_STALL_STATIC] += st;
+	if (!m->truth)
+		return;
+	r = ev5_truth_rec(m->truth, ev->pc);
+	if (!r)
+		return;
+	r->exec++;
+	r->head += h;
+	r->stall[MACH_STALL_STATIC] += st;
+	for (unsigned int i = 0; i < piece->n; i++)
+		r->stall[piece->cause[i]] += piece->amt[i];
+	if (evb) {
+		if (evb & EVB_IMISS)
+			r->ev[MACH_TEV_IMISS]++;
+		if (evb & EVB_ITBMISS)
+			r->ev[MACH_TEV_ITBMISS]++;
+		if (evb & EVB_DMISS)
+			r->ev[MACH_TEV_DMISS]++;
+		if (evb & EVB_DTBMISS)
+			r->ev[MACH_TEV_DTBMISS]++;
+		if (evb & EVB_BRANCHMP)
+			r->ev[MACH_TEV_BRANCHMP]++;
+	}
+	if (ev->next_pc != ev->pc + 4 || cond)
+		ev5_truth_edge(m->truth, r, ev->pc, ev->next_pc, cond);
+}
+
+/* Branch prediction at issue cycle t; returns true on a misprediction. */
+static bool predict(struct mach_ev5 *m, const struct ev5_op *o, const struct axp_insn *d,
+		    const struct axp_event *ev)
+{
+	unsigned int kind = o->kind;
+	bool mp = false;
+
+	if (kind & EV5_K_CBR) {
+		unsigned int bi = (ev->pc >> 2) & (EV5_BHT_N - 1);
+		unsigned int c = m->bht[bi];
+
+		if (c == 0xff)
+			c = d->disp < 0 ? 2 : 1; /* static: backward taken, forward not taken */
+		mp = (c >= 2) != ev->taken;
+		if (ev->taken)
+			c = c < 3 ? c + 1 : 3;
+		else
+			c = c ? c - 1 : 0;
+		m->bht[bi] = (uint8_t)c;
+	} else if (kind & EV5_K_IND) {
+		uint64_t pred;
+
+		if (kind & EV5_K_POP) {
+			m->ras_top = (m->ras_top + EV5_RAS_N - 1) % EV5_RAS_N;
+			pred = m->ras[m->ras_top];
+		} else {
+			pred = ((ev->pc + 4) & ~0xffffull) | ((uint64_t)(d->disp & 0x3fff) << 2);
+		}
+		mp = pred != ev->next_pc;
+	}
+	if (kind & EV5_K_PUSH) {
+		m->ras[m->ras_top] = ev->pc + 4;
+		m->ras_top = (m->ras_top + 1) % EV5_RAS_N;
+	}
+	return mp;
+}
+
+static unsigned int dest_reg(const struct ev5_op *o, const struct axp_insn *d)
+{
+	unsigned int r;
+
+	if (o->da)
+		r = d->ra + o->da - 1u;
+	else if (o->dc)
+		r = d->rc + o->dc - 1u;
+	else
+		return 65;
+	return (r & 31) == 31 ? 65 : r;
+}
+
+/* What one retire gathers on its way (kept small: the common path lives in registers). */
+struct ev5_step {
+	uint64_t fetch_at; /* cycle the block's fetch started (IMISS/ITBMISS events) */
+	unsigned int evb; /* EVB_* */
+	bool dmiss; /* a load missing the D-cache tags */
+	struct ev5_dyn dy;
+	struct ev5_pieces piece;
+};
+
+/* Loads, stores, MB: DTB, MAF, write buffer, replay; returns the issue cycle. */
+static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const struct ev5_op *o,
+						   const struct axp_event *ev, uint64_t t,
+						   struct ev5_step *st)
+{
+	const unsigned int kind = o->kind;
+	uint64_t t0 = t;
+
+	if (kind & (EV5_K_LOAD | EV5_K_STORE)) {
+		uint64_t vpn = ev->ea >> EV5_PAGE_SHIFT;
+
+		if (vpn != m->dpage[0] && vpn != m->dpage[1]) {
+			m->dpage[m->dpage_next] = vpn;
+			m->dpage_next ^= 1;
+			if (!tlb_lookup(&m->dtb, vpn)) {
+				st->evb |= EVB_DTBMISS;
+				t += m->p.dtb_miss;
+				piece_add(&st->piece, MACH_STALL_DTBMISS, m->p.dtb_miss);
+			}
+		}
+	}
+	if ((kind & EV5_K_LOAD) && st->dmiss) {
+		uint64_t free_at = UINT64_MAX;
+		unsigned int busy = 0;
+
+		for (unsigned int i = 0; i < EV5_MAF_N; i++) {
+			if (m->maf[i] > t)
+				busy++;
+			if (m->maf[i] < free_at)
+				free_at = m->maf[i];
+		}
+		if (busy == EV5_MAF_N)
+			t = post(t, free_at, MACH_STALL_DMISS, &st->piece);
+	}
+	if (kind & EV5_K_STORE)
+		t = post(t, wb_room(m, ev->ea >> EV5_LINE_SHIFT, t), MACH_STALL_WBFULL, &st->piece);
+	if ((kind & EV5_K_MB) && (kind & EV5_K_BARRIER))
+		t = post(t, wb_drain(m, t), MACH_STALL_WBFULL, &st->piece);
+	if ((kind & EV5_K_LOAD) && t == m->last_store_t + 1 && (ev->ea >> 3) == m->last_store_q) {
+		t += m->p.replay;
+		piece_add(&st->piece, MACH_STALL_OTHER, m->p.replay);
+	}
+	if (t != t0 && needs_place(m, o, t))
+		t = place(m, o, t);
+	return t;
+}
+
+/* A load issued at t: D-cache, fill, MAF; returns when its data is ready. */
+static __attribute__((noinline)) uint64_t load_result(struct mach_ev5 *m, const struct ev5_op *o,
+						      const struct axp_event *ev, uint64_t t,
+						      struct ev5_step *st)
+{
+	uint64_t dline = ev->ea >> EV5_LINE_SHIFT, ready = t + o->lat;
+	unsigned int di = dline & (EV5_L1_LINES - 1);
+
+	if (!st->dmiss) {
+		if (m->dc_ready[di] > ready) {
+			ready = m->dc_ready[di]; /* merged with an outstanding fill */
+			st->evb |= EVB_DMISS;
+		}
+		m->level[AXP_LVL_DCACHE]++;
+	} else {
+		uint32_t lvl;
+		unsigned int slot = 0;
+
+		ready = t + lower_access(m, ev->ea, t, false, &lvl);
+		m->level[lvl]++;
+		for (unsigned int i = 1; i < EV5_MAF_N; i++)
+			if (m->maf[i] < m->maf[slot])
+				slot = i;
+		m->maf[slot] = ready;
+		m->dc_tag[di] = dline;
+		m->dc_ready[di] = ready;
+		st->evb |= EVB_DMISS;
+	}
+	if ((st->evb & EVB_DMISS) && m->truth) {
+		struct ev5_trec *r = ev5_truth_rec(m->truth, ev->pc);
+
+		if (r)
+			r->ev[MACH_TEV_DMISS]++;
+	}
+	return ready;
+}
+
+/* Multiplies, divides, stores, WMB at t: units and write buffer; returns the result cycle. */
+static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const struct ev5_op *o,
+						      const struct axp_insn *d,
+						      const struct axp_event *ev, uint64_t t)
+{
+	const unsigned int kind = o->kind;
+	uint64_t ready = t + o->lat;
+
+	if (kind & EV5_K_IMUL) {
+		uint64_t add = 0;
+
+		if (o->sa && m->reg[d->ra].rdy + 2 > t)
+			add = m->reg[d->ra].rdy + 2 - t;
+		if (!d->islit && m->reg[d->rb].rdy + 2 > t)
+			add = max64(add, m->reg[d->rb].rdy + 2 - t);
+		ready += add;
+		m->mul_free = t + o->repeat + add;
+		m->e0_block = ready - 2;
+	} else if (kind & EV5_K_FDIV) {
+		m->fdiv_free = t + o->repeat;
+	} else if (kind & EV5_K_STORE) {
+		wb_store(m, ev->ea >> EV5_LINE_SHIFT, t);
+		m->last_store_t = t;
+		m->last_store_q = ev->ea >> 3;
+	} else if (kind & EV5_K_MB) {
+		wb_drain(m, t); /* WMB: close the open entry */
+	}
+	return ready;
+}
+
+/* Branches, jumps, CALL_PAL issued at t: prediction and the next fetch. Returns mispredicted. */
+static __attribute__((noinline)) bool control(struct mach_ev5 *m, const struct ev5_op *o,
+					      const struct axp_insn *d, const struct axp_event *ev,
+					      uint64_t t, struct ev5_step *st)
+{
+	bool mp;
+
+	if (o->kind & EV5_K_PAL) {
+		m->pend_at = t + 1 + m->p.pal_cycles;
+		m->pend_cause = MACH_STALL_OTHER;
+		m->fetch_redirect = t + m->p.pal_cycles;
+		return true;
+	}
+	mp = predict(m, o, d, ev);
+	m->fetch_redirect = t;
+	if (mp) {
+		st->evb |= EVB_BRANCHMP;
+		m->pend_at = t + 1 + m->p.mispredict;
+		m->pend_cause = MACH_STALL_BRANCHMP;
+		m->fetch_redirect = t + m->p.mispredict;
+		if (m->truth) {
+			struct ev5_trec *r = ev5_truth_rec(m->truth, ev->pc);
+
+			if (r)
+				r->ev[MACH_TEV_BRANCHMP]++;
+		}
+	}
+	return mp;
+}
+
+/* Rare pre-issue constraints: barriers, busy units, a load's D-cache tag check. */
+static inline uint64_t pre_issue(struct mach_ev5 *m, const struct ev5_op *o,
+				 const struct axp_event *ev, uint64_t ts, struct ev5_step *st)
+{
+	const unsigned int kind = o->kind;
+
+	if (kind & EV5_K_LOAD) {
+		uint64_t dline = ev->ea >> EV5_LINE_SHIFT;
+
+		st->dmiss = m->dc_tag[dline & (EV5_L1_LINES - 1)] != dline;
+	}
+	if (kind & EV5_K_BARRIER) {
+		ts = max64(ts, m->max_rdy_st);
+		if (m->max_rdy > m->max_rdy_st)
+			dyn_add(&st->dy, m->max_rdy, MACH_STALL_DMISS);
+	}
+	if (kind & (EV5_K_IMUL | EV5_K_FDIV)) {
+		uint64_t busy = (kind & EV5_K_IMUL) ? m->mul_free : m->fdiv_free;
+
+		if (busy > ts)
+			dyn_add(&st->dy, busy, MACH_STALL_UNIT);
+	}
+	return ts;
+}
+
+static __attribute__((noinline)) void pmu_events(struct mach_ev5 *m, const struct ev5_step *st,
+						 uint64_t t)
+{
+	if (st->evb & EVB_ITBMISS)
+		ev5_pmu_event(m, MACH_EV_ITBMISS, st->fetch_at);
+	if (st->evb & EVB_IMISS)
+		ev5_pmu_event(m, MACH_EV_IMISS, st->fetch_at);
+	if (st->evb & EVB_DTBMISS)
+		ev5_pmu_event(m, MACH_EV_DTBMISS, t);
+	if (st->evb & EVB_DMISS)
+		ev5_pmu_event(m, MACH_EV_DMISS, t);
+	if (st->evb & EVB_BRANCHMP)
+		ev5_pmu_event(m, MACH_EV_BRANCHMP, t);
+}
+
+#define EV5_K_PRE (EV5_K_LOAD | EV5_K_BARRIER | EV5_K_IMUL | EV5_K_FDIV)
+#define EV5_K_UNIT (EV5_K_IMUL | EV5_K_FDIV | EV5_K_STORE | EV5_K_MB)
+
+void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
+{
+	const struct ev5_op *o = &m->ops[d->op];
+	const unsigned int kind = o->kind;
+	const uint64_t pc = ev->pc, prev = m->cur;
+	uint64_t ts = prev, t, ready, rst;
+	struct ev5_step st;
+	unsigned int dst;
+	bool newline = false, mp = false;
+
+	st.evb = 0;
+	st.dy.n = 0;
+	st.piece.n = 0;
+
+	/* Fetch: a new INT16 block (or a redirected fetch) starts a new issue cycle. */
+	if (m->redirect || (pc >> 4) != m->blk) {
+		uint64_t line = pc >> EV5_LINE_SHIFT;
+
+		ts = prev + 1;
+		m->blk = pc >> 4;
+		if (m->redirect || line != m->iline) {
+			newline = true;
+			if (line != m->iline || m->ic_tag[line & (EV5_L1_LINES - 1)] != line)
+				st.fetch_at = fetch_block(m, pc, &st.dy, &st.evb);
+		}
+		if (m->pend_at) { /* set only together with redirect */
+			dyn_add(&st.dy, m->pend_at, m->pend_cause);
+			m->pend_at = 0;
+		}
+	}
+
+	/* Operands. */
+	if (o->sa) {
+		unsigned int r = d->ra + o->sa - 1u;
+
+		if ((kind & EV5_K_BYPC) && m->reg[r].b0 < m->reg[r].st)
+			ts = max64(ts, m->reg[r].b0);
+		else
+			source(m, r, &ts, &st.dy);
+	}
+	if (o->sb && !d->islit)
+		source(m, d->rb + o->sb - 1u, &ts, &st.dy);
+	if (o->sc)
+		source(m, d->rc + o->sc - 1u, &ts, &st.dy);
+	dst = dest_reg(o, d);
+	if (m->reg[dst].rdy != m->reg[dst].st && m->reg[dst].rdy > ts + 1)
+		dyn_add(&st.dy, m->reg[dst].rdy - 1, MACH_STALL_DMISS); /* WAW on a missing load */
+	if (kind & EV5_K_PRE)
+		ts = pre_issue(m, o, ev, ts, &st);
+
+	/* Static placement, then the dynamic constraints in order. */
+	if (ts == m->cur && !fits(m, o, ts))
+		ts = place(m, o, ts);
+	t = ts;
+	if (st.dy.n)
+		t = dyn_apply(&st.dy, ts, &st.piece);
+	if (needs_place(m, o, t))
+		t = place(m, o, t);
+	if (kind & (EV5_K_LOAD | EV5_K_STORE | EV5_K_MB))
+		t = mem_post(m, o, ev, t, &st);
+
+	/* Issue at t. */
+	take_slot(m, o, t);
+	if (newline)
+		m->line_first = t;
+	m->hist_pc[m->insns % EV5_HIST] = pc;
+	m->hist_t[m->insns % EV5_HIST] = t;
+	m->insns++;
+	account(m, ev, t - prev, &st.piece, st.evb, (kind & EV5_K_CBR) != 0);
+
+	/* Results. */
+	if (kind & EV5_K_LOAD) {
+		ready = load_result(m, o, ev, t, &st);
+		rst = t + o->lat;
+	} else {
+		ready = rst = (kind & EV5_K_UNIT) ? unit_result(m, o, d, ev, t) : t + o->lat;
+	}
+	if (dst != 65) {
+		m->reg[dst].rdy = ready;
+		m->reg[dst].st = rst;
+		m->reg[dst].b0 = (kind & EV5_K_BYPP) ? t : rst;
+	}
+	if (ready > m->max_rdy)
+		m->max_rdy = ready;
+	if (rst > m->max_rdy_st)
+		m->max_rdy_st = rst;
+
+	/* Control flow. */
+	m->fetch_redirect = t;
+	if (kind & (EV5_K_CTRL | EV5_K_PAL))
+		mp = control(m, o, d, ev, t, &st);
+	m->redirect = mp || ev->next_pc != pc + 4;
+
+	/* PMU: cycles up to t, then this instruction's events. */
+	m->count[MACH_EV_CYCLES] = t;
+	if (t >= m->next_ov[MACH_EV_CYCLES])
+		ev5_pmu_cycles(m, t);
+	if (st.evb)
+		pmu_events(m, &st, t);
+	ev5_pmu_event(m, MACH_EV_RETIRED, t);
+	if (m->min_due <= t)
+		ev5_pmu_assign(m, pc, t);
+}
+
+void mach_ev5_access(struct mach_ev5 *m, uint64_t va, unsigned int size, bool store,
+		     struct axp_access *acc)
+{
+	uint64_t line = va >> EV5_LINE_SHIFT, t = m->cur;
+	unsigned int i = line & (EV5_L1_LINES - 1);
+	uint32_t lvl, lat;
+
+	(void)size;
+	if (store) {
+		/* write-through: the block ends up in the S-cache; the write buffer takes the store */
+		lower_access(m, va, t, true, &lvl);
+		if (m->dc_tag[i] == line)
+			lvl = AXP_LVL_DCACHE;
+		acc->latency = 1;
+		acc->level = lvl;
+		return;
+	}
+	if (m->dc_tag[i] == line) {
+		lvl = AXP_LVL_DCACHE;
+		lat = m->p.dcache_lat;
+		if (m->dc_ready[i] > t + lat)
+			lat = (uint32_t)(m->dc_ready[i] - t);
+	} else {
+		lat = lower_access(m, va, t, false, &lvl);
+		m->dc_tag[i] = line;
+		m->dc_ready[i] = t + lat;
+	}
+	acc->latency = lat;
+	acc->level = lvl;
+}

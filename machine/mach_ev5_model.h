@@ -1,0 +1,255 @@
+/* machine/mach_ev5_model.h - EV5 model internals shared by its files and tests. */
+#ifndef MACH_EV5_MODEL_H
+#define MACH_EV5_MODEL_H
+
+#include "mach_ev5.h"
+#include "mach_truth.h"
+
+/*
+ * Everything here is private to the EV5 model and its tests; the machine uses mach_ev5.h only.
+ * The model itself is described at the top of mach_ev5.c and in machine/EV5-MODEL.md.
+ */
+
+/* Tunable parameters (defaults: mach_ev5_params_default(), documented in mach_ev5.c). */
+struct mach_ev5_params {
+	uint32_t dcache_lat; /* load-use latency of a D-cache hit */
+	uint32_t scache_lat; /* load-use latency of an S-cache hit (also the I-cache refill) */
+	uint32_t bcache_lat; /* ... of a B-cache hit (cfg.bcache_latency) */
+	uint32_t mem_lat; /* ... of a memory access (cfg.mem_latency) */
+	uint32_t
+		mem_occupancy; /* cycles the memory bus is busy per 64-byte transfer (0: no limit) */
+	uint32_t bcache_kb; /* B-cache size in KB (direct mapped, 64-byte blocks; power of two) */
+	uint32_t mispredict; /* extra cycles before the correct path issues */
+	uint32_t itb_miss, dtb_miss; /* TLB miss penalties (PALcode refill) */
+	uint32_t wb_scache; /* cycles to write one write-buffer entry into the S-cache (hit) */
+	uint32_t wb_timeout; /* an open write-buffer entry closes for merging after this long */
+	uint32_t pal_cycles; /* cost of a CALL_PAL, charged to the next instruction */
+	uint32_t replay; /* load issued the cycle after a store to the same quadword */
+	bool truth;
+};
+
+void mach_ev5_params_default(struct mach_ev5_params *p);
+/* mach_ev5_new() with explicit parameters (tests, benches). */
+int mach_ev5_new_params(struct mach_ev5 **out, const struct mach_ev5_params *p);
+
+/* ---- per-op facts, precomputed from axp_op_info (mach_ev5.c) ---- */
+
+enum ev5_pipe {
+	EV5_P_NONE, /* issues without an execution pipe (never: every op has one) */
+	EV5_P_E0, /* shifts, MVI, stores, misc, IMUL, LDx_L */
+	EV5_P_E1, /* integer branches, JSR class, CALL_PAL */
+	EV5_P_E01, /* loads, IADD, ILOG, ICMP, CMOV */
+	EV5_P_FA, /* FADD, FCMOV, FBR, FDIV */
+	EV5_P_FM, /* FMUL */
+	EV5_P_FAM, /* CPYS, ITOF/FTOI */
+};
+
+#define EV5_K_LOAD (1u << 0)
+#define EV5_K_STORE (1u << 1)
+#define EV5_K_CBR (1u << 2) /* conditional branch (integer or FP) */
+#define EV5_K_UBR (1u << 3) /* BR, BSR: target known from the displacement */
+#define EV5_K_IND (1u << 4) /* JMP, JSR, RET, JSR_COROUTINE */
+#define EV5_K_PUSH (1u << 5) /* pushes the return stack (BSR, JSR, JSR_CO) */
+#define EV5_K_POP (1u << 6) /* predicted from the return stack (RET, JSR_CO) */
+#define EV5_K_IMUL (1u << 7)
+#define EV5_K_FDIV (1u << 8)
+#define EV5_K_BYPP (1u << 9) /* ICMP/ILOG: 0-cycle bypass to a same-cycle IBR/CMOV */
+#define EV5_K_BYPC (1u << 10) /* IBR/CMOV: may use that bypass on Ra */
+#define EV5_K_MB (1u << 11) /* MB, WMB: wait for the write buffer */
+#define EV5_K_BARRIER (1u << 12) /* TRAPB, EXCB, MB, CALL_PAL: wait for all results */
+#define EV5_K_PAL (1u << 13)
+#define EV5_K_CTRL (EV5_K_CBR | EV5_K_UBR | EV5_K_IND)
+
+struct ev5_op {
+	uint8_t pipe; /* enum ev5_pipe */
+	uint8_t lat; /* result latency (loads: the D-cache hit latency) */
+	uint8_t repeat; /* IMUL/FDIV: cycles the unit stays busy */
+	uint8_t sa, sb, sc; /* 0: operand unused; else 1 + register-file offset (0 or 32) */
+	uint8_t da, dc; /* same for the destination Ra / Rc */
+	uint16_t kind; /* EV5_K_* */
+	uint64_t use; /* issue resources it takes (packed counters, see mach_ev5.c) */
+};
+
+/* ---- caches and TLBs ---- */
+
+#define EV5_LINE_SHIFT 5 /* I/D-cache blocks: 32 bytes */
+#define EV5_L1_LINES 256 /* 8 KB direct mapped */
+#define EV5_SC_SHIFT 6 /* S-cache and B-cache blocks: 64 bytes */
+#define EV5_SC_SETS 512 /* 96 KB = 512 sets x 3 ways x 64 bytes */
+#define EV5_SC_WAYS 3
+#define EV5_PAGE_SHIFT 13 /* 8 KB pages */
+#define EV5_ITB_N 48
+#define EV5_DTB_N 64
+#define EV5_TLB_HINTS 256
+#define EV5_BHT_N 2048 /* one 2-bit counter per I-cache instruction slot */
+#define EV5_RAS_N 12
+#define EV5_MAF_N 6
+#define EV5_WB_N 6
+#define EV5_ISTREAM_N 4 /* I-stream prefetch (refill) buffer lines */
+
+struct ev5_tlb {
+	uint64_t vpn[EV5_DTB_N];
+	uint8_t hint[EV5_TLB_HINTS]; /* vpn hash -> slot that last held it */
+	unsigned int n, next; /* entries, round-robin victim */
+};
+
+struct ev5_wb_entry {
+	uint64_t blk; /* 32-byte block address >> 5 */
+	uint64_t create; /* cycle the entry was allocated */
+	uint64_t done; /* cycle its write completes (valid once scheduled) */
+	bool sched; /* closed for merging and scheduled to drain */
+};
+
+/* ---- PMU ---- */
+
+#define EV5_IRQ_DELAY 6 /* DCPI SOSP'97 §4: delivered six cycles after the overflow */
+#define EV5_IRQ_Q 16
+#define EV5_EVLOG 16
+#define EV5_HIST 8
+
+struct ev5_irq {
+	uint8_t event;
+	bool assigned; /* pc known: the instruction at the head of issue at `due` */
+	uint64_t ov; /* event count (CYCLES: the cycle) at which the counter overflowed */
+	uint64_t due; /* delivery cycle */
+	uint64_t pc;
+};
+
+/* ---- ground truth ---- */
+
+struct ev5_trec {
+	uint64_t pc;
+	uint64_t exec, head;
+	uint64_t stall[MACH_STALL_NR];
+	uint64_t ev[MACH_TEV_NR];
+	uint64_t e_to, e_n; /* first non-fall-through successor and its count */
+	uint64_t f_n; /* conditional branch fall-through count */
+};
+
+struct ev5_slot {
+	uint64_t key; /* pc + 1 (0 = empty) or for edges: from + 1 */
+	uint64_t aux; /* edges: to */
+	uint64_t val; /* record index or edge count */
+};
+
+struct ev5_truth {
+	struct ev5_slot *tab; /* open addressing, pc -> record index */
+	size_t tab_mask, tab_used;
+	struct ev5_trec *recs;
+	size_t nrecs, cap;
+	struct ev5_slot *etab; /* extra edges: (from, to) -> count */
+	size_t etab_mask, etab_used;
+	uint64_t last_pc; /* cache of the last looked-up record */
+	size_t last_idx;
+	bool failed; /* an allocation failed: the truth is incomplete */
+};
+
+/* ---- the model ---- */
+
+/* Scoreboard entry: when a register's value can be used. */
+struct ev5_reg {
+	uint64_t rdy; /* actual */
+	uint64_t st; /* as the static schedule sees it (every load hits) */
+	uint64_t b0; /* for a same-cycle IBR/CMOV test operand (ICMP/ILOG bypass); else st */
+};
+
+struct mach_ev5 {
+	struct mach_ev5_params p;
+	struct ev5_op ops[AXP_OP_NR];
+
+	/* issue state */
+	uint64_t cur; /* issue cycle of the last instruction */
+	uint64_t blk; /* its INT16 fetch block (pc >> 4) */
+	bool redirect; /* the next instruction starts a new fetch (taken branch, mispredict, PAL) */
+	uint64_t pend_at; /* the next instruction may not issue before this cycle... */
+	uint8_t pend_cause; /* ...because of this (BRANCHMP, OTHER) */
+	uint64_t fetch_redirect; /* cycle a redirected fetch starts */
+	uint64_t use; /* issue resources used in `cur` (packed counters, see mach_ev5.c) */
+	uint64_t last_store_t, last_store_q; /* cycle and quadword of the last store */
+	uint64_t mul_free, fdiv_free, e0_block;
+	struct ev5_reg reg[66]; /* scoreboard: 0-31 int, 32-63 FP, 64 unused, 65 sink */
+	uint64_t max_rdy, max_rdy_st;
+
+	/* fetch */
+	uint64_t iline; /* current I-cache block (pc >> 5) */
+	uint64_t line_first; /* issue cycle of the first instruction of the current block */
+	uint64_t ipage;
+	uint64_t ic_tag[EV5_L1_LINES];
+	uint64_t is_line[EV5_ISTREAM_N], is_ready[EV5_ISTREAM_N]; /* I-stream buffer */
+	uint64_t is_next; /* next sequential line the stream would prefetch */
+	uint8_t bht[EV5_BHT_N];
+	uint64_t ras[EV5_RAS_N];
+	unsigned int ras_top;
+
+	/* data */
+	uint64_t dc_tag[EV5_L1_LINES], dc_ready[EV5_L1_LINES];
+	uint64_t maf[EV5_MAF_N]; /* completion cycles of outstanding misses */
+	uint64_t dpage[2];
+	unsigned int dpage_next;
+	struct ev5_tlb itb, dtb;
+	uint64_t sc_tag[EV5_SC_SETS][EV5_SC_WAYS]; /* block + 1 (0 empty) */
+	uint8_t sc_lru[EV5_SC_SETS][EV5_SC_WAYS]; /* age: 0 most recent */
+	uint8_t sc_dirty[EV5_SC_SETS][EV5_SC_WAYS];
+	uint64_t *bc_tag; /* block + 1, bit 63 = dirty */
+	uint64_t bc_mask;
+	uint64_t mem_free; /* memory bus busy until (all transfers) */
+	uint64_t rd_free; /* ... for demand reads */
+	struct ev5_wb_entry wb[EV5_WB_N];
+	unsigned int wb_head, wb_n;
+	uint64_t wb_t; /* cycle of the last wb_update() */
+
+	/* statistics */
+	uint64_t insns;
+	uint64_t stall[MACH_STALL_NR];
+	uint64_t level[5]; /* load accesses by enum axp_level */
+
+	/* PMU */
+	uint64_t count[MACH_EV_NR];
+	uint64_t next_ov[MACH_EV_NR]; /* overflow when count reaches this (UINT64_MAX: disarmed) */
+	uint64_t period[MACH_EV_NR];
+	bool ovpend[MACH_EV_NR]; /* overflowed, waiting to be re-armed */
+	uint64_t ov_at[MACH_EV_NR]; /* ...at this count */
+	uint64_t evlog_cnt[MACH_EV_NR][EV5_EVLOG], evlog_cyc[MACH_EV_NR][EV5_EVLOG];
+	unsigned int evlog_n[MACH_EV_NR]; /* events counted since the overflow, with cycles */
+	struct ev5_irq irq[EV5_IRQ_Q];
+	unsigned int nirq;
+	uint64_t min_due; /* earliest due cycle of an unassigned irq (UINT64_MAX: none) */
+	uint64_t hist_pc[EV5_HIST], hist_t[EV5_HIST]; /* last retired instructions (by insns) */
+	uint64_t irq_dropped;
+
+	/* truth */
+	struct ev5_truth *truth;
+};
+
+/* mach_pmu.c */
+void ev5_pmu_init(struct mach_ev5 *m);
+void ev5_pmu_overflow(struct mach_ev5 *m, enum mach_event e, uint64_t cycle);
+void ev5_pmu_cycles(struct mach_ev5 *m, uint64_t to);
+void ev5_pmu_assign(struct mach_ev5 *m, uint64_t pc, uint64_t t);
+
+/* Count one event at `cycle`; may raise an overflow. */
+static inline void ev5_pmu_event(struct mach_ev5 *m, enum mach_event e, uint64_t cycle)
+{
+	if (++m->count[e] >= m->next_ov[e])
+		ev5_pmu_overflow(m, e, cycle);
+}
+
+/* mach_truth.c */
+int ev5_truth_new(struct ev5_truth **out);
+void ev5_truth_free(struct ev5_truth *t);
+struct ev5_trec *ev5_truth_rec_slow(struct ev5_truth *t, uint64_t pc);
+void ev5_truth_edge(struct ev5_truth *t, struct ev5_trec *r, uint64_t from, uint64_t to, bool cond);
+int ev5_truth_write(const struct mach_ev5 *m, const char *path);
+
+static inline struct ev5_trec *ev5_truth_rec(struct ev5_truth *t, uint64_t pc)
+{
+	if (t->last_pc == pc)
+		return &t->recs[t->last_idx];
+	return ev5_truth_rec_slow(t, pc);
+}
+
+/* Test access: the truth record of `pc` accumulated so far (false if none). */
+bool mach_ev5_truth_get(const struct mach_ev5 *m, uint64_t pc, struct mach_truth_pc *out);
+uint64_t mach_ev5_stall_total(const struct mach_ev5 *m, enum mach_stall cause);
+
+#endif /* MACH_EV5_MODEL_H */

@@ -1,0 +1,587 @@
+/* machine/mach_run.c - the hosted machine's run loop: executor, CALL_PAL, faults, signals, exit. */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "an_dis.h"
+#include "mach.h"
+#include "mach_ev5.h"
+
+/*
+ * The program runs under axp_run() with the full policy (the executor completes every
+ * instruction it can, including unaligned ordinary loads/stores as Linux's fixup would) in
+ * chunks of CHUNK instructions, so signals from the host are noticed. Whenever the executor
+ * stops, the machine does what the Alpha PALcode and Linux would:
+ *
+ *   CALL_PAL callsys 0x83  system call (mach_sys.c)      bpt 0x80    SIGTRAP TRAP_BRKPT
+ *            rduniq 0x9e   v0 = unique                   bugchk 0x81 SIGTRAP
+ *            wruniq 0x9f   unique = a0                   gentrap 0xaa SIGFPE/SIGTRAP by a0
+ *            imb 0x86      instruction-stream barrier     other       SIGILL ILL_ILLOPC
+ *   fetch/load/store fault  SIGSEGV (SEGV_MAPERR unmapped, SEGV_ACCERR protection)
+ *   unaligned LDx_L/STx_C   SIGBUS BUS_ADRALN
+ *   illegal instruction     SIGILL ILL_ILLOPC
+ *   arithmetic trap         SIGFPE FPE_FLTINV (traps.c do_entArith), after the instruction
+ *
+ * Every CALL_PAL passes through PALcode's rei, which clears the lock flag (as qemu does).
+ * CALL_PAL completes: pc is past it when the handler (or the signal) runs, as on Linux, and
+ * counts as an executed instruction.
+ *
+ * Timing mode (--cpu ev5) runs with an observer: each completed instruction (CALL_PALs
+ * included, with a synthesised event) is retired into the EV5 model (mach_ev5.h); when a PMU
+ * interrupt is due the observer stops the run after that instruction, and the interrupt goes
+ * to m->hooks.pmu_irq (the sampler) or to the built-in handler, which counts samples per PC and
+ * re-arms the CYCLES counter.
+ */
+
+#define CHUNK (1ull << 22)
+
+#define PAL_BPT 0x80
+#define PAL_BUGCHK 0x81
+#define PAL_CALLSYS 0x83
+#define PAL_IMB 0x86
+#define PAL_RDUNIQ 0x9e
+#define PAL_WRUNIQ 0x9f
+#define PAL_GENTRAP 0xaa
+
+/* asm/gentrap.h */
+#define GEN_INTOVF (-1)
+#define GEN_INTDIV (-2)
+#define GEN_FLTOVF (-3)
+#define GEN_FLTDIV (-4)
+#define GEN_FLTUND (-5)
+#define GEN_FLTINV (-6)
+#define GEN_FLTINE (-7)
+#define GEN_ROPRAND (-11)
+
+static void samples_free(struct mach_samples *s);
+
+int mach_new(struct mach **out, const struct mach_opts *opts)
+{
+	struct mach *m = calloc(1, sizeof(*m));
+	const char *root;
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	ret = mach_mem_new(&m->mem);
+	if (ret) {
+		free(m);
+		return ret;
+	}
+	if (opts)
+		m->opts = *opts;
+	root = m->opts.sysroot ? m->opts.sysroot : "/usr/alpha-linux-gnu";
+	snprintf(m->sysroot, sizeof(m->sysroot), "%s", root);
+	while (strlen(m->sysroot) > 1 && m->sysroot[strlen(m->sysroot) - 1] == '/')
+		m->sysroot[strlen(m->sysroot) - 1] = 0;
+	if (!strcmp(m->sysroot, "/"))
+		m->sysroot[0] = 0;
+	m->prog = "program";
+	m->err = stderr;
+	m->pid = (int32_t)getpid();
+	m->cfg.mem = &mach_mem_ops;
+	m->cfg.mem_priv = m->mem;
+	m->cfg.obs = NULL;
+	m->cfg.handback = AXP_POLICY_FULL;
+	/* The ISA the program sees is qemu-alpha's default CPU, an EV67 (IMPLVER 2; AMASK BWX
+	 * FIX CIX MVI, precise traps, prefetch-modify), in both modes: the same program path
+	 * runs functionally and timed; the timing model is an EV5's. */
+	m->cfg.implver = AXP_IMPLVER_EV6;
+	m->cfg.amask = AXP_AMASK_EV67;
+	m->ctx.lock_addr = AXP_NO_LOCK;
+	*out = m;
+	return 0;
+}
+
+void mach_free(struct mach *m)
+{
+	if (!m)
+		return;
+	if (m->ev5)
+		mach_ev5_free(m->ev5);
+	samples_free(m->samples);
+	mach_mem_free(m->mem);
+	free(m);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+static void fault(struct mach *m, int sig, int code, uint64_t pc, uint64_t addr, const char *cause)
+{
+	struct mach_siginfo si = { .signo = sig, .code = code, .addr = addr, .fault = true };
+	uint32_t w = 0;
+
+	if (sig == MACH_SIGSEGV || sig == MACH_SIGBUS) {
+		si.trap_a0 = addr;
+		si.trap_a1 = code == MACH_SEGV_ACCERR ? 1 : 0; /* MMCSR: ACV or TNV */
+	}
+	m->fault_pc = pc;
+	mach_mem_read(m->mem, pc, &w, 4);
+	m->fault_word = w;
+	snprintf(m->fault_cause, sizeof(m->fault_cause), "%s", cause);
+	mach_signal_raise(m, &si);
+}
+
+static void memory_fault(struct mach *m, const struct axp_stop_info *info, const char *what)
+{
+	unsigned int pg = mach_mem_page(m->mem, info->addr);
+	int code = (pg & MACH_PG_MAPPED) ? MACH_SEGV_ACCERR : MACH_SEGV_MAPERR;
+	char cause[96];
+
+	snprintf(cause, sizeof(cause), "%s at address 0x%" PRIx64 " (%s)", what, info->addr,
+		 code == MACH_SEGV_ACCERR ? "permission" : "not mapped");
+	fault(m, MACH_SIGSEGV, code, info->pc, info->addr, cause);
+}
+
+static void gentrap(struct mach *m)
+{
+	int64_t a0 = (int64_t)m->ctx.r[16];
+	int sig = MACH_SIGFPE, code;
+
+	/* arch/alpha/kernel/traps.c do_entIF, case 2 (gentrap). */
+	switch (a0) {
+	case GEN_INTOVF:
+		code = MACH_FPE_INTOVF;
+		break;
+	case GEN_INTDIV:
+		code = MACH_FPE_INTDIV;
+		break;
+	case GEN_FLTOVF:
+		code = MACH_FPE_FLTOVF;
+		break;
+	case GEN_FLTDIV:
+		code = MACH_FPE_FLTDIV;
+		break;
+	case GEN_FLTUND:
+		code = MACH_FPE_FLTUND;
+		break;
+	case GEN_FLTINV:
+		code = MACH_FPE_FLTINV;
+		break;
+	case GEN_FLTINE:
+		code = MACH_FPE_FLTRES;
+		break;
+	case GEN_ROPRAND:
+		code = MACH_FPE_FLTUNK;
+		break;
+	default:
+		sig = MACH_SIGTRAP;
+		code = MACH_TRAP_UNK;
+		break;
+	}
+	fault(m, sig, code, m->ctx.pc - 4, m->ctx.pc, "gentrap");
+	m->siginfo[sig].trapno = (int32_t)a0;
+}
+
+static void call_pal(struct mach *m)
+{
+	uint32_t fn = 0;
+
+	mach_mem_read(m->mem, m->ctx.pc, &fn, 4);
+	fn &= 0x3ffffff;
+	m->ctx.pc += 4;
+	m->ctx.lock_addr = AXP_NO_LOCK;
+	switch (fn) {
+	case PAL_CALLSYS:
+		mach_syscall(m);
+		break;
+	case PAL_RDUNIQ:
+		m->ctx.r[0] = m->ctx.unique;
+		break;
+	case PAL_WRUNIQ:
+		m->ctx.unique = m->ctx.r[16];
+		break;
+	case PAL_IMB:
+		mach_mem_code_changed(m->mem, 0, MACH_TASK_SIZE);
+		break;
+	case PAL_BPT:
+		fault(m, MACH_SIGTRAP, MACH_TRAP_BRKPT, m->ctx.pc - 4, m->ctx.pc,
+		      "breakpoint (bpt)");
+		break;
+	case PAL_BUGCHK:
+		fault(m, MACH_SIGTRAP, 0, m->ctx.pc - 4, m->ctx.pc, "bugchk");
+		break;
+	case PAL_GENTRAP:
+		gentrap(m);
+		break;
+	default:
+		/* Privileged or unknown PALcode function: OPCDEC at the CALL_PAL. */
+		m->ctx.pc -= 4;
+		fault(m, MACH_SIGILL, MACH_ILL_ILLOPC, m->ctx.pc, m->ctx.pc,
+		      "privileged or unknown CALL_PAL function");
+		break;
+	}
+}
+
+/* Act on why the executor stopped. */
+static void handle_stop(struct mach *m, const struct axp_stop_info *info)
+{
+	switch (info->reason) {
+	case AXP_STOP_BUDGET:
+		break;
+	case AXP_STOP_CALL_PAL:
+		call_pal(m);
+		break;
+	case AXP_STOP_FETCH_FAULT:
+		memory_fault(m, info, "instruction fetch");
+		break;
+	case AXP_STOP_LOAD_FAULT:
+		memory_fault(m, info, "load");
+		break;
+	case AXP_STOP_STORE_FAULT:
+		memory_fault(m, info, "store");
+		break;
+	case AXP_STOP_UNALIGNED:
+		fault(m, MACH_SIGBUS, MACH_BUS_ADRALN, info->pc, info->addr,
+		      "unaligned load-locked/store-conditional");
+		break;
+	case AXP_STOP_ARITH:
+		/* The instruction completed (full policy); sc_pc and si_addr are the next pc. */
+		fault(m, MACH_SIGFPE, MACH_FPE_FLTINV, info->pc, m->ctx.pc, "arithmetic trap");
+		break;
+	case AXP_STOP_ILLEGAL:
+	case AXP_STOP_VAX_FP:
+	case AXP_STOP_UNSUPPORTED:
+	case AXP_STOP_LLSC:
+	case AXP_STOP_FP_HANDBACK:
+	default:
+		fault(m, MACH_SIGILL, MACH_ILL_ILLOPC, info->pc, info->pc,
+		      info->reason == AXP_STOP_ILLEGAL ? "illegal instruction" :
+		      info->reason < AXP_STOP_NR       ? axp_stop_name[info->reason] :
+							 "unknown stop");
+		break;
+	}
+}
+
+static void print_death(struct mach *m)
+{
+	int sig = m->exit_signal;
+	const struct mach_siginfo *si = &m->siginfo[sig];
+	char text[AN_DIS_TEXT_MAX];
+
+	if (si->fault) {
+		if (an_dis_format(m->fault_word, m->fault_pc, NULL, text, sizeof(text)) < 0)
+			snprintf(text, sizeof(text), ".long 0x%08x", m->fault_word);
+		for (char *t = text; *t; t++)
+			if (*t == '\t')
+				*t = ' ';
+		fprintf(m->err, "axprof run: %s: %s at pc 0x%" PRIx64 ": %s: %s\n", m->prog,
+			mach_signame(sig), m->fault_pc, text, m->fault_cause);
+	}
+	/* Other signals kill silently, as under qemu-alpha (the shell reports them). */
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Built-in PMU handler: samples per PC (open addressing). */
+
+#define SAMPLE_PERIOD 65536 /* cycles between CYCLES samples */
+
+struct mach_samples {
+	uint64_t *pc, *count;
+	size_t cap, used;
+	uint64_t total;
+};
+
+static void samples_add(struct mach_samples *s, uint64_t pc)
+{
+	size_t i;
+
+	if (s->used * 2 >= s->cap) {
+		size_t ncap = s->cap ? 2 * s->cap : 1024;
+		uint64_t *npc = calloc(ncap, sizeof(*npc)), *ncount = calloc(ncap, sizeof(*ncount));
+
+		if (!npc || !ncount) {
+			free(npc);
+			free(ncount);
+			return;
+		}
+		for (size_t j = 0; j < s->cap; j++) {
+			if (!s->count[j])
+				continue;
+			for (i = (s->pc[j] >> 2) & (ncap - 1); ncount[i]; i = (i + 1) & (ncap - 1))
+				;
+			npc[i] = s->pc[j];
+			ncount[i] = s->count[j];
+		}
+		free(s->pc);
+		free(s->count);
+		s->pc = npc;
+		s->count = ncount;
+		s->cap = ncap;
+	}
+	for (i = (pc >> 2) & (s->cap - 1); s->count[i] && s->pc[i] != pc;
+	     i = (i + 1) & (s->cap - 1))
+		;
+	if (!s->count[i]) {
+		s->pc[i] = pc;
+		s->used++;
+	}
+	s->count[i]++;
+	s->total++;
+}
+
+static void builtin_pmu_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
+{
+	struct mach *m = priv;
+
+	(void)ctx;
+	if (!m->samples)
+		m->samples = calloc(1, sizeof(*m->samples));
+	if (m->samples)
+		samples_add(m->samples, irq->pc);
+	mach_ev5_pmu_arm(m->ev5, irq->event, SAMPLE_PERIOD);
+}
+
+static void samples_free(struct mach_samples *s)
+{
+	if (!s)
+		return;
+	free(s->pc);
+	free(s->count);
+	free(s);
+}
+
+static void samples_print(const struct mach_samples *s, FILE *f)
+{
+	enum { TOP = 10 };
+	size_t best[TOP], n = 0;
+
+	if (!s || !s->total)
+		return;
+	for (size_t j = 0; j < s->cap; j++) {
+		size_t k;
+
+		if (!s->count[j])
+			continue;
+		if (n < TOP)
+			n++;
+		else if (s->count[j] <= s->count[best[n - 1]])
+			continue;
+		for (k = n - 1; k > 0 && s->count[best[k - 1]] < s->count[j]; k--)
+			best[k] = best[k - 1];
+		best[k] = j;
+	}
+	fprintf(f, "axprof run: %" PRIu64 " CYCLES samples (period %d), top PCs:\n", s->total,
+		SAMPLE_PERIOD);
+	for (size_t k = 0; k < n; k++)
+		fprintf(f, "  0x%016" PRIx64 " %8" PRIu64 " %5.1f%%\n", s->pc[best[k]],
+			s->count[best[k]], 100.0 * (double)s->count[best[k]] / (double)s->total);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Timing mode: axp_run with an observer that retires each instruction into the model and asks
+ * the executor to stop when a PMU interrupt is due. */
+
+struct timing {
+	struct mach *m;
+	volatile bool stop;
+	bool have_irq;
+	struct mach_irq irq;
+};
+
+static void timing_insn(void *priv, const struct axp_event *ev)
+{
+	struct timing *t = priv;
+
+	mach_ev5_retire(t->m->ev5, ev->insn, ev);
+	if (!t->have_irq && mach_ev5_irq_take(t->m->ev5, &t->irq)) {
+		t->have_irq = true;
+		t->stop = true;
+	}
+}
+
+static uint64_t ev5_cycles(void *priv)
+{
+	return mach_ev5_cycles(priv);
+}
+
+static void pmu_irq(struct mach *m, const struct mach_irq *irq)
+{
+	if (m->hooks.pmu_irq)
+		m->hooks.pmu_irq(m->hooks.priv, &m->ctx, irq);
+	else
+		builtin_pmu_irq(m, &m->ctx, irq);
+}
+
+/* The CALL_PAL the executor stopped at completes in the machine: retire it too. */
+static void retire_call_pal(struct timing *t, const struct axp_stop_info *info)
+{
+	struct axp_insn d;
+	struct axp_event ev = {
+		.pc = t->m->ctx.pc,
+		.next_pc = t->m->ctx.pc + 4,
+		.word = info->word,
+		.op = AXP_OP_CALL_PAL,
+		.dest = AXP_NO_DEST,
+		.insn = &d,
+		.taken = true,
+	};
+
+	axp_decode(info->word, &d);
+	timing_insn(t, &ev);
+}
+
+static void run_timing(struct mach *m)
+{
+	struct timing t = { .m = m };
+	struct axp_observer obs = { .insn = timing_insn, .priv = &t, .stop = &t.stop };
+	struct axp_run_cfg cfg = m->cfg;
+	struct axp_stop_info info;
+	uint64_t budget;
+
+	cfg.obs = &obs;
+	m->mem->cycles = ev5_cycles;
+	m->mem->cycles_priv = m->ev5;
+	if (!m->hooks.pmu_irq)
+		mach_ev5_pmu_arm(m->ev5, MACH_EV_CYCLES, SAMPLE_PERIOD);
+	while (!m->exited) {
+		budget = CHUNK;
+		if (m->opts.max_insns) {
+			if (m->insns >= m->opts.max_insns) {
+				m->stopped_at_max = true;
+				return;
+			}
+			if (m->opts.max_insns - m->insns < budget)
+				budget = m->opts.max_insns - m->insns;
+		}
+		axp_run(&m->ctx, &cfg, budget, &info);
+		m->insns += info.executed;
+		if (info.reason == AXP_STOP_CALL_PAL) {
+			m->insns++;
+			retire_call_pal(&t, &info);
+		}
+		/* Interrupts first: the sampler sees the context the interrupt found. */
+		while (t.have_irq) {
+			struct mach_irq irq = t.irq;
+
+			t.have_irq = false;
+			t.stop = false;
+			pmu_irq(m, &irq);
+			if (mach_ev5_irq_take(m->ev5, &t.irq))
+				t.have_irq = true;
+		}
+		if (info.reason != AXP_STOP_BUDGET && info.reason != AXP_STOP_OBSERVER)
+			handle_stop(m, &info);
+		if (m->sigpending || mach_host_signal_flag)
+			while (!m->exited && mach_signal_deliver(m))
+				;
+	}
+}
+
+/* The functional loop. */
+static void run_functional(struct mach *m)
+{
+	struct axp_stop_info info;
+	uint64_t budget;
+
+	while (!m->exited) {
+		budget = CHUNK;
+		if (m->opts.max_insns) {
+			if (m->insns >= m->opts.max_insns) {
+				m->stopped_at_max = true;
+				return;
+			}
+			if (m->opts.max_insns - m->insns < budget)
+				budget = m->opts.max_insns - m->insns;
+		}
+		axp_run(&m->ctx, &m->cfg, budget, &info);
+		m->insns += info.executed;
+		if (info.reason == AXP_STOP_CALL_PAL)
+			m->insns++;
+		if (info.reason != AXP_STOP_BUDGET)
+			handle_stop(m, &info);
+		if (m->sigpending || mach_host_signal_flag)
+			while (!m->exited && mach_signal_deliver(m))
+				;
+	}
+}
+
+int mach_timing_init(struct mach *m, bool truth)
+{
+	struct mach_ev5_cfg cfg = { .truth = truth };
+
+	return mach_ev5_new(&m->ev5, &cfg);
+}
+
+/* Signals the host ignored stay ignored across execve (as Linux's flush_signal_handlers). */
+static void inherit_ignored(struct mach *m)
+{
+	for (int s = 1; s <= MACH_NSIG; s++) {
+		struct sigaction old;
+		int h = mach_signo_to_host(s);
+
+		if (h && h != SIGKILL && h != SIGSTOP && !sigaction(h, NULL, &old) &&
+		    old.sa_handler == SIG_IGN)
+			m->sigact[s].handler = MACH_SIG_IGN;
+	}
+}
+
+int mach_run(struct mach *m)
+{
+	inherit_ignored(m);
+	if (m->ev5)
+		run_timing(m);
+	else
+		run_functional(m);
+	fflush(stdout);
+	if (m->stopped_at_max) {
+		fprintf(m->err,
+			"axprof run: %s: stopped after %" PRIu64 " instructions (--max-insns)\n",
+			m->prog, m->insns);
+		return 0;
+	}
+	if (!m->exit_signal)
+		return m->exit_code;
+	print_death(m);
+	return 128 + m->exit_signal;
+}
+
+void mach_die(struct mach *m)
+{
+	struct rlimit nocore = { 0, 0 };
+	int h = mach_signo_to_host(m->exit_signal);
+	sigset_t set;
+
+	if (!h)
+		return;
+	fflush(stdout);
+	fflush(stderr);
+	setrlimit(RLIMIT_CORE, &nocore);
+	signal(h, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, h);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(h);
+}
+
+void mach_print_stats(struct mach *m, FILE *f, double seconds, double cpu_seconds)
+{
+	static const char *const names[MACH_EV_NR] = {
+		[MACH_EV_CYCLES] = "CYCLES",	 [MACH_EV_RETIRED] = "RETIRED",
+		[MACH_EV_IMISS] = "IMISS",	 [MACH_EV_DMISS] = "DMISS",
+		[MACH_EV_DTBMISS] = "DTBMISS",	 [MACH_EV_ITBMISS] = "ITBMISS",
+		[MACH_EV_BRANCHMP] = "BRANCHMP",
+	};
+
+	fprintf(f,
+		"axprof run: %" PRIu64
+		" instructions, %.3f s (%.3f s CPU), %.1f MIPS (%.1f per CPU "
+		"second), %" PRIu64 " system calls, %" PRIu64 " signals\n",
+		m->insns, seconds, cpu_seconds,
+		seconds > 0 ? (double)m->insns / seconds / 1e6 : 0.0,
+		cpu_seconds > 0 ? (double)m->insns / cpu_seconds / 1e6 : 0.0, m->syscalls,
+		m->signals);
+	if (!m->ev5)
+		return;
+	uint64_t cycles = mach_ev5_cycles(m->ev5);
+
+	fprintf(f, "axprof run: ev5: %" PRIu64 " cycles, CPI %.3f;", cycles,
+		m->insns ? (double)cycles / (double)m->insns : 0.0);
+	for (int e = 0; e < MACH_EV_NR; e++)
+		fprintf(f, " %s %" PRIu64, names[e], mach_ev5_count(m->ev5, (enum mach_event)e));
+	fprintf(f, "\n");
+	samples_print(m->samples, f);
+}

@@ -1,0 +1,535 @@
+/* machine/mach_sampler.c - the sampler core on the hosted machine's PMU: sample, interpret, drain. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mach_ev5.h"
+#include "mach_sampler.h"
+#include "vs_sampler.h"
+
+/* Exact value histogram of one pc (ground truth): open addressing, VT_SLOTS slots. */
+#define VT_SLOTS (2 * MACH_VT_VALUES)
+
+struct vt_pc {
+	uint64_t n; /* executions that wrote a register */
+	uint64_t other; /* executions whose value found MACH_VT_VALUES distinct ones there */
+	uint32_t used; /* distinct values held */
+	uint64_t val[VT_SLOTS];
+	uint64_t cnt[VT_SLOTS]; /* 0: free slot */
+};
+
+struct mach_sampler {
+	struct mach *m;
+	struct mach_sampler_opts o;
+	void *mem; /* the vs_cpu's memory */
+	size_t mem_len;
+	struct vs_cpu *cpu;
+	uint32_t pid; /* the process the samples belong to (changes in a forked child) */
+
+	/* The machine's own memory operations (before any wrapping) and ours. */
+	const struct axp_mem_ops *base;
+	void *base_priv;
+	struct axp_mem_ops iops; /* the interpreter's: latency from the cache model */
+	struct axp_mem_ops tops; /* the run loop's, when value truth is on */
+	struct mach_hooks saved_hooks;
+
+	uint8_t *dbuf; /* drain buffer */
+	size_t dcap;
+	struct mach_sampler_stats st;
+	uint32_t ticks;
+
+	/* Value truth: one histogram pointer per instruction of [truth_lo, truth_hi). */
+	struct vt_pc **vt;
+	size_t vt_n;
+	uint64_t vt_prev_pc; /* the last instruction fetched that writes a register */
+	uint8_t vt_prev_dest; /* its destination: 0-30 integer, 32-62 FP */
+	bool vt_prev;
+};
+
+/* ---- events ---- */
+
+static const int ev_map[VS_EVENT_NR] = {
+	[VS_EV_CYCLES] = MACH_EV_CYCLES,     [VS_EV_IMISS] = MACH_EV_IMISS,
+	[VS_EV_DMISS] = MACH_EV_DMISS,	     [VS_EV_BRANCHMP] = MACH_EV_BRANCHMP,
+	[VS_EV_REPLAYS] = -EOPNOTSUPP,	     [VS_EV_INSNS] = MACH_EV_RETIRED,
+	[VS_EV_USER6] = -EOPNOTSUPP,	     [VS_EV_USER7] = -EOPNOTSUPP,
+};
+
+int mach_sampler_event(unsigned int vs_event)
+{
+	return vs_event < VS_EVENT_NR ? ev_map[vs_event] : -EOPNOTSUPP;
+}
+
+static int vs_event_of(enum mach_event e)
+{
+	for (unsigned int i = 0; i < VS_EVENT_NR; i++)
+		if (ev_map[i] == (int)e)
+			return (int)i;
+	return -EOPNOTSUPP;
+}
+
+/* ---- value truth ---- */
+
+/* The register an instruction writes (0-30, 32-62), or AXP_NO_DEST. */
+static unsigned int insn_dest(const struct axp_insn *d)
+{
+	uint32_t f = axp_info(d)->flags;
+	unsigned int r;
+
+	if (f & AXP_F_DA)
+		r = d->ra + ((f & AXP_F_FA) ? 32 : 0);
+	else if (f & AXP_F_DC)
+		r = d->rc + ((f & AXP_F_FC) ? 32 : 0);
+	else
+		return AXP_NO_DEST;
+	return (r & 31) == 31 ? AXP_NO_DEST : r;
+}
+
+static void vt_add(struct mach_sampler *s, uint64_t pc, uint64_t v)
+{
+	size_t i = (size_t)((pc - s->o.truth_lo) >> 2);
+	struct vt_pc *h = s->vt[i];
+	uint32_t k;
+
+	if (!h) {
+		h = calloc(1, sizeof(*h));
+		if (!h)
+			return;
+		s->vt[i] = h;
+	}
+	h->n++;
+	k = (uint32_t)((v * 0x9e3779b97f4a7c15ULL) >> 55) & (VT_SLOTS - 1);
+	for (;;) {
+		if (!h->cnt[k]) {
+			if (h->used >= MACH_VT_VALUES) {
+				h->other++;
+				return;
+			}
+			h->used++;
+			h->val[k] = v;
+			h->cnt[k] = 1;
+			return;
+		}
+		if (h->val[k] == v) {
+			h->cnt[k]++;
+			return;
+		}
+		k = (k + 1) & (VT_SLOTS - 1);
+	}
+}
+
+/*
+ * Called on every instruction fetch (native and interpreted): the instruction fetched before
+ * this one has executed, so its destination register now holds its result. A fetch of the same
+ * pc again means it was handed back or faulted, not executed: nothing is counted then.
+ */
+static void vt_fetch(struct mach_sampler *s, uint64_t va)
+{
+	const struct axp_ctx *c = &s->m->ctx;
+	const struct axp_insn *d;
+	unsigned int dest;
+	int err;
+
+	if (s->vt_prev && va != s->vt_prev_pc) {
+		unsigned int r = s->vt_prev_dest;
+
+		vt_add(s, s->vt_prev_pc, r < 32 ? c->r[r] : c->f[r - 32]);
+	}
+	s->vt_prev = false;
+	if (va < s->o.truth_lo || va >= s->o.truth_hi || (va & 3))
+		return;
+	d = mach_mem_fetch_insn(s->m->mem, va, &err);
+	if (!d)
+		return;
+	dest = insn_dest(d);
+	if (dest == AXP_NO_DEST)
+		return;
+	s->vt_prev = true;
+	s->vt_prev_pc = va;
+	s->vt_prev_dest = (uint8_t)dest;
+}
+
+/* ---- memory operations ---- */
+
+static int i_fetch(void *priv, uint64_t va, uint32_t *word)
+{
+	struct mach_sampler *s = priv;
+
+	if (s->vt)
+		vt_fetch(s, va);
+	return s->base->fetch(s->base_priv, va, word);
+}
+
+/* Interpreted loads and stores probe and update the cache model like real accesses. */
+static int i_load(void *priv, uint64_t va, unsigned int size, uint64_t *val, struct axp_access *acc)
+{
+	struct mach_sampler *s = priv;
+	int ret = s->base->load(s->base_priv, va, size, val, acc);
+
+	if (!ret && acc)
+		mach_ev5_access(s->m->ev5, va, size, false, acc);
+	return ret;
+}
+
+static int i_store(void *priv, uint64_t va, unsigned int size, uint64_t val, struct axp_access *acc)
+{
+	struct mach_sampler *s = priv;
+	int ret = s->base->store(s->base_priv, va, size, val, acc);
+
+	if (!ret && acc)
+		mach_ev5_access(s->m->ev5, va, size, true, acc);
+	return ret;
+}
+
+static uint64_t i_rpcc(void *priv)
+{
+	struct mach_sampler *s = priv;
+
+	return s->base->rpcc ? s->base->rpcc(s->base_priv) : mach_ev5_cycles(s->m->ev5);
+}
+
+/* The run loop's operations when value truth is on: the machine's, plus vt_fetch. */
+static int t_load(void *priv, uint64_t va, unsigned int size, uint64_t *val, struct axp_access *acc)
+{
+	struct mach_sampler *s = priv;
+
+	return s->base->load(s->base_priv, va, size, val, acc);
+}
+
+static int t_store(void *priv, uint64_t va, unsigned int size, uint64_t val, struct axp_access *acc)
+{
+	struct mach_sampler *s = priv;
+
+	return s->base->store(s->base_priv, va, size, val, acc);
+}
+
+/* ---- draining ---- */
+
+static uint64_t count_records(const uint8_t *p, size_t len)
+{
+	uint64_t n = 0;
+	size_t off = 0;
+
+	while (off + sizeof(struct vs_rec_hdr) <= len) {
+		uint16_t rl;
+
+		memcpy(&rl, p + off + 2, 2);
+		if (rl < 8)
+			break;
+		off += rl;
+		n++;
+	}
+	return n;
+}
+
+/* Swap and drain whatever is ready to the sink (DCPI §4.3's daemon copy, in process). */
+static int drain_ready(struct mach_sampler *s)
+{
+	int err = 0;
+
+	while (vs_cpu_swap(s->cpu) > 0) {
+		size_t got, rem;
+
+		do {
+			got = vs_cpu_drain(s->cpu, s->dbuf, s->dcap, &rem);
+			if (!got)
+				break;
+			s->st.drains++;
+			s->st.drained_bytes += got;
+			s->st.drained_records += count_records(s->dbuf, got);
+			int e = s->o.sink(s->o.sink_priv, s->dbuf, got);
+
+			if (e) {
+				s->st.sink_errors++;
+				if (!err)
+					err = e;
+			}
+		} while (rem);
+	}
+	return err;
+}
+
+int mach_sampler_flush(struct mach_sampler *s)
+{
+	int err = 0, ferr, e;
+
+	/* The drain loop of vs_sampler.h: flush, swap, drain, until the tables are empty. */
+	do {
+		ferr = vs_cpu_flush(s->cpu);
+		e = drain_ready(s);
+		if (e && !err)
+			err = e;
+	} while (ferr == -ENOSPC);
+	return err;
+}
+
+/* ---- the PMU interrupt ---- */
+
+static int cpu_setup(struct mach_sampler *s)
+{
+	struct vs_platform plat = {
+		.cpu = 0,
+		.amask = s->m->cfg.amask,
+		.implver = s->m->cfg.implver,
+	};
+	struct vs_config cfg = s->o.cfg;
+
+	/* A forked child draws other periods and shares than its parent. */
+	if (s->pid != (uint32_t)s->m->pid || s->st.forks)
+		cfg.seed ^= (uint64_t)s->pid * 0x9e3779b97f4a7c15ULL;
+	memset(s->mem, 0, s->mem_len);
+	return vs_cpu_init(s->mem, s->mem_len, &cfg, &plat, &s->cpu);
+}
+
+static void arm_all(struct mach_sampler *s)
+{
+	for (unsigned int e = 0; e < VS_EVENT_NR; e++) {
+		if (!(s->o.cfg.events & (1u << e)))
+			continue;
+		mach_ev5_pmu_arm(s->m->ev5, (enum mach_event)ev_map[e],
+				 vs_period_next(&s->cpu->period_rng, s->o.cfg.period[e].lo,
+						s->o.cfg.period[e].hi));
+	}
+}
+
+/* The program forked and this is the child: what the sampler holds is the parent's. */
+static void forked(struct mach_sampler *s)
+{
+	uint64_t forks = s->st.forks + 1;
+
+	s->pid = (uint32_t)s->m->pid;
+	memset(&s->st, 0, sizeof(s->st));
+	s->st.forks = forks;
+	cpu_setup(s);
+	if (s->o.on_fork)
+		s->o.on_fork(s->o.fork_priv, s->pid);
+}
+
+static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
+{
+	struct mach_sampler *s = priv;
+	struct vs_decision dec;
+	int ev = vs_event_of(irq->event);
+
+	if ((uint32_t)s->m->pid != s->pid)
+		forked(s);
+	if (ev < 0) {
+		mach_ev5_pmu_arm(s->m->ev5, irq->event, 0);
+		return;
+	}
+	s->st.irqs++;
+	vs_sample(s->cpu, s->pid, irq->pc, (unsigned int)ev, true, &dec);
+	mach_ev5_pmu_arm(s->m->ev5, irq->event,
+			 dec.period ? dec.period : s->o.cfg.period[ev].lo);
+	if (dec.wake)
+		drain_ready(s);
+	if (dec.interpret) {
+		uint64_t before = s->cpu->st.interp_insns;
+		int r = vs_interpret(s->cpu, s->pid, ctx, &s->iops, s);
+
+		if (r < 0) {
+			s->st.interp_refused++;
+		} else {
+			s->st.interps++;
+			if (r < AXP_STOP_NR)
+				s->st.stops[r]++;
+			s->st.interp_insns += s->cpu->st.interp_insns - before;
+		}
+		if (vs_interp_take_wake(s->cpu))
+			drain_ready(s);
+	}
+	if (s->o.tick && ++s->ticks >= s->o.tick_every) {
+		s->ticks = 0;
+		s->o.tick(s->o.tick_priv);
+	}
+}
+
+/* ---- life cycle ---- */
+
+int mach_sampler_new(struct mach_sampler **out, struct mach *m,
+		     const struct mach_sampler_opts *opts)
+{
+	struct mach_sampler *s;
+	size_t need;
+	int ret;
+
+	*out = NULL;
+	if (!m || !m->ev5 || !opts || !opts->sink)
+		return -EINVAL;
+	ret = vs_config_check(&opts->cfg, NULL);
+	if (ret)
+		return ret;
+	for (unsigned int e = 0; e < VS_EVENT_NR; e++)
+		if ((opts->cfg.events & (1u << e)) && ev_map[e] < 0)
+			return -EOPNOTSUPP;
+	if (opts->truth_hi < opts->truth_lo || opts->truth_hi - opts->truth_lo > (1ull << 32))
+		return -EINVAL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->m = m;
+	s->o = *opts;
+	if (!s->o.tick_every)
+		s->o.tick_every = 256;
+	s->pid = (uint32_t)m->pid;
+	need = vs_cpu_size(&opts->cfg);
+	s->mem_len = (need + 63) & ~(size_t)63;
+	s->mem = aligned_alloc(64, s->mem_len);
+	s->dcap = opts->cfg.buf_bytes + VS_REC_MAX;
+	s->dbuf = malloc(s->dcap);
+	if (!s->mem || !s->dbuf) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	ret = cpu_setup(s);
+	if (ret)
+		goto out_free;
+	if (opts->truth_hi > opts->truth_lo) {
+		s->vt_n = (size_t)((opts->truth_hi - opts->truth_lo + 3) >> 2);
+		s->vt = calloc(s->vt_n, sizeof(*s->vt));
+		if (!s->vt) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+	}
+
+	s->base = m->cfg.mem;
+	s->base_priv = m->cfg.mem_priv;
+	/* Only these four: an operation the machine adds later (a decoded-instruction fetch)
+	 * stays NULL, so every fetch passes through i_fetch. */
+	s->iops = (struct axp_mem_ops){
+		.fetch = i_fetch,
+		.load = i_load,
+		.store = i_store,
+		.rpcc = i_rpcc,
+	};
+	if (s->vt) {
+		s->tops = (struct axp_mem_ops){
+			.fetch = i_fetch,
+			.load = t_load,
+			.store = t_store,
+			.rpcc = i_rpcc,
+		};
+		m->cfg.mem = &s->tops;
+		m->cfg.mem_priv = s;
+	}
+	s->saved_hooks = m->hooks;
+	m->hooks.pmu_irq = on_irq;
+	m->hooks.priv = s;
+	arm_all(s);
+	*out = s;
+	return 0;
+
+out_free:
+	free(s->vt);
+	free(s->dbuf);
+	free(s->mem);
+	free(s);
+	return ret;
+}
+
+void mach_sampler_free(struct mach_sampler *s)
+{
+	if (!s)
+		return;
+	if (s->m->hooks.priv == s)
+		s->m->hooks = s->saved_hooks;
+	if (s->m->cfg.mem_priv == s) {
+		s->m->cfg.mem = s->base;
+		s->m->cfg.mem_priv = s->base_priv;
+	}
+	for (size_t i = 0; i < s->vt_n; i++)
+		free(s->vt[i]);
+	free(s->vt);
+	free(s->dbuf);
+	free(s->mem);
+	free(s);
+}
+
+const struct vs_stats *mach_sampler_vs_stats(const struct mach_sampler *s)
+{
+	return &s->cpu->st;
+}
+
+void mach_sampler_get_stats(const struct mach_sampler *s, struct mach_sampler_stats *st)
+{
+	*st = s->st;
+}
+
+int mach_sampler_stats_record(const struct mach_sampler *s, void *buf, size_t len)
+{
+	return vs_cpu_stats_record(s->cpu, buf, len);
+}
+
+/* ---- truth output ---- */
+
+struct vt_item {
+	uint64_t val, cnt;
+};
+
+static int item_cmp(const void *a, const void *b)
+{
+	const struct vt_item *x = a, *y = b;
+
+	if (x->cnt != y->cnt)
+		return x->cnt > y->cnt ? -1 : 1;
+	return x->val < y->val ? -1 : x->val > y->val;
+}
+
+int mach_sampler_truth_write(const struct mach_sampler *s, const char *path)
+{
+	struct vt_item items[MACH_VT_VALUES];
+	FILE *f;
+	int ret = 0;
+
+	if (!s->vt)
+		return -ENODATA;
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "# axprof value truth 1\n");
+	for (size_t i = 0; i < s->vt_n; i++) {
+		const struct vt_pc *h = s->vt[i];
+		unsigned int k = 0;
+
+		if (!h)
+			continue;
+		for (unsigned int j = 0; j < VT_SLOTS && k < MACH_VT_VALUES; j++)
+			if (h->cnt[j])
+				items[k++] = (struct vt_item){ h->val[j], h->cnt[j] };
+		qsort(items, k, sizeof(items[0]), item_cmp);
+		fprintf(f, "pc 0x%" PRIx64 " n %" PRIu64 " distinct %u other %" PRIu64 "\n",
+			s->o.truth_lo + 4 * (uint64_t)i, h->n, h->used, h->other);
+		for (unsigned int j = 0; j < k; j++)
+			fprintf(f, " 0x%" PRIx64 " %" PRIu64 "\n", items[j].val, items[j].cnt);
+	}
+	if (fflush(f) || ferror(f))
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	return ret;
+}
+
+int mach_sampler_truth_get(const struct mach_sampler *s, uint64_t pc, uint64_t value,
+			   uint64_t *count, uint64_t *n)
+{
+	const struct vt_pc *h;
+
+	*count = 0;
+	*n = 0;
+	if (!s->vt)
+		return -ENODATA;
+	if (pc < s->o.truth_lo || pc >= s->o.truth_hi || (pc & 3))
+		return -ENOENT;
+	h = s->vt[(pc - s->o.truth_lo) >> 2];
+	if (!h)
+		return 0;
+	*n = h->n;
+	for (unsigned int j = 0; j < VT_SLOTS; j++)
+		if (h->cnt[j] && h->val[j] == value)
+			*count = h->cnt[j];
+	return 0;
+}

@@ -1,0 +1,118 @@
+/* machine/mach_sampler.h - the sampler core on the hosted machine's PMU: sample, interpret, drain. */
+#ifndef MACH_SAMPLER_H
+#define MACH_SAMPLER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mach.h"
+#include "vs_abi.h"
+
+/*
+ * The hosted machine's "driver" (DCPI SOSP'97 §4.2; value-sampling slides 10-13): one struct
+ * vs_cpu (kmod/sampler) plugged into the EV5 model's PMU through struct mach_hooks.
+ *
+ * Per PMU interrupt (mach_run.c calls the hook after the instruction that retired):
+ *   vs_sample(cpu, pid, irq->pc, event, user = true, &decision)
+ *   mach_ev5_pmu_arm(ev5, event, decision.period)      the next randomised period
+ *   decision.interpret: vs_interpret() on the interrupted context (the machine's own struct
+ *       axp_ctx) with memory operations over the machine's address space whose loads and stores
+ *       also go through the cache model (mach_ev5_access: latency and level for the latency
+ *       observer). AXP_POLICY_INTERRUPT hands CALL_PAL, faults, LL/SC and the FP special cases
+ *       back: the interpretation stops before them and the machine's run loop (which owns system
+ *       calls and signals) executes them. The interpreted instructions really advance the
+ *       program; they are not retired into the EV5 model (as on a real kernel, where the
+ *       interpreter's time is the kernel's), so they are counted apart (interp_insns).
+ *   a buffer became ready (decision.wake, vs_interp_take_wake): swap and drain it to the sink.
+ *
+ * The drain channel is in-process: the sink (the daemon library, daemon/dmn_lib.h) receives whole
+ * records of the vs_abi.h stream, exactly what read() on /dev/axprof returns.
+ *
+ * Ground truth for value profiles (--value-truth): when truth_hi > truth_lo, every instruction
+ * at a pc in [truth_lo, truth_hi) that writes a register, executed natively or interpreted, adds
+ * the value written to an exact per-pc histogram (the first MACH_VT_VALUES distinct values of a
+ * pc are counted exactly; later new values are counted together as "other"). It works by
+ * wrapping the machine's fetch operation, so it costs a little on every instruction; off by
+ * default.
+ */
+
+#define MACH_VT_VALUES 256 /* distinct values counted exactly per pc */
+
+/* Where drained records go: whole records, len > 0. Return 0, or -Exxx (counted, not fatal). */
+typedef int (*mach_sampler_sink_fn)(void *priv, const void *recs, size_t len);
+/* Called every `tick_every` interrupts (progress display, timer flushes). */
+typedef void (*mach_sampler_tick_fn)(void *priv);
+/* Called when the program has forked and this copy of the sampler is the child's: the state it
+ * inherited belongs to the parent (already discarded here); the sink owner drops its own. */
+typedef void (*mach_sampler_fork_fn)(void *priv, uint32_t new_pid);
+
+struct mach_sampler_opts {
+	struct vs_config cfg; /* checked with vs_config_check(); events the EV5 PMU counts */
+	mach_sampler_sink_fn sink; /* required */
+	void *sink_priv;
+	mach_sampler_tick_fn tick; /* may be NULL */
+	void *tick_priv;
+	uint32_t tick_every; /* interrupts between ticks (0: 256) */
+	mach_sampler_fork_fn on_fork; /* may be NULL */
+	void *fork_priv;
+	uint64_t truth_lo, truth_hi; /* value ground truth for pcs in [lo, hi); 0, 0: none */
+};
+
+struct mach_sampler_stats {
+	uint64_t irqs; /* PMU interrupts handled */
+	uint64_t interps; /* interpretations run */
+	uint64_t interp_insns; /* instructions the interpretations executed (the program's) */
+	uint64_t interp_refused; /* vs_interpret() refused (-EBUSY / -EINVAL) */
+	uint64_t stops[AXP_STOP_NR]; /* interpretations by stop reason */
+	uint64_t drains; /* drains that moved something to the sink */
+	uint64_t drained_bytes;
+	uint64_t drained_records;
+	uint64_t sink_errors; /* sink calls that returned an error */
+	uint64_t forks; /* times a forked child discarded the parent's state */
+};
+
+struct mach_sampler;
+
+/*
+ * Plug a sampler into m (which must have the EV5 model: mach_timing_init) and arm the PMU for
+ * every event of cfg. -EINVAL for a bad configuration or no timing model, -EOPNOTSUPP for an
+ * event the EV5 PMU does not count (VS_EV_REPLAYS, VS_EV_USER6/7), -ENOMEM.
+ */
+int mach_sampler_new(struct mach_sampler **out, struct mach *m,
+		     const struct mach_sampler_opts *opts);
+/* Unplug (the hooks go back to the machine's built-in handler) and free. */
+void mach_sampler_free(struct mach_sampler *s);
+
+/*
+ * Move the hash table and observer tables into the buffers and drain everything to the sink
+ * (DCPI's complete flush). Call between instructions (not from the sink). 0 or the first sink
+ * error.
+ */
+int mach_sampler_flush(struct mach_sampler *s);
+
+/* The sampler's cumulative counters (the body of a VS_REC_STATS record) and the glue's own. */
+const struct vs_stats *mach_sampler_vs_stats(const struct mach_sampler *s);
+void mach_sampler_get_stats(const struct mach_sampler *s, struct mach_sampler_stats *st);
+/* A VS_REC_STATS record into buf (length returned, or -ENOSPC). */
+int mach_sampler_stats_record(const struct mach_sampler *s, void *buf, size_t len);
+
+/*
+ * Write the value ground truth (text, one block per pc in increasing order):
+ *   # axprof value truth 1
+ *   pc 0x120000ec4 n 480000 distinct 2 other 0
+ *    0x3c8 456000
+ *    0x1000 24000
+ * n = executions that wrote a register; the values of a block are sorted by count (descending,
+ * ties by value); "other" counts executions whose value came after MACH_VT_VALUES distinct ones.
+ * -ENODATA when truth was not requested; -errno from the file system.
+ */
+int mach_sampler_truth_write(const struct mach_sampler *s, const char *path);
+
+/* Exact count of `value` at `pc` in the truth histograms, and the pc's total n (tests). */
+int mach_sampler_truth_get(const struct mach_sampler *s, uint64_t pc, uint64_t value,
+			   uint64_t *count, uint64_t *n);
+
+/* The PMU event of a sampler event (-EOPNOTSUPP when the EV5 model has none). */
+int mach_sampler_event(unsigned int vs_event);
+
+#endif /* MACH_SAMPLER_H */

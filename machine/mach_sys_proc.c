@@ -1,0 +1,254 @@
+/* machine/mach_sys_proc.c - Linux/Alpha process system calls: fork/vfork/clone, wait4, execve. */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mach_sys.h"
+
+/*
+ * The machine is one host process holding the whole Alpha process, so a host fork() is an
+ * exact fork of the Alpha process. The child gets v0 = 0, a4 = 1 and the parent v0 = pid,
+ * a4 = 0 (arch/alpha/kernel/process.c copy_thread: "OSF/1 has some strange fork() semantics").
+ * CLONE_VM|CLONE_VFORK (posix_spawn, vfork) becomes a fork whose parent waits until the child
+ * has called execve or exited (the child cannot write into the parent's memory: a failed
+ * execve after posix_spawn shows up as exit status 127, not as posix_spawn's error). Threads
+ * (CLONE_VM without CLONE_VFORK) are not supported: ENOSYS.
+ *
+ * execve of an Alpha ELF program re-executes axprof (`axprof run --sysroot S --argv0 A -- P
+ * ARGS`); any other file (a host program, a script) is executed by the host directly.
+ */
+
+#define A_CLONE_VM 0x00000100u
+#define A_CLONE_VFORK 0x00004000u
+#define A_CLONE_THREAD 0x00010000u
+#define A_CLONE_SETTLS 0x00080000u
+#define A_CLONE_PARENT_SETTID 0x00100000u
+#define A_CLONE_CHILD_CLEARTID 0x00200000u
+#define A_CLONE_CHILD_SETTID 0x01000000u
+
+static int64_t do_fork(struct mach *m, uint64_t flags, uint64_t newsp, uint64_t ptid, uint64_t ctid,
+		       uint64_t tls)
+{
+	int sync[2] = { -1, -1 };
+	pid_t pid;
+	char c;
+
+	if ((flags & A_CLONE_THREAD) || ((flags & A_CLONE_VM) && !(flags & A_CLONE_VFORK)))
+		return -ENOSYS;
+	if ((flags & A_CLONE_VFORK) && pipe2(sync, O_CLOEXEC))
+		return -errno;
+	fflush(m->err);
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		if (sync[0] >= 0) {
+			close(sync[0]);
+			close(sync[1]);
+		}
+		return -e;
+	}
+	if (pid == 0) {
+		uint32_t tid;
+
+		if (sync[0] >= 0)
+			close(sync[0]); /* sync[1] closes itself at execve or exit */
+		m->pid = (int32_t)getpid();
+		tid = (uint32_t)m->pid;
+		if (newsp)
+			m->ctx.r[30] = newsp;
+		if (flags & A_CLONE_SETTLS)
+			m->ctx.unique = tls;
+		if (flags & A_CLONE_CHILD_SETTID)
+			mach_mem_write(m->mem, ctid, &tid, 4);
+		if (flags & A_CLONE_CHILD_CLEARTID)
+			m->tid_address = ctid;
+		m->ctx.r[20] = 1;
+		return 0;
+	}
+	if (flags & A_CLONE_PARENT_SETTID) {
+		uint32_t tid = (uint32_t)pid;
+
+		mach_mem_write(m->mem, ptid, &tid, 4);
+	}
+	if (sync[0] >= 0) {
+		close(sync[1]);
+		while (read(sync[0], &c, 1) < 0 && errno == EINTR)
+			;
+		close(sync[0]);
+	}
+	m->ctx.r[20] = 0;
+	return pid;
+}
+
+static int64_t sys_fork(struct mach *m, const uint64_t *a)
+{
+	(void)a;
+	return do_fork(m, 0, 0, 0, 0, 0);
+}
+
+static int64_t sys_vfork(struct mach *m, const uint64_t *a)
+{
+	(void)a;
+	return do_fork(m, A_CLONE_VM | A_CLONE_VFORK, 0, 0, 0, 0);
+}
+
+/* clone(flags, newsp, parent_tidptr, child_tidptr, tls): the generic order (kernel/fork.c). */
+static int64_t sys_clone(struct mach *m, const uint64_t *a)
+{
+	return do_fork(m, a[0], a[1], a[2], a[3], a[4]);
+}
+
+/* Wait status: the host's encoding with Alpha signal numbers. */
+static int status_to_alpha(int st)
+{
+	if (WIFSIGNALED(st))
+		return (st & ~0x7f) | (mach_signo_to_alpha(WTERMSIG(st)) & 0x7f);
+	if (WIFSTOPPED(st))
+		return (st & 0xff) | (mach_signo_to_alpha(WSTOPSIG(st)) << 8);
+	return st;
+}
+
+static int64_t sys_wait4(struct mach *m, const uint64_t *a)
+{
+	struct rusage ru;
+	int st = 0;
+	pid_t r;
+
+	r = wait4((pid_t)a[0], &st, (int)a[2], a[3] ? &ru : NULL);
+	if (r < 0)
+		return -errno;
+	if (a[1] && r > 0) {
+		int32_t v = status_to_alpha(st);
+
+		if (mach_mem_write(m->mem, a[1], &v, 4))
+			return -EFAULT;
+	}
+	if (a[3] && mach_mem_write(m->mem, a[3], &ru, sizeof(ru)))
+		return -EFAULT;
+	return r;
+}
+
+/* A NULL-terminated vector of guest strings (argv, envp) as host pointers. */
+static int get_strv(struct mach *m, uint64_t va, char ***out, size_t extra)
+{
+	size_t n = 0, cap = 16;
+	char **v = calloc(cap + extra + 1, sizeof(*v));
+	uint64_t p;
+
+	if (!v)
+		return -ENOMEM;
+	for (; va; va += 8) {
+		const char *s;
+
+		if (mach_mem_read(m->mem, va, &p, 8))
+			goto fault;
+		if (!p)
+			break;
+		if (mach_mem_str(m->mem, p, 128 * 1024, &s))
+			goto fault;
+		if (n == cap) {
+			char **nv = realloc(v, (2 * cap + extra + 1) * sizeof(*v));
+
+			if (!nv) {
+				free(v);
+				return -ENOMEM;
+			}
+			v = nv;
+			cap *= 2;
+		}
+		v[n++] = (char *)s;
+	}
+	v[n] = NULL;
+	*out = v;
+	return 0;
+fault:
+	free(v);
+	return -EFAULT;
+}
+
+static bool is_alpha_elf(const char *path)
+{
+	Elf64_Ehdr eh;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	yes = read(fd, &eh, sizeof(eh)) == (ssize_t)sizeof(eh) && !memcmp(eh.e_ident, ELFMAG, 4) &&
+	      eh.e_machine == EM_ALPHA;
+	close(fd);
+	return yes;
+}
+
+static int64_t sys_execve(struct mach *m, const uint64_t *a)
+{
+	char buf[PATH_MAX], self[PATH_MAX];
+	char **argv = NULL, **envp = NULL, **nv;
+	const char *path;
+	size_t argc = 0, k = 0;
+	ssize_t n;
+	int ret = sys_path(m, a[0], buf, sizeof(buf), &path);
+
+	if (ret)
+		return ret;
+	if (access(path, X_OK))
+		return -errno;
+	ret = get_strv(m, a[1], &argv, 0);
+	if (!ret)
+		ret = get_strv(m, a[2], &envp, 0);
+	if (ret)
+		goto out;
+	if (!is_alpha_elf(path)) {
+		execve(path, argv, envp);
+		ret = -errno;
+		goto out;
+	}
+	while (argv[argc])
+		argc++;
+	nv = calloc(argc + 12, sizeof(*nv));
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (!nv || n <= 0) {
+		free(nv);
+		ret = nv ? -ENOEXEC : -ENOMEM;
+		goto out;
+	}
+	self[n] = 0;
+	nv[k++] = (char *)"axprof";
+	nv[k++] = (char *)"run";
+	nv[k++] = (char *)"--sysroot";
+	nv[k++] = m->sysroot[0] ? m->sysroot : (char *)"/";
+	if (m->opts.trace_syscalls)
+		nv[k++] = (char *)"--trace-syscalls";
+	if (argc) {
+		nv[k++] = (char *)"--argv0";
+		nv[k++] = argv[0];
+	}
+	nv[k++] = (char *)"--";
+	nv[k++] = (char *)path;
+	for (size_t i = 1; i < argc; i++)
+		nv[k++] = argv[i];
+	nv[k] = NULL;
+	fflush(m->err);
+	execve(self, nv, envp);
+	ret = -errno;
+	free(nv);
+out:
+	free(argv);
+	free(envp);
+	return ret;
+}
+
+void mach_sys_proc_table(mach_sys_fn *t)
+{
+	t[MACH_NR_fork] = sys_fork;
+	t[MACH_NR_vfork] = sys_vfork;
+	t[MACH_NR_clone] = sys_clone;
+	t[MACH_NR_wait4] = sys_wait4;
+	t[MACH_NR_execve] = sys_execve;
+}

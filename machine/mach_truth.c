@@ -1,0 +1,713 @@
+/* machine/mach_truth.c - EV5 ground truth: per-PC map, truth file writer and reader. */
+/*
+ * In memory: an open-addressing hash (pc -> index) over a growable array of records; the last
+ * record looked up is cached (mach_ev5_retire() touches one PC several times). Each record holds
+ * the counts of its first non-fall-through successor and, for conditional branches, of the
+ * fall-through, so direct branches never touch the separate (from, to) edge hash that indirect
+ * jumps with several targets need. The file format is documented in mach_truth.h.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "mach_ev5_model.h"
+
+const char *const mach_stall_name[MACH_STALL_NR] = {
+	[MACH_STALL_STATIC] = "static",	  [MACH_STALL_IMISS] = "imiss",
+	[MACH_STALL_DMISS] = "dmiss",	  [MACH_STALL_ITBMISS] = "itbmiss",
+	[MACH_STALL_DTBMISS] = "dtbmiss", [MACH_STALL_BRANCHMP] = "branchmp",
+	[MACH_STALL_WBFULL] = "wbfull",	  [MACH_STALL_UNIT] = "unit",
+	[MACH_STALL_OTHER] = "other",
+};
+
+/* ------------------------------------------------------------------------------------------ */
+/* In-memory map. */
+
+static inline size_t hash_pc(uint64_t pc)
+{
+	return (size_t)(((pc >> 2) * 0x9e3779b97f4a7c15ull) >> 20);
+}
+
+static inline size_t hash_edge(uint64_t from, uint64_t to)
+{
+	return (size_t)((((from >> 2) * 0x9e3779b97f4a7c15ull) ^
+			 ((to >> 2) * 0xc2b2ae3d27d4eb4full)) >>
+			20);
+}
+
+int ev5_truth_new(struct ev5_truth **out)
+{
+	struct ev5_truth *t = calloc(1, sizeof(*t));
+
+	*out = NULL;
+	if (!t)
+		return -ENOMEM;
+	t->tab_mask = 4096 - 1;
+	t->tab = calloc(t->tab_mask + 1, sizeof(*t->tab));
+	t->cap = 1024;
+	t->recs = malloc(t->cap * sizeof(*t->recs));
+	t->etab_mask = 256 - 1;
+	t->etab = calloc(t->etab_mask + 1, sizeof(*t->etab));
+	if (!t->tab || !t->recs || !t->etab) {
+		ev5_truth_free(t);
+		return -ENOMEM;
+	}
+	t->last_pc = UINT64_MAX;
+	*out = t;
+	return 0;
+}
+
+void ev5_truth_free(struct ev5_truth *t)
+{
+	if (!t)
+		return;
+	free(t->tab);
+	free(t->recs);
+	free(t->etab);
+	free(t);
+}
+
+static int grow_tab(struct ev5_truth *t)
+{
+	size_t nmask = t->tab_mask * 2 + 1;
+	struct ev5_slot *n = calloc(nmask + 1, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (size_t i = 0; i <= t->tab_mask; i++) {
+		size_t h;
+
+		if (!t->tab[i].key)
+			continue;
+		for (h = hash_pc(t->tab[i].key - 1) & nmask; n[h].key; h = (h + 1) & nmask)
+			;
+		n[h] = t->tab[i];
+	}
+	free(t->tab);
+	t->tab = n;
+	t->tab_mask = nmask;
+	return 0;
+}
+
+struct ev5_trec *ev5_truth_rec_slow(struct ev5_truth *t, uint64_t pc)
+{
+	size_t h;
+	struct ev5_trec *r;
+
+	for (h = hash_pc(pc) & t->tab_mask; t->tab[h].key; h = (h + 1) & t->tab_mask) {
+		if (t->tab[h].key == pc + 1) {
+			t->last_pc = pc;
+			t->last_idx = t->tab[h].val;
+			return &t->recs[t->last_idx];
+		}
+	}
+	/* new PC */
+	if (t->nrecs == t->cap) {
+		struct ev5_trec *n = realloc(t->recs, 2 * t->cap * sizeof(*n));
+
+		if (!n) {
+			t->failed = true;
+			return NULL;
+		}
+		t->recs = n;
+		t->cap *= 2;
+	}
+	if (2 * (t->tab_used + 1) > t->tab_mask + 1) {
+		if (grow_tab(t)) {
+			t->failed = true;
+			return NULL;
+		}
+		for (h = hash_pc(pc) & t->tab_mask; t->tab[h].key; h = (h + 1) & t->tab_mask)
+			;
+	}
+	t->tab[h].key = pc + 1;
+	t->tab[h].val = t->nrecs;
+	t->tab_used++;
+	r = &t->recs[t->nrecs];
+	memset(r, 0, sizeof(*r));
+	r->pc = pc;
+	t->last_pc = pc;
+	t->last_idx = t->nrecs++;
+	return r;
+}
+
+static int grow_etab(struct ev5_truth *t)
+{
+	size_t nmask = t->etab_mask * 2 + 1;
+	struct ev5_slot *n = calloc(nmask + 1, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (size_t i = 0; i <= t->etab_mask; i++) {
+		size_t h;
+		struct ev5_slot *s = &t->etab[i];
+
+		if (!s->key)
+			continue;
+		for (h = hash_edge(s->key - 1, s->aux) & nmask; n[h].key; h = (h + 1) & nmask)
+			;
+		n[h] = *s;
+	}
+	free(t->etab);
+	t->etab = n;
+	t->etab_mask = nmask;
+	return 0;
+}
+
+void ev5_truth_edge(struct ev5_truth *t, struct ev5_trec *r, uint64_t from, uint64_t to, bool cond)
+{
+	size_t h;
+
+	if (cond && to == from + 4) {
+		r->f_n++;
+		return;
+	}
+	if (!r->e_n || r->e_to == to) {
+		r->e_to = to;
+		r->e_n++;
+		return;
+	}
+	for (h = hash_edge(from, to) & t->etab_mask; t->etab[h].key; h = (h + 1) & t->etab_mask) {
+		if (t->etab[h].key == from + 1 && t->etab[h].aux == to) {
+			t->etab[h].val++;
+			return;
+		}
+	}
+	if (2 * (t->etab_used + 1) > t->etab_mask + 1) {
+		if (grow_etab(t)) {
+			t->failed = true;
+			return;
+		}
+		for (h = hash_edge(from, to) & t->etab_mask; t->etab[h].key;
+		     h = (h + 1) & t->etab_mask)
+			;
+	}
+	t->etab[h].key = from + 1;
+	t->etab[h].aux = to;
+	t->etab[h].val = 1;
+	t->etab_used++;
+}
+
+bool mach_ev5_truth_get(const struct mach_ev5 *m, uint64_t pc, struct mach_truth_pc *out)
+{
+	const struct ev5_truth *t = m->truth;
+
+	if (!t)
+		return false;
+	for (size_t h = hash_pc(pc) & t->tab_mask; t->tab[h].key; h = (h + 1) & t->tab_mask) {
+		if (t->tab[h].key == pc + 1) {
+			const struct ev5_trec *r = &t->recs[t->tab[h].val];
+
+			out->pc = r->pc;
+			out->exec = r->exec;
+			out->head = r->head;
+			memcpy(out->stall, r->stall, sizeof(out->stall));
+			memcpy(out->ev, r->ev, sizeof(out->ev));
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Little-endian encoding. */
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v = 0;
+
+	for (int i = 3; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static uint32_t crc_buf(const uint8_t *buf, size_t len)
+{
+	uLong c = crc32(0L, Z_NULL, 0);
+	static const uint8_t zero[4];
+
+	/* zlib takes uInt lengths: feed large buffers in pieces; the CRC field counts as zero */
+	c = crc32(c, buf, 32);
+	c = crc32(c, zero, 4);
+	for (size_t off = 36; off < len;) {
+		size_t n = len - off > (1u << 30) ? (1u << 30) : len - off;
+
+		c = crc32(c, buf + off, (uInt)n);
+		off += n;
+	}
+	return (uint32_t)c;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Writer. */
+
+static int cmp_pc(const void *a, const void *b)
+{
+	const struct ev5_trec *x = *(const struct ev5_trec *const *)a;
+	const struct ev5_trec *y = *(const struct ev5_trec *const *)b;
+
+	return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+static int cmp_edge(const void *a, const void *b)
+{
+	const struct mach_truth_edge *x = a, *y = b;
+
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	return x->to < y->to ? -1 : x->to > y->to;
+}
+
+static void put_params(uint8_t *p, const struct mach_ev5_params *q)
+{
+	uint32_t v[MACH_TP_NR] = { 0 };
+
+	v[MACH_TP_DCACHE_LAT] = q->dcache_lat;
+	v[MACH_TP_SCACHE_LAT] = q->scache_lat;
+	v[MACH_TP_BCACHE_LAT] = q->bcache_lat;
+	v[MACH_TP_MEM_LAT] = q->mem_lat;
+	v[MACH_TP_MEM_OCCUPANCY] = q->mem_occupancy;
+	v[MACH_TP_BCACHE_KB] = q->bcache_kb;
+	v[MACH_TP_MISPREDICT] = q->mispredict;
+	v[MACH_TP_ITB_MISS] = q->itb_miss;
+	v[MACH_TP_DTB_MISS] = q->dtb_miss;
+	v[MACH_TP_WB_SCACHE] = q->wb_scache;
+	v[MACH_TP_WB_TIMEOUT] = q->wb_timeout;
+	v[MACH_TP_PAL_CYCLES] = q->pal_cycles;
+	v[MACH_TP_REPLAY] = q->replay;
+	for (unsigned int i = 0; i < MACH_TP_NR; i++)
+		put32(p + 4 * i, v[i]);
+}
+
+static int write_all(int fd, const uint8_t *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Serialise the truth of `m` into a new buffer. */
+static int truth_encode(const struct mach_ev5 *m, uint8_t **out, size_t *outlen)
+{
+	const struct ev5_truth *t = m->truth;
+	const struct ev5_trec **order = NULL;
+	struct mach_truth_edge *edges = NULL;
+	size_t nedges = 0, maxedges, off, len, npcs = t->nrecs;
+	size_t sum_off, pcs_off, edg_off;
+	uint8_t *buf, *p;
+	int err = -ENOMEM;
+
+	order = malloc((npcs ? npcs : 1) * sizeof(*order));
+	maxedges = 2 * npcs + t->etab_used + 1;
+	edges = malloc(maxedges * sizeof(*edges));
+	if (!order || !edges)
+		goto out_free;
+	for (size_t i = 0; i < npcs; i++) {
+		const struct ev5_trec *r = &t->recs[i];
+
+		order[i] = r;
+		if (r->e_n)
+			edges[nedges++] = (struct mach_truth_edge){ r->pc, r->e_to, r->e_n };
+		if (r->f_n)
+			edges[nedges++] = (struct mach_truth_edge){ r->pc, r->pc + 4, r->f_n };
+	}
+	for (size_t i = 0; i <= t->etab_mask; i++)
+		if (t->etab[i].key)
+			edges[nedges++] =
+				(struct mach_truth_edge){ t->etab[i].key - 1, t->etab[i].aux,
+							  t->etab[i].val };
+	qsort(order, npcs, sizeof(*order), cmp_pc);
+	qsort(edges, nedges, sizeof(*edges), cmp_edge);
+
+	sum_off = MACH_TRUTH_HDR_SIZE + 3 * MACH_TRUTH_SECENT_SIZE;
+	pcs_off = sum_off + MACH_TRUTH_SUMMARY_SIZE;
+	edg_off = pcs_off + npcs * MACH_TRUTH_PC_SIZE;
+	len = edg_off + nedges * MACH_TRUTH_EDGE_SIZE;
+	buf = calloc(1, len);
+	if (!buf)
+		goto out_free;
+
+	memcpy(buf, MACH_TRUTH_MAGIC, 8);
+	put32(buf + 8, MACH_TRUTH_VERSION);
+	put32(buf + 12, MACH_TRUTH_BOM);
+	put32(buf + 16, MACH_TRUTH_HDR_SIZE);
+	put32(buf + 20, 3);
+	put64(buf + 24, len);
+
+	p = buf + MACH_TRUTH_HDR_SIZE;
+	put32(p, MACH_TRUTH_SEC_SUMMARY);
+	put32(p + 4, MACH_TRUTH_SUMMARY_SIZE);
+	put64(p + 8, sum_off);
+	put64(p + 16, 1);
+	p += MACH_TRUTH_SECENT_SIZE;
+	put32(p, MACH_TRUTH_SEC_PCS);
+	put32(p + 4, MACH_TRUTH_PC_SIZE);
+	put64(p + 8, pcs_off);
+	put64(p + 16, npcs);
+	p += MACH_TRUTH_SECENT_SIZE;
+	put32(p, MACH_TRUTH_SEC_EDGES);
+	put32(p + 4, MACH_TRUTH_EDGE_SIZE);
+	put64(p + 8, edg_off);
+	put64(p + 16, nedges);
+
+	p = buf + sum_off;
+	put64(p, m->cur);
+	put64(p + 8, m->insns);
+	for (unsigned int c = 0; c < MACH_STALL_NR; c++)
+		put64(p + 16 + 8 * c, m->stall[c]);
+	for (unsigned int e = 0; e < MACH_TRUTH_NEVENTS; e++)
+		put64(p + 88 + 8 * e, m->count[e]);
+	put_params(p + 144, &m->p);
+
+	off = pcs_off;
+	for (size_t i = 0; i < npcs; i++, off += MACH_TRUTH_PC_SIZE) {
+		const struct ev5_trec *r = order[i];
+
+		p = buf + off;
+		put64(p, r->pc);
+		put64(p + 8, r->exec);
+		put64(p + 16, r->head);
+		for (unsigned int c = 0; c < MACH_STALL_NR; c++)
+			put64(p + 24 + 8 * c, r->stall[c]);
+		for (unsigned int e = 0; e < MACH_TEV_NR; e++)
+			put64(p + 96 + 8 * e, r->ev[e]);
+	}
+	off = edg_off;
+	for (size_t i = 0; i < nedges; i++, off += MACH_TRUTH_EDGE_SIZE) {
+		put64(buf + off, edges[i].from);
+		put64(buf + off + 8, edges[i].to);
+		put64(buf + off + 16, edges[i].count);
+	}
+	put32(buf + 32, crc_buf(buf, len));
+	*out = buf;
+	*outlen = len;
+	err = 0;
+out_free:
+	free(order);
+	free(edges);
+	return err;
+}
+
+int ev5_truth_write(const struct mach_ev5 *m, const char *path)
+{
+	uint8_t *buf;
+	size_t len, plen = strlen(path);
+	char *tmp;
+	int fd, err;
+
+	if (m->truth->failed)
+		return -ENOMEM;
+	err = truth_encode(m, &buf, &len);
+	if (err)
+		return err;
+	tmp = malloc(plen + 16);
+	if (!tmp) {
+		err = -ENOMEM;
+		goto out_free_buf;
+	}
+	snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = -errno;
+		goto out_free_tmp;
+	}
+	err = fchmod(fd, 0644) ? -errno : 0; /* mkstemp() makes it 0600 */
+	if (!err)
+		err = write_all(fd, buf, len);
+	if (!err && fsync(fd))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+out_free_tmp:
+	free(tmp);
+out_free_buf:
+	free(buf);
+	return err;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reader. */
+
+/* Report a damaged file: the offset of the first bad byte, and the checking line when debugging. */
+static int corrupt(uint64_t *bad_offset, uint64_t off, int line)
+{
+	if (bad_offset)
+		*bad_offset = off;
+	if (getenv("AXPROF_DEBUG"))
+		fprintf(stderr, "mach_truth: damaged at offset %llu (check at mach_truth.c:%d)\n",
+			(unsigned long long)off, line);
+	return -EBADMSG;
+}
+
+#define TRUTH_CORRUPT(off)                                  \
+	do {                                                \
+		err = corrupt(bad_offset, (off), __LINE__); \
+		goto out_free;                              \
+	} while (0)
+
+int mach_truth_parse(const void *buf_, size_t len, struct mach_truth **out, uint64_t *bad_offset)
+{
+	const uint8_t *buf = buf_;
+	struct mach_truth *t;
+	uint32_t nsec;
+	uint64_t tab_end;
+	const uint8_t *sec_ent[4] = { NULL };
+	int err = 0;
+
+	*out = NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	if (len < MACH_TRUTH_HDR_SIZE)
+		TRUTH_CORRUPT(len);
+	if (memcmp(buf, MACH_TRUTH_MAGIC, 8))
+		TRUTH_CORRUPT(0);
+	t->version = get32(buf + 8);
+	if (t->version == 0 || t->version > MACH_TRUTH_VERSION)
+		TRUTH_CORRUPT(8);
+	if (get32(buf + 12) != MACH_TRUTH_BOM)
+		TRUTH_CORRUPT(12);
+	if (get32(buf + 16) != MACH_TRUTH_HDR_SIZE)
+		TRUTH_CORRUPT(16);
+	nsec = get32(buf + 20);
+	if (nsec == 0 || nsec > MACH_TRUTH_MAX_SECTIONS)
+		TRUTH_CORRUPT(20);
+	if (get64(buf + 24) != len)
+		TRUTH_CORRUPT(get64(buf + 24) > len ? len : 24);
+	tab_end = MACH_TRUTH_HDR_SIZE + (uint64_t)nsec * MACH_TRUTH_SECENT_SIZE;
+	if (tab_end > len)
+		TRUTH_CORRUPT(len);
+	if (get32(buf + 32) != crc_buf(buf, len))
+		TRUTH_CORRUPT(32);
+
+	for (uint32_t i = 0; i < nsec; i++) {
+		const uint8_t *e = buf + MACH_TRUTH_HDR_SIZE + (size_t)i * MACH_TRUTH_SECENT_SIZE;
+		uint64_t eoff = (uint64_t)(e - buf);
+		uint32_t type = get32(e), rsz = get32(e + 4);
+		uint64_t off = get64(e + 8), cnt = get64(e + 16);
+		uint32_t minsz = 0;
+
+		if (!rsz)
+			TRUTH_CORRUPT(eoff + 4);
+		if (off % 8 || off < tab_end || off > len)
+			TRUTH_CORRUPT(eoff + 8);
+		if (cnt > (len - off) / rsz)
+			TRUTH_CORRUPT(eoff + 16);
+		switch (type) {
+		case MACH_TRUTH_SEC_SUMMARY:
+			minsz = MACH_TRUTH_SUMMARY_SIZE;
+			if (cnt != 1)
+				TRUTH_CORRUPT(eoff + 16);
+			break;
+		case MACH_TRUTH_SEC_PCS:
+			minsz = MACH_TRUTH_PC_SIZE;
+			break;
+		case MACH_TRUTH_SEC_EDGES:
+			minsz = MACH_TRUTH_EDGE_SIZE;
+			break;
+		default:
+			continue; /* a section this reader does not know */
+		}
+		if (rsz < minsz)
+			TRUTH_CORRUPT(eoff + 4);
+		if (sec_ent[type])
+			TRUTH_CORRUPT(eoff);
+		sec_ent[type] = e;
+	}
+	for (unsigned int type = 1; type <= 3; type++)
+		if (!sec_ent[type])
+			TRUTH_CORRUPT(MACH_TRUTH_HDR_SIZE);
+
+	{ /* summary */
+		const uint8_t *p = buf + get64(sec_ent[1] + 8);
+
+		t->sum.cycles = get64(p);
+		t->sum.insns = get64(p + 8);
+		for (unsigned int c = 0; c < MACH_STALL_NR; c++)
+			t->sum.stall[c] = get64(p + 16 + 8 * c);
+		for (unsigned int e = 0; e < MACH_TRUTH_NEVENTS; e++)
+			t->sum.events[e] = get64(p + 88 + 8 * e);
+		for (unsigned int i = 0; i < MACH_TP_NR; i++)
+			t->sum.param[i] = get32(p + 144 + 4 * i);
+	}
+	{ /* per-PC records */
+		uint32_t rsz = get32(sec_ent[2] + 4);
+		uint64_t off = get64(sec_ent[2] + 8);
+
+		t->npcs = get64(sec_ent[2] + 16);
+		t->pcs = calloc(t->npcs ? t->npcs : 1, sizeof(*t->pcs));
+		if (!t->pcs) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+		for (size_t i = 0; i < t->npcs; i++, off += rsz) {
+			const uint8_t *p = buf + off;
+			struct mach_truth_pc *r = &t->pcs[i];
+			uint64_t sum = 0;
+
+			r->pc = get64(p);
+			if (i && r->pc <= t->pcs[i - 1].pc)
+				TRUTH_CORRUPT(off);
+			r->exec = get64(p + 8);
+			r->head = get64(p + 16);
+			for (unsigned int c = 0; c < MACH_STALL_NR; c++) {
+				r->stall[c] = get64(p + 24 + 8 * c);
+				sum += r->stall[c];
+			}
+			if (sum != r->head)
+				TRUTH_CORRUPT(off + 16);
+			for (unsigned int e = 0; e < MACH_TEV_NR; e++)
+				r->ev[e] = get64(p + 96 + 8 * e);
+		}
+	}
+	{ /* edges */
+		uint32_t rsz = get32(sec_ent[3] + 4);
+		uint64_t off = get64(sec_ent[3] + 8);
+
+		t->nedges = get64(sec_ent[3] + 16);
+		t->edges = calloc(t->nedges ? t->nedges : 1, sizeof(*t->edges));
+		if (!t->edges) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+		for (size_t i = 0; i < t->nedges; i++, off += rsz) {
+			struct mach_truth_edge *e = &t->edges[i];
+
+			e->from = get64(buf + off);
+			e->to = get64(buf + off + 8);
+			e->count = get64(buf + off + 16);
+			if (i && cmp_edge(&e[-1], e) >= 0)
+				TRUTH_CORRUPT(off);
+		}
+	}
+	*out = t;
+	return 0;
+
+out_free:
+	mach_truth_free(t);
+	return err;
+}
+
+int mach_truth_read(const char *path, struct mach_truth **out, uint64_t *bad_offset)
+{
+	struct stat st;
+	uint8_t *buf;
+	size_t got = 0;
+	int fd, err = 0;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		err = -errno;
+		goto out_close;
+	}
+	if (st.st_size < 0 || (uint64_t)st.st_size > (1ull << 40)) {
+		err = -EFBIG;
+		goto out_close;
+	}
+	buf = malloc(st.st_size ? (size_t)st.st_size : 1);
+	if (!buf) {
+		err = -ENOMEM;
+		goto out_close;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			goto out_free;
+		}
+		if (n == 0)
+			break; /* shrank under us: parse what is there */
+		got += (size_t)n;
+	}
+	err = mach_truth_parse(buf, got, out, bad_offset);
+out_free:
+	free(buf);
+out_close:
+	close(fd);
+	return err;
+}
+
+void mach_truth_free(struct mach_truth *t)
+{
+	if (!t)
+		return;
+	free(t->pcs);
+	free(t->edges);
+	free(t);
+}
+
+const struct mach_truth_pc *mach_truth_find(const struct mach_truth *t, uint64_t pc)
+{
+	size_t lo = 0, hi = t->npcs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->pcs[mid].pc < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->npcs && t->pcs[lo].pc == pc ? &t->pcs[lo] : NULL;
+}
+
+uint64_t mach_truth_edge_count(const struct mach_truth *t, uint64_t from, uint64_t to)
+{
+	size_t lo = 0, hi = t->nedges;
+	struct mach_truth_edge key = { from, to, 0 };
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_edge(&t->edges[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < t->nedges && t->edges[lo].from == from && t->edges[lo].to == to)
+		return t->edges[lo].count;
+	return 0;
+}

@@ -1,0 +1,21 @@
+# machine/module.mk - the hosted Alpha machine (mach_*): address space, loader, system calls, run
+# loop; the EV5 timing model files (mach_ev5*, mach_pmu*, mach_truth*) live here too.
+LIB_SRCS += $(wildcard machine/*.c)
+
+# Linux/Alpha ABI tables generated from the Alpha kernel headers of the sysroot.
+MACH_GEN := $(BUILD)/gen/machine
+MACH_GEN_HDRS := $(MACH_GEN)/mach_sysnr.h $(MACH_GEN)/mach_errno.h $(MACH_GEN)/mach_signo.h
+$(MACH_GEN_HDRS) &: machine/gen-tables.sh
+	@mkdir -p $(MACH_GEN)
+	$(if $(Q),@echo "  GEN     $(MACH_GEN)/mach_*.h")
+	$(Q)machine/gen-tables.sh $(SYSROOT)/include $(MACH_GEN)
+
+$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard machine/mach_sys*.c machine/mach_signal.c)) \
+$(patsubst %.c,$(BUILD)/san/%.o,$(wildcard machine/mach_sys*.c machine/mach_signal.c)): $(MACH_GEN_HDRS)
+$(BUILD)/obj/machine/%.o $(BUILD)/san/machine/%.o: INCS += -I$(MACH_GEN)
+$(BUILD)/tests/machine/%: INCS += -I$(MACH_GEN)
+$(BUILD)/tests/machine/%: $(MACH_GEN_HDRS)
+
+# End-to-end checks of `axprof run` and its speed figures.
+CHECK_STEPS += tests/machine/run-workloads.sh
+BENCH_STEPS += bench/machine-speed.sh

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# tests/machine/run-workloads.sh - check `axprof run` (the hosted Alpha machine) end to end.
+#
+# Usage: tests/machine/run-workloads.sh        (make check runs it with BUILD set)
+#   1. the workloads helper's golden check, tests/workloads/run-qemu.sh, with
+#      RUNNER="$BUILD/bin/axprof run --" (includes the bzip2/gzip round trips when built);
+#   2. the same golden check for a few workloads under --cpu ev5 (timing must not change results),
+#      and --truth writes a file;
+#   3. tests/machine/progs/*.c compiled for Alpha and run under both qemu-alpha and axprof run:
+#      stdout and exit status must be identical (signals, FP traps, files, arguments);
+#   4. bad input: missing program, not ELF, not Alpha, missing interpreter, bad options, and the
+#      message of an uncaught fault.
+# Skips (with a note) what needs a missing tool: alpha-linux-gnu-gcc, qemu-alpha.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-build}
+case "$BUILD" in /*) ;; *) BUILD=$top/$BUILD ;; esac
+axprof=$BUILD/bin/axprof
+SYSROOT=${SYSROOT:-/usr/alpha-linux-gnu}
+ACC=${ACC:-alpha-linux-gnu-gcc}
+QEMU=(qemu-alpha -L "$SYSROOT")
+
+passed=0
+failed=0
+failures=()
+ok() {
+	passed=$((passed + 1))
+	echo "ok    $1"
+}
+bad() {
+	failed=$((failed + 1))
+	failures+=("$1")
+	echo "FAIL  $1: $2"
+}
+
+if [ ! -x "$axprof" ]; then
+	echo "run-workloads: $axprof not built (make all)" >&2
+	exit 1
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/axprof-mach.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# --- 1. golden workloads --------------------------------------------------------------------------
+if RUNNER="$axprof run --" BUILD="$BUILD" "$top/tests/workloads/run-qemu.sh" >"$tmp/wl.log" 2>&1; then
+	ok "workloads under axprof run ($(tail -n 1 "$tmp/wl.log"))"
+else
+	bad "workloads under axprof run" "$(grep -E '^FAIL' "$tmp/wl.log" | head -n 5 | tr '\n' ' ')"
+	tail -n 20 "$tmp/wl.log"
+fi
+
+# --- 2. timing mode ---------------------------------------------------------------------------------
+if RUNNER="$axprof run --cpu ev5 --" BUILD="$BUILD" "$top/tests/workloads/run-qemu.sh" exitcode \
+	syscalls semiinv >"$tmp/ev5.log" 2>&1; then
+	ok "workloads under axprof run --cpu ev5"
+else
+	bad "workloads under --cpu ev5" "$(grep -E '^FAIL' "$tmp/ev5.log" | head -n 3 | tr '\n' ' ')"
+fi
+if [ -x "$BUILD/workloads/semiinv" ]; then
+	if "$axprof" run --cpu ev5 --stats --truth "$tmp/t.truth" -- "$BUILD/workloads/semiinv" \
+		>/dev/null 2>"$tmp/stats" && [ -s "$tmp/t.truth" ] && grep -q 'CPI' "$tmp/stats"; then
+		ok "--cpu ev5 --stats --truth writes the truth file and prints CPI"
+	else
+		bad "--truth" "no truth file or no CPI line: $(head -c 300 "$tmp/stats")"
+	fi
+fi
+
+# --- 3. differential test programs ------------------------------------------------------------------
+if ! command -v "$ACC" >/dev/null 2>&1 || ! command -v qemu-alpha >/dev/null 2>&1; then
+	echo "skipped: tests/machine/progs ($ACC or qemu-alpha missing)"
+else
+	for src in "$here"/progs/*.c; do
+		n=$(basename "$src" .c)
+		bin=$tmp/$n
+		if ! "$ACC" -O2 -o "$bin" "$src" -lm 2>"$tmp/$n.cc"; then
+			bad "$n" "does not compile: $(head -c 300 "$tmp/$n.cc")"
+			continue
+		fi
+		mkdir -p "$tmp/q" "$tmp/a"
+		# Arguments: a scratch directory and an exit status, for programs that use them.
+		(cd "$tmp/q" && echo "some input" | AXPROF_TEST_VAR=v1 "${QEMU[@]}" "$bin" "$tmp/q" 7 \
+			>"$tmp/$n.qout" 2>"$tmp/$n.qerr") 2>/dev/null
+		qs=$?
+		(cd "$tmp/a" && echo "some input" | AXPROF_TEST_VAR=v1 "$axprof" run --sysroot "$SYSROOT" \
+			-- "$bin" "$tmp/a" 7 >"$tmp/$n.aout" 2>"$tmp/$n.aerr") 2>/dev/null
+		as=$?
+		sed -i "s|$tmp/[qa]|DIR|g" "$tmp/$n.qout" "$tmp/$n.aout"
+		if [ "$qs" != "$as" ]; then
+			bad "$n" "exit status $as, qemu-alpha $qs; stderr: $(head -c 300 "$tmp/$n.aerr")"
+		elif ! cmp -s "$tmp/$n.qout" "$tmp/$n.aout"; then
+			bad "$n" "stdout differs from qemu-alpha"
+			diff -u "$tmp/$n.qout" "$tmp/$n.aout" | head -n 20
+		else
+			ok "$n (same stdout and exit status $as as qemu-alpha)"
+		fi
+	done
+	# execve of an Alpha program re-enters the machine (qemu-alpha cannot do this part).
+	if [ -x "$tmp/procs" ]; then
+		if "$axprof" run -- "$tmp/procs" exec 2>&1 | grep -q "exec'd child: argc 3 argv\[2\] two" &&
+			"$axprof" run -- "$tmp/procs" exec 2>&1 | grep -q "exec child exit 5"; then
+			ok "execve of an Alpha program"
+		else
+			bad "execve of an Alpha program" "$("$axprof" run -- "$tmp/procs" exec 2>&1 | head -c 300)"
+		fi
+	fi
+	# The uncaught fault's message names the signal, pc, instruction and cause.
+	if [ -x "$tmp/segv" ]; then
+		("$axprof" run "$tmp/segv" >/dev/null 2>"$tmp/segv.msg"; exit $?) 2>/dev/null
+		s=$?
+		if [ "$s" = 139 ] && grep -Eq '^axprof run: .*segv: SIGSEGV at pc 0x[0-9a-f]+: ldq .*: load at address 0x10 \(not mapped\)$' "$tmp/segv.msg"; then
+			ok "uncaught SIGSEGV: status 139 and message"
+		else
+			bad "uncaught SIGSEGV" "status $s, message: $(cat "$tmp/segv.msg")"
+		fi
+	fi
+fi
+
+# --- 4. bad input -----------------------------------------------------------------------------------
+# expect NAME STATUS REGEX CMD... - CMD exits with STATUS and its stderr matches REGEX.
+expect() {
+	local name=$1 want=$2 re=$3
+	shift 3
+	("$@" >/dev/null 2>"$tmp/err" </dev/null; exit $?) 2>/dev/null
+	local s=$?
+	if [ "$s" = "$want" ] && grep -Eq -e "$re" "$tmp/err"; then
+		ok "$name"
+	else
+		bad "$name" "status $s (want $want), stderr: $(head -c 300 "$tmp/err")"
+	fi
+}
+printf '#!/bin/sh\necho hi\n' >"$tmp/script"
+chmod +x "$tmp/script"
+expect "missing program" 127 "/nonexistent/prog: No such file" "$axprof" run /nonexistent/prog
+expect "not an ELF file" 1 "script: not an ELF file" "$axprof" run "$tmp/script"
+expect "not an Alpha program" 1 "not an Alpha program" "$axprof" run /bin/true
+expect "empty file" 1 "not an ELF file" "$axprof" run /dev/null
+expect "no program" 2 "no program" "$axprof" run
+expect "bad --cpu" 2 "--cpu must be" "$axprof" run --cpu ev6 -- /bin/true
+expect "bad --max-insns" 2 "needs a number" "$axprof" run --max-insns x -- /bin/true
+expect "--truth without ev5" 2 "needs --cpu ev5" "$axprof" run --truth "$tmp/x" -- /bin/true
+if [ -x "$BUILD/workloads/exitcode" ]; then
+	expect "missing interpreter" 1 "interpreter /lib/ld-linux.so.2.*(not found|not an Alpha).*sysroot" \
+		"$axprof" run --sysroot "$tmp/nowhere" -- "$BUILD/workloads/exitcode"
+	"$axprof" run --max-insns 1000 -- "$BUILD/workloads/exitcode" >/dev/null 2>"$tmp/max"
+	s=$?
+	if [ "$s" = 0 ] && grep -q "stopped after 1000 instructions" "$tmp/max"; then
+		ok "--max-insns stops the program"
+	else
+		bad "--max-insns" "status $s: $(cat "$tmp/max")"
+	fi
+fi
+
+echo "run-workloads: $passed ok, $failed failing${failures[*]:+ (${failures[*]})}"
+[ "$failed" = 0 ]

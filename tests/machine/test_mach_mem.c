@@ -1,0 +1,333 @@
+/* tests/machine/test_mach_mem.c - unit tests of the hosted machine's address space (mach_mem.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "mach_mem.h"
+
+#define PG MACH_PAGE_SIZE
+#define RW (MACH_PROT_R | MACH_PROT_W)
+
+static int setup(void **state)
+{
+	struct mach_mem *m;
+
+	if (mach_mem_new(&m))
+		return -1;
+	*state = m;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	mach_mem_free(*state);
+	return 0;
+}
+
+static int load(struct mach_mem *m, uint64_t va, unsigned int size, uint64_t *v)
+{
+	struct axp_access acc;
+
+	return mach_mem_ops.load(m, va, size, v, &acc);
+}
+
+static int store(struct mach_mem *m, uint64_t va, unsigned int size, uint64_t v)
+{
+	struct axp_access acc;
+
+	return mach_mem_ops.store(m, va, size, v, &acc);
+}
+
+static void test_mach_mem_map_anonymous_is_zero_and_placed_at_unmapped_base(void **state)
+{
+	struct mach_mem *m = *state;
+	uint64_t va, v = 1;
+
+	assert_int_equal(mach_mem_map(m, 0, 3 * PG + 1, RW, 0, -1, 0, &va), 0);
+	assert_int_equal(va, MACH_UNMAPPED_BASE);
+	assert_int_equal(load(m, va + 4 * PG - 8, 8, &v), 0); /* rounded up to 4 pages */
+	assert_int_equal(v, 0);
+	assert_int_equal(load(m, va + 4 * PG, 8, &v), -EFAULT);
+	/* The next mapping goes right after it (first fit). */
+	assert_int_equal(mach_mem_map(m, 0, PG, RW, 0, -1, 0, &v), 0);
+	assert_int_equal(v, va + 4 * PG);
+}
+
+static void test_mach_mem_hint_used_when_free(void **state)
+{
+	struct mach_mem *m = *state;
+	uint64_t va, va2;
+
+	assert_int_equal(mach_mem_map(m, 0x300000000ull, PG, RW, 0, -1, 0, &va), 0);
+	assert_int_equal(va, 0x300000000ull);
+	/* The same hint again is taken: the search starts at TASK_UNMAPPED_BASE. */
+	assert_int_equal(mach_mem_map(m, 0x300000000ull, PG, RW, 0, -1, 0, &va2), 0);
+	assert_int_equal(va2, MACH_UNMAPPED_BASE);
+}
+
+static void test_mach_mem_fixed_replaces_and_noreplace_refuses(void **state)
+{
+	struct mach_mem *m = *state;
+	uint64_t va = 0x100000000ull, out, v;
+
+	assert_int_equal(mach_mem_map(m, va, 2 * PG, RW, MACH_MAP_FIXED, -1, 0, &out), 0);
+	assert_int_equal(store(m, va + 16, 8, 0x1122334455667788ull), 0);
+	assert_int_equal(mach_mem_map(m, va, PG, RW, MACH_MAP_NOREPLACE, -1, 0, &out), -EEXIST);
+	assert_int_equal(load(m, va + 16, 8, &v), 0);
+	assert_int_equal(v, 0x1122334455667788ull);
+	assert_int_equal(mach_mem_map(m, va, PG, MACH_PROT_R, MACH_MAP_FIXED, -1, 0, &out), 0);
+	assert_int_equal(load(m, va + 16, 8, &v), 0);
+	assert_int_equal(v, 0); /* fresh zero page */
+	assert_int_equal(store(m, va + 16, 8, 1), -EFAULT); /* read-only now */
+	assert_int_equal(store(m, va + PG, 8, 1), 0); /* second page untouched, writable */
+	assert_int_equal(mach_mem_map(m, va + 1, PG, RW, MACH_MAP_FIXED, -1, 0, &out), -EINVAL);
+	assert_int_equal(
+		mach_mem_map(m, MACH_TASK_SIZE - PG, 2 * PG, RW, MACH_MAP_FIXED, -1, 0, &out),
+		-ENOMEM);
+	assert_int_equal(mach_mem_map(m, 0, 0, RW, 0, -1, 0, &out), -EINVAL);
+}
+
+static void test_mach_mem_unmap_then_access_faults(void **state)
+{
+	struct mach_mem *m = *state;
+	uint64_t va, v;
+
+	assert_int_equal(mach_mem_map(m, 0, 3 * PG, RW, 0, -1, 0, &va), 0);
+	assert_int_equal(mach_mem_unmap(m, va + PG, PG), 0);
+	assert_int_equal(load(m, va, 8, &v), 0);
+	assert_int_equal(load(m, va + PG, 8, &v), -EFAULT);
+	assert_int_equal(load(m, va + 2 * PG, 8, &v), 0);
+	assert_false(mach_mem_range_ok(m, va, 3 * PG, MACH_PROT_R));
+	assert_int_equal(mach_mem_unmap(m, va + 8, PG), -EINVAL); /* unaligned */
+	assert_int_equal(mach_mem_unmap(m, va + PG, PG), 0); /* unmapping a hole is fine */
+	/* The hole is reused by the next first-fit mapping. */
+	assert_int_equal(mach_mem_map(m, 0, PG, RW, 0, -1, 0, &v), 0);
+	assert_int_equal(v, va + PG);
+}
+
+static void test_mach_mem_protect_semantics(void **state)
+{
+	struct mach_mem *m = *state;
+	uint64_t va, v;
+	uint32_t w;
+
+	assert_int_equal(mach_mem_map(m, 0, 2 * PG, MACH_PROT_W, 0, -1, 0, &va), 0);
+	assert_int_equal(load(m, va, 4, &v), 0); /* write implies read (Linux/Alpha) */
+	assert_int_equal(mach_mem_ops.fetch(m, va, &w), -EFAULT); /* but not execute */
+	assert_int_equal(mach_mem_protect(m, va, PG, MACH_PROT_R), 0);
+	assert_int_equal(store(m, va, 4, 1), -EFAULT);
+	assert_int_equal(store(m, va + PG, 4, 1), 0);
+	assert_int_equal(mach_mem_protect(m, va, PG, 0), 0);
+	assert_int_equal(load(m, va, 4, &v), -EFAULT);
+	assert_int_equal(mach_mem_protect(m, va, PG, MACH_PROT_X), 0);
+	assert_int_equal(mach_mem_ops.fetch(m, va, &w), 0);
+	/* A range with an unmapped page is refused as a whole. */
+	assert_int_equal(mach_mem_protect(m, va, 3 * PG, RW), -ENOMEM);
+	assert_int_equal(store(m, va + PG, 4, 1), 0);
+	assert_int_equal(mach_mem_protect(m, va + 4, PG, RW), -EINVAL);
+}
+
+static void test_mach_mem_unaligned_and_page_crossing_accesses(void **state)
+{
+	struct mach_mem *m = *state;
+	uint64_t va, v;
+
+	assert_int_equal(mach_mem_map(m, 0, 2 * PG, RW, 0, -1, 0, &va), 0);
+	assert_int_equal(store(m, va + PG - 3, 8, 0x0807060504030201ull), 0);
+	assert_int_equal(load(m, va + PG - 3, 8, &v), 0);
+	assert_int_equal(v, 0x0807060504030201ull);
+	assert_int_equal(load(m, va + PG - 1, 2, &v), 0);
+	assert_int_equal(v, 0x0403);
+	assert_int_equal(load(m, va + PG, 4, &v), 0);
+	assert_int_equal(v, 0x07060504);
+	/* Crossing into an unmapped page faults and changes nothing. */
+	assert_int_equal(mach_mem_unmap(m, va + PG, PG), 0);
+	assert_int_equal(load(m, va + PG - 4, 8, &v), -EFAULT);
+	assert_int_equal(store(m, va + PG - 4, 8, ~0ull), -EFAULT);
+	assert_int_equal(load(m, va + PG - 4, 4, &v), 0);
+	assert_int_equal(v, 0x03020100);
+	/* Outside the 42-bit space. */
+	assert_int_equal(load(m, MACH_TASK_SIZE, 1, &v), -EFAULT);
+	assert_int_equal(load(m, ~0ull - 3, 8, &v), -EFAULT);
+}
+
+static void test_mach_mem_brk_grow_shrink_and_collide(void **state)
+{
+	struct mach_mem *m = *state;
+	uint64_t start = 0x120010000ull, out, v;
+
+	mach_mem_brk_init(m, start + 5);
+	start += PG; /* page aligned up */
+	assert_int_equal(mach_mem_brk(m, 0), start);
+	assert_int_equal(mach_mem_brk(m, start - PG), start); /* below the start: unchanged */
+	assert_int_equal(mach_mem_brk(m, start + 100), start + 100);
+	assert_int_equal(store(m, start + 99, 1, 0xab), 0);
+	assert_int_equal(mach_mem_brk(m, start + 3 * PG), start + 3 * PG);
+	assert_int_equal(load(m, start + 99, 1, &v), 0);
+	assert_int_equal(v, 0xab);
+	/* Shrinking releases the pages; growing again gives zeros. */
+	assert_int_equal(mach_mem_brk(m, start), start);
+	assert_int_equal(load(m, start, 1, &v), -EFAULT);
+	assert_int_equal(mach_mem_brk(m, start + PG), start + PG);
+	assert_int_equal(load(m, start + 99, 1, &v), 0);
+	assert_int_equal(v, 0);
+	/* A mapping in the way (with its guard page) stops growth. */
+	assert_int_equal(mach_mem_map(m, start + 4 * PG, PG, RW, MACH_MAP_FIXED, -1, 0, &out), 0);
+	assert_int_equal(mach_mem_brk(m, start + 3 * PG + 1), start + PG);
+	assert_int_equal(mach_mem_brk(m, start + 3 * PG), start + 3 * PG);
+}
+
+static void test_mach_mem_remap_grow_in_place_and_move(void **state)
+{
+	struct mach_mem *m = *state;
+	uint64_t va, out, v, blocker;
+
+	assert_int_equal(mach_mem_map(m, 0x200000000ull, 2 * PG, RW, MACH_MAP_FIXED, -1, 0, &va),
+			 0);
+	assert_int_equal(store(m, va + 8, 8, 42), 0);
+	assert_int_equal(mach_mem_remap(m, va, 2 * PG, 4 * PG, 0, 0, &out), 0);
+	assert_int_equal(out, va);
+	assert_int_equal(store(m, va + 3 * PG, 8, 7), 0);
+	/* Blocked after the mapping: without MAYMOVE it fails, with it the data moves. */
+	assert_int_equal(mach_mem_map(m, va + 4 * PG, PG, RW, MACH_MAP_FIXED, -1, 0, &blocker), 0);
+	assert_int_equal(mach_mem_remap(m, va, 4 * PG, 8 * PG, 0, 0, &out), -ENOMEM);
+	assert_int_equal(mach_mem_remap(m, va, 4 * PG, 8 * PG, MACH_REMAP_MAYMOVE, 0, &out), 0);
+	assert_true(out != va);
+	assert_int_equal(load(m, out + 8, 8, &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(load(m, out + 3 * PG, 8, &v), 0);
+	assert_int_equal(v, 7);
+	assert_int_equal(load(m, va, 8, &v), -EFAULT);
+	/* Shrink. */
+	assert_int_equal(mach_mem_remap(m, out, 8 * PG, PG, 0, 0, &va), 0);
+	assert_int_equal(va, out);
+	assert_int_equal(load(m, out + PG, 8, &v), -EFAULT);
+	/* Unmapped source. */
+	assert_int_equal(mach_mem_remap(m, out + 2 * PG, PG, 2 * PG, MACH_REMAP_MAYMOVE, 0, &va),
+			 -EFAULT);
+}
+
+static void test_mach_mem_file_mapping_zero_fills_past_eof(void **state)
+{
+	struct mach_mem *m = *state;
+	char path[] = "/tmp/test_mach_mem.XXXXXX";
+	int fd = mkstemp(path);
+	char data[5000];
+	uint64_t va, v;
+
+	assert_true(fd >= 0);
+	unlink(path);
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (char)(i * 7 + 1);
+	assert_int_equal(write(fd, data, sizeof(data)), (ssize_t)sizeof(data));
+	assert_int_equal(mach_mem_map(m, 0, 2 * PG, MACH_PROT_R, 0, fd, 0, &va), 0);
+	assert_int_equal(load(m, va + 4999, 1, &v), 0);
+	assert_int_equal(v, (uint8_t)(4999 * 7 + 1));
+	assert_int_equal(load(m, va + 5000, 8, &v), 0); /* past EOF in the same host page */
+	assert_int_equal(v, 0);
+	assert_int_equal(load(m, va + 6000, 8, &v), 0); /* past EOF, next host page */
+	assert_int_equal(v, 0);
+	assert_int_equal(load(m, va + PG + 8, 8, &v), 0);
+	assert_int_equal(v, 0);
+	/* Private: writes (once writable) do not reach the file. */
+	assert_int_equal(mach_mem_protect(m, va, PG, RW), 0);
+	assert_int_equal(store(m, va, 1, 0), 0);
+	assert_int_equal(pread(fd, data, 1, 0), 1);
+	assert_int_equal(data[0], 1);
+	assert_int_equal(mach_mem_map(m, 0, PG, MACH_PROT_R, 0, fd, 100, &va), -EINVAL);
+	close(fd);
+}
+
+static void test_mach_mem_read_write_str_checks(void **state)
+{
+	struct mach_mem *m = *state;
+	const char *s;
+	uint64_t va;
+	char buf[16];
+
+	assert_int_equal(mach_mem_map(m, 0, PG, RW, 0, -1, 0, &va), 0);
+	assert_int_equal(mach_mem_write(m, va + PG - 6, "hello", 6), 0);
+	assert_int_equal(mach_mem_str(m, va + PG - 6, 100, &s), 0);
+	assert_string_equal(s, "hello");
+	assert_int_equal(mach_mem_str(m, va + PG - 6, 3, &s), -ENAMETOOLONG);
+	assert_int_equal(mach_mem_write(m, va + PG - 1, "ab", 2), -EFAULT);
+	/* An unterminated string at the end of the mapping is a fault. */
+	memset(buf, 'x', sizeof(buf));
+	assert_int_equal(mach_mem_write(m, va + PG - 16, buf, 16), 0);
+	assert_int_equal(mach_mem_str(m, va + PG - 16, 4096, &s), -EFAULT);
+	assert_int_equal(mach_mem_protect(m, va, PG, MACH_PROT_R), 0);
+	assert_int_equal(mach_mem_write(m, va, "a", 1), -EFAULT);
+	assert_int_equal(mach_mem_poke(m, va, "a", 1), 0); /* the loader's write ignores prot */
+	assert_int_equal(mach_mem_read(m, va, buf, 1), 0);
+	assert_int_equal(buf[0], 'a');
+	assert_null(mach_mem_ptr(m, va, PG + 1, MACH_PROT_R));
+	assert_non_null(mach_mem_ptr(m, va, PG, MACH_PROT_R));
+}
+
+static void test_mach_mem_decode_cache_follows_stores_and_protection(void **state)
+{
+	struct mach_mem *m = *state;
+	const uint32_t addq = 0x40220401; /* addq r1,r2,r1 */
+	const uint32_t subq = 0x40220521; /* subq r1,r2,r1 */
+	const struct axp_insn *d;
+	uint64_t va;
+	int err = 0;
+
+	assert_int_equal(mach_mem_map(m, 0, PG, RW | MACH_PROT_X, 0, -1, 0, &va), 0);
+	assert_int_equal(mach_mem_write(m, va, &addq, 4), 0);
+	d = mach_mem_fetch_insn(m, va, &err);
+	assert_non_null(d);
+	assert_int_equal(d->op, AXP_OP_ADDQ);
+	assert_true(mach_mem_page(m, va) & MACH_PG_DECODED);
+	/* A store through the executor's path re-decodes just that word. */
+	assert_int_equal(store(m, va, 4, subq), 0);
+	d = mach_mem_fetch_insn(m, va, &err);
+	assert_non_null(d);
+	assert_int_equal(d->op, AXP_OP_SUBQ);
+	/* Removing execute permission drops the decoded page: the fetch faults. */
+	assert_int_equal(mach_mem_protect(m, va, PG, RW), 0);
+	assert_false(mach_mem_page(m, va) & MACH_PG_DECODED);
+	assert_null(mach_mem_fetch_insn(m, va, &err));
+	assert_int_equal(err, -EFAULT);
+	/* imb-style flush and unmap of decoded pages. */
+	assert_int_equal(mach_mem_protect(m, va, PG, MACH_PROT_R | MACH_PROT_X), 0);
+	assert_non_null(mach_mem_fetch_insn(m, va + 4, &err));
+	mach_mem_code_changed(m, 0, MACH_TASK_SIZE);
+	assert_false(mach_mem_page(m, va) & MACH_PG_DECODED);
+	assert_non_null(mach_mem_fetch_insn(m, va + 4, &err));
+	assert_int_equal(mach_mem_unmap(m, va, PG), 0);
+	assert_null(mach_mem_fetch_insn(m, va + 4, &err));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(
+			test_mach_mem_map_anonymous_is_zero_and_placed_at_unmapped_base, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(test_mach_mem_hint_used_when_free, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mach_mem_fixed_replaces_and_noreplace_refuses,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mach_mem_unmap_then_access_faults, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_mach_mem_protect_semantics, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mach_mem_unaligned_and_page_crossing_accesses,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mach_mem_brk_grow_shrink_and_collide, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_mach_mem_remap_grow_in_place_and_move, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_mach_mem_file_mapping_zero_fills_past_eof,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mach_mem_read_write_str_checks, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(
+			test_mach_mem_decode_cache_follows_stores_and_protection, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
