@@ -214,6 +214,8 @@ int mach_run(struct mach *m);
 /* Timing mode: create the EV5 model (mach_ev5.h) before mach_run(). */
 int mach_timing_init(struct mach *m, bool truth);
 void mach_print_stats(struct mach *m, FILE *f, double seconds, double cpu_seconds);
+/* Write the built-in PMU handler's CYCLES samples per PC as text ("0xPC COUNT" lines). */
+int mach_samples_write(struct mach *m, const char *path);
 /* After mach_run(): if a signal killed the program, die by the same host signal (no core
  * dump), as qemu-alpha does; returns only if there is no such host signal. */
 void mach_die(struct mach *m);

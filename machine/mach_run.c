@@ -1,5 +1,6 @@
 /* machine/mach_run.c - the hosted machine's run loop: executor, CALL_PAL, faults, signals, exit. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "an_dis.h"
 #include "mach.h"
 #include "mach_ev5.h"
+#include "vs_core.h"
 
 /*
  * The program runs under axp_run() with the full policy (the executor completes every
@@ -277,13 +279,37 @@ static void print_death(struct mach *m)
 /* ---------------------------------------------------------------------------------------- */
 /* Built-in PMU handler: samples per PC (open addressing). */
 
-#define SAMPLE_PERIOD 65536 /* cycles between CYCLES samples */
+/* Cycles between CYCLES samples: uniform in [LO, HI], re-drawn at each interrupt as DCPI does
+ * (seeds/dcpi-sosp97-sec4-data-collection.txt §4.1: "the default sampling period is distributed
+ * uniformly between 60K and 64K"), so samples do not alias with loops. */
+#define SAMPLE_PERIOD_LO 60000
+#define SAMPLE_PERIOD_HI 64000
 
 struct mach_samples {
 	uint64_t *pc, *count;
 	size_t cap, used;
 	uint64_t total;
+	struct vs_prng rng; /* period randomisation (the sampler core's generator) */
 };
+
+static struct mach_samples *samples_get(struct mach *m)
+{
+	if (!m->samples) {
+		m->samples = calloc(1, sizeof(*m->samples));
+		if (m->samples)
+			vs_prng_seed(&m->samples->rng, 1);
+	}
+	return m->samples;
+}
+
+static uint64_t sample_period(struct mach *m)
+{
+	struct mach_samples *s = samples_get(m);
+
+	if (!s)
+		return (SAMPLE_PERIOD_LO + SAMPLE_PERIOD_HI) / 2;
+	return vs_period_next(&s->rng, SAMPLE_PERIOD_LO, SAMPLE_PERIOD_HI);
+}
 
 static void samples_add(struct mach_samples *s, uint64_t pc)
 {
@@ -328,11 +354,29 @@ static void builtin_pmu_irq(void *priv, struct axp_ctx *ctx, const struct mach_i
 	struct mach *m = priv;
 
 	(void)ctx;
-	if (!m->samples)
-		m->samples = calloc(1, sizeof(*m->samples));
-	if (m->samples)
+	if (samples_get(m))
 		samples_add(m->samples, irq->pc);
-	mach_ev5_pmu_arm(m->ev5, irq->event, SAMPLE_PERIOD);
+	mach_ev5_pmu_arm(m->ev5, irq->event, sample_period(m));
+}
+
+int mach_samples_write(struct mach *m, const char *path)
+{
+	const struct mach_samples *s = m->samples;
+	FILE *f = fopen(path, "w");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "# axprof run: built-in CYCLES samples per PC, period uniform in [%d, %d]\n",
+		SAMPLE_PERIOD_LO, SAMPLE_PERIOD_HI);
+	for (size_t j = 0; s && j < s->cap; j++)
+		if (s->count[j])
+			fprintf(f, "0x%" PRIx64 " %" PRIu64 "\n", s->pc[j], s->count[j]);
+	if (ferror(f))
+		err = -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
 }
 
 static void samples_free(struct mach_samples *s)
@@ -364,8 +408,8 @@ static void samples_print(const struct mach_samples *s, FILE *f)
 			best[k] = best[k - 1];
 		best[k] = j;
 	}
-	fprintf(f, "axprof run: %" PRIu64 " CYCLES samples (period %d), top PCs:\n", s->total,
-		SAMPLE_PERIOD);
+	fprintf(f, "axprof run: %" PRIu64 " CYCLES samples (period %d-%d), top PCs:\n", s->total,
+		SAMPLE_PERIOD_LO, SAMPLE_PERIOD_HI);
 	for (size_t k = 0; k < n; k++)
 		fprintf(f, "  0x%016" PRIx64 " %8" PRIu64 " %5.1f%%\n", s->pc[best[k]],
 			s->count[best[k]], 100.0 * (double)s->count[best[k]] / (double)s->total);
@@ -436,7 +480,7 @@ static void run_timing(struct mach *m)
 	m->mem->cycles = ev5_cycles;
 	m->mem->cycles_priv = m->ev5;
 	if (!m->hooks.pmu_irq)
-		mach_ev5_pmu_arm(m->ev5, MACH_EV_CYCLES, SAMPLE_PERIOD);
+		mach_ev5_pmu_arm(m->ev5, MACH_EV_CYCLES, sample_period(m));
 	while (!m->exited) {
 		budget = CHUNK;
 		if (m->opts.max_insns) {

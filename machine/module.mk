@@ -19,3 +19,10 @@ $(BUILD)/tests/machine/%: $(MACH_GEN_HDRS)
 # End-to-end checks of `axprof run` and its speed figures.
 CHECK_STEPS += tests/machine/run-workloads.sh
 BENCH_STEPS += bench/machine-speed.sh
+
+# Samples-vs-truth agreement check (tests/machine/samples-vs-truth.sh).
+TEST_PROGS += $(BUILD)/tests/machine/samples_vs_truth
+CHECK_STEPS += tests/machine/samples-vs-truth.sh
+$(BUILD)/tests/machine/samples_vs_truth: tests/machine/samples_vs_truth.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)

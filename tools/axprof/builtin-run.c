@@ -24,6 +24,7 @@ static void usage(FILE *f)
 		"  --cpu none|ev5     functional only (default), or timed by the EV5 (21164) model\n"
 		"  --stats            print instructions, time, MIPS (and cycles, CPI, events) to stderr\n"
 		"  --truth FILE       write the ground-truth file (needs --cpu ev5)\n"
+		"  --samples FILE     write the built-in PMU handler's CYCLES samples per PC (needs --cpu ev5)\n"
 		"  --sysroot DIR      where the interpreter and libraries live (default\n"
 		"                     /usr/alpha-linux-gnu); absolute paths the program opens are\n"
 		"                     looked up there first, like qemu-alpha -L\n"
@@ -57,6 +58,7 @@ int cmd_run(int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "truth", required_argument, NULL, 't' },
+		{ "samples", required_argument, NULL, 'S' },
 		{ "sysroot", required_argument, NULL, 'r' },
 		{ "max-insns", required_argument, NULL, 'm' },
 		{ "trace-syscalls", no_argument, NULL, 'T' },
@@ -66,7 +68,7 @@ int cmd_run(int argc, char **argv)
 	};
 	struct mach_opts opts = { .cpu = "none" };
 	struct mach_load_info li;
-	const char *truth = NULL, *prog, *argv0 = NULL;
+	const char *truth = NULL, *samples = NULL, *prog, *argv0 = NULL;
 	bool stats = false;
 	struct mach *m;
 	char err[512], *end;
@@ -89,6 +91,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 't':
 			truth = optarg;
+			break;
+		case 'S':
+			samples = optarg;
 			break;
 		case 'r':
 			opts.sysroot = optarg;
@@ -121,8 +126,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "axprof run: no program to run (see 'axprof run --help')\n");
 		return 2;
 	}
-	if (truth && strcmp(opts.cpu, "ev5")) {
-		fprintf(stderr, "axprof run: --truth needs --cpu ev5\n");
+	if ((truth || samples) && strcmp(opts.cpu, "ev5")) {
+		fprintf(stderr, "axprof run: --%s needs --cpu ev5\n", truth ? "truth" : "samples");
 		return 2;
 	}
 	prog = argv[optind];
@@ -160,6 +165,14 @@ int cmd_run(int argc, char **argv)
 		ret = mach_ev5_truth_write(m->ev5, truth);
 		if (ret) {
 			fprintf(stderr, "axprof run: cannot write %s: %s\n", truth, strerror(-ret));
+			if (!status)
+				status = 1;
+		}
+	}
+	if (samples) {
+		ret = mach_samples_write(m, samples);
+		if (ret) {
+			fprintf(stderr, "axprof run: cannot write %s: %s\n", samples, strerror(-ret));
 			if (!status)
 				status = 1;
 		}

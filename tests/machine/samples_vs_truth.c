@@ -1,0 +1,101 @@
+/* tests/machine/samples_vs_truth.c - do CYCLES samples per PC match truth cycles / period? */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mach_truth.h"
+
+/*
+ * DCPI's premise (seeds/dcpi-sosp97-sec4-data-collection.txt §4.1): with the interrupt delivered six
+ * cycles after overflow, at the instruction at the head of the issue stage, the CYCLES samples of an
+ * instruction are statistically proportional to the cycles it spent there. So for each PC the expected
+ * count is head_cycles / mean_period. Randomised periods make the counts close to Poisson; we accept a
+ * PC when |observed - expected| <= 4 sqrt(expected) + 2, and require the chi-square over PCs with
+ * expected >= 10 to stay below 2 per degree of freedom, and the total to be within 2%.
+ *
+ * Usage: samples_vs_truth TRUTH SAMPLES MEAN_PERIOD
+ */
+int main(int argc, char **argv)
+{
+	struct mach_truth *t;
+	uint64_t bad = 0, total_obs = 0, total_head = 0;
+	double period, chi2 = 0;
+	unsigned int df = 0, outliers = 0, checked = 0;
+	char line[256];
+	FILE *f;
+	int err;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: samples_vs_truth TRUTH SAMPLES MEAN_PERIOD\n");
+		return 2;
+	}
+	period = atof(argv[3]);
+	err = mach_truth_read(argv[1], &t, &bad);
+	if (err) {
+		fprintf(stderr, "samples_vs_truth: %s: %s (offset %" PRIu64 ")\n", argv[1],
+			strerror(-err), bad);
+		return 1;
+	}
+	f = fopen(argv[2], "r");
+	if (!f) {
+		fprintf(stderr, "samples_vs_truth: %s: %s\n", argv[2], strerror(errno));
+		return 1;
+	}
+	/* Observed counts, looked up per truth PC. */
+	uint64_t *obs = calloc(t->npcs ? t->npcs : 1, sizeof(*obs));
+	uint64_t unmatched = 0;
+
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long pc, n;
+		const struct mach_truth_pc *p;
+
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, "%llx %llu", &pc, &n) != 2) {
+			fprintf(stderr, "samples_vs_truth: %s: bad line: %s", argv[2], line);
+			return 1;
+		}
+		total_obs += n;
+		p = mach_truth_find(t, pc);
+		if (!p) {
+			unmatched += n;
+			continue;
+		}
+		obs[p - t->pcs] += n;
+	}
+	fclose(f);
+	for (size_t i = 0; i < t->npcs; i++) {
+		double e = (double)t->pcs[i].head / period, o = (double)obs[i];
+
+		total_head += t->pcs[i].head;
+		if (e < 10 && o < 10)
+			continue;
+		checked++;
+		if (fabs(o - e) > 4 * sqrt(e) + 2) {
+			if (outliers < 10)
+				printf("  outlier pc 0x%" PRIx64 ": %.0f samples, expected %.1f\n",
+				       t->pcs[i].pc, o, e);
+			outliers++;
+		}
+		if (e >= 10) {
+			chi2 += (o - e) * (o - e) / e;
+			df++;
+		}
+	}
+	double etot = (double)total_head / period;
+
+	printf("samples_vs_truth: %" PRIu64 " samples, expected %.1f from %" PRIu64
+	       " head-of-issue cycles; %u PCs checked, %u outside 4 sigma; chi2/df = %.2f (df %u);"
+	       " %" PRIu64 " samples at PCs without truth\n",
+	       total_obs, etot, total_head, checked, outliers, df ? chi2 / df : 0.0, df, unmatched);
+	free(obs);
+	mach_truth_free(t);
+	if (!total_obs || fabs((double)total_obs - etot) > 0.01 * etot + 5)
+		return 1;
+	if (outliers > checked / 100 + 1 || (df && chi2 / df > 2.0) || unmatched)
+		return 1;
+	return 0;
+}
