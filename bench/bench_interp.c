@@ -6,58 +6,15 @@
 
 #include "axp.h"
 
-#define CODE 0x120000000ull
-#define DATA 0x140000000ull
-#define SZ 8192
+#include "axp_asm.h"
 
-struct flat {
-	uint8_t code[SZ];
-	uint8_t data[SZ];
-};
+#define CODE FLAT_CODE
+#define DATA FLAT_DATA
+#define SZ FLAT_SZ
 
-static inline uint8_t *at(struct flat *m, uint64_t va, unsigned int size)
-{
-	if (va - CODE <= SZ - size)
-		return m->code + (va - CODE);
-	if (va - DATA <= SZ - size)
-		return m->data + (va - DATA);
-	return NULL;
-}
-
-static int b_fetch(void *priv, uint64_t va, uint32_t *w)
-{
-	uint8_t *p = at(priv, va, 4);
-
-	if (!p)
-		return -EFAULT;
-	memcpy(w, p, 4);
-	return 0;
-}
-
-static int b_load(void *priv, uint64_t va, unsigned int size, uint64_t *v, struct axp_access *acc)
-{
-	uint8_t *p = at(priv, va, size);
-
-	(void)acc;
-	if (!p)
-		return -EFAULT;
-	*v = 0;
-	memcpy(v, p, size);
-	return 0;
-}
-
-static int b_store(void *priv, uint64_t va, unsigned int size, uint64_t v, struct axp_access *acc)
-{
-	uint8_t *p = at(priv, va, size);
-
-	(void)acc;
-	if (!p)
-		return -EFAULT;
-	memcpy(p, &v, size);
-	return 0;
-}
-
-static const struct axp_mem_ops ops = { .fetch = b_fetch, .load = b_load, .store = b_store };
+static const struct axp_mem_ops ops = { .fetch = flat_fetch,
+					.load = flat_load,
+					.store = flat_store };
 
 /* The hosted machine's path: instructions pre-decoded once (machine/mach_mem.c keeps such a cache). */
 static struct axp_insn decoded[SZ / 4];
@@ -72,27 +29,10 @@ static const struct axp_insn *b_fetch_insn(void *priv, uint64_t va, int *err)
 	return &decoded[(va - CODE) / 4];
 }
 
-static const struct axp_mem_ops cached_ops = { .fetch = b_fetch,
-					       .load = b_load,
-					       .store = b_store,
+static const struct axp_mem_ops cached_ops = { .fetch = flat_fetch,
+					       .load = flat_load,
+					       .store = flat_store,
 					       .fetch_insn = b_fetch_insn };
-
-static uint32_t opr(unsigned opc, unsigned ra, unsigned rb, unsigned fn, unsigned rc)
-{
-	return opc << 26 | ra << 21 | rb << 16 | fn << 5 | rc;
-}
-static uint32_t opri(unsigned opc, unsigned ra, unsigned lit, unsigned fn, unsigned rc)
-{
-	return opc << 26 | ra << 21 | lit << 13 | 1u << 12 | fn << 5 | rc;
-}
-static uint32_t mem(unsigned opc, unsigned ra, unsigned rb, int disp)
-{
-	return opc << 26 | ra << 21 | rb << 16 | ((uint32_t)disp & 0xffff);
-}
-static uint32_t bra(unsigned opc, unsigned ra, int disp)
-{
-	return opc << 26 | ra << 21 | ((uint32_t)disp & 0x1fffff);
-}
 
 static uint64_t observed;
 
@@ -114,7 +54,7 @@ static double now(void)
 static double run(const uint32_t *prog, unsigned int n, unsigned int per_iter, uint64_t insns,
 		  bool observe, bool cached)
 {
-	static struct flat m;
+	static struct flatmem m;
 	struct axp_ctx ctx;
 	struct axp_observer obs = { .insn = count_obs };
 	struct axp_run_cfg cfg = { .mem = cached ? &cached_ops : &ops,
@@ -155,27 +95,29 @@ int main(int argc, char **argv)
 {
 	uint64_t insns = argc > 1 ? strtoull(argv[1], NULL, 0) : 100000000ull;
 	const uint32_t intloop[] = {
-		opri(0x11, 6, 0xff, 0x00, 7), /* and   r6, 0xff, r7 */
-		opr(0x10, 7, 8, 0x32, 7), /* s8addq r7, r8, r7 */
-		mem(0x29, 3, 7, 0), /* ldq   r3, 0(r7) */
-		opr(0x10, 4, 3, 0x20, 4), /* addq  r4, r3, r4 */
-		opri(0x10, 6, 1, 0x20, 6), /* addq  r6, 1, r6 */
-		opri(0x10, 2, 1, 0x29, 2), /* subq  r2, 1, r2 */
-		bra(0x3d, 2, -7), /* bne   r2, loop */
+		asm_opri(0x11, 6, 0xff, 0x00, 7), /* and   r6, 0xff, r7 */
+		asm_opr(0x10, 7, 8, 0x32, 7), /* s8addq r7, r8, r7 */
+		asm_mem(0x29, 3, 7, 0), /* ldq   r3, 0(r7) */
+		asm_opr(0x10, 4, 3, 0x20, 4), /* addq  r4, r3, r4 */
+		asm_opri(0x10, 6, 1, 0x20, 6), /* addq  r6, 1, r6 */
+		asm_opri(0x10, 2, 1, 0x29, 2), /* subq  r2, 1, r2 */
+		asm_bra(0x3d, 2, -7), /* bne   r2, loop */
 	};
 	const uint32_t fploop[] = {
-		opri(0x11, 6, 0xff, 0x00, 7), /* and   r6, 0xff, r7 */
-		opr(0x10, 7, 8, 0x32, 7), /* s8addq r7, r8, r7 */
-		mem(0x23, 1, 7, 0), /* ldt   f1, 0(r7) */
-		opr(0x16, 1, 2, 0x0a2, 3), /* mult  f1, f2, f3 */
-		opr(0x16, 4, 3, 0x0a0, 4), /* addt  f4, f3, f4 */
-		opri(0x10, 6, 1, 0x20, 6), /* addq  r6, 1, r6 */
-		opri(0x10, 2, 1, 0x29, 2), /* subq  r2, 1, r2 */
-		bra(0x3d, 2, -8), /* bne   r2, loop */
+		asm_opri(0x11, 6, 0xff, 0x00, 7), /* and   r6, 0xff, r7 */
+		asm_opr(0x10, 7, 8, 0x32, 7), /* s8addq r7, r8, r7 */
+		asm_mem(0x23, 1, 7, 0), /* ldt   f1, 0(r7) */
+		asm_opr(0x16, 1, 2, 0x0a2, 3), /* mult  f1, f2, f3 */
+		asm_opr(0x16, 4, 3, 0x0a0, 4), /* addt  f4, f3, f4 */
+		asm_opri(0x10, 6, 1, 0x20, 6), /* addq  r6, 1, r6 */
+		asm_opri(0x10, 2, 1, 0x29, 2), /* subq  r2, 1, r2 */
+		asm_bra(0x3d, 2, -8), /* bne   r2, loop */
 	};
-	double ia = run(intloop, 7, 7, insns, false, false), io = run(intloop, 7, 7, insns, true, false);
+	double ia = run(intloop, 7, 7, insns, false, false),
+	       io = run(intloop, 7, 7, insns, true, false);
 	double ic = run(intloop, 7, 7, insns, false, true);
-	double fa = run(fploop, 8, 8, insns / 2, false, false), fo = run(fploop, 8, 8, insns / 2, true, false);
+	double fa = run(fploop, 8, 8, insns / 2, false, false),
+	       fo = run(fploop, 8, 8, insns / 2, true, false);
 	double fc = run(fploop, 8, 8, insns / 2, false, true);
 
 	printf("interp: integer loop %.1f M insn/s (no observer), %.1f (observer), %.1f (decode cache)"
@@ -183,6 +125,7 @@ int main(int argc, char **argv)
 	       ia, io, ic);
 	printf("interp: FP loop      %.1f M insn/s (no observer), %.1f (observer), %.1f (decode cache)\n",
 	       fa, fo, fc);
-	printf("interp: ns/insn: integer %.2f, FP %.2f (no observer; CPU time)\n", 1e3 / ia, 1e3 / fa);
+	printf("interp: ns/insn: integer %.2f, FP %.2f (no observer; CPU time)\n", 1e3 / ia,
+	       1e3 / fa);
 	return observed == 0xdead; /* keep the observer's work alive */
 }

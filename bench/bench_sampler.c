@@ -79,90 +79,25 @@ static uint64_t key_cold(uint64_t i)
 }
 
 /* ---- interpretation: the integer loop of bench_interp ---- */
-#define CODE 0x120000000ull
-#define DATA 0x140000000ull
-#define SZ 8192
+#include "axp_asm.h"
 
-struct flat {
-	uint8_t code[SZ];
-	uint8_t data[SZ];
-};
-
-static inline uint8_t *at(struct flat *m, uint64_t va, unsigned int size)
-{
-	if (va - CODE <= SZ - size)
-		return m->code + (va - CODE);
-	if (va - DATA <= SZ - size)
-		return m->data + (va - DATA);
-	return NULL;
-}
-
-static int b_fetch(void *priv, uint64_t va, uint32_t *w)
-{
-	uint8_t *p = at(priv, va, 4);
-
-	if (!p)
-		return -EFAULT;
-	memcpy(w, p, 4);
-	return 0;
-}
-
-static int b_load(void *priv, uint64_t va, unsigned int size, uint64_t *v, struct axp_access *acc)
-{
-	uint8_t *p = at(priv, va, size);
-
-	if (!p)
-		return -EFAULT;
-	*v = 0;
-	memcpy(v, p, size);
-	acc->latency = 2;
-	acc->level = AXP_LVL_DCACHE;
-	return 0;
-}
-
-static int b_store(void *priv, uint64_t va, unsigned int size, uint64_t v, struct axp_access *acc)
-{
-	uint8_t *p = at(priv, va, size);
-
-	(void)acc;
-	if (!p)
-		return -EFAULT;
-	memcpy(p, &v, size);
-	return 0;
-}
-
-static const struct axp_mem_ops ops = { .fetch = b_fetch, .load = b_load, .store = b_store };
-
-static uint32_t opr(unsigned opc, unsigned ra, unsigned rb, unsigned fn, unsigned rc)
-{
-	return opc << 26 | ra << 21 | rb << 16 | fn << 5 | rc;
-}
-static uint32_t opri(unsigned opc, unsigned ra, unsigned lit, unsigned fn, unsigned rc)
-{
-	return opc << 26 | ra << 21 | lit << 13 | 1u << 12 | fn << 5 | rc;
-}
-static uint32_t mem(unsigned opc, unsigned ra, unsigned rb, int disp)
-{
-	return opc << 26 | ra << 21 | rb << 16 | ((uint32_t)disp & 0xffff);
-}
-static uint32_t bra(unsigned opc, unsigned ra, int disp)
-{
-	return opc << 26 | ra << 21 | ((uint32_t)disp & 0x1fffff);
-}
+#define CODE FLAT_CODE
+#define DATA FLAT_DATA
+#define SZ FLAT_SZ
 
 /* ns per interpreted instruction: vs_interpret() runs of the configured budget over a loop. */
 static double per_insn(const struct vs_config *cfg, uint64_t insns)
 {
-	static struct flat m;
+	static struct flatmem m;
 	const uint32_t loop[] = {
-		opri(0x11, 6, 0xff, 0x00, 7), /* and    r6, 0xff, r7 */
-		opr(0x10, 7, 8, 0x32, 7), /* s8addq r7, r8, r7 */
-		mem(0x29, 3, 7, 0), /* ldq    r3, 0(r7) */
-		opr(0x10, 4, 3, 0x20, 4), /* addq   r4, r3, r4 */
-		mem(0x2d, 4, 7, 8), /* stq    r4, 8(r7) */
-		opri(0x10, 6, 1, 0x20, 6), /* addq   r6, 1, r6 */
-		opri(0x10, 2, 1, 0x29, 2), /* subq   r2, 1, r2 */
-		bra(0x3d, 2, -8), /* bne    r2, loop */
+		asm_opri(0x11, 6, 0xff, 0x00, 7), /* and    r6, 0xff, r7 */
+		asm_opr(0x10, 7, 8, 0x32, 7), /* s8addq r7, r8, r7 */
+		asm_mem(0x29, 3, 7, 0), /* ldq    r3, 0(r7) */
+		asm_opr(0x10, 4, 3, 0x20, 4), /* addq   r4, r3, r4 */
+		asm_mem(0x2d, 4, 7, 8), /* stq    r4, 8(r7) */
+		asm_opri(0x10, 6, 1, 0x20, 6), /* addq   r6, 1, r6 */
+		asm_opri(0x10, 2, 1, 0x29, 2), /* subq   r2, 1, r2 */
+		asm_bra(0x3d, 2, -8), /* bne    r2, loop */
 	};
 	struct axp_ctx ctx;
 	struct vs_cpu *cpu;
@@ -183,7 +118,7 @@ static double per_insn(const struct vs_config *cfg, uint64_t insns)
 		uint64_t before = cpu->st.interp_insns;
 
 		t0 = now();
-		r = vs_interpret(cpu, 100, &ctx, &ops, &m);
+		r = vs_interpret(cpu, 100, &ctx, &flat_ops, &m);
 		t += now() - t0;
 		if (r != AXP_STOP_BUDGET) {
 			fprintf(stderr, "bench_sampler: interpretation stopped: %s\n",

@@ -8,81 +8,10 @@
 
 #include "axp.h"
 
-/* ---- instruction encoders (Handbook 3.3) ---- */
-static uint32_t opr(unsigned opc, unsigned ra, unsigned rb, unsigned fn, unsigned rc)
-{
-	return opc << 26 | ra << 21 | rb << 16 | fn << 5 | rc;
-}
-static uint32_t opri(unsigned opc, unsigned ra, unsigned lit, unsigned fn, unsigned rc)
-{
-	return opc << 26 | ra << 21 | lit << 13 | 1u << 12 | fn << 5 | rc;
-}
-static uint32_t mem(unsigned opc, unsigned ra, unsigned rb, int disp)
-{
-	return opc << 26 | ra << 21 | rb << 16 | ((uint32_t)disp & 0xffff);
-}
-static uint32_t bra(unsigned opc, unsigned ra, int disp)
-{
-	return opc << 26 | ra << 21 | ((uint32_t)disp & 0x1fffff);
-}
+#include "axp_asm.h"
 
-/* ---- a flat test memory: code at CODE, data at DATA ---- */
-#define CODE 0x120000000ull
-#define DATA 0x140000000ull
-#define MEMSZ 4096
-
-struct tmem {
-	uint8_t code[MEMSZ];
-	uint8_t data[MEMSZ];
-	unsigned loads, stores;
-};
-
-static uint8_t *tmem_at(struct tmem *m, uint64_t va, unsigned size)
-{
-	if (va >= CODE && va + size <= CODE + MEMSZ)
-		return m->code + (va - CODE);
-	if (va >= DATA && va + size <= DATA + MEMSZ)
-		return m->data + (va - DATA);
-	return NULL;
-}
-
-static int t_fetch(void *priv, uint64_t va, uint32_t *w)
-{
-	uint8_t *p = tmem_at(priv, va, 4);
-
-	if (!p)
-		return -EFAULT;
-	memcpy(w, p, 4);
-	return 0;
-}
-
-static int t_load(void *priv, uint64_t va, unsigned size, uint64_t *v, struct axp_access *acc)
-{
-	struct tmem *m = priv;
-	uint8_t *p = tmem_at(m, va, size);
-
-	if (!p)
-		return -EFAULT;
-	*v = 0;
-	memcpy(v, p, size);
-	acc->latency = 2;
-	acc->level = AXP_LVL_DCACHE;
-	m->loads++;
-	return 0;
-}
-
-static int t_store(void *priv, uint64_t va, unsigned size, uint64_t v, struct axp_access *acc)
-{
-	struct tmem *m = priv;
-	uint8_t *p = tmem_at(m, va, size);
-
-	(void)acc;
-	if (!p)
-		return -EFAULT;
-	memcpy(p, &v, size);
-	m->stores++;
-	return 0;
-}
+#define CODE FLAT_CODE
+#define DATA FLAT_DATA
 
 static uint64_t t_rpcc(void *priv)
 {
@@ -90,10 +19,13 @@ static uint64_t t_rpcc(void *priv)
 	return 0x1234;
 }
 
-static const struct axp_mem_ops tops = { .fetch = t_fetch, .load = t_load, .store = t_store, .rpcc = t_rpcc };
+static const struct axp_mem_ops tops = { .fetch = flat_fetch,
+					 .load = flat_load,
+					 .store = flat_store,
+					 .rpcc = t_rpcc };
 
 struct rig {
-	struct tmem m;
+	struct flatmem m;
 	struct axp_ctx ctx;
 	struct axp_run_cfg cfg;
 	struct axp_stop_info info;
@@ -113,7 +45,7 @@ static void rig_init(struct rig *r, unsigned handback)
 
 static void rig_code(struct rig *r, unsigned idx, uint32_t w)
 {
-	memcpy(r->m.code + 4 * idx, &w, 4);
+	flat_put(&r->m, idx, w);
 }
 
 /* Run one instruction word with r1=a, r2=b; return r3. */
@@ -175,46 +107,47 @@ static const struct vec int_vecs[] = {
 };
 
 static uint32_t int_words[] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
 static void fill_words(void)
 {
 	unsigned i = 0;
 
-	int_words[i++] = opr(0x10, 1, 2, 0x00, 3); /* addl */
-	int_words[i++] = opr(0x10, 1, 2, 0x22, 3); /* s4addq */
-	int_words[i++] = opr(0x10, 1, 2, 0x29, 3); /* subq */
-	int_words[i++] = opr(0x10, 1, 2, 0x0f, 3); /* cmpbge */
-	int_words[i++] = opr(0x10, 1, 2, 0x1d, 3); /* cmpult */
-	int_words[i++] = opr(0x10, 1, 2, 0x4d, 3); /* cmplt */
-	int_words[i++] = opr(0x12, 1, 2, 0x06, 3); /* extbl */
-	int_words[i++] = opr(0x12, 1, 2, 0x16, 3); /* extwl */
-	int_words[i++] = opr(0x12, 1, 2, 0x5a, 3); /* extwh */
-	int_words[i++] = opr(0x12, 1, 2, 0x7a, 3); /* extqh */
-	int_words[i++] = opr(0x12, 1, 2, 0x0b, 3); /* insbl */
-	int_words[i++] = opr(0x12, 1, 2, 0x57, 3); /* inswh */
-	int_words[i++] = opr(0x12, 1, 2, 0x77, 3); /* insqh */
-	int_words[i++] = opr(0x12, 1, 2, 0x52, 3); /* mskwh */
-	int_words[i++] = opr(0x12, 1, 2, 0x22, 3); /* mskll */
-	int_words[i++] = opri(0x12, 1, 0x0f, 0x31, 3); /* zapnot lit */
-	int_words[i++] = opri(0x12, 1, 0x81, 0x30, 3); /* zap lit */
-	int_words[i++] = opr(0x12, 1, 2, 0x3c, 3); /* sra */
-	int_words[i++] = opr(0x12, 1, 2, 0x39, 3); /* sll */
-	int_words[i++] = opr(0x13, 1, 2, 0x30, 3); /* umulh */
-	int_words[i++] = opr(0x13, 1, 2, 0x00, 3); /* mull */
-	int_words[i++] = opr(0x11, 1, 2, 0x28, 3); /* ornot */
-	int_words[i++] = opr(0x11, 1, 2, 0x48, 3); /* eqv */
-	int_words[i++] = opr(0x1c, 31, 2, 0x30, 3); /* ctpop */
-	int_words[i++] = opr(0x1c, 31, 2, 0x32, 3); /* ctlz */
-	int_words[i++] = opr(0x1c, 31, 2, 0x33, 3); /* cttz */
-	int_words[i++] = opr(0x1c, 31, 2, 0x01, 3); /* sextw */
-	int_words[i++] = opr(0x1c, 1, 2, 0x31, 3); /* perr */
-	int_words[i++] = opr(0x1c, 1, 2, 0x38, 3); /* minsb8 */
-	int_words[i++] = opr(0x1c, 1, 2, 0x3c, 3); /* maxub8 */
-	int_words[i++] = opr(0x1c, 31, 2, 0x34, 3); /* unpkbw */
-	int_words[i++] = opr(0x1c, 31, 2, 0x36, 3); /* pkwb */
-	int_words[i++] = opr(0x11, 31, 2, 0x61, 3); /* amask */
+	int_words[i++] = asm_opr(0x10, 1, 2, 0x00, 3); /* addl */
+	int_words[i++] = asm_opr(0x10, 1, 2, 0x22, 3); /* s4addq */
+	int_words[i++] = asm_opr(0x10, 1, 2, 0x29, 3); /* subq */
+	int_words[i++] = asm_opr(0x10, 1, 2, 0x0f, 3); /* cmpbge */
+	int_words[i++] = asm_opr(0x10, 1, 2, 0x1d, 3); /* cmpult */
+	int_words[i++] = asm_opr(0x10, 1, 2, 0x4d, 3); /* cmplt */
+	int_words[i++] = asm_opr(0x12, 1, 2, 0x06, 3); /* extbl */
+	int_words[i++] = asm_opr(0x12, 1, 2, 0x16, 3); /* extwl */
+	int_words[i++] = asm_opr(0x12, 1, 2, 0x5a, 3); /* extwh */
+	int_words[i++] = asm_opr(0x12, 1, 2, 0x7a, 3); /* extqh */
+	int_words[i++] = asm_opr(0x12, 1, 2, 0x0b, 3); /* insbl */
+	int_words[i++] = asm_opr(0x12, 1, 2, 0x57, 3); /* inswh */
+	int_words[i++] = asm_opr(0x12, 1, 2, 0x77, 3); /* insqh */
+	int_words[i++] = asm_opr(0x12, 1, 2, 0x52, 3); /* mskwh */
+	int_words[i++] = asm_opr(0x12, 1, 2, 0x22, 3); /* mskll */
+	int_words[i++] = asm_opri(0x12, 1, 0x0f, 0x31, 3); /* zapnot lit */
+	int_words[i++] = asm_opri(0x12, 1, 0x81, 0x30, 3); /* zap lit */
+	int_words[i++] = asm_opr(0x12, 1, 2, 0x3c, 3); /* sra */
+	int_words[i++] = asm_opr(0x12, 1, 2, 0x39, 3); /* sll */
+	int_words[i++] = asm_opr(0x13, 1, 2, 0x30, 3); /* umulh */
+	int_words[i++] = asm_opr(0x13, 1, 2, 0x00, 3); /* mull */
+	int_words[i++] = asm_opr(0x11, 1, 2, 0x28, 3); /* ornot */
+	int_words[i++] = asm_opr(0x11, 1, 2, 0x48, 3); /* eqv */
+	int_words[i++] = asm_opr(0x1c, 31, 2, 0x30, 3); /* ctpop */
+	int_words[i++] = asm_opr(0x1c, 31, 2, 0x32, 3); /* ctlz */
+	int_words[i++] = asm_opr(0x1c, 31, 2, 0x33, 3); /* cttz */
+	int_words[i++] = asm_opr(0x1c, 31, 2, 0x01, 3); /* sextw */
+	int_words[i++] = asm_opr(0x1c, 1, 2, 0x31, 3); /* perr */
+	int_words[i++] = asm_opr(0x1c, 1, 2, 0x38, 3); /* minsb8 */
+	int_words[i++] = asm_opr(0x1c, 1, 2, 0x3c, 3); /* maxub8 */
+	int_words[i++] = asm_opr(0x1c, 31, 2, 0x34, 3); /* unpkbw */
+	int_words[i++] = asm_opr(0x1c, 31, 2, 0x36, 3); /* pkwb */
+	int_words[i++] = asm_opr(0x11, 31, 2, 0x61, 3); /* amask */
 	assert_int_equal(i, sizeof(int_vecs) / sizeof(int_vecs[0]));
 }
 
@@ -226,8 +159,8 @@ static void test_exec_integer_vectors(void **state)
 		uint64_t got = run3(int_words[i], int_vecs[i].a, int_vecs[i].b);
 
 		if (got != int_vecs[i].want)
-			fail_msg("%s: got %#llx want %#llx", int_vecs[i].what, (unsigned long long)got,
-				 (unsigned long long)int_vecs[i].want);
+			fail_msg("%s: got %#llx want %#llx", int_vecs[i].what,
+				 (unsigned long long)got, (unsigned long long)int_vecs[i].want);
 	}
 }
 
@@ -237,8 +170,8 @@ static void test_exec_r31_reads_zero_and_is_never_written(void **state)
 
 	(void)state;
 	rig_init(&r, AXP_POLICY_FULL);
-	rig_code(&r, 0, opri(0x10, 31, 5, 0x20, 31)); /* addq zero,5,zero */
-	rig_code(&r, 1, opri(0x10, 31, 5, 0x20, 4)); /* addq zero,5,r4 */
+	rig_code(&r, 0, asm_opri(0x10, 31, 5, 0x20, 31)); /* addq zero,5,zero */
+	rig_code(&r, 1, asm_opri(0x10, 31, 5, 0x20, 4)); /* addq zero,5,r4 */
 	assert_int_equal(axp_run(&r.ctx, &r.cfg, 2, &r.info), AXP_STOP_BUDGET);
 	assert_int_equal(r.ctx.r[31], 0);
 	assert_int_equal(r.ctx.r[4], 5);
@@ -248,8 +181,8 @@ static void test_exec_cmov_keeps_old_value(void **state)
 {
 	(void)state;
 	/* cmoveq r1, r2, r3: r1 != 0 so r3 keeps its value */
-	assert_int_equal(run3(opr(0x11, 1, 2, 0x24, 3), 1, 7), 0x5a5a5a5a5a5a5a5aull);
-	assert_int_equal(run3(opr(0x11, 1, 2, 0x24, 3), 0, 7), 7);
+	assert_int_equal(run3(asm_opr(0x11, 1, 2, 0x24, 3), 1, 7), 0x5a5a5a5a5a5a5a5aull);
+	assert_int_equal(run3(asm_opr(0x11, 1, 2, 0x24, 3), 0, 7), 7);
 }
 
 static void test_exec_overflow_trap(void **state)
@@ -259,7 +192,7 @@ static void test_exec_overflow_trap(void **state)
 	(void)state;
 	/* full policy: addq/v completes (result written, pc advanced) and reports the trap */
 	rig_init(&r, AXP_POLICY_FULL);
-	rig_code(&r, 0, opr(0x10, 1, 2, 0x60, 3));
+	rig_code(&r, 0, asm_opr(0x10, 1, 2, 0x60, 3));
 	r.ctx.r[1] = INT64_MAX;
 	r.ctx.r[2] = 1;
 	assert_int_equal(axp_run(&r.ctx, &r.cfg, 10, &r.info), AXP_STOP_ARITH);
@@ -271,7 +204,7 @@ static void test_exec_overflow_trap(void **state)
 
 	/* interrupt policy: handed back, nothing changed */
 	rig_init(&r, AXP_POLICY_INTERRUPT);
-	rig_code(&r, 0, opr(0x10, 1, 2, 0x60, 3));
+	rig_code(&r, 0, asm_opr(0x10, 1, 2, 0x60, 3));
 	r.ctx.r[1] = INT64_MAX;
 	r.ctx.r[2] = 1;
 	assert_int_equal(axp_run(&r.ctx, &r.cfg, 10, &r.info), AXP_STOP_ARITH);
@@ -281,12 +214,12 @@ static void test_exec_overflow_trap(void **state)
 
 	/* mulq/v: -1 * INT64_MIN overflows; 2^31 * 2^31 does not */
 	rig_init(&r, AXP_POLICY_FULL);
-	rig_code(&r, 0, opr(0x13, 1, 2, 0x60, 3));
+	rig_code(&r, 0, asm_opr(0x13, 1, 2, 0x60, 3));
 	r.ctx.r[1] = UINT64_MAX;
 	r.ctx.r[2] = 0x8000000000000000ull;
 	assert_int_equal(axp_step(&r.ctx, &r.cfg, &r.info), -EAGAIN);
 	assert_int_equal(r.info.reason, AXP_STOP_ARITH);
-	assert_int_equal(run3(opr(0x13, 1, 2, 0x60, 3), 1ull << 31, 1ull << 31), 1ull << 62);
+	assert_int_equal(run3(asm_opr(0x13, 1, 2, 0x60, 3), 1ull << 31, 1ull << 31), 1ull << 62);
 }
 
 static void test_exec_loads_and_stores(void **state)
@@ -299,11 +232,11 @@ static void test_exec_loads_and_stores(void **state)
 	q = 0x80000000fffffffeull;
 	memcpy(r.m.data + 8, &q, 8);
 	r.ctx.r[2] = DATA;
-	rig_code(&r, 0, mem(0x28, 3, 2, 8)); /* ldl r3, 8(r2): sign-extends 0xfffffffe */
-	rig_code(&r, 1, mem(0x0b, 4, 2, 13)); /* ldq_u r4, 13(r2): address & ~7 = DATA+8 */
-	rig_code(&r, 2, mem(0x0e, 3, 2, 100)); /* stb r3, 100(r2) */
-	rig_code(&r, 3, mem(0x0a, 5, 2, 100)); /* ldbu r5, 100(r2) */
-	rig_code(&r, 4, mem(0x09, 6, 2, -1)); /* ldah r6, -1(r2) */
+	rig_code(&r, 0, asm_mem(0x28, 3, 2, 8)); /* ldl r3, 8(r2): sign-extends 0xfffffffe */
+	rig_code(&r, 1, asm_mem(0x0b, 4, 2, 13)); /* ldq_u r4, 13(r2): address & ~7 = DATA+8 */
+	rig_code(&r, 2, asm_mem(0x0e, 3, 2, 100)); /* stb r3, 100(r2) */
+	rig_code(&r, 3, asm_mem(0x0a, 5, 2, 100)); /* ldbu r5, 100(r2) */
+	rig_code(&r, 4, asm_mem(0x09, 6, 2, -1)); /* ldah r6, -1(r2) */
 	assert_int_equal(axp_run(&r.ctx, &r.cfg, 5, &r.info), AXP_STOP_BUDGET);
 	assert_int_equal(r.ctx.r[3], 0xfffffffffffffffeull);
 	assert_int_equal(r.ctx.r[4], q);
@@ -318,7 +251,8 @@ static void test_exec_load_to_r31_is_not_performed(void **state)
 
 	(void)state;
 	rig_init(&r, AXP_POLICY_FULL);
-	rig_code(&r, 0, mem(0x29, 31, 31, 0)); /* ldq zero, 0(zero): prefetch of an unmapped page */
+	rig_code(&r, 0,
+		 asm_mem(0x29, 31, 31, 0)); /* ldq zero, 0(zero): prefetch of an unmapped page */
 	assert_int_equal(axp_step(&r.ctx, &r.cfg, &r.info), 0);
 	assert_int_equal(r.m.loads, 0);
 	assert_int_equal(r.ctx.pc, CODE + 4);
@@ -330,7 +264,7 @@ static void test_exec_fault_leaves_context_unchanged(void **state)
 
 	(void)state;
 	rig_init(&r, AXP_POLICY_FULL);
-	rig_code(&r, 0, mem(0x29, 3, 2, 0)); /* ldq r3, 0(r2) with r2 unmapped */
+	rig_code(&r, 0, asm_mem(0x29, 3, 2, 0)); /* ldq r3, 0(r2) with r2 unmapped */
 	r.ctx.r[2] = 0x10;
 	r.ctx.r[3] = 77;
 	before = r;
@@ -339,7 +273,7 @@ static void test_exec_fault_leaves_context_unchanged(void **state)
 	assert_int_equal(r.info.addr, 0x10);
 	assert_memory_equal(&r.ctx, &before.ctx, sizeof(r.ctx));
 
-	rig_code(&r, 0, mem(0x2d, 3, 2, 0)); /* stq */
+	rig_code(&r, 0, asm_mem(0x2d, 3, 2, 0)); /* stq */
 	assert_int_equal(axp_step(&r.ctx, &r.cfg, &r.info), -EAGAIN);
 	assert_int_equal(r.info.reason, AXP_STOP_STORE_FAULT);
 	assert_memory_equal(&r.ctx, &before.ctx, sizeof(r.ctx));
@@ -359,7 +293,7 @@ static void test_exec_unaligned_by_policy(void **state)
 	rig_init(&r, AXP_POLICY_INTERRUPT);
 	memcpy(r.m.data + 1, &q, 8);
 	r.ctx.r[2] = DATA + 1;
-	rig_code(&r, 0, mem(0x29, 3, 2, 0)); /* ldq r3, 0(r2) unaligned */
+	rig_code(&r, 0, asm_mem(0x29, 3, 2, 0)); /* ldq r3, 0(r2) unaligned */
 	assert_int_equal(axp_step(&r.ctx, &r.cfg, &r.info), -EAGAIN);
 	assert_int_equal(r.info.reason, AXP_STOP_UNALIGNED);
 	assert_int_equal(r.ctx.r[3], 0);
@@ -377,9 +311,9 @@ static void test_exec_ll_sc(void **state)
 	rig_init(&r, AXP_POLICY_FULL);
 	r.ctx.r[2] = DATA;
 	r.ctx.r[4] = 99;
-	rig_code(&r, 0, mem(0x2b, 3, 2, 0)); /* ldq_l r3, 0(r2) */
-	rig_code(&r, 1, mem(0x2f, 4, 2, 0)); /* stq_c r4, 0(r2) -> succeeds, r4 = 1 */
-	rig_code(&r, 2, mem(0x2f, 5, 2, 0)); /* stq_c r5, 0(r2) -> no reservation, r5 = 0 */
+	rig_code(&r, 0, asm_mem(0x2b, 3, 2, 0)); /* ldq_l r3, 0(r2) */
+	rig_code(&r, 1, asm_mem(0x2f, 4, 2, 0)); /* stq_c r4, 0(r2) -> succeeds, r4 = 1 */
+	rig_code(&r, 2, asm_mem(0x2f, 5, 2, 0)); /* stq_c r5, 0(r2) -> no reservation, r5 = 0 */
 	r.ctx.r[5] = 55;
 	assert_int_equal(axp_run(&r.ctx, &r.cfg, 3, &r.info), AXP_STOP_BUDGET);
 	assert_int_equal(r.ctx.r[4], 1);
@@ -390,7 +324,7 @@ static void test_exec_ll_sc(void **state)
 
 	rig_init(&r, AXP_POLICY_INTERRUPT);
 	r.ctx.r[2] = DATA;
-	rig_code(&r, 0, mem(0x2b, 3, 2, 0));
+	rig_code(&r, 0, asm_mem(0x2b, 3, 2, 0));
 	assert_int_equal(axp_run(&r.ctx, &r.cfg, 3, &r.info), AXP_STOP_LLSC);
 	assert_int_equal(r.info.executed, 0);
 }
@@ -401,15 +335,15 @@ static void test_exec_branches_and_jumps(void **state)
 
 	(void)state;
 	rig_init(&r, AXP_POLICY_FULL);
-	rig_code(&r, 0, bra(0x39, 1, 2)); /* beq r1, +2 -> taken to index 3 */
-	rig_code(&r, 3, bra(0x34, 26, -4)); /* bsr ra, -4 -> index 0, ra = index 4 */
+	rig_code(&r, 0, asm_bra(0x39, 1, 2)); /* beq r1, +2 -> taken to index 3 */
+	rig_code(&r, 3, asm_bra(0x34, 26, -4)); /* bsr ra, -4 -> index 0, ra = index 4 */
 	assert_int_equal(axp_run(&r.ctx, &r.cfg, 2, &r.info), AXP_STOP_BUDGET);
 	assert_int_equal(r.ctx.pc, CODE);
 	assert_int_equal(r.ctx.r[26], CODE + 16);
 
 	rig_init(&r, AXP_POLICY_FULL);
 	r.ctx.r[27] = CODE + 0x43; /* low bits are ignored */
-	rig_code(&r, 0, mem(0x1a, 26, 27, 0x4000)); /* jsr ra, (pv) */
+	rig_code(&r, 0, asm_mem(0x1a, 26, 27, 0x4000)); /* jsr ra, (pv) */
 	assert_int_equal(axp_step(&r.ctx, &r.cfg, &r.info), 0);
 	assert_int_equal(r.ctx.pc, CODE + 0x40);
 	assert_int_equal(r.ctx.r[26], CODE + 4);
@@ -417,8 +351,8 @@ static void test_exec_branches_and_jumps(void **state)
 	/* fbge with -0.0 is taken; fblt with -0.0 is not */
 	rig_init(&r, AXP_POLICY_FULL);
 	r.ctx.f[1] = 0x8000000000000000ull;
-	rig_code(&r, 0, bra(0x32, 1, 5)); /* fblt f1 */
-	rig_code(&r, 1, bra(0x36, 1, 5)); /* fbge f1 */
+	rig_code(&r, 0, asm_bra(0x32, 1, 5)); /* fblt f1 */
+	rig_code(&r, 1, asm_bra(0x36, 1, 5)); /* fbge f1 */
 	assert_int_equal(axp_run(&r.ctx, &r.cfg, 2, &r.info), AXP_STOP_BUDGET);
 	assert_int_equal(r.ctx.pc, CODE + 8 + 20);
 }
@@ -434,9 +368,9 @@ static void test_exec_stops_name_the_reason(void **state)
 	assert_int_equal(r.ctx.pc, CODE);
 	rig_code(&r, 0, 0x04000000); /* opcode 0x01: reserved */
 	assert_int_equal(axp_run(&r.ctx, &r.cfg, 10, &r.info), AXP_STOP_ILLEGAL);
-	rig_code(&r, 0, opr(0x15, 1, 2, 0x080, 3)); /* addf: VAX */
+	rig_code(&r, 0, asm_opr(0x15, 1, 2, 0x080, 3)); /* addf: VAX */
 	assert_int_equal(axp_run(&r.ctx, &r.cfg, 10, &r.info), AXP_STOP_VAX_FP);
-	rig_code(&r, 0, opr(0x1c, 1, 2, 0x30, 3)); /* ctpop with ra != 31: invalid */
+	rig_code(&r, 0, asm_opr(0x1c, 1, 2, 0x30, 3)); /* ctpop with ra != 31: invalid */
 	assert_int_equal(axp_run(&r.ctx, &r.cfg, 10, &r.info), AXP_STOP_ILLEGAL);
 	assert_string_equal(axp_stop_name[AXP_STOP_VAX_FP], "vax-fp");
 	for (int i = 0; i < AXP_STOP_NR; i++)
@@ -469,9 +403,9 @@ static void test_exec_observer_sees_results_and_addresses(void **state)
 	r.cfg.obs = &obs;
 	memcpy(r.m.data + 16, &q, 8);
 	r.ctx.r[2] = DATA;
-	rig_code(&r, 0, mem(0x29, 3, 2, 16)); /* ldq r3, 16(r2) */
-	rig_code(&r, 1, mem(0x2d, 3, 2, 24)); /* stq r3, 24(r2) */
-	rig_code(&r, 2, opri(0x10, 3, 1, 0x20, 4)); /* addq r3, 1, r4 */
+	rig_code(&r, 0, asm_mem(0x29, 3, 2, 16)); /* ldq r3, 16(r2) */
+	rig_code(&r, 1, asm_mem(0x2d, 3, 2, 24)); /* stq r3, 24(r2) */
+	rig_code(&r, 2, asm_opri(0x10, 3, 1, 0x20, 4)); /* addq r3, 1, r4 */
 	assert_int_equal(axp_run(&r.ctx, &r.cfg, 3, &r.info), AXP_STOP_BUDGET);
 	assert_int_equal(s.n, 3);
 	assert_true(s.ev[0].is_load);
@@ -512,7 +446,7 @@ static void test_exec_observer_can_stop_the_run(void **state)
 	rig_init(&r, AXP_POLICY_FULL);
 	r.cfg.obs = &obs;
 	for (unsigned int i = 0; i < 8; i++)
-		rig_code(&r, i, opri(0x10, 1, 1, 0x20, 1)); /* addq r1, 1, r1 */
+		rig_code(&r, i, asm_opri(0x10, 1, 1, 0x20, 1)); /* addq r1, 1, r1 */
 	assert_int_equal(axp_run(&r.ctx, &r.cfg, 8, &r.info), AXP_STOP_OBSERVER);
 	assert_int_equal(r.info.executed, 3);
 	assert_int_equal(r.ctx.r[1], 3);
@@ -530,11 +464,11 @@ static void test_exec_misc_group(void **state)
 
 	(void)state;
 	rig_init(&r, AXP_POLICY_FULL);
-	rig_code(&r, 0, mem(0x18, 3, 31, 0xc000)); /* rpcc r3 */
-	rig_code(&r, 1, mem(0x18, 4, 31, 0xf000)); /* rs r4: old flag 0, flag := 1 */
-	rig_code(&r, 2, mem(0x18, 5, 31, 0xe000)); /* rc r5: old flag 1, flag := 0 */
-	rig_code(&r, 3, mem(0x18, 0, 0, 0x4000)); /* mb */
-	rig_code(&r, 4, opr(0x11, 31, 31, 0x6c, 6)); /* implver r6 */
+	rig_code(&r, 0, asm_mem(0x18, 3, 31, 0xc000)); /* rpcc r3 */
+	rig_code(&r, 1, asm_mem(0x18, 4, 31, 0xf000)); /* rs r4: old flag 0, flag := 1 */
+	rig_code(&r, 2, asm_mem(0x18, 5, 31, 0xe000)); /* rc r5: old flag 1, flag := 0 */
+	rig_code(&r, 3, asm_mem(0x18, 0, 0, 0x4000)); /* mb */
+	rig_code(&r, 4, asm_opr(0x11, 31, 31, 0x6c, 6)); /* implver r6 */
 	assert_int_equal(axp_run(&r.ctx, &r.cfg, 5, &r.info), AXP_STOP_BUDGET);
 	assert_int_equal(r.ctx.r[3], 0x1234);
 	assert_int_equal(r.ctx.r[4], 0);

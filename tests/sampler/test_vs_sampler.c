@@ -1,19 +1,7 @@
 /* tests/sampler/test_vs_sampler.c - one CPU's sampler end to end, with the real executor. */
 #include "vs_test.h"
 
-/* ---- instruction encoders (Alpha Architecture Handbook 3.3) ---- */
-static uint32_t opri(unsigned opc, unsigned ra, unsigned lit, unsigned fn, unsigned rc)
-{
-	return opc << 26 | ra << 21 | lit << 13 | 1u << 12 | fn << 5 | rc;
-}
-static uint32_t mem(unsigned opc, unsigned ra, unsigned rb, int disp)
-{
-	return opc << 26 | ra << 21 | rb << 16 | ((uint32_t)disp & 0xffff);
-}
-static uint32_t bra(unsigned opc, unsigned ra, int disp)
-{
-	return opc << 26 | ra << 21 | ((uint32_t)disp & 0x1fffff);
-}
+#include "axp_asm.h"
 
 #define CODE 0x120000000ull
 #define DATA 0x140000000ull
@@ -99,10 +87,10 @@ static const struct axp_mem_ops ops = { .fetch = t_fetch, .load = t_load, .store
 static void load_program(struct tmem *m, struct axp_ctx *ctx, uint64_t iters)
 {
 	const uint32_t prog[] = {
-		mem(0x2d, 2, 8, 0),	   mem(0x28, 3, 8, 4),
-		opri(0x10, 3, 1, 0x20, 3), mem(0x29, 4, 8, 16),
-		mem(0x2d, 3, 8, 24),	   opri(0x10, 5, 1, 0x29, 5),
-		bra(0x3d, 5, -7),	   0,
+		asm_mem(0x2d, 2, 8, 0),	       asm_mem(0x28, 3, 8, 4),
+		asm_opri(0x10, 3, 1, 0x20, 3), asm_mem(0x29, 4, 8, 16),
+		asm_mem(0x2d, 3, 8, 24),       asm_opri(0x10, 5, 1, 0x29, 5),
+		asm_bra(0x3d, 5, -7),	       0,
 	};
 
 	memset(m, 0, sizeof(*m));

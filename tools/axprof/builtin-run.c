@@ -172,7 +172,8 @@ int cmd_run(int argc, char **argv)
 	if (samples) {
 		ret = mach_samples_write(m, samples);
 		if (ret) {
-			fprintf(stderr, "axprof run: cannot write %s: %s\n", samples, strerror(-ret));
+			fprintf(stderr, "axprof run: cannot write %s: %s\n", samples,
+				strerror(-ret));
 			if (!status)
 				status = 1;
 		}
