@@ -301,6 +301,8 @@ struct vs_info {
 #define VS_IOC_NR_START 4
 #define VS_IOC_NR_STOP 5
 #define VS_IOC_NR_FLUSH 6
+#define VS_IOC_NR_STATS 7 /* one STATS record per CPU (kmod/sampler/linux/axprof_ioctl.h) */
+#define VS_IOC_NR_GLUE 8 /* the driver's own counters (axprof_ioctl.h) */
 
 /* Limits. */
 #define VS_BUDGET_MAX 4096

@@ -1,0 +1,283 @@
+/* kmod/sampler/linux/vs_drv_work.c - interpretation at the return to user: task_work, context. */
+#include <linux/bitops.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/task_work.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+#include <asm/pal.h>
+#include <asm/ptrace.h>
+
+#include "axp_user.h"
+#include "vs_drv.h"
+
+/*
+ * Why at the return to user. The sampling interrupt sees only part of the user context: entInt's
+ * SAVE_ALL stores r0-r8, r19-r28 (and PALcode ps, pc, gp, r16-r18) as struct pt_regs, while
+ * s0-s6 (r9-r15) stay live in registers, preserved only by C callee-save, and the FP registers
+ * are never touched (refs/algorithms-isa-microarch-linux.md §5). The interrupt therefore queues
+ * a task_work (TWA_RESUME, which sets TIF_NOTIFY_RESUME) on the interrupted task. Before that
+ * task runs another user instruction, ret_to_user sees the flag and takes work_pending:
+ * $work_notifysig does DO_SWITCH_STACK and calls do_work_pending(), whose
+ * resume_user_mode_work() (or get_signal(), which runs task works first) calls us.
+ *
+ * Where the user state is then (Linux 6.1, arch/alpha/kernel/entry.S and signal.c):
+ *  - r0-r8, r16-r28, gp (r29), pc: struct pt_regs at task_pt_regs(current), restored by
+ *    RESTORE_ALL and PALcode's rti;
+ *  - r9-r15: struct switch_stack just below pt_regs ((struct switch_stack *)regs - 1), written
+ *    by do_switch_stack and reloaded by undo_switch_stack (setup_sigcontext reads them there);
+ *  - f0-f30 and the FPCR: ALSO in that switch_stack, fp[0..30] and fp[31] = FPCR. In 6.1
+ *    do_switch_stack stores every FP register and mf_fpcr, and undo_switch_stack reloads them
+ *    all (mt_fpcr) right before the return: the switch_stack copy is the one the program gets
+ *    back. Writing the live FP registers (alpha_write_fp_reg, wrfpcr) here would be undone, so
+ *    we read and write sw->fp[] exactly as setup_sigcontext/restore_sigcontext do. (The lazy-FPU
+ *    rework of 6.3 moved FP state to thread_info; this file follows 6.1.)
+ *  - r30 (usp): PALcode's user stack pointer, rdusp()/wrusp();
+ *  - the unique value: PALcode's, rduniq/wruniq for the current task.
+ * The interpreter stops at every CALL_PAL, so it never changes the unique value; it is still
+ * written back if it differs, like every other register.
+ *
+ * When else task works run, and why those are safe: get_signal() runs them first (still inside
+ * do_work_pending(), same frame); exit_task_work() runs them in do_exit() (PF_EXITING: we only
+ * release the slot). A work is queued only from an interrupt of USER mode and always runs before
+ * that task returns to user, so no other kernel path (e.g. io_uring's explicit task_work_run()
+ * inside a system call) can meet one of ours; the callback still checks that the task resumes in
+ * user mode at the pc that was sampled, and skips otherwise.
+ *
+ * Faults. The interpretation runs with preemption disabled (per-CPU sampler, RCU-sched reader)
+ * and page faults disabled: an access to a page that is not resident, or a store to a
+ * copy-on-write page, fails with -EFAULT instead of sleeping, so the interpreter stops before
+ * that instruction and the program takes the fault itself when it resumes (DESIGN.md, "a
+ * failing instruction is not executed"). get_user/put_user check access_ok(): kernel
+ * addresses fail the same way.
+ *
+ * Unload. task_work_cancel() is not exported to modules in 6.1, so a queued work cannot be
+ * withdrawn. Instead every queued work counts in vs_drv_inflight, STOP and module exit first
+ * disarm the sources (nothing new is queued) and then wait for the count to reach 0: each
+ * queued work runs before its task next returns to user (or in its exit), so the wait is
+ * bounded by scheduling. The callback's last touches of module memory (slot release, count
+ * decrement, wake-up) run with preemption disabled, and the waiter calls synchronize_rcu()
+ * after seeing 0: a grace period ends only after every CPU has left such a region. The few
+ * instructions of the callback's epilogue after preempt_enable() cannot lose the CPU either:
+ * Alpha selects ARCH_NO_PREEMPT, so preempt_enable() never schedules and an interrupt returns to
+ * the same code; the CPU passes no quiescent state before it is back in task_work_run().
+ */
+
+/* rduniq/wruniq for the current task (CALL_PAL 0x9e/0x9f, asm/pal.h's own macro). */
+__CALL_PAL_R0(rduniq, unsigned long);
+__CALL_PAL_W1(wruniq, unsigned long);
+
+atomic_t vs_drv_inflight = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(inflight_wq);
+
+/* Where user integer register i (0-29) lives: pt_regs, or (VS_SW) the switch_stack. */
+#define VS_SW 0x8000
+#define PT(f) offsetof(struct pt_regs, f)
+#define SW(f) (VS_SW | offsetof(struct switch_stack, f))
+static const u16 reg_loc[30] = {
+	PT(r0),	 PT(r1),  PT(r2),  PT(r3),  PT(r4),  PT(r5),  PT(r6),  PT(r7),	PT(r8),	 SW(r9),
+	SW(r10), SW(r11), SW(r12), SW(r13), SW(r14), SW(r15), PT(r16), PT(r17), PT(r18), PT(r19),
+	PT(r20), PT(r21), PT(r22), PT(r23), PT(r24), PT(r25), PT(r26), PT(r27), PT(r28), PT(gp),
+};
+
+static unsigned long *user_reg(struct pt_regs *regs, struct switch_stack *sw, unsigned int i)
+{
+	u16 l = reg_loc[i];
+
+	return (unsigned long *)((l & VS_SW ? (char *)sw : (char *)regs) + (l & ~VS_SW));
+}
+
+static void ctx_capture(struct axp_ctx *ctx, struct pt_regs *regs, struct switch_stack *sw)
+{
+	unsigned int i;
+
+	for (i = 0; i < 30; i++)
+		ctx->r[i] = *user_reg(regs, sw, i);
+	ctx->r[30] = rdusp();
+	ctx->r[31] = 0;
+	for (i = 0; i < 31; i++)
+		ctx->f[i] = sw->fp[i];
+	ctx->f[31] = 0;
+	ctx->fpcr = sw->fp[31];
+	ctx->pc = regs->pc;
+	ctx->unique = rduniq();
+	ctx->lock_addr = AXP_NO_LOCK;
+	ctx->lock_value = 0;
+	ctx->intr_flag = 0;
+}
+
+/* Write every register whose value changed back where the return to user reloads it. */
+static void ctx_write_back(const struct axp_ctx *ctx, struct pt_regs *regs, struct switch_stack *sw)
+{
+	unsigned int i, n = 0, nsw = 0, nfp = 0;
+	unsigned long *p;
+
+	for (i = 0; i < 30; i++) {
+		p = user_reg(regs, sw, i);
+		if (*p != ctx->r[i]) {
+			*p = ctx->r[i];
+			n++;
+			nsw += reg_loc[i] & VS_SW ? 1 : 0;
+		}
+	}
+	if (rdusp() != ctx->r[30]) {
+		wrusp(ctx->r[30]);
+		n++;
+	}
+	for (i = 0; i < 31; i++) {
+		if (sw->fp[i] != ctx->f[i]) {
+			sw->fp[i] = ctx->f[i];
+			nfp++;
+		}
+	}
+	if (sw->fp[31] != ctx->fpcr) {
+		sw->fp[31] = ctx->fpcr;
+		nfp++;
+	}
+	if (regs->pc != ctx->pc) {
+		regs->pc = ctx->pc;
+		n++;
+	}
+	if (rduniq() != ctx->unique) {
+		wruniq(ctx->unique);
+		n++;
+	}
+	/* The executor never writes r31/f31 (axp.h); a change would be a core bug. */
+	WARN_ON_ONCE(ctx->r[31] || ctx->f[31]);
+	atomic64_add(n + nfp, &vs_drv_glue[AXPROF_G_REGS_WRITTEN]);
+	atomic64_add(nsw, &vs_drv_glue[AXPROF_G_SW_WRITTEN]);
+	atomic64_add(nfp, &vs_drv_glue[AXPROF_G_FP_WRITTEN]);
+}
+
+/* The interpretation proper: current, at its return to user, preemption disabled. */
+static void interpret(struct vs_cpu *vs, struct pt_regs *regs)
+{
+	struct switch_stack *sw = (struct switch_stack *)regs - 1;
+	struct axp_ctx ctx;
+	int r;
+
+	ctx_capture(&ctx, regs, sw);
+	pagefault_disable();
+	r = vs_interpret(vs, task_tgid_nr(current), &ctx, &axp_user_mem_ops, NULL);
+	pagefault_enable();
+	if (r < 0) {
+		vs_drv_count(AXPROF_G_INTERP_REFUSED);
+		return;
+	}
+	vs_drv_count(AXPROF_G_INTERP);
+	ctx_write_back(&ctx, regs, sw);
+	if (vs_interp_take_wake(vs))
+		vs_drv_wake_reader();
+}
+
+/* Give the slot back; the last touches of module memory (see the top of this file). */
+static void release(struct vs_drv_work *w)
+{
+	struct vs_drv_cpu *owner = per_cpu_ptr(&vs_drv_cpu, w->cpu);
+
+	preempt_disable();
+	WRITE_ONCE(w->task, NULL);
+	clear_bit_unlock(w->slot, &owner->busy);
+	if (atomic_dec_and_test(&vs_drv_inflight))
+		wake_up(&inflight_wq);
+	preempt_enable();
+}
+
+static void work_fn(struct callback_head *cb)
+{
+	struct vs_drv_work *w = container_of(cb, struct vs_drv_work, cb);
+	struct pt_regs *regs = task_pt_regs(current);
+	struct vs_drv_state *st;
+	unsigned int cpu;
+
+	vs_drv_count(AXPROF_G_RAN);
+	if (current->flags & PF_EXITING) {
+		vs_drv_count(AXPROF_G_SKIP_EXIT);
+		goto out;
+	}
+	if (!user_mode(regs) || regs->pc != w->pc) {
+		vs_drv_count(AXPROF_G_SKIP_PC);
+		goto out;
+	}
+	preempt_disable();
+	cpu = smp_processor_id();
+	if (cpu != w->cpu)
+		vs_drv_count(AXPROF_G_MIGRATED);
+	st = rcu_dereference_sched(vs_drv_state);
+	if (READ_ONCE(vs_drv_running) && st && cpu < st->nr && st->cpu[cpu].vs)
+		interpret(st->cpu[cpu].vs, regs);
+	else
+		vs_drv_count(AXPROF_G_SKIP_STOPPED);
+	preempt_enable();
+out:
+	release(w);
+}
+
+void vs_drv_work_queue(struct vs_drv_cpu *dc, unsigned int cpu, struct pt_regs *regs)
+{
+	struct task_struct *t = current;
+	struct vs_drv_work *w;
+	unsigned int i;
+
+	if (!t->mm || (t->flags & (PF_KTHREAD | PF_EXITING | PF_IO_WORKER))) {
+		vs_drv_count(AXPROF_G_NOT_USER);
+		return;
+	}
+	/*
+	 * One queued interpretation per task (vs_sampler.h). A task with one queued is on its way
+	 * back to user and not in user mode, so only this same interrupt could have queued it:
+	 * this CPU's pool is the only place to look.
+	 */
+	for (i = 0; i < VS_DRV_WORKS; i++) {
+		if (test_bit(i, &dc->busy) && READ_ONCE(dc->work[i].task) == t) {
+			vs_drv_count(AXPROF_G_DUP);
+			return;
+		}
+	}
+	for (i = 0; i < VS_DRV_WORKS; i++)
+		if (!test_and_set_bit_lock(i, &dc->busy))
+			break;
+	if (i == VS_DRV_WORKS) {
+		vs_drv_count(AXPROF_G_NO_SLOT);
+		return;
+	}
+	w = &dc->work[i];
+	w->pc = regs->pc;
+	WRITE_ONCE(w->task, t);
+	init_task_work(&w->cb, work_fn);
+	atomic_inc(&vs_drv_inflight);
+	if (task_work_add(t, &w->cb, TWA_RESUME)) {
+		vs_drv_count(AXPROF_G_ADD_FAILED);
+		WRITE_ONCE(w->task, NULL);
+		clear_bit_unlock(i, &dc->busy);
+		/* No wake-up needed: waiters start only after the sources are disarmed. */
+		atomic_dec(&vs_drv_inflight);
+		return;
+	}
+	vs_drv_count(AXPROF_G_QUEUED);
+}
+
+void vs_drv_work_wait(void)
+{
+	while (!wait_event_timeout(inflight_wq, atomic_read(&vs_drv_inflight) == 0, 10 * HZ))
+		pr_warn("axprof: still waiting for %d queued interpretations to run\n",
+			atomic_read(&vs_drv_inflight));
+	synchronize_rcu();
+}
+
+void vs_drv_work_init(void)
+{
+	unsigned int cpu, i;
+
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		struct vs_drv_cpu *dc = per_cpu_ptr(&vs_drv_cpu, cpu);
+
+		if (!cpu_possible(cpu))
+			continue;
+		for (i = 0; i < VS_DRV_WORKS; i++) {
+			dc->work[i].cpu = cpu;
+			dc->work[i].slot = i;
+		}
+	}
+}
