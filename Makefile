@@ -37,12 +37,14 @@ BENCH_STEPS :=
 .PHONY: all check check-core bench deps clean format-check tests modules
 all:
 
+# The libraries every program links; defined before the module.mk files so their rules can name them.
+LIB      := $(BUILD)/lib/libaxprof.a
+LIB_SAN  := $(BUILD)/lib/libaxprof-san.a
+
 include $(wildcard */module.mk */*/module.mk)
 
 LIB_OBJS     := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS) $(LIB_SRCS))
 LIB_SAN_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(CORE_SRCS) $(LIB_SRCS))
-LIB          := $(BUILD)/lib/libaxprof.a
-LIB_SAN      := $(BUILD)/lib/libaxprof-san.a
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
