@@ -111,7 +111,7 @@ format-check:
 	if [ "$$bad" != 0 ]; then echo "format-check: clang-format would change $$bad places (run clang-format -i)"; exit 1; fi
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory all tests
+	$(Q)$(MAKE) --no-print-directory all tests workloads
 	$(Q)$(MAKE) --no-print-directory check-core
 	$(Q)scripts/run-tests $(BUILD) $(TEST_BINS) -- $(CHECK_STEPS)
 
