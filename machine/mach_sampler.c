@@ -27,7 +27,8 @@ struct mach_sampler {
 	void *mem; /* the vs_cpu's memory */
 	size_t mem_len;
 	struct vs_cpu *cpu;
-	uint32_t pid; /* the process the samples belong to (changes in a forked child) */
+	uint32_t pid; /* the pid written in the records (changes in a forked child) */
+	int32_t host_pid; /* m->pid when pid was chosen: a change means a fork */
 
 	/* The machine's own memory operations (before any wrapping) and ours. */
 	const struct axp_mem_ops *base;
@@ -52,10 +53,10 @@ struct mach_sampler {
 /* ---- events ---- */
 
 static const int ev_map[VS_EVENT_NR] = {
-	[VS_EV_CYCLES] = MACH_EV_CYCLES,     [VS_EV_IMISS] = MACH_EV_IMISS,
-	[VS_EV_DMISS] = MACH_EV_DMISS,	     [VS_EV_BRANCHMP] = MACH_EV_BRANCHMP,
-	[VS_EV_REPLAYS] = -EOPNOTSUPP,	     [VS_EV_INSNS] = MACH_EV_RETIRED,
-	[VS_EV_USER6] = -EOPNOTSUPP,	     [VS_EV_USER7] = -EOPNOTSUPP,
+	[VS_EV_CYCLES] = MACH_EV_CYCLES, [VS_EV_IMISS] = MACH_EV_IMISS,
+	[VS_EV_DMISS] = MACH_EV_DMISS,	 [VS_EV_BRANCHMP] = MACH_EV_BRANCHMP,
+	[VS_EV_REPLAYS] = -EOPNOTSUPP,	 [VS_EV_INSNS] = MACH_EV_RETIRED,
+	[VS_EV_USER6] = -EOPNOTSUPP,	 [VS_EV_USER7] = -EOPNOTSUPP,
 };
 
 int mach_sampler_event(unsigned int vs_event)
@@ -278,7 +279,7 @@ static int cpu_setup(struct mach_sampler *s)
 	struct vs_config cfg = s->o.cfg;
 
 	/* A forked child draws other periods and shares than its parent. */
-	if (s->pid != (uint32_t)s->m->pid || s->st.forks)
+	if (s->st.forks)
 		cfg.seed ^= (uint64_t)s->pid * 0x9e3779b97f4a7c15ULL;
 	memset(s->mem, 0, s->mem_len);
 	return vs_cpu_init(s->mem, s->mem_len, &cfg, &plat, &s->cpu);
@@ -301,6 +302,7 @@ static void forked(struct mach_sampler *s)
 	uint64_t forks = s->st.forks + 1;
 
 	s->pid = (uint32_t)s->m->pid;
+	s->host_pid = s->m->pid;
 	memset(&s->st, 0, sizeof(s->st));
 	s->st.forks = forks;
 	cpu_setup(s);
@@ -314,7 +316,7 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 	struct vs_decision dec;
 	int ev = vs_event_of(irq->event);
 
-	if ((uint32_t)s->m->pid != s->pid)
+	if (s->m->pid != s->host_pid)
 		forked(s);
 	if (ev < 0) {
 		mach_ev5_pmu_arm(s->m->ev5, irq->event, 0);
@@ -322,8 +324,7 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 	}
 	s->st.irqs++;
 	vs_sample(s->cpu, s->pid, irq->pc, (unsigned int)ev, true, &dec);
-	mach_ev5_pmu_arm(s->m->ev5, irq->event,
-			 dec.period ? dec.period : s->o.cfg.period[ev].lo);
+	mach_ev5_pmu_arm(s->m->ev5, irq->event, dec.period ? dec.period : s->o.cfg.period[ev].lo);
 	if (dec.wake)
 		drain_ready(s);
 	if (dec.interpret) {
@@ -374,7 +375,8 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 	s->o = *opts;
 	if (!s->o.tick_every)
 		s->o.tick_every = 256;
-	s->pid = (uint32_t)m->pid;
+	s->pid = opts->pid ? opts->pid : (uint32_t)m->pid;
+	s->host_pid = m->pid;
 	need = vs_cpu_size(&opts->cfg);
 	s->mem_len = (need + 63) & ~(size_t)63;
 	s->mem = aligned_alloc(64, s->mem_len);

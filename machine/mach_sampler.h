@@ -48,6 +48,10 @@ typedef void (*mach_sampler_fork_fn)(void *priv, uint32_t new_pid);
 
 struct mach_sampler_opts {
 	struct vs_config cfg; /* checked with vs_config_check(); events the EV5 PMU counts */
+	/* The pid written in the records (0: the machine's, i.e. the host pid). The sampler's
+	 * hash and observer tables hash the pid, so a fixed one makes recordings reproducible.
+	 * A forked child of the program uses its host pid. */
+	uint32_t pid;
 	mach_sampler_sink_fn sink; /* required */
 	void *sink_priv;
 	mach_sampler_tick_fn tick; /* may be NULL */

@@ -14,6 +14,11 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ "dis", cmd_dis, "disassemble an Alpha ELF file (objdump -d format)" },
 	{ "run", cmd_run, "run an Alpha Linux program on the hosted machine" },
+	{ "record", cmd_record, "profile a program into the profile database" },
+	{ "report", cmd_report, "samples by image and procedure (dcpiprof's view)" },
+	{ "flush", cmd_flush, "make the running axprofd store its profiles now" },
+	{ "epoch", cmd_epoch, "start a new epoch of the profile database" },
+	{ "merge", cmd_merge, "add databases' profiles into another one" },
 };
 
 static void usage(FILE *f)

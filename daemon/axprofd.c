@@ -1,0 +1,527 @@
+/* daemon/axprofd.c - axprofd: drain /dev/axprof into the profile database (DCPI's daemon). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dmn_dev.h"
+#include "dmn_lib.h"
+#include "dmn_view.h"
+
+/*
+ * DCPI SOSP'97 §4.3: "The main daemon loop waits until the driver signals a full overflow
+ * buffer; it then copies the buffer to user space and processes each entry ... Periodically, the
+ * daemon extracts all samples from the driver data structures, updates disk-based profiles and
+ * discards data structures associated with terminated processes ... A complete flush can also be
+ * initiated by a user-level command." Here: poll/read the device; every --flush-interval
+ * seconds, on SIGUSR1 (`axprof flush`) and on SIGTERM/SIGINT (then stopping), VS_IOC_FLUSH, read
+ * everything, STATS, store to the database, forget exited processes.
+ */
+
+static volatile sig_atomic_t want_flush, want_stop;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGUSR1 || sig == SIGHUP)
+		want_flush = 1;
+	else
+		want_stop = 1;
+}
+
+struct axd {
+	const char *dir;
+	const char *pidfile;
+	char status[PATH_MAX + 16];
+	const char *device;
+	const char *maps; /* image-map events to apply first */
+	const char *proc_root, *sysroot;
+	struct vs_config cfg;
+	unsigned int flush_interval;
+	bool foreground, once, json, proc_maps, pid_written;
+	struct dmn *d;
+	struct dmn_dev dev;
+	uint64_t flushes;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: axprofd -d DIR [-f] [--pid-file F] [--device PATH] [--mode MODE]\n"
+		"               [--period LO-HI] [--share N/D] [--budget N] [--flush-interval S]\n"
+		"               [--once] [--no-proc-maps] [--json]\n\n"
+		"The axprof daemon: configures and starts the sampling driver (/dev/axprof), drains\n"
+		"its records, attributes each sample to an executable image through the processes'\n"
+		"/proc/PID/maps, and merges them into the profile database in DIR (DCPI's daemon).\n"
+		"Profiles are stored every S seconds, on SIGUSR1 (`axprof flush`), and at SIGTERM or\n"
+		"SIGINT, which also stop sampling. A PATH that is not a character device is read as a\n"
+		"file of driver records (a fake device, for tests and for records saved elsewhere).\n\n"
+		"Options:\n"
+		"  -d, --db DIR          the profile database (created if missing)\n"
+		"  -f, --foreground      do not detach\n"
+		"  --pid-file F          write the pid here (default DIR/axprofd.pid); F.status gets\n"
+		"                        the counters after every flush\n"
+		"  --device PATH         the driver (default /dev/axprof)\n"
+		"  --mode MODE           cycles (default), vprof or vreplay\n"
+		"  --period LO-HI        CYCLES period (default 60000-64000)\n"
+		"  --share N/D           interpreted share of user samples\n"
+		"  --budget N            instructions per interpretation\n"
+		"  --flush-interval S    seconds between stores (default 600)\n"
+		"  --once                a fake device: exit at its end (after storing)\n"
+		"  --no-proc-maps        do not read /proc/PID/maps\n"
+		"  --maps FILE           image-map events to apply first (exec PID BIAS PATH, map,\n"
+		"                        mmap, munmap, exit lines: see axprofd(8))\n"
+		"  --proc-root DIR       read PID/maps files under DIR instead of /proc (maps saved\n"
+		"                        on another machine, with --device FILE)\n"
+		"  --sysroot DIR         look mapped files up under DIR first (e.g. the Alpha root\n"
+		"                        file system /usr/alpha-linux-gnu)\n"
+		"  --json                at exit, print the counters as JSON on standard output\n"
+		"  --help                this text\n\n"
+		"Exit status: 0 after a clean stop, 1 on failure, 2 for bad options.\n");
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int parse_pair(const char *s, char sep, uint32_t *a, uint32_t *b)
+{
+	char *end;
+	unsigned long x, y;
+
+	errno = 0;
+	x = strtoul(s, &end, 10);
+	if (errno || end == s || *end != sep || x > UINT32_MAX)
+		return -EINVAL;
+	s = end + 1;
+	y = strtoul(s, &end, 10);
+	if (errno || end == s || *end || y > UINT32_MAX)
+		return -EINVAL;
+	*a = (uint32_t)x;
+	*b = (uint32_t)y;
+	return 0;
+}
+
+static void write_status(struct axd *a)
+{
+	struct dmn_stats st;
+	char tmp[PATH_MAX + 32];
+	FILE *f;
+
+	dmn_get_stats(a->d, &st);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", a->status);
+	f = fopen(tmp, "we");
+	if (!f)
+		return;
+	fprintf(f,
+		"pid %d\nflushes %" PRIu64 "\nflush_errors %" PRIu64 "\nbytes %" PRIu64
+		"\nsample_records %" PRIu64 "\nsamples %" PRIu64 "\nsamples_unknown %" PRIu64
+		"\nobs_unknown %" PRIu64 "\ndamaged %" PRIu64 "\nepoch %u\nprocs %" PRIu64
+		"\nimages %" PRIu64 "\n",
+		(int)getpid(), a->flushes, st.flush_errors, st.bytes, st.records[VS_REC_SAMPLE],
+		st.samples, st.samples_unknown, st.obs_unknown, st.damaged, st.last_epoch, st.procs,
+		st.images);
+	if (fclose(f) == 0)
+		rename(tmp, a->status);
+	else
+		unlink(tmp);
+}
+
+/* Read what the device has now, without waiting. */
+static void drain_now(struct axd *a)
+{
+	for (int i = 0; i < 100000; i++) {
+		long n = dmn_dev_pump(&a->dev, a->d, 0);
+
+		if (n <= 0)
+			break;
+	}
+}
+
+static int do_flush(struct axd *a)
+{
+	int ret;
+
+	dmn_dev_flush(&a->dev);
+	drain_now(a);
+	dmn_dev_stats(&a->dev, a->d);
+	ret = dmn_flush(a->d);
+	if (ret)
+		fprintf(stderr, "axprofd: cannot store the profiles (will retry): %s\n",
+			dmn_errmsg(a->d));
+	else
+		a->flushes++;
+	dmn_reap(a->d);
+	write_status(a);
+	return ret;
+}
+
+static int write_pidfile(struct axd *a)
+{
+	char tmp[PATH_MAX + 32];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", a->pidfile);
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	fprintf(f, "%d\n", (int)getpid());
+	if (fclose(f) || rename(tmp, a->pidfile)) {
+		int e = -errno;
+
+		unlink(tmp);
+		return e;
+	}
+	a->pid_written = true;
+	return 0;
+}
+
+/* Detach: the parent returns only when the child is ready (or failed), with its verdict. */
+static int daemonize(void)
+{
+	int p[2];
+	pid_t pid;
+	char c = 1;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid > 0) {
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			c = 1;
+		_exit(c);
+	}
+	close(p[0]);
+	setsid();
+	if (freopen("/dev/null", "r", stdin) == NULL)
+		return -errno;
+	return p[1]; /* the caller writes its verdict here */
+}
+
+static void tell_parent(int fd, char verdict)
+{
+	if (fd >= 0) {
+		if (write(fd, &verdict, 1) < 0)
+			verdict = 1;
+		close(fd);
+	}
+}
+
+static void print_json(struct axd *a)
+{
+	struct dmn_stats st;
+
+	dmn_get_stats(a->d, &st);
+	printf("{\"flushes\":%" PRIu64 ",\"flush_errors\":%" PRIu64 ",\"bytes\":%" PRIu64
+	       ",\"records\":{\"sample\":%" PRIu64 ",\"hotlist\":%" PRIu64 ",\"latency\":%" PRIu64
+	       ",\"conflict\":%" PRIu64 ",\"vcount\":%" PRIu64 ",\"stats\":%" PRIu64
+	       ",\"unknown_type\":%" PRIu64 "},\"damaged\":%" PRIu64 ",\"damaged_bytes\":%" PRIu64
+	       ",\"samples\":%" PRIu64 ",\"samples_unknown\":%" PRIu64
+	       ",\"samples_kernel\":%" PRIu64 ",\"obs_unknown\":%" PRIu64
+	       ",\"epoch\":%u,\"stats_cpus\":%u,\"sampler_samples\":%" PRIu64 "}\n",
+	       a->flushes, st.flush_errors, st.bytes, st.records[VS_REC_SAMPLE],
+	       st.records[VS_REC_HOTLIST], st.records[VS_REC_LATENCY], st.records[VS_REC_CONFLICT],
+	       st.records[VS_REC_VCOUNT], st.records[VS_REC_STATS], st.records[0], st.damaged,
+	       st.damaged_bytes, st.samples, st.samples_unknown, st.samples_kernel, st.obs_unknown,
+	       st.last_epoch, st.stats_cpus, st.vs.samples);
+}
+
+static int parse(int argc, char **argv, struct axd *a)
+{
+	enum {
+		O_PID = 256,
+		O_DEV,
+		O_MODE,
+		O_PERIOD,
+		O_SHARE,
+		O_BUDGET,
+		O_FLUSH,
+		O_ONCE,
+		O_NOPROC,
+		O_JSON,
+		O_HELP,
+		O_MAPS,
+		O_PROCROOT,
+		O_SYSROOT,
+	};
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "pid-file", required_argument, NULL, O_PID },
+		{ "device", required_argument, NULL, O_DEV },
+		{ "mode", required_argument, NULL, O_MODE },
+		{ "period", required_argument, NULL, O_PERIOD },
+		{ "share", required_argument, NULL, O_SHARE },
+		{ "budget", required_argument, NULL, O_BUDGET },
+		{ "flush-interval", required_argument, NULL, O_FLUSH },
+		{ "once", no_argument, NULL, O_ONCE },
+		{ "no-proc-maps", no_argument, NULL, O_NOPROC },
+		{ "maps", required_argument, NULL, O_MAPS },
+		{ "proc-root", required_argument, NULL, O_PROCROOT },
+		{ "sysroot", required_argument, NULL, O_SYSROOT },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint32_t x, y;
+	char *end;
+	unsigned long u;
+	int c;
+
+	a->device = "/dev/axprof";
+	a->flush_interval = 600;
+	a->proc_maps = true;
+	vs_config_default(&a->cfg, VS_MODE_CYCLES);
+	while ((c = getopt_long(argc, argv, "d:f", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			a->dir = optarg;
+			break;
+		case 'f':
+			a->foreground = true;
+			break;
+		case O_PID:
+			a->pidfile = optarg;
+			break;
+		case O_DEV:
+			a->device = optarg;
+			break;
+		case O_MODE: {
+			struct vs_config keep = a->cfg;
+			unsigned int mode = !strcmp(optarg, "cycles")  ? VS_MODE_CYCLES :
+					    !strcmp(optarg, "vprof")   ? VS_MODE_VPROF :
+					    !strcmp(optarg, "vreplay") ? VS_MODE_VREPLAY :
+									 VS_MODE_NR;
+
+			if (mode == VS_MODE_NR) {
+				fprintf(stderr,
+					"axprofd: --mode must be cycles, vprof or vreplay\n");
+				return -1;
+			}
+			vs_config_default(&a->cfg, mode);
+			memcpy(a->cfg.period, keep.period, sizeof(keep.period));
+			break;
+		}
+		case O_PERIOD:
+			if (parse_pair(optarg, '-', &x, &y) || !x || x > y ||
+			    y - x >= VS_PERIOD_SPREAD_MAX) {
+				fprintf(stderr, "axprofd: --period needs LO-HI, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			a->cfg.period[VS_EV_CYCLES] = (struct vs_period){ x, y };
+			break;
+		case O_SHARE:
+			if (parse_pair(optarg, '/', &x, &y) || !y || x > y) {
+				fprintf(stderr, "axprofd: --share needs N/D, not '%s'\n", optarg);
+				return -1;
+			}
+			a->cfg.interp_num = x;
+			a->cfg.interp_den = y;
+			break;
+		case O_BUDGET:
+		case O_FLUSH:
+			u = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || u > UINT32_MAX ||
+			    (c == O_BUDGET && (!u || u > VS_BUDGET_MAX))) {
+				fprintf(stderr, "axprofd: bad number '%s'\n", optarg);
+				return -1;
+			}
+			if (c == O_BUDGET)
+				a->cfg.interp_budget = (uint32_t)u;
+			else
+				a->flush_interval = (unsigned int)u;
+			break;
+		case O_ONCE:
+			a->once = true;
+			break;
+		case O_NOPROC:
+			a->proc_maps = false;
+			break;
+		case O_MAPS:
+			a->maps = optarg;
+			break;
+		case O_PROCROOT:
+			a->proc_root = optarg;
+			break;
+		case O_SYSROOT:
+			a->sysroot = optarg;
+			break;
+		case O_JSON:
+			a->json = true;
+			break;
+		case O_HELP:
+			usage(stdout);
+			return 1;
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "axprofd: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	if (!a->dir) {
+		fprintf(stderr, "axprofd: -d DIR is required (see axprofd --help)\n");
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static char pidbuf[PATH_MAX + 16], dirbuf[PATH_MAX];
+	struct axd a = { 0 };
+	struct dmn_opts dopts = { 0 };
+	struct pdb_error perr;
+	struct sigaction sa = { 0 };
+	const char *why;
+	int ret, parent = -1, status = 0;
+	double next_flush;
+
+	ret = parse(argc, argv, &a);
+	if (ret)
+		return ret > 0 ? 0 : 2;
+	if (vs_config_check(&a.cfg, &why)) {
+		fprintf(stderr, "axprofd: bad configuration: %s\n", why);
+		return 2;
+	}
+	/* Absolute paths: nothing below depends on the working directory. */
+	if (mkdir(a.dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "axprofd: cannot create %s: %s\n", a.dir, strerror(errno));
+		return 1;
+	}
+	if (realpath(a.dir, dirbuf))
+		a.dir = dirbuf;
+	if (!a.pidfile) {
+		snprintf(pidbuf, sizeof(pidbuf), "%s/axprofd.pid", a.dir);
+		a.pidfile = pidbuf;
+	}
+	snprintf(a.status, sizeof(a.status), "%s.status", a.pidfile);
+
+	dopts.db_dir = a.dir;
+	dopts.flags = a.proc_maps ? DMN_PROC_MAPS : 0;
+	dopts.proc_root = a.proc_root;
+	dopts.sysroot = a.sysroot;
+	if (dmn_new(&a.d, &dopts, &perr)) {
+		fprintf(stderr, "axprofd: cannot open the database: %s\n", perr.msg);
+		return 1;
+	}
+	if (a.maps && dmn_load_events(a.d, a.maps)) {
+		fprintf(stderr, "axprofd: %s\n", dmn_errmsg(a.d));
+		dmn_free(a.d);
+		return 1;
+	}
+	ret = dmn_dev_open(&a.dev, a.device);
+	if (ret) {
+		fprintf(stderr, "axprofd: %s: %s\n", a.device, strerror(-ret));
+		dmn_free(a.d);
+		return 1;
+	}
+	ret = dmn_dev_configure(&a.dev, &a.cfg);
+	if (!ret)
+		ret = dmn_dev_start(&a.dev);
+	if (ret) {
+		fprintf(stderr, "axprofd: %s: cannot %s: %s\n", a.device,
+			ret == -EBUSY ? "start (already running?)" : "configure and start sampling",
+			strerror(-ret));
+		status = 1;
+		goto out_close;
+	}
+	if (!a.foreground) {
+		parent = daemonize();
+		if (parent < 0) {
+			fprintf(stderr, "axprofd: cannot detach: %s\n", strerror(-parent));
+			status = 1;
+			goto out_stop;
+		}
+	}
+	sa.sa_handler = on_signal; /* no SA_RESTART: poll() returns at once */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	ret = write_pidfile(&a);
+	if (ret) {
+		fprintf(stderr, "axprofd: cannot write %s: %s\n", a.pidfile, strerror(-ret));
+		tell_parent(parent, 1);
+		status = 1;
+		goto out_stop;
+	}
+	write_status(&a);
+	tell_parent(parent, 0);
+
+	next_flush = now() + a.flush_interval;
+	while (!want_stop) {
+		long n;
+
+		if (want_flush || (a.flush_interval && now() >= next_flush)) {
+			want_flush = 0;
+			do_flush(&a);
+			next_flush = now() + a.flush_interval;
+		}
+		n = dmn_dev_pump(&a.dev, a.d, 1000);
+		if (n == 0 && a.dev.fake && a.once) {
+			break;
+		} else if (n == 0) {
+			/* The end of a fake device, or sampling stopped by someone else: wait
+			 * for signals without spinning. */
+			struct timespec ts = { 0, 200 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+		} else if (n < 0 && n != -EAGAIN && n != -EINTR) {
+			fprintf(stderr, "axprofd: reading %s: %s\n", a.device, strerror((int)-n));
+			status = 1;
+			break;
+		}
+	}
+
+out_stop:
+	/* Stop, then everything the driver still holds, then the last store. */
+	dmn_dev_stop(&a.dev);
+	dmn_dev_flush(&a.dev);
+	for (int i = 0; i < 1000000; i++) {
+		long n = dmn_dev_pump(&a.dev, a.d, a.dev.fake ? 0 : 1000);
+
+		if (n == 0 || (n < 0 && n != -EINTR))
+			break;
+	}
+	dmn_dev_stats(&a.dev, a.d);
+	if (dmn_flush(a.d)) {
+		fprintf(stderr, "axprofd: cannot store the profiles: %s\n", dmn_errmsg(a.d));
+		status = 1;
+	} else {
+		a.flushes++;
+	}
+	if (a.pid_written) {
+		write_status(&a);
+		unlink(a.pidfile);
+	}
+	if (a.json)
+		print_json(&a);
+out_close:
+	dmn_dev_close(&a.dev);
+	dmn_free(a.d);
+	if (parent >= 0)
+		tell_parent(parent, (char)status);
+	if (fflush(stdout) || ferror(stdout))
+		status = 1;
+	return status;
+}

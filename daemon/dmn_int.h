@@ -1,0 +1,68 @@
+/* daemon/dmn_int.h - internals shared by the daemon library's dmn_*.c files. */
+#ifndef DMN_INT_H
+#define DMN_INT_H
+
+#include <sys/types.h>
+
+#include "dmn_lib.h"
+
+#define DMN_MAX_CPUS 256 /* STATS records of CPUs beyond this are added to the last slot */
+
+/* One PT_LOAD segment of an image (ELF program header). */
+struct dmn_seg {
+	uint64_t vaddr, memsz; /* p_vaddr, p_memsz */
+	uint64_t off, filesz; /* p_offset, p_filesz */
+	uint32_t flags; /* p_flags: PF_X 1, PF_W 2, PF_R 4 */
+};
+
+/* One image file, shared by every process that maps it. */
+struct dmn_image {
+	char *path; /* host path (the first one seen) */
+	struct pdb_image desc; /* index entry: key, build-id, size, mtime (desc.path = path) */
+	struct dmn_seg *seg; /* PT_LOAD segments (none for a file that is not ELF) */
+	size_t nseg;
+	dev_t dev; /* identity of the file at `path` when described */
+	ino_t ino;
+	struct pdb_prof *prof; /* samples and observations since the last flush */
+	uint32_t indexed_epoch; /* the epoch whose index lists this image (0: none yet) */
+};
+
+/* One executable region of a process: pc in [start, end) has offset pc - bias in img. */
+struct dmn_map {
+	uint64_t start, end;
+	uint64_t bias;
+	struct dmn_image *img;
+};
+
+struct dmn_proc {
+	uint32_t pid;
+	bool from_proc; /* maps read from /proc/PID/maps */
+	struct dmn_map *map; /* sorted by start, not overlapping */
+	size_t n, cap;
+};
+
+struct dmn {
+	struct pdb_db *db;
+	struct dmn_opts opts;
+	char *proc_root;
+	char *sysroot; /* "" when none */
+	struct dmn_image **img;
+	size_t nimg, capimg;
+	struct dmn_proc **proc; /* sorted by pid */
+	size_t nproc, capproc;
+	struct dmn_proc *last; /* the last one looked up */
+	struct pdb_prof *unknown;
+	struct dmn_stats st;
+	struct vs_stats cpu[DMN_MAX_CPUS];
+	bool has_cpu[DMN_MAX_CPUS];
+	char err[PDB_ERROR_MAX];
+};
+
+/* dmn_maps.c */
+struct dmn_proc *dmn_proc_find(struct dmn *d, uint32_t pid, bool create);
+/* The image of pc in pid (reading /proc when allowed), with its offset; NULL if none. */
+struct dmn_image *dmn_lookup(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t *offset);
+void dmn_maps_free(struct dmn *d);
+int dmn_fail(struct dmn *d, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif /* DMN_INT_H */

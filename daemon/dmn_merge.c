@@ -1,0 +1,341 @@
+/* daemon/dmn_merge.c - the daemon library: merge drained records into profiles, flush them. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmn_int.h"
+
+/* Sampler events -> database events (pdb.h: stable on-disk ids). */
+unsigned int dmn_pdb_event(unsigned int vs_event)
+{
+	static const unsigned int map[VS_EVENT_NR] = {
+		[VS_EV_CYCLES] = PDB_EV_CYCLES,	 [VS_EV_IMISS] = PDB_EV_IMISS,
+		[VS_EV_DMISS] = PDB_EV_DMISS,	 [VS_EV_BRANCHMP] = PDB_EV_BRANCHMP,
+		[VS_EV_REPLAYS] = PDB_EV_REPLAY, [VS_EV_INSNS] = PDB_EV_RETIRED,
+		[VS_EV_USER6] = PDB_EV_NAMED,	 [VS_EV_USER7] = PDB_EV_NAMED + 1,
+	};
+
+	return vs_event < VS_EVENT_NR ? map[vs_event] : PDB_EV_NAMED + 2;
+}
+
+int dmn_new(struct dmn **out, const struct dmn_opts *opts, struct pdb_error *err)
+{
+	struct dmn *d;
+	int ret;
+
+	*out = NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->opts = *opts;
+	d->proc_root = strdup(opts->proc_root ? opts->proc_root : "/proc");
+	d->sysroot = strdup(opts->sysroot ? opts->sysroot : "");
+	d->unknown = pdb_prof_new();
+	if (!d->proc_root || !d->sysroot || !d->unknown) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	d->opts.proc_root = d->proc_root;
+	d->opts.sysroot = d->sysroot;
+	d->opts.db_dir = NULL;
+	ret = pdb_open(opts->db_dir, true, &d->db, err);
+	if (ret)
+		goto out_free;
+	*out = d;
+	return 0;
+
+out_free:
+	pdb_prof_free(d->unknown);
+	free(d->sysroot);
+	free(d->proc_root);
+	free(d);
+	return ret;
+}
+
+void dmn_free(struct dmn *d)
+{
+	if (!d)
+		return;
+	dmn_maps_free(d);
+	pdb_prof_free(d->unknown);
+	pdb_close(d->db);
+	free(d->sysroot);
+	free(d->proc_root);
+	free(d);
+}
+
+struct pdb_db *dmn_db(struct dmn *d)
+{
+	return d->db;
+}
+
+const char *dmn_errmsg(const struct dmn *d)
+{
+	return d->err;
+}
+
+/* ---- records ---- */
+
+static void merged(struct dmn *d, int ret)
+{
+	if (ret)
+		d->st.merge_errors++;
+}
+
+static void do_sample(struct dmn *d, const struct vs_rec_sample *r)
+{
+	unsigned int ev = dmn_pdb_event(r->event);
+	struct dmn_image *im = NULL;
+	uint64_t off = 0;
+
+	d->st.samples += r->count;
+	if (r->flags & VS_SF_KERNEL)
+		d->st.samples_kernel += r->count;
+	else
+		im = dmn_lookup(d, r->pid, r->pc, &off);
+	if (im) {
+		merged(d, pdb_prof_add_sample(im->prof, ev, off, r->count));
+	} else {
+		d->st.samples_unknown += r->count;
+		merged(d, pdb_prof_add_unknown(d->unknown, r->pid, r->pc, ev, r->count));
+	}
+}
+
+static struct dmn_image *obs_lookup(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t *off)
+{
+	struct dmn_image *im = dmn_lookup(d, pid, pc, off);
+
+	if (!im)
+		d->st.obs_unknown++;
+	return im;
+}
+
+static void do_hotlist(struct dmn *d, const uint8_t *p)
+{
+	struct vs_rec_hotlist r;
+	struct dmn_image *im;
+	struct hotlist h;
+	uint64_t off;
+
+	memcpy(&r, p, sizeof(r));
+	im = obs_lookup(d, r.pid, r.pc, &off);
+	if (!im)
+		return;
+	if (hotlist_unpack(&h, p + sizeof(r), r.packed_len) < 0) {
+		d->st.merge_errors++; /* cannot happen: the record was checked */
+		return;
+	}
+	merged(d, pdb_prof_add_hotlist(im->prof, off, r.dest, &h));
+}
+
+static void do_latency(struct dmn *d, const struct vs_rec_latency *r)
+{
+	struct pdb_latency lat;
+	struct dmn_image *im;
+	uint64_t off;
+	unsigned int i;
+
+	im = obs_lookup(d, r->pid, r->pc, &off);
+	if (!im)
+		return;
+	for (i = 0; i < PDB_LAT_LEVELS; i++)
+		lat.level[i] = r->level[i];
+	lat.latency_sum = r->latency_sum;
+	for (i = 0; i < PDB_LAT_BUCKETS; i++)
+		lat.hist[i] = r->hist[i];
+	merged(d, pdb_prof_add_latency(im->prof, off, &lat));
+}
+
+static void do_conflict(struct dmn *d, const struct vs_rec_conflict *r)
+{
+	struct dmn_image *im, *prior;
+	uint64_t off, poff = 0;
+
+	im = obs_lookup(d, r->pid, r->pc, &off);
+	if (!im)
+		return;
+	prior = dmn_lookup(d, r->pid, r->prior_pc, &poff);
+	if (!prior)
+		poff = r->prior_pc;
+	merged(d, pdb_prof_add_conflict(im->prof, off, prior ? prior->desc.key : "", poff, r->kind,
+					r->count, r->dist_min));
+}
+
+static void do_vcount(struct dmn *d, const struct vs_rec_vcount *r)
+{
+	struct dmn_image *im;
+	uint64_t off;
+
+	im = obs_lookup(d, r->pid, r->pc, &off);
+	if (im)
+		merged(d, pdb_prof_add_vcount(im->prof, off, r->count));
+}
+
+static void do_stats(struct dmn *d, const struct vs_rec_stats *r)
+{
+	uint32_t c = r->cpu < DMN_MAX_CPUS ? r->cpu : DMN_MAX_CPUS - 1;
+
+	d->cpu[c] = r->st;
+	d->has_cpu[c] = true;
+}
+
+static void do_record(struct dmn *d, const uint8_t *p, unsigned int type)
+{
+	union {
+		struct vs_rec_sample s;
+		struct vs_rec_latency l;
+		struct vs_rec_conflict c;
+		struct vs_rec_vcount v;
+		struct vs_rec_stats st;
+	} u;
+
+	switch (type) {
+	case VS_REC_SAMPLE:
+		memcpy(&u.s, p, sizeof(u.s));
+		do_sample(d, &u.s);
+		break;
+	case VS_REC_HOTLIST:
+		do_hotlist(d, p);
+		break;
+	case VS_REC_LATENCY:
+		memcpy(&u.l, p, sizeof(u.l));
+		do_latency(d, &u.l);
+		break;
+	case VS_REC_CONFLICT:
+		memcpy(&u.c, p, sizeof(u.c));
+		do_conflict(d, &u.c);
+		break;
+	case VS_REC_VCOUNT:
+		memcpy(&u.v, p, sizeof(u.v));
+		do_vcount(d, &u.v);
+		break;
+	case VS_REC_STATS:
+		memcpy(&u.st, p, sizeof(u.st));
+		do_stats(d, &u.st);
+		break;
+	default:
+		break; /* a later version's record: skipped */
+	}
+}
+
+long dmn_feed(struct dmn *d, const void *buf, size_t len, bool eof)
+{
+	const uint8_t *p = buf;
+	size_t off = 0;
+
+	while (len - off >= sizeof(struct vs_rec_hdr)) {
+		unsigned int type = p[off] | p[off + 1] << 8;
+		unsigned int rlen = p[off + 2] | p[off + 3] << 8;
+		bool plausible = rlen >= 8 && rlen % VS_REC_ALIGN == 0 && rlen <= VS_REC_MAX;
+		int ret;
+
+		if (plausible && rlen > len - off) {
+			if (!eof)
+				break; /* the rest of this record comes with the next bytes */
+			break; /* truncated at the end: one damaged record, below */
+		}
+		ret = vs_abi_check_record(p + off, len - off, NULL);
+		if (ret < 0) {
+			/* Damaged: skip it whole when its length can be believed, else resync at
+			 * the next 8-byte boundary (records start on one). */
+			size_t skip = plausible && rlen <= len - off ? rlen : VS_REC_ALIGN;
+
+			if (skip > len - off)
+				skip = len - off;
+			d->st.damaged++;
+			d->st.damaged_bytes += skip;
+			off += skip;
+			continue;
+		}
+		d->st.records[type < VS_REC_NR ? type : 0]++;
+		do_record(d, p + off, type);
+		off += (size_t)ret;
+	}
+	if (eof && off < len) {
+		d->st.damaged++;
+		d->st.damaged_bytes += len - off;
+		off = len;
+	}
+	d->st.bytes += off;
+	return (long)off;
+}
+
+/* ---- flushing ---- */
+
+static int store(struct dmn *d, uint32_t epoch, const char *key, struct pdb_prof *prof)
+{
+	int ret = pdb_merge_store(d->db, epoch, key, prof);
+
+	if (ret)
+		return dmn_fail(d, ret, "%s", pdb_errmsg(d->db));
+	pdb_prof_clear(prof);
+	d->st.images_flushed++;
+	return 0;
+}
+
+int dmn_flush(struct dmn *d)
+{
+	uint32_t epoch;
+	int ret, first = 0;
+
+	ret = pdb_epoch_current(d->db, &epoch);
+	if (ret) {
+		d->st.flush_errors++;
+		return dmn_fail(d, ret, "%s", pdb_errmsg(d->db));
+	}
+	for (size_t i = 0; i < d->nimg; i++) {
+		struct dmn_image *im = d->img[i];
+
+		if (pdb_prof_is_empty(im->prof))
+			continue;
+		if (im->indexed_epoch != epoch) {
+			ret = pdb_image_add(d->db, epoch, &im->desc);
+			if (ret) {
+				if (!first)
+					first = dmn_fail(d, ret, "%s", pdb_errmsg(d->db));
+				continue;
+			}
+			im->indexed_epoch = epoch;
+		}
+		ret = store(d, epoch, im->desc.key, im->prof);
+		if (ret && !first)
+			first = ret;
+	}
+	if (!pdb_prof_is_empty(d->unknown)) {
+		ret = store(d, epoch, PDB_KEY_UNKNOWN, d->unknown);
+		if (ret && !first)
+			first = ret;
+	}
+	d->st.last_epoch = epoch;
+	if (first)
+		d->st.flush_errors++;
+	else
+		d->st.flushes++;
+	return first;
+}
+
+void dmn_discard(struct dmn *d)
+{
+	for (size_t i = 0; i < d->nimg; i++)
+		pdb_prof_clear(d->img[i]->prof);
+	pdb_prof_clear(d->unknown);
+}
+
+void dmn_get_stats(const struct dmn *d, struct dmn_stats *st)
+{
+	*st = d->st;
+	memset(&st->vs, 0, sizeof(st->vs));
+	st->stats_cpus = 0;
+	for (unsigned int c = 0; c < DMN_MAX_CPUS; c++) {
+		const uint64_t *src = (const uint64_t *)&d->cpu[c];
+		uint64_t *dst = (uint64_t *)&st->vs;
+
+		if (!d->has_cpu[c])
+			continue;
+		st->stats_cpus++;
+		for (size_t k = 0; k < sizeof(st->vs) / sizeof(uint64_t); k++)
+			dst[k] += src[k];
+	}
+}

@@ -1,0 +1,568 @@
+/* tests/daemon/test_dmn.c - the daemon library: image maps, attribution, merging, flushing. */
+#include "pdb_test.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <sys/stat.h>
+
+#include "axp.h"
+#include "dmn_lib.h"
+#include "hotlist.h"
+#include "vs_abi.h"
+
+/*
+ * The image is this test program itself (/proc/self/exe): an ELF64 file with an executable
+ * PT_LOAD segment, which is all the daemon needs from an image.
+ */
+
+static char exe[4096];
+static uint64_t text_vaddr, text_off, text_size; /* the executable PT_LOAD */
+
+static void find_text(void)
+{
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	size_t np = 0;
+	Elf *elf;
+	int fd;
+
+	assert_true(n > 0);
+	exe[n] = 0;
+	assert_int_not_equal(elf_version(EV_CURRENT), EV_NONE);
+	fd = open(exe, O_RDONLY);
+	assert_true(fd >= 0);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	assert_non_null(elf);
+	assert_int_equal(elf_getphdrnum(elf, &np), 0);
+	for (size_t i = 0; i < np; i++) {
+		GElf_Phdr ph;
+
+		assert_non_null(gelf_getphdr(elf, (int)i, &ph));
+		if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X)) {
+			text_vaddr = ph.p_vaddr;
+			text_off = ph.p_offset;
+			text_size = ph.p_memsz;
+			break;
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	assert_true(text_size >= 0x1000);
+}
+
+static struct dmn *new_dmn(const char *dir, unsigned int flags, const char *proc_root)
+{
+	struct dmn_opts o = { .db_dir = dir, .flags = flags, .proc_root = proc_root };
+	struct pdb_error err;
+	struct dmn *d;
+
+	assert_int_equal(dmn_new(&d, &o, &err), 0);
+	return d;
+}
+
+/* ---- record builders ---- */
+
+struct stream {
+	uint8_t b[16384];
+	size_t n;
+};
+
+static void put(struct stream *s, const void *r, size_t len)
+{
+	assert_true(s->n + len <= sizeof(s->b));
+	memcpy(s->b + s->n, r, len);
+	s->n += len;
+}
+
+static void put_sample(struct stream *s, uint32_t pid, uint64_t pc, uint32_t count, uint8_t ev,
+		       bool kernel)
+{
+	struct vs_rec_sample r = { { VS_REC_SAMPLE, sizeof(r) },       pid, pc, count, ev,
+				   kernel ? VS_SF_KERNEL : VS_SF_USER, 0 };
+
+	put(s, &r, sizeof(r));
+}
+
+static void put_hotlist(struct stream *s, uint32_t pid, uint64_t pc, uint8_t dest,
+			const struct hotlist *h)
+{
+	uint8_t buf[VS_REC_HOTLIST_MAX] = { 0 };
+	struct vs_rec_hotlist r = { { VS_REC_HOTLIST, 0 }, pid, pc, 0, dest, { 0 } };
+	int n = hotlist_pack(h, buf + sizeof(r), sizeof(buf) - sizeof(r));
+
+	assert_true(n > 0);
+	r.packed_len = (uint32_t)n;
+	r.h.len = (uint16_t)VS_REC_HOTLIST_SIZE((size_t)n);
+	memcpy(buf, &r, sizeof(r));
+	put(s, buf, r.h.len);
+}
+
+static void put_latency(struct stream *s, uint32_t pid, uint64_t pc, uint32_t dloads,
+			uint32_t mloads)
+{
+	struct vs_rec_latency r;
+
+	memset(&r, 0, sizeof(r));
+	r.h.type = VS_REC_LATENCY;
+	r.h.len = sizeof(r);
+	r.pid = pid;
+	r.pc = pc;
+
+	r.level[AXP_LVL_DCACHE] = dloads;
+	r.level[AXP_LVL_MEMORY] = mloads;
+	r.hist[vs_lat_bucket(2)] += dloads;
+	r.hist[vs_lat_bucket(80)] += mloads;
+	r.latency_sum = 2ull * dloads + 80ull * mloads;
+	put(s, &r, sizeof(r));
+}
+
+static void put_conflict(struct stream *s, uint32_t pid, uint64_t pc, uint64_t prior,
+			 uint32_t count, uint16_t dist)
+{
+	struct vs_rec_conflict r = {
+		{ VS_REC_CONFLICT, sizeof(r) }, pid, pc, prior, count, VS_CNF_STORE_LOAD, 0, dist
+	};
+
+	put(s, &r, sizeof(r));
+}
+
+static void put_vcount(struct stream *s, uint32_t pid, uint64_t pc, uint32_t count)
+{
+	struct vs_rec_vcount r = { { VS_REC_VCOUNT, sizeof(r) }, pid, pc, count, 0 };
+
+	put(s, &r, sizeof(r));
+}
+
+static void feed_all(struct dmn *d, const struct stream *s)
+{
+	assert_int_equal(dmn_feed(d, s->b, s->n, true), (long)s->n);
+}
+
+static char *image_key(void)
+{
+	static struct pdb_image img;
+	struct pdb_error err;
+
+	assert_int_equal(pdb_image_describe(exe, &img, &err), 0);
+	return img.key;
+}
+
+/* ---- tests ---- */
+
+static void test_dmn_attribute_exec_bias(void **state)
+{
+	char *dir = tdir_new(), key[PDB_KEY_MAX + 1];
+	struct dmn *d = new_dmn(dir, 0, NULL);
+	uint64_t bias = 0x555500000000ull, off;
+
+	(void)state;
+	assert_int_equal(dmn_exec(d, 100, exe, bias), 0);
+	assert_true(dmn_attribute(d, 100, bias + text_vaddr + 0x40, key, &off));
+	assert_int_equal(off, text_vaddr + 0x40);
+	assert_string_equal(key, image_key());
+	assert_true(dmn_attribute(d, 100, bias + text_vaddr + text_size - 4, NULL, &off));
+	assert_false(dmn_attribute(d, 100, bias + text_vaddr + text_size, NULL, &off));
+	assert_false(dmn_attribute(d, 100, bias + text_vaddr - 4, NULL, &off));
+	assert_false(dmn_attribute(d, 101, bias + text_vaddr + 0x40, NULL, &off));
+	/* exec replaces the image map; exit forgets the process. */
+	assert_int_equal(dmn_exec(d, 100, exe, 0x7000000000ull), 0);
+	assert_false(dmn_attribute(d, 100, bias + text_vaddr + 0x40, NULL, &off));
+	assert_true(dmn_attribute(d, 100, 0x7000000000ull + text_vaddr, NULL, &off));
+	assert_int_equal(off, text_vaddr);
+	assert_int_equal(dmn_exit(d, 100), 0);
+	assert_false(dmn_attribute(d, 100, 0x7000000000ull + text_vaddr, NULL, &off));
+	/* A file that does not exist cannot be mapped; the message names it. */
+	assert_int_equal(dmn_exec(d, 102, "/nonexistent/prog", 0), -ENOENT);
+	assert_non_null(strstr(dmn_errmsg(d), "/nonexistent/prog"));
+	dmn_free(d);
+	tdir_free(dir);
+}
+
+static void test_dmn_mmap_file_offset_and_munmap(void **state)
+{
+	char *dir = tdir_new();
+	struct dmn *d = new_dmn(dir, 0, NULL);
+	uint64_t start = 0x7f0000000000ull + (text_off & 0xfff), off;
+	uint64_t page = text_off & ~0xfffull, len = 0x4000;
+
+	(void)state;
+	/* mmap of the text segment's pages, as /proc/PID/maps would show it. */
+	start = 0x7f0000000000ull;
+	assert_int_equal(dmn_mmap(d, 7, start, len, page, exe), 0);
+	assert_true(dmn_attribute(d, 7, start + (text_off - page), NULL, &off));
+	assert_int_equal(off, text_vaddr);
+	assert_true(dmn_attribute(d, 7, start + 0x3ffc, NULL, &off));
+	/* Unmapping the middle splits the region. */
+	assert_int_equal(dmn_munmap(d, 7, start + 0x1000, 0x2000), 0);
+	assert_true(dmn_attribute(d, 7, start + 0xffc, NULL, &off));
+	assert_false(dmn_attribute(d, 7, start + 0x1000, NULL, &off));
+	assert_false(dmn_attribute(d, 7, start + 0x2ffc, NULL, &off));
+	assert_true(dmn_attribute(d, 7, start + 0x3000, NULL, &off));
+	assert_int_equal(off, text_vaddr - (text_off - page) + 0x3000);
+	/* A new mapping over an old one replaces it. */
+	assert_int_equal(dmn_mmap(d, 7, start, 0x2000, page + 0x1000, exe), 0);
+	assert_true(dmn_attribute(d, 7, start, NULL, &off));
+	assert_int_equal(off, text_vaddr - (text_off - page) + 0x1000);
+	assert_int_equal(dmn_mmap(d, 7, start, 0, 0, exe), -EINVAL);
+	dmn_free(d);
+	tdir_free(dir);
+}
+
+static void test_dmn_feed_samples_and_flush(void **state)
+{
+	char *dir = tdir_new();
+	struct dmn *d = new_dmn(dir, 0, NULL);
+	uint64_t bias = 0x10000000ull, pc = bias + text_vaddr + 0x100;
+	struct stream s = { .n = 0 };
+	struct dmn_stats st;
+	struct pdb_prof *p, *u;
+	struct pdb_db *db;
+	struct pdb_error err;
+	struct pdb_unknown *un;
+	size_t nu;
+
+	(void)state;
+	assert_int_equal(dmn_exec(d, 100, exe, bias), 0);
+	put_sample(&s, 100, pc, 5, VS_EV_CYCLES, false);
+	put_sample(&s, 100, pc, 7, VS_EV_CYCLES, false);
+	put_sample(&s, 100, pc + 4, 3, VS_EV_IMISS, false);
+	put_sample(&s, 999, pc, 11, VS_EV_CYCLES, false); /* a pid nobody mapped */
+	put_sample(&s, 100, pc, 2, VS_EV_CYCLES, true); /* kernel mode: no kernel image */
+	feed_all(d, &s);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.records[VS_REC_SAMPLE], 5);
+	assert_int_equal(st.samples, 28);
+	assert_int_equal(st.samples_unknown, 13);
+	assert_int_equal(st.samples_kernel, 2);
+	assert_int_equal(st.damaged, 0);
+	assert_int_equal(dmn_flush(d), 0);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.flushes, 1);
+	assert_int_equal(st.last_epoch, 1);
+
+	assert_int_equal(pdb_open(dir, false, &db, &err), 0);
+	assert_int_equal(pdb_load(db, 1, image_key(), &p), 0);
+	assert_int_equal(pdb_prof_count(p, PDB_EV_CYCLES, text_vaddr + 0x100), 12);
+	assert_int_equal(pdb_prof_count(p, PDB_EV_IMISS, text_vaddr + 0x104), 3);
+	assert_int_equal(pdb_prof_total(p, PDB_EV_CYCLES), 12);
+	pdb_prof_free(p);
+	assert_int_equal(pdb_load(db, 1, PDB_KEY_UNKNOWN, &u), 0);
+	assert_int_equal(pdb_prof_unknowns(u, &un, &nu), 0);
+	assert_int_equal(nu, 2);
+	assert_int_equal(un[0].pid, 100); /* sorted by (pid, pc, event) */
+	assert_int_equal(un[0].count, 2);
+	assert_int_equal(un[1].pid, 999);
+	assert_int_equal(un[1].count, 11);
+	free(un);
+	pdb_prof_free(u);
+
+	/* A second flush adds; nothing is stored twice. */
+	assert_int_equal(dmn_flush(d), 0);
+	s.n = 0;
+	put_sample(&s, 100, pc, 1, VS_EV_CYCLES, false);
+	feed_all(d, &s);
+	assert_int_equal(dmn_flush(d), 0);
+	assert_int_equal(pdb_load(db, 1, image_key(), &p), 0);
+	assert_int_equal(pdb_prof_count(p, PDB_EV_CYCLES, text_vaddr + 0x100), 13);
+	pdb_prof_free(p);
+	/* A new epoch takes the next flush. */
+	uint32_t e;
+
+	assert_int_equal(pdb_epoch_new(db, &e), 0);
+	assert_int_equal(e, 2);
+	feed_all(d, &s);
+	assert_int_equal(dmn_flush(d), 0);
+	assert_int_equal(pdb_load(db, 2, image_key(), &p), 0);
+	assert_int_equal(pdb_prof_count(p, PDB_EV_CYCLES, text_vaddr + 0x100), 1);
+	pdb_prof_free(p);
+	pdb_close(db);
+	dmn_free(d);
+	tdir_free(dir);
+}
+
+static void test_dmn_feed_observer_records(void **state)
+{
+	char *dir = tdir_new();
+	struct dmn *d = new_dmn(dir, 0, NULL);
+	uint64_t bias = 0x20000000ull, pc = bias + text_vaddr + 0x200;
+	struct stream s = { .n = 0 };
+	struct hotlist h;
+	struct hotlist_rng rng;
+	struct dmn_stats st;
+	struct pdb_db *db;
+	struct pdb_error err;
+	struct pdb_prof *p;
+	struct pdb_value *vals;
+	struct pdb_lat *lats;
+	struct pdb_conflict *cf;
+	struct pdb_count *vc;
+	size_t n;
+
+	(void)state;
+	hotlist_rng_seed(&rng, 1);
+	assert_int_equal(hotlist_init(&h, 8), 0);
+	for (int i = 0; i < 100; i++)
+		hotlist_insert(&h, i < 95 ? 0x3c8 : 0x1000, &rng);
+	assert_int_equal(dmn_exec(d, 5, exe, bias), 0);
+	put_hotlist(&s, 5, pc, 2, &h);
+	put_latency(&s, 5, pc, 9, 1);
+	put_conflict(&s, 5, pc + 8, pc, 4, 2); /* prior in the same image */
+	put_conflict(&s, 5, pc + 8, 0x1000, 1, 9); /* prior nowhere: kept as a raw pc */
+	put_vcount(&s, 5, pc, 6);
+	put_vcount(&s, 77, pc, 6); /* unknown pid: dropped, counted */
+	feed_all(d, &s);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.records[VS_REC_HOTLIST], 1);
+	assert_int_equal(st.records[VS_REC_LATENCY], 1);
+	assert_int_equal(st.records[VS_REC_CONFLICT], 2);
+	assert_int_equal(st.records[VS_REC_VCOUNT], 2);
+	assert_int_equal(st.obs_unknown, 1);
+	assert_int_equal(dmn_flush(d), 0);
+
+	assert_int_equal(pdb_open(dir, false, &db, &err), 0);
+	assert_int_equal(pdb_load(db, 1, image_key(), &p), 0);
+	assert_int_equal(pdb_prof_values(p, &vals, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(vals[0].offset, text_vaddr + 0x200);
+	assert_int_equal(vals[0].dest, 2);
+	assert_int_equal(vals[0].h.n, 100);
+	free(vals);
+	assert_int_equal(pdb_prof_latencies(p, &lats, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(lats[0].lat.level[AXP_LVL_DCACHE], 9);
+	assert_int_equal(lats[0].lat.level[AXP_LVL_MEMORY], 1);
+	assert_int_equal(lats[0].lat.latency_sum, 98);
+	free(lats);
+	assert_int_equal(pdb_prof_conflicts(p, &cf, &n), 0);
+	assert_int_equal(n, 2);
+	/* Sorted by (load, key, prior): the unattributed one ("" key) first. */
+	assert_string_equal(cf[0].prior_key, "");
+	assert_int_equal(cf[0].prior_offset, 0x1000);
+	assert_int_equal(cf[0].count, 1);
+	assert_string_equal(cf[1].prior_key, image_key());
+	assert_int_equal(cf[1].load_offset, text_vaddr + 0x208);
+	assert_int_equal(cf[1].prior_offset, text_vaddr + 0x200);
+	assert_int_equal(cf[1].count, 4);
+	assert_int_equal(cf[1].dist_min, 2);
+	free(cf);
+	assert_int_equal(pdb_prof_vcounts(p, &vc, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(vc[0].count, 6);
+	free(vc);
+	pdb_prof_free(p);
+	pdb_close(db);
+	dmn_free(d);
+	tdir_free(dir);
+}
+
+static void test_dmn_feed_rejects_damage(void **state)
+{
+	char *dir = tdir_new();
+	struct dmn *d = new_dmn(dir, 0, NULL);
+	struct stream s = { .n = 0 };
+	struct dmn_stats st;
+	struct hotlist h;
+	struct hotlist_rng rng;
+	uint8_t junk[8] = { 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0 };
+	size_t at;
+
+	(void)state;
+	hotlist_rng_seed(&rng, 2);
+	hotlist_init(&h, 4);
+	hotlist_insert(&h, 1, &rng);
+	put_sample(&s, 1, 0x1000, 1, VS_EV_CYCLES, false); /* good */
+	put_sample(&s, 1, 0x1002, 1, VS_EV_CYCLES, false); /* pc not a multiple of 4 */
+	put_sample(&s, 1, 0x1000, 0, VS_EV_CYCLES, false); /* zero count */
+	put_sample(&s, 1, 0x1000, 1, 200, false); /* unknown event */
+	put(&s, junk, sizeof(junk)); /* an implausible length: resync */
+	at = s.n;
+	put_hotlist(&s, 1, 0x1000, 3, &h);
+	s.b[at + 30] ^= 0xff; /* inside the packed hotlist: checksum */
+	put_sample(&s, 1, 0x1000, 2, VS_EV_CYCLES, false); /* good */
+	assert_int_equal(dmn_feed(d, s.b, s.n, true), (long)s.n);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.records[VS_REC_SAMPLE], 2);
+	assert_int_equal(st.samples, 3);
+	assert_int_equal(st.damaged, 5);
+	assert_int_equal(st.records[VS_REC_HOTLIST], 0);
+
+	/* A record split across two reads waits for its end; a truncated one at EOF is damage. */
+	s.n = 0;
+	put_sample(&s, 1, 0x2000, 1, VS_EV_CYCLES, false);
+	put_sample(&s, 1, 0x2000, 1, VS_EV_CYCLES, false);
+	assert_int_equal(dmn_feed(d, s.b, 30, false), 24);
+	assert_int_equal(dmn_feed(d, s.b + 24, s.n - 24, false), 24);
+	assert_int_equal(dmn_feed(d, s.b, 10, true), 10);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.samples, 5);
+	assert_int_equal(st.damaged, 6);
+	/* A later version's record type is skipped whole. */
+	s.n = 0;
+	{
+		uint8_t future[16] = { 0x20, 0x00, 16, 0 };
+
+		put(&s, future, sizeof(future));
+	}
+	put_sample(&s, 1, 0x2000, 1, VS_EV_CYCLES, false);
+	feed_all(d, &s);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.records[0], 1);
+	assert_int_equal(st.samples, 6);
+	assert_int_equal(st.damaged, 6);
+	dmn_free(d);
+	tdir_free(dir);
+}
+
+static void test_dmn_stats_records_kept_per_cpu(void **state)
+{
+	char *dir = tdir_new();
+	struct dmn *d = new_dmn(dir, 0, NULL);
+	struct vs_rec_stats r;
+	struct dmn_stats st;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.h.type = VS_REC_STATS;
+	r.h.len = sizeof(r);
+	r.st.samples = 10;
+	r.st.samples_user = 10;
+	assert_int_equal(dmn_feed(d, &r, sizeof(r), true), (long)sizeof(r));
+	r.st.samples = 15; /* cumulative: replaces CPU 0's */
+	r.st.samples_user = 15;
+	assert_int_equal(dmn_feed(d, &r, sizeof(r), true), (long)sizeof(r));
+	r.cpu = 1;
+	r.st.samples = 4;
+	r.st.samples_user = 4;
+	assert_int_equal(dmn_feed(d, &r, sizeof(r), true), (long)sizeof(r));
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.stats_cpus, 2);
+	assert_int_equal(st.vs.samples, 19);
+	dmn_free(d);
+	tdir_free(dir);
+}
+
+static void test_dmn_proc_maps(void **state)
+{
+	char *dir = tdir_new(), *proc = tdir_new(), key[PDB_KEY_MAX + 1];
+	struct dmn *d = new_dmn(dir, DMN_PROC_MAPS, proc);
+	uint64_t start = 0x7f1234560000ull, page = text_off & ~0xfffull, off;
+	char line[10000];
+	struct stream s = { .n = 0 };
+	struct dmn_stats st;
+
+	(void)state;
+	mkdir(tpath(proc, "4242"), 0777);
+	snprintf(line, sizeof(line),
+		 "55d0c0000000-55d0c0001000 r--p 00000000 08:01 1234 %s\n"
+		 "%llx-%llx r-xp %08llx 08:01 1234 %s\n"
+		 "7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0 [stack]\n"
+		 "7ffd00100000-7ffd00102000 r-xp 00000000 00:00 0 [vdso]\n",
+		 exe, (unsigned long long)start, (unsigned long long)(start + 0x10000),
+		 (unsigned long long)page, exe);
+	spit(tpath(proc, "4242/maps"), line, strlen(line));
+	/* A pid first seen in a record is looked up in PROC/PID/maps. */
+	put_sample(&s, 4242, start + (text_off - page) + 0x10, 3, VS_EV_CYCLES, false);
+	put_sample(&s, 4343, start, 1, VS_EV_CYCLES, false); /* no such process */
+	feed_all(d, &s);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.proc_reads, 1);
+	assert_int_equal(st.samples_unknown, 1);
+	assert_true(dmn_attribute(d, 4242, start + (text_off - page) + 0x10, key, &off));
+	assert_int_equal(off, text_vaddr + 0x10);
+	assert_string_equal(key, image_key());
+	assert_false(dmn_attribute(d, 4242, 0x7ffd00100000ull, NULL, &off)); /* [vdso] */
+	assert_int_equal(dmn_proc_refresh(d, 4242), 0);
+	assert_int_equal(dmn_proc_refresh(d, 4343), -ENOENT);
+	/* Once the process is gone, reaping forgets it. */
+	unlink(tpath(proc, "4242/maps"));
+	rmdir(tpath(proc, "4242"));
+	dmn_reap(d);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.procs, 0);
+	dmn_free(d);
+	tdir_free(dir);
+	tdir_free(proc);
+}
+
+static void test_dmn_load_events_file(void **state)
+{
+	char *dir = tdir_new();
+	struct dmn *d = new_dmn(dir, 0, NULL);
+	char text[13000];
+	uint64_t off;
+
+	(void)state;
+	snprintf(text, sizeof(text),
+		 "# saved by axprof record\n"
+		 "exec 10 0x1000000 %s\n"
+		 "map 11 0x2000000 %s\n"
+		 "mmap 12 0x30000000 0x4000 0x%llx %s\n"
+		 "munmap 12 0x30000000 0x1000\n"
+		 "exit 11\n",
+		 exe, exe, (unsigned long long)(text_off & ~0xfffull), exe);
+	spit(tpath(dir, "ev"), text, strlen(text));
+	assert_int_equal(dmn_load_events(d, tpath(dir, "ev")), 0);
+	assert_true(dmn_attribute(d, 10, 0x1000000 + text_vaddr, NULL, &off));
+	assert_int_equal(off, text_vaddr);
+	assert_false(dmn_attribute(d, 11, 0x2000000 + text_vaddr, NULL, &off));
+	assert_false(dmn_attribute(d, 12, 0x30000000, NULL, &off));
+	assert_true(dmn_attribute(d, 12, 0x30001000, NULL, &off));
+	spit(tpath(dir, "bad"), "exec 1 0x0 /bin/sh\nfrobnicate 3\n", 31);
+	assert_int_equal(dmn_load_events(d, tpath(dir, "bad")), -EINVAL);
+	assert_non_null(strstr(dmn_errmsg(d), ":2:"));
+	dmn_free(d);
+	tdir_free(dir);
+}
+
+static void test_dmn_discard_drops_memory_profiles(void **state)
+{
+	char *dir = tdir_new();
+	struct dmn *d = new_dmn(dir, 0, NULL);
+	struct stream s = { .n = 0 };
+	struct pdb_db *db;
+	struct pdb_error err;
+	struct pdb_prof *p;
+
+	(void)state;
+	assert_int_equal(dmn_exec(d, 3, exe, 0), 0);
+	put_sample(&s, 3, text_vaddr, 4, VS_EV_CYCLES, false);
+	feed_all(d, &s);
+	dmn_discard(d);
+	assert_int_equal(dmn_flush(d), 0);
+	assert_int_equal(pdb_open(dir, false, &db, &err), 0);
+	assert_int_equal(pdb_load(db, 1, image_key(), &p), -ENOENT);
+	pdb_close(db);
+	dmn_free(d);
+	tdir_free(dir);
+}
+
+static void test_dmn_event_mapping(void **state)
+{
+	(void)state;
+	assert_int_equal(dmn_pdb_event(VS_EV_CYCLES), PDB_EV_CYCLES);
+	assert_int_equal(dmn_pdb_event(VS_EV_IMISS), PDB_EV_IMISS);
+	assert_int_equal(dmn_pdb_event(VS_EV_DMISS), PDB_EV_DMISS);
+	assert_int_equal(dmn_pdb_event(VS_EV_BRANCHMP), PDB_EV_BRANCHMP);
+	assert_int_equal(dmn_pdb_event(VS_EV_REPLAYS), PDB_EV_REPLAY);
+	assert_int_equal(dmn_pdb_event(VS_EV_INSNS), PDB_EV_RETIRED);
+	assert_true(dmn_pdb_event(VS_EV_USER6) < PDB_EV_MAX);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dmn_attribute_exec_bias),
+		cmocka_unit_test(test_dmn_mmap_file_offset_and_munmap),
+		cmocka_unit_test(test_dmn_feed_samples_and_flush),
+		cmocka_unit_test(test_dmn_feed_observer_records),
+		cmocka_unit_test(test_dmn_feed_rejects_damage),
+		cmocka_unit_test(test_dmn_stats_records_kept_per_cpu),
+		cmocka_unit_test(test_dmn_proc_maps),
+		cmocka_unit_test(test_dmn_load_events_file),
+		cmocka_unit_test(test_dmn_discard_drops_memory_profiles),
+		cmocka_unit_test(test_dmn_event_mapping),
+	};
+
+	find_text();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

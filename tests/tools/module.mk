@@ -1,0 +1,12 @@
+# tests/tools/module.mk - end-to-end checks of the record pipeline (axprof record/report, vprof,
+# vreplay, axprofd) on the hosted machine, and the planted-value grader they use.
+GRADE_PLANTED := $(BUILD)/tests/tools/grade-planted
+$(GRADE_PLANTED): tests/tools/grade-planted.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)
+TEST_PROGS += $(GRADE_PLANTED)
+
+CHECK_STEPS += tests/tools/check-cli.sh tests/tools/check-daemon.sh tests/tools/check-golden.sh \
+	tests/tools/check-merge-epochs.sh tests/tools/check-planted-vprof.sh \
+	tests/tools/check-planted-vreplay.sh tests/tools/check-sampling-output.sh

@@ -1,0 +1,1036 @@
+/* tools/axprof/builtin-record.c - `axprof record`: profile one program into the profile database. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "axprof/builtin.h"
+#include "dmn_dev.h"
+#include "dmn_lib.h"
+#include "dmn_view.h"
+#include "mach.h"
+#include "mach_ev5.h"
+#include "mach_sampler.h"
+#include "vs_sampler.h"
+
+/*
+ * Two substrates, one command (DESIGN.md): with a driver (/dev/axprof, a character device) the
+ * program runs natively while the daemon library drains the driver (configure, start,
+ * fork/exec, drain until the child exits, stop, flush); otherwise it runs on the hosted machine
+ * with EV5 timing (the PMU needs it), the sampler plugged into the PMU interrupt
+ * (machine/mach_sampler.h) and the records handed to the daemon library in process. Either way
+ * the profiles go to the database with pdb_merge_store() (on a timer and at the end).
+ */
+
+extern char **environ;
+
+#define FLUSH_INTERVAL_DEFAULT 600 /* seconds (DCPI merged to disk every 10 minutes) */
+/*
+ * Hosted: the pid the records carry for the recorded program. Not the host pid: the sampler's
+ * tables hash the pid, so a fixed one makes a recording reproducible (same seed, same
+ * database). A forked child of the program records under its host pid.
+ */
+#define REC_PID 1
+
+struct rec_opts {
+	struct vs_config cfg;
+	const char *db;
+	const char *truth; /* machine ground truth */
+	const char *value_truth; /* exact value histograms */
+	const char *save; /* hosted: a copy of the drained record stream */
+	const char *sysroot;
+	const char *device;
+	bool hosted; /* --hosted: never the driver */
+	bool json;
+	bool quiet;
+	unsigned int flush_interval;
+};
+
+struct rec {
+	struct rec_opts o;
+	struct dmn *d;
+	struct mach *m;
+	struct mach_sampler *s;
+	uint32_t pid0; /* the pid in the records: REC_PID, a forked child's host pid */
+	bool forked; /* this is a forked child of the program that took over its own profile */
+	int32_t host_pid; /* the machine's pid at start */
+	bool progress; /* stderr is a terminal */
+	double t0, last_progress, last_flush;
+	int sink_err; /* the first error merging records (out of memory) */
+	int store_err; /* the final store's */
+	uint64_t prog_bias; /* link-map walk */
+	uint64_t dyn_va;
+	int save; /* raw fds, no stdio buffers a forked child could flush twice; -1: none */
+	int save_maps; /* the image-map events, for axprofd --maps */
+	struct seen {
+		uint64_t addr;
+		char *name;
+	} * seen;
+	size_t nseen;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: axprof record [OPTIONS] -- PROG [ARGS...]\n\n"
+		"Run PROG and profile it into the profile database (DCPI-style sampling; with\n"
+		"--mode vprof or vreplay also interpreting a share of the samples to collect values,\n"
+		"load latencies and store-load conflicts). With /dev/axprof present the program runs\n"
+		"natively under the kernel driver; otherwise on the hosted Alpha machine with EV5\n"
+		"timing. The program's input, output and exit status pass through.\n\n"
+		"Options:\n"
+		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n"
+		"  --mode MODE           cycles (default), vprof or vreplay\n"
+		"  --period LO-HI        CYCLES sampling period, uniform in [LO, HI] (default\n"
+		"                        60000-64000)\n"
+		"  --event E[,E...]      events to sample: cycles, imiss, dmiss, branchmp, insns\n"
+		"                        (default cycles)\n"
+		"  --share N/D           interpret N of every D user samples (vprof 1/2, vreplay 1/129)\n"
+		"  --budget N            instructions per interpretation (vprof 4, vreplay 128)\n"
+		"  --hotlist-m M         hotlist capacity, 4..32 (default 8)\n"
+		"  --seed N              sampling seed (default fixed: runs are reproducible)\n"
+		"  --cpu ev5             the hosted machine's timing model (the only one; the PMU needs it)\n"
+		"  --truth FILE          hosted: write the machine's ground-truth file\n"
+		"  --value-truth FILE    hosted: write exact per-pc value histograms of PROG's own code\n"
+		"  --save-records FILE   hosted: also write the drained driver records to FILE and the\n"
+		"                        image-map events to FILE.maps (axprofd --device FILE --maps\n"
+		"                        FILE.maps replays them)\n"
+		"  --sysroot DIR         hosted: where the Alpha libraries live (/usr/alpha-linux-gnu)\n"
+		"  --hosted              use the hosted machine even when /dev/axprof exists\n"
+		"  --device PATH         the driver (default /dev/axprof)\n"
+		"  --flush-interval S    store to the database every S seconds too (default 600; 0: only\n"
+		"                        at the end)\n"
+		"  --json                print the summary as JSON (on standard error)\n"
+		"  -q, --quiet           no summary\n"
+		"  --help                this text\n\n"
+		"Exit status: the program's; 1 if recording failed, 2 for bad options.\n");
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- options ---- */
+
+static int parse_u32(const char *s, uint32_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || v > UINT32_MAX)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int parse_pair(const char *s, char sep, uint32_t *a, uint32_t *b)
+{
+	char buf[64], *p;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	p = strchr(buf, sep);
+	if (!p)
+		return -EINVAL;
+	*p = 0;
+	return parse_u32(buf, a) || parse_u32(p + 1, b) ? -EINVAL : 0;
+}
+
+static int parse_events(const char *s, uint32_t *mask)
+{
+	static const struct {
+		const char *name;
+		unsigned int ev;
+	} names[] = {
+		{ "cycles", VS_EV_CYCLES },   { "imiss", VS_EV_IMISS },
+		{ "dmiss", VS_EV_DMISS },     { "branchmp", VS_EV_BRANCHMP },
+		{ "insns", VS_EV_INSNS },     { "retired", VS_EV_INSNS },
+		{ "replays", VS_EV_REPLAYS }, { "replay", VS_EV_REPLAYS },
+	};
+	char buf[256], *tok, *save = NULL;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	*mask = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcasecmp(tok, names[i].name))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			return -EINVAL;
+		*mask |= 1u << names[i].ev;
+	}
+	return *mask ? 0 : -EINVAL;
+}
+
+/* Returns the index of PROG in argv, or -1 after a message (usage error), or -2 for --help. */
+static int parse_opts(int argc, char **argv, struct rec_opts *o)
+{
+	enum {
+		O_MODE = 256,
+		O_PERIOD,
+		O_EVENT,
+		O_SHARE,
+		O_BUDGET,
+		O_HOTM,
+		O_SEED,
+		O_CPU,
+		O_TRUTH,
+		O_VTRUTH,
+		O_SAVE,
+		O_SYSROOT,
+		O_HOSTED,
+		O_DEVICE,
+		O_FLUSH,
+		O_JSON,
+		O_HELP,
+	};
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "mode", required_argument, NULL, O_MODE },
+		{ "period", required_argument, NULL, O_PERIOD },
+		{ "event", required_argument, NULL, O_EVENT },
+		{ "share", required_argument, NULL, O_SHARE },
+		{ "budget", required_argument, NULL, O_BUDGET },
+		{ "hotlist-m", required_argument, NULL, O_HOTM },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "cpu", required_argument, NULL, O_CPU },
+		{ "truth", required_argument, NULL, O_TRUTH },
+		{ "value-truth", required_argument, NULL, O_VTRUTH },
+		{ "save-records", required_argument, NULL, O_SAVE },
+		{ "sysroot", required_argument, NULL, O_SYSROOT },
+		{ "hosted", no_argument, NULL, O_HOSTED },
+		{ "device", required_argument, NULL, O_DEVICE },
+		{ "flush-interval", required_argument, NULL, O_FLUSH },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned int mode = VS_MODE_CYCLES;
+	const char *period = NULL, *events = NULL, *share = NULL;
+	uint32_t budget = 0, hotm = 0, lo, hi, num, den, mask;
+	bool have_seed = false;
+	uint64_t seed = 0;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->device = "/dev/axprof";
+	o->flush_interval = FLUSH_INTERVAL_DEFAULT;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+d:q", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			o->db = optarg;
+			break;
+		case O_MODE:
+			if (!strcmp(optarg, "cycles"))
+				mode = VS_MODE_CYCLES;
+			else if (!strcmp(optarg, "vprof"))
+				mode = VS_MODE_VPROF;
+			else if (!strcmp(optarg, "vreplay"))
+				mode = VS_MODE_VREPLAY;
+			else {
+				fprintf(stderr,
+					"axprof record: --mode must be cycles, vprof or vreplay, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case O_PERIOD:
+			period = optarg;
+			break;
+		case O_EVENT:
+			events = optarg;
+			break;
+		case O_SHARE:
+			share = optarg;
+			break;
+		case O_BUDGET:
+			if (parse_u32(optarg, &budget) || !budget || budget > VS_BUDGET_MAX) {
+				fprintf(stderr, "axprof record: --budget needs 1..%u, not '%s'\n",
+					VS_BUDGET_MAX, optarg);
+				return -1;
+			}
+			break;
+		case O_HOTM:
+			if (parse_u32(optarg, &hotm) || hotm < HOTLIST_MIN_M ||
+			    hotm > HOTLIST_MAX_M) {
+				fprintf(stderr,
+					"axprof record: --hotlist-m needs %d..%d, not '%s'\n",
+					HOTLIST_MIN_M, HOTLIST_MAX_M, optarg);
+				return -1;
+			}
+			break;
+		case O_SEED: {
+			char *end;
+
+			errno = 0;
+			seed = strtoull(optarg, &end, 0);
+			if (errno || end == optarg || *end) {
+				fprintf(stderr, "axprof record: --seed needs a number, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			have_seed = true;
+			break;
+		}
+		case O_CPU:
+			if (strcmp(optarg, "ev5")) {
+				fprintf(stderr,
+					"axprof record: --cpu must be ev5 (sampling needs its PMU), not '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case O_TRUTH:
+			o->truth = optarg;
+			break;
+		case O_VTRUTH:
+			o->value_truth = optarg;
+			break;
+		case O_SAVE:
+			o->save = optarg;
+			break;
+		case O_SYSROOT:
+			o->sysroot = optarg;
+			break;
+		case O_HOSTED:
+			o->hosted = true;
+			break;
+		case O_DEVICE:
+			o->device = optarg;
+			break;
+		case O_FLUSH:
+			if (parse_u32(optarg, &o->flush_interval)) {
+				fprintf(stderr,
+					"axprof record: --flush-interval needs seconds, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case O_JSON:
+			o->json = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case O_HELP:
+			return -2;
+		default:
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "axprof record: no program to run (see 'axprof record --help')\n");
+		return -1;
+	}
+	vs_config_default(&o->cfg, mode);
+	if (period) {
+		if (parse_pair(period, '-', &lo, &hi) || !lo || lo > hi ||
+		    hi - lo >= VS_PERIOD_SPREAD_MAX) {
+			fprintf(stderr,
+				"axprof record: --period needs LO-HI with 1 <= LO <= HI < LO + 2^20, not '%s'\n",
+				period);
+			return -1;
+		}
+		o->cfg.period[VS_EV_CYCLES] = (struct vs_period){ lo, hi };
+	}
+	if (events) {
+		if (parse_events(events, &mask)) {
+			fprintf(stderr,
+				"axprof record: --event takes cycles, imiss, dmiss, branchmp, insns, not '%s'\n",
+				events);
+			return -1;
+		}
+		o->cfg.events = mask;
+		o->cfg.interp_events &= mask;
+		if (!o->cfg.interp_events)
+			o->cfg.interp_events = mask;
+	}
+	if (share) {
+		if (parse_pair(share, '/', &num, &den) || !den || num > den) {
+			fprintf(stderr, "axprof record: --share needs N/D with N <= D, not '%s'\n",
+				share);
+			return -1;
+		}
+		o->cfg.interp_num = num;
+		o->cfg.interp_den = den;
+	}
+	if (budget)
+		o->cfg.interp_budget = budget;
+	if (hotm)
+		o->cfg.hotlist_m = hotm;
+	if (have_seed)
+		o->cfg.seed = seed;
+	o->db = dmn_default_db(o->db);
+	return optind;
+}
+
+/* ---- progress and summary ---- */
+
+static void progress_clear(struct rec *r)
+{
+	if (r->progress)
+		fprintf(stderr, "\r\033[K");
+}
+
+static void progress(struct rec *r, uint64_t insns, uint64_t samples)
+{
+	double t = now();
+
+	if (!r->progress || t - r->last_progress < 1.0)
+		return;
+	r->last_progress = t;
+	if (insns)
+		fprintf(stderr, "\raxprof record: %.1f M instructions, %" PRIu64 " samples, %.0f s",
+			(double)insns / 1e6, samples, t - r->t0);
+	else
+		fprintf(stderr, "\raxprof record: %" PRIu64 " samples, %.0f s", samples, t - r->t0);
+}
+
+static uint64_t sum_drops(const struct vs_stats *vs)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < VS_DROP_SLOTS; i++)
+		n += vs->drops[i];
+	return n;
+}
+
+struct summary {
+	uint64_t insns, interp_insns, cycles; /* 0: not known (driver) */
+	double seconds;
+	uint32_t epoch;
+	bool hosted;
+};
+
+static void print_summary(const struct rec *r, const struct summary *sm, const struct dmn_stats *ds)
+{
+	const struct vs_stats *vs = &ds->vs;
+	uint64_t srec = ds->records[VS_REC_SAMPLE];
+	double unknown =
+		ds->samples ? 100.0 * (double)ds->samples_unknown / (double)ds->samples : 0;
+	double reduction = srec ? (double)vs->samples / (double)srec : 0;
+	char evn[32];
+	bool first = true;
+
+	if (r->o.json) {
+		fprintf(stderr,
+			"{\"substrate\":\"%s\",\"instructions\":%" PRIu64
+			",\"interpreted_instructions\":%" PRIu64 ",\"cycles\":%" PRIu64
+			",\"seconds\":%.3f,\"samples\":%" PRIu64 ",\"samples_by_event\":{",
+			sm->hosted ? "hosted" : "kernel", sm->insns, sm->interp_insns, sm->cycles,
+			sm->seconds, vs->samples);
+		for (unsigned int e = 0; e < VS_EVENT_NR; e++) {
+			if (!vs->samples_event[e])
+				continue;
+			fprintf(stderr, "%s\"%s\":%" PRIu64, first ? "" : ",",
+				dmn_event_lower(dmn_pdb_event(e), evn, sizeof(evn)),
+				vs->samples_event[e]);
+			first = false;
+		}
+		fprintf(stderr, "},\"interpretations\":%" PRIu64 ",\"stops\":{",
+			vs->interp_started);
+		first = true;
+		for (unsigned int i = 0; i < AXP_STOP_NR; i++) {
+			if (!vs->stops[i])
+				continue;
+			fprintf(stderr, "%s\"%s\":%" PRIu64, first ? "" : ",", axp_stop_name[i],
+				vs->stops[i]);
+			first = false;
+		}
+		fprintf(stderr,
+			"},\"dropped\":%" PRIu64 ",\"sample_records\":%" PRIu64
+			",\"reduction\":%.2f,\"records\":%" PRIu64 ",\"damaged\":%" PRIu64
+			",\"unknown_samples\":%" PRIu64 ",\"unknown_percent\":%.3f,\"database\":",
+			sum_drops(vs), srec, reduction,
+			ds->records[1] + ds->records[2] + ds->records[3] + ds->records[4] +
+				ds->records[5],
+			ds->damaged, ds->samples_unknown, unknown);
+		dmn_json_str(stderr, r->o.db);
+		fprintf(stderr, ",\"epoch\":%u}\n", sm->epoch);
+		return;
+	}
+	if (sm->insns)
+		fprintf(stderr,
+			"axprof record: %" PRIu64 " instructions (%" PRIu64
+			" of them interpreted), %" PRIu64 " cycles, %.2f s\n",
+			sm->insns + sm->interp_insns, sm->interp_insns, sm->cycles, sm->seconds);
+	else
+		fprintf(stderr, "axprof record: %.2f s\n", sm->seconds);
+	fprintf(stderr, "axprof record: %" PRIu64 " samples (", vs->samples);
+	for (unsigned int e = 0; e < VS_EVENT_NR; e++) {
+		if (!vs->samples_event[e])
+			continue;
+		fprintf(stderr, "%s%s %" PRIu64, first ? "" : ", ",
+			dmn_event_lower(dmn_pdb_event(e), evn, sizeof(evn)), vs->samples_event[e]);
+		first = false;
+	}
+	fprintf(stderr,
+		"%s), %" PRIu64 " dropped; %" PRIu64 " sample records drained (%.1fx reduction)\n",
+		first ? "none" : "", sum_drops(vs), srec, reduction);
+	if (vs->interp_started) {
+		fprintf(stderr,
+			"axprof record: %" PRIu64 " interpretations, %" PRIu64
+			" instructions; stops:",
+			vs->interp_started, vs->interp_insns);
+		for (unsigned int i = 0; i < AXP_STOP_NR; i++)
+			if (vs->stops[i])
+				fprintf(stderr, " %s %" PRIu64, axp_stop_name[i], vs->stops[i]);
+		fprintf(stderr, "\n");
+	}
+	fprintf(stderr,
+		"axprof record: %" PRIu64 " unknown samples (%.2f%%), %" PRIu64
+		" damaged records; database %s, epoch %u\n",
+		ds->samples_unknown, unknown, ds->damaged, r->o.db, sm->epoch);
+}
+
+/* ---- the hosted machine ---- */
+
+/* PT_INTERP and PT_DYNAMIC of the program (host path). */
+static void prog_elf_info(const char *path, char *interp, size_t ilen, uint64_t *dyn_va)
+{
+	size_t n = 0;
+	Elf *elf;
+	int fd;
+
+	interp[0] = 0;
+	*dyn_va = 0;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF && !elf_getphdrnum(elf, &n)) {
+		for (size_t i = 0; i < n; i++) {
+			GElf_Phdr ph;
+
+			if (!gelf_getphdr(elf, (int)i, &ph))
+				continue;
+			if (ph.p_type == PT_DYNAMIC)
+				*dyn_va = ph.p_vaddr;
+			if (ph.p_type == PT_INTERP && ph.p_filesz < ilen &&
+			    pread(fd, interp, ph.p_filesz, (off_t)ph.p_offset) ==
+				    (ssize_t)ph.p_filesz)
+				interp[ph.p_filesz] = 0;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	interp[ilen - 1] = 0;
+}
+
+static int read64(struct mach *m, uint64_t va, uint64_t *v)
+{
+	return mach_mem_read(m->mem, va, v, 8);
+}
+
+/*
+ * The images the dynamic loader has loaded: its link map, reached through DT_DEBUG of the
+ * program's dynamic section (r_debug.r_map -> struct link_map { l_addr, l_name, l_ld, l_next }),
+ * as a debugger finds them. Every new (address, name) becomes an image map.
+ */
+static void walk_link_map(struct rec *r)
+{
+	uint64_t dyn = r->dyn_va + r->prog_bias, rdebug = 0, lm = 0;
+	unsigned int guard;
+
+	if (!r->dyn_va)
+		return;
+	for (guard = 0; guard < 512; guard++, dyn += 16) {
+		uint64_t tag, val;
+
+		if (read64(r->m, dyn, &tag) || read64(r->m, dyn + 8, &val) || tag == DT_NULL)
+			break;
+		if (tag == DT_DEBUG) {
+			rdebug = val;
+			break;
+		}
+	}
+	if (!rdebug || read64(r->m, rdebug + 8, &lm))
+		return;
+	for (guard = 0; lm && guard < 4096; guard++) {
+		uint64_t addr, name, next;
+		const char *s;
+		char host[PATH_MAX];
+		size_t i;
+
+		if (read64(r->m, lm, &addr) || read64(r->m, lm + 8, &name) ||
+		    read64(r->m, lm + 24, &next))
+			break;
+		lm = next;
+		if (!name || mach_mem_str(r->m->mem, name, PATH_MAX, &s) || !*s)
+			continue;
+		for (i = 0; i < r->nseen; i++)
+			if (r->seen[i].addr == addr && !strcmp(r->seen[i].name, s))
+				break;
+		if (i < r->nseen)
+			continue;
+		struct seen *ns = realloc(r->seen, (r->nseen + 1) * sizeof(*ns));
+
+		if (!ns)
+			return;
+		r->seen = ns;
+		r->seen[r->nseen].addr = addr;
+		r->seen[r->nseen].name = strdup(s);
+		if (!r->seen[r->nseen].name)
+			return;
+		r->nseen++;
+		mach_path(r->m, s, host, sizeof(host));
+		dmn_map_image(r->d, r->pid0, host, addr);
+		if (r->save_maps >= 0)
+			dprintf(r->save_maps, "map %u 0x%" PRIx64 " %s\n", r->pid0, addr, host);
+	}
+}
+
+static int sink(void *priv, const void *recs, size_t len)
+{
+	struct rec *r = priv;
+	long n;
+
+	walk_link_map(r);
+	if (r->save >= 0 && write(r->save, recs, len) != (ssize_t)len)
+		r->sink_err = -EIO;
+	n = dmn_feed(r->d, recs, len, true);
+	return n < 0 ? (int)n : 0;
+}
+
+static void flush_db(struct rec *r, bool final)
+{
+	uint8_t st[sizeof(struct vs_rec_stats)];
+	int ret;
+
+	walk_link_map(r);
+	ret = mach_sampler_flush(r->s);
+	if (ret && !r->sink_err)
+		r->sink_err = ret;
+	ret = mach_sampler_stats_record(r->s, st, sizeof(st));
+	if (ret > 0 && final && r->save >= 0 && write(r->save, st, (size_t)ret) != ret)
+		r->sink_err = -EIO;
+	if (ret > 0)
+		dmn_feed(r->d, st, (size_t)ret, true);
+	ret = dmn_flush(r->d);
+	if (ret) {
+		progress_clear(r);
+		fprintf(stderr, "axprof record: cannot store the profiles%s: %s\n",
+			final ? "" : " (will retry)", dmn_errmsg(r->d));
+	}
+	if (final)
+		r->store_err = ret;
+	r->last_flush = now();
+}
+
+static void tick(void *priv)
+{
+	struct rec *r = priv;
+
+	progress(r, r->m->insns, mach_sampler_vs_stats(r->s)->samples);
+	if (r->o.flush_interval && now() - r->last_flush >= r->o.flush_interval)
+		flush_db(r, false);
+}
+
+static void on_fork(void *priv, uint32_t pid)
+{
+	struct rec *r = priv;
+
+	/* A forked child of the program: what was recorded so far is the parent's. */
+	dmn_discard(r->d);
+	dmn_exit(r->d, r->pid0);
+	dmn_exec(r->d, pid, r->m->exe, r->prog_bias);
+	r->pid0 = pid;
+	r->forked = true;
+	/* The copies of the saved streams are the parent's. */
+	if (r->save >= 0)
+		close(r->save);
+	if (r->save_maps >= 0)
+		close(r->save_maps);
+	r->save = r->save_maps = -1;
+	for (size_t i = 0; i < r->nseen; i++)
+		free(r->seen[i].name);
+	r->nseen = 0;
+	r->progress = false;
+}
+
+/* The text range of the program's own code (value truth): its executable PT_LOADs. */
+static void prog_text(const char *path, uint64_t bias, uint64_t *lo, uint64_t *hi)
+{
+	size_t n = 0;
+	Elf *elf;
+	int fd;
+
+	*lo = UINT64_MAX;
+	*hi = 0;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF && !elf_getphdrnum(elf, &n)) {
+		for (size_t i = 0; i < n; i++) {
+			GElf_Phdr ph;
+
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+			    !(ph.p_flags & PF_X))
+				continue;
+			if (ph.p_vaddr + bias < *lo)
+				*lo = ph.p_vaddr + bias;
+			if (ph.p_vaddr + ph.p_memsz + bias > *hi)
+				*hi = ph.p_vaddr + ph.p_memsz + bias;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	if (*lo >= *hi)
+		*lo = *hi = 0;
+}
+
+static int record_hosted(struct rec *r, char **argv)
+{
+	struct mach_opts mo = { .sysroot = r->o.sysroot, .cpu = "ev5" };
+	struct mach_sampler_opts so = { 0 };
+	struct mach_sampler_stats mss;
+	struct mach_load_info li;
+	struct summary sm = { .hosted = true };
+	struct dmn_stats ds;
+	char err[512], interp[PATH_MAX], host[PATH_MAX], exe[PATH_MAX];
+	const char *prog = argv[0];
+	int ret, status;
+
+	ret = mach_new(&r->m, &mo);
+	if (ret) {
+		fprintf(stderr, "axprof record: cannot reserve the Alpha address space: %s\n",
+			strerror(-ret));
+		return 1;
+	}
+	r->m->prog = prog;
+	ret = mach_timing_init(r->m, r->o.truth != NULL);
+	if (ret) {
+		fprintf(stderr, "axprof record: cannot create the EV5 model: %s\n", strerror(-ret));
+		return 1;
+	}
+	ret = mach_load(r->m, prog, argv, environ, &li, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "axprof record: %s\n", err);
+		return ret == -ENOENT ? 127 : 1;
+	}
+	r->pid0 = REC_PID;
+	r->host_pid = r->m->pid;
+	snprintf(exe, sizeof(exe), "%s", r->m->exe); /* mach_load: realpath(prog) */
+
+	/* The images the loader mapped: the program and its interpreter (exec events). */
+	r->prog_bias = li.load_bias;
+	ret = dmn_exec(r->d, r->pid0, exe, li.load_bias);
+	if (ret)
+		fprintf(stderr, "axprof record: warning: %s: %s\n", exe, dmn_errmsg(r->d));
+	prog_elf_info(exe, interp, sizeof(interp), &r->dyn_va);
+	if (interp[0] && li.interp_base) {
+		if (dmn_map_image(r->d, r->pid0, mach_path(r->m, interp, host, sizeof(host)),
+				  li.interp_base))
+			fprintf(stderr, "axprof record: warning: %s: %s\n", host, dmn_errmsg(r->d));
+		/* The link map lists it again under the same name. */
+		r->seen = calloc(1, sizeof(*r->seen));
+		if (r->seen) {
+			r->seen[0].addr = li.interp_base;
+			r->seen[0].name = strdup(interp);
+			r->nseen = r->seen[0].name ? 1 : 0;
+		}
+	}
+
+	so.cfg = r->o.cfg;
+	so.pid = REC_PID;
+	so.sink = sink;
+	so.sink_priv = r;
+	so.tick = tick;
+	so.tick_priv = r;
+	so.on_fork = on_fork;
+	so.fork_priv = r;
+	if (r->o.value_truth)
+		prog_text(exe, li.load_bias, &so.truth_lo, &so.truth_hi);
+	if (r->o.save) {
+		char mp[PATH_MAX + 8];
+
+		snprintf(mp, sizeof(mp), "%s.maps", r->o.save);
+		r->save = open(r->o.save, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		r->save_maps = open(mp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (r->save < 0 || r->save_maps < 0) {
+			fprintf(stderr, "axprof record: cannot write %s: %s\n",
+				r->save >= 0 ? mp : r->o.save, strerror(errno));
+			return 1;
+		}
+		dprintf(r->save_maps, "exec %u 0x%" PRIx64 " %s\n", r->pid0, li.load_bias, exe);
+		if (interp[0] && li.interp_base)
+			dprintf(r->save_maps, "map %u 0x%" PRIx64 " %s\n", r->pid0, li.interp_base,
+				host);
+	}
+	ret = mach_sampler_new(&r->s, r->m, &so);
+	if (ret) {
+		fprintf(stderr, "axprof record: cannot start the sampler: %s\n",
+			ret == -EOPNOTSUPP ? "an event the EV5 model does not count" :
+					     strerror(-ret));
+		return 1;
+	}
+
+	r->t0 = r->last_progress = r->last_flush = now();
+	status = mach_run(r->m);
+	sm.seconds = now() - r->t0;
+	progress_clear(r);
+
+	if (r->m->pid != r->host_pid && !r->forked) {
+		/* A forked child that ended before its first interrupt: nothing of its own. */
+		fflush(stdout);
+		if (r->m->exit_signal)
+			mach_die(r->m);
+		return status;
+	}
+	flush_db(r, true);
+	if (r->save >= 0 && close(r->save) && !r->store_err)
+		r->store_err = -EIO;
+	if (r->save_maps >= 0 && close(r->save_maps) && !r->store_err)
+		r->store_err = -EIO;
+	r->save = r->save_maps = -1;
+	if (r->forked) {
+		fflush(stdout);
+		if (r->m->exit_signal)
+			mach_die(r->m);
+		return status;
+	}
+
+	mach_sampler_get_stats(r->s, &mss);
+	dmn_get_stats(r->d, &ds);
+	sm.insns = r->m->insns;
+	sm.interp_insns = mss.interp_insns;
+	sm.cycles = mach_ev5_cycles(r->m->ev5);
+	sm.epoch = ds.last_epoch;
+	if (!r->o.quiet)
+		print_summary(r, &sm, &ds);
+	if (r->o.truth) {
+		ret = mach_ev5_truth_write(r->m->ev5, r->o.truth);
+		if (ret) {
+			fprintf(stderr, "axprof record: cannot write %s: %s\n", r->o.truth,
+				strerror(-ret));
+			r->store_err = ret;
+		}
+	}
+	if (r->o.value_truth) {
+		ret = mach_sampler_truth_write(r->s, r->o.value_truth);
+		if (ret) {
+			fprintf(stderr, "axprof record: cannot write %s: %s\n", r->o.value_truth,
+				strerror(-ret));
+			r->store_err = ret;
+		}
+	}
+	if (fflush(stdout) || ferror(stdout))
+		fprintf(stderr, "axprof record: error writing standard output\n");
+	if (r->m->exit_signal)
+		mach_die(r->m);
+	if ((r->sink_err || r->store_err) && !status)
+		status = 1;
+	return status;
+}
+
+/* ---- the kernel driver ---- */
+
+static volatile sig_atomic_t got_child;
+
+static void on_sigchld(int sig)
+{
+	(void)sig;
+	got_child = 1;
+}
+
+static int record_kernel(struct rec *r, char **argv)
+{
+	struct dmn_dev dev;
+	struct summary sm = { .hosted = false };
+	struct dmn_stats ds;
+	struct sigaction sa = { 0 };
+	int pipefd[2], ret, wstatus = 0, status;
+	pid_t child;
+	bool alive = true;
+	char c;
+
+	ret = dmn_dev_open(&dev, r->o.device);
+	if (ret) {
+		fprintf(stderr, "axprof record: %s: %s\n", r->o.device, strerror(-ret));
+		return 1;
+	}
+	ret = dmn_dev_configure(&dev, &r->o.cfg);
+	if (!ret)
+		ret = dmn_dev_start(&dev);
+	if (ret) {
+		fprintf(stderr, "axprof record: %s: cannot %s sampling: %s\n", r->o.device,
+			ret == -EBUSY ? "start (is axprofd running?)" : "configure or start",
+			strerror(-ret));
+		dmn_dev_close(&dev);
+		return 1;
+	}
+	sa.sa_handler = on_sigchld;
+	sigaction(SIGCHLD, &sa, NULL);
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		ret = -errno;
+		goto out_stop;
+	}
+	r->t0 = r->last_progress = r->last_flush = now();
+	child = fork();
+	if (child < 0) {
+		ret = -errno;
+		goto out_stop;
+	}
+	if (child == 0) {
+		close(pipefd[0]);
+		close(dev.fd);
+		execvp(argv[0], argv);
+		c = (char)errno;
+		if (write(pipefd[1], &c, 1) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	/* EOF on the pipe: the exec happened (or failed with a byte). Then its maps are real. */
+	if (read(pipefd[0], &c, 1) == 1)
+		fprintf(stderr, "axprof record: cannot run %s: %s\n", argv[0], strerror(c));
+	close(pipefd[0]);
+	r->pid0 = (uint32_t)child;
+	dmn_proc_refresh(r->d, r->pid0);
+
+	while (alive) {
+		long n = dmn_dev_pump(&dev, r->d, 100);
+
+		if (n < 0 && n != -EAGAIN && n != -EINTR) {
+			fprintf(stderr, "axprof record: reading %s: %s\n", r->o.device,
+				strerror((int)-n));
+			break;
+		}
+		if (n == 0) {
+			/* Sampling was stopped by someone else: keep waiting for the child. */
+			struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+		if (waitpid(child, &wstatus, WNOHANG) == child) {
+			alive = false;
+			break;
+		}
+		dmn_proc_refresh(r->d, r->pid0);
+		dmn_get_stats(r->d, &ds);
+		progress(r, 0, ds.samples);
+		if (r->o.flush_interval && now() - r->last_flush >= r->o.flush_interval) {
+			dmn_dev_flush(&dev);
+			if (dmn_flush(r->d))
+				fprintf(stderr, "axprof record: cannot store the profiles: %s\n",
+					dmn_errmsg(r->d));
+			r->last_flush = now();
+		}
+	}
+	if (alive) {
+		kill(child, SIGTERM);
+		waitpid(child, &wstatus, 0);
+	}
+	sm.seconds = now() - r->t0;
+	progress_clear(r);
+	ret = 0;
+out_stop:
+	dmn_dev_stop(&dev);
+	dmn_dev_flush(&dev);
+	for (;;) {
+		long n = dmn_dev_pump(&dev, r->d, 1000);
+
+		if (n == 0 || (n < 0 && n != -EINTR))
+			break;
+	}
+	dmn_dev_stats(&dev, r->d);
+	dmn_dev_close(&dev);
+	if (dmn_flush(r->d)) {
+		fprintf(stderr, "axprof record: cannot store the profiles: %s\n", dmn_errmsg(r->d));
+		if (!ret)
+			ret = -EIO;
+	}
+	if (ret && ret != -EIO) {
+		fprintf(stderr, "axprof record: cannot run %s: %s\n", argv[0], strerror(-ret));
+		return 1;
+	}
+	dmn_get_stats(r->d, &ds);
+	sm.epoch = ds.last_epoch;
+	if (!r->o.quiet)
+		print_summary(r, &sm, &ds);
+	if (WIFSIGNALED(wstatus)) {
+		signal(WTERMSIG(wstatus), SIG_DFL);
+		raise(WTERMSIG(wstatus));
+		status = 128 + WTERMSIG(wstatus);
+	} else {
+		status = WEXITSTATUS(wstatus);
+	}
+	return ret && !status ? 1 : status;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct dmn_opts dopts = { 0 };
+	struct pdb_error perr;
+	struct rec r = { .save = -1, .save_maps = -1 };
+	struct stat st;
+	bool kernel;
+	int i, status;
+
+	i = parse_opts(argc, argv, &r.o);
+	if (i == -2) {
+		usage(stdout);
+		return 0;
+	}
+	if (i < 0)
+		return 2;
+	kernel = !r.o.hosted && !stat(r.o.device, &st) && S_ISCHR(st.st_mode);
+	if (kernel && (r.o.truth || r.o.value_truth || r.o.save)) {
+		fprintf(stderr, "axprof record: --truth, --value-truth and --save-records need the "
+				"hosted machine (--hosted)\n");
+		return 2;
+	}
+	dopts.db_dir = r.o.db;
+	dopts.flags = kernel ? DMN_PROC_MAPS : 0;
+	if (dmn_new(&r.d, &dopts, &perr)) {
+		fprintf(stderr, "axprof record: cannot open the database: %s\n", perr.msg);
+		return 1;
+	}
+	r.progress = isatty(STDERR_FILENO);
+	status = kernel ? record_kernel(&r, argv + i) : record_hosted(&r, argv + i);
+	if (r.s)
+		mach_sampler_free(r.s);
+	if (r.m)
+		mach_free(r.m);
+	if (r.save >= 0)
+		close(r.save);
+	if (r.save_maps >= 0)
+		close(r.save_maps);
+	for (size_t k = 0; k < r.nseen; k++)
+		free(r.seen[k].name);
+	free(r.seen);
+	dmn_free(r.d);
+	return status;
+}

@@ -1,0 +1,417 @@
+/* tools/axprof/builtin-report.c - `axprof report`: samples by image and procedure (dcpiprof's view). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "axprof/builtin.h"
+#include "dmn_view.h"
+
+/*
+ * DCPI's dcpiprof (SOSP'97 §3, §6): images, then procedures, sorted by samples of one event,
+ * with each event's percentage of its total and the cumulative percentage of the sort event.
+ */
+
+#define MAX_COLS 8
+
+struct report {
+	struct dmn_view v;
+	const char *sel;
+	unsigned int ev[MAX_COLS]; /* events shown; ev[0] sorts */
+	unsigned int ncol;
+	bool procs, json;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: axprof report [-d DIR] [--epoch N] [--image I] [--procedures] [--event E]\n"
+		"                     [--json]\n\n"
+		"Summarise a profile database the way DCPI's dcpiprof does: images (then, with\n"
+		"--procedures, procedures) by samples, each event's share of its total, and the\n"
+		"cumulative share of the sorting event. Procedures are the ELF function symbols of\n"
+		"each image.\n\n"
+		"Options:\n"
+		"  -d, --db DIR     the database (default $AXPROF_DB, else ./axprof-db)\n"
+		"  --epoch N        that epoch (default the current one)\n"
+		"  --image I        only images whose key, path or file name is I\n"
+		"  --procedures     procedures instead of images\n"
+		"  --event E        sort by event E (cycles, imiss, dmiss, branchmp, retired,\n"
+		"                   replay; default the first recorded)\n"
+		"  --json           JSON output\n"
+		"  --help           this text\n");
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+/* ---- rows ---- */
+
+struct row {
+	const char *name; /* procedure or image */
+	const char *image;
+	uint64_t start; /* procedure address (UINT64_MAX: no symbol) */
+	uint64_t c[MAX_COLS];
+};
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	int k;
+
+	if (x->c[0] != y->c[0])
+		return x->c[0] > y->c[0] ? -1 : 1;
+	for (k = 1; k < MAX_COLS; k++)
+		if (x->c[k] != y->c[k])
+			return x->c[k] > y->c[k] ? -1 : 1;
+	k = dmn_name_cmp(x->image, y->image);
+	return k ? k : strcmp(x->name, y->name);
+}
+
+struct rows {
+	struct row *r;
+	size_t n, cap;
+};
+
+static struct row *rows_add(struct rows *rs)
+{
+	if (rs->n == rs->cap) {
+		size_t ncap = rs->cap ? 2 * rs->cap : 64;
+		struct row *n = realloc(rs->r, ncap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		rs->r = n;
+		rs->cap = ncap;
+	}
+	memset(&rs->r[rs->n], 0, sizeof(rs->r[0]));
+	return &rs->r[rs->n++];
+}
+
+struct psample {
+	uint64_t start;
+	const char *name;
+	unsigned int col;
+	uint64_t count;
+};
+
+static int ps_cmp(const void *a, const void *b)
+{
+	const struct psample *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* The procedures of one image as rows. */
+static int image_procs(struct report *rp, const struct dmn_view_image *im, struct rows *rs)
+{
+	struct psample *ps = NULL;
+	size_t nps = 0, cap = 0;
+	int ret = 0;
+
+	for (unsigned int k = 0; k < rp->ncol; k++) {
+		struct pdb_count *cs = NULL;
+		size_t n = 0;
+
+		if (pdb_prof_samples(im->prof, rp->ev[k], &cs, &n))
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t start = UINT64_MAX;
+			const char *name = dmn_view_proc(im, cs[i].offset, &start);
+
+			if (nps == cap) {
+				size_t ncap = cap ? 2 * cap : 256;
+				struct psample *np = realloc(ps, ncap * sizeof(*np));
+
+				if (!np) {
+					free(cs);
+					free(ps);
+					return -ENOMEM;
+				}
+				ps = np;
+				cap = ncap;
+			}
+			ps[nps++] = (struct psample){ name ? start : UINT64_MAX,
+						      name ? name : "(no symbol)", k, cs[i].count };
+		}
+		free(cs);
+	}
+	qsort(ps, nps, sizeof(*ps), ps_cmp);
+	for (size_t i = 0; i < nps;) {
+		struct row *r = rows_add(rs);
+
+		if (!r) {
+			ret = -ENOMEM;
+			break;
+		}
+		size_t head = i;
+
+		r->name = ps[head].name;
+		r->image = im->name;
+		r->start = ps[head].start;
+		for (;
+		     i < nps && ps[i].start == ps[head].start && !strcmp(ps[i].name, ps[head].name);
+		     i++)
+			r->c[ps[i].col] += ps[i].count;
+	}
+	free(ps);
+	return ret;
+}
+
+/* ---- output ---- */
+
+static void header(const struct report *rp, const char *what)
+{
+	char evn[32];
+
+	printf("Column          Total\n");
+	for (unsigned int k = 0; k < rp->ncol; k++)
+		printf("%-10s %10" PRIu64 "\n", dmn_event_lower(rp->ev[k], evn, sizeof(evn)),
+		       rp->v.total[rp->ev[k]]);
+	printf("\nThe numbers given below are the number of samples for each listed event type;\n"
+	       "%% is the share of that event's total, cum%% accumulates the first column.\n");
+	printf("==============================================================================\n");
+	for (unsigned int k = 0; k < rp->ncol; k++) {
+		printf("%9s %7s", dmn_event_lower(rp->ev[k], evn, sizeof(evn)), "%");
+		if (k == 0)
+			printf(" %7s", "cum%");
+		printf(" ");
+	}
+	printf(" %s\n", what);
+}
+
+static void print_rows(const struct report *rp, const struct rows *rs)
+{
+	uint64_t cum = 0, tot0 = rp->v.total[rp->ev[0]];
+
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct row *r = &rs->r[i];
+
+		for (unsigned int k = 0; k < rp->ncol; k++) {
+			uint64_t t = rp->v.total[rp->ev[k]];
+
+			printf("%9" PRIu64 " %6.2f%%", r->c[k], pct(r->c[k], t));
+			if (k == 0) {
+				cum += r->c[0];
+				printf(" %6.2f%%", pct(cum, tot0));
+			}
+			printf(" ");
+		}
+		if (rp->procs)
+			printf(" %-30s %s\n", r->name, base_name(r->image));
+		else
+			printf(" %s\n", r->name);
+	}
+}
+
+static void json_rows(const struct report *rp, const struct rows *rs)
+{
+	char evn[32];
+
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct row *r = &rs->r[i];
+
+		printf("%s{", i ? "," : "");
+		if (rp->procs) {
+			printf("\"procedure\":");
+			dmn_json_str(stdout, r->name);
+			if (r->start != UINT64_MAX)
+				printf(",\"address\":\"0x%" PRIx64 "\"", r->start);
+			printf(",");
+		}
+		printf("\"image\":");
+		dmn_json_str(stdout, r->image);
+		printf(",\"samples\":{");
+		for (unsigned int k = 0; k < rp->ncol; k++)
+			printf("%s\"%s\":%" PRIu64, k ? "," : "",
+			       dmn_event_lower(rp->ev[k], evn, sizeof(evn)), r->c[k]);
+		printf("}}");
+	}
+}
+
+static int run(struct report *rp)
+{
+	const struct dmn_view_image **sel;
+	struct rows rs = { 0 };
+	size_t n;
+	char evn[32];
+	int ret = 0;
+
+	sel = calloc(rp->v.n ? rp->v.n : 1, sizeof(*sel));
+	if (!sel)
+		return -ENOMEM;
+	n = dmn_view_select(&rp->v, rp->sel, rp->ev[0], sel);
+	if (rp->sel && *rp->sel && !n) {
+		fprintf(stderr, "axprof report: no image '%s' in epoch %u\n", rp->sel, rp->v.epoch);
+		free(sel);
+		return -ENOENT;
+	}
+	for (size_t i = 0; i < n && !ret; i++) {
+		const struct dmn_view_image *im = sel[i];
+		struct row *r;
+
+		if (!im->prof)
+			continue;
+		if (rp->procs) {
+			ret = image_procs(rp, im, &rs);
+			continue;
+		}
+		r = rows_add(&rs);
+		if (!r) {
+			ret = -ENOMEM;
+			break;
+		}
+		r->name = r->image = im->name;
+		for (unsigned int k = 0; k < rp->ncol; k++)
+			r->c[k] = im->total[rp->ev[k]];
+	}
+	if (!ret && !rp->procs && (!rp->sel || !*rp->sel) && rp->v.unknown) {
+		struct row *r = rows_add(&rs);
+
+		if (r) {
+			r->name = r->image = "unknown";
+			for (unsigned int k = 0; k < rp->ncol; k++)
+				r->c[k] = rp->v.unknown_total[rp->ev[k]];
+		}
+	}
+	if (ret) {
+		free(rs.r);
+		free(sel);
+		return ret;
+	}
+	/* Rows with no sample of any shown event say nothing. */
+	size_t k = 0;
+
+	for (size_t i = 0; i < rs.n; i++) {
+		bool any = false;
+
+		for (unsigned int c = 0; c < rp->ncol; c++)
+			any |= rs.r[i].c[c] != 0;
+		if (any)
+			rs.r[k++] = rs.r[i];
+	}
+	rs.n = k;
+	qsort(rs.r, rs.n, sizeof(rs.r[0]), row_cmp);
+	if (rp->json) {
+		printf("{\"database\":");
+		dmn_json_str(stdout, pdb_dir(rp->v.db));
+		printf(",\"epoch\":%u,\"events\":[", rp->v.epoch);
+		for (unsigned int c = 0; c < rp->ncol; c++)
+			printf("%s\"%s\"", c ? "," : "",
+			       dmn_event_lower(rp->ev[c], evn, sizeof(evn)));
+		printf("],\"totals\":{");
+		for (unsigned int c = 0; c < rp->ncol; c++)
+			printf("%s\"%s\":%" PRIu64, c ? "," : "",
+			       dmn_event_lower(rp->ev[c], evn, sizeof(evn)),
+			       rp->v.total[rp->ev[c]]);
+		printf("},\"%s\":[", rp->procs ? "procedures" : "images");
+		json_rows(rp, &rs);
+		printf("]}\n");
+	} else {
+		printf("axprof report: database %s, epoch %u\n\n", pdb_dir(rp->v.db), rp->v.epoch);
+		header(rp, rp->procs ? "procedure                      image" : "image");
+		print_rows(rp, &rs);
+	}
+	free(rs.r);
+	free(sel);
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "epoch", required_argument, NULL, 'e' },
+		{ "image", required_argument, NULL, 'i' },
+		{ "procedures", no_argument, NULL, 'p' },
+		{ "event", required_argument, NULL, 'E' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report rp = { 0 };
+	const char *dir = NULL, *evname = NULL;
+	unsigned long epoch = 0;
+	char err[1200], *end;
+	int c, ret, sort_ev = -1;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dir = optarg;
+			break;
+		case 'e':
+			epoch = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || !epoch || epoch > PDB_EPOCH_MAX) {
+				fprintf(stderr, "axprof report: --epoch needs 1..%u, not '%s'\n",
+					PDB_EPOCH_MAX, optarg);
+				return 2;
+			}
+			break;
+		case 'i':
+			rp.sel = optarg;
+			break;
+		case 'p':
+			rp.procs = true;
+			break;
+		case 'E':
+			evname = optarg;
+			sort_ev = dmn_event_parse(optarg);
+			if (sort_ev < 0) {
+				fprintf(stderr, "axprof report: unknown event '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'j':
+			rp.json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "axprof report: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	dir = dmn_default_db(dir);
+	ret = dmn_view_open(&rp.v, dir, (uint32_t)epoch, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "axprof report: %s\n", err);
+		return 1;
+	}
+	if (sort_ev >= 0)
+		rp.ev[rp.ncol++] = (unsigned int)sort_ev;
+	for (unsigned int e = 0; e < PDB_EV_MAX && rp.ncol < MAX_COLS; e++)
+		if ((rp.v.events & (1u << e)) && (int)e != sort_ev)
+			rp.ev[rp.ncol++] = e;
+	if (!rp.ncol) {
+		if (evname)
+			rp.ev[rp.ncol++] = (unsigned int)sort_ev;
+		else
+			rp.ev[rp.ncol++] = PDB_EV_CYCLES;
+	}
+	ret = run(&rp);
+	dmn_view_close(&rp.v);
+	if (ret)
+		return 1;
+	return dmn_finish_stdout("axprof report");
+}

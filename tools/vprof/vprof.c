@@ -1,0 +1,652 @@
+/* tools/vprof/vprof.c - vprof: per-instruction value profiles and load latencies from the database. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmn_view.h"
+#include "hotlist.h"
+
+/*
+ * The value-sampling slides' reports: "A value profile" (per instruction: samples, the
+ * instruction, its destination's most frequent values with their shares, from the Gibbons-Matias
+ * hotlists the interpreter filled) and "Load latencies" (per load: the shares of loads satisfied
+ * in the D-cache, S-cache, B-cache and memory). Then the most semi-invariant instructions
+ * (slide 2: "find semi-invariant values"), weighted by how often they run (their samples).
+ */
+
+#define TOP_VALUES_MAX 8
+
+struct vp {
+	struct dmn_view v;
+	const char *sel, *proc;
+	double min_share;
+	uint64_t min_n; /* fewest observations for the summary */
+	unsigned int nvalues;
+	unsigned int top; /* procedures per image (0: all) */
+	unsigned int event; /* samples column */
+	bool latency, json;
+	bool first_json_img;
+};
+
+/* One image's tables, indexed by offset. */
+struct tabs {
+	struct pdb_count *s;
+	size_t ns;
+	struct pdb_value *val;
+	size_t nval;
+	struct pdb_lat *lat;
+	size_t nlat;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: vprof [-d DIR] [--epoch N] [--image I] [--proc P] [--min-share X] [--latency]\n"
+		"             [--values K] [--top N] [--json]\n\n"
+		"Value profiles recorded by `axprof record --mode vprof`: for each instruction of the\n"
+		"profiled procedures, its samples, its text, and the most frequent values of its\n"
+		"destination register with their estimated shares (Gibbons-Matias hotlists), e.g.\n"
+		"  t1:(95.02%% 0x3c8) (4.98%% 0x1000)\n"
+		"then the most semi-invariant instructions (top value share >= X), by samples.\n\n"
+		"Options:\n"
+		"  -d, --db DIR     the database (default $AXPROF_DB, else ./axprof-db)\n"
+		"  --epoch N        that epoch (default the current one)\n"
+		"  --image I        only images whose key, path or file name is I\n"
+		"  --proc P         only procedure P (every instruction of it)\n"
+		"  --min-share X    semi-invariance threshold, 0 < X <= 1 (default 0.9)\n"
+		"  --min-n N        ... observed at least N times (default 10)\n"
+		"  --latency        load latencies (D/S/B/M shares) instead of values\n"
+		"  --values K       values shown per instruction, 1..%d (default 2)\n"
+		"  --top N          procedures per image, by samples (default 10; 0: all)\n"
+		"  --json           JSON output\n"
+		"  --help           this text\n",
+		TOP_VALUES_MAX);
+}
+
+static const void *find_off(const void *base, size_t n, size_t size, uint64_t off)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		uint64_t o = *(const uint64_t *)((const char *)base + mid * size);
+
+		if (o < off)
+			lo = mid + 1;
+		else if (o > off)
+			hi = mid;
+		else
+			return (const char *)base + mid * size;
+	}
+	return NULL;
+}
+
+static uint64_t samples_at(const struct tabs *t, uint64_t off)
+{
+	const struct pdb_count *c = find_off(t->s, t->ns, sizeof(*t->s), off);
+
+	return c ? c->count : 0;
+}
+
+static void tabs_free(struct tabs *t)
+{
+	free(t->s);
+	free(t->val);
+	free(t->lat);
+	memset(t, 0, sizeof(*t));
+}
+
+static int tabs_load(const struct vp *vp, const struct dmn_view_image *im, struct tabs *t)
+{
+	memset(t, 0, sizeof(*t));
+	if (!im->prof)
+		return 0;
+	if (pdb_prof_samples(im->prof, vp->event, &t->s, &t->ns) ||
+	    pdb_prof_values(im->prof, &t->val, &t->nval) ||
+	    pdb_prof_latencies(im->prof, &t->lat, &t->nlat)) {
+		tabs_free(t);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ---- one instruction ---- */
+
+static void print_values(FILE *f, const struct vp *vp, const struct pdb_value *pv)
+{
+	struct hotlist_item it[TOP_VALUES_MAX];
+	unsigned int k = hotlist_top(&pv->h, it, vp->nvalues);
+	char reg[16];
+
+	fprintf(f, "%s:", dmn_dest_name(pv->dest, reg, sizeof(reg)));
+	for (unsigned int i = 0; i < k; i++)
+		fprintf(f, "%s(%.2f%% 0x%" PRIx64 ")", i ? " " : "", it[i].share_ppm / 1e4,
+			it[i].value);
+	if (!k)
+		fprintf(f, "()");
+	fprintf(f, " n=%" PRIu64, pv->h.n);
+}
+
+static const char level_letter[PDB_LAT_LEVELS] = { '?', 'D', 'S', 'B', 'M' };
+
+static uint64_t lat_loads(const struct pdb_latency *l)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < PDB_LAT_LEVELS; i++)
+		n += l->level[i];
+	return n;
+}
+
+static void print_latency(FILE *f, const struct pdb_lat *pl)
+{
+	uint64_t n = lat_loads(&pl->lat);
+	bool done[PDB_LAT_LEVELS] = { false };
+
+	/* Levels by share, largest first (slide 16: "(94.3% D) (3.6% M) (2.1% B)"). */
+	for (unsigned int k = 0; k < PDB_LAT_LEVELS; k++) {
+		int best = -1;
+
+		for (unsigned int i = 0; i < PDB_LAT_LEVELS; i++)
+			if (!done[i] && pl->lat.level[i] &&
+			    (best < 0 || pl->lat.level[i] > pl->lat.level[best]))
+				best = (int)i;
+		if (best < 0)
+			break;
+		done[best] = true;
+		fprintf(f, "%s(%.1f%% %c)", k ? " " : "",
+			100.0 * (double)pl->lat.level[best] / (double)n, level_letter[best]);
+	}
+	fprintf(f, " avg %.1f n=%" PRIu64, n ? (double)pl->lat.latency_sum / (double)n : 0.0, n);
+}
+
+static void json_values(const struct vp *vp, const struct pdb_value *pv)
+{
+	struct hotlist_item it[TOP_VALUES_MAX];
+	unsigned int k = hotlist_top(&pv->h, it, vp->nvalues);
+	char reg[16];
+
+	printf(",\"dest\":\"%s\",\"n\":%" PRIu64 ",\"tau\":%" PRIu64 ",\"values\":[",
+	       dmn_dest_name(pv->dest, reg, sizeof(reg)), pv->h.n, pv->h.tau);
+	for (unsigned int i = 0; i < k; i++)
+		printf("%s{\"value\":\"0x%" PRIx64 "\",\"share\":%.6f,\"estimate\":%" PRIu64
+		       ",\"count\":%u}",
+		       i ? "," : "", it[i].value, it[i].share_ppm / 1e6, it[i].estimate,
+		       it[i].count);
+	printf("]");
+}
+
+static void json_latency(const struct pdb_lat *pl)
+{
+	static const char *const names[PDB_LAT_LEVELS] = { "unknown", "dcache", "scache", "bcache",
+							   "memory" };
+	uint64_t n = lat_loads(&pl->lat);
+
+	printf(",\"latency\":{\"loads\":%" PRIu64 ",\"average\":%.3f", n,
+	       n ? (double)pl->lat.latency_sum / (double)n : 0.0);
+	for (unsigned int i = 0; i < PDB_LAT_LEVELS; i++)
+		printf(",\"%s\":%" PRIu64, names[i], pl->lat.level[i]);
+	printf("}");
+}
+
+static void insn_line(const struct vp *vp, const struct dmn_view_image *im, const struct tabs *t,
+		      uint64_t off, bool *first)
+{
+	const struct pdb_value *pv = find_off(t->val, t->nval, sizeof(*t->val), off);
+	const struct pdb_lat *pl = find_off(t->lat, t->nlat, sizeof(*t->lat), off);
+	uint64_t s = samples_at(t, off);
+	char text[160];
+	uint32_t w;
+
+	dmn_view_insn(im, off, &w, text, sizeof(text));
+	if (vp->json) {
+		printf("%s{\"address\":\"0x%" PRIx64 "\",\"samples\":%" PRIu64 ",\"text\":",
+		       *first ? "" : ",", off, s);
+		dmn_json_str(stdout, text);
+		if (pv)
+			json_values(vp, pv);
+		if (pl)
+			json_latency(pl);
+		printf("}");
+		*first = false;
+		return;
+	}
+	char *line = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&line, &len);
+
+	if (!m)
+		return;
+	fprintf(m, "%8" PRIu64 "  0x%-12" PRIx64 " %-28s ", s, off, text);
+	if (vp->latency && pl)
+		print_latency(m, pl);
+	else if (!vp->latency && pv)
+		print_values(m, vp, pv);
+	fclose(m);
+	while (len && line[len - 1] == ' ')
+		line[--len] = 0;
+	puts(line);
+	free(line);
+}
+
+/* ---- procedures ---- */
+
+struct proc {
+	const char *name;
+	uint64_t start, end, samples;
+};
+
+static int proc_cmp(const void *a, const void *b)
+{
+	const struct proc *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static uint64_t range_samples(const struct tabs *t, uint64_t start, uint64_t end)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < t->ns; i++)
+		if (t->s[i].offset >= start && t->s[i].offset < end)
+			n += t->s[i].count;
+	return n;
+}
+
+/* Procedures with a value (or latency) record, sorted by samples. */
+static int procs_of(const struct vp *vp, const struct dmn_view_image *im, const struct tabs *t,
+		    struct proc **out, size_t *nout)
+{
+	struct proc *ps = NULL;
+	size_t n = 0, cap = 0;
+	size_t nrec = vp->latency ? t->nlat : t->nval;
+
+	*out = NULL;
+	*nout = 0;
+	if (vp->proc) {
+		ps = calloc(1, sizeof(*ps));
+		if (!ps)
+			return -ENOMEM;
+		if (!dmn_view_proc_bounds(im, vp->proc, 0, &ps->name, &ps->start, &ps->end)) {
+			free(ps);
+			return 0;
+		}
+		ps->samples = range_samples(t, ps->start, ps->end);
+		*out = ps;
+		*nout = 1;
+		return 0;
+	}
+	for (size_t i = 0; i < nrec; i++) {
+		uint64_t off = vp->latency ? t->lat[i].offset : t->val[i].offset;
+		struct proc p;
+
+		if (!dmn_view_proc_bounds(im, NULL, off, &p.name, &p.start, &p.end))
+			continue;
+		if (n && ps[n - 1].start == p.start)
+			continue; /* records are sorted by offset */
+		if (n == cap) {
+			size_t ncap = cap ? 2 * cap : 32;
+			struct proc *np = realloc(ps, ncap * sizeof(*np));
+
+			if (!np) {
+				free(ps);
+				return -ENOMEM;
+			}
+			ps = np;
+			cap = ncap;
+		}
+		p.samples = range_samples(t, p.start, p.end);
+		ps[n++] = p;
+	}
+	qsort(ps, n, sizeof(*ps), proc_cmp);
+	*out = ps;
+	*nout = n;
+	return 0;
+}
+
+static int image_report(struct vp *vp, const struct dmn_view_image *im)
+{
+	struct tabs t;
+	struct proc *ps;
+	size_t n;
+	char evn[32];
+	int ret;
+
+	ret = tabs_load(vp, im, &t);
+	if (ret)
+		return ret;
+	ret = procs_of(vp, im, &t, &ps, &n);
+	if (ret) {
+		tabs_free(&t);
+		return ret;
+	}
+	if (vp->top && n > vp->top)
+		n = vp->top;
+	if (vp->json) {
+		printf("%s{\"image\":", vp->first_json_img ? "" : ",");
+		dmn_json_str(stdout, im->name);
+		printf(",\"key\":\"%s\",\"procedures\":[", im->img.key);
+		vp->first_json_img = false;
+	} else if (n) {
+		printf("image %s (%s)%s%s\n", im->name, im->img.key, im->elf ? "" : ": ",
+		       im->elf ? "" : im->elf_err);
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool first = true;
+
+		if (vp->json) {
+			printf("%s{\"procedure\":", i ? "," : "");
+			dmn_json_str(stdout, ps[i].name);
+			printf(",\"address\":\"0x%" PRIx64 "\",\"samples\":%" PRIu64
+			       ",\"instructions\":[",
+			       ps[i].start, ps[i].samples);
+		} else {
+			printf("\nprocedure %s (%" PRIu64 " %s samples)\n", ps[i].name,
+			       ps[i].samples, dmn_event_lower(vp->event, evn, sizeof(evn)));
+			printf("%8s  %-14s %-28s %s\n", evn, "address", "instruction",
+			       vp->latency ? "latencies" : "values");
+		}
+		for (uint64_t off = ps[i].start; off < ps[i].end; off += 4)
+			insn_line(vp, im, &t, off, &first);
+		if (vp->json)
+			printf("]}");
+	}
+	if (vp->json)
+		printf("]}");
+	else if (n)
+		printf("\n");
+	free(ps);
+	tabs_free(&t);
+	return 0;
+}
+
+/* ---- the semi-invariant summary ---- */
+
+struct semi {
+	const struct dmn_view_image *im;
+	uint64_t off, samples, n, value;
+	uint32_t share_ppm;
+	unsigned int dest;
+};
+
+/* Execution weight: how often the interpreter saw it run (proportional to its executions), then
+ * its samples. */
+static int semi_cmp(const void *a, const void *b)
+{
+	const struct semi *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	if (x->share_ppm != y->share_ppm)
+		return x->share_ppm > y->share_ppm ? -1 : 1;
+	if (x->im != y->im)
+		return dmn_name_cmp(x->im->name, y->im->name);
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int summary(struct vp *vp, const struct dmn_view_image **sel, size_t nsel)
+{
+	struct semi *ss = NULL;
+	size_t n = 0, cap = 0;
+	uint32_t min_ppm = (uint32_t)(vp->min_share * 1e6 + 0.5);
+	char evn[32], reg[16], text[160];
+
+	for (size_t i = 0; i < nsel; i++) {
+		struct tabs t;
+
+		if (tabs_load(vp, sel[i], &t)) {
+			free(ss);
+			return -ENOMEM;
+		}
+		for (size_t k = 0; k < t.nval; k++) {
+			struct hotlist_item it;
+
+			if (!hotlist_top(&t.val[k].h, &it, 1) || it.share_ppm < min_ppm ||
+			    t.val[k].h.n < vp->min_n)
+				continue;
+			if (n == cap) {
+				size_t ncap = cap ? 2 * cap : 64;
+				struct semi *nss = realloc(ss, ncap * sizeof(*nss));
+
+				if (!nss) {
+					free(ss);
+					tabs_free(&t);
+					return -ENOMEM;
+				}
+				ss = nss;
+				cap = ncap;
+			}
+			ss[n++] = (struct semi){
+				sel[i],	      t.val[k].offset, samples_at(&t, t.val[k].offset),
+				t.val[k].h.n, it.value,	       it.share_ppm,
+				t.val[k].dest
+			};
+		}
+		tabs_free(&t);
+	}
+	qsort(ss, n, sizeof(*ss), semi_cmp);
+	if (vp->json) {
+		printf("],\"min_share\":%.6f,\"min_n\":%" PRIu64 ",\"semi_invariant\":[",
+		       vp->min_share, vp->min_n);
+		for (size_t i = 0; i < n; i++) {
+			const char *pn;
+			uint64_t ps, pe;
+			uint32_t w;
+
+			dmn_view_insn(ss[i].im, ss[i].off, &w, text, sizeof(text));
+			printf("%s{\"image\":", i ? "," : "");
+			dmn_json_str(stdout, ss[i].im->name);
+			printf(",\"address\":\"0x%" PRIx64 "\",\"samples\":%" PRIu64
+			       ",\"dest\":\"%s\",\"value\":\"0x%" PRIx64
+			       "\",\"share\":%.6f,\"n\":%" PRIu64 ",\"text\":",
+			       ss[i].off, ss[i].samples,
+			       dmn_dest_name(ss[i].dest, reg, sizeof(reg)), ss[i].value,
+			       ss[i].share_ppm / 1e6, ss[i].n);
+			dmn_json_str(stdout, text);
+			if (dmn_view_proc_bounds(ss[i].im, NULL, ss[i].off, &pn, &ps, &pe)) {
+				printf(",\"procedure\":");
+				dmn_json_str(stdout, pn);
+			}
+			printf("}");
+		}
+		printf("]}\n");
+		free(ss);
+		return 0;
+	}
+	printf("Most semi-invariant instructions (top value share >= %.2f%%, n >= %" PRIu64
+	       "), by execution weight\n(n: executions the interpreter observed; %s: samples):\n",
+	       vp->min_share * 100, vp->min_n, dmn_event_lower(vp->event, evn, sizeof(evn)));
+	printf("%8s %8s %-18s %8s  %-28s %s\n", evn, "share", "value", "n", "instruction", "where");
+	for (size_t i = 0; i < n; i++) {
+		const char *pn = NULL, *b = strrchr(ss[i].im->name, '/');
+		uint64_t ps = 0, pe;
+		char where[300], val[32];
+		uint32_t w;
+
+		dmn_view_insn(ss[i].im, ss[i].off, &w, text, sizeof(text));
+		if (dmn_view_proc_bounds(ss[i].im, NULL, ss[i].off, &pn, &ps, &pe))
+			snprintf(where, sizeof(where), "%s+0x%" PRIx64 " %s", pn, ss[i].off - ps,
+				 b ? b + 1 : ss[i].im->name);
+		else
+			snprintf(where, sizeof(where), "0x%" PRIx64 " %s", ss[i].off,
+				 b ? b + 1 : ss[i].im->name);
+		snprintf(val, sizeof(val), "%s=0x%" PRIx64,
+			 dmn_dest_name(ss[i].dest, reg, sizeof(reg)), ss[i].value);
+		printf("%8" PRIu64 " %7.2f%% %-18s %8" PRIu64 "  %-28s %s\n", ss[i].samples,
+		       ss[i].share_ppm / 1e4, val, ss[i].n, text, where);
+	}
+	if (!n)
+		printf("  (none)\n");
+	free(ss);
+	return 0;
+}
+
+static int run(struct vp *vp)
+{
+	const struct dmn_view_image **sel;
+	size_t n, k = 0;
+	int ret = 0;
+
+	sel = calloc(vp->v.n ? vp->v.n : 1, sizeof(*sel));
+	if (!sel)
+		return -ENOMEM;
+	n = dmn_view_select(&vp->v, vp->sel, vp->event, sel);
+	if (vp->sel && *vp->sel && !n) {
+		fprintf(stderr, "vprof: no image '%s' in epoch %u\n", vp->sel, vp->v.epoch);
+		free(sel);
+		return -ENOENT;
+	}
+	/* Images that have what is asked for. */
+	for (size_t i = 0; i < n; i++) {
+		const struct pdb_prof *p = sel[i]->prof;
+		struct pdb_value *pv;
+		struct pdb_lat *pl;
+		size_t nv = 0, nl = 0;
+
+		if (!p)
+			continue;
+		if (!pdb_prof_values(p, &pv, &nv))
+			free(pv);
+		if (!pdb_prof_latencies(p, &pl, &nl))
+			free(pl);
+		if ((vp->latency ? nl : nv) || (vp->sel && *vp->sel))
+			sel[k++] = sel[i];
+	}
+	if (vp->json) {
+		printf("{\"database\":");
+		dmn_json_str(stdout, pdb_dir(vp->v.db));
+		printf(",\"epoch\":%u,\"images\":[", vp->v.epoch);
+	} else {
+		printf("vprof: database %s, epoch %u\n\n", pdb_dir(vp->v.db), vp->v.epoch);
+		if (!k)
+			printf("No %s in this epoch (record with --mode vprof).\n\n",
+			       vp->latency ? "load latencies" : "value profiles");
+	}
+	vp->first_json_img = true;
+	for (size_t i = 0; i < k && !ret; i++)
+		ret = image_report(vp, sel[i]);
+	if (!ret && vp->latency && vp->json)
+		printf("]}\n");
+	else if (!ret && !vp->latency)
+		ret = summary(vp, sel, k);
+	free(sel);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "epoch", required_argument, NULL, 'e' },
+		{ "image", required_argument, NULL, 'i' },
+		{ "proc", required_argument, NULL, 'p' },
+		{ "min-share", required_argument, NULL, 'm' },
+		{ "min-n", required_argument, NULL, 'n' },
+		{ "latency", no_argument, NULL, 'l' },
+		{ "values", required_argument, NULL, 'k' },
+		{ "top", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct vp vp = {
+		.min_share = 0.9, .min_n = 10, .nvalues = 2, .top = 10, .event = PDB_EV_CYCLES
+	};
+	const char *dir = NULL;
+	unsigned long epoch = 0, u;
+	char err[1200], *end;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "d:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dir = optarg;
+			break;
+		case 'e':
+			epoch = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || !epoch || epoch > PDB_EPOCH_MAX) {
+				fprintf(stderr, "vprof: --epoch needs 1..%u, not '%s'\n",
+					PDB_EPOCH_MAX, optarg);
+				return 2;
+			}
+			break;
+		case 'i':
+			vp.sel = optarg;
+			break;
+		case 'p':
+			vp.proc = optarg;
+			break;
+		case 'm':
+			vp.min_share = strtod(optarg, &end);
+			if (end == optarg || *end || !(vp.min_share > 0 && vp.min_share <= 1)) {
+				fprintf(stderr, "vprof: --min-share needs 0 < X <= 1, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'l':
+			vp.latency = true;
+			break;
+		case 'n':
+			u = strtoul(optarg, &end, 10);
+			if (end == optarg || *end) {
+				fprintf(stderr, "vprof: --min-n: bad number '%s'\n", optarg);
+				return 2;
+			}
+			vp.min_n = u;
+			break;
+		case 'k':
+		case 't':
+			u = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || (c == 'k' && (u < 1 || u > TOP_VALUES_MAX)) ||
+			    u > 1000000) {
+				fprintf(stderr, "vprof: --%s: bad number '%s'\n",
+					c == 'k' ? "values" : "top", optarg);
+				return 2;
+			}
+			if (c == 'k')
+				vp.nvalues = (unsigned int)u;
+			else
+				vp.top = (unsigned int)u;
+			break;
+		case 'j':
+			vp.json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "vprof: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	dir = dmn_default_db(dir);
+	ret = dmn_view_open(&vp.v, dir, (uint32_t)epoch, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "vprof: %s\n", err);
+		return 1;
+	}
+	if (!(vp.v.events & (1u << PDB_EV_CYCLES)))
+		for (unsigned int e = 0; e < PDB_EV_MAX; e++)
+			if (vp.v.events & (1u << e)) {
+				vp.event = e;
+				break;
+			}
+	ret = run(&vp);
+	dmn_view_close(&vp.v);
+	if (ret)
+		return 1;
+	return dmn_finish_stdout("vprof");
+}

@@ -1,0 +1,562 @@
+/* tools/vreplay/vreplay.c - vreplay: which stores (and loads) could have caused each replay trap. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmn_view.h"
+
+/*
+ * The value-sampling slides' "vreplay output" page: per instruction the hardware replay-trap
+ * count (samples of the REPLAY event; "-" when the epoch has none: the hosted machine's EV5
+ * does not replay, and its EV6 model may come later), the instruction, vcount (times it was
+ * interpreted) and the accesses it conflicted with, with shares: for a load, the earlier stores
+ * (and with load-load gathering, loads) whose bytes it read within one interpretation; for a
+ * store, the later loads that read its bytes. "Later, combine results and hardware counts"
+ * (slide 19): a load with replays and a dominant conflicting store names the culprit.
+ */
+
+#define PARTNERS_MAX 4
+
+struct vr {
+	struct dmn_view v;
+	const char *sel, *proc;
+	unsigned int top;
+	bool json, have_replays;
+	bool first_img;
+};
+
+struct tabs {
+	struct pdb_count *rp; /* replay samples */
+	size_t nrp;
+	struct pdb_count *vc;
+	size_t nvc;
+	struct pdb_conflict *cf; /* sorted by load offset */
+	size_t ncf;
+	struct pdb_conflict **by_prior; /* the same, own-image priors sorted by prior offset */
+	size_t nbp;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: vreplay [-d DIR] [--epoch N] [--image I] [--proc P] [--top N] [--json]\n\n"
+		"Replay-trap diagnosis from `axprof record --mode vreplay`: for each instruction of\n"
+		"the procedures with conflicts, the hardware replay count (REPLAY samples; \"-\" when\n"
+		"none were recorded), the instruction, its vcount (times interpreted), and the\n"
+		"accesses it overlapped with their shares: a load lists the earlier stores whose\n"
+		"bytes it read, a store the later loads that read its bytes. Then every conflicting\n"
+		"pair by count.\n\n"
+		"Options:\n"
+		"  -d, --db DIR   the database (default $AXPROF_DB, else ./axprof-db)\n"
+		"  --epoch N      that epoch (default the current one)\n"
+		"  --image I      only images whose key, path or file name is I\n"
+		"  --proc P       only procedure P\n"
+		"  --top N        procedures per image, by conflicts (default 10; 0: all)\n"
+		"  --json         JSON output\n"
+		"  --help         this text\n");
+}
+
+static const struct pdb_count *find_count(const struct pdb_count *c, size_t n, uint64_t off)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (c[mid].offset < off)
+			lo = mid + 1;
+		else if (c[mid].offset > off)
+			hi = mid;
+		else
+			return &c[mid];
+	}
+	return NULL;
+}
+
+static int prior_cmp(const void *a, const void *b)
+{
+	const struct pdb_conflict *x = *(const struct pdb_conflict *const *)a;
+	const struct pdb_conflict *y = *(const struct pdb_conflict *const *)b;
+
+	if (x->prior_offset != y->prior_offset)
+		return x->prior_offset < y->prior_offset ? -1 : 1;
+	return x->load_offset < y->load_offset ? -1 : x->load_offset > y->load_offset;
+}
+
+static void tabs_free(struct tabs *t)
+{
+	free(t->rp);
+	free(t->vc);
+	free(t->cf);
+	free(t->by_prior);
+	memset(t, 0, sizeof(*t));
+}
+
+static int tabs_load(const struct dmn_view_image *im, struct tabs *t)
+{
+	memset(t, 0, sizeof(*t));
+	if (!im->prof)
+		return 0;
+	if (pdb_prof_samples(im->prof, PDB_EV_REPLAY, &t->rp, &t->nrp) ||
+	    pdb_prof_vcounts(im->prof, &t->vc, &t->nvc) ||
+	    pdb_prof_conflicts(im->prof, &t->cf, &t->ncf))
+		goto out_nomem;
+	t->by_prior = calloc(t->ncf ? t->ncf : 1, sizeof(*t->by_prior));
+	if (!t->by_prior)
+		goto out_nomem;
+	for (size_t i = 0; i < t->ncf; i++)
+		if (!strcmp(t->cf[i].prior_key, im->img.key))
+			t->by_prior[t->nbp++] = &t->cf[i];
+	qsort(t->by_prior, t->nbp, sizeof(*t->by_prior), prior_cmp);
+	return 0;
+out_nomem:
+	tabs_free(t);
+	return -ENOMEM;
+}
+
+/* The conflicts whose load is at off: [*first, *first + return). */
+static size_t loads_at(const struct tabs *t, uint64_t off, size_t *first)
+{
+	size_t lo = 0, hi = t->ncf, n = 0;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (t->cf[mid].load_offset < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	while (lo + n < t->ncf && t->cf[lo + n].load_offset == off)
+		n++;
+	return n;
+}
+
+static size_t stores_at(const struct tabs *t, uint64_t off, size_t *first)
+{
+	size_t lo = 0, hi = t->nbp, n = 0;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (t->by_prior[mid]->prior_offset < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	while (lo + n < t->nbp && t->by_prior[lo + n]->prior_offset == off)
+		n++;
+	return n;
+}
+
+static int cnf_count_cmp(const void *a, const void *b)
+{
+	const struct pdb_conflict *x = *(const struct pdb_conflict *const *)a;
+	const struct pdb_conflict *y = *(const struct pdb_conflict *const *)b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->prior_offset != y->prior_offset)
+		return x->prior_offset < y->prior_offset ? -1 : 1;
+	if (x->load_offset != y->load_offset)
+		return x->load_offset < y->load_offset ? -1 : 1;
+	if (strcmp(x->prior_key, y->prior_key))
+		return strcmp(x->prior_key, y->prior_key);
+	return x->kind < y->kind ? -1 : x->kind > y->kind;
+}
+
+/* Partners of the instruction at off, largest count first, into p[PARTNERS_MAX]. */
+static size_t partners(const struct tabs *t, uint64_t off, const struct pdb_conflict **p,
+		       bool *as_store, uint64_t *total)
+{
+	const struct pdb_conflict *all[64];
+	size_t first, n = loads_at(t, off, &first), k = 0;
+
+	*total = 0;
+	*as_store = false;
+	if (n) {
+		for (size_t i = 0; i < n && k < 64; i++)
+			all[k++] = &t->cf[first + i];
+	} else {
+		n = stores_at(t, off, &first);
+		for (size_t i = 0; i < n && k < 64; i++)
+			all[k++] = t->by_prior[first + i];
+		*as_store = n != 0;
+	}
+	for (size_t i = 0; i < k; i++)
+		*total += all[i]->count;
+	qsort(all, k, sizeof(all[0]), cnf_count_cmp);
+	if (k > PARTNERS_MAX)
+		k = PARTNERS_MAX;
+	memcpy(p, all, k * sizeof(*p));
+	return k;
+}
+
+static void insn_line(const struct vr *vr, const struct dmn_view_image *im, const struct tabs *t,
+		      uint64_t off, bool *first)
+{
+	const struct pdb_count *rp = find_count(t->rp, t->nrp, off);
+	const struct pdb_count *vc = find_count(t->vc, t->nvc, off);
+	const struct pdb_conflict *p[PARTNERS_MAX];
+	uint64_t total;
+	bool as_store;
+	size_t np = partners(t, off, p, &as_store, &total);
+	char text[160], rbuf[24];
+	uint32_t w;
+
+	dmn_view_insn(im, off, &w, text, sizeof(text));
+	if (vr->json) {
+		printf("%s{\"address\":\"0x%" PRIx64 "\",", *first ? "" : ",", off);
+		if (vr->have_replays)
+			printf("\"replays\":%" PRIu64 ",", rp ? rp->count : 0);
+		printf("\"vcount\":%" PRIu64 ",\"text\":", vc ? vc->count : 0);
+		dmn_json_str(stdout, text);
+		printf(",\"%s\":[", as_store ? "later_loads" : "earlier_accesses");
+		for (size_t i = 0; i < np; i++) {
+			uint64_t o = as_store ? p[i]->load_offset : p[i]->prior_offset;
+
+			printf("%s{\"address\":\"0x%" PRIx64 "\",\"count\":%" PRIu64
+			       ",\"share\":%.6f,\"kind\":\"%s\",\"dist_min\":%u",
+			       i ? "," : "", o, p[i]->count, (double)p[i]->count / (double)total,
+			       p[i]->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load",
+			       p[i]->dist_min);
+			if (!as_store && strcmp(p[i]->prior_key, im->img.key)) {
+				printf(",\"image\":");
+				dmn_json_str(stdout, p[i]->prior_key);
+			}
+			printf("}");
+		}
+		printf("]}");
+		*first = false;
+		return;
+	}
+	if (vr->have_replays)
+		snprintf(rbuf, sizeof(rbuf), "%" PRIu64, rp ? rp->count : 0);
+	else
+		snprintf(rbuf, sizeof(rbuf), "-");
+	printf("%7s  0x%-12" PRIx64 " %-28s %7" PRIu64, rbuf, off, text, vc ? vc->count : 0);
+	for (size_t i = 0; i < np; i++) {
+		uint64_t o = as_store ? p[i]->load_offset : p[i]->prior_offset;
+
+		printf(" (%.1f%% %s0x%" PRIx64 "%s)", 100.0 * (double)p[i]->count / (double)total,
+		       as_store ? "-> " : "", o, p[i]->kind == PDB_CNF_LOAD_LOAD ? " ld" : "");
+	}
+	printf("\n");
+}
+
+/* ---- procedures ---- */
+
+struct proc {
+	const char *name;
+	uint64_t start, end, conflicts;
+};
+
+static int proc_cmp(const void *a, const void *b)
+{
+	const struct proc *x = a, *y = b;
+
+	if (x->conflicts != y->conflicts)
+		return x->conflicts > y->conflicts ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int procs_of(const struct vr *vr, const struct dmn_view_image *im, const struct tabs *t,
+		    struct proc **out, size_t *nout)
+{
+	struct proc *ps = NULL;
+	size_t n = 0, cap = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (vr->proc) {
+		ps = calloc(1, sizeof(*ps));
+		if (!ps)
+			return -ENOMEM;
+		if (!dmn_view_proc_bounds(im, vr->proc, 0, &ps->name, &ps->start, &ps->end)) {
+			free(ps);
+			return 0;
+		}
+		*out = ps;
+		*nout = 1;
+		return 0;
+	}
+	for (size_t i = 0; i < t->ncf; i++) {
+		struct proc p;
+		size_t k;
+
+		if (!dmn_view_proc_bounds(im, NULL, t->cf[i].load_offset, &p.name, &p.start,
+					  &p.end))
+			continue;
+		for (k = 0; k < n && ps[k].start != p.start; k++)
+			;
+		if (k < n) {
+			ps[k].conflicts += t->cf[i].count;
+			continue;
+		}
+		if (n == cap) {
+			size_t ncap = cap ? 2 * cap : 32;
+			struct proc *np = realloc(ps, ncap * sizeof(*np));
+
+			if (!np) {
+				free(ps);
+				return -ENOMEM;
+			}
+			ps = np;
+			cap = ncap;
+		}
+		p.conflicts = t->cf[i].count;
+		ps[n++] = p;
+	}
+	qsort(ps, n, sizeof(*ps), proc_cmp);
+	*out = ps;
+	*nout = n;
+	return 0;
+}
+
+static void pair_line(const struct dmn_view_image *im, const struct pdb_conflict *c,
+		      uint64_t load_total)
+{
+	char lt[160], st[160], lw[300], sw[300];
+	const char *pn;
+	uint64_t ps, pe;
+	uint32_t w;
+
+	dmn_view_insn(im, c->load_offset, &w, lt, sizeof(lt));
+	if (dmn_view_proc_bounds(im, NULL, c->load_offset, &pn, &ps, &pe))
+		snprintf(lw, sizeof(lw), "%s+0x%" PRIx64, pn, c->load_offset - ps);
+	else
+		snprintf(lw, sizeof(lw), "0x%" PRIx64, c->load_offset);
+	if (!strcmp(c->prior_key, im->img.key)) {
+		dmn_view_insn(im, c->prior_offset, &w, st, sizeof(st));
+		if (dmn_view_proc_bounds(im, NULL, c->prior_offset, &pn, &ps, &pe))
+			snprintf(sw, sizeof(sw), "%s+0x%" PRIx64, pn, c->prior_offset - ps);
+		else
+			snprintf(sw, sizeof(sw), "0x%" PRIx64, c->prior_offset);
+	} else {
+		snprintf(st, sizeof(st), "?");
+		snprintf(sw, sizeof(sw), "%s:0x%" PRIx64, c->prior_key[0] ? c->prior_key : "pc",
+			 c->prior_offset);
+	}
+	printf("%8" PRIu64 " %6.1f%% %4u  %-10s %-22s %-26s <- %-22s %s\n", c->count,
+	       load_total ? 100.0 * (double)c->count / (double)load_total : 0.0, c->dist_min,
+	       c->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load", lw, lt, sw, st);
+}
+
+static int image_report(struct vr *vr, const struct dmn_view_image *im)
+{
+	struct tabs t;
+	struct proc *ps;
+	size_t n;
+	int ret;
+
+	ret = tabs_load(im, &t);
+	if (ret)
+		return ret;
+	ret = procs_of(vr, im, &t, &ps, &n);
+	if (ret) {
+		tabs_free(&t);
+		return ret;
+	}
+	if (vr->top && n > vr->top)
+		n = vr->top;
+	if (vr->json) {
+		printf("%s{\"image\":", vr->first_img ? "" : ",");
+		dmn_json_str(stdout, im->name);
+		printf(",\"key\":\"%s\",\"procedures\":[", im->img.key);
+	} else {
+		printf("image %s (%s)%s%s\n", im->name, im->img.key, im->elf ? "" : ": ",
+		       im->elf ? "" : im->elf_err);
+	}
+	vr->first_img = false;
+	for (size_t i = 0; i < n; i++) {
+		bool first = true;
+
+		if (vr->json) {
+			printf("%s{\"procedure\":", i ? "," : "");
+			dmn_json_str(stdout, ps[i].name);
+			printf(",\"address\":\"0x%" PRIx64 "\",\"conflicts\":%" PRIu64
+			       ",\"instructions\":[",
+			       ps[i].start, ps[i].conflicts);
+		} else {
+			printf("\nprocedure %s (%" PRIu64 " conflicts)\n", ps[i].name,
+			       ps[i].conflicts);
+			printf("%7s  %-14s %-28s %7s %s\n", "replays", "address", "instruction",
+			       "vcount", "conflicts");
+		}
+		for (uint64_t off = ps[i].start; off < ps[i].end; off += 4)
+			insn_line(vr, im, &t, off, &first);
+		if (vr->json)
+			printf("]}");
+	}
+	if (vr->json) {
+		printf("],\"pairs\":[");
+		for (size_t i = 0; i < t.ncf; i++) {
+			const struct pdb_conflict *c = &t.cf[i];
+
+			printf("%s{\"load\":\"0x%" PRIx64 "\",\"prior\":\"0x%" PRIx64
+			       "\",\"prior_image\":",
+			       i ? "," : "", c->load_offset, c->prior_offset);
+			dmn_json_str(stdout, c->prior_key);
+			printf(",\"kind\":\"%s\",\"count\":%" PRIu64 ",\"dist_min\":%u}",
+			       c->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load", c->count,
+			       c->dist_min);
+		}
+		printf("]}");
+	} else {
+		const struct pdb_conflict **order = calloc(t.ncf ? t.ncf : 1, sizeof(*order));
+
+		if (!order) {
+			free(ps);
+			tabs_free(&t);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < t.ncf; i++)
+			order[i] = &t.cf[i];
+		qsort(order, t.ncf, sizeof(*order), cnf_count_cmp);
+		printf("\nConflicting pairs, by count (share of the load's conflicts; dist: fewest "
+		       "instructions apart):\n");
+		printf("%8s %7s %4s  %-10s %-22s %-26s    %s\n", "count", "share", "dist", "kind",
+		       "load", "", "earlier access");
+		for (size_t i = 0; i < t.ncf; i++) {
+			size_t first, k = loads_at(&t, order[i]->load_offset, &first);
+			uint64_t lt = 0;
+
+			for (size_t j = 0; j < k; j++)
+				lt += t.cf[first + j].count;
+			pair_line(im, order[i], lt);
+		}
+		if (!t.ncf)
+			printf("  (none)\n");
+		printf("\n");
+		free(order);
+	}
+	free(ps);
+	tabs_free(&t);
+	return 0;
+}
+
+static int run(struct vr *vr)
+{
+	const struct dmn_view_image **sel;
+	size_t n, k = 0;
+	int ret = 0;
+
+	sel = calloc(vr->v.n ? vr->v.n : 1, sizeof(*sel));
+	if (!sel)
+		return -ENOMEM;
+	n = dmn_view_select(&vr->v, vr->sel, PDB_EV_CYCLES, sel);
+	if (vr->sel && *vr->sel && !n) {
+		fprintf(stderr, "vreplay: no image '%s' in epoch %u\n", vr->sel, vr->v.epoch);
+		free(sel);
+		return -ENOENT;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct pdb_conflict *c;
+		size_t nc = 0;
+
+		if (!sel[i]->prof)
+			continue;
+		if (!pdb_prof_conflicts(sel[i]->prof, &c, &nc))
+			free(c);
+		if (nc || (vr->sel && *vr->sel))
+			sel[k++] = sel[i];
+	}
+	vr->have_replays = (vr->v.events >> PDB_EV_REPLAY) & 1;
+	if (vr->json) {
+		printf("{\"database\":");
+		dmn_json_str(stdout, pdb_dir(vr->v.db));
+		printf(",\"epoch\":%u,\"replays_recorded\":%s,\"images\":[", vr->v.epoch,
+		       vr->have_replays ? "true" : "false");
+	} else {
+		printf("vreplay: database %s, epoch %u%s\n\n", pdb_dir(vr->v.db), vr->v.epoch,
+		       vr->have_replays ? "" : " (no hardware replay counts recorded: \"-\")");
+		if (!k)
+			printf("No conflicts in this epoch (record with --mode vreplay).\n");
+	}
+	vr->first_img = true;
+	for (size_t i = 0; i < k && !ret; i++)
+		ret = image_report(vr, sel[i]);
+	if (vr->json && !ret)
+		printf("]}\n");
+	free(sel);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "epoch", required_argument, NULL, 'e' },
+		{ "image", required_argument, NULL, 'i' },
+		{ "proc", required_argument, NULL, 'p' },
+		{ "top", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct vr vr = { .top = 10 };
+	const char *dir = NULL;
+	unsigned long epoch = 0, u;
+	char err[1200], *end;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "d:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dir = optarg;
+			break;
+		case 'e':
+			epoch = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || !epoch || epoch > PDB_EPOCH_MAX) {
+				fprintf(stderr, "vreplay: --epoch needs 1..%u, not '%s'\n",
+					PDB_EPOCH_MAX, optarg);
+				return 2;
+			}
+			break;
+		case 'i':
+			vr.sel = optarg;
+			break;
+		case 'p':
+			vr.proc = optarg;
+			break;
+		case 't':
+			u = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || u > 1000000) {
+				fprintf(stderr, "vreplay: --top: bad number '%s'\n", optarg);
+				return 2;
+			}
+			vr.top = (unsigned int)u;
+			break;
+		case 'j':
+			vr.json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "vreplay: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	dir = dmn_default_db(dir);
+	ret = dmn_view_open(&vr.v, dir, (uint32_t)epoch, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "vreplay: %s\n", err);
+		return 1;
+	}
+	ret = run(&vr);
+	dmn_view_close(&vr.v);
+	if (ret)
+		return 1;
+	return dmn_finish_stdout("vreplay");
+}
