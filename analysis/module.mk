@@ -1,3 +1,9 @@
 # analysis/module.mk - offline analysis library (an_*): ELF images, disassembly text, listings.
 LIB_SRCS += $(wildcard analysis/an_*.c)
 CHECK_STEPS += tests/analysis/dis-vs-objdump.sh tests/analysis/dis-bad-input.sh
+
+# Procedures, CFGs, cycle equivalence, EV5 schedule (an_proc, an_cfg, an_cyceq, an_sched).
+CHECK_STEPS += tests/analysis/test_an_cfg_libs.sh
+TOOLS += bench_analysis
+bench_analysis_SRCS := bench/bench_analysis.c
+BENCH_STEPS += bench/bench_analysis.sh

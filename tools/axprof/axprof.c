@@ -14,6 +14,7 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ "dis", cmd_dis, "disassemble an Alpha ELF file (objdump -d format)" },
 	{ "run", cmd_run, "run an Alpha Linux program on the hosted machine" },
+	{ "cfg", cmd_cfg, "procedures, CFGs, frequency classes and EV5 schedule of an image" },
 	{ "record", cmd_record, "profile a program into the profile database" },
 	{ "report", cmd_report, "samples by image and procedure (dcpiprof's view)" },
 	{ "flush", cmd_flush, "make the running axprofd store its profiles now" },

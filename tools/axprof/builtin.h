@@ -7,6 +7,7 @@
 /* argv[0] is the command's own name; return the process exit code (0 ok, 1 failed, 2 usage). */
 int cmd_dis(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_cfg(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_flush(int argc, char **argv);

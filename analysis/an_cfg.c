@@ -1,0 +1,1284 @@
+/* analysis/an_cfg.c - control flow graph of one procedure: blocks, edges, jump tables, classes. */
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_cfg.h"
+#include "an_cyceq.h"
+
+const char *const an_edge_kind_name[AN_EDGE_KIND_NR] = {
+	[AN_EDGE_FALL] = "fall",	 [AN_EDGE_TAKEN] = "taken", [AN_EDGE_CALLRET] = "callret",
+	[AN_EDGE_JTAB] = "jtab",	 [AN_EDGE_ENTRY] = "entry", [AN_EDGE_EXIT] = "exit",
+	[AN_EDGE_NORETURN] = "noreturn",
+};
+
+const char *const an_exit_why_name[AN_EXIT_NR] = {
+	[AN_EXIT_NONE] = "",	 [AN_EXIT_RETURN] = "return",	[AN_EXIT_TAILCALL] = "tailcall",
+	[AN_EXIT_TRAP] = "trap", [AN_EXIT_FALLOUT] = "fallout", [AN_EXIT_UNKNOWN] = "unknown",
+};
+
+#define R_RA 26u
+#define R_PV 27u
+#define R_GP 29u
+#define NODEF (-1) /* no definition in the window */
+/* find_def() returns -2 - j when the call at instruction j may have changed the register */
+#define CLOBBER(j) (-2 - (int64_t)(j))
+#define WINDOW 64 /* instructions searched back from a JMP */
+#define JT_MAX 8192 /* entries we accept in one jump table */
+
+/* How an instruction changes control flow. */
+enum ctl {
+	CTL_NONE,
+	CTL_COND, /* conditional branch */
+	CTL_BR, /* BR, BSR zero: unconditional direct branch */
+	CTL_CALL, /* BSR, JSR, JSR_COROUTINE: returns to the next instruction */
+	CTL_JMP,
+	CTL_RET,
+	CTL_PAL, /* CALL_PAL that returns */
+	CTL_TRAP, /* never falls through: trapping CALL_PAL, not an instruction */
+};
+
+/* Linux/Alpha PALcode functions (asm/pal.h) that do not come back in user mode. */
+#define PAL_BPT 0x80u
+#define PAL_BUGCHK 0x81u
+#define PAL_GENTRAP 0xaau
+
+/* bpt, bugchk, gentrap: signals whose handler may or may not return */
+static bool pal_may_trap(const struct axp_insn *d)
+{
+	uint32_t fn = (uint32_t)d->disp;
+
+	return d->op == AXP_OP_CALL_PAL && (fn == PAL_BPT || fn == PAL_BUGCHK || fn == PAL_GENTRAP);
+}
+
+static enum ctl classify(const struct axp_insn *d)
+{
+	const struct axp_op_info *in = &axp_op_info[d->op];
+
+	if (d->op == AXP_OP_INVALID || in->fmt == AXP_FMT_PCD)
+		return CTL_TRAP;
+	switch (in->fmt) {
+	case AXP_FMT_BRA:
+		if (d->op == AXP_OP_BR)
+			return CTL_BR;
+		if (d->op == AXP_OP_BSR)
+			return d->ra == 31 ? CTL_BR : CTL_CALL;
+		return CTL_COND;
+	case AXP_FMT_JMP:
+		if (d->op == AXP_OP_JMP)
+			return CTL_JMP;
+		if (d->op == AXP_OP_RET)
+			return CTL_RET;
+		return CTL_CALL;
+	case AXP_FMT_PAL: {
+		uint32_t fn = (uint32_t)d->disp;
+
+		/* privileged functions (< 0x80) raise OPCDEC in user mode */
+		return fn < 0x80 ? CTL_TRAP : CTL_PAL;
+	}
+	default:
+		return CTL_NONE;
+	}
+}
+
+static bool ends_flow(enum ctl c)
+{
+	return c == CTL_BR || c == CTL_JMP || c == CTL_RET || c == CTL_TRAP;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The builder. */
+
+struct tedge {
+	uint32_t from, to;
+	uint8_t kind, why;
+};
+
+struct builder {
+	const struct an_procs *ps;
+	const struct an_proc *p;
+	struct an_cfg *cfg;
+	uint8_t *ctl; /* enum ctl per instruction */
+	uint8_t *lead; /* block leaders, ninsns + 1 */
+	struct tedge *te;
+	uint32_t nte, cap;
+	/* per JMP: resolved targets (instruction indices) into one pool */
+	uint32_t *tpool;
+	uint32_t ntpool, tcap;
+	uint32_t *jt_first, *jt_n; /* per jtab */
+	uint8_t *jt_why; /* per jtab: AN_EXIT_* when it is an exit, else NONE */
+};
+
+static int tedge_add(struct builder *b, uint32_t from, uint32_t to, unsigned int kind,
+		     unsigned int why)
+{
+	if (b->nte == b->cap) {
+		uint32_t cap = b->cap ? b->cap * 2 : 64;
+		struct tedge *v = realloc(b->te, (size_t)cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		b->te = v;
+		b->cap = cap;
+	}
+	b->te[b->nte++] = (struct tedge){ from, to, (uint8_t)kind, (uint8_t)why };
+	return 0;
+}
+
+static bool writes_int(const struct axp_insn *d, unsigned int r)
+{
+	uint32_t f = axp_op_info[d->op].flags;
+
+	if (r == 31)
+		return false;
+	if ((f & AXP_F_DA) && !(f & AXP_F_FA) && d->ra == r)
+		return true;
+	return (f & AXP_F_DC) && !(f & AXP_F_FC) && d->rc == r;
+}
+
+/*
+ * Integer registers a called procedure may change (Alpha calling standard): all but s0-s6, fp,
+ * sp, and gp: code reloads gp after a call that may change it (`ldah gp,..(ra)`), and keeps it
+ * across local BSR calls, which share the caller's GP.
+ */
+static bool caller_saved(unsigned int r)
+{
+	return r <= 8 || (r >= 16 && r <= 28);
+}
+
+/* The last definition of r in [lo, before), NODEF, or CLOBBER(j) (the call at j changed it). */
+static int64_t find_def(const struct builder *b, uint32_t before, uint32_t lo, unsigned int r)
+{
+	for (uint32_t j = before; j-- > lo;) {
+		const struct axp_insn *d = &b->cfg->insn[j];
+
+		if (writes_int(d, r))
+			return j;
+		if (b->ctl[j] == CTL_CALL && caller_saved(r))
+			return CLOBBER(j);
+	}
+	return NODEF;
+}
+
+static bool eval_const(const struct builder *b, unsigned int r, uint32_t before, uint32_t lo,
+		       int depth, uint64_t *val);
+
+/* Start of the straight-line code ending at instruction i (at most WINDOW instructions). */
+static uint32_t window_start(const struct builder *b, uint32_t i)
+{
+	uint32_t lo = i;
+
+	while (lo > 0 && i - lo < WINDOW && !ends_flow((enum ctl)b->ctl[lo - 1]))
+		lo--;
+	return lo;
+}
+
+/*
+ * A callee-saved register (s0-s5, fp) written once in the whole procedure holds that value
+ * wherever it is read after it: GCC keeps jump-table bases there across calls.
+ */
+static bool only_def(const struct builder *b, unsigned int r, int depth, uint64_t *val)
+{
+	uint32_t j = UINT32_MAX;
+
+	if (r < 9 || r > 15)
+		return false;
+	for (uint32_t i = 0; i < b->cfg->ninsns; i++) {
+		if (!writes_int(&b->cfg->insn[i], r))
+			continue;
+		if (j != UINT32_MAX)
+			return false;
+		j = i;
+	}
+	if (j == UINT32_MAX)
+		return false;
+	return eval_const(b, r, j + 1, window_start(b, j), depth + 1, val);
+}
+
+/* The value of integer register r just before instruction `before`, if it is a constant. */
+static bool eval_const(const struct builder *b, unsigned int r, uint32_t before, uint32_t lo,
+		       int depth, uint64_t *val)
+{
+	const struct an_proc *p = b->p;
+	const struct axp_insn *d;
+	uint64_t x, y;
+	int64_t j;
+
+	if (r == 31) {
+		*val = 0;
+		return true;
+	}
+	if (depth > 24)
+		return false;
+	j = find_def(b, before, lo, r);
+	if (j < NODEF)
+		return false;
+	if (j == NODEF) {
+		if (r == R_GP && (p->flags & (AN_PROC_GP | AN_PROC_GP_INHERITED))) {
+			*val = p->gp; /* GP is the same everywhere in a procedure */
+			return true;
+		}
+		if (r == R_PV && lo == 0) {
+			*val = p->start; /* the calling standard: PV holds the entry address */
+			return true;
+		}
+		return lo > 0 && only_def(b, r, depth, val);
+	}
+	d = &b->cfg->insn[j];
+	switch (d->op) {
+	case AXP_OP_LDA:
+		if (!eval_const(b, d->rb, (uint32_t)j, lo, depth + 1, &x))
+			return false;
+		*val = x + (uint64_t)(int64_t)d->disp;
+		return true;
+	case AXP_OP_LDAH:
+		if (!eval_const(b, d->rb, (uint32_t)j, lo, depth + 1, &x))
+			return false;
+		*val = x + (uint64_t)((int64_t)d->disp * 65536);
+		return true;
+	case AXP_OP_BR:
+	case AXP_OP_BSR:
+	case AXP_OP_JSR:
+	case AXP_OP_JSR_CO:
+		*val = an_cfg_addr(b->cfg, (uint32_t)j) + 4;
+		return true;
+	case AXP_OP_BIS:
+	case AXP_OP_ADDQ:
+		if (!eval_const(b, d->ra, (uint32_t)j, lo, depth + 1, &x))
+			return false;
+		if (d->islit)
+			y = d->lit;
+		else if (!eval_const(b, d->rb, (uint32_t)j, lo, depth + 1, &y))
+			return false;
+		*val = d->op == AXP_OP_BIS ? (x | y) : x + y;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Do register r1 before at1 and r2 before at2 hold the same value (or its low 32 bits)? */
+static bool same_value(const struct builder *b, unsigned int r1, uint32_t at1, unsigned int r2,
+		       uint32_t at2, uint32_t lo, int depth)
+{
+	int64_t j1 = find_def(b, at1, lo, r1), j2 = find_def(b, at2, lo, r2);
+	const struct axp_insn *d;
+
+	if (depth > 2)
+		return false;
+	if (r1 == r2 && j1 == j2) /* one definition, or the same call's result */
+		return true;
+	if (j1 < 0)
+		return false;
+	/* the compare may test zapnot(x, lit), and(x, lit) or sextl(x) of the index x */
+	d = &b->cfg->insn[j1];
+	if (d->op == AXP_OP_ZAPNOT && d->islit && d->lit == 0xf)
+		return same_value(b, d->ra, (uint32_t)j1, r2, at2, lo, depth + 1);
+	if (d->op == AXP_OP_ADDL && d->ra == 31 && !d->islit)
+		return same_value(b, d->rb, (uint32_t)j1, r2, at2, lo, depth + 1);
+	if (d->op == AXP_OP_ADDL && d->islit && d->lit == 0)
+		return same_value(b, d->ra, (uint32_t)j1, r2, at2, lo, depth + 1);
+	if ((d->op == AXP_OP_AND || d->op == AXP_OP_ZAPNOT) && d->islit)
+		return same_value(b, d->ra, (uint32_t)j1, r2, at2, lo, depth + 1);
+	return false;
+}
+
+/* Operand B (register or literal) of an operate instruction as a constant. */
+static bool opb_const(const struct builder *b, const struct axp_insn *d, uint32_t at, uint32_t lo,
+		      uint64_t *val)
+{
+	if (d->islit) {
+		*val = d->lit;
+		return true;
+	}
+	return eval_const(b, d->rb, at, lo, 0, val);
+}
+
+/*
+ * Number of table entries from a range check of index register `ir` (as seen just before
+ * instruction `at`) by a compare and branch between lo and the JMP at `i`: *exact. Without a
+ * compare, an upper limit for a scan of the table (a mask of the index, else JT_MAX).
+ */
+static uint64_t find_bound(const struct builder *b, uint32_t i, uint32_t lo, unsigned int ir,
+			   uint32_t at, bool *exact)
+{
+	*exact = true;
+	for (uint32_t k = i; k-- > lo;) {
+		const struct axp_insn *br = &b->cfg->insn[k], *c;
+		int64_t jc;
+		uint64_t n;
+
+		if (br->op != AXP_OP_BEQ && br->op != AXP_OP_BNE)
+			continue;
+		jc = find_def(b, k, lo, br->ra);
+		if (jc < 0)
+			continue;
+		c = &b->cfg->insn[jc];
+		if (c->op != AXP_OP_CMPULE && c->op != AXP_OP_CMPULT)
+			continue;
+		/* cmp index,N: true when in range; beq leaves the range */
+		if (br->op == AXP_OP_BEQ && opb_const(b, c, (uint32_t)jc, lo, &n) &&
+		    same_value(b, c->ra, (uint32_t)jc, ir, at, lo, 0))
+			return c->op == AXP_OP_CMPULE ? n + 1 : n;
+		/* cmp N,index: cmpult N,i is true when out of range; cmpule N,i too (i >= N) */
+		if (br->op == AXP_OP_BNE && !c->islit &&
+		    eval_const(b, c->ra, (uint32_t)jc, lo, 0, &n) &&
+		    same_value(b, c->rb, (uint32_t)jc, ir, at, lo, 0))
+			return c->op == AXP_OP_CMPULT ? n + 1 : n;
+	}
+	*exact = false;
+	/* no compare: a mask of the index limits the scan */
+	{
+		int64_t j = find_def(b, at, lo, ir);
+		const struct axp_insn *d = j >= 0 ? &b->cfg->insn[j] : NULL;
+
+		if (d && d->op == AXP_OP_AND && d->islit && ((d->lit + 1u) & d->lit) == 0)
+			return (uint64_t)d->lit + 1;
+		if (d &&
+		    (d->op == AXP_OP_EXTBL || (d->op == AXP_OP_ZAPNOT && d->islit && d->lit == 1)))
+			return 256;
+	}
+	return JT_MAX;
+}
+
+/*
+ * Where a scanned table's targets may lie: the procedure, or for a guessed one the whole gap
+ * of guessed procedures it sits in (their boundaries may be wrong; see an_proc.c).
+ */
+static uint64_t scan_limit(const struct builder *b)
+{
+	const struct an_proc *p = b->p, *q;
+	const struct an_procs *ps = b->ps;
+	uint64_t lim = p->sec->addr + p->sec->size;
+
+	if (!(p->flags & AN_PROC_GUESSED))
+		return p->end;
+	for (q = p + 1; q >= ps->v && q < ps->v + ps->n; q++)
+		if (!(q->flags & AN_PROC_GUESSED) || q->sec != p->sec)
+			return q->start < lim ? q->start : lim;
+	return lim;
+}
+
+static int pool_add(struct builder *b, uint32_t x)
+{
+	if (b->ntpool == b->tcap) {
+		uint32_t cap = b->tcap ? b->tcap * 2 : 64;
+		uint32_t *v = realloc(b->tpool, (size_t)cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		b->tpool = v;
+		b->tcap = cap;
+	}
+	b->tpool[b->ntpool++] = x;
+	return 0;
+}
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, x = *(const uint32_t *)pb;
+
+	return a < x ? -1 : a > x;
+}
+
+/*
+ * Resolve the JMP at instruction i into jtab slot k: targets into the pool, or an exit reason.
+ * Returns 0 or -ENOMEM; an unresolved JMP is not an error.
+ */
+static int resolve_jmp(struct builder *b, uint32_t i, uint32_t k)
+{
+	struct an_cfg *cfg = b->cfg;
+	const struct axp_insn *jd = &cfg->insn[i], *dt, *dl, *da;
+	struct an_jtab *jt = &cfg->jtab[k];
+	uint32_t lo, first = b->ntpool, t = jd->rb;
+	uint64_t base = 0, table, n, inside = 0, limit;
+	bool exact;
+	int64_t jT, jl = -1, ja;
+	int err;
+
+	jt->jmp = an_cfg_addr(cfg, i);
+	b->jt_first[k] = first;
+	b->jt_n[k] = 0;
+	b->jt_why[k] = AN_EXIT_NONE;
+	lo = window_start(b, i);
+
+	jT = find_def(b, i, lo, t);
+	if (t == R_RA && (jT == NODEF || (jT >= 0 && cfg->insn[jT].op == AXP_OP_LDQ))) {
+		b->jt_why[k] = AN_EXIT_RETURN; /* jmp (ra): a return */
+		return 0;
+	}
+	if (jT < 0)
+		return 0;
+	dt = &cfg->insn[jT];
+	if (dt->op == AXP_OP_LDQ && (dt->rb == R_GP || t == R_PV)) {
+		/* through a GOT slot, or a procedure value in pv (calling standard) */
+		b->jt_why[k] = AN_EXIT_TAILCALL;
+		return 0;
+	}
+	/* a constant: one target (a computed goto's label), or a tail call */
+	if (eval_const(b, t, i, lo, 0, &base)) {
+		if (base < b->p->start || base >= b->p->end || (base & 3)) {
+			if (an_procs_at(b->ps, base))
+				b->jt_why[k] = AN_EXIT_TAILCALL;
+			return 0;
+		}
+		jt->base = jt->tmin = jt->tmax = base;
+		jt->n = 1;
+		jt->resolved = true;
+		b->jt_n[k] = 1;
+		return pool_add(b, (uint32_t)((base - b->p->start) / 4));
+	}
+	if (dt->op != AXP_OP_ADDQ || dt->islit)
+		return 0;
+	/* addq B,X,t or addq X,B,t with X = ldl X,d(A) */
+	for (int side = 0; side < 2 && jl < 0; side++) {
+		unsigned int bx = side ? dt->rb : dt->ra, xx = side ? dt->ra : dt->rb;
+		int64_t j = find_def(b, (uint32_t)jT, lo, xx);
+
+		if (j < 0 || cfg->insn[j].op != AXP_OP_LDL)
+			continue;
+		if (!eval_const(b, bx, (uint32_t)jT, lo, 0, &base))
+			continue;
+		jl = j;
+	}
+	if (jl < 0)
+		return 0;
+	dl = &cfg->insn[jl];
+	ja = find_def(b, (uint32_t)jl, lo, dl->rb);
+	if (ja < 0)
+		return 0;
+	da = &cfg->insn[ja];
+	if (da->op != AXP_OP_S4ADDQ || da->islit)
+		return 0;
+	if (!eval_const(b, da->rb, (uint32_t)ja, lo, 0, &table))
+		return 0;
+	table += (uint64_t)(int64_t)dl->disp;
+	jt->table = table;
+	jt->base = base;
+	n = find_bound(b, i, lo, da->ra, (uint32_t)ja, &exact);
+	if (!n || n > JT_MAX)
+		return 0;
+	/*
+	 * Read the entries. With a compare, all n of them; else scan (at most n) while each
+	 * target is a code address where this procedure may extend: every real entry is one, so
+	 * the scan finds them all, and at worst a few more (a superset of the edges is sound).
+	 */
+	limit = exact ? UINT64_MAX : scan_limit(b);
+	jt->tmin = UINT64_MAX;
+	for (uint64_t e = 0; e < n; e++) {
+		uint32_t w;
+		uint64_t dest;
+
+		if (an_elf_read32(b->ps->elf, table + 4 * e, &w))
+			goto bad;
+		dest = base + (uint64_t)(int64_t)(int32_t)w;
+		if (!exact && (dest < b->p->start || dest >= limit || (dest & 3)))
+			break;
+		jt->tmin = dest < jt->tmin ? dest : jt->tmin;
+		jt->tmax = dest > jt->tmax ? dest : jt->tmax;
+		jt->n = (uint32_t)(e + 1);
+		if (dest < b->p->start || dest >= b->p->end || (dest & 3))
+			continue;
+		err = pool_add(b, (uint32_t)((dest - b->p->start) / 4));
+		if (err)
+			return err;
+		inside++;
+	}
+	jt->scanned = !exact;
+	if (!jt->n || inside < jt->n)
+		goto bad;
+	/* distinct targets, in address order */
+	qsort(b->tpool + first, b->ntpool - first, sizeof(uint32_t), cmp_u32);
+	{
+		uint32_t m = first;
+
+		for (uint32_t x = first; x < b->ntpool; x++)
+			if (x == first || b->tpool[x] != b->tpool[m - 1])
+				b->tpool[m++] = b->tpool[x];
+		b->ntpool = m;
+	}
+	jt->resolved = true;
+	b->jt_n[k] = b->ntpool - first;
+	return 0;
+bad:
+	b->ntpool = first;
+	return 0;
+}
+
+static uint32_t target_index(const struct an_cfg *cfg, const struct axp_insn *d, uint32_t i,
+			     bool *inside)
+{
+	uint64_t t = an_cfg_addr(cfg, i) + 4 + (uint64_t)((int64_t)d->disp * 4);
+
+	*inside = t >= cfg->start && t < cfg->start + 4 * (uint64_t)cfg->ninsns;
+	return *inside ? (uint32_t)((t - cfg->start) / 4) : 0;
+}
+
+/* Out edges of the block ending with instruction `last` (block index blk). */
+static int block_edges(struct builder *b, uint32_t blk, uint32_t last, uint32_t *jk)
+{
+	struct an_cfg *cfg = b->cfg;
+	const struct axp_insn *d = &cfg->insn[last];
+	bool at_end = last + 1 >= cfg->ninsns, inside;
+	uint32_t next = at_end ? 0 : cfg->blk_of[last + 1], t;
+	int err = 0;
+
+	switch ((enum ctl)b->ctl[last]) {
+	case CTL_NONE:
+		return at_end ? tedge_add(b, blk, AN_NODE_EXIT, AN_EDGE_EXIT, AN_EXIT_FALLOUT) :
+				tedge_add(b, blk, next, AN_EDGE_FALL, AN_EXIT_NONE);
+	case CTL_COND:
+		t = target_index(cfg, d, last, &inside);
+		err = inside ? tedge_add(b, blk, cfg->blk_of[t], AN_EDGE_TAKEN, AN_EXIT_NONE) :
+			       tedge_add(b, blk, AN_NODE_EXIT, AN_EDGE_EXIT, AN_EXIT_TAILCALL);
+		if (err)
+			return err;
+		return at_end ? tedge_add(b, blk, AN_NODE_EXIT, AN_EDGE_EXIT, AN_EXIT_FALLOUT) :
+				tedge_add(b, blk, next, AN_EDGE_FALL, AN_EXIT_NONE);
+	case CTL_BR:
+		t = target_index(cfg, d, last, &inside);
+		return inside ? tedge_add(b, blk, cfg->blk_of[t], AN_EDGE_TAKEN, AN_EXIT_NONE) :
+				tedge_add(b, blk, AN_NODE_EXIT, AN_EDGE_EXIT, AN_EXIT_TAILCALL);
+	case CTL_CALL:
+	case CTL_PAL:
+		cfg->block[blk].flags |= b->ctl[last] == CTL_CALL ? AN_BLK_CALL : 0;
+		return at_end ? tedge_add(b, blk, AN_NODE_EXIT, AN_EDGE_EXIT, AN_EXIT_FALLOUT) :
+				tedge_add(b, blk, next, AN_EDGE_CALLRET, AN_EXIT_NONE);
+	case CTL_RET:
+		return tedge_add(b, blk, AN_NODE_EXIT, AN_EDGE_EXIT, AN_EXIT_RETURN);
+	case CTL_TRAP:
+		return tedge_add(b, blk, AN_NODE_EXIT, AN_EDGE_EXIT, AN_EXIT_TRAP);
+	case CTL_JMP: {
+		uint32_t k = (*jk)++;
+
+		cfg->block[blk].flags |= AN_BLK_JMP;
+		if (b->jt_why[k] != AN_EXIT_NONE)
+			return tedge_add(b, blk, AN_NODE_EXIT, AN_EDGE_EXIT, b->jt_why[k]);
+		if (!cfg->jtab[k].resolved) {
+			cfg->block[blk].flags |= AN_BLK_UNRESOLVED;
+			cfg->flags |= AN_CFG_MISSING_EDGES;
+			return tedge_add(b, blk, AN_NODE_EXIT, AN_EDGE_EXIT, AN_EXIT_UNKNOWN);
+		}
+		for (uint32_t x = 0; x < b->jt_n[k] && !err; x++)
+			err = tedge_add(b, blk, cfg->blk_of[b->tpool[b->jt_first[k] + x]],
+					AN_EDGE_JTAB, AN_EXIT_NONE);
+		return err;
+	}
+	}
+	return 0;
+}
+
+static void set_err(char *err, size_t errlen, const struct an_proc *p, const char *what)
+{
+	char name[128];
+
+	an_proc_name(p, name, sizeof(name));
+	snprintf(err, errlen, "procedure %s at 0x%" PRIx64 ": %s", name, p->start, what);
+}
+
+/* Reachability from ENTRY over the temporary edges. */
+static int mark_reachable(struct builder *b)
+{
+	struct an_cfg *cfg = b->cfg;
+	uint32_t nb = cfg->nblocks, *off, *q, qh = 0, qt = 0;
+	uint8_t *seen;
+
+	off = calloc((size_t)nb + 2, sizeof(*off));
+	q = malloc(((size_t)nb + 1) * sizeof(*q));
+	seen = calloc((size_t)nb + 1, 1);
+	if (!off || !q || !seen) {
+		free(off);
+		free(q);
+		free(seen);
+		return -ENOMEM;
+	}
+	/* temporary edges are grouped by `from` in block order after the ENTRY edges */
+	for (uint32_t e = 0; e < b->nte; e++) {
+		if (b->te[e].from == AN_NODE_ENTRY) {
+			if (!seen[b->te[e].to]) {
+				seen[b->te[e].to] = 1;
+				q[qt++] = b->te[e].to;
+			}
+		} else {
+			off[b->te[e].from + 1]++;
+		}
+	}
+	for (uint32_t i = 0; i < nb; i++)
+		off[i + 1] += off[i];
+	{
+		uint32_t base = cfg->nentry_edges;
+
+		while (qh < qt) {
+			uint32_t x = q[qh++];
+
+			for (uint32_t e = base + off[x]; e < base + off[x + 1]; e++) {
+				uint32_t to = b->te[e].to;
+
+				if (to < nb && !seen[to]) {
+					seen[to] = 1;
+					q[qt++] = to;
+				}
+			}
+		}
+	}
+	for (uint32_t i = 0; i < nb; i++) {
+		struct an_block *bl = &cfg->block[i];
+
+		if (seen[i])
+			continue;
+		bl->flags |= AN_BLK_UNREACHABLE;
+		cfg->nunreachable++;
+		{
+			bool pad = true;
+
+			for (uint32_t k = 0; k < bl->n && pad; k++)
+				pad = an_word_is_pad(cfg->insn[bl->first + k].word);
+			if (pad)
+				bl->flags |= AN_BLK_PAD;
+		}
+	}
+	free(off);
+	free(q);
+	free(seen);
+	return 0;
+}
+
+/* Final edge array: temporary edges plus the artificial NORETURN edges; preds. */
+static int finish_edges(struct builder *b)
+{
+	struct an_cfg *cfg = b->cfg;
+	uint32_t nb = cfg->nblocks, *src, *dst, *extra, nextra = 0, ne, x = 0, *fill;
+	struct an_cyceq_graph g;
+	int err;
+
+	src = malloc(((size_t)b->nte + 1) * sizeof(*src));
+	dst = malloc(((size_t)b->nte + 1) * sizeof(*dst));
+	extra = malloc(((size_t)nb + 2) * sizeof(*extra));
+	if (!src || !dst || !extra) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t e = 0; e < b->nte; e++) {
+		src[e] = b->te[e].from == AN_NODE_ENTRY ? nb : b->te[e].from;
+		dst[e] = b->te[e].to == AN_NODE_EXIT ? nb + 1 : b->te[e].to;
+	}
+	g = (struct an_cyceq_graph){ .nnodes = nb + 2,
+				     .nedges = b->nte,
+				     .src = src,
+				     .dst = dst,
+				     .entry = nb,
+				     .exit = nb + 1 };
+	err = an_cyceq_exitless(&g, extra, &nextra);
+	if (err)
+		goto out;
+	ne = b->nte + nextra;
+	cfg->edge = calloc((size_t)ne + 1, sizeof(*cfg->edge));
+	cfg->pred = malloc(((size_t)ne + 1) * sizeof(*cfg->pred));
+	fill = calloc((size_t)nb + 2, sizeof(*fill));
+	if (!cfg->edge || !cfg->pred || !fill) {
+		free(fill);
+		err = -ENOMEM;
+		goto out;
+	}
+	/* merge: ENTRY edges, then each block's edges followed by its NORETURN edge */
+	cfg->nedges = 0;
+	for (uint32_t e = 0; e <= b->nte; e++) {
+		uint32_t from = e < b->nte ? b->te[e].from : UINT32_MAX - 2;
+
+		while (x < nextra &&
+		       (from == UINT32_MAX - 2 || (from != AN_NODE_ENTRY && from > extra[x]))) {
+			cfg->edge[cfg->nedges++] =
+				(struct an_edge){ extra[x], AN_NODE_EXIT, AN_EDGE_NORETURN,
+						  AN_EXIT_NONE, 0 };
+			x++;
+		}
+		if (e < b->nte)
+			cfg->edge[cfg->nedges++] =
+				(struct an_edge){ b->te[e].from, b->te[e].to, b->te[e].kind,
+						  b->te[e].why, 0 };
+	}
+	/* successor ranges and predecessor lists */
+	for (uint32_t e = 0; e < cfg->nedges; e++) {
+		const struct an_edge *ed = &cfg->edge[e];
+
+		if (ed->from != AN_NODE_ENTRY) {
+			struct an_block *bl = &cfg->block[ed->from];
+
+			if (!bl->nsucc)
+				bl->succ = e;
+			bl->nsucc++;
+		}
+		if (ed->to == AN_NODE_EXIT)
+			fill[nb + 1]++;
+		else
+			fill[ed->to + 1]++;
+	}
+	/* fill[i + 1] counts the preds of block i; EXIT's preds go after every block's */
+	{
+		uint32_t acc = 0;
+
+		for (uint32_t i = 0; i < nb; i++) {
+			cfg->block[i].pred = acc;
+			cfg->block[i].npred = 0;
+			acc += fill[i + 1];
+		}
+		cfg->exit_preds = acc;
+		cfg->nexit_preds = 0;
+	}
+	for (uint32_t e = 0; e < cfg->nedges; e++) {
+		const struct an_edge *ed = &cfg->edge[e];
+
+		if (ed->to == AN_NODE_EXIT)
+			cfg->pred[cfg->exit_preds + cfg->nexit_preds++] = e;
+		else
+			cfg->pred[cfg->block[ed->to].pred + cfg->block[ed->to].npred++] = e;
+	}
+	free(fill);
+	err = 0;
+out:
+	free(src);
+	free(dst);
+	free(extra);
+	return err;
+}
+
+int an_cfg_build(const struct an_procs *ps, const struct an_proc *p, struct an_cfg **out, char *err,
+		 size_t errlen)
+{
+	struct builder b = { .ps = ps, .p = p };
+	struct an_cfg *cfg;
+	uint32_t n, nj = 0, jk = 0;
+	int ret = -ENOMEM;
+
+	*out = NULL;
+	if (p->start >= p->end || (p->start & 3) || (p->end & 3) ||
+	    (p->end - p->start) / 4 > UINT32_MAX / 4 || p->start < p->sec->addr ||
+	    p->end > p->sec->addr + p->sec->size) {
+		set_err(err, errlen, p, "empty, misaligned or outside its section");
+		return -EINVAL;
+	}
+	n = (uint32_t)((p->end - p->start) / 4);
+	cfg = calloc(1, sizeof(*cfg));
+	if (!cfg)
+		goto out_nomem;
+	b.cfg = cfg;
+	cfg->proc = p;
+	cfg->start = p->start;
+	cfg->ninsns = n;
+	cfg->insn = malloc((size_t)n * sizeof(*cfg->insn));
+	cfg->blk_of = malloc((size_t)n * sizeof(*cfg->blk_of));
+	b.ctl = malloc(n);
+	b.lead = calloc((size_t)n + 1, 1);
+	if (!cfg->insn || !cfg->blk_of || !b.ctl || !b.lead)
+		goto out_nomem;
+
+	/* decode, classify, leaders from direct branches */
+	b.lead[0] = 1;
+	for (uint32_t i = 0; i < n; i++) {
+		struct axp_insn *d = &cfg->insn[i];
+		enum ctl c;
+
+		axp_decode(an_proc_word(p, an_cfg_addr(cfg, i)), d);
+		c = classify(d);
+		if (c == CTL_PAL && pal_may_trap(d) &&
+		    (i + 1 == n || an_word_is_pad(an_proc_word(p, an_cfg_addr(cfg, i + 1)))))
+			c = CTL_TRAP;
+		b.ctl[i] = (uint8_t)c;
+		if (d->op == AXP_OP_INVALID || axp_op_info[d->op].fmt == AXP_FMT_PCD)
+			cfg->flags |= AN_CFG_ODD_WORDS;
+		if (c == CTL_NONE)
+			continue;
+		b.lead[i + 1] = 1;
+		if (c == CTL_COND || c == CTL_BR) {
+			bool inside;
+			uint32_t t = target_index(cfg, d, i, &inside);
+
+			if (inside)
+				b.lead[t] = 1;
+		}
+		if (c == CTL_JMP)
+			nj++;
+	}
+	for (uint32_t k = 0; k < p->nxentries; k++) {
+		uint64_t a = ps->xentries[p->xentry + k];
+
+		if (a >= p->start && a < p->end && !(a & 3))
+			b.lead[(a - p->start) / 4] = 1;
+	}
+
+	/* jump tables */
+	if (nj) {
+		cfg->jtab = calloc(nj, sizeof(*cfg->jtab));
+		b.jt_first = calloc(nj, sizeof(uint32_t));
+		b.jt_n = calloc(nj, sizeof(uint32_t));
+		b.jt_why = calloc(nj, 1);
+		if (!cfg->jtab || !b.jt_first || !b.jt_n || !b.jt_why)
+			goto out_nomem;
+		for (uint32_t i = 0, k = 0; i < n; i++) {
+			if (b.ctl[i] != CTL_JMP)
+				continue;
+			if (resolve_jmp(&b, i, k))
+				goto out_nomem;
+			for (uint32_t x = 0; x < b.jt_n[k]; x++)
+				b.lead[b.tpool[b.jt_first[k] + x]] = 1;
+			k++;
+		}
+		cfg->njtabs = nj;
+	}
+
+	/* blocks */
+	for (uint32_t i = 0; i < n; i++)
+		if (b.lead[i])
+			cfg->nblocks++;
+	cfg->block = calloc(cfg->nblocks, sizeof(*cfg->block));
+	if (!cfg->block)
+		goto out_nomem;
+	for (uint32_t i = 0, k = UINT32_MAX; i < n; i++) {
+		if (b.lead[i]) {
+			k++;
+			cfg->block[k].addr = an_cfg_addr(cfg, i);
+			cfg->block[k].first = i;
+		}
+		cfg->block[k].n++;
+		cfg->blk_of[i] = k;
+	}
+
+	/* edges: ENTRY first, then block by block */
+	if (tedge_add(&b, AN_NODE_ENTRY, 0, AN_EDGE_ENTRY, AN_EXIT_NONE))
+		goto out_nomem;
+	cfg->block[0].flags |= AN_BLK_ENTRY;
+	for (uint32_t k = 0; k < p->nxentries; k++) {
+		uint64_t a = ps->xentries[p->xentry + k];
+		uint32_t bi;
+
+		if (a < p->start || a >= p->end || (a & 3))
+			continue;
+		bi = cfg->blk_of[(a - p->start) / 4];
+		if (cfg->block[bi].flags & AN_BLK_ENTRY)
+			continue;
+		cfg->block[bi].flags |= AN_BLK_ENTRY;
+		if (tedge_add(&b, AN_NODE_ENTRY, bi, AN_EDGE_ENTRY, AN_EXIT_NONE))
+			goto out_nomem;
+	}
+	cfg->entry_edges = 0;
+	cfg->nentry_edges = b.nte;
+	for (uint32_t k = 0; k < cfg->nblocks; k++) {
+		const struct an_block *bl = &cfg->block[k];
+
+		if (block_edges(&b, k, bl->first + bl->n - 1, &jk))
+			goto out_nomem;
+	}
+	if (mark_reachable(&b))
+		goto out_nomem;
+	if (finish_edges(&b))
+		goto out_nomem;
+
+	free(b.ctl);
+	free(b.lead);
+	free(b.te);
+	free(b.tpool);
+	free(b.jt_first);
+	free(b.jt_n);
+	free(b.jt_why);
+	*out = cfg;
+	return 0;
+
+out_nomem:
+	set_err(err, errlen, p, "out of memory building the CFG");
+	free(b.ctl);
+	free(b.lead);
+	free(b.te);
+	free(b.tpool);
+	free(b.jt_first);
+	free(b.jt_n);
+	free(b.jt_why);
+	an_cfg_free(cfg);
+	return ret;
+}
+
+void an_cfg_free(struct an_cfg *cfg)
+{
+	if (!cfg)
+		return;
+	free(cfg->insn);
+	free(cfg->blk_of);
+	free(cfg->block);
+	free(cfg->edge);
+	free(cfg->pred);
+	free(cfg->jtab);
+	free(cfg);
+}
+
+uint32_t an_cfg_block_at(const struct an_cfg *cfg, uint64_t addr)
+{
+	if (addr < cfg->start || (addr - cfg->start) / 4 >= cfg->ninsns)
+		return UINT32_MAX;
+	return cfg->blk_of[(addr - cfg->start) / 4];
+}
+
+int an_cfg_classes(struct an_cfg *cfg)
+{
+	uint32_t nb = cfg->nblocks, ne = cfg->nedges, *src, *dst, *nc, *ec, *renum, k = 0, next = 0;
+	struct an_cyceq_graph g;
+	int err;
+
+	if (cfg->flags & AN_CFG_MISSING_EDGES) {
+		for (uint32_t i = 0; i < nb; i++)
+			cfg->block[i].cls = i;
+		for (uint32_t e = 0; e < ne; e++)
+			cfg->edge[e].cls = nb + e;
+		cfg->nclasses = nb + ne;
+		cfg->flags |= AN_CFG_CLASSES;
+		return 0;
+	}
+	src = malloc(((size_t)ne + 1) * sizeof(*src));
+	dst = malloc(((size_t)ne + 1) * sizeof(*dst));
+	nc = malloc(((size_t)nb + 2) * sizeof(*nc));
+	ec = malloc(((size_t)ne + 1) * sizeof(*ec));
+	renum = NULL;
+	if (!src || !dst || !nc || !ec) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t e = 0; e < ne; e++) {
+		src[e] = cfg->edge[e].from == AN_NODE_ENTRY ? nb : cfg->edge[e].from;
+		dst[e] = cfg->edge[e].to == AN_NODE_EXIT ? nb + 1 : cfg->edge[e].to;
+	}
+	g = (struct an_cyceq_graph){
+		.nnodes = nb + 2, .nedges = ne, .src = src, .dst = dst, .entry = nb, .exit = nb + 1
+	};
+	err = an_cyceq_classes(&g, nc, ec, &k);
+	if (err)
+		goto out;
+	/* dense again over blocks and edges only (ENTRY/EXIT nodes may hold a class alone) */
+	renum = malloc(((size_t)k + 1) * sizeof(*renum));
+	if (!renum) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memset(renum, 0xff, ((size_t)k + 1) * sizeof(*renum));
+	for (uint32_t i = 0; i < nb; i++) {
+		if (renum[nc[i]] == UINT32_MAX)
+			renum[nc[i]] = next++;
+		cfg->block[i].cls = renum[nc[i]];
+	}
+	for (uint32_t e = 0; e < ne; e++) {
+		if (renum[ec[e]] == UINT32_MAX)
+			renum[ec[e]] = next++;
+		cfg->edge[e].cls = renum[ec[e]];
+	}
+	cfg->nclasses = next;
+	cfg->flags |= AN_CFG_CLASSES;
+out:
+	free(src);
+	free(dst);
+	free(nc);
+	free(ec);
+	free(renum);
+	return err;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Invariants. */
+
+static int __attribute__((format(printf, 3, 4))) bad(char *msg, size_t msglen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, msglen, fmt, ap);
+	va_end(ap);
+	return -EBADMSG;
+}
+
+int an_cfg_check(const struct an_cfg *cfg, char *msg, size_t msglen)
+{
+	uint32_t nb = cfg->nblocks, ne = cfg->nedges, *q = NULL, qh = 0, qt = 0;
+	uint8_t *fwd = NULL, *bwd = NULL, *seen_pred = NULL;
+	uint32_t next = 0;
+	int ret = 0;
+
+	if (!nb || !cfg->ninsns) {
+		ret = bad(msg, msglen, "no blocks");
+		goto out;
+	}
+	fwd = calloc(nb, 1);
+	bwd = calloc(nb, 1);
+	seen_pred = calloc((size_t)ne + 1, 1);
+	q = malloc(((size_t)nb + 1) * sizeof(*q));
+	if (!fwd || !bwd || !seen_pred || !q) {
+		snprintf(msg, msglen, "out of memory");
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* blocks tile the procedure */
+	for (uint32_t b = 0; b < nb; b++) {
+		const struct an_block *bl = &cfg->block[b];
+
+		if (bl->first != next || !bl->n || bl->addr != an_cfg_addr(cfg, bl->first)) {
+			ret = bad(msg, msglen, "block %u does not follow block %u", b, b - 1);
+			goto out;
+		}
+		for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
+			if (cfg->blk_of[i] != b) {
+				ret = bad(msg, msglen, "instruction %u is not mapped to block %u",
+					  i, b);
+				goto out;
+			}
+		next += bl->n;
+		if (bl->nsucc && (bl->succ + bl->nsucc > ne)) {
+			ret = bad(msg, msglen, "block %u: successor range out of bounds", b);
+			goto out;
+		}
+		for (uint32_t e = bl->succ; e < bl->succ + bl->nsucc; e++)
+			if (cfg->edge[e].from != b) {
+				ret = bad(msg, msglen,
+					  "block %u: edge %u in its successor range is from %u", b,
+					  e, cfg->edge[e].from);
+				goto out;
+			}
+		if (!bl->nsucc) {
+			ret = bad(msg, msglen, "block %u (0x%" PRIx64 ") has no successor", b,
+				  bl->addr);
+			goto out;
+		}
+	}
+	if (next != cfg->ninsns) {
+		ret = bad(msg, msglen, "blocks cover %u of %u instructions", next, cfg->ninsns);
+		goto out;
+	}
+	/* edges */
+	for (uint32_t e = 0; e < ne; e++) {
+		const struct an_edge *ed = &cfg->edge[e];
+		const struct an_block *fb;
+		const struct axp_insn *last;
+		enum ctl c;
+
+		if (ed->kind >= AN_EDGE_KIND_NR) {
+			ret = bad(msg, msglen, "edge %u: bad kind", e);
+			goto out;
+		}
+		if (ed->from == AN_NODE_ENTRY) {
+			if (ed->kind != AN_EDGE_ENTRY || ed->to >= nb ||
+			    !(cfg->block[ed->to].flags & AN_BLK_ENTRY)) {
+				ret = bad(msg, msglen, "edge %u: bad ENTRY edge", e);
+				goto out;
+			}
+			continue;
+		}
+		if (ed->from >= nb || ed->kind == AN_EDGE_ENTRY) {
+			ret = bad(msg, msglen, "edge %u: bad source", e);
+			goto out;
+		}
+		if ((ed->to == AN_NODE_EXIT) !=
+		    (ed->kind == AN_EDGE_EXIT || ed->kind == AN_EDGE_NORETURN)) {
+			ret = bad(msg, msglen, "edge %u: EXIT edges and kinds disagree", e);
+			goto out;
+		}
+		if (ed->to != AN_NODE_EXIT && ed->to >= nb) {
+			ret = bad(msg, msglen, "edge %u: bad destination", e);
+			goto out;
+		}
+		fb = &cfg->block[ed->from];
+		last = &cfg->insn[fb->first + fb->n - 1];
+		c = classify(last);
+		switch (ed->kind) {
+		case AN_EDGE_FALL:
+		case AN_EDGE_CALLRET:
+			if (ed->to != ed->from + 1) {
+				ret = bad(
+					msg, msglen,
+					"edge %u: %s edge from block %u does not go to the next block",
+					e, an_edge_kind_name[ed->kind], ed->from);
+				goto out;
+			}
+			if ((ed->kind == AN_EDGE_CALLRET) != (c == CTL_CALL || c == CTL_PAL)) {
+				ret = bad(msg, msglen, "edge %u: call-return edge after a non-call",
+					  e);
+				goto out;
+			}
+			if (ed->kind == AN_EDGE_FALL && c != CTL_NONE && c != CTL_COND) {
+				ret = bad(msg, msglen, "edge %u: fall-through after a transfer", e);
+				goto out;
+			}
+			break;
+		case AN_EDGE_TAKEN: {
+			bool inside;
+			uint32_t t;
+
+			if (c != CTL_COND && c != CTL_BR) {
+				ret = bad(msg, msglen, "edge %u: taken edge after a non-branch", e);
+				goto out;
+			}
+			t = target_index(cfg, last, fb->first + fb->n - 1, &inside);
+			if (!inside || cfg->block[ed->to].first != t) {
+				ret = bad(msg, msglen,
+					  "edge %u: taken edge does not go to the branch target",
+					  e);
+				goto out;
+			}
+			break;
+		}
+		case AN_EDGE_JTAB:
+			if (c != CTL_JMP) {
+				ret = bad(msg, msglen, "edge %u: jump-table edge after a non-JMP",
+					  e);
+				goto out;
+			}
+			break;
+		case AN_EDGE_EXIT:
+			if (ed->why == AN_EXIT_RETURN && c != CTL_RET && c != CTL_JMP) {
+				ret = bad(msg, msglen, "edge %u: return edge after a non-return",
+					  e);
+				goto out;
+			}
+			if (ed->why == AN_EXIT_UNKNOWN && !(cfg->flags & AN_CFG_MISSING_EDGES)) {
+				ret = bad(msg, msglen,
+					  "edge %u: unknown exit but the CFG is not missing edges",
+					  e);
+				goto out;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	/* predecessors: every edge once */
+	for (uint32_t b = 0; b < nb; b++) {
+		const struct an_block *bl = &cfg->block[b];
+
+		for (uint32_t k = bl->pred; k < bl->pred + bl->npred; k++) {
+			uint32_t e = cfg->pred[k];
+
+			if (e >= ne || cfg->edge[e].to != b || seen_pred[e]) {
+				ret = bad(msg, msglen, "block %u: bad predecessor list", b);
+				goto out;
+			}
+			seen_pred[e] = 1;
+		}
+	}
+	for (uint32_t k = cfg->exit_preds; k < cfg->exit_preds + cfg->nexit_preds; k++) {
+		uint32_t e = cfg->pred[k];
+
+		if (e >= ne || cfg->edge[e].to != AN_NODE_EXIT || seen_pred[e]) {
+			ret = bad(msg, msglen, "bad EXIT predecessor list");
+			goto out;
+		}
+		seen_pred[e] = 1;
+	}
+	for (uint32_t e = 0; e < ne; e++)
+		if (!seen_pred[e]) {
+			ret = bad(msg, msglen, "edge %u is in no predecessor list", e);
+			goto out;
+		}
+	/* reachability: from ENTRY, and to EXIT */
+	for (uint32_t e = cfg->entry_edges; e < cfg->entry_edges + cfg->nentry_edges; e++)
+		if (!fwd[cfg->edge[e].to]) {
+			fwd[cfg->edge[e].to] = 1;
+			q[qt++] = cfg->edge[e].to;
+		}
+	while (qh < qt) {
+		const struct an_block *bl = &cfg->block[q[qh++]];
+
+		for (uint32_t e = bl->succ; e < bl->succ + bl->nsucc; e++) {
+			uint32_t to = cfg->edge[e].to;
+
+			if (to < nb && !fwd[to]) {
+				fwd[to] = 1;
+				q[qt++] = to;
+			}
+		}
+	}
+	qh = qt = 0;
+	for (uint32_t k = cfg->exit_preds; k < cfg->exit_preds + cfg->nexit_preds; k++) {
+		uint32_t f = cfg->edge[cfg->pred[k]].from;
+
+		if (!bwd[f]) {
+			bwd[f] = 1;
+			q[qt++] = f;
+		}
+	}
+	while (qh < qt) {
+		const struct an_block *bl = &cfg->block[q[qh++]];
+
+		for (uint32_t k = bl->pred; k < bl->pred + bl->npred; k++) {
+			uint32_t f = cfg->edge[cfg->pred[k]].from;
+
+			if (f < nb && !bwd[f]) {
+				bwd[f] = 1;
+				q[qt++] = f;
+			}
+		}
+	}
+	for (uint32_t b = 0; b < nb; b++) {
+		bool unr = cfg->block[b].flags & AN_BLK_UNREACHABLE;
+
+		if (unr == (bool)fwd[b]) {
+			ret = bad(msg, msglen,
+				  "block %u (0x%" PRIx64 "): reachability flag is wrong", b,
+				  cfg->block[b].addr);
+			goto out;
+		}
+		if (fwd[b] && !bwd[b]) {
+			ret = bad(msg, msglen,
+				  "block %u (0x%" PRIx64 "): reachable but cannot reach EXIT", b,
+				  cfg->block[b].addr);
+			goto out;
+		}
+	}
+	/* classes */
+	if (cfg->flags & AN_CFG_CLASSES) {
+		if (cfg->nclasses > nb + ne) {
+			ret = bad(msg, msglen, "%u classes for %u blocks and %u edges",
+				  cfg->nclasses, nb, ne);
+			goto out;
+		}
+		for (uint32_t b = 0; b < nb; b++)
+			if (cfg->block[b].cls >= cfg->nclasses) {
+				ret = bad(msg, msglen, "block %u: class out of range", b);
+				goto out;
+			}
+		for (uint32_t e = 0; e < ne; e++)
+			if (cfg->edge[e].cls >= cfg->nclasses) {
+				ret = bad(msg, msglen, "edge %u: class out of range", e);
+				goto out;
+			}
+		if (cfg->flags & AN_CFG_MISSING_EDGES) {
+			if (cfg->nclasses != nb + ne) {
+				ret = bad(msg, msglen, "missing edges but classes are shared");
+				goto out;
+			}
+		} else {
+			for (uint32_t b = 0; b < nb; b++) {
+				const struct an_block *bl = &cfg->block[b];
+
+				if (!fwd[b])
+					continue;
+				if (bl->npred == 1 &&
+				    cfg->edge[cfg->pred[bl->pred]].cls != bl->cls) {
+					ret = bad(
+						msg, msglen,
+						"block %u: single predecessor edge in another class",
+						b);
+					goto out;
+				}
+				if (bl->nsucc == 1 && cfg->edge[bl->succ].cls != bl->cls) {
+					ret = bad(
+						msg, msglen,
+						"block %u: single successor edge in another class",
+						b);
+					goto out;
+				}
+			}
+		}
+	}
+out:
+	free(fwd);
+	free(bwd);
+	free(seen_pred);
+	free(q);
+	return ret;
+}

@@ -1,0 +1,180 @@
+/* analysis/an_cfg.h - control flow graph of one procedure: blocks, edges, jump tables, classes. */
+#ifndef AN_CFG_H
+#define AN_CFG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "axp.h"
+#include "an_proc.h"
+
+/*
+ * DCPI SOSP'97 §6.1: "The CFG is built by extracting the code for a procedure from the
+ * executable image. Basic block boundaries are identified from instructions that change control
+ * flow, e.g., branches and jumps. For indirect jumps, we analyze the preceding instructions to
+ * try to determine the possible targets of the jump. Sometimes this analysis fails, in which
+ * case the CFG is noted as missing edges. The current analysis does not identify
+ * interprocedural edges (e.g., from calls to longjmp), nor does it note their absence."
+ *
+ * Blocks end after: conditional branches, BR, BSR/JSR/JSR_COROUTINE (calls: control comes back
+ * to the next instruction, a CALLRET edge), JMP, RET, CALL_PAL, and words that are not
+ * instructions; a block starts at every branch target, jump-table target and entry.
+ *
+ * Every procedure has a virtual ENTRY node and a virtual EXIT node (not blocks):
+ *   ENTRY -> the block at the procedure start and every extra entry (an_proc.h);
+ *   block -> EXIT for RET (and `jmp (ra)`), a tail call (BR/BSR-with-zero or a branch to another
+ *     procedure, a JMP through a GOT slot `ldq rX,d(gp)` or a procedure value loaded into pv, a
+ *     JMP to a constant address in another procedure), a trap (privileged CALL_PAL, words that
+ *     are not user instructions, bpt/bugchk/gentrap as below), falling off the end of the
+ *     procedure, and an unresolved JMP (which also marks the CFG AN_CFG_MISSING_EDGES);
+ *   block -> EXIT, kind AN_EDGE_NORETURN: the artificial exit of an infinite loop (an_cyceq.h);
+ *     it never runs (frequency 0) and exists only to make classes well defined.
+ *
+ * A JMP to a constant address inside the procedure (a computed goto's label kept in a
+ * register) has that one target. Jump tables (GCC's Alpha switch code, also glibc's computed
+ * gotos):
+ *     cmpule  i,N,c          (or cmpult i,N+1,c; the compare may test zapnot(i,0xf))
+ *     beq     c,default      (taken when out of range)
+ *     ldah    t,hi(gp) ; lda t,lo(t)      table address, GP-relative
+ *     s4addq  i,t,t
+ *     ldl     t,d(t)         32-bit entries, relative to a base B
+ *     addq    B,t,t          B = gp (switch) or a label address (computed goto)
+ *     jmp     (t)
+ * The registers are followed backwards through the straight-line code before the JMP (at most
+ * 64 instructions, through calls for callee-saved registers, stopping after an unconditional
+ * transfer); constants come from LDA/LDAH/BIS/ADDQ chains from GP, PV (the procedure address
+ * at its start) and RA after a call, or from the one definition of a callee-saved register
+ * in the procedure. The bound is N+1 entries; the compare may test the index through ZAPNOT/AND
+ * with a literal or SEXTL (the compiler knows the index fits). Without a compare the table is
+ * scanned (at most 2^k entries after an AND with 2^k-1, 256 after EXTBL): entries are taken
+ * while they are code addresses where the procedure may extend. Every real entry is one, so
+ * the scan finds them all (perhaps a few more: a superset of the edges keeps the classes
+ * sound). A table is accepted when every entry lands inside the procedure on a multiple of 4.
+ * Anything else leaves the JMP unresolved.
+ *
+ * CALL_PAL bpt, bugchk and gentrap are traps (an EXIT edge) when padding or the procedure end
+ * follows them, and return otherwise (GCC continues after `gentrap` for a handler that returns).
+ */
+
+enum an_edge_kind {
+	AN_EDGE_FALL, /* to the next block (no control transfer, or a not-taken branch) */
+	AN_EDGE_TAKEN, /* a taken direct branch */
+	AN_EDGE_CALLRET, /* a call (BSR, JSR) or CALL_PAL returning to the next block */
+	AN_EDGE_JTAB, /* a jump-table target of a JMP */
+	AN_EDGE_ENTRY, /* ENTRY -> an entry block */
+	AN_EDGE_EXIT, /* block -> EXIT (why: enum an_exit_why) */
+	AN_EDGE_NORETURN, /* block -> EXIT, artificial (infinite loop; never runs) */
+	AN_EDGE_KIND_NR,
+};
+
+enum an_exit_why {
+	AN_EXIT_NONE,
+	AN_EXIT_RETURN, /* RET (or JMP through RA) */
+	AN_EXIT_TAILCALL, /* BR or branch to another procedure, JMP through a GOT slot */
+	AN_EXIT_TRAP, /* CALL_PAL that does not return, illegal or privileged instruction */
+	AN_EXIT_FALLOUT, /* runs off the end of the procedure */
+	AN_EXIT_UNKNOWN, /* JMP whose targets were not found (AN_CFG_MISSING_EDGES) */
+	AN_EXIT_NR,
+};
+
+extern const char *const an_edge_kind_name[AN_EDGE_KIND_NR];
+extern const char *const an_exit_why_name[AN_EXIT_NR];
+
+#define AN_NODE_ENTRY UINT32_MAX /* an_edge.from of ENTRY edges */
+#define AN_NODE_EXIT (UINT32_MAX - 1) /* an_edge.to of EXIT and NORETURN edges */
+
+struct an_edge {
+	uint32_t from, to; /* block indices, or AN_NODE_ENTRY / AN_NODE_EXIT */
+	uint8_t kind; /* enum an_edge_kind */
+	uint8_t why; /* enum an_exit_why for EXIT edges, else AN_EXIT_NONE */
+	uint32_t cls; /* frequency equivalence class (after an_cfg_classes) */
+};
+
+#define AN_BLK_ENTRY (1u << 0) /* has an edge from ENTRY */
+#define AN_BLK_UNREACHABLE (1u << 1) /* not reachable from ENTRY */
+#define AN_BLK_PAD (1u << 2) /* only padding (nop/unop/fnop/zero words); unreachable */
+#define AN_BLK_JMP (1u << 3) /* ends in a JMP */
+#define AN_BLK_UNRESOLVED (1u << 4) /* ends in a JMP whose targets are unknown */
+#define AN_BLK_CALL (1u << 5) /* ends in a call */
+
+struct an_block {
+	uint64_t addr; /* address of its first instruction */
+	uint32_t first, n; /* instructions an_cfg.insn[first .. first + n) */
+	uint32_t flags; /* AN_BLK_* */
+	uint32_t cls; /* frequency equivalence class */
+	uint32_t succ, nsucc; /* out edges: an_cfg.edge[succ .. succ + nsucc) */
+	uint32_t pred, npred; /* in edges: an_cfg.pred[pred .. pred + npred) are edge indices */
+};
+
+struct an_jtab {
+	uint64_t jmp; /* address of the JMP */
+	uint64_t table; /* address of the table (0 if not found) */
+	uint64_t base; /* entries are relative to this (gp, or a label address) */
+	uint64_t tmin, tmax; /* lowest and highest target (valid when n > 0) */
+	uint32_t n; /* entries (0 when the table or its bound was not found) */
+	bool scanned; /* no range check found: n counts the entries read until one was not a
+		       * code address of this procedure (or of the guessed ones next to it) */
+	bool resolved; /* n > 0 and every target is inside the procedure */
+};
+
+#define AN_CFG_MISSING_EDGES (1u << 0) /* DCPI: "the CFG is noted as missing edges" */
+#define AN_CFG_CLASSES (1u << 1) /* an_cfg_classes() has run */
+#define AN_CFG_ODD_WORDS (1u << 2) /* holds words that are not user-mode instructions */
+
+struct an_cfg {
+	const struct an_proc *proc;
+	uint64_t start; /* == proc->start; instruction i is at start + 4 i */
+	uint32_t ninsns;
+	struct axp_insn *insn; /* decoded, ninsns */
+	uint32_t *blk_of; /* block index of each instruction */
+	struct an_block *block;
+	uint32_t nblocks;
+	struct an_edge *edge; /* sorted by from (ENTRY edges first), then by creation */
+	uint32_t nedges;
+	uint32_t *pred; /* edge indices by destination block (EXIT edges not listed) */
+	uint32_t entry_edges, nentry_edges; /* edge[entry_edges .. +nentry_edges): from ENTRY */
+	uint32_t exit_preds, nexit_preds; /* pred[exit_preds .. +nexit_preds): edges into EXIT */
+	struct an_jtab *jtab;
+	uint32_t njtabs;
+	uint32_t flags; /* AN_CFG_* */
+	uint32_t nclasses; /* valid with AN_CFG_CLASSES */
+	uint32_t nunreachable; /* blocks with AN_BLK_UNREACHABLE (padding included) */
+};
+
+/*
+ * Build the CFG of procedure p of ps. Returns 0 and *out, or -ENOMEM, or -EINVAL (an empty or
+ * misaligned procedure) with a message in err. An unresolvable JMP is not an error: the CFG is
+ * marked AN_CFG_MISSING_EDGES.
+ */
+int an_cfg_build(const struct an_procs *ps, const struct an_proc *p, struct an_cfg **out, char *err,
+		 size_t errlen);
+void an_cfg_free(struct an_cfg *cfg);
+
+/*
+ * Frequency equivalence classes of blocks and edges (cycle equivalence, an_cyceq.h). With
+ * AN_CFG_MISSING_EDGES every block and edge gets its own class (DCPI's rule). Infinite loops get
+ * their artificial AN_EDGE_NORETURN edges first. Returns 0 or -ENOMEM.
+ */
+int an_cfg_classes(struct an_cfg *cfg);
+
+/*
+ * Check the CFG's invariants: blocks tile the procedure; block flags match reachability from
+ * ENTRY; every reachable block reaches EXIT; edges agree with the last instruction of their block
+ * (fall-through and call-return edges go to the next block, taken edges to the branch target);
+ * successor ranges and predecessor lists hold every edge once; with classes: every class is
+ * below nclasses <= blocks + edges, all distinct when edges are missing, and otherwise a block
+ * with a single edge in (or out) shares that edge's class. Returns 0, or -EBADMSG with the first
+ * violation in msg.
+ */
+int an_cfg_check(const struct an_cfg *cfg, char *msg, size_t msglen);
+
+/* The block holding address addr, or UINT32_MAX. */
+uint32_t an_cfg_block_at(const struct an_cfg *cfg, uint64_t addr);
+
+static inline uint64_t an_cfg_addr(const struct an_cfg *cfg, uint32_t i)
+{
+	return cfg->start + 4 * (uint64_t)i;
+}
+
+#endif /* AN_CFG_H */

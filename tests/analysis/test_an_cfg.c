@@ -1,0 +1,497 @@
+/* tests/analysis/test_an_cfg.c - CFG building: blocks, edges, jump tables, classes, bad input. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "an_cfg.h"
+#include "an_elf.h"
+#include "an_proc.h"
+#include "an_sched.h"
+#include "fixtures/mkelf.h"
+
+#define TEXT 0x120000000ull
+#define RODATA 0x12000c000ull
+#define FIXTURES "tests/analysis/fixtures/"
+
+enum { V0 = 0, T0, T1, T2, A0 = 16, A1, RA = 26, PV = 27, GP = 29, SP = 30, ZERO = 31 };
+
+static char path[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/test_an_cfg.%d.elf", (int)getpid());
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(path);
+	return 0;
+}
+
+struct img {
+	struct an_elf *elf;
+	struct an_procs *ps;
+};
+
+static void img_open(struct img *im, const char *file)
+{
+	char err[256];
+
+	assert_int_equal(an_elf_open(file, &im->elf, err, sizeof(err)), 0);
+	assert_int_equal(an_procs_find(im->elf, &im->ps, err, sizeof(err)), 0);
+}
+
+static void img_close(struct img *im)
+{
+	an_procs_free(im->ps);
+	an_elf_close(im->elf);
+}
+
+/* Build, classify and check the CFG of the procedure named `name`. */
+static struct an_cfg *cfg_of(const struct img *im, const char *name)
+{
+	const struct an_proc *p = an_procs_lookup(im->ps, name);
+	struct an_cfg *cfg = NULL;
+	char err[256];
+
+	assert_non_null(p);
+	assert_int_equal(an_cfg_build(im->ps, p, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(an_cfg_classes(cfg), 0);
+	if (an_cfg_check(cfg, err, sizeof(err)))
+		fail_msg("%s: %s", name, err);
+	return cfg;
+}
+
+/* The edge from block `from` of kind `kind` (the first one), or NULL. */
+static const struct an_edge *edge(const struct an_cfg *cfg, uint32_t from, unsigned int kind)
+{
+	const struct an_block *b = &cfg->block[from];
+
+	for (uint32_t e = b->succ; e < b->succ + b->nsucc; e++)
+		if (cfg->edge[e].kind == kind)
+			return &cfg->edge[e];
+	return NULL;
+}
+
+/*
+ * f:  0 lda sp,-16(sp)         b0
+ *     1 beq a0,5
+ *     2 addq a0,1,a0           b1
+ *     3 bsr ra,g               (call)
+ *     4 br 7                   b2
+ *     5 subq a0,1,a0           b3   loop
+ *     6 bne a0,5
+ *     7 call_pal callsys       b4
+ *     8 ret                    b5
+ *     9 nop, 10 unop, 11 nop   b6   padding (unreachable)
+ * g: 12 ret
+ */
+static void test_an_cfg_block_splitting(void **state)
+{
+	uint32_t w[13] = {
+		enc_mem(0x08, SP, SP, -16),
+		enc_bra(0x39, A0, 1, 5),
+		enc_oprl(0x10, 0x20, A0, 1, A0),
+		enc_bra(0x34, RA, 3, 12),
+		enc_bra(0x30, ZERO, 4, 7),
+		enc_oprl(0x10, 0x29, A0, 1, A0),
+		enc_bra(0x3d, A0, 6, 5),
+		0x00000083, /* call_pal callsys */
+		W_RET,
+		W_NOP,
+		W_UNOP,
+		W_NOP,
+		W_RET,
+	};
+	const struct mkelf_sym syms[] = { { "f", TEXT, 48, true }, { "g", TEXT + 48, 4, true } };
+	static const uint32_t starts[] = { 0, 2, 4, 5, 7, 8, 9 };
+	struct img im;
+	struct an_cfg *cfg;
+	const struct an_edge *e;
+
+	(void)state;
+	assert_int_equal(mkelf_write(path, TEXT, w, 13, NULL, 0, 0, syms, 2), 0);
+	img_open(&im, path);
+	cfg = cfg_of(&im, "f");
+	assert_int_equal(cfg->nblocks, 7);
+	for (uint32_t b = 0; b < 7; b++)
+		assert_int_equal(cfg->block[b].first, starts[b]);
+	/* b0: beq taken -> b3, fall -> b1 */
+	assert_non_null(e = edge(cfg, 0, AN_EDGE_TAKEN));
+	assert_int_equal(e->to, 3);
+	assert_non_null(e = edge(cfg, 0, AN_EDGE_FALL));
+	assert_int_equal(e->to, 1);
+	/* b1: the call returns to b2 */
+	assert_int_equal(cfg->block[1].nsucc, 1);
+	assert_non_null(e = edge(cfg, 1, AN_EDGE_CALLRET));
+	assert_int_equal(e->to, 2);
+	assert_true(cfg->block[1].flags & AN_BLK_CALL);
+	/* b2: br -> b4; b3: loop to itself and out to b4 */
+	assert_int_equal(edge(cfg, 2, AN_EDGE_TAKEN)->to, 4);
+	assert_int_equal(edge(cfg, 3, AN_EDGE_TAKEN)->to, 3);
+	assert_int_equal(edge(cfg, 3, AN_EDGE_FALL)->to, 4);
+	/* b4: callsys returns; b5: ret */
+	assert_int_equal(edge(cfg, 4, AN_EDGE_CALLRET)->to, 5);
+	assert_non_null(e = edge(cfg, 5, AN_EDGE_EXIT));
+	assert_int_equal(e->why, AN_EXIT_RETURN);
+	/* padding after the RET: unreachable, falls off the end */
+	assert_true(cfg->block[6].flags & AN_BLK_PAD);
+	assert_true(cfg->block[6].flags & AN_BLK_UNREACHABLE);
+	assert_int_equal(edge(cfg, 6, AN_EDGE_EXIT)->why, AN_EXIT_FALLOUT);
+	assert_int_equal(cfg->nunreachable, 1);
+	assert_int_equal(cfg->nentry_edges, 1);
+	assert_false(cfg->flags & AN_CFG_MISSING_EDGES);
+	/* classes: once per call: b0, b4, b5; b1 and b2 (then-path); the loop body apart */
+	assert_int_equal(cfg->block[4].cls, cfg->block[0].cls);
+	assert_int_equal(cfg->block[5].cls, cfg->block[0].cls);
+	assert_int_equal(cfg->block[1].cls, cfg->block[2].cls);
+	assert_int_not_equal(cfg->block[1].cls, cfg->block[0].cls);
+	assert_int_not_equal(cfg->block[3].cls, cfg->block[0].cls);
+	assert_int_not_equal(cfg->block[3].cls, cfg->block[1].cls);
+	assert_int_equal(edge(cfg, 0, AN_EDGE_TAKEN)->cls, edge(cfg, 3, AN_EDGE_FALL)->cls);
+	assert_true(cfg->nclasses <= cfg->nblocks + cfg->nedges);
+	an_cfg_free(cfg);
+	img_close(&im);
+}
+
+/*
+ * A GP-relative jump table in .rodata, as GCC lays it out (cmpule/beq range check), and one
+ * bounded only by an AND mask (scanned), in a synthetic image.
+ */
+static void test_an_cfg_jump_table_synthetic(void **state)
+{
+	/* gp = TEXT + 0x18000; the table at RODATA = gp - 0x10000 + 0x4000 */
+	const int64_t gp = (int64_t)TEXT + 0x18000;
+	uint32_t w[32];
+	int32_t table[8];
+	int n = 0;
+	struct img im;
+	struct an_cfg *cfg;
+	uint32_t jtab = 0;
+
+	(void)state;
+	w[n++] = enc_mem(0x09, GP, PV, 2); /* ldah gp,2(pv): gp = TEXT + 0x20000 */
+	w[n++] = enc_mem(0x08, GP, GP, -0x8000); /* lda gp,-0x8000(gp) */
+	w[n++] = enc_oprl(0x10, 0x3d, A0, 3, T0); /* 2 cmpule a0,3,t0 */
+	w[n++] = enc_bra(0x39, T0, 3, 16); /* 3 beq t0,default */
+	w[n++] = enc_mem(0x09, T0, GP, -1); /* 4 ldah t0,-1(gp) */
+	w[n++] = enc_mem(0x08, T0, T0, (int)(RODATA - (uint64_t)gp + 0x10000)); /* 5 lda */
+	w[n++] = enc_opr(0x10, 0x22, A0, T0, A0); /* 6 s4addq a0,t0,a0 */
+	w[n++] = enc_mem(0x28, T0, A0, 0); /* 7 ldl t0,0(a0) */
+	w[n++] = enc_opr(0x10, 0x20, GP, T0, T0); /* 8 addq gp,t0,t0 */
+	w[n++] = enc_jmp(0, ZERO, T0); /* 9 jmp (t0) */
+	w[n++] = W_RET; /* 10 case 0 */
+	w[n++] = W_RET; /* 11 case 1 */
+	w[n++] = W_RET; /* 12 case 2, 3 */
+	w[n++] = W_NOP;
+	w[n++] = W_NOP;
+	w[n++] = W_NOP;
+	w[n++] = W_RET; /* 16 default */
+	assert_true(n == 17);
+	table[0] = (int32_t)((int64_t)(TEXT + 40) - gp);
+	table[1] = (int32_t)((int64_t)(TEXT + 44) - gp);
+	table[2] = (int32_t)((int64_t)(TEXT + 48) - gp);
+	table[3] = (int32_t)((int64_t)(TEXT + 48) - gp);
+	table[4] = 0x7fffffff; /* after the table: not a code address */
+	assert_true(RODATA - (uint64_t)gp + 0x10000 < 0x8000);
+	{
+		const struct mkelf_sym syms[] = { { "sw", TEXT, 4 * 17, true } };
+
+		assert_int_equal(
+			mkelf_write(path, TEXT, w, 17, (const uint8_t *)table, 20, RODATA, syms, 1),
+			0);
+	}
+	img_open(&im, path);
+	cfg = cfg_of(&im, "sw");
+	assert_int_equal(cfg->njtabs, 1);
+	assert_true(cfg->jtab[0].resolved);
+	assert_false(cfg->jtab[0].scanned);
+	assert_int_equal(cfg->jtab[0].n, 4);
+	assert_true(cfg->jtab[0].table == RODATA);
+	assert_true(cfg->jtab[0].base == (uint64_t)gp);
+	for (uint32_t e = 0; e < cfg->nedges; e++)
+		jtab += cfg->edge[e].kind == AN_EDGE_JTAB;
+	assert_int_equal(jtab, 3); /* distinct targets */
+	assert_false(cfg->flags & AN_CFG_MISSING_EDGES);
+	an_cfg_free(cfg);
+	img_close(&im);
+
+	/* no compare: and a0,7,a0 limits the index; the scan stops at the bad entry */
+	w[2] = enc_oprl(0x11, 0x00, A0, 7, A0); /* and a0,7,a0 */
+	w[3] = W_NOP;
+	{
+		const struct mkelf_sym syms[] = { { "sw", TEXT, 4 * 17, true } };
+
+		assert_int_equal(
+			mkelf_write(path, TEXT, w, 17, (const uint8_t *)table, 20, RODATA, syms, 1),
+			0);
+	}
+	img_open(&im, path);
+	cfg = cfg_of(&im, "sw");
+	assert_true(cfg->jtab[0].resolved);
+	assert_true(cfg->jtab[0].scanned);
+	assert_int_equal(cfg->jtab[0].n, 4);
+	an_cfg_free(cfg);
+	img_close(&im);
+
+	/* a table entry outside the procedure: unresolved, missing edges */
+	table[1] = (int32_t)((int64_t)(TEXT + 0x1000) - gp);
+	w[2] = enc_oprl(0x10, 0x3d, A0, 3, T0);
+	w[3] = enc_bra(0x39, T0, 3, 16);
+	{
+		const struct mkelf_sym syms[] = { { "sw", TEXT, 4 * 17, true } };
+
+		assert_int_equal(
+			mkelf_write(path, TEXT, w, 17, (const uint8_t *)table, 20, RODATA, syms, 1),
+			0);
+	}
+	img_open(&im, path);
+	cfg = cfg_of(&im, "sw");
+	assert_false(cfg->jtab[0].resolved);
+	assert_true(cfg->flags & AN_CFG_MISSING_EDGES);
+	an_cfg_free(cfg);
+	img_close(&im);
+}
+
+/* A real switch compiled by alpha-linux-gnu-gcc -O2 (tests/analysis/fixtures/cfgtest.c). */
+static void test_an_cfg_jump_table_compiled(void **state)
+{
+	struct img im;
+	struct an_cfg *cfg;
+	uint32_t jmpb = UINT32_MAX, njtab = 0;
+
+	(void)state;
+	img_open(&im, FIXTURES "cfgtest.so");
+	cfg = cfg_of(&im, "sw");
+	assert_int_equal(cfg->njtabs, 1);
+	assert_true(cfg->jtab[0].resolved);
+	assert_int_equal(cfg->jtab[0].n, 8); /* cases 0..7: cmpule a0,7 */
+	assert_true(cfg->jtab[0].base == an_procs_lookup(im.ps, "sw")->gp);
+	for (uint32_t b = 0; b < cfg->nblocks; b++)
+		if (cfg->block[b].flags & AN_BLK_JMP)
+			jmpb = b;
+	assert_true(jmpb != UINT32_MAX);
+	for (uint32_t e = cfg->block[jmpb].succ; e < cfg->block[jmpb].succ + cfg->block[jmpb].nsucc;
+	     e++) {
+		const struct an_edge *ed = &cfg->edge[e];
+		const struct an_block *t = &cfg->block[ed->to];
+
+		assert_int_equal(ed->kind, AN_EDGE_JTAB);
+		uint32_t live = 0;
+
+		/* each case block returns; it runs as often as its jump-table edge when that is
+		 * its only way in (padding falling into it never runs) */
+		assert_int_equal(cfg->insn[t->first + t->n - 1].op, AXP_OP_RET);
+		for (uint32_t k = t->pred; k < t->pred + t->npred; k++)
+			live += !(cfg->block[cfg->edge[cfg->pred[k]].from].flags &
+				  AN_BLK_UNREACHABLE);
+		if (live == 1)
+			assert_int_equal(ed->cls, t->cls);
+		else
+			assert_int_not_equal(ed->cls, t->cls);
+		njtab++;
+	}
+	assert_int_equal(njtab, 8); /* 7 cases and the default (case 6) */
+	assert_false(cfg->flags & AN_CFG_MISSING_EDGES);
+	an_cfg_free(cfg);
+	img_close(&im);
+}
+
+/* GCC calls the static helper with bsr past its GP prologue: a second entry. */
+static void test_an_cfg_second_entry(void **state)
+{
+	struct img im;
+	struct an_cfg *cfg;
+
+	(void)state;
+	img_open(&im, FIXTURES "cfgtest.so");
+	cfg = cfg_of(&im, "helper.constprop.0");
+	assert_int_equal(cfg->nentry_edges, 2);
+	assert_true(cfg->block[0].flags & AN_BLK_ENTRY);
+	assert_true(cfg->block[1].flags & AN_BLK_ENTRY);
+	assert_true(cfg->block[1].addr == cfg->block[0].addr + 8);
+	/* the prologue block runs once per call through pv, the rest once per call either way */
+	assert_int_not_equal(cfg->block[0].cls, cfg->block[1].cls);
+	an_cfg_free(cfg);
+	img_close(&im);
+}
+
+/* An exit-less loop gets an artificial NORETURN edge and classes still work. */
+static void test_an_cfg_infinite_loop(void **state)
+{
+	struct img im;
+	struct an_cfg *cfg;
+	uint32_t nr = 0;
+
+	(void)state;
+	img_open(&im, FIXTURES "cfgtest.so");
+	cfg = cfg_of(&im, "spin");
+	for (uint32_t e = 0; e < cfg->nedges; e++)
+		if (cfg->edge[e].kind == AN_EDGE_NORETURN) {
+			nr++;
+			assert_int_equal(cfg->edge[e].to, AN_NODE_EXIT);
+		}
+	assert_int_equal(nr, 1);
+	assert_int_equal(cfg->nexit_preds, 1);
+	assert_true(cfg->flags & AN_CFG_CLASSES);
+	an_cfg_free(cfg);
+	img_close(&im);
+}
+
+/* An indirect jump through an argument: missing edges, every block and edge its own class. */
+static void test_an_cfg_unresolvable_jmp(void **state)
+{
+	struct img im;
+	struct an_cfg *cfg;
+
+	(void)state;
+	img_open(&im, FIXTURES "cfgtest.so");
+	cfg = cfg_of(&im, "unresolved");
+	assert_true(cfg->flags & AN_CFG_MISSING_EDGES);
+	assert_int_equal(cfg->njtabs, 1);
+	assert_false(cfg->jtab[0].resolved);
+	assert_int_equal(cfg->nclasses, cfg->nblocks + cfg->nedges);
+	for (uint32_t b = 0; b < cfg->nblocks; b++)
+		if (cfg->block[b].flags & AN_BLK_JMP)
+			assert_true(cfg->block[b].flags & AN_BLK_UNRESOLVED);
+	an_cfg_free(cfg);
+	img_close(&im);
+}
+
+/* The stripped fixture analyses like the full one (same blocks and classes per procedure). */
+static void test_an_cfg_stripped_same_graphs(void **state)
+{
+	struct img full, str;
+
+	(void)state;
+	img_open(&full, FIXTURES "cfgtest.so");
+	img_open(&str, FIXTURES "cfgtest-stripped.so");
+	assert_int_equal(full.ps->n, str.ps->n);
+	for (size_t i = 0; i < full.ps->n; i++) {
+		struct an_cfg *a, *b;
+		char err[256];
+
+		assert_int_equal(an_cfg_build(full.ps, &full.ps->v[i], &a, err, sizeof(err)), 0);
+		assert_int_equal(an_cfg_build(str.ps, &str.ps->v[i], &b, err, sizeof(err)), 0);
+		assert_int_equal(an_cfg_classes(a), 0);
+		assert_int_equal(an_cfg_classes(b), 0);
+		assert_int_equal(a->nblocks, b->nblocks);
+		assert_int_equal(a->nedges, b->nedges);
+		assert_int_equal(a->nclasses, b->nclasses);
+		an_cfg_free(a);
+		an_cfg_free(b);
+	}
+	img_close(&full);
+	img_close(&str);
+}
+
+/* The checker finds a damaged CFG. */
+static void test_an_cfg_check_detects_damage(void **state)
+{
+	struct img im;
+	struct an_cfg *cfg;
+	char msg[256];
+	uint32_t saved;
+
+	(void)state;
+	img_open(&im, FIXTURES "cfgtest.so");
+	cfg = cfg_of(&im, "loops");
+	assert_int_equal(an_cfg_check(cfg, msg, sizeof(msg)), 0);
+	/* a fall-through edge that skips a block */
+	for (uint32_t e = 0; e < cfg->nedges; e++) {
+		if (cfg->edge[e].kind != AN_EDGE_FALL || cfg->edge[e].to + 1 >= cfg->nblocks)
+			continue;
+		saved = cfg->edge[e].to;
+		cfg->edge[e].to++;
+		assert_int_equal(an_cfg_check(cfg, msg, sizeof(msg)), -EBADMSG);
+		cfg->edge[e].to = saved;
+		break;
+	}
+	/* a class shared across a missing-edges CFG */
+	cfg->flags |= AN_CFG_MISSING_EDGES;
+	assert_int_equal(an_cfg_check(cfg, msg, sizeof(msg)), -EBADMSG);
+	cfg->flags &= ~AN_CFG_MISSING_EDGES;
+	/* a wrong reachability flag */
+	cfg->block[0].flags |= AN_BLK_UNREACHABLE;
+	assert_int_equal(an_cfg_check(cfg, msg, sizeof(msg)), -EBADMSG);
+	assert_non_null(strstr(msg, "reachab"));
+	an_cfg_free(cfg);
+	img_close(&im);
+}
+
+/* Schedules of whole CFGs: a single-predecessor block continues its predecessor's schedule. */
+static void test_an_cfg_schedule_continues(void **state)
+{
+	/* b0: ldq t0; beq a0,x   b1 (fall, same INT16): addq t0,1,t1 waits for the load */
+	uint32_t w[8] = {
+		enc_mem(0x29, T0, A1, 0),
+		enc_bra(0x39, A0, 1, 4),
+		enc_oprl(0x10, 0x20, T0, 1, T1),
+		W_RET,
+		W_RET,
+		W_NOP,
+		W_NOP,
+		W_NOP,
+	};
+	const struct mkelf_sym syms[] = { { "f", TEXT, 20, true } };
+	struct an_sched_model *m;
+	struct an_sched_insn s[5];
+	struct img im;
+	struct an_cfg *cfg;
+
+	(void)state;
+	assert_int_equal(mkelf_write(path, TEXT, w, 8, NULL, 0, 0, syms, 1), 0);
+	img_open(&im, path);
+	cfg = cfg_of(&im, "f");
+	assert_int_equal(an_sched_model_new(&m), 0);
+	assert_int_equal(an_sched_cfg(m, cfg, s), 0);
+	assert_int_equal(cfg->nblocks, 3);
+	/* ldq c0, beq c0; addq: the load's result at c2, M = 2 after the beq */
+	assert_int_equal(s[2].m, 2);
+	assert_int_equal(s[2].reason, AN_STALL_DEP);
+	assert_true(s[2].culprit_pc == TEXT);
+	assert_int_equal(s[2].culprit, -1);
+	/* the taken target's only predecessor is the beq: a new fetch, one cycle later */
+	assert_int_equal(s[4].m, 1);
+	{
+		uint32_t pred = 99;
+
+		assert_false(an_sched_continues(cfg, 0, &pred)); /* ENTRY */
+		assert_true(an_sched_continues(cfg, 1, &pred));
+		assert_int_equal(pred, 0);
+		assert_true(an_sched_continues(cfg, 2, &pred));
+		assert_int_equal(pred, 0);
+	}
+	an_sched_model_free(m);
+	an_cfg_free(cfg);
+	img_close(&im);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_an_cfg_block_splitting),
+		cmocka_unit_test(test_an_cfg_jump_table_synthetic),
+		cmocka_unit_test(test_an_cfg_jump_table_compiled),
+		cmocka_unit_test(test_an_cfg_second_entry),
+		cmocka_unit_test(test_an_cfg_infinite_loop),
+		cmocka_unit_test(test_an_cfg_unresolvable_jmp),
+		cmocka_unit_test(test_an_cfg_stripped_same_graphs),
+		cmocka_unit_test(test_an_cfg_check_detects_damage),
+		cmocka_unit_test(test_an_cfg_schedule_continues),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
