@@ -20,6 +20,8 @@ static const struct cmd commands[] = {
 	{ "flush", cmd_flush, "make the running axprofd store its profiles now" },
 	{ "epoch", cmd_epoch, "start a new epoch of the profile database" },
 	{ "merge", cmd_merge, "add databases' profiles into another one" },
+	{ "annotate", cmd_annotate, "frequency, CPI and stall culprits per instruction (dcpicalc)" },
+	{ "topstalls", cmd_topstalls, "the largest stalls across images, with their culprits" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,681 @@
+/* analysis/an_freq_image.c - DCPI's dynamic analysis of an image: frequency, CPI, stalls per procedure. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_freq_image.h"
+
+struct an_fi_image {
+	struct an_elf *elf;
+	struct an_procs *procs;
+	struct an_sched_model *model;
+	struct pdb_count *ev[AN_EV_NR];
+	size_t nev[AN_EV_NR];
+};
+
+static int errmsg(char *err, size_t len, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int errmsg(char *err, size_t len, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && len) {
+		va_start(ap, fmt);
+		vsnprintf(err, len, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+int an_fi_open(const char *path, struct an_fi_image **out, char *err, size_t errlen)
+{
+	struct an_fi_image *im;
+	int ret;
+
+	*out = NULL;
+	im = calloc(1, sizeof(*im));
+	if (!im)
+		return errmsg(err, errlen, -ENOMEM, "%s: out of memory", path);
+	ret = an_elf_open(path, &im->elf, err, errlen);
+	if (ret)
+		goto fail;
+	ret = an_procs_find(im->elf, &im->procs, err, errlen);
+	if (ret)
+		goto fail;
+	ret = an_sched_model_new(&im->model);
+	if (ret) {
+		errmsg(err, errlen, ret, "%s: cannot build the EV5 model: %s", path,
+		       strerror(-ret));
+		goto fail;
+	}
+	*out = im;
+	return 0;
+fail:
+	an_fi_close(im);
+	return ret;
+}
+
+void an_fi_close(struct an_fi_image *im)
+{
+	if (!im)
+		return;
+	for (unsigned int e = 0; e < AN_EV_NR; e++)
+		free(im->ev[e]);
+	an_sched_model_free(im->model);
+	if (im->procs)
+		an_procs_free(im->procs);
+	if (im->elf)
+		an_elf_close(im->elf);
+	free(im);
+}
+
+const struct an_elf *an_fi_elf(const struct an_fi_image *im)
+{
+	return im->elf;
+}
+
+const struct an_procs *an_fi_procs(const struct an_fi_image *im)
+{
+	return im->procs;
+}
+
+unsigned int an_fi_pdb_event(unsigned int ev)
+{
+	static const unsigned int map[AN_EV_NR] = {
+		[AN_EV_CYCLES] = PDB_EV_CYCLES,	  [AN_EV_IMISS] = PDB_EV_IMISS,
+		[AN_EV_DMISS] = PDB_EV_DMISS,	  [AN_EV_DTBMISS] = PDB_EV_DTBMISS,
+		[AN_EV_ITBMISS] = PDB_EV_ITBMISS, [AN_EV_BRANCHMP] = PDB_EV_BRANCHMP,
+	};
+
+	return ev < AN_EV_NR ? map[ev] : PDB_EV_MAX;
+}
+
+int an_fi_set_samples(struct an_fi_image *im, unsigned int ev, const struct pdb_count *v, size_t n)
+{
+	struct pdb_count *c = NULL;
+
+	if (ev >= AN_EV_NR || (n && !v))
+		return -EINVAL;
+	for (size_t i = 1; i < n; i++)
+		if (v[i].offset <= v[i - 1].offset)
+			return -EINVAL;
+	if (n) {
+		c = malloc(n * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		memcpy(c, v, n * sizeof(*c));
+	}
+	free(im->ev[ev]);
+	im->ev[ev] = c;
+	im->nev[ev] = n;
+	return 0;
+}
+
+int an_fi_set_profile(struct an_fi_image *im, const struct pdb_prof *prof)
+{
+	for (unsigned int e = 0; e < AN_EV_NR; e++) {
+		struct pdb_count *v = NULL;
+		size_t n = 0;
+		int ret;
+
+		ret = pdb_prof_samples(prof, an_fi_pdb_event(e), &v, &n);
+		if (ret)
+			return ret;
+		ret = an_fi_set_samples(im, e, v, n);
+		free(v);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Index of the first sample at offset >= lo. */
+static size_t lower(const struct an_fi_image *im, unsigned int ev, uint64_t lo)
+{
+	size_t a = 0, b = im->nev[ev];
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (im->ev[ev][mid].offset < lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a;
+}
+
+uint64_t an_fi_samples_in(const struct an_fi_image *im, unsigned int ev, uint64_t lo, uint64_t hi)
+{
+	uint64_t s = 0;
+
+	if (ev >= AN_EV_NR)
+		return 0;
+	for (size_t k = lower(im, ev, lo); k < im->nev[ev] && im->ev[ev][k].offset < hi; k++)
+		s += im->ev[ev][k].count;
+	return s;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* One procedure. */
+
+void an_fi_proc_free(struct an_fi_proc *fp)
+{
+	if (!fp)
+		return;
+	if (fp->cfg)
+		an_cfg_free(fp->cfg);
+	free(fp->insn);
+	free(fp->cls);
+	free(fp->edge_f);
+	free(fp);
+}
+
+/* Does an_sched's stall reason make M_i depend on the culprit's latency or resource (§6.1)? */
+static bool reason_is_dependence(unsigned int reason)
+{
+	return reason == AN_STALL_DEP || reason == AN_STALL_LDST || reason == AN_STALL_UNIT;
+}
+
+/*
+ * Is block b entered by falling through from the block before it, among other predecessors?
+ * (With that block as its only predecessor an_sched_cfg() continues its schedule, so M_i are
+ * right; with several it starts afresh, and the first fetch group's M_i depend on the path.)
+ */
+static bool falls_into(const struct an_cfg *cfg, uint32_t b)
+{
+	const struct an_block *bl = &cfg->block[b];
+
+	if (bl->npred < 2 && !(bl->flags & AN_BLK_ENTRY))
+		return false;
+	for (uint32_t k = bl->pred; k < bl->pred + bl->npred; k++) {
+		const struct an_edge *ed = &cfg->edge[cfg->pred[k]];
+
+		if (ed->kind == AN_EDGE_FALL && ed->from + 1 == b)
+			return true;
+	}
+	return false;
+}
+
+static int build_fg(struct an_fi_proc *fp, struct an_fg_insn **fin, struct an_fg_block **fbl,
+		    struct an_fg_edge **fed, struct an_fg *g)
+{
+	const struct an_cfg *cfg = fp->cfg;
+	uint32_t nb = cfg->nblocks, ne = 0, i, b, e;
+	bool missing = cfg->flags & AN_CFG_MISSING_EDGES;
+
+	*fin = calloc((size_t)cfg->ninsns + 1, sizeof(**fin));
+	*fbl = calloc((size_t)nb + 2, sizeof(**fbl));
+	*fed = calloc((size_t)cfg->nedges + 1, sizeof(**fed));
+	if (!*fin || !*fbl || !*fed)
+		return -ENOMEM;
+	for (i = 0; i < cfg->ninsns; i++) {
+		const struct an_fi_insn *in = &fp->insn[i];
+		struct an_fg_insn *f = &(*fin)[i];
+
+		f->pc = in->pc;
+		f->samples = in->samples[AN_EV_CYCLES];
+		f->m = in->sched.m;
+		f->dep = AN_NONE;
+		if (reason_is_dependence(in->sched.reason) && in->static_culprit >= 0 &&
+		    (uint32_t)in->static_culprit < i &&
+		    (uint32_t)in->static_culprit >= cfg->block[in->block].first)
+			f->dep = (uint32_t)in->static_culprit;
+	}
+	for (b = 0; b < nb; b++) {
+		const struct an_block *bl = &cfg->block[b];
+
+		/*
+		 * A block that starts inside a 16-byte fetch block (INT16) and is entered by
+		 * falling through can issue its first group with the end of the previous block
+		 * (EV5-MODEL.md: only a new fetch block or a redirect starts a new cycle), so the
+		 * M_i of its first fetch block depend on that block.
+		 */
+		if (bl->addr % 16 && falls_into(cfg, b))
+			for (i = bl->first; i < bl->first + bl->n; i++)
+				if (an_cfg_addr(cfg, i) / 16 == bl->addr / 16)
+					(*fin)[i].flags |= AN_FG_M_UNSURE;
+		(*fbl)[b] = (struct an_fg_block){ .first = bl->first, .n = bl->n, .cls = bl->cls };
+		/* With missing edges any block may be the target of the unresolved jump. */
+		if (missing || (bl->flags & AN_BLK_UNREACHABLE))
+			(*fbl)[b].flags |= AN_FG_NO_IN;
+	}
+	/* The virtual ENTRY and EXIT nodes, each with a class of its own. */
+	(*fbl)[nb] = (struct an_fg_block){
+		.first = 0, .n = 0, .cls = cfg->nclasses, .flags = AN_FG_NO_IN
+	};
+	(*fbl)[nb + 1] = (struct an_fg_block){
+		.first = 0, .n = 0, .cls = cfg->nclasses + 1, .flags = AN_FG_NO_OUT
+	};
+	for (e = 0; e < cfg->nedges; e++) {
+		const struct an_edge *ed = &cfg->edge[e];
+
+		if (ed->kind == AN_EDGE_NORETURN)
+			continue; /* artificial, never runs: not a flow */
+		(*fed)[ne++] = (struct an_fg_edge){
+			.from = ed->from == AN_NODE_ENTRY ? nb : ed->from,
+			.to = ed->to == AN_NODE_EXIT ? nb + 1 : ed->to,
+			.cls = ed->cls,
+		};
+	}
+	*g = (struct an_fg){ .insns = *fin,
+			     .ninsns = cfg->ninsns,
+			     .blocks = *fbl,
+			     .nblocks = nb + 2,
+			     .edges = *fed,
+			     .nedges = ne,
+			     .nclasses = cfg->nclasses + 2 };
+	return 0;
+}
+
+/* The culprit analysis' view of the procedure (an_culprit.h). */
+struct cpbuf {
+	struct an_cp_insn *ci;
+	struct an_cp_block *cb;
+	struct an_cp_edge *ce;
+	struct an_cp_proc pr;
+};
+
+static void cp_free(struct cpbuf *c)
+{
+	free(c->ci);
+	free(c->cb);
+	free(c->ce);
+}
+
+/* prelim: before the frequencies are known (blocks at 0, edges unknown: no edge is "rare"). */
+static int cp_build(const struct an_fi_proc *fp, const struct an_fi_opts *o, bool prelim,
+		    struct cpbuf *c)
+{
+	const struct an_cfg *cfg = fp->cfg;
+	uint32_t i, b, e, ne = 0;
+	bool missing = cfg->flags & AN_CFG_MISSING_EDGES;
+
+	c->ci = calloc((size_t)cfg->ninsns + 1, sizeof(*c->ci));
+	c->cb = calloc((size_t)cfg->nblocks + 1, sizeof(*c->cb));
+	c->ce = calloc((size_t)cfg->nedges + 1, sizeof(*c->ce));
+	if (!c->ci || !c->cb || !c->ce) {
+		cp_free(c);
+		return -ENOMEM;
+	}
+	for (b = 0; b < cfg->nblocks; b++) {
+		const struct an_block *bl = &cfg->block[b];
+		double f = 0;
+
+		if (!prelim && fp->cls[bl->cls].how != AN_FHOW_NONE)
+			f = fp->cls[bl->cls].f;
+		if (!prelim && o->exec_override) {
+			double x = o->exec_override(o->override_priv, bl->addr);
+
+			if (x >= 0)
+				f = x / o->period[AN_EV_CYCLES];
+		}
+		c->cb[b] = (struct an_cp_block){ .first = bl->first, .n = bl->n, .f = f };
+		if (bl->flags & AN_BLK_ENTRY)
+			c->cb[b].flags |= AN_CP_ENTRY;
+		if (missing || (bl->flags & AN_BLK_UNREACHABLE))
+			c->cb[b].flags |= AN_CP_UNKNOWN_PREDS;
+	}
+	for (i = 0; i < cfg->ninsns; i++) {
+		c->ci[i].pc = fp->insn[i].pc;
+		c->ci[i].d = cfg->insn[i];
+		c->ci[i].block = cfg->blk_of[i];
+		c->ci[i].m = fp->insn[i].sched.m;
+		memcpy(c->ci[i].ev, fp->insn[i].samples, sizeof(c->ci[i].ev));
+	}
+	for (e = 0; e < cfg->nedges; e++) {
+		const struct an_edge *ed = &cfg->edge[e];
+
+		if (ed->from >= cfg->nblocks || ed->to >= cfg->nblocks)
+			continue;
+		c->ce[ne++] = (struct an_cp_edge){ .from = ed->from,
+						   .to = ed->to,
+						   .f = prelim ? -1 : fp->edge_f[e] };
+	}
+	c->pr = (struct an_cp_proc){ .insns = c->ci,
+				     .ninsns = cfg->ninsns,
+				     .blocks = c->cb,
+				     .nblocks = cfg->nblocks,
+				     .edges = c->ce,
+				     .nedges = ne };
+	memcpy(c->pr.period, o->period, sizeof(c->pr.period));
+	return 0;
+}
+
+static int explain(struct an_fi_proc *fp, const struct an_fi_opts *o)
+{
+	struct an_cp_result *res = calloc((size_t)fp->ninsns + 1, sizeof(*res));
+	struct cpbuf c;
+	int ret;
+
+	if (!res)
+		return -ENOMEM;
+	ret = cp_build(fp, o, false, &c);
+	if (ret) {
+		free(res);
+		return ret;
+	}
+	ret = an_culprit_explain(&c.pr, o->cp, res);
+	if (!ret)
+		for (uint32_t i = 0; i < fp->ninsns; i++)
+			fp->insn[i].cp = res[i];
+	cp_free(&c);
+	free(res);
+	return ret;
+}
+
+/* Issue points no dynamic stall cause applies to (for the confidence of their class). */
+static int mark_clean(const struct an_fi_proc *fp, const struct an_fi_opts *o,
+		      struct an_fg_insn *fin)
+{
+	uint32_t *cand = calloc((size_t)fp->ninsns + 1, sizeof(*cand));
+	struct cpbuf c;
+	int ret;
+
+	if (!cand)
+		return -ENOMEM;
+	ret = cp_build(fp, o, true, &c);
+	if (!ret) {
+		ret = an_culprit_candidates_all(&c.pr, o->cp, cand);
+		cp_free(&c);
+	}
+	if (!ret)
+		for (uint32_t i = 0; i < fp->ninsns; i++)
+			if (!cand[i])
+				fin[i].flags |= AN_FG_CLEAN;
+	free(cand);
+	return ret;
+}
+
+int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct an_fi_opts *o,
+		  struct an_fi_proc **out, char *err, size_t errlen)
+{
+	struct an_fg_insn *fin = NULL;
+	struct an_fg_block *fbl = NULL;
+	struct an_fg_edge *fed = NULL;
+	struct an_sched_insn *sched = NULL;
+	struct an_fi_proc *fp;
+	struct an_fg g;
+	size_t k[AN_EV_NR];
+	uint32_t i, e;
+	int ret;
+
+	*out = NULL;
+	if (!(o->period[AN_EV_CYCLES] > 0))
+		return errmsg(err, errlen, -EINVAL, "no CYCLES sampling period");
+	fp = calloc(1, sizeof(*fp));
+	if (!fp)
+		return errmsg(err, errlen, -ENOMEM, "out of memory");
+	fp->proc = p;
+	an_proc_name(p, fp->name, sizeof(fp->name));
+	memcpy(fp->period, o->period, sizeof(fp->period));
+	ret = an_cfg_build(im->procs, p, &fp->cfg, err, errlen);
+	if (ret)
+		goto fail;
+	ret = an_cfg_classes(fp->cfg);
+	if (ret)
+		goto nomem;
+	fp->ninsns = fp->cfg->ninsns;
+	fp->insn = calloc((size_t)fp->ninsns + 1, sizeof(*fp->insn));
+	sched = calloc((size_t)fp->ninsns + 1, sizeof(*sched));
+	fp->cls = calloc((size_t)fp->cfg->nclasses + 2, sizeof(*fp->cls));
+	fp->edge_f = calloc((size_t)fp->cfg->nedges + 1, sizeof(*fp->edge_f));
+	if (!fp->insn || !sched || !fp->cls || !fp->edge_f)
+		goto nomem;
+	ret = an_sched_cfg(im->model, fp->cfg, sched);
+	if (ret) {
+		errmsg(err, errlen, ret, "%s: cannot schedule: %s", fp->name, strerror(-ret));
+		goto fail;
+	}
+	for (unsigned int ev = 0; ev < AN_EV_NR; ev++)
+		k[ev] = lower(im, ev, fp->cfg->start);
+	for (i = 0; i < fp->ninsns; i++) {
+		struct an_fi_insn *in = &fp->insn[i];
+		const struct an_block *bl;
+
+		in->pc = an_cfg_addr(fp->cfg, i);
+		in->word = fp->cfg->insn[i].word;
+		in->block = fp->cfg->blk_of[i];
+		in->sched = sched[i];
+		bl = &fp->cfg->block[in->block];
+		in->static_culprit = sched[i].culprit >= 0 && (uint32_t)sched[i].culprit < bl->n ?
+					     (int32_t)(bl->first + (uint32_t)sched[i].culprit) :
+					     -1;
+		for (unsigned int ev = 0; ev < AN_EV_NR; ev++) {
+			while (k[ev] < im->nev[ev] && im->ev[ev][k[ev]].offset < in->pc)
+				k[ev]++;
+			if (k[ev] < im->nev[ev] && im->ev[ev][k[ev]].offset == in->pc)
+				in->samples[ev] = im->ev[ev][k[ev]].count;
+			fp->samples[ev] += in->samples[ev];
+		}
+	}
+
+	/* §6.1: frequencies. */
+	ret = build_fg(fp, &fin, &fbl, &fed, &g);
+	if (!ret)
+		ret = mark_clean(fp, o, fin);
+	if (ret)
+		goto nomem;
+	ret = an_freq_estimate(&g, o->freq, fp->cls);
+	if (ret) {
+		errmsg(err, errlen, ret, "%s: frequency estimation failed: %s", fp->name,
+		       strerror(-ret));
+		goto fail;
+	}
+	for (e = 0; e < fp->cfg->nedges; e++) {
+		const struct an_edge *ed = &fp->cfg->edge[e];
+
+		fp->edge_f[e] =
+			ed->kind == AN_EDGE_NORETURN || fp->cls[ed->cls].how == AN_FHOW_NONE ?
+				(ed->kind == AN_EDGE_NORETURN ? 0 : -1) :
+				fp->cls[ed->cls].f;
+	}
+	for (i = 0; i < fp->ninsns; i++) {
+		const struct an_fest *c = &fp->cls[fp->cfg->block[fp->insn[i].block].cls];
+
+		fp->insn[i].conf = c->conf;
+		fp->insn[i].how = c->how;
+	}
+
+	/* §6.2: culprits. */
+	ret = explain(fp, o);
+	if (ret) {
+		errmsg(err, errlen, ret, "%s: culprit analysis failed: %s", fp->name,
+		       strerror(-ret));
+		goto fail;
+	}
+	free(fin);
+	free(fbl);
+	free(fed);
+	free(sched);
+	*out = fp;
+	return 0;
+nomem:
+	ret = errmsg(err, errlen, -ENOMEM, "out of memory");
+fail:
+	free(fin);
+	free(fbl);
+	free(fed);
+	free(sched);
+	an_fi_proc_free(fp);
+	return ret;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Summaries. */
+
+void an_stall_summary(const struct an_fi_proc *fp, struct an_stall_summary *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->period = fp->period[AN_EV_CYCLES];
+	for (uint32_t i = 0; i < fp->ninsns; i++) {
+		const struct an_fi_insn *in = &fp->insn[i];
+		double s = (double)in->samples[AN_EV_CYCLES], f = in->cp.f, base, st;
+
+		out->insns_exec += f * out->period;
+		if (!s)
+			continue;
+		out->samples += s;
+		/* The schedule's own split of M_i: stall cycles (bubbles) and the rest. */
+		st = f * (in->sched.stall < in->sched.m ? in->sched.stall : in->sched.m);
+		base = f * in->sched.m - st;
+		if (base > s)
+			base = s;
+		if (st > s - base)
+			st = s - base;
+		out->exec += base;
+		out->stat += st;
+		out->dyn += s - base - st;
+		for (unsigned int c = 0; c < AN_CAUSE_NR; c++) {
+			out->lo[c] += in->cp.lo[c];
+			out->hi[c] += in->cp.hi[c];
+			out->share[c] += in->cp.share[c];
+		}
+		out->unexplained += in->cp.unexplained;
+	}
+}
+
+void an_stall_summary_add(struct an_stall_summary *a, const struct an_stall_summary *b)
+{
+	if (!a->period)
+		a->period = b->period;
+	a->samples += b->samples;
+	a->exec += b->exec;
+	a->stat += b->stat;
+	a->dyn += b->dyn;
+	for (unsigned int c = 0; c < AN_CAUSE_NR; c++) {
+		a->lo[c] += b->lo[c];
+		a->hi[c] += b->hi[c];
+		a->share[c] += b->share[c];
+	}
+	a->unexplained += b->unexplained;
+	a->insns_exec += b->insns_exec;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+void an_stall_summary_json(FILE *f, const char *name, const struct an_stall_summary *s)
+{
+	double cycles = s->samples * s->period;
+	double cpi = s->insns_exec > 0 ? cycles / s->insns_exec : 0;
+
+	fprintf(f, "{");
+	if (name) {
+		fprintf(f, "\"name\":");
+		json_str(f, name);
+		fprintf(f, ",");
+	}
+	fprintf(f,
+		"\"samples\":%.0f,\"cycles\":%.0f,\"instructions\":%.0f,\"cpi\":%.4f,"
+		"\"execution\":%.2f,\"static\":%.2f,\"dynamic\":%.2f,\"causes\":{",
+		s->samples, cycles, s->insns_exec, cpi, s->exec, s->stat, s->dyn);
+	for (unsigned int c = 0; c < AN_CAUSE_NR; c++)
+		fprintf(f, "%s\"%s\":{\"lo\":%.2f,\"hi\":%.2f,\"share\":%.2f}", c ? "," : "",
+			an_cause_name(c), s->lo[c], s->hi[c], s->share[c]);
+	fprintf(f, "},\"unexplained\":%.2f}", s->unexplained);
+}
+
+void an_stall_summary_print(FILE *f, const char *name, const struct an_stall_summary *s, bool json)
+{
+	double t = s->samples > 0 ? s->samples : 1, cycles = s->samples * s->period;
+	double cpi = s->insns_exec > 0 ? cycles / s->insns_exec : 0;
+
+	if (json) {
+		an_stall_summary_json(f, name, s);
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, "%s%s%.0f samples, %.4g cycles, %.4g instructions, CPI %.2f\n", name ? name : "",
+		name ? ": " : "", s->samples, cycles, s->insns_exec, cpi);
+	fprintf(f, "  %-24s %6.1f%%\n", "execution", 100 * s->exec / t);
+	fprintf(f, "  %-24s %6.1f%%\n", "static stalls", 100 * s->stat / t);
+	fprintf(f, "  %-24s %6.1f%%\n", "dynamic stalls", 100 * s->dyn / t);
+	for (unsigned int c = 0; c < AN_CAUSE_NR; c++) {
+		if (s->hi[c] <= 0)
+			continue;
+		fprintf(f, "    %-22s %6.1f%% to %5.1f%%  (%.1f%%)\n", an_cause_label(c),
+			100 * s->lo[c] / t, 100 * s->hi[c] / t, 100 * s->share[c] / t);
+	}
+	fprintf(f, "    %-22s %6.1f%%\n", "unexplained", 100 * s->unexplained / t);
+}
+
+struct rep {
+	char name[256];
+	struct an_stall_summary s;
+};
+
+static int cmp_rep(const void *a, const void *b)
+{
+	const struct rep *x = a, *y = b;
+
+	return (x->s.samples < y->s.samples) - (x->s.samples > y->s.samples);
+}
+
+int an_stall_report(FILE *f, const char *path, const struct pdb_prof *prof,
+		    const double period[AN_EV_NR], size_t max_procs, bool json, char *err,
+		    size_t errlen)
+{
+	struct an_fi_opts o = { 0 };
+	struct an_fi_image *im;
+	struct an_stall_summary tot = { 0 };
+	struct rep *v = NULL;
+	size_t n = 0, i;
+	int ret;
+
+	memcpy(o.period, period, sizeof(o.period));
+	ret = an_fi_open(path, &im, err, errlen);
+	if (ret)
+		return ret;
+	ret = an_fi_set_profile(im, prof);
+	if (ret) {
+		errmsg(err, errlen, ret, "%s: cannot read the profile: %s", path, strerror(-ret));
+		goto out;
+	}
+	v = calloc(an_fi_procs(im)->n + 1, sizeof(*v));
+	if (!v) {
+		ret = errmsg(err, errlen, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < an_fi_procs(im)->n; i++) {
+		const struct an_proc *p = &an_fi_procs(im)->v[i];
+		struct an_fi_proc *fp;
+		char e2[256];
+
+		if (!an_fi_samples_in(im, AN_EV_CYCLES, p->start, p->end))
+			continue;
+		if (an_fi_analyze(im, p, &o, &fp, e2, sizeof(e2)))
+			continue; /* a procedure the CFG builder rejects: skipped */
+		an_stall_summary(fp, &v[n].s);
+		snprintf(v[n].name, sizeof(v[n].name), "%s", fp->name);
+		an_stall_summary_add(&tot, &v[n].s);
+		n++;
+		an_fi_proc_free(fp);
+	}
+	qsort(v, n, sizeof(*v), cmp_rep);
+	for (i = 0; i < n && (!max_procs || i < max_procs); i++)
+		an_stall_summary_print(f, v[i].name, &v[i].s, json);
+	an_stall_summary_print(f, "total", &tot, json);
+out:
+	free(v);
+	an_fi_close(im);
+	return ret;
+}

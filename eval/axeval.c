@@ -1,0 +1,447 @@
+/* eval/axeval.c - `make eval`'s grader: DCPI Figures 8, 9, 10 against the machine's ground truth. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_eval.h"
+#include "pdb.h"
+
+/*
+ * axeval [options] NAME DB IMAGE TRUTH [NAME DB IMAGE TRUTH ...]
+ *
+ * For each run: the profile of IMAGE in DB's current epoch (recorded by `axprof record --truth
+ * TRUTH`), analysed as `axprof annotate` does (analysis/an_freq_image.h) and graded against
+ * TRUTH by analysis/an_eval.c. Prints one line per run, then the totals next to the paper's
+ * published figures and the project's targets.
+ */
+
+/* DCPI SOSP'97 §6.1, §6.2 (published) and the project's targets. */
+#define PAPER_W5 0.73
+#define PAPER_W10 0.87
+#define PAPER_W15 0.92
+#define PAPER_EDGE10 0.58
+#define PAPER_CORR_TOP 0.91
+#define PAPER_CORR_BOT 0.86
+#define PAPER_CORR_MID 0.90
+#define PAPER_UNEXPLAINED 0.086
+#define TARGET_W5 0.80
+#define TARGET_W10 0.92
+#define TARGET_EDGE10 0.70
+#define TARGET_CORR 0.91
+#define TARGET_UNEXPLAINED 0.086
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: axeval [--period P] [--event-period E=P] [--detail FILE] [--json FILE]\n"
+		"              NAME DB IMAGE TRUTH [NAME DB IMAGE TRUTH ...]\n\n"
+		"Grade axprof's frequency and culprit estimates (DCPI SOSP'97 §6) against the hosted\n"
+		"machine's ground truth: Figure 8 (instruction frequencies, by samples), Figure 9\n"
+		"(edges), Figure 10 (I-cache stall cycles against I-cache misses), unexplained stalls.\n\n"
+		"  --period P          mean CYCLES sampling period of the recordings\n"
+		"  --event-period E=P  mean period of event E (imiss, dmiss, branchmp) when sampled\n"
+		"  --truth-events      use the truth's exact event counts as event samples (the limit\n"
+		"                      of event sampling; when the recorder cannot sample events)\n"
+		"  --detail FILE       CSV of every graded instruction\n"
+		"  --json FILE         the figures as JSON\n");
+}
+
+static const char *pf(bool ok)
+{
+	return ok ? "met" : "MISSED";
+}
+
+static void bar(double share)
+{
+	int n = (int)lround(share * 60);
+
+	for (int i = 0; i < n; i++)
+		putchar('#');
+}
+
+static void print_hist(const char *title, const struct an_eval_hist *h)
+{
+	printf("%s\n", title);
+	printf("  %-7s %7s %9s\n", "bucket", "share", "low-conf");
+	for (int b = 0; b < AN_EVAL_NB; b++) {
+		double s = h->total > 0 ? h->w[b] / h->total : 0;
+		double l = h->total > 0 ? h->low[b] / h->total : 0;
+
+		printf("  %-7s %6.2f%% %8.2f%%  ", an_eval_bucket_label(b), 100 * s, 100 * l);
+		bar(s);
+		printf("\n");
+	}
+}
+
+struct fig10 {
+	double top, bot, mid;
+	size_t n;
+};
+
+static struct fig10 correlate(const struct an_eval_acc *a)
+{
+	struct fig10 r = { 0 };
+	double *x = calloc(a->npts + 1, sizeof(double)), *lo = calloc(a->npts + 1, sizeof(double));
+	double *hi = calloc(a->npts + 1, sizeof(double)),
+	       *mid = calloc(a->npts + 1, sizeof(double));
+
+	if (x && lo && hi && mid) {
+		for (size_t i = 0; i < a->npts; i++) {
+			x[i] = a->pts[i].misses;
+			lo[i] = a->pts[i].lo;
+			hi[i] = a->pts[i].hi;
+			mid[i] = (lo[i] + hi[i]) / 2;
+		}
+		r.n = a->npts;
+		r.top = an_eval_pearson(x, hi, a->npts);
+		r.bot = an_eval_pearson(x, lo, a->npts);
+		r.mid = an_eval_pearson(x, mid, a->npts);
+	}
+	free(x);
+	free(lo);
+	free(hi);
+	free(mid);
+	return r;
+}
+
+static int cmp_pt(const void *a, const void *b)
+{
+	const struct an_eval_point *x = a, *y = b;
+
+	return (x->misses < y->misses) - (x->misses > y->misses);
+}
+
+static int parse_evperiod(const char *s, double period[AN_EV_NR])
+{
+	static const char *const names[AN_EV_NR] = { "cycles",	"imiss",   "dmiss",
+						     "dtbmiss", "itbmiss", "branchmp" };
+	const char *eq = strchr(s, '=');
+	char *end;
+
+	for (int e = 1; eq && e < AN_EV_NR; e++) {
+		if (strlen(names[e]) != (size_t)(eq - s) || strncmp(s, names[e], (size_t)(eq - s)))
+			continue;
+		period[e] = strtod(eq + 1, &end);
+		return *end || !(period[e] > 0) ? -EINVAL : 0;
+	}
+	return -EINVAL;
+}
+
+/*
+ * Grade every image of db's current epoch that has CYCLES samples: the program (key of
+ * `image`) at its link addresses, shared objects at the load bias their samples reveal. *all
+ * gets every CYCLES sample of the epoch (images and unknown), for the graded share.
+ */
+static int grade_run(const char *name, const char *dbdir, const char *image,
+		     const struct mach_truth *t, const struct an_fi_opts *o, unsigned int flags,
+		     struct an_eval_acc *a, FILE *detail, double *all, char *err, size_t errlen)
+{
+	struct pdb_image *list = NULL, me;
+	struct pdb_error pe;
+	struct pdb_db *db;
+	struct pdb_prof *up = NULL;
+	uint32_t epoch;
+	size_t n = 0;
+	int ret;
+
+	ret = pdb_open(dbdir, false, &db, &pe);
+	if (ret) {
+		snprintf(err, errlen, "%s", pe.msg);
+		return ret;
+	}
+	ret = pdb_image_describe(image, &me, &pe);
+	if (ret) {
+		snprintf(err, errlen, "%s", pe.msg);
+		goto out;
+	}
+	ret = pdb_epoch_current(db, &epoch);
+	if (!ret)
+		ret = pdb_image_list(db, epoch, &list, &n);
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", dbdir, pdb_errmsg(db));
+		goto out;
+	}
+	if (!pdb_load(db, epoch, PDB_KEY_UNKNOWN, &up)) {
+		*all += (double)pdb_prof_total(up, PDB_EV_CYCLES);
+		pdb_prof_free(up);
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct pdb_prof *prof = NULL;
+		bool main_image = !strcmp(list[k].key, me.key);
+		const char *path = main_image ? image : list[k].path;
+		uint64_t bias = 0;
+		char tag[160], e2[512];
+
+		if (pdb_load(db, epoch, list[k].key, &prof))
+			continue;
+		*all += (double)pdb_prof_total(prof, PDB_EV_CYCLES);
+		if (!pdb_prof_total(prof, PDB_EV_CYCLES) || !path || !*path) {
+			pdb_prof_free(prof);
+			continue;
+		}
+		if (!main_image && an_eval_infer_bias(prof, t, o->period[AN_EV_CYCLES], &bias)) {
+			fprintf(stderr, "axeval: %s: %s: no load bias fits the truth; not graded\n",
+				name, path);
+			pdb_prof_free(prof);
+			continue;
+		}
+		if (main_image)
+			snprintf(tag, sizeof(tag), "%s", name);
+		else
+			snprintf(tag, sizeof(tag), "%.60s/%.80s", name,
+				 strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+		ret = an_eval_image(path, prof, t, bias, o, flags, a, detail, tag, e2, sizeof(e2));
+		pdb_prof_free(prof);
+		if (ret) {
+			snprintf(err, errlen, "%s", e2);
+			goto out;
+		}
+	}
+out:
+	pdb_image_list_free(list, n);
+	pdb_close(db);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	enum { O_PERIOD = 256, O_EVP, O_TEV, O_DETAIL, O_JSON, O_HELP };
+	static const struct option longopts[] = {
+		{ "period", required_argument, NULL, O_PERIOD },
+		{ "event-period", required_argument, NULL, O_EVP },
+		{ "truth-events", no_argument, NULL, O_TEV },
+		{ "detail", required_argument, NULL, O_DETAIL },
+		{ "json", required_argument, NULL, O_JSON },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct an_fi_opts o = { 0 };
+	struct an_eval_acc tot = { 0 };
+	const char *detail_path = NULL, *json_path = NULL;
+	FILE *detail = NULL;
+	struct fig10 f10;
+	char *end, err[1024];
+	double w5, w10, w15, e10, unexp;
+	unsigned int flags = 0;
+	int c, i, status = 0;
+
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_PERIOD:
+			o.period[AN_EV_CYCLES] = strtod(optarg, &end);
+			if (*end || !(o.period[AN_EV_CYCLES] > 0)) {
+				fprintf(stderr, "axeval: bad --period '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case O_EVP:
+			if (parse_evperiod(optarg, o.period)) {
+				fprintf(stderr, "axeval: bad --event-period '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case O_TEV:
+			flags |= AN_EVAL_TRUTH_EVENTS;
+			break;
+		case O_DETAIL:
+			detail_path = optarg;
+			break;
+		case O_JSON:
+			json_path = optarg;
+			break;
+		case O_HELP:
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!(o.period[AN_EV_CYCLES] > 0) || optind >= argc || (argc - optind) % 4) {
+		usage(stderr);
+		return 2;
+	}
+	if (detail_path) {
+		detail = fopen(detail_path, "w");
+		if (!detail) {
+			fprintf(stderr, "axeval: cannot create %s: %s\n", detail_path,
+				strerror(errno));
+			return 1;
+		}
+		fprintf(detail, "run,procedure,addr,block,class,samples,m,est,exec,err,confidence,"
+				"how,true_static,unexplained\n");
+	}
+
+	printf("DCPI SOSP'97 §6 on the hosted EV5 machine: estimates vs exact counts\n");
+	printf("mean CYCLES period %.0f", o.period[AN_EV_CYCLES]);
+	if (flags & AN_EVAL_TRUTH_EVENTS)
+		printf("; events: the machine's exact counts (idealised event sampling)");
+	if (o.period[AN_EV_IMISS] > 0)
+		printf(", IMISS %.0f", o.period[AN_EV_IMISS]);
+	if (o.period[AN_EV_DMISS] > 0)
+		printf(", DMISS %.0f", o.period[AN_EV_DMISS]);
+	if (o.period[AN_EV_BRANCHMP] > 0)
+		printf(", BRANCHMP %.0f", o.period[AN_EV_BRANCHMP]);
+	printf("\n\n%-13s %9s %6s %6s %6s %7s %7s %6s %7s %6s %5s\n", "run", "samples", "<=5%",
+	       "<=10%", "<=15%", "edge10", "unexpl", "Mi=", "recall", "graded", "s");
+	for (i = optind; i + 3 < argc; i += 4) {
+		const char *name = argv[i], *db = argv[i + 1], *image = argv[i + 2];
+		const char *truth = argv[i + 3];
+		struct an_eval_acc a = { 0 };
+		struct mach_truth *t = NULL;
+		uint64_t bad = 0;
+		double all = 0;
+		int ret;
+
+		ret = mach_truth_read(truth, &t, &bad);
+		if (ret) {
+			printf("%-13s cannot read the truth %s: %s (offset %" PRIu64 ")\n", name,
+			       truth, strerror(-ret), bad);
+			status = 1;
+			continue;
+		}
+		ret = grade_run(name, db, image, t, &o, flags, &a, detail, &all, err, sizeof(err));
+		a.samples_image = all;
+		if (ret) {
+			printf("%-13s analysis failed: %s\n", name, err);
+			status = 1;
+		} else {
+			printf("%-13s %9.0f %5.1f%% %5.1f%% %5.1f%% %6.1f%% %6.2f%% %5.1f%% %6.1f%% "
+			       "%5.1f%% %5.2f\n",
+			       name, a.samples, 100 * an_eval_hist_within(&a.insn, 5),
+			       100 * an_eval_hist_within(&a.insn, 10),
+			       100 * an_eval_hist_within(&a.insn, 15),
+			       100 * an_eval_hist_within(&a.edge, 10),
+			       a.samples > 0 ? 100 * a.unexplained / a.samples : 0,
+			       a.m_total > 0 ? 100 * a.m_agree / a.m_total : 0,
+			       a.dyn_true > 0 ? 100 * a.dyn_kept / a.dyn_true : 0,
+			       a.samples_image > 0 ? 100 * a.samples / a.samples_image : 0,
+			       a.seconds);
+			if (an_eval_acc_merge(&tot, &a)) {
+				fprintf(stderr, "axeval: out of memory\n");
+				return 1;
+			}
+		}
+		an_eval_acc_free(&a);
+		mach_truth_free(t);
+	}
+	if (detail && fclose(detail)) {
+		fprintf(stderr, "axeval: error writing %s\n", detail_path);
+		status = 1;
+	}
+	printf("%-13s %9.0f (graded %.1f%% of all samples; %" PRIu64 " procedures, %" PRIu64
+	       " rejected by the CFG builder)\n\n",
+	       "total", tot.samples,
+	       tot.samples_image > 0 ? 100 * tot.samples / tot.samples_image : 0, tot.procs,
+	       tot.procs_failed);
+	printf("columns: share of CYCLES samples whose estimated execution count F*P is within\n"
+	       "5/10/15%% of the exact count; share of edge executions within 10%%; unexplained\n"
+	       "stall samples; samples at instructions whose static M_i equals the machine's\n"
+	       "static cycles; share of the machine's dynamic stall cycles whose cause the culprit\n"
+	       "analysis kept; share of all samples (program, shared objects, unattributed) in\n"
+	       "procedures that were analysed and graded.\n\n");
+
+	print_hist("Figure 8: instruction frequency estimates, share of CYCLES samples per error "
+		   "bucket",
+		   &tot.insn);
+	printf("\n");
+	print_hist("Figure 9: edge frequency estimates, share of edge executions per error bucket",
+		   &tot.edge);
+	printf("\n");
+
+	f10 = correlate(&tot);
+	printf("Figure 10: I-cache stall cycles attributed per procedure (with exact execution\n"
+	       "counts, as in the paper) against %s, %zu procedures\n",
+	       tot.truth_events ? "I-cache misses; IMISS bounds and misses are the machine's\n"
+				  "exact IMISS counts, not samples (the limit of event sampling)" :
+	       tot.imiss_sampled ?
+				  "IMISS samples x IMISS period" :
+				  "the machine's exact IMISS events (IMISS not sampled, no bounds)",
+	       f10.n);
+	if (tot.npts) {
+		qsort(tot.pts, tot.npts, sizeof(*tot.pts), cmp_pt);
+		printf("  %-40s %10s %12s %12s %12s\n", "procedure (most misses first)", "misses",
+		       "stall lo", "stall hi", "true icache");
+		for (size_t k = 0; k < tot.npts && k < 12; k++)
+			printf("  %-40.40s %10.0f %12.0f %12.0f %12.0f\n", tot.pts[k].name,
+			       tot.pts[k].misses, tot.pts[k].lo, tot.pts[k].hi,
+			       tot.pts[k].true_icache);
+	}
+	printf("  correlation: top %.3f, bottom %.3f, midpoint %.3f (paper: %.2f, %.2f, %.2f)\n\n",
+	       f10.top, f10.bot, f10.mid, PAPER_CORR_TOP, PAPER_CORR_BOT, PAPER_CORR_MID);
+
+	w5 = an_eval_hist_within(&tot.insn, 5);
+	w10 = an_eval_hist_within(&tot.insn, 10);
+	w15 = an_eval_hist_within(&tot.insn, 15);
+	e10 = an_eval_hist_within(&tot.edge, 10);
+	unexp = tot.samples > 0 ? tot.unexplained / tot.samples : 0;
+	printf("Summary                          measured   target    paper\n");
+	printf("  samples within  5%%             %7.1f%%   >= %2.0f%%   %4.0f%%   %s\n", 100 * w5,
+	       100 * TARGET_W5, 100 * PAPER_W5, pf(w5 >= TARGET_W5));
+	printf("  samples within 10%%             %7.1f%%   >= %2.0f%%   %4.0f%%   %s\n", 100 * w10,
+	       100 * TARGET_W10, 100 * PAPER_W10, pf(w10 >= TARGET_W10));
+	printf("  samples within 15%%             %7.1f%%       -     %4.0f%%\n", 100 * w15,
+	       100 * PAPER_W15);
+	printf("  beyond 15%% marked low conf.    %7.1f%%       -    \"nearly all\"\n",
+	       100 * an_eval_hist_beyond_low(&tot.insn, 15));
+	{
+		double low = 0;
+
+		for (int b = 0; b < AN_EVAL_NB; b++)
+			low += tot.insn.low[b];
+		printf("  samples marked low confidence  %7.1f%%\n",
+		       tot.insn.total > 0 ? 100 * low / tot.insn.total : 0);
+	}
+	printf("  edge executions within 10%%     %7.1f%%   >= %2.0f%%   %4.0f%%   %s\n", 100 * e10,
+	       100 * TARGET_EDGE10, 100 * PAPER_EDGE10, pf(e10 >= TARGET_EDGE10));
+	printf("  I-cache correlation (top)      %8.3f   >= %.2f   %.2f   %s\n", f10.top,
+	       TARGET_CORR, PAPER_CORR_TOP, pf(f10.top >= TARGET_CORR));
+	printf("  unexplained stall samples      %7.2f%%   < %.1f%%   %.1f%%   %s\n", 100 * unexp,
+	       100 * TARGET_UNEXPLAINED, 100 * PAPER_UNEXPLAINED, pf(unexp < TARGET_UNEXPLAINED));
+	printf("  culprit recall (diagnostic)    %7.1f%% of the machine's dynamic stall cycles\n",
+	       tot.dyn_true > 0 ? 100 * tot.dyn_kept / tot.dyn_true : 0);
+	for (int k = 1; k < MACH_STALL_NR; k++)
+		if (tot.dyn_true_cause[k] > 0)
+			printf("      %-8s %5.1f%% of the true dynamic cycles, kept %5.1f%%\n",
+			       mach_stall_name[k], 100 * tot.dyn_true_cause[k] / tot.dyn_true,
+			       100 * tot.dyn_kept_cause[k] / tot.dyn_true_cause[k]);
+	printf("  M_i = machine's static cycles  %7.1f%% of the samples (diagnostic)\n",
+	       tot.m_total > 0 ? 100 * tot.m_agree / tot.m_total : 0);
+
+	if (json_path) {
+		FILE *j = fopen(json_path, "w");
+
+		if (!j) {
+			fprintf(stderr, "axeval: cannot create %s: %s\n", json_path,
+				strerror(errno));
+			status = 1;
+		} else {
+			fprintf(j,
+				"{\"samples\":%.0f,\"within5\":%.4f,\"within10\":%.4f,"
+				"\"within15\":%.4f,\"edges_within10\":%.4f,\"icache_corr_top\":%.4f,"
+				"\"icache_corr_bottom\":%.4f,\"icache_corr_mid\":%.4f,"
+				"\"unexplained\":%.4f,\"recall\":%.4f,\"fig8\":[",
+				tot.samples, w5, w10, w15, e10, f10.top, f10.bot, f10.mid, unexp,
+				tot.dyn_true > 0 ? tot.dyn_kept / tot.dyn_true : 0);
+			for (int b = 0; b < AN_EVAL_NB; b++)
+				fprintf(j, "%s{\"bucket\":\"%s\",\"share\":%.5f,\"low\":%.5f}",
+					b ? "," : "", an_eval_bucket_label(b),
+					tot.insn.total > 0 ? tot.insn.w[b] / tot.insn.total : 0,
+					tot.insn.total > 0 ? tot.insn.low[b] / tot.insn.total : 0);
+			fprintf(j, "]}\n");
+			if (fclose(j)) {
+				fprintf(stderr, "axeval: error writing %s\n", json_path);
+				status = 1;
+			}
+		}
+	}
+	an_eval_acc_free(&tot);
+	if (fflush(stdout) || ferror(stdout))
+		status = 1;
+	return status;
+}

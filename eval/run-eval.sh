@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# eval/run-eval.sh - `make eval`: record the workload suite on the hosted EV5 machine with ground
+# truth, then grade the frequency and culprit estimates (DCPI SOSP'97 Figures 8, 9, 10).
+#
+# Usage: eval/run-eval.sh [NAME...]      (default: every workload below that is built)
+# Environment: BUILD (default build), EVAL_PERIOD (CYCLES period LO-HI, default 200-300: our
+#   programs run for 0.1-1 s of simulated time, where DCPI profiled SPEC95 for minutes at
+#   60000-64000; the shorter period gives a comparable number of samples per instruction),
+#   EVAL_EVENT_PERIOD (IMISS/DMISS/BRANCHMP period LO-HI when the recorder takes per-event
+#   periods, default 45-55), EVAL_JOBS (parallel recordings, default 2).
+# Outputs under $BUILD/eval/: one database and truth file per workload (<name>.db, <name>.truth),
+# record logs, detail.csv (every graded instruction), figures.json, and report.txt (what is
+# printed).
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+BUILD=${BUILD:-build}
+case "$BUILD" in /*) ;; *) BUILD=$top/$BUILD ;; esac
+axprof=$BUILD/bin/axprof
+axeval=$BUILD/bin/axeval
+out=$BUILD/eval
+period=${EVAL_PERIOD:-200-300}
+evperiod=${EVAL_EVENT_PERIOD:-45-55}
+jobs=${EVAL_JOBS:-2}
+
+die() {
+	echo "eval: $*" >&2
+	exit 1
+}
+[ -x "$axprof" ] && [ -x "$axeval" ] || die "$axprof or $axeval not built (make all)"
+mkdir -p "$out" || die "cannot create $out"
+
+mean() { # mean of LO-HI
+	echo "$1" | awk -F- '{ printf "%.3f", ($1 + $2) / 2 }'
+}
+
+# The suite: our programs with their default arguments, then bzip2 and gzip when built.
+all=(copy structsearch adi conv3x3 listwalk semiinv storeload fpkernel bzip2 gzip)
+want=("$@")
+[ ${#want[@]} = 0 ] && want=("${all[@]}")
+
+# A deterministic input for the compressors (~250 KB of text, repeats and bytes).
+input=$out/input.bin
+make_input() {
+	{
+		awk 'BEGIN {
+			for (i = 0; i < 4000; i++)
+				printf "%05d the quick brown fox %d jumps over %x lazy dogs\n", i, (i * i) % 977, i * 2654435761 % 65536
+		}'
+		for i in 1 2 3 4 5 6; do
+			printf 'repeated block %d: ' "$i"
+			head -c 6000 "$top/workloads/copy.c"
+		done
+		awk 'BEGIN { x = 12345; for (i = 0; i < 60000; i++) { x = (x * 1103515245 + 12345) % 2147483648; printf "%c", int(x / 65536) % 256 } }'
+	} >"$1"
+}
+LC_ALL=C make_input "$input"
+
+# Does the recorder take per-event periods (`--period imiss=LO-HI`)?
+events=cycles
+evopts=()
+axeval_ev=()
+probe=$out/probe.db
+rm -rf "$probe"
+if "$axprof" record -q -d "$probe" --hosted --period "$period" --event cycles,imiss,dmiss,branchmp \
+	--period "imiss=$evperiod" --period "dmiss=$evperiod" --period "branchmp=$evperiod" \
+	-- "$BUILD/workloads/exitcode" 0 >/dev/null 2>"$out/probe.log"; then
+	events=cycles,imiss,dmiss,branchmp
+	evopts=(--period "imiss=$evperiod" --period "dmiss=$evperiod" --period "branchmp=$evperiod")
+	m=$(mean "$evperiod")
+	axeval_ev=(--event-period "imiss=$m" --event-period "dmiss=$m" --event-period "branchmp=$m")
+	echo "eval: sampling CYCLES (period $period) and IMISS, DMISS, BRANCHMP (period $evperiod)"
+else
+	echo "eval: the recorder has no per-event periods (--period E=LO-HI): sampling CYCLES only"
+	echo "eval: (period $period); the event counts that bound stalls (IMISS, DMISS, BRANCHMP...)"
+	echo "eval: are the machine's exact ones instead (axeval --truth-events, the limit of sampling)"
+	axeval_ev=(--truth-events)
+fi
+rm -rf "$probe"
+
+# record NAME: one workload into $out/NAME.db with $out/NAME.truth.
+record() {
+	local name=$1 bin=$BUILD/workloads/$1 db=$out/$1.db
+	local cmd=("$axprof" record -q -d "$db" --mode cycles --cpu ev5 --hosted --period "$period"
+		--event "$events" "${evopts[@]}" --truth "$out/$name.truth" --)
+	rm -rf "$db" "$out/$name.truth"
+	case "$name" in
+	bzip2) "${cmd[@]}" "$bin" -9 -c <"$input" >/dev/null 2>"$out/$name.log" ;;
+	gzip) "${cmd[@]}" "$bin" -n -6 -c <"$input" >/dev/null 2>"$out/$name.log" ;;
+	*) "${cmd[@]}" "$bin" >/dev/null 2>"$out/$name.log" ;;
+	esac
+}
+
+names=()
+t0=$(date +%s)
+running=0
+for n in "${want[@]}"; do
+	if [ ! -x "$BUILD/workloads/$n" ]; then
+		case "$n" in
+		bzip2 | gzip) echo "eval: $n not built (make workloads): skipped" ;;
+		*) echo "eval: $BUILD/workloads/$n missing: skipped" ;;
+		esac
+		continue
+	fi
+	names+=("$n")
+	record "$n" &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+done
+wait
+t1=$(date +%s)
+[ ${#names[@]} -gt 0 ] || die "no workload to evaluate (make all; make workloads)"
+
+args=()
+for n in "${names[@]}"; do
+	if [ ! -s "$out/$n.truth" ]; then
+		echo "eval: recording $n failed (log $out/$n.log):"
+		tail -n 3 "$out/$n.log"
+		continue
+	fi
+	args+=("$n" "$out/$n.db" "$BUILD/workloads/$n" "$out/$n.truth")
+done
+[ ${#args[@]} -gt 0 ] || die "every recording failed"
+
+echo "eval: recorded ${#names[@]} workloads in $((t1 - t0)) s"
+"$axeval" --period "$(mean "$period")" "${axeval_ev[@]}" --detail "$out/detail.csv" \
+	--json "$out/figures.json" "${args[@]}" | tee "$out/report.txt"
+status=${PIPESTATUS[0]}
+echo "eval: done in $(($(date +%s) - t0)) s; outputs in $out"
+exit "$status"

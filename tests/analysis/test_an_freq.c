@@ -1,0 +1,545 @@
+/* tests/analysis/test_an_freq.c - DCPI frequency estimation (an_freq): synthetic classes with known F. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "an_freq.h"
+
+#define MAXI 512
+#define MAXB 64
+#define MAXE 128
+
+/* A frequency graph under construction. */
+struct fg {
+	struct an_fg_insn in[MAXI];
+	struct an_fg_block bl[MAXB];
+	struct an_fg_edge ed[MAXE];
+	uint32_t ni, nb, ne, nc;
+};
+
+static uint32_t block(struct fg *g, uint32_t cls, uint32_t flags)
+{
+	assert_true(g->nb < MAXB);
+	g->bl[g->nb] = (struct an_fg_block){ .first = g->ni, .n = 0, .cls = cls, .flags = flags };
+	if (cls + 1 > g->nc)
+		g->nc = cls + 1;
+	return g->nb++;
+}
+
+/* Append an instruction to the last block. */
+static uint32_t insn(struct fg *g, uint32_t m, uint64_t s, uint32_t dep)
+{
+	assert_true(g->ni < MAXI && g->nb > 0);
+	g->in[g->ni] =
+		(struct an_fg_insn){ .pc = 0x1000 + 4 * g->ni, .samples = s, .m = m, .dep = dep };
+	g->bl[g->nb - 1].n++;
+	return g->ni++;
+}
+
+static void edge(struct fg *g, uint32_t from, uint32_t to, uint32_t cls)
+{
+	assert_true(g->ne < MAXE);
+	g->ed[g->ne++] = (struct an_fg_edge){ .from = from, .to = to, .cls = cls };
+	if (cls + 1 > g->nc)
+		g->nc = cls + 1;
+}
+
+static struct an_fg view(const struct fg *g)
+{
+	return (struct an_fg){ .insns = g->in,
+			       .ninsns = g->ni,
+			       .blocks = g->bl,
+			       .nblocks = g->nb,
+			       .edges = g->ed,
+			       .nedges = g->ne,
+			       .nclasses = g->nc };
+}
+
+static double rel(double est, double truth)
+{
+	return fabs(est - truth) / truth;
+}
+
+/* Clean issue points with M_i in {1, 2} and +-2% noise, two of them stalled: F comes back. */
+static void test_an_freq_recovers_f(void **state)
+{
+	static const uint32_t m[] = { 1, 2, 1, 1, 2, 1, 1, 1, 2, 1 };
+	static const double noise[] = {
+		1.02, 0.99, 0.98, 1.01, 1.00, 1.02, 0.985, 1.0, 1.01, 0.99
+	};
+	struct fg g = { 0 };
+	struct an_fg v;
+	struct an_fest e;
+	uint32_t k;
+
+	(void)state;
+	block(&g, 0, 0);
+	for (k = 0; k < 10; k++) {
+		double s = 1000.0 * m[k] * noise[k];
+
+		if (k == 3)
+			s += 25000; /* a D-cache miss consumer */
+		if (k == 7)
+			s += 900; /* a mispredict */
+		insn(&g, m[k], (uint64_t)s, AN_NONE);
+		insn(&g, 0, 0, AN_NONE); /* dual-issued partner */
+	}
+	v = view(&g);
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_int_equal(e.how, AN_FHOW_CLUSTER);
+	assert_true(rel(e.f, 1000) < 0.02);
+	assert_int_equal(e.points, 10);
+	assert_int_equal(e.used, 8); /* the two stalled points are out */
+	assert_int_equal(e.conf, AN_CONF_HIGH);
+}
+
+/* DCPI Figure 7: the copy loop. The paper's heuristic said 1527; the true frequency is 1575.1. */
+static void test_an_freq_copy_loop_figure7(void **state)
+{
+	static const struct {
+		uint64_t s;
+		uint32_t m;
+	} f7[] = {
+		{ 3126, 1 }, { 0, 0 },	   { 1636, 1 }, { 390, 0 },  { 1482, 1 },
+		{ 0, 0 },    { 27766, 1 }, { 0, 0 },	{ 1493, 1 }, { 174727, 1 },
+		{ 1548, 1 }, { 0, 0 },	   { 1586, 1 },
+	};
+	struct fg g = { 0 };
+	struct an_fg v;
+	struct an_fest e;
+	uint32_t k;
+
+	(void)state;
+	block(&g, 0, 0);
+	for (k = 0; k < sizeof(f7) / sizeof(f7[0]); k++)
+		insn(&g, f7[k].m, f7[k].s, AN_NONE);
+	v = view(&g);
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_int_equal(e.how, AN_FHOW_CLUSTER);
+	assert_true(rel(e.f, 1575.1) < 0.05);
+	assert_true(e.f > 1482 && e.f < 1636); /* an average of the small cluster */
+	assert_int_equal(e.points, 8);
+	assert_true(e.used >= 4 && e.used <= 5);
+	assert_true(e.conf >= AN_CONF_MEDIUM);
+}
+
+/* One point far below the rest (a wrong M_i): its cluster holds too few of the points. */
+static void test_an_freq_rejects_small_cluster(void **state)
+{
+	struct fg g = { 0 };
+	struct an_fg v;
+	struct an_fest e;
+	uint32_t k;
+
+	(void)state;
+	block(&g, 0, 0);
+	insn(&g, 4, 1200, AN_NONE); /* ratio 300 */
+	for (k = 0; k < 8; k++)
+		insn(&g, 1, 1000 + 7 * k, AN_NONE);
+	v = view(&g);
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_int_equal(e.how, AN_FHOW_CLUSTER);
+	assert_true(rel(e.f, 1024) < 0.03);
+	assert_int_equal(e.used, 8);
+}
+
+/* Two points: the smaller ratio would give the other an impossible 999-cycle stall. */
+static void test_an_freq_rejects_implausible_stall(void **state)
+{
+	struct fg g = { 0 };
+	struct an_fg v;
+	struct an_fest e;
+	struct an_freq_params p;
+
+	(void)state;
+	block(&g, 0, 0);
+	insn(&g, 1, 30, AN_NONE);
+	insn(&g, 1, 30000, AN_NONE);
+	v = view(&g);
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_int_equal(e.how, AN_FHOW_CLUSTER);
+	assert_true(rel(e.f, 30000) < 1e-9);
+	assert_int_equal(e.used, 1);
+
+	/* With a generous stall limit the smaller cluster stands. */
+	an_freq_params_default(&p);
+	p.stall_max = 5000;
+	assert_int_equal(an_freq_class(&v, &p, 0, &e), 0);
+	assert_true(rel(e.f, 30) < 1e-9);
+}
+
+/* Every cluster anomalous: the smallest is taken anyway, with low confidence. */
+static void test_an_freq_fallback(void **state)
+{
+	struct fg g = { 0 };
+	struct an_fg v;
+	struct an_fest e;
+	struct an_freq_params p;
+
+	(void)state;
+	block(&g, 0, 0);
+	insn(&g, 1, 40, AN_NONE);
+	insn(&g, 1, 100000, AN_NONE);
+	v = view(&g);
+	an_freq_params_default(&p);
+	p.min_fraction = 0.9; /* no single point is enough */
+	assert_int_equal(an_freq_class(&v, &p, 0, &e), 0);
+	assert_int_equal(e.how, AN_FHOW_FALLBACK);
+	assert_int_equal(e.conf, AN_CONF_LOW);
+	assert_true(rel(e.f, 40) < 1e-9);
+}
+
+/*
+ * Issue point i waits for j's latency (M_i = 3: it issues 4 cycles after j); k between them
+ * stalls 2 cycles, which overlaps the latency, so i spends 1 cycle at the head instead of 3. The dependence-overlap ratio over k..i
+ * recovers F; the plain ratio S_i / M_i underestimates it.
+ */
+static void test_an_freq_dependence_overlap(void **state)
+{
+	struct fg g = { 0 };
+	struct an_fg v;
+	struct an_fest e;
+	uint32_t j;
+
+	(void)state;
+	block(&g, 0, 0);
+	j = insn(&g, 1, 1000, AN_NONE); /* j: ldq */
+	insn(&g, 1, 3000, AN_NONE); /* k: 1 + 2 stall cycles */
+	insn(&g, 3, 1000, j); /* i: 3 static cycles, 1 left after the overlap */
+	v = view(&g);
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_true(rel(e.f, 1000) < 0.02);
+
+	g.in[2].dep = AN_NONE; /* without it: S_i / M_i = 333 wins */
+	v = view(&g);
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_true(e.f < 700);
+}
+
+/* Few samples: sum S / sum M over every issue point, low confidence. */
+static void test_an_freq_small_sample(void **state)
+{
+	struct fg g = { 0 };
+	struct an_fg v;
+	struct an_fest e;
+
+	(void)state;
+	block(&g, 0, 0);
+	insn(&g, 1, 3, AN_NONE);
+	insn(&g, 2, 5, AN_NONE);
+	insn(&g, 1, 0, AN_NONE);
+	insn(&g, 0, 2, AN_NONE);
+	v = view(&g);
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_int_equal(e.how, AN_FHOW_SMALL);
+	assert_int_equal(e.conf, AN_CONF_LOW);
+	assert_true(fabs(e.f - 8.0 / 4.0) < 1e-12);
+}
+
+static void test_an_freq_zero_samples(void **state)
+{
+	struct fg g = { 0 };
+	struct an_fg v;
+	struct an_fest e;
+
+	(void)state;
+	block(&g, 0, 0);
+	insn(&g, 1, 0, AN_NONE);
+	insn(&g, 1, 0, AN_NONE);
+	v = view(&g);
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_int_equal(e.how, AN_FHOW_ZERO);
+	assert_true(e.f == 0);
+}
+
+/*
+ * Diamond A -> {B, C} -> D. A and D share class 0 (the entry and the exit), B and its edges
+ * class 1, C and its edges class 2. C has no issue point: propagation gives F(A) - F(B).
+ */
+static void build_diamond(struct fg *g, uint64_t fa, uint64_t fb)
+{
+	uint32_t a, b, c, d;
+
+	memset(g, 0, sizeof(*g));
+	a = block(g, 0, AN_FG_NO_IN);
+	insn(g, 1, fa, AN_NONE);
+	insn(g, 1, fa, AN_NONE);
+	insn(g, 1, fa, AN_NONE);
+	b = block(g, 1, 0);
+	insn(g, 1, fb, AN_NONE);
+	insn(g, 2, 2 * fb, AN_NONE);
+	insn(g, 1, fb, AN_NONE);
+	c = block(g, 2, 0);
+	insn(g, 0, 0, AN_NONE); /* no issue point */
+	d = block(g, 0, AN_FG_NO_OUT);
+	insn(g, 1, fa, AN_NONE);
+	insn(g, 1, fa + fa / 2, AN_NONE);
+	edge(g, a, b, 1);
+	edge(g, a, c, 2);
+	edge(g, b, d, 1);
+	edge(g, c, d, 2);
+}
+
+static void test_an_freq_propagation_fills_class(void **state)
+{
+	struct fg g;
+	struct an_fg v;
+	struct an_fest e[3];
+
+	(void)state;
+	build_diamond(&g, 1000, 300);
+	v = view(&g);
+	assert_int_equal(an_freq_estimate(&v, NULL, e), 0);
+	assert_int_equal(e[0].how, AN_FHOW_CLUSTER);
+	assert_true(rel(e[0].f, 1000) < 1e-9);
+	assert_true(rel(e[1].f, 300) < 1e-9);
+	assert_int_equal(e[2].how, AN_FHOW_PROPAGATED);
+	assert_true(rel(e[2].f, 700) < 1e-9);
+	assert_true(e[2].conf < e[0].conf || e[2].conf == AN_CONF_LOW);
+}
+
+static void test_an_freq_no_negative_estimates(void **state)
+{
+	struct fg g;
+	struct an_fg v;
+	struct an_fest e[3];
+
+	(void)state;
+	build_diamond(&g, 1000, 1200); /* B "executes" more than A: sampling error */
+	v = view(&g);
+	assert_int_equal(an_freq_estimate(&v, NULL, e), 0);
+	assert_int_equal(e[2].how, AN_FHOW_PROPAGATED);
+	assert_true(e[2].f == 0);
+}
+
+/* A chain of empty blocks, each its own class (missing edges): propagation walks all of it. */
+static void test_an_freq_propagation_chain(void **state)
+{
+	struct fg g = { 0 };
+	struct an_fg v;
+	struct an_fest e[40];
+	uint32_t k, prev;
+
+	(void)state;
+	prev = block(&g, 0, AN_FG_NO_IN);
+	insn(&g, 1, 500, AN_NONE);
+	insn(&g, 1, 500, AN_NONE);
+	for (k = 1; k < 20; k++) {
+		uint32_t b = block(&g, k, k == 19 ? AN_FG_NO_OUT : 0);
+
+		insn(&g, 0, 0, AN_NONE);
+		edge(&g, prev, b, 19 + k);
+		prev = b;
+	}
+	v = view(&g);
+	assert_int_equal(g.nc, 39);
+	assert_int_equal(an_freq_estimate(&v, NULL, e), 0);
+	for (k = 0; k < g.nc; k++) {
+		assert_int_not_equal(e[k].how, AN_FHOW_NONE);
+		assert_true(rel(e[k].f, 500) < 1e-9);
+	}
+}
+
+/*
+ * A loop entered from a block that never ran (F = 0, the listwalk shape): A -> B, A -> C,
+ * B -> B, B -> C. A's out-flow 0 = F(A->B) + F(A->C) forces both edges to 0 (no negative
+ * estimates), and then B's in-flow gives its back edge F(B).
+ */
+static void test_an_freq_propagation_zero_sum(void **state)
+{
+	struct fg g = { 0 };
+	struct an_fg v;
+	struct an_fest e[8];
+	uint32_t a, b, c;
+
+	(void)state;
+	a = block(&g, 0, AN_FG_NO_IN);
+	insn(&g, 1, 0, AN_NONE);
+	insn(&g, 1, 0, AN_NONE);
+	b = block(&g, 1, 0);
+	insn(&g, 1, 2600, AN_NONE);
+	insn(&g, 1, 2650, AN_NONE);
+	c = block(&g, 0, AN_FG_NO_OUT);
+	insn(&g, 1, 0, AN_NONE);
+	edge(&g, a, c, 2); /* skips the loop */
+	edge(&g, a, b, 3); /* enters the loop */
+	edge(&g, b, b, 4); /* back edge */
+	edge(&g, b, c, 3); /* leaves it: cycle equivalent to the entering edge */
+	v = view(&g);
+	assert_int_equal(an_freq_estimate(&v, NULL, e), 0);
+	assert_int_equal(e[0].how, AN_FHOW_ZERO);
+	assert_int_equal(e[2].how, AN_FHOW_PROPAGATED);
+	assert_int_equal(e[3].how, AN_FHOW_PROPAGATED);
+	assert_true(e[2].f == 0 && e[3].f == 0);
+	assert_int_equal(e[4].how, AN_FHOW_PROPAGATED);
+	assert_true(rel(e[4].f, e[1].f) < 1e-9);
+}
+
+/* The same loop entered from a block that ran a little: its edges are bounded by F(A), so the
+ * back edge gets F(B) - F(A)/2 (bounded propagation, low confidence). */
+static void test_an_freq_propagation_bounded(void **state)
+{
+	struct fg g = { 0 };
+	struct an_fg v;
+	struct an_fest e[8];
+	uint32_t a, b, c;
+
+	(void)state;
+	a = block(&g, 0, AN_FG_NO_IN);
+	insn(&g, 1, 2, AN_NONE);
+	insn(&g, 1, 2, AN_NONE);
+	b = block(&g, 1, 0);
+	insn(&g, 1, 1000, AN_NONE);
+	insn(&g, 1, 1000, AN_NONE);
+	c = block(&g, 0, AN_FG_NO_OUT);
+	insn(&g, 1, 2, AN_NONE);
+	edge(&g, a, c, 2);
+	edge(&g, a, b, 3);
+	edge(&g, b, b, 4);
+	edge(&g, b, c, 3);
+	v = view(&g);
+	assert_int_equal(an_freq_estimate(&v, NULL, e), 0);
+	assert_true(rel(e[0].f, 2) < 1e-9);
+	assert_true(rel(e[1].f, 1000) < 1e-9);
+	assert_true(fabs(e[2].f + e[3].f - 2) < 1e-9);
+	assert_true(e[2].f >= 0 && e[3].f >= 0 && e[3].f <= 2);
+	assert_true(rel(e[4].f, 1000 - e[3].f) < 1e-9);
+	assert_true(e[4].f >= 998 && e[4].f <= 1000);
+	assert_int_equal(e[4].conf, AN_CONF_LOW);
+}
+
+static void test_an_freq_bad_graph(void **state)
+{
+	struct fg g = { 0 };
+	struct an_fg v;
+	struct an_fest e[4];
+
+	(void)state;
+	block(&g, 0, 0);
+	insn(&g, 1, 10, AN_NONE);
+	block(&g, 1, 0);
+	insn(&g, 1, 10, 0); /* dep in another block */
+	v = view(&g);
+	assert_int_equal(an_freq_estimate(&v, NULL, e), -EINVAL);
+	g.in[1].dep = AN_NONE;
+	g.bl[1].cls = 7; /* class out of range */
+	v = view(&g);
+	assert_int_equal(an_freq_estimate(&v, NULL, e), -EINVAL);
+	g.bl[1].cls = 1;
+	edge(&g, 0, 5, 0); /* block out of range */
+	v = view(&g);
+	assert_int_equal(an_freq_estimate(&v, NULL, e), -EINVAL);
+	g.ne = 0;
+	g.bl[1].n = 9; /* past the instructions */
+	v = view(&g);
+	assert_int_equal(an_freq_estimate(&v, NULL, e), -EINVAL);
+	assert_int_equal(an_freq_class(&v, NULL, 0, e), -EINVAL);
+	/* An empty graph is fine. */
+	memset(&g, 0, sizeof(g));
+	v = view(&g);
+	assert_int_equal(an_freq_estimate(&v, NULL, e), 0);
+}
+
+/* Deterministic Poisson draws (Knuth for small means, a normal approximation above). */
+static uint64_t rng = 88172645463325252ull;
+
+static double uniform(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return ((rng >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static uint64_t poisson(double mu)
+{
+	if (mu < 30) {
+		double l = exp(-mu), p = 1;
+		uint64_t k = 0;
+
+		do {
+			k++;
+			p *= uniform();
+		} while (p > l);
+		return k - 1;
+	}
+	{
+		double u1 = uniform(), u2 = uniform();
+		double z = sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+		double x = mu + sqrt(mu) * z + 0.5;
+
+		return x < 0 ? 0 : (uint64_t)x;
+	}
+}
+
+/*
+ * 300 random classes: 2..12 issue points, F from 20 to 5000, a third of the points stalled by
+ * 0.5 to 40 cycles, Poisson samples. Most samples' estimates are within 10%.
+ */
+static void test_an_freq_random_classes(void **state)
+{
+	double within5 = 0, within10 = 0, total = 0;
+	uint32_t t, k;
+
+	(void)state;
+	for (t = 0; t < 300; t++) {
+		struct fg g = { 0 };
+		struct an_fg v;
+		struct an_fest e;
+		double f = 20 * pow(250, uniform());
+		uint32_t n = 2 + (uint32_t)(uniform() * 11);
+		uint64_t s = 0;
+
+		block(&g, 0, 0);
+		for (k = 0; k < n; k++) {
+			uint32_t m = 1 + (uniform() < 0.3);
+			double stall = uniform() < 0.33 ? 0.5 + 40 * uniform() * uniform() : 0;
+
+			insn(&g, m, poisson(f * (m + stall)), AN_NONE);
+			s += g.in[g.ni - 1].samples;
+		}
+		v = view(&g);
+		assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+		total += s;
+		if (rel(e.f, f) <= 0.05)
+			within5 += s;
+		if (rel(e.f, f) <= 0.10)
+			within10 += s;
+		assert_true(e.f >= 0);
+	}
+	print_message("random classes: %.1f%% of samples within 5%%, %.1f%% within 10%%\n",
+		      100 * within5 / total, 100 * within10 / total);
+	assert_true(within10 / total > 0.80);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_an_freq_recovers_f),
+		cmocka_unit_test(test_an_freq_copy_loop_figure7),
+		cmocka_unit_test(test_an_freq_rejects_small_cluster),
+		cmocka_unit_test(test_an_freq_rejects_implausible_stall),
+		cmocka_unit_test(test_an_freq_fallback),
+		cmocka_unit_test(test_an_freq_dependence_overlap),
+		cmocka_unit_test(test_an_freq_small_sample),
+		cmocka_unit_test(test_an_freq_zero_samples),
+		cmocka_unit_test(test_an_freq_propagation_fills_class),
+		cmocka_unit_test(test_an_freq_no_negative_estimates),
+		cmocka_unit_test(test_an_freq_propagation_chain),
+		cmocka_unit_test(test_an_freq_propagation_zero_sum),
+		cmocka_unit_test(test_an_freq_propagation_bounded),
+		cmocka_unit_test(test_an_freq_bad_graph),
+		cmocka_unit_test(test_an_freq_random_classes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,392 @@
+/* tests/analysis/test_an_freq_image.c - image-level analysis (an_freq_image): real CFGs, bad input. */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "an_freq_image.h"
+
+#define TEXT 0x120000000ull
+
+/*
+ * f: a counted loop.                     g: a jump through a loaded pointer (unresolvable).
+ *   00 lda   t0,100(zero)                  20 ldq  t0,0(a0)
+ *   04 bis   zero,zero,v0                  24 jmp  zero,(t0)
+ *   08 addq  v0,t0,v0      <- loop         28 addq v0,0x1,v0
+ *   0c subq  t0,0x1,t0                     2c ret
+ *   10 addq  v0,0x3,v0
+ *   14 bne   t0,08
+ *   18 ret
+ *   1c nop
+ */
+static const uint32_t text[] = {
+	0x203f0064, 0x47ff0400, 0x40010400, 0x40203521, 0x40007400, 0xf43ffffc,
+	0x6bfa8001, 0x47ff041f, 0xa4300000, 0x6be10000, 0x40003400, 0x6bfa8001,
+};
+
+struct file {
+	char path[64];
+};
+
+/* Write an ELF64 Alpha ET_EXEC with .text (and, unless stripped, .symtab with f and g). */
+static void write_elf(struct file *f, bool stripped, uint16_t machine)
+{
+	static const char strtab[] = "\0f\0g";
+	static const char shstr[] = "\0.text\0.symtab\0.strtab\0.shstrtab";
+	uint8_t b[4096] = { 0 };
+	Elf64_Ehdr eh = { 0 };
+	Elf64_Sym syms[3] = { 0 };
+	Elf64_Shdr sh[5] = { 0 };
+	size_t off = 64, text_off, sym_off, str_off, shstr_off, shoff, nsh = stripped ? 3 : 5;
+	int fd;
+
+	text_off = off;
+	memcpy(b + text_off, text, sizeof(text)); /* little-endian host, as the file wants */
+	off += sizeof(text);
+	sym_off = (off + 7) & ~7ul;
+	syms[1] = (Elf64_Sym){ .st_name = 1,
+			       .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+			       .st_shndx = 1,
+			       .st_value = TEXT,
+			       .st_size = 0x20 };
+	syms[2] = (Elf64_Sym){ .st_name = 3,
+			       .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+			       .st_shndx = 1,
+			       .st_value = TEXT + 0x20,
+			       .st_size = 0x10 };
+	memcpy(b + sym_off, syms, sizeof(syms));
+	off = sym_off + sizeof(syms);
+	str_off = off;
+	memcpy(b + str_off, strtab, sizeof(strtab));
+	off += sizeof(strtab);
+	shstr_off = off;
+	memcpy(b + shstr_off, shstr, sizeof(shstr));
+	off += sizeof(shstr);
+	shoff = (off + 7) & ~7ul;
+
+	sh[1] = (Elf64_Shdr){ .sh_name = 1,
+			      .sh_type = SHT_PROGBITS,
+			      .sh_flags = SHF_ALLOC | SHF_EXECINSTR,
+			      .sh_addr = TEXT,
+			      .sh_offset = text_off,
+			      .sh_size = sizeof(text),
+			      .sh_addralign = 16 };
+	if (stripped) {
+		sh[2] = (Elf64_Shdr){ .sh_name = 23,
+				      .sh_type = SHT_STRTAB,
+				      .sh_offset = shstr_off,
+				      .sh_size = sizeof(shstr),
+				      .sh_addralign = 1 };
+	} else {
+		sh[2] = (Elf64_Shdr){ .sh_name = 7,
+				      .sh_type = SHT_SYMTAB,
+				      .sh_offset = sym_off,
+				      .sh_size = sizeof(syms),
+				      .sh_link = 3,
+				      .sh_info = 1,
+				      .sh_addralign = 8,
+				      .sh_entsize = sizeof(Elf64_Sym) };
+		sh[3] = (Elf64_Shdr){ .sh_name = 15,
+				      .sh_type = SHT_STRTAB,
+				      .sh_offset = str_off,
+				      .sh_size = sizeof(strtab),
+				      .sh_addralign = 1 };
+		sh[4] = (Elf64_Shdr){ .sh_name = 23,
+				      .sh_type = SHT_STRTAB,
+				      .sh_offset = shstr_off,
+				      .sh_size = sizeof(shstr),
+				      .sh_addralign = 1 };
+	}
+	memcpy(b + shoff, sh, nsh * sizeof(Elf64_Shdr));
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = ET_EXEC;
+	eh.e_machine = machine;
+	eh.e_version = EV_CURRENT;
+	eh.e_entry = TEXT;
+	eh.e_ehsize = sizeof(eh);
+	eh.e_shoff = shoff;
+	eh.e_shentsize = sizeof(Elf64_Shdr);
+	eh.e_shnum = (uint16_t)nsh;
+	eh.e_shstrndx = (uint16_t)(nsh - 1);
+	memcpy(b, &eh, sizeof(eh));
+
+	strcpy(f->path, "/tmp/test_an_freq_image.XXXXXX");
+	fd = mkstemp(f->path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b, shoff + nsh * sizeof(Elf64_Shdr)),
+			 (ssize_t)(shoff + nsh * sizeof(Elf64_Shdr)));
+	close(fd);
+}
+
+static void write_raw(struct file *f, const void *p, size_t n)
+{
+	int fd;
+
+	strcpy(f->path, "/tmp/test_an_freq_image.XXXXXX");
+	fd = mkstemp(f->path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, p, n), (ssize_t)n);
+	close(fd);
+}
+
+static struct an_fi_opts opts(void)
+{
+	struct an_fi_opts o = { 0 };
+
+	o.period[AN_EV_CYCLES] = 1000;
+	return o;
+}
+
+static const struct an_proc *proc(struct an_fi_image *im, uint64_t addr)
+{
+	const struct an_proc *p = an_procs_at(an_fi_procs(im), addr);
+
+	assert_non_null(p);
+	return p;
+}
+
+/*
+ * The loop runs F = 50 times per sampling period: give every instruction F * M_i samples (M_i
+ * from the scheduler itself) plus a stall on one issue point; F comes back, the CPI of a clean
+ * instruction is M_i, and the stall is dynamic.
+ */
+static void test_an_freq_image_loop(void **state)
+{
+	struct an_fi_opts o = opts();
+	struct an_fi_image *im;
+	struct an_fi_proc *fp;
+	struct pdb_count s[8];
+	struct an_stall_summary sum;
+	char err[256];
+	size_t n = 0;
+	uint32_t loop_first = 2, stalled = AN_NONE;
+
+	(void)state;
+	struct file f;
+	write_elf(&f, false, 0x9026);
+	assert_int_equal(an_fi_open(f.path, &im, err, sizeof(err)), 0);
+	assert_int_equal(an_fi_analyze(im, proc(im, TEXT), &o, &fp, err, sizeof(err)), 0);
+	assert_true(fp->ninsns == 8);
+	/* Samples from the schedule: F = 50 in the loop, one stall of 20 cycles per execution. */
+	for (uint32_t i = loop_first; i < loop_first + 4; i++) {
+		uint64_t c = 50ull * fp->insn[i].sched.m;
+
+		/* The loop's first fetch group can issue with the block before (its M_i are
+		 * unsure, AN_FG_M_UNSURE): stall that one, the later issue points vouch for F. */
+		if (fp->insn[i].sched.m && stalled == AN_NONE) {
+			stalled = i;
+			c += 50 * 20;
+		}
+		if (c)
+			s[n++] = (struct pdb_count){ fp->insn[i].pc, c };
+	}
+	an_fi_proc_free(fp);
+	assert_true(stalled != AN_NONE);
+	assert_int_equal(an_fi_set_samples(im, AN_EV_CYCLES, s, n), 0);
+	assert_int_equal(an_fi_analyze(im, proc(im, TEXT), &o, &fp, err, sizeof(err)), 0);
+	assert_true(fabs(fp->insn[loop_first].cp.f - 50) < 1e-9);
+	assert_true(fabs(fp->insn[stalled].cp.dyn - 1000) < 1e-6);
+	assert_true(fabs(fp->insn[stalled].cp.cpi - (fp->insn[stalled].sched.m + 20)) < 1e-9);
+	assert_true(fp->insn[stalled].cp.cand != 0 || fp->insn[stalled].cp.unexplained > 0);
+	an_stall_summary(fp, &sum);
+	assert_true(fabs(sum.samples - (sum.exec + sum.stat + sum.dyn)) < 1e-6);
+	assert_true(fabs(sum.dyn - 1000) < 1e-6);
+	an_fi_proc_free(fp);
+	an_fi_close(im);
+	unlink(f.path);
+}
+
+/* An unresolvable JMP: the CFG misses edges, every block and edge its own class; no crash. */
+static void test_an_freq_image_unresolved_jump(void **state)
+{
+	struct an_fi_opts o = opts();
+	struct an_fi_image *im;
+	struct an_fi_proc *fp;
+	struct pdb_count s[] = { { TEXT + 0x20, 40 }, { TEXT + 0x24, 3 }, { TEXT + 0x28, 9 } };
+	char err[256];
+	struct file f;
+
+	(void)state;
+	write_elf(&f, false, 0x9026);
+	assert_int_equal(an_fi_open(f.path, &im, err, sizeof(err)), 0);
+	assert_int_equal(an_fi_set_samples(im, AN_EV_CYCLES, s, 3), 0);
+	assert_int_equal(an_fi_analyze(im, proc(im, TEXT + 0x20), &o, &fp, err, sizeof(err)), 0);
+	assert_true(fp->cfg->flags & AN_CFG_MISSING_EDGES);
+	for (uint32_t i = 0; i < fp->ninsns; i++) {
+		assert_true(isfinite(fp->insn[i].cp.f) && fp->insn[i].cp.f >= 0);
+		assert_true(isfinite(fp->insn[i].cp.dyn));
+	}
+	/* The block after the jump can be reached only through it: unknown predecessors. */
+	assert_true(fp->insn[2].cp.cand & (1u << AN_CAUSE_BRANCH));
+	an_fi_proc_free(fp);
+	an_fi_close(im);
+	unlink(f.path);
+}
+
+/* A stripped image: procedures are found from the code and analysed the same way. */
+static void test_an_freq_image_stripped(void **state)
+{
+	struct an_fi_opts o = opts();
+	struct an_fi_image *im;
+	struct an_fi_proc *fp;
+	char err[256];
+	struct file f;
+
+	(void)state;
+	write_elf(&f, true, 0x9026);
+	assert_int_equal(an_fi_open(f.path, &im, err, sizeof(err)), 0);
+	assert_true(an_fi_procs(im)->n >= 1);
+	for (size_t k = 0; k < an_fi_procs(im)->n; k++) {
+		assert_true(an_fi_procs(im)->v[k].flags & AN_PROC_GUESSED);
+		assert_int_equal(
+			an_fi_analyze(im, &an_fi_procs(im)->v[k], &o, &fp, err, sizeof(err)), 0);
+		assert_true(strncmp(fp->name, "proc_", 5) == 0);
+		an_fi_proc_free(fp);
+	}
+	an_fi_close(im);
+	unlink(f.path);
+}
+
+/* No samples at all: estimates are 0, nothing is NaN, the summary prints zeros. */
+static void test_an_freq_image_no_samples(void **state)
+{
+	struct an_fi_opts o = opts();
+	struct an_fi_image *im;
+	struct an_fi_proc *fp;
+	struct an_stall_summary sum;
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	struct file f;
+	FILE *out;
+
+	(void)state;
+	write_elf(&f, false, 0x9026);
+	assert_int_equal(an_fi_open(f.path, &im, err, sizeof(err)), 0);
+	assert_int_equal(an_fi_analyze(im, proc(im, TEXT), &o, &fp, err, sizeof(err)), 0);
+	for (uint32_t i = 0; i < fp->ninsns; i++)
+		assert_true(fp->insn[i].cp.f == 0 && fp->insn[i].cp.cpi == 0);
+	an_stall_summary(fp, &sum);
+	assert_true(sum.samples == 0);
+	out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	an_stall_summary_print(out, "f", &sum, false);
+	an_stall_summary_print(out, "f", &sum, true);
+	fclose(out);
+	assert_null(strstr(buf, "nan"));
+	assert_non_null(strstr(buf, "\"samples\":0"));
+	free(buf);
+	an_fi_proc_free(fp);
+
+	/* No CYCLES period: refused with a message. */
+	o.period[AN_EV_CYCLES] = 0;
+	assert_int_equal(an_fi_analyze(im, proc(im, TEXT), &o, &fp, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "period"));
+	an_fi_close(im);
+	unlink(f.path);
+}
+
+/* Files that are not Alpha images: clear errors naming the file. */
+static void test_an_freq_image_bad_files(void **state)
+{
+	static const char not_elf[] = "this is not an ELF file\n";
+	struct an_fi_image *im;
+	struct file f;
+	char err[512];
+	uint8_t junk[80];
+	int ret;
+
+	(void)state;
+	assert_int_equal(an_fi_open("/nonexistent/axprof-test", &im, err, sizeof(err)), -ENOENT);
+	assert_null(im);
+
+	write_raw(&f, not_elf, sizeof(not_elf));
+	ret = an_fi_open(f.path, &im, err, sizeof(err));
+	assert_int_equal(ret, -ENOEXEC);
+	assert_non_null(strstr(err, f.path));
+	unlink(f.path);
+
+	write_elf(&f, false, EM_X86_64); /* an x86-64 ELF */
+	ret = an_fi_open(f.path, &im, err, sizeof(err));
+	assert_int_equal(ret, -ENOEXEC);
+	unlink(f.path);
+
+	memset(junk, 0, sizeof(junk)); /* truncated: an ELF header and nothing after */
+	memcpy(junk, ELFMAG, SELFMAG);
+	junk[EI_CLASS] = ELFCLASS64;
+	junk[EI_DATA] = ELFDATA2LSB;
+	junk[EI_VERSION] = EV_CURRENT;
+	junk[16] = ET_EXEC;
+	junk[18] = 0x26;
+	junk[19] = 0x90;
+	junk[0x3c] = 9; /* e_shnum far beyond the file */
+	write_raw(&f, junk, 64);
+	ret = an_fi_open(f.path, &im, err, sizeof(err));
+	assert_true(ret == -EBADMSG || ret == -ENOEXEC);
+	assert_true(strlen(err) > 0);
+	unlink(f.path);
+}
+
+/* Samples out of order are refused; the report hook prints procedures and a total. */
+static void test_an_freq_image_report(void **state)
+{
+	struct pdb_count bad[] = { { TEXT + 8, 5 }, { TEXT + 4, 5 } };
+	double period[AN_EV_NR] = { 1000 };
+	struct an_fi_image *im;
+	struct pdb_prof *prof;
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	struct file f;
+	FILE *out;
+
+	(void)state;
+	write_elf(&f, false, 0x9026);
+	assert_int_equal(an_fi_open(f.path, &im, err, sizeof(err)), 0);
+	assert_int_equal(an_fi_set_samples(im, AN_EV_CYCLES, bad, 2), -EINVAL);
+	assert_int_equal(an_fi_set_samples(im, AN_EV_NR, bad, 1), -EINVAL);
+	an_fi_close(im);
+
+	prof = pdb_prof_new();
+	assert_non_null(prof);
+	for (uint64_t a = TEXT + 8; a < TEXT + 0x18; a += 4)
+		assert_int_equal(pdb_prof_add_sample(prof, PDB_EV_CYCLES, a, 100), 0);
+	out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	assert_int_equal(an_stall_report(out, f.path, prof, period, 0, false, err, sizeof(err)), 0);
+	fclose(out);
+	assert_non_null(strstr(buf, "f: 400 samples"));
+	assert_non_null(strstr(buf, "total: 400 samples"));
+	free(buf);
+	assert_int_equal(
+		an_stall_report(stdout, "/nonexistent/x", prof, period, 0, false, err, sizeof(err)),
+		-ENOENT);
+	pdb_prof_free(prof);
+	unlink(f.path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_an_freq_image_loop),
+		cmocka_unit_test(test_an_freq_image_unresolved_jump),
+		cmocka_unit_test(test_an_freq_image_stripped),
+		cmocka_unit_test(test_an_freq_image_no_samples),
+		cmocka_unit_test(test_an_freq_image_bad_files),
+		cmocka_unit_test(test_an_freq_image_report),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,556 @@
+/* tools/axprof/builtin-annotate.c - `axprof annotate`: DCPI's dcpicalc view of a procedure. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "axprof/builtin.h"
+#include "an_dis.h"
+#include "an_freq_image.h"
+#include "dmn_view.h"
+
+/*
+ * DCPI SOSP'97 §3 (Figure 2, dcpicalc) and §6: every instruction of a procedure with its
+ * samples, estimated execution count (F x P), CPI, static M_i, and the stalls before it as
+ * "bubbles": the static stall with the schedule's reason and culprit instruction, the dynamic
+ * stall with every cause that could not be ruled out (and the range each may explain), block
+ * boundaries with the class's frequency and confidence, and the procedure's summary.
+ */
+
+#define DEFAULT_PERIOD 62000.0 /* `axprof record`'s default CYCLES period: 60000-64000 */
+
+struct ann {
+	struct dmn_view v;
+	struct an_fi_opts o;
+	const char *image, *proc, *csv_path;
+	FILE *csv;
+	bool json, all, period_given;
+	int limit; /* procedures when PROC is not given */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: axprof annotate [-d DIR] [--epoch N] [--period P] [--event-period E=P]\n"
+		"                       [--json] [--freq-csv FILE] [-n N] IMAGE [PROC]\n\n"
+		"DCPI's dcpicalc view: each instruction of PROC (default: the procedures of IMAGE\n"
+		"with the most CYCLES samples) with its samples, estimated execution count, CPI,\n"
+		"static and dynamic stall cycles, and bubbles naming each stall's possible causes\n"
+		"and culprit instructions (SOSP'97 §6). IMAGE is an image key, path or file name in\n"
+		"the database; PROC a function name, proc_<hex> or an address inside it.\n\n"
+		"Options:\n"
+		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n"
+		"  --epoch N             that epoch (default the current one)\n"
+		"  --period P            mean CYCLES sampling period (default 62000, the recorder's\n"
+		"                        default 60000-64000)\n"
+		"  --event-period E=P    mean period of event E (imiss, dmiss, dtbmiss, itbmiss,\n"
+		"                        branchmp); events without one do not bound stalls\n"
+		"  -n N                  without PROC: the N procedures with most samples (default 5;\n"
+		"                        0: all)\n"
+		"  --json                one JSON object per procedure (JSON Lines)\n"
+		"  --freq-csv FILE       also write every instruction's estimated frequency as CSV\n"
+		"  --help                this text\n\n"
+		"Exit status: 0, 1 when the database, image or procedure cannot be read, 2 for bad\n"
+		"options.\n");
+}
+
+static int parse_event(const char *s)
+{
+	static const char *const names[AN_EV_NR] = { "cycles",	"imiss",   "dmiss",
+						     "dtbmiss", "itbmiss", "branchmp" };
+
+	for (int e = 0; e < AN_EV_NR; e++)
+		if (!strcasecmp(s, names[e]))
+			return e;
+	return -1;
+}
+
+static const char *reason_text(unsigned int r)
+{
+	switch (r) {
+	case AN_STALL_DEP:
+		return "waits for an operand of";
+	case AN_STALL_SLOT:
+		return "issue slot or pipe taken";
+	case AN_STALL_LDST:
+		return "load two cycles after the store";
+	case AN_STALL_UNIT:
+		return "unit busy with";
+	case AN_STALL_BARRIER:
+		return "barrier waits for earlier results";
+	default:
+		return "static";
+	}
+}
+
+static void insn_text(const struct an_fi_insn *in, char *buf, size_t size)
+{
+	char *p;
+
+	if (an_dis_format(in->word, in->pc, NULL, buf, size) < 0 && size)
+		buf[size - 1] = 0;
+	for (p = buf; *p; p++)
+		if (*p == '\t')
+			*p = ' ';
+	/* objdump keeps a trailing tab after nop/unop: drop it */
+	while (p > buf && p[-1] == ' ')
+		*--p = 0;
+}
+
+/* ---- text ---- */
+
+static void print_dynamic(const struct an_fi_proc *fp, const struct an_fi_insn *in)
+{
+	const struct an_cp_result *r = &in->cp;
+	double per = r->f > 0 ? r->dyn / r->f : 0;
+	char t[AN_DIS_TEXT_MAX];
+
+	if (r->dyn <= 0 || in->samples[AN_EV_CYCLES] == 0)
+		return;
+	if (r->f > 0)
+		printf("%22s dynamic stall %.1f cycles per execution (%.0f samples):", "", per,
+		       r->dyn);
+	else
+		printf("%22s %.0f samples while the block's frequency is 0:", "", r->dyn);
+	if (!r->cand) {
+		printf(" unexplained\n");
+		return;
+	}
+	printf("\n");
+	for (unsigned int c = 0; c < AN_CAUSE_NR; c++) {
+		if (!(r->cand & (1u << c)) || r->hi[c] <= 0)
+			continue;
+		printf("%24s %-20s %5.1f%% to %5.1f%%", "", an_cause_label(c),
+		       100 * r->lo[c] / r->dyn, 100 * r->hi[c] / r->dyn);
+		if (r->culprit[c] != AN_NONE) {
+			insn_text(&fp->insn[r->culprit[c]], t, sizeof(t));
+			printf("  <- 0x%" PRIx64 " %s", fp->insn[r->culprit[c]].pc, t);
+		}
+		printf("\n");
+	}
+	if (r->unexplained > 0)
+		printf("%24s %-20s %5.1f%%\n", "", "unexplained", 100 * r->unexplained / r->dyn);
+}
+
+static void print_static(const struct an_fi_proc *fp, const struct an_fi_insn *in)
+{
+	char t[AN_DIS_TEXT_MAX];
+
+	if (!in->sched.stall)
+		return;
+	printf("%22s static stall %u cycle%s: %s", "", in->sched.stall,
+	       in->sched.stall == 1 ? "" : "s", reason_text(in->sched.reason));
+	if (in->static_culprit >= 0) {
+		insn_text(&fp->insn[in->static_culprit], t, sizeof(t));
+		printf(" 0x%" PRIx64 " %s", fp->insn[in->static_culprit].pc, t);
+		if (in->sched.reason == AN_STALL_DEP)
+			printf(" (latency %u)", in->sched.lat);
+	}
+	printf("\n");
+}
+
+static void print_text(const struct ann *a, const struct dmn_view_image *vi,
+		       const struct an_fi_proc *fp)
+{
+	const struct an_cfg *cfg = fp->cfg;
+	struct an_stall_summary s;
+	double P = fp->period[AN_EV_CYCLES];
+	uint32_t prev_block = UINT32_MAX;
+	char t[AN_DIS_TEXT_MAX];
+
+	an_stall_summary(fp, &s);
+	printf("image %s, procedure %s [0x%" PRIx64 ", 0x%" PRIx64 ")%s\n", vi->name, fp->name,
+	       fp->proc->start, fp->proc->end,
+	       (cfg->flags & AN_CFG_MISSING_EDGES) ? ", CFG missing edges" : "");
+	printf("mean CYCLES period %.0f%s\n", P,
+	       a->period_given ? "" : " (assumed: the recorder's default; see --period)");
+	an_stall_summary_print(stdout, NULL, &s, false);
+	printf("\n%-18s %8s %12s %7s %2s %-6s  %s\n", "address", "samples", "executions", "CPI",
+	       "M", "conf", "instruction");
+	for (uint32_t i = 0; i < fp->ninsns; i++) {
+		const struct an_fi_insn *in = &fp->insn[i];
+
+		if (in->block != prev_block) {
+			const struct an_block *bl = &cfg->block[in->block];
+			const struct an_fest *c = &fp->cls[bl->cls];
+
+			printf("  --- block %u, class %u: %.4g executions (%s, %s confidence)%s%s\n",
+			       in->block, bl->cls, c->f * P, an_fhow_name(c->how),
+			       an_conf_name(c->conf),
+			       (bl->flags & AN_BLK_UNREACHABLE) ? ", unreachable" : "",
+			       (bl->flags & AN_BLK_ENTRY) ? ", entry" : "");
+			prev_block = in->block;
+		}
+		print_static(fp, in);
+		print_dynamic(fp, in);
+		insn_text(in, t, sizeof(t));
+		printf("0x%016" PRIx64 " %8" PRIu64 " %12.4g ", in->pc, in->samples[AN_EV_CYCLES],
+		       in->cp.f * P);
+		if (in->cp.f > 0)
+			printf("%7.2f", in->cp.cpi);
+		else
+			printf("%7s", "-");
+		printf(" %2u %-6s  %s\n", in->sched.m, an_conf_name(in->conf), t);
+	}
+	printf("\n");
+}
+
+/* ---- JSON ---- */
+
+static void print_json(const struct dmn_view_image *vi, const struct an_fi_proc *fp)
+{
+	const struct an_cfg *cfg = fp->cfg;
+	struct an_stall_summary s;
+	double P = fp->period[AN_EV_CYCLES];
+	char t[AN_DIS_TEXT_MAX];
+
+	an_stall_summary(fp, &s);
+	printf("{\"image\":");
+	dmn_json_str(stdout, vi->name);
+	printf(",\"key\":");
+	dmn_json_str(stdout, vi->img.key);
+	printf(",\"procedure\":");
+	dmn_json_str(stdout, fp->name);
+	printf(",\"start\":\"0x%" PRIx64 "\",\"end\":\"0x%" PRIx64 "\",\"period\":%.3f,"
+	       "\"missing_edges\":%s,\"summary\":",
+	       fp->proc->start, fp->proc->end, P,
+	       (cfg->flags & AN_CFG_MISSING_EDGES) ? "true" : "false");
+	an_stall_summary_json(stdout, NULL, &s);
+	printf(",\"blocks\":[");
+	for (uint32_t b = 0; b < cfg->nblocks; b++) {
+		const struct an_block *bl = &cfg->block[b];
+		const struct an_fest *c = &fp->cls[bl->cls];
+
+		printf("%s{\"addr\":\"0x%" PRIx64 "\",\"n\":%u,\"class\":%u,\"executions\":%.3f,"
+		       "\"how\":\"%s\",\"confidence\":\"%s\",\"issue_points\":%u,\"used\":%u}",
+		       b ? "," : "", bl->addr, bl->n, bl->cls, c->f * P, an_fhow_name(c->how),
+		       an_conf_name(c->conf), c->points, c->used);
+	}
+	printf("],\"edges\":[");
+	for (uint32_t e = 0, first = 1; e < cfg->nedges; e++) {
+		const struct an_edge *ed = &cfg->edge[e];
+
+		if (ed->from >= cfg->nblocks || ed->to >= cfg->nblocks)
+			continue;
+		printf("%s{\"from\":%u,\"to\":%u,\"kind\":\"%s\",\"executions\":%.3f}",
+		       first ? "" : ",", ed->from, ed->to, an_edge_kind_name[ed->kind],
+		       fp->edge_f[e] >= 0 ? fp->edge_f[e] * P : -1.0);
+		first = 0;
+	}
+	printf("],\"instructions\":[");
+	for (uint32_t i = 0; i < fp->ninsns; i++) {
+		const struct an_fi_insn *in = &fp->insn[i];
+		const struct an_cp_result *r = &in->cp;
+		bool first = true;
+
+		insn_text(in, t, sizeof(t));
+		printf("%s{\"addr\":\"0x%" PRIx64 "\",\"text\":", i ? "," : "", in->pc);
+		dmn_json_str(stdout, t);
+		printf(",\"block\":%u,\"samples\":%" PRIu64 ",\"executions\":%.3f,\"cpi\":%.4f,"
+		       "\"m\":%u,\"confidence\":\"%s\",\"static\":{\"cycles\":%u,\"reason\":\"%s\"",
+		       in->block, in->samples[AN_EV_CYCLES], r->f * P, r->cpi, in->sched.m,
+		       an_conf_name(in->conf), in->sched.stall, an_stall_name[in->sched.reason]);
+		if (in->static_culprit >= 0)
+			printf(",\"culprit\":\"0x%" PRIx64 "\"", fp->insn[in->static_culprit].pc);
+		printf("},\"dynamic\":{\"samples\":%.3f,\"cycles\":%.4f,\"causes\":{", r->dyn,
+		       r->f > 0 ? r->dyn / r->f : 0.0);
+		for (unsigned int c = 0; c < AN_CAUSE_NR; c++) {
+			if (!(r->cand & (1u << c)))
+				continue;
+			printf("%s\"%s\":{\"lo\":%.3f,\"hi\":%.3f", first ? "" : ",",
+			       an_cause_name(c), r->lo[c], r->hi[c]);
+			if (r->culprit[c] != AN_NONE)
+				printf(",\"culprit\":\"0x%" PRIx64 "\"",
+				       fp->insn[r->culprit[c]].pc);
+			printf("}");
+			first = false;
+		}
+		printf("},\"unexplained\":%.3f}", r->unexplained);
+		for (unsigned int e = 1; e < AN_EV_NR; e++) {
+			static const char *const names[AN_EV_NR] = { "cycles",	"imiss",
+								     "dmiss",	"dtbmiss",
+								     "itbmiss", "branchmp" };
+
+			if (in->samples[e])
+				printf(",\"%s\":%" PRIu64, names[e], in->samples[e]);
+		}
+		printf("}");
+	}
+	printf("]}\n");
+}
+
+static void write_csv(struct ann *a, const struct dmn_view_image *vi, const struct an_fi_proc *fp)
+{
+	double P = fp->period[AN_EV_CYCLES];
+
+	for (uint32_t i = 0; i < fp->ninsns; i++) {
+		const struct an_fi_insn *in = &fp->insn[i];
+
+		fprintf(a->csv, "%s,%s,0x%" PRIx64 ",%u,%u,%" PRIu64 ",%u,%.6f,%.3f,%.4f,%s,%s\n",
+			vi->img.key, fp->name, in->pc, in->block, fp->cfg->block[in->block].cls,
+			in->samples[AN_EV_CYCLES], in->sched.m, in->cp.f, in->cp.f * P, in->cp.cpi,
+			an_conf_name(in->conf), an_fhow_name(in->how));
+	}
+}
+
+/* ---- driver ---- */
+
+struct pick {
+	const struct an_proc *p;
+	uint64_t samples;
+};
+
+static int cmp_pick(const void *x, const void *y)
+{
+	const struct pick *a = x, *b = y;
+
+	if (a->samples != b->samples)
+		return a->samples < b->samples ? 1 : -1;
+	return (a->p->start > b->p->start) - (a->p->start < b->p->start);
+}
+
+static int annotate_image(struct ann *a, const struct dmn_view_image *vi)
+{
+	struct an_fi_image *im = NULL;
+	struct pick *pk = NULL;
+	size_t npk = 0, k;
+	char err[512];
+	int ret;
+
+	if (!vi->img.path || !*vi->img.path) {
+		fprintf(stderr,
+			"axprof annotate: %s: the database does not know the image's file\n",
+			vi->name);
+		return 1;
+	}
+	ret = an_fi_open(vi->img.path, &im, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "axprof annotate: %s\n", err);
+		return 1;
+	}
+	if (vi->prof) {
+		ret = an_fi_set_profile(im, vi->prof);
+		if (ret) {
+			fprintf(stderr, "axprof annotate: %s: cannot read its profile: %s\n",
+				vi->name, strerror(-ret));
+			goto fail;
+		}
+	}
+	if (a->proc) {
+		const struct an_proc *p = an_procs_lookup(an_fi_procs(im), a->proc);
+
+		if (!p) {
+			fprintf(stderr, "axprof annotate: %s: no procedure '%s'\n", vi->name,
+				a->proc);
+			goto fail;
+		}
+		pk = calloc(1, sizeof(*pk));
+		if (!pk)
+			goto nomem;
+		pk[0].p = p;
+		npk = 1;
+	} else {
+		const struct an_procs *ps = an_fi_procs(im);
+
+		pk = calloc(ps->n + 1, sizeof(*pk));
+		if (!pk)
+			goto nomem;
+		for (k = 0; k < ps->n; k++) {
+			uint64_t s =
+				an_fi_samples_in(im, AN_EV_CYCLES, ps->v[k].start, ps->v[k].end);
+
+			if (s)
+				pk[npk++] = (struct pick){ &ps->v[k], s };
+		}
+		if (!npk) {
+			fprintf(stderr, "axprof annotate: %s: no CYCLES samples in any procedure\n",
+				vi->name);
+			goto fail;
+		}
+		qsort(pk, npk, sizeof(*pk), cmp_pick);
+		if (a->limit > 0 && npk > (size_t)a->limit)
+			npk = (size_t)a->limit;
+	}
+	for (k = 0; k < npk; k++) {
+		struct an_fi_proc *fp;
+
+		ret = an_fi_analyze(im, pk[k].p, &a->o, &fp, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "axprof annotate: %s: %s\n", vi->name, err);
+			goto fail;
+		}
+		if (!fp->samples[AN_EV_CYCLES] && a->proc)
+			fprintf(stderr,
+				"axprof annotate: %s: procedure %s has no CYCLES samples: nothing to estimate\n",
+				vi->name, fp->name);
+		if (a->json)
+			print_json(vi, fp);
+		else
+			print_text(a, vi, fp);
+		if (a->csv)
+			write_csv(a, vi, fp);
+		an_fi_proc_free(fp);
+	}
+	free(pk);
+	an_fi_close(im);
+	return 0;
+nomem:
+	fprintf(stderr, "axprof annotate: out of memory\n");
+fail:
+	free(pk);
+	an_fi_close(im);
+	return 1;
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+	enum { O_EPOCH = 256, O_PERIOD, O_EVPERIOD, O_JSON, O_CSV, O_HELP };
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "epoch", required_argument, NULL, O_EPOCH },
+		{ "period", required_argument, NULL, O_PERIOD },
+		{ "event-period", required_argument, NULL, O_EVPERIOD },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "freq-csv", required_argument, NULL, O_CSV },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ann a = { .limit = 5 };
+	const struct dmn_view_image **sel = NULL;
+	const char *dir = NULL;
+	unsigned long epoch = 0;
+	char err[512], *end;
+	size_t n;
+	int c, ret = 0;
+
+	a.o.period[AN_EV_CYCLES] = DEFAULT_PERIOD;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:n:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dir = optarg;
+			break;
+		case 'n':
+			a.limit = (int)strtol(optarg, &end, 10);
+			if (*end || a.limit < 0) {
+				fprintf(stderr, "axprof annotate: -n needs a count, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case O_EPOCH:
+			epoch = strtoul(optarg, &end, 10);
+			if (*end || !epoch || epoch > PDB_EPOCH_MAX) {
+				fprintf(stderr,
+					"axprof annotate: --epoch needs an epoch number, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case O_PERIOD:
+			a.o.period[AN_EV_CYCLES] = strtod(optarg, &end);
+			if (*end || !(a.o.period[AN_EV_CYCLES] > 0)) {
+				fprintf(stderr,
+					"axprof annotate: --period needs a positive number, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			a.period_given = true;
+			break;
+		case O_EVPERIOD: {
+			char name[32], *eq = strchr(optarg, '=');
+			int ev;
+
+			if (!eq || (size_t)(eq - optarg) >= sizeof(name)) {
+				fprintf(stderr,
+					"axprof annotate: --event-period needs E=P, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			memcpy(name, optarg, (size_t)(eq - optarg));
+			name[eq - optarg] = 0;
+			ev = parse_event(name);
+			if (ev <= 0) {
+				fprintf(stderr,
+					"axprof annotate: --event-period: unknown event '%s' (imiss, dmiss, dtbmiss, itbmiss, branchmp)\n",
+					name);
+				return 2;
+			}
+			a.o.period[ev] = strtod(eq + 1, &end);
+			if (*end || !(a.o.period[ev] > 0)) {
+				fprintf(stderr,
+					"axprof annotate: --event-period %s: bad period '%s'\n",
+					name, eq + 1);
+				return 2;
+			}
+			break;
+		}
+		case O_JSON:
+			a.json = true;
+			break;
+		case O_CSV:
+			a.csv_path = optarg;
+			break;
+		case O_HELP:
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc || argc - optind > 2) {
+		fprintf(stderr,
+			"axprof annotate: need IMAGE [PROC] (see 'axprof annotate --help')\n");
+		return 2;
+	}
+	a.image = argv[optind];
+	a.proc = optind + 1 < argc ? argv[optind + 1] : NULL;
+	dir = dmn_default_db(dir);
+	ret = dmn_view_open(&a.v, dir, (uint32_t)epoch, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "axprof annotate: %s\n", err);
+		return 1;
+	}
+	sel = calloc(a.v.n + 1, sizeof(*sel));
+	if (!sel) {
+		fprintf(stderr, "axprof annotate: out of memory\n");
+		dmn_view_close(&a.v);
+		return 1;
+	}
+	n = dmn_view_select(&a.v, a.image, PDB_EV_CYCLES, sel);
+	if (!n) {
+		fprintf(stderr,
+			"axprof annotate: no image '%s' in %s epoch %u (see 'axprof report')\n",
+			a.image, dir, a.v.epoch);
+		ret = 1;
+		goto out;
+	}
+	if (a.csv_path) {
+		a.csv = fopen(a.csv_path, "w");
+		if (!a.csv) {
+			fprintf(stderr, "axprof annotate: cannot create %s: %s\n", a.csv_path,
+				strerror(errno));
+			ret = 1;
+			goto out;
+		}
+		fprintf(a.csv, "image,procedure,addr,block,class,samples,m,f,executions,cpi,"
+			       "confidence,how\n");
+	}
+	/* Several files with the same name: the one with the most samples. */
+	ret = annotate_image(&a, sel[0]);
+	if (a.csv && fclose(a.csv)) {
+		fprintf(stderr, "axprof annotate: error writing %s\n", a.csv_path);
+		ret = 1;
+	}
+out:
+	free(sel);
+	dmn_view_close(&a.v);
+	if (dmn_finish_stdout("axprof annotate"))
+		ret = 1;
+	return ret;
+}
