@@ -12,16 +12,16 @@ struct cmd {
 
 /* One line per command; the help text is generated from this table. */
 static const struct cmd commands[] = {
-	{ "dis", cmd_dis, "disassemble an Alpha ELF file (objdump -d format)" },
-	{ "run", cmd_run, "run an Alpha Linux program on the hosted machine" },
-	{ "cfg", cmd_cfg, "procedures, CFGs, frequency classes and EV5 schedule of an image" },
 	{ "record", cmd_record, "profile a program into the profile database" },
 	{ "report", cmd_report, "samples by image and procedure (dcpiprof's view)" },
+	{ "annotate", cmd_annotate, "frequency, CPI and stall culprits per instruction (dcpicalc)" },
+	{ "topstalls", cmd_topstalls, "the largest stalls across images, with their culprits" },
+	{ "cfg", cmd_cfg, "procedures, CFGs, frequency classes and EV5 schedule of an image" },
+	{ "dis", cmd_dis, "disassemble an Alpha ELF file (objdump -d format)" },
+	{ "run", cmd_run, "run an Alpha Linux program on the hosted machine" },
 	{ "flush", cmd_flush, "make the running axprofd store its profiles now" },
 	{ "epoch", cmd_epoch, "start a new epoch of the profile database" },
 	{ "merge", cmd_merge, "add databases' profiles into another one" },
-	{ "annotate", cmd_annotate, "frequency, CPI and stall culprits per instruction (dcpicalc)" },
-	{ "topstalls", cmd_topstalls, "the largest stalls across images, with their culprits" },
 };
 
 static void usage(FILE *f)
