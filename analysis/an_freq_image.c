@@ -618,30 +618,27 @@ void an_stall_summary_print(FILE *f, const char *name, const struct an_stall_sum
 	fprintf(f, "    %-22s %6.1f%%\n", "unexplained", 100 * s->unexplained / t);
 }
 
-struct rep {
-	char name[256];
-	struct an_stall_summary s;
-};
-
-static int cmp_rep(const void *a, const void *b)
+static int cmp_stall_proc(const void *a, const void *b)
 {
-	const struct rep *x = a, *y = b;
+	const struct an_stall_proc *x = a, *y = b;
 
-	return (x->s.samples < y->s.samples) - (x->s.samples > y->s.samples);
+	if (x->s.samples != y->s.samples)
+		return x->s.samples < y->s.samples ? 1 : -1;
+	return (x->start > y->start) - (x->start < y->start);
 }
 
-int an_stall_report(FILE *f, const char *path, const struct pdb_prof *prof,
-		    const double period[AN_EV_NR], size_t max_procs, bool json, char *err,
-		    size_t errlen)
+int an_stall_procs(const char *path, const struct pdb_prof *prof, const struct an_fi_opts *o,
+		   struct an_stall_proc **out, size_t *nout, size_t *skipped, char *err,
+		   size_t errlen)
 {
-	struct an_fi_opts o = { 0 };
 	struct an_fi_image *im;
-	struct an_stall_summary tot = { 0 };
-	struct rep *v = NULL;
+	struct an_stall_proc *v = NULL;
 	size_t n = 0, i;
 	int ret;
 
-	memcpy(o.period, period, sizeof(o.period));
+	*out = NULL;
+	*nout = 0;
+	*skipped = 0;
 	ret = an_fi_open(path, &im, err, errlen);
 	if (ret)
 		return ret;
@@ -662,18 +659,20 @@ int an_stall_report(FILE *f, const char *path, const struct pdb_prof *prof,
 
 		if (!an_fi_samples_in(im, AN_EV_CYCLES, p->start, p->end))
 			continue;
-		if (an_fi_analyze(im, p, &o, &fp, e2, sizeof(e2)))
-			continue; /* a procedure the CFG builder rejects: skipped */
+		if (an_fi_analyze(im, p, o, &fp, e2, sizeof(e2))) {
+			(*skipped)++; /* a procedure the CFG builder rejects */
+			continue;
+		}
 		an_stall_summary(fp, &v[n].s);
 		snprintf(v[n].name, sizeof(v[n].name), "%s", fp->name);
-		an_stall_summary_add(&tot, &v[n].s);
+		v[n].start = p->start;
 		n++;
 		an_fi_proc_free(fp);
 	}
-	qsort(v, n, sizeof(*v), cmp_rep);
-	for (i = 0; i < n && (!max_procs || i < max_procs); i++)
-		an_stall_summary_print(f, v[i].name, &v[i].s, json);
-	an_stall_summary_print(f, "total", &tot, json);
+	qsort(v, n, sizeof(*v), cmp_stall_proc);
+	*out = v;
+	*nout = n;
+	v = NULL;
 out:
 	free(v);
 	an_fi_close(im);

@@ -123,7 +123,7 @@ void an_stall_summary(const struct an_fi_proc *fp, struct an_stall_summary *out)
 void an_stall_summary_add(struct an_stall_summary *a, const struct an_stall_summary *b);
 
 /*
- * Print a summary the way `axprof annotate` and `axprof report --stalls` show it: text (one
+ * Print a summary the way `axprof annotate` shows it: text (one
  * line per category with its share of the samples, ranges "lo% to hi%" for the causes) or one
  * JSON object. name may be NULL.
  */
@@ -131,15 +131,22 @@ void an_stall_summary_print(FILE *f, const char *name, const struct an_stall_sum
 /* The JSON object alone, without a newline (to nest it). */
 void an_stall_summary_json(FILE *f, const char *name, const struct an_stall_summary *s);
 
+/* One procedure's summary, as an_stall_procs() returns them. */
+struct an_stall_proc {
+	char name[256];
+	uint64_t start; /* image offset of its first instruction */
+	struct an_stall_summary s;
+};
+
 /*
- * The one call `axprof report --stalls` makes per image: analyse every procedure of the ELF file
- * at path that has CYCLES samples in prof, and print each one's summary (largest first, at most
- * max_procs, 0: all) with an_stall_summary_print, then the image total. period: mean CYCLES
- * period (and the other events', 0 = not sampled) as in struct an_fi_opts. Returns 0 or -Exxx
- * with a message in err (the image cannot be read).
+ * What `axprof report --stalls` needs of one image: analyse every procedure of the ELF file at
+ * path that has CYCLES samples in prof (periods and parameters in o, as for an_fi_analyze) and
+ * return their summaries in *out, *n of them, most samples first (free() the array). Procedures
+ * the CFG builder rejects are left out and counted in *skipped. Returns 0, or -Exxx with a
+ * message in err (the image cannot be read, -ENOMEM).
  */
-int an_stall_report(FILE *f, const char *path, const struct pdb_prof *prof,
-		    const double period[AN_EV_NR], size_t max_procs, bool json, char *err,
-		    size_t errlen);
+int an_stall_procs(const char *path, const struct pdb_prof *prof, const struct an_fi_opts *o,
+		   struct an_stall_proc **out, size_t *n, size_t *skipped, char *err,
+		   size_t errlen);
 
 #endif /* AN_FREQ_IMAGE_H */

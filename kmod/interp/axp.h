@@ -143,7 +143,11 @@ static inline const struct axp_op_info *axp_info(const struct axp_insn *d)
 /* Size in bytes of a memory access (0 if the op does not access memory). */
 static inline unsigned int axp_mem_size(uint32_t flags)
 {
-	return (flags & AXP_F_M1) ? 1 : (flags & AXP_F_M2) ? 2 : (flags & AXP_F_M4) ? 4 : (flags & AXP_F_M8) ? 8 : 0;
+	return (flags & AXP_F_M1) ? 1 :
+	       (flags & AXP_F_M2) ? 2 :
+	       (flags & AXP_F_M4) ? 4 :
+	       (flags & AXP_F_M8) ? 8 :
+				    0;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -189,8 +193,10 @@ enum axp_level {
  */
 struct axp_mem_ops {
 	int (*fetch)(void *priv, uint64_t va, uint32_t *word);
-	int (*load)(void *priv, uint64_t va, unsigned int size, uint64_t *val, struct axp_access *acc);
-	int (*store)(void *priv, uint64_t va, unsigned int size, uint64_t val, struct axp_access *acc);
+	int (*load)(void *priv, uint64_t va, unsigned int size, uint64_t *val,
+		    struct axp_access *acc);
+	int (*store)(void *priv, uint64_t va, unsigned int size, uint64_t val,
+		     struct axp_access *acc);
 	uint64_t (*rpcc)(void *priv);
 	/*
 	 * Optional fast path: the decoded instruction at `va` (e.g. from a per-page decode cache the
@@ -256,7 +262,7 @@ extern const char *const axp_stop_name[AXP_STOP_NR];
 #define AXP_HB_FPCR (1u << 3) /* FP ops that would change FPCR status bits */
 #define AXP_HB_ARITH (1u << 4) /* arithmetic traps: hand back instead of completing + stopping */
 
-#define AXP_POLICY_INTERRUPT                                                                       \
+#define AXP_POLICY_INTERRUPT \
 	(AXP_HB_LLSC | AXP_HB_FP_SPECIAL | AXP_HB_UNALIGNED | AXP_HB_FPCR | AXP_HB_ARITH)
 #define AXP_POLICY_FULL 0u
 
@@ -276,8 +282,8 @@ struct axp_run_cfg {
 #define AXP_AMASK_PRECISE_TRAP (1u << 9)
 #define AXP_AMASK_PREFETCH_MODIFY (1u << 12) /* prefetch with modify intent (EV67) */
 /* What an EV67 (and qemu-alpha's default CPU) reports: IMPLVER 2. */
-#define AXP_AMASK_EV67                                                                             \
-	(AXP_AMASK_BWX | AXP_AMASK_FIX | AXP_AMASK_CIX | AXP_AMASK_MVI | AXP_AMASK_PRECISE_TRAP |  \
+#define AXP_AMASK_EV67                                                                            \
+	(AXP_AMASK_BWX | AXP_AMASK_FIX | AXP_AMASK_CIX | AXP_AMASK_MVI | AXP_AMASK_PRECISE_TRAP | \
 	 AXP_AMASK_PREFETCH_MODIFY)
 #define AXP_IMPLVER_EV6 2
 

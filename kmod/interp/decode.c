@@ -25,12 +25,12 @@
 #define VAX AXP_F_VAX
 
 const struct axp_op_info axp_op_info[AXP_OP_NR] = {
-#define AXP_OP(id, nm, opc, fn, fm, un, fl)                                                        \
-	[AXP_OP_##id] = { .name = nm,                                                              \
-			  .opcode = opc,                                                           \
-			  .fmt = AXP_FMT_##fm,                                                     \
-			  .unit = AXP_U_##un,                                                      \
-			  .func = fn,                                                              \
+#define AXP_OP(id, nm, opc, fn, fm, un, fl)    \
+	[AXP_OP_##id] = { .name = nm,          \
+			  .opcode = opc,       \
+			  .fmt = AXP_FMT_##fm, \
+			  .unit = AXP_U_##un,  \
+			  .func = fn,          \
 			  .flags = (fl) },
 #include "ops.def"
 #undef AXP_OP
@@ -72,15 +72,15 @@ const struct axp_op_info axp_op_info[AXP_OP_NR] = {
 #define SLOT_JMP (SLOT_MSC + 64) /* 0x1a: insn[15:14] */
 #define SLOT_NR (SLOT_JMP + 4)
 
-#define SLOT(opc, fn)                                                                              \
-	((opc) >= 0x10 && (opc) <= 0x13 ? SLOT_OPR + ((opc) - 0x10) * 128 + ((fn) & 0x7f) :        \
-	 (opc) == 0x1c			? SLOT_OPR + 4 * 128 + ((fn) & 0x7f) :                     \
-	 (opc) >= 0x14 && (opc) <= 0x16 ? ((fn) > 0x3f ? SLOT_CVTST :                              \
-							 SLOT_FPF + ((opc) - 0x14) * 64 + (fn)) : \
-	 (opc) == 0x17			? SLOT_F17 + (((fn) & 0x3f) | ((((fn) >> 8) & 7) << 6)) : \
-	 (opc) == 0x18			? SLOT_MSC + (((fn) >> 10) & 63) :                         \
-	 (opc) == 0x1a			? SLOT_JMP + ((fn) & 3) :                                  \
-					  (opc))
+#define SLOT(opc, fn)                                                                       \
+	((opc) >= 0x10 && (opc) <= 0x13 ? SLOT_OPR + ((opc)-0x10) * 128 + ((fn)&0x7f) :     \
+	 (opc) == 0x1c			? SLOT_OPR + 4 * 128 + ((fn)&0x7f) :                \
+	 (opc) >= 0x14 && (opc) <= 0x16 ?                                                   \
+			 ((fn) > 0x3f ? SLOT_CVTST : SLOT_FPF + ((opc)-0x14) * 64 + (fn)) : \
+	 (opc) == 0x17 ? SLOT_F17 + (((fn)&0x3f) | ((((fn) >> 8) & 7) << 6)) :              \
+	 (opc) == 0x18 ? SLOT_MSC + (((fn) >> 10) & 63) :                                   \
+	 (opc) == 0x1a ? SLOT_JMP + ((fn)&3) :                                              \
+			 (opc))
 
 /* Entries hold op + 1 so that 0 means "no instruction here". */
 static const uint8_t slot_op[SLOT_NR] = {

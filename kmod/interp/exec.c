@@ -652,7 +652,8 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 	case AXP_FMT_ITF:
 		if (oi->flags & AXP_F_VAX)
 			return stop(info, AXP_STOP_VAX_FP, 0, 0);
-		val = d->op == AXP_OP_ITOFS ? axp_s_from_mem((uint32_t)ctx->r[d->ra]) : ctx->r[d->ra];
+		val = d->op == AXP_OP_ITOFS ? axp_s_from_mem((uint32_t)ctx->r[d->ra]) :
+					      ctx->r[d->ra];
 		dest = 32 + d->rc;
 		break;
 
@@ -664,7 +665,9 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 		if (err < 0)
 			return err;
 		trap = err;
-		dest = (oi->flags & AXP_F_DA) ? 32 + d->ra : (oi->flags & AXP_F_DC) ? 32 + d->rc : 63;
+		dest = (oi->flags & AXP_F_DA) ? 32 + d->ra :
+		       (oi->flags & AXP_F_DC) ? 32 + d->rc :
+						63;
 		if (dest == 63)
 			dest = AXP_NO_DEST;
 		else

@@ -14,7 +14,8 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ "record", cmd_record, "profile a program into the profile database" },
 	{ "report", cmd_report, "samples by image and procedure (dcpiprof's view)" },
-	{ "annotate", cmd_annotate, "frequency, CPI and stall culprits per instruction (dcpicalc)" },
+	{ "annotate", cmd_annotate,
+	  "frequency, CPI and stall culprits per instruction (dcpicalc)" },
 	{ "topstalls", cmd_topstalls, "the largest stalls across images, with their culprits" },
 	{ "cfg", cmd_cfg, "procedures, CFGs, frequency classes and EV5 schedule of an image" },
 	{ "dis", cmd_dis, "disassemble an Alpha ELF file (objdump -d format)" },

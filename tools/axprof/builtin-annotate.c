@@ -11,6 +11,7 @@
 #include "axprof/builtin.h"
 #include "an_dis.h"
 #include "an_freq_image.h"
+#include "axprof/periods.h"
 #include "dmn_view.h"
 
 /*
@@ -20,8 +21,6 @@
  * stall with every cause that could not be ruled out (and the range each may explain), block
  * boundaries with the class's frequency and confidence, and the procedure's summary.
  */
-
-#define DEFAULT_PERIOD 62000.0 /* `axprof record`'s default CYCLES period: 60000-64000 */
 
 struct ann {
 	struct dmn_view v;
@@ -56,17 +55,6 @@ static void usage(FILE *f)
 		"  --help                this text\n\n"
 		"Exit status: 0, 1 when the database, image or procedure cannot be read, 2 for bad\n"
 		"options.\n");
-}
-
-static int parse_event(const char *s)
-{
-	static const char *const names[AN_EV_NR] = { "cycles",	"imiss",   "dmiss",
-						     "dtbmiss", "itbmiss", "branchmp" };
-
-	for (int e = 0; e < AN_EV_NR; e++)
-		if (!strcasecmp(s, names[e]))
-			return e;
-	return -1;
 }
 
 static const char *reason_text(unsigned int r)
@@ -427,7 +415,7 @@ int cmd_annotate(int argc, char **argv)
 	size_t n;
 	int c, ret = 0;
 
-	a.o.period[AN_EV_CYCLES] = DEFAULT_PERIOD;
+	a.o.period[AN_EV_CYCLES] = CMD_DEFAULT_PERIOD;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:n:", longopts, NULL)) != -1) {
 		switch (c) {
@@ -452,43 +440,14 @@ int cmd_annotate(int argc, char **argv)
 			}
 			break;
 		case O_PERIOD:
-			a.o.period[AN_EV_CYCLES] = strtod(optarg, &end);
-			if (*end || !(a.o.period[AN_EV_CYCLES] > 0)) {
-				fprintf(stderr,
-					"axprof annotate: --period needs a positive number, not '%s'\n",
-					optarg);
+			if (cmd_period_parse("axprof annotate", optarg, a.o.period))
 				return 2;
-			}
 			a.period_given = true;
 			break;
-		case O_EVPERIOD: {
-			char name[32], *eq = strchr(optarg, '=');
-			int ev;
-
-			if (!eq || (size_t)(eq - optarg) >= sizeof(name)) {
-				fprintf(stderr,
-					"axprof annotate: --event-period needs E=P, not '%s'\n",
-					optarg);
+		case O_EVPERIOD:
+			if (cmd_event_period_parse("axprof annotate", optarg, a.o.period))
 				return 2;
-			}
-			memcpy(name, optarg, (size_t)(eq - optarg));
-			name[eq - optarg] = 0;
-			ev = parse_event(name);
-			if (ev <= 0) {
-				fprintf(stderr,
-					"axprof annotate: --event-period: unknown event '%s' (imiss, dmiss, dtbmiss, itbmiss, branchmp)\n",
-					name);
-				return 2;
-			}
-			a.o.period[ev] = strtod(eq + 1, &end);
-			if (*end || !(a.o.period[ev] > 0)) {
-				fprintf(stderr,
-					"axprof annotate: --event-period %s: bad period '%s'\n",
-					name, eq + 1);
-				return 2;
-			}
 			break;
-		}
 		case O_JSON:
 			a.json = true;
 			break;

@@ -7,12 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_freq_image.h"
 #include "axprof/builtin.h"
+#include "axprof/periods.h"
 #include "dmn_view.h"
 
 /*
  * DCPI's dcpiprof (SOSP'97 §3, §6): images, then procedures, sorted by samples of one event,
  * with each event's percentage of its total and the cumulative percentage of the sort event.
+ * --stalls: DCPI's procedure summary (§6.2, Figure 4), where each procedure's cycles went.
  */
 
 #define MAX_COLS 8
@@ -22,18 +25,29 @@ struct report {
 	const char *sel;
 	unsigned int ev[MAX_COLS]; /* events shown; ev[0] sorts */
 	unsigned int ncol;
-	bool procs, json;
+	bool procs, json, stalls, period_given;
+	double period[AN_EV_NR]; /* --stalls: mean sampling periods (an_fi_opts) */
+	long limit; /* --stalls: procedures shown, 0: all */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: axprof report [-d DIR] [--epoch N] [--image I] [--procedures] [--event E]\n"
-		"                     [--json]\n\n"
+		"                     [--json]\n"
+		"       axprof report --stalls [-d DIR] [--epoch N] [--image I] [-n N] [--period P]\n"
+		"                     [--event-period E=P] [--json]\n\n"
 		"Summarise a profile database the way DCPI's dcpiprof does: images (then, with\n"
 		"--procedures, procedures) by samples, each event's share of its total, and the\n"
 		"cumulative share of the sorting event. Procedures are the ELF function symbols of\n"
 		"each image.\n\n"
+		"With --stalls, DCPI's procedure summary instead: for each procedure with CYCLES\n"
+		"samples, the share of its cycles spent issuing instructions, in static stalls (the\n"
+		"EV5 schedule's), and in dynamic stalls by cause (I-cache, ITB, D-cache, DTB, branch\n"
+		"mispredict, write buffer, functional unit) or unexplained, from the frequency and\n"
+		"culprit analysis `axprof annotate` shows per instruction. A cause's column is one\n"
+		"split of the dynamic stalls among the causes not ruled out (annotate and --json give\n"
+		"the range each cause may explain).\n\n"
 		"Options:\n"
 		"  -d, --db DIR     the database (default $AXPROF_DB, else ./axprof-db)\n"
 		"  --epoch N        that epoch (default the current one)\n"
@@ -41,6 +55,13 @@ static void usage(FILE *f)
 		"  --procedures     procedures instead of images\n"
 		"  --event E        sort by event E (cycles, imiss, dmiss, branchmp, retired,\n"
 		"                   replay; default the first recorded)\n"
+		"  --stalls         where each procedure's cycles went (see above)\n"
+		"  -n N             --stalls: the N procedures with most samples (default all)\n"
+		"  --period P       --stalls: mean CYCLES sampling period (default 62000, the\n"
+		"                   recorder's default; give the mean of record's --period)\n"
+		"  --event-period E=P  --stalls: mean period of event E (imiss, dmiss, dtbmiss,\n"
+		"                   itbmiss, branchmp), when it was sampled: its samples then bound\n"
+		"                   the stalls of its cause\n"
 		"  --json           JSON output\n"
 		"  --help           this text\n");
 }
@@ -331,8 +352,176 @@ static int run(struct report *rp)
 	return 0;
 }
 
+/* ---- --stalls: where each procedure's cycles went ---- */
+
+struct srow {
+	struct an_stall_proc p;
+	const char *image;
+};
+
+static int srow_cmp(const void *a, const void *b)
+{
+	const struct srow *x = a, *y = b;
+	int k;
+
+	if (x->p.s.samples != y->p.s.samples)
+		return x->p.s.samples < y->p.s.samples ? 1 : -1;
+	k = dmn_name_cmp(x->image, y->image);
+	return k ? k : (x->p.start > y->p.start) - (x->p.start < y->p.start);
+}
+
+static double share(double a, double t)
+{
+	return t > 0 ? 100 * a / t : 0;
+}
+
+static void stall_line(const char *name, const char *image, const struct an_stall_summary *s)
+{
+	double t = s->samples, cpi = s->insns_exec > 0 ? s->samples * s->period / s->insns_exec : 0;
+
+	printf("%9.0f %6.2f %5.1f %6.1f", t, cpi, share(s->exec, t), share(s->stat, t));
+	for (unsigned int c = 0; c < AN_CAUSE_NR; c++)
+		printf(" %6.1f", share(s->share[c], t));
+	printf(" %6.1f  ", share(s->unexplained, t));
+	if (image)
+		printf("%-30s %s\n", name, base_name(image));
+	else
+		printf("%s\n", name);
+}
+
+static void stall_text(const struct report *rp, const struct srow *v, size_t n,
+		       const struct an_stall_summary *tot)
+{
+	printf("axprof report: database %s, epoch %u; mean CYCLES period %.0f%s\n\n",
+	       pdb_dir(rp->v.db), rp->v.epoch, rp->period[AN_EV_CYCLES],
+	       rp->period_given ? "" : " (assumed: the recorder's default; see --period)");
+	printf("Where each procedure's cycles went, in %% of its CYCLES samples: issuing (exec),\n"
+	       "static stalls, and dynamic stalls by cause (one split among the causes not ruled\n"
+	       "out; `axprof annotate IMAGE PROC` shows the ranges and the culprits).\n");
+	printf("==============================================================================\n");
+	printf("%9s %6s %5s %6s %6s %6s %6s %6s %6s %6s %6s %6s  %-30s %s\n", "cycles", "CPI",
+	       "exec", "static", "Icache", "ITB", "Dcache", "DTB", "branch", "wbuf", "FU", "unexpl",
+	       "procedure", "image");
+	for (size_t i = 0; i < n; i++)
+		stall_line(v[i].p.name, v[i].image, &v[i].p.s);
+	printf("------------------------------------------------------------------------------\n");
+	stall_line("total", NULL, tot);
+}
+
+static void stall_json(const struct report *rp, const struct srow *v, size_t n,
+		       const struct an_stall_summary *tot)
+{
+	printf("{\"database\":");
+	dmn_json_str(stdout, pdb_dir(rp->v.db));
+	printf(",\"epoch\":%u,\"period\":%.3f,\"period_assumed\":%s,\"procedures\":[", rp->v.epoch,
+	       rp->period[AN_EV_CYCLES], rp->period_given ? "false" : "true");
+	for (size_t i = 0; i < n; i++) {
+		printf("%s{\"procedure\":", i ? "," : "");
+		dmn_json_str(stdout, v[i].p.name);
+		printf(",\"image\":");
+		dmn_json_str(stdout, v[i].image);
+		printf(",\"address\":\"0x%" PRIx64 "\",\"summary\":", v[i].p.start);
+		an_stall_summary_json(stdout, NULL, &v[i].p.s);
+		printf("}");
+	}
+	printf("],\"total\":");
+	an_stall_summary_json(stdout, NULL, tot);
+	printf("}\n");
+}
+
+/* Analyse every selected image with CYCLES samples; images that cannot be read are named. */
+static int run_stalls(struct report *rp)
+{
+	const struct dmn_view_image **sel;
+	struct an_fi_opts o = { 0 };
+	struct an_stall_summary tot = { 0 };
+	struct srow *v = NULL;
+	size_t n = 0, nsel, i, k;
+	int ret = 0;
+
+	memcpy(o.period, rp->period, sizeof(o.period));
+	sel = calloc(rp->v.n ? rp->v.n : 1, sizeof(*sel));
+	if (!sel)
+		return -ENOMEM;
+	nsel = dmn_view_select(&rp->v, rp->sel, PDB_EV_CYCLES, sel);
+	if (rp->sel && *rp->sel && !nsel) {
+		fprintf(stderr, "axprof report: no image '%s' in epoch %u\n", rp->sel, rp->v.epoch);
+		free(sel);
+		return -ENOENT;
+	}
+	for (i = 0; i < nsel && !ret; i++) {
+		const struct dmn_view_image *im = sel[i];
+		struct an_stall_proc *ps;
+		size_t np, skipped;
+		char err[512];
+		struct srow *nv;
+
+		if (!im->prof || !im->total[PDB_EV_CYCLES])
+			continue;
+		if (!im->img.path || !*im->img.path) {
+			fprintf(stderr,
+				"axprof report: %s: file unknown, its %" PRIu64
+				" CYCLES samples are left out\n",
+				im->name, im->total[PDB_EV_CYCLES]);
+			continue;
+		}
+		ret = an_stall_procs(im->img.path, im->prof, &o, &ps, &np, &skipped, err,
+				     sizeof(err));
+		if (ret == -ENOMEM)
+			break;
+		if (ret) {
+			fprintf(stderr,
+				"axprof report: %s (its %" PRIu64 " CYCLES samples are left out)\n",
+				err, im->total[PDB_EV_CYCLES]);
+			ret = 0;
+			continue;
+		}
+		if (skipped)
+			fprintf(stderr,
+				"axprof report: %s: %zu procedure%s the CFG builder rejects "
+				"left out\n",
+				im->name, skipped, skipped == 1 ? "" : "s");
+		nv = realloc(v, (n + np + 1) * sizeof(*v));
+		if (!nv) {
+			free(ps);
+			ret = -ENOMEM;
+			break;
+		}
+		v = nv;
+		for (k = 0; k < np; k++) {
+			v[n].p = ps[k];
+			v[n].image = im->name;
+			an_stall_summary_add(&tot, &ps[k].s);
+			n++;
+		}
+		free(ps);
+	}
+	if (!ret && !n) {
+		fprintf(stderr,
+			"axprof report: no procedure with CYCLES samples could be analysed "
+			"in epoch %u%s%s\n",
+			rp->v.epoch, rp->sel ? " for image " : "", rp->sel ? rp->sel : "");
+		ret = -ENOENT;
+	}
+	if (!ret) {
+		if (!tot.period)
+			tot.period = rp->period[AN_EV_CYCLES];
+		qsort(v, n, sizeof(*v), srow_cmp);
+		if (rp->limit > 0 && (size_t)rp->limit < n)
+			n = (size_t)rp->limit;
+		if (rp->json)
+			stall_json(rp, v, n, &tot);
+		else
+			stall_text(rp, v, n, &tot);
+	}
+	free(v);
+	free(sel);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
+	enum { O_STALLS = 256, O_PERIOD, O_EVPERIOD };
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "epoch", required_argument, NULL, 'e' },
@@ -340,20 +529,47 @@ int cmd_report(int argc, char **argv)
 		{ "procedures", no_argument, NULL, 'p' },
 		{ "event", required_argument, NULL, 'E' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "stalls", no_argument, NULL, O_STALLS },
+		{ "period", required_argument, NULL, O_PERIOD },
+		{ "event-period", required_argument, NULL, O_EVPERIOD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct report rp = { 0 };
+	struct report rp = { .period[AN_EV_CYCLES] = CMD_DEFAULT_PERIOD };
 	const char *dir = NULL, *evname = NULL;
 	unsigned long epoch = 0;
 	char err[1200], *end;
 	int c, ret, sort_ev = -1;
+	bool stall_opt = false;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:n:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			dir = optarg;
+			break;
+		case 'n':
+			rp.limit = strtol(optarg, &end, 10);
+			if (end == optarg || *end || rp.limit <= 0) {
+				fprintf(stderr,
+					"axprof report: -n needs a positive count, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			stall_opt = true;
+			break;
+		case O_STALLS:
+			rp.stalls = true;
+			break;
+		case O_PERIOD:
+			if (cmd_period_parse("axprof report", optarg, rp.period))
+				return 2;
+			rp.period_given = stall_opt = true;
+			break;
+		case O_EVPERIOD:
+			if (cmd_event_period_parse("axprof report", optarg, rp.period))
+				return 2;
+			stall_opt = true;
 			break;
 		case 'e':
 			epoch = strtoul(optarg, &end, 10);
@@ -392,6 +608,16 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "axprof report: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	if (!rp.stalls && stall_opt) {
+		fprintf(stderr,
+			"axprof report: -n, --period and --event-period go with --stalls\n");
+		return 2;
+	}
+	if (rp.stalls && (rp.procs || evname)) {
+		fprintf(stderr, "axprof report: --stalls shows procedures by CYCLES samples; "
+				"--procedures and --event do not go with it\n");
+		return 2;
+	}
 	dir = dmn_default_db(dir);
 	ret = dmn_view_open(&rp.v, dir, (uint32_t)epoch, err, sizeof(err));
 	if (ret) {
@@ -409,7 +635,7 @@ int cmd_report(int argc, char **argv)
 		else
 			rp.ev[rp.ncol++] = PDB_EV_CYCLES;
 	}
-	ret = run(&rp);
+	ret = rp.stalls ? run_stalls(&rp) : run(&rp);
 	dmn_view_close(&rp.v);
 	if (ret)
 		return 1;

@@ -10,6 +10,7 @@
 #include "axprof/builtin.h"
 #include "an_dis.h"
 #include "an_freq_image.h"
+#include "axprof/periods.h"
 #include "dmn_view.h"
 
 /*
@@ -18,8 +19,6 @@
  * (static + dynamic) took the most samples are listed with the causes that could not be ruled
  * out and the culprit instructions.
  */
-
-#define DEFAULT_PERIOD 62000.0
 
 struct stall {
 	char image[128];
@@ -216,8 +215,6 @@ int cmd_topstalls(int argc, char **argv)
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const evnames[AN_EV_NR] = { "cycles",  "imiss",   "dmiss",
-						       "dtbmiss", "itbmiss", "branchmp" };
 	struct an_fi_opts o = { 0 };
 	struct dmn_view v;
 	struct top t = { 0 };
@@ -230,7 +227,7 @@ int cmd_topstalls(int argc, char **argv)
 	size_t n, k;
 	int c, ret = 0;
 
-	o.period[AN_EV_CYCLES] = DEFAULT_PERIOD;
+	o.period[AN_EV_CYCLES] = CMD_DEFAULT_PERIOD;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:n:", longopts, NULL)) != -1) {
 		switch (c) {
@@ -259,32 +256,14 @@ int cmd_topstalls(int argc, char **argv)
 			image = optarg;
 			break;
 		case O_PERIOD:
-			o.period[AN_EV_CYCLES] = strtod(optarg, &end);
-			if (*end || !(o.period[AN_EV_CYCLES] > 0)) {
-				fprintf(stderr,
-					"axprof topstalls: --period needs a positive number, not '%s'\n",
-					optarg);
+			if (cmd_period_parse("axprof topstalls", optarg, o.period))
 				return 2;
-			}
 			period_given = true;
 			break;
-		case O_EVPERIOD: {
-			char *eq = strchr(optarg, '=');
-			int ev = -1;
-
-			for (int e = 1; eq && e < AN_EV_NR; e++)
-				if (strlen(evnames[e]) == (size_t)(eq - optarg) &&
-				    !strncasecmp(optarg, evnames[e], (size_t)(eq - optarg)))
-					ev = e;
-			if (ev < 0 || !(strtod(eq + 1, &end) > 0) || *end) {
-				fprintf(stderr,
-					"axprof topstalls: --event-period needs E=P with E one of imiss, dmiss, dtbmiss, itbmiss, branchmp, not '%s'\n",
-					optarg);
+		case O_EVPERIOD:
+			if (cmd_event_period_parse("axprof topstalls", optarg, o.period))
 				return 2;
-			}
-			o.period[ev] = strtod(eq + 1, NULL);
 			break;
-		}
 		case O_JSON:
 			json = true;
 			break;
