@@ -10,6 +10,8 @@ $(PDB_STRESS): tests/daemon/pdb_stress.c $(BUILD)/lib/libaxprof.a
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(INCS) -o $@ $< $(BUILD)/lib/libaxprof.a $(LDLIBS)
 CHECK_STEPS += tests/daemon/pdb_crash.sh
+# The same for axprofd itself: SIGKILLed at random instants while it merges saved records.
+CHECK_STEPS += tests/daemon/dmn_crash.sh
 
 # The reader's fuzz target: built with gcc as a replay program by `make tests`, and with clang's
 # libFuzzer by `make fuzz` (when clang is installed). Seeds: pdb_stress corpus DIR.
