@@ -15,6 +15,7 @@
 
 #include "dmn_dev.h"
 #include "dmn_lib.h"
+#include "dmn_opts.h"
 #include "dmn_view.h"
 
 /*
@@ -72,6 +73,7 @@ static void usage(FILE *f)
 		"  --device PATH         the driver (default /dev/axprof)\n"
 		"  --mode MODE           cycles (default), vprof or vreplay\n"
 		"  --period LO-HI        CYCLES period (default 60000-64000)\n"
+		"  --period E=LO-HI      the period of event E (imiss, dmiss, branchmp, insns)\n"
 		"  --share N/D           interpreted share of user samples\n"
 		"  --budget N            instructions per interpretation\n"
 		"  --flush-interval S    seconds between stores (default 600)\n"
@@ -94,24 +96,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int parse_pair(const char *s, char sep, uint32_t *a, uint32_t *b)
-{
-	char *end;
-	unsigned long x, y;
-
-	errno = 0;
-	x = strtoul(s, &end, 10);
-	if (errno || end == s || *end != sep || x > UINT32_MAX)
-		return -EINVAL;
-	s = end + 1;
-	y = strtoul(s, &end, 10);
-	if (errno || end == s || *end || y > UINT32_MAX)
-		return -EINVAL;
-	*a = (uint32_t)x;
-	*b = (uint32_t)y;
-	return 0;
 }
 
 static void write_status(struct axd *a)
@@ -318,16 +302,15 @@ static int parse(int argc, char **argv, struct axd *a)
 			break;
 		}
 		case O_PERIOD:
-			if (parse_pair(optarg, '-', &x, &y) || !x || x > y ||
-			    y - x >= VS_PERIOD_SPREAD_MAX) {
-				fprintf(stderr, "axprofd: --period needs LO-HI, not '%s'\n",
+			if (dmn_parse_period(optarg, &a->cfg)) {
+				fprintf(stderr,
+					"axprofd: --period needs LO-HI or E=LO-HI (E: imiss, dmiss, branchmp, insns), not '%s'\n",
 					optarg);
 				return -1;
 			}
-			a->cfg.period[VS_EV_CYCLES] = (struct vs_period){ x, y };
 			break;
 		case O_SHARE:
-			if (parse_pair(optarg, '/', &x, &y) || !y || x > y) {
+			if (dmn_parse_pair(optarg, '/', &x, &y) || !y || x > y) {
 				fprintf(stderr, "axprofd: --share needs N/D, not '%s'\n", optarg);
 				return -1;
 			}

@@ -65,7 +65,8 @@ probe=$out/probe.db
 rm -rf "$probe"
 if "$axprof" record -q -d "$probe" --hosted --period "$period" --event cycles,imiss,dmiss,branchmp \
 	--period "imiss=$evperiod" --period "dmiss=$evperiod" --period "branchmp=$evperiod" \
-	-- "$BUILD/workloads/exitcode" 0 >/dev/null 2>"$out/probe.log"; then
+	-- "$BUILD/workloads/exitcode" 3 >/dev/null 2>"$out/probe.log"
+[ $? = 3 ]; then # the program's own status passed through: recorded
 	events=cycles,imiss,dmiss,branchmp
 	evopts=(--period "imiss=$evperiod" --period "dmiss=$evperiod" --period "branchmp=$evperiod")
 	m=$(mean "$evperiod")

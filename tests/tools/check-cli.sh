@@ -59,6 +59,26 @@ rc=$?
 "$axprof" record --event replays --hosted -d "$tmp/db" -- "$wl/exitcode" >/dev/null 2>"$tmp/e"
 [ $? = 1 ] && grep -q "EV5" "$tmp/e" && ok "record of an event the EV5 PMU lacks: exit 1" ||
 	bad "record --event replays" "$(cat "$tmp/e")"
+# Per-event periods: each sampled event gets its own period, and so about cycles/period samples.
+rm -rf "$tmp/evdb"
+"$axprof" record -q --hosted -d "$tmp/evdb" --event cycles,dmiss --period 20000-20000 \
+	--period dmiss=10-10 -- "$wl/listwalk" >/dev/null 2>"$tmp/e"
+rc=$?
+"$axprof" report -d "$tmp/evdb" --json >"$tmp/evdb.json" 2>>"$tmp/e"
+cyc=$(grep -o '"totals":{"cycles":[0-9]*' "$tmp/evdb.json" | grep -o '[0-9]*$')
+dm=$(grep -o '"totals":{[^}]*"dmiss":[0-9]*' "$tmp/evdb.json" | grep -o '[0-9]*$')
+# listwalk misses the D-cache on most of its loads: many more DMISS samples at period 10 than
+# CYCLES samples at period 20000 would give for the same events at one period.
+if [ "$rc" = 0 ] && [ -n "$cyc" ] && [ -n "$dm" ] && [ "$dm" -gt "$cyc" ]; then
+	ok "record --period dmiss=10-10: $dm DMISS samples, $cyc CYCLES samples"
+else
+	bad "record --period dmiss=10-10" "exit $rc, cycles '$cyc', dmiss '$dm': $(cat "$tmp/e")"
+fi
+for arg in imiss=0-5 bogus=10-20 dmiss=20-10 =5-6 dmiss=; do
+	"$axprof" record --period "$arg" -- "$wl/exitcode" >/dev/null 2>"$tmp/e"
+	[ $? = 2 ] && grep -q -- "--period" "$tmp/e" && ok "record --period $arg: exit 2" ||
+		bad "record --period $arg" "$(cat "$tmp/e")"
+done
 "$axprof" report -d "$tmp/db" --image nosuchimage >/dev/null 2>"$tmp/e"
 [ $? = 1 ] && grep -q nosuchimage "$tmp/e" && ok "report --image of a missing image: exit 1" ||
 	bad "report --image" "$(cat "$tmp/e")"

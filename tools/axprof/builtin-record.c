@@ -19,6 +19,7 @@
 #include "axprof/builtin.h"
 #include "dmn_dev.h"
 #include "dmn_lib.h"
+#include "dmn_opts.h"
 #include "dmn_view.h"
 #include "mach.h"
 #include "mach_ev5.h"
@@ -95,11 +96,13 @@ static void usage(FILE *f)
 		"  --mode MODE           cycles (default), vprof or vreplay\n"
 		"  --period LO-HI        CYCLES sampling period, uniform in [LO, HI] (default\n"
 		"                        60000-64000)\n"
+		"  --period E=LO-HI      the period of event E (imiss, dmiss, branchmp, insns;\n"
+		"                        default 60000-64000); repeat for several events\n"
 		"  --event E[,E...]      events to sample: cycles, imiss, dmiss, branchmp, insns\n"
 		"                        (default cycles)\n"
 		"  --share N/D           interpret N of every D user samples (vprof 1/2, vreplay 1/129)\n"
 		"  --budget N            instructions per interpretation (vprof 4, vreplay 128)\n"
-		"  --hotlist-m M         hotlist capacity, 4..32 (default 8)\n"
+		"  --hotlist-m M         hotlist capacity, 4..32 (default 16)\n"
 		"  --seed N              sampling seed (default fixed: runs are reproducible)\n"
 		"  --cpu ev5             the hosted machine's timing model (the only one; the PMU needs it)\n"
 		"  --truth FILE          hosted: write the machine's ground-truth file\n"
@@ -139,50 +142,6 @@ static int parse_u32(const char *s, uint32_t *out)
 		return -EINVAL;
 	*out = (uint32_t)v;
 	return 0;
-}
-
-static int parse_pair(const char *s, char sep, uint32_t *a, uint32_t *b)
-{
-	char buf[64], *p;
-
-	if (strlen(s) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, s);
-	p = strchr(buf, sep);
-	if (!p)
-		return -EINVAL;
-	*p = 0;
-	return parse_u32(buf, a) || parse_u32(p + 1, b) ? -EINVAL : 0;
-}
-
-static int parse_events(const char *s, uint32_t *mask)
-{
-	static const struct {
-		const char *name;
-		unsigned int ev;
-	} names[] = {
-		{ "cycles", VS_EV_CYCLES },   { "imiss", VS_EV_IMISS },
-		{ "dmiss", VS_EV_DMISS },     { "branchmp", VS_EV_BRANCHMP },
-		{ "insns", VS_EV_INSNS },     { "retired", VS_EV_INSNS },
-		{ "replays", VS_EV_REPLAYS }, { "replay", VS_EV_REPLAYS },
-	};
-	char buf[256], *tok, *save = NULL;
-
-	if (strlen(s) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, s);
-	*mask = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		size_t i;
-
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (!strcasecmp(tok, names[i].name))
-				break;
-		if (i == sizeof(names) / sizeof(names[0]))
-			return -EINVAL;
-		*mask |= 1u << names[i].ev;
-	}
-	return *mask ? 0 : -EINVAL;
 }
 
 /* Returns the index of PROG in argv, or -1 after a message (usage error), or -2 for --help. */
@@ -230,8 +189,9 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int mode = VS_MODE_CYCLES;
-	const char *period = NULL, *events = NULL, *share = NULL;
-	uint32_t budget = 0, hotm = 0, lo, hi, num, den, mask;
+	const char *period[VS_EVENT_NR + 1], *events = NULL, *share = NULL;
+	unsigned int nperiod = 0;
+	uint32_t budget = 0, hotm = 0, num, den, mask;
 	bool have_seed = false;
 	uint64_t seed = 0;
 	int c;
@@ -260,7 +220,11 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 			}
 			break;
 		case O_PERIOD:
-			period = optarg;
+			if (nperiod == sizeof(period) / sizeof(period[0])) {
+				fprintf(stderr, "axprof record: too many --period options\n");
+				return -1;
+			}
+			period[nperiod++] = optarg;
 			break;
 		case O_EVENT:
 			events = optarg;
@@ -348,18 +312,16 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		return -1;
 	}
 	vs_config_default(&o->cfg, mode);
-	if (period) {
-		if (parse_pair(period, '-', &lo, &hi) || !lo || lo > hi ||
-		    hi - lo >= VS_PERIOD_SPREAD_MAX) {
+	for (unsigned int i = 0; i < nperiod; i++) {
+		if (dmn_parse_period(period[i], &o->cfg)) {
 			fprintf(stderr,
-				"axprof record: --period needs LO-HI with 1 <= LO <= HI < LO + 2^20, not '%s'\n",
-				period);
+				"axprof record: --period needs LO-HI or E=LO-HI (E: imiss, dmiss, branchmp, insns) with 1 <= LO <= HI < LO + 2^20, not '%s'\n",
+				period[i]);
 			return -1;
 		}
-		o->cfg.period[VS_EV_CYCLES] = (struct vs_period){ lo, hi };
 	}
 	if (events) {
-		if (parse_events(events, &mask)) {
+		if (dmn_parse_events(events, &mask)) {
 			fprintf(stderr,
 				"axprof record: --event takes cycles, imiss, dmiss, branchmp, insns, not '%s'\n",
 				events);
@@ -371,7 +333,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 			o->cfg.interp_events = mask;
 	}
 	if (share) {
-		if (parse_pair(share, '/', &num, &den) || !den || num > den) {
+		if (dmn_parse_pair(share, '/', &num, &den) || !den || num > den) {
 			fprintf(stderr, "axprof record: --share needs N/D with N <= D, not '%s'\n",
 				share);
 			return -1;
