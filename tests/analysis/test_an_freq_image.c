@@ -340,17 +340,18 @@ static void test_an_freq_image_bad_files(void **state)
 	unlink(f.path);
 }
 
-/* Samples out of order are refused; the report hook prints procedures and a total. */
+/* Samples out of order are refused; an_stall_procs summarises each sampled procedure. */
 static void test_an_freq_image_report(void **state)
 {
 	struct pdb_count bad[] = { { TEXT + 8, 5 }, { TEXT + 4, 5 } };
-	double period[AN_EV_NR] = { 1000 };
+	struct an_fi_opts o = { .period = { 1000 } };
+	struct an_stall_proc *v = (void *)1;
 	struct an_fi_image *im;
 	struct pdb_prof *prof;
-	char err[256], *buf = NULL;
-	size_t len = 0;
+	size_t n = 9, skipped = 9;
+	char err[256];
 	struct file f;
-	FILE *out;
+	const struct an_stall_summary *s;
 
 	(void)state;
 	write_elf(&f, false, 0x9026);
@@ -363,16 +364,32 @@ static void test_an_freq_image_report(void **state)
 	assert_non_null(prof);
 	for (uint64_t a = TEXT + 8; a < TEXT + 0x18; a += 4)
 		assert_int_equal(pdb_prof_add_sample(prof, PDB_EV_CYCLES, a, 100), 0);
-	out = open_memstream(&buf, &len);
-	assert_non_null(out);
-	assert_int_equal(an_stall_report(out, f.path, prof, period, 0, false, err, sizeof(err)), 0);
-	fclose(out);
-	assert_non_null(strstr(buf, "f: 400 samples"));
-	assert_non_null(strstr(buf, "total: 400 samples"));
-	free(buf);
+	assert_int_equal(an_stall_procs(f.path, prof, &o, &v, &n, &skipped, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(skipped, 0);
+	assert_string_equal(v[0].name, "f");
+	s = &v[0].s;
+	assert_true(s->samples == 400);
+	assert_true(s->period == 1000);
+	/* The split adds up: execution + static + dynamic = samples, causes + unexplained = dynamic. */
+	assert_true(fabs(s->exec + s->stat + s->dyn - s->samples) < 1e-6);
+	{
+		double split = s->unexplained;
+
+		for (unsigned int c = 0; c < AN_CAUSE_NR; c++) {
+			assert_true(s->lo[c] <= s->share[c] + 1e-9 &&
+				    s->share[c] <= s->hi[c] + 1e-9);
+			split += s->share[c];
+		}
+		assert_true(fabs(split - s->dyn) < 1e-6);
+	}
+	free(v);
+	v = (void *)1;
 	assert_int_equal(
-		an_stall_report(stdout, "/nonexistent/x", prof, period, 0, false, err, sizeof(err)),
+		an_stall_procs("/nonexistent/x", prof, &o, &v, &n, &skipped, err, sizeof(err)),
 		-ENOENT);
+	assert_null(v);
+	assert_int_equal(n, 0);
 	pdb_prof_free(prof);
 	unlink(f.path);
 }
