@@ -286,8 +286,10 @@ static inline int stop(struct axp_stop_info *info, enum axp_stop reason, uint64_
 
 /* Integer operate formats (opcodes 0x10-0x13, 0x1c). Returns 0, or 1 when the result is valid but an
  * overflow trap follows (info set). */
-static int exec_opr(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cfg *cfg,
-		    uint64_t *res, struct axp_stop_info *info)
+static inline __attribute__((always_inline)) int exec_opr(struct axp_ctx *ctx,
+							  const struct axp_insn *d,
+							  const struct axp_run_cfg *cfg,
+							  uint64_t *res, struct axp_stop_info *info)
 {
 	uint64_t va = ctx->r[d->ra];
 	uint64_t vb = d->islit ? d->lit : ctx->r[d->rb];
@@ -507,7 +509,7 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 	bool taken = false, is_load = false, is_store = false;
 	int err, trap = 0;
 
-	switch (oi->fmt) {
+	switch (d->fmt) {
 	case AXP_FMT_OPR:
 	case AXP_FMT_FTI:
 		trap = exec_opr(ctx, d, cfg, &val, info);
