@@ -129,7 +129,6 @@ struct axp_insn {
 	uint8_t ra, rb, rc; /* register numbers as encoded */
 	bool islit; /* OPR literal form */
 	uint8_t lit; /* OPR literal */
-	uint8_t fmt; /* enum axp_fmt of op (axp_op_info[op].fmt, kept here for dispatch) */
 	uint16_t fn11; /* FPO function including qualifiers */
 	int32_t disp; /* MEM: sext 16; BRA: sext 21 (words); MSC: insn[15:0]; JMP: hint; PAL: func */
 };

@@ -236,5 +236,4 @@ void axp_decode(uint32_t word, struct axp_insn *d)
 		break;
 	}
 	d->op = op;
-	d->fmt = axp_op_info[op].fmt;
 }

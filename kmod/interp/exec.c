@@ -509,7 +509,7 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 	bool taken = false, is_load = false, is_store = false;
 	int err, trap = 0;
 
-	switch (d->fmt) {
+	switch (oi->fmt) {
 	case AXP_FMT_OPR:
 	case AXP_FMT_FTI:
 		trap = exec_opr(ctx, d, cfg, &val, info);
