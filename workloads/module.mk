@@ -2,7 +2,7 @@
 #
 # Each workloads/<name>.c becomes build/workloads/<name>, a DYNAMIC Alpha executable (static glibc
 # crashes under qemu-alpha) built with -O2 -g: symbols and line tables stay, as DCPI-style tools
-# read them. `make workloads` fetches and builds bzip2 and gzip (scripts/fetch-workloads).
+# read them. `make workloads` fetches and builds bzip2, gzip and lua (scripts/fetch-workloads).
 WL_SRCS   := $(wildcard workloads/*.c)
 WL_NAMES  := $(patsubst workloads/%.c,%,$(WL_SRCS))
 WL_BINS   := $(addprefix $(BUILD)/workloads/,$(WL_NAMES))

@@ -3,7 +3,7 @@
 #
 # Usage: tests/machine/run-workloads.sh        (make check runs it with BUILD set)
 #   1. the workloads helper's golden check, tests/workloads/run-qemu.sh, with
-#      RUNNER="$BUILD/bin/axprof run --" (includes the bzip2/gzip round trips when built);
+#      RUNNER="$BUILD/bin/axprof run --" (includes the bzip2/gzip round trips and lua when built);
 #   2. the same golden check for a few workloads under --cpu ev5 (timing must not change results),
 #      and --truth writes a file;
 #   3. tests/machine/progs/*.c compiled for Alpha and run under both qemu-alpha and axprof run:

@@ -5,7 +5,8 @@
 # stderr and exit status (tests/workloads/run-qemu.sh with RUNNER = axprof record): in vprof mode
 # with every sample interpreted (16 instructions each, a 2000-cycle period), in vreplay mode
 # (512 instructions per sample), and in cycles mode with four events. The bzip2/gzip round trips
-# (bytes equal to the host's) run under vprof when `make workloads` has built them.
+# (bytes equal to the host's) run under vprof, and Lua under vprof and vreplay, when `make
+# workloads` has built them.
 . "$(dirname "$0")/lib.sh"
 need "$axprof"
 
@@ -38,6 +39,12 @@ if [ -x "$wl/bzip2" ] && [ -x "$wl/gzip" ]; then
 	run_mode real bzip2 gzip -- --mode vprof --share 1/1 --period 5000-5500 --budget 16
 else
 	echo "skipped: bzip2/gzip under sampling (run make workloads)"
+fi
+if [ -x "$wl/lua" ]; then
+	run_mode lua-vprof lua -- --mode vprof --share 1/1 --period 5000-5500 --budget 16
+	run_mode lua-vreplay lua -- --mode vreplay --share 1/1 --period 20000-22000 --budget 512
+else
+	echo "skipped: lua under sampling (run make workloads)"
 fi
 # Something was recorded, and nothing was lost to unattributed pcs.
 if "$axprof" report -d "$tmp/db-vprof" --json >"$tmp/r.json" 2>&1 &&

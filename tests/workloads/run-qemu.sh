@@ -2,8 +2,8 @@
 # tests/workloads/run-qemu.sh - run the Alpha workloads and check them against golden files.
 #
 # Usage: tests/workloads/run-qemu.sh [--update] [NAME...]
-#   NAME...   only these: workloads/<NAME>.c programs, and "bzip2" / "gzip" for the real programs
-#             (default: every workloads/*.c, then bzip2 and gzip)
+#   NAME...   only these: workloads/<NAME>.c programs, and "bzip2" / "gzip" / "lua" for the real
+#             programs (default: every workloads/*.c, then bzip2, gzip and lua)
 #   --update  write the golden files from this run instead of comparing (review the diff!)
 # Environment:
 #   BUILD    build directory (default build); programs are $BUILD/workloads/<name>
@@ -17,7 +17,8 @@
 # made under qemu-alpha (QEMU 7.2, Debian 12) with each workload's default argument.
 # Then, if `make workloads` has built $BUILD/workloads/bzip2 and gzip (else "skipped"): compress a
 # generated file under RUNNER, check the round trip, and check the compressed bytes equal the host's
-# /usr/bin/bzip2 -c and gzip -n -c output for the same flags.
+# /usr/bin/bzip2 -c and gzip -n -c output for the same flags. And if it built $BUILD/workloads/lua:
+# `lua workloads/lua/mix.lua 1000` must print golden/lua-mix.out (made under qemu-alpha).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,7 +44,7 @@ for a in "$@"; do
 		echo "run-qemu: unknown option '$a' (try --help)" >&2
 		exit 2
 		;;
-	bzip2 | gzip) real+=("$a") ;;
+	bzip2 | gzip | lua) real+=("$a") ;;
 	*) names+=("$a") ;;
 	esac
 done
@@ -51,7 +52,7 @@ if [ $# = 0 ] || { [ ${#names[@]} = 0 ] && [ ${#real[@]} = 0 ]; }; then
 	for f in "$top"/workloads/*.c; do
 		names+=("$(basename "$f" .c)")
 	done
-	real=(bzip2 gzip)
+	real=(bzip2 gzip lua)
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/axprof-wl.XXXXXX") || exit 1
@@ -192,6 +193,20 @@ else
 		compress_check gzip "$gz" gzip -n -1
 		compress_check gzip "$gz" gzip -n -6
 		compress_check gzip "$gz" gzip -n -9
+	fi
+fi
+
+lua=$BUILD/workloads/lua
+if want_real lua; then
+	if [ ! -x "$lua" ]; then
+		echo "skipped: lua ($lua not built; run make workloads)"
+	elif ! timeout "$TIMEOUT" "${runner[@]}" "$lua" "$top/workloads/lua/mix.lua" 1000 \
+		>"$tmp/lua.out" 2>"$tmp/lua.err"; then
+		bad "lua mix.lua" "failed: $(head -c 200 "$tmp/lua.err")"
+	elif ! cmp -s "$tmp/lua.out" "$golden/lua-mix.out"; then
+		bad "lua mix.lua" "output differs from golden/lua-mix.out: $(head -c 200 "$tmp/lua.out")"
+	else
+		ok "lua mix.lua 1000 (output equals golden/lua-mix.out)"
 	fi
 fi
 
