@@ -733,10 +733,31 @@ static uint64_t mem_rpcc(void *priv)
 	return (((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec) >> 2) & 0xffffffffull;
 }
 
+/* The decode cache's page of va for axp_run()'s window (axp.h): its pages are freed only by
+ * munmap, mprotect, exec and IMB, all of which end a run first (they are system calls or PAL
+ * calls); stores in between mark the words they change AXP_OP_NR. */
+static const struct axp_insn *mem_insn_page(void *priv, uint64_t va, uint64_t *first_va,
+					    uint64_t *n)
+{
+	struct mach_mem *m = priv;
+	uint64_t pn = va >> MACH_PAGE_SHIFT;
+	struct mach_dpage *p;
+
+	if (pn >= MACH_NPAGES || !(m->pg[pn] & MACH_PG_DECODED))
+		return NULL;
+	p = dpage_find(m, pn);
+	if (!p)
+		return NULL;
+	*first_va = pn << MACH_PAGE_SHIFT;
+	*n = MACH_DPAGE_INSNS;
+	return p->insn;
+}
+
 const struct axp_mem_ops mach_mem_ops = {
 	.fetch = mem_fetch,
 	.load = mem_load,
 	.store = mem_store,
 	.rpcc = mem_rpcc,
 	.fetch_insn = mach_mem_fetch_insn,
+	.insn_page = mem_insn_page,
 };

@@ -204,6 +204,17 @@ struct axp_mem_ops {
 	 * fault). When present, the executor uses it instead of fetch() + axp_decode().
 	 */
 	const struct axp_insn *(*fetch_insn)(void *priv, uint64_t va, int *err);
+	/*
+	 * Optional, with fetch_insn: the decoded-instruction array of the page that holds `va`
+	 * (*first_va: the address of its entry 0; *n entries), or NULL. axp_run() asks for it after
+	 * fetch_insn(va) succeeded and then reads the following instructions of that page straight
+	 * from it until it returns, so the array must stay allocated, its page executable, and its
+	 * entries either valid or marked op == AXP_OP_NR (which sends that fetch back to
+	 * fetch_insn) for as long as the run lasts. Loads and stores may happen then; anything that
+	 * frees or unmaps code (system calls, IMB) cannot, since CALL_PAL ends the run.
+	 */
+	const struct axp_insn *(*insn_page)(void *priv, uint64_t va, uint64_t *first_va,
+					    uint64_t *n);
 };
 
 /* What one executed instruction did, as an observer sees it. */

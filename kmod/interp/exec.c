@@ -770,10 +770,44 @@ int axp_step(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct axp_stop
 	return ret ? -EAGAIN : 0;
 }
 
+/*
+ * The decoded page axp_run() reads from (axp_mem_ops.insn_page): [va, va + 4 * n) with its
+ * entries, or n = 0 when there is none.
+ */
+struct insn_window {
+	const struct axp_insn *insn;
+	uint64_t va, n;
+};
+
+/* fetch_decode() through the window: the instruction at pc straight from the decoded page when it
+ * lies there (aligned, entry valid), else the memory system's fetch, after which the window moves
+ * to the page of pc if the memory system offers one. */
+static inline int window_fetch(struct axp_ctx *ctx, const struct axp_run_cfg *cfg,
+			       struct insn_window *w, struct axp_insn *d,
+			       struct axp_stop_info *info)
+{
+	uint64_t off = ctx->pc - w->va;
+	int ret;
+
+	if (off < 4 * w->n && !(off & 3) && w->insn[off >> 2].op != AXP_OP_NR) {
+		*d = w->insn[off >> 2];
+		info->word = d->word;
+		return 0;
+	}
+	ret = fetch_decode(ctx, cfg, d, info);
+	if (!ret && cfg->mem->insn_page) {
+		w->insn = cfg->mem->insn_page(cfg->mem_priv, ctx->pc, &w->va, &w->n);
+		if (!w->insn)
+			w->n = 0;
+	}
+	return ret;
+}
+
 /* The loop, instantiated with and without an observer so the common case pays nothing for it. */
 static inline enum axp_stop run_loop(struct axp_ctx *ctx, const struct axp_run_cfg *cfg,
 				     uint64_t budget, struct axp_stop_info *info, bool observe)
 {
+	struct insn_window w = { NULL, 0, 0 };
 	struct axp_insn d;
 	struct axp_event ev;
 	uint64_t n;
@@ -782,7 +816,7 @@ static inline enum axp_stop run_loop(struct axp_ctx *ctx, const struct axp_run_c
 	info->exc_sum = 0;
 	for (n = 0; n < budget; n++) {
 		info->pc = ctx->pc;
-		if (fetch_decode(ctx, cfg, &d, info))
+		if (window_fetch(ctx, cfg, &w, &d, info))
 			goto out;
 		if (d.op == AXP_OP_INVALID) {
 			stop(info, AXP_STOP_ILLEGAL, 0, 0);

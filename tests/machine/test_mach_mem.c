@@ -304,6 +304,49 @@ static void test_mach_mem_decode_cache_follows_stores_and_protection(void **stat
 	assert_null(mach_mem_fetch_insn(m, va + 4, &err));
 }
 
+/*
+ * axp_run() reads straight from the decoded page (mach_mem_ops.insn_page) after the first fetch:
+ * an instruction that stores over a later instruction of the same page, in the same run, must
+ * still see the new word executed, not the decoded copy it had (the store marks it stale).
+ */
+static void test_mach_mem_run_window_sees_code_stores(void **state)
+{
+	struct mach_mem *m = *state;
+	const uint32_t prog[] = {
+		0xb0640008u, /* stl  r3,8(r4): overwrite the word at +8 */
+		0x40220401u, /* addq r1,r2,r1 */
+		0x40220401u, /* addq r1,r2,r1, replaced by subq r1,r2,r1 before it runs */
+		0x40220401u, /* addq r1,r2,r1 */
+		0x00000000u, /* call_pal 0: ends the run */
+	};
+	struct axp_run_cfg cfg = { .mem = &mach_mem_ops, .mem_priv = m };
+	struct axp_stop_info info;
+	struct axp_ctx ctx = { 0 };
+	int err = 0;
+	uint64_t va;
+
+	assert_int_equal(mach_mem_map(m, 0, PG, RW | MACH_PROT_X, 0, -1, 0, &va), 0);
+	assert_int_equal(mach_mem_write(m, va, prog, sizeof(prog)), 0);
+	/* Decode the whole program first: the page's entries hold the old words. */
+	for (unsigned int i = 0; i < 5; i++)
+		assert_non_null(mach_mem_fetch_insn(m, va + 4 * i, &err));
+	ctx.pc = va;
+	ctx.lock_addr = AXP_NO_LOCK;
+	ctx.r[1] = 10;
+	ctx.r[2] = 3;
+	ctx.r[3] = 0x40220521u; /* subq r1,r2,r1 */
+	ctx.r[4] = va;
+	assert_int_equal(axp_run(&ctx, &cfg, 100, &info), AXP_STOP_CALL_PAL);
+	assert_int_equal(info.executed, 4);
+	assert_int_equal(ctx.r[1], 10 + 3 - 3 + 3); /* addq, subq, addq */
+	assert_int_equal(ctx.pc, va + 16);
+	/* Run it again from the top: the page now decodes the new word from the start. */
+	ctx.pc = va;
+	ctx.r[1] = 10;
+	assert_int_equal(axp_run(&ctx, &cfg, 100, &info), AXP_STOP_CALL_PAL);
+	assert_int_equal(ctx.r[1], 13);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +371,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(
 			test_mach_mem_decode_cache_follows_stores_and_protection, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mach_mem_run_window_sees_code_stores, setup,
+						teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
