@@ -29,10 +29,21 @@ static const struct axp_insn *b_fetch_insn(void *priv, uint64_t va, int *err)
 	return &decoded[(va - CODE) / 4];
 }
 
+/* ... and hands the executor the decoded page to read from between fetches, as the machine does. */
+static const struct axp_insn *b_insn_page(void *priv, uint64_t va, uint64_t *first_va, uint64_t *n)
+{
+	(void)priv;
+	(void)va;
+	*first_va = CODE;
+	*n = SZ / 4;
+	return decoded;
+}
+
 static const struct axp_mem_ops cached_ops = { .fetch = flat_fetch,
 					       .load = flat_load,
 					       .store = flat_store,
-					       .fetch_insn = b_fetch_insn };
+					       .fetch_insn = b_fetch_insn,
+					       .insn_page = b_insn_page };
 
 static uint64_t observed;
 
