@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "an_eval.h"
+#include "axprof/periods.h"
 #include "pdb.h"
 
 /*
@@ -121,22 +122,6 @@ static int cmp_pt(const void *a, const void *b)
 	return (x->misses < y->misses) - (x->misses > y->misses);
 }
 
-static int parse_evperiod(const char *s, double period[AN_EV_NR])
-{
-	static const char *const names[AN_EV_NR] = { "cycles",	"imiss",   "dmiss",
-						     "dtbmiss", "itbmiss", "branchmp" };
-	const char *eq = strchr(s, '=');
-	char *end;
-
-	for (int e = 1; eq && e < AN_EV_NR; e++) {
-		if (strlen(names[e]) != (size_t)(eq - s) || strncmp(s, names[e], (size_t)(eq - s)))
-			continue;
-		period[e] = strtod(eq + 1, &end);
-		return *end || !(period[e] > 0) ? -EINVAL : 0;
-	}
-	return -EINVAL;
-}
-
 /*
  * Grade every image of db's current epoch that has CYCLES samples: the program (key of
  * `image`) at its link addresses, shared objects at the load bias their samples reveal. *all
@@ -245,10 +230,8 @@ int main(int argc, char **argv)
 			}
 			break;
 		case O_EVP:
-			if (parse_evperiod(optarg, o.period)) {
-				fprintf(stderr, "axeval: bad --event-period '%s'\n", optarg);
+			if (cmd_event_period_parse("axeval", optarg, o.period))
 				return 2;
-			}
 			break;
 		case O_TEV:
 			flags |= AN_EVAL_TRUTH_EVENTS;

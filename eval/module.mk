@@ -1,7 +1,7 @@
 # eval/module.mk - `make eval`: DCPI SOSP'97 Figures 8, 9 and 10 graded against the hosted machine's
 # ground truth (eval/run-eval.sh records the workload suite; axeval grades; outputs in build/eval/).
 TOOLS += axeval
-axeval_SRCS := eval/axeval.c
+axeval_SRCS := eval/axeval.c tools/axprof/periods.c
 
 .PHONY: eval
 eval: all

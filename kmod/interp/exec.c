@@ -716,22 +716,46 @@ written:
 }
 
 /*
- * Fetch and decode the instruction at ctx->pc into *d: through the memory system's decoded-instruction
- * fast path when it has one (copied, so a store the instruction makes into its own word cannot change
- * it mid-execution), else fetch() + axp_decode().
+ * The decoded page axp_run() reads from (axp_mem_ops.insn_page): [va, va + 4 * n) with its
+ * entries, or n = 0 when there is none.
+ */
+struct insn_window {
+	const struct axp_insn *insn;
+	uint64_t va, n;
+};
+
+/*
+ * Fetch and decode the instruction at ctx->pc into *d. With the memory system's decoded-instruction
+ * fast path: straight from the window's page when pc lies there (aligned, entry not marked stale),
+ * else fetch_insn(), after which the window (w may be NULL) moves to pc's page if the memory
+ * system offers one; copied either way, so a store the instruction makes into its own word cannot
+ * change it mid-execution. Without it: fetch() + axp_decode(), the window unused.
  */
 static inline int fetch_decode(struct axp_ctx *ctx, const struct axp_run_cfg *cfg,
-			       struct axp_insn *d, struct axp_stop_info *info)
+			       struct insn_window *w, struct axp_insn *d,
+			       struct axp_stop_info *info)
 {
 	uint32_t word;
 	int err;
 
 	if (cfg->mem->fetch_insn) {
-		const struct axp_insn *dp = cfg->mem->fetch_insn(cfg->mem_priv, ctx->pc, &err);
+		const struct axp_insn *dp;
+		uint64_t off = w ? ctx->pc - w->va : 0;
 
-		if (!dp) {
-			info->word = 0;
-			return stop(info, AXP_STOP_FETCH_FAULT, ctx->pc, err);
+		if (w && off < 4 * w->n && !(off & 3) && w->insn[off >> 2].op != AXP_OP_NR) {
+			dp = &w->insn[off >> 2];
+		} else {
+			dp = cfg->mem->fetch_insn(cfg->mem_priv, ctx->pc, &err);
+			if (!dp) {
+				info->word = 0;
+				return stop(info, AXP_STOP_FETCH_FAULT, ctx->pc, err);
+			}
+			if (w && cfg->mem->insn_page) {
+				w->insn =
+					cfg->mem->insn_page(cfg->mem_priv, ctx->pc, &w->va, &w->n);
+				if (!w->insn)
+					w->n = 0;
+			}
 		}
 		*d = *dp;
 		info->word = d->word;
@@ -756,7 +780,7 @@ int axp_step(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct axp_stop
 	info->executed = 0;
 	info->exc_sum = 0;
 	info->pc = ctx->pc;
-	ret = fetch_decode(ctx, cfg, &d, info);
+	ret = fetch_decode(ctx, cfg, NULL, &d, info);
 	if (ret)
 		return ret;
 	if (d.op == AXP_OP_INVALID)
@@ -768,39 +792,6 @@ int axp_step(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct axp_stop
 	if (cfg->obs)
 		cfg->obs->insn(cfg->obs->priv, &ev);
 	return ret ? -EAGAIN : 0;
-}
-
-/*
- * The decoded page axp_run() reads from (axp_mem_ops.insn_page): [va, va + 4 * n) with its
- * entries, or n = 0 when there is none.
- */
-struct insn_window {
-	const struct axp_insn *insn;
-	uint64_t va, n;
-};
-
-/* fetch_decode() through the window: the instruction at pc straight from the decoded page when it
- * lies there (aligned, entry valid), else the memory system's fetch, after which the window moves
- * to the page of pc if the memory system offers one. */
-static inline int window_fetch(struct axp_ctx *ctx, const struct axp_run_cfg *cfg,
-			       struct insn_window *w, struct axp_insn *d,
-			       struct axp_stop_info *info)
-{
-	uint64_t off = ctx->pc - w->va;
-	int ret;
-
-	if (off < 4 * w->n && !(off & 3) && w->insn[off >> 2].op != AXP_OP_NR) {
-		*d = w->insn[off >> 2];
-		info->word = d->word;
-		return 0;
-	}
-	ret = fetch_decode(ctx, cfg, d, info);
-	if (!ret && cfg->mem->insn_page) {
-		w->insn = cfg->mem->insn_page(cfg->mem_priv, ctx->pc, &w->va, &w->n);
-		if (!w->insn)
-			w->n = 0;
-	}
-	return ret;
 }
 
 /* The loop, instantiated with and without an observer so the common case pays nothing for it. */
@@ -816,7 +807,7 @@ static inline enum axp_stop run_loop(struct axp_ctx *ctx, const struct axp_run_c
 	info->exc_sum = 0;
 	for (n = 0; n < budget; n++) {
 		info->pc = ctx->pc;
-		if (window_fetch(ctx, cfg, &w, &d, info))
+		if (fetch_decode(ctx, cfg, &w, &d, info))
 			goto out;
 		if (d.op == AXP_OP_INVALID) {
 			stop(info, AXP_STOP_ILLEGAL, 0, 0);
