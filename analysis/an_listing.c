@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_dis.h"
+#include "isa_dis.h"
 #include "an_listing.h"
 
 /*
@@ -300,7 +300,7 @@ static const struct osym *find_sym(const struct lst *l, uint64_t vma, bool requi
 static void addr_with_sym(const struct lst *l, const struct osym *sym, uint64_t vma,
 			  bool skip_zeroes, char *buf, size_t size)
 {
-	char name[AN_DIS_ADDR_MAX];
+	char name[ISA_DIS_ADDR_MAX];
 	size_t n;
 
 	n = (size_t)snprintf(buf, size, skip_zeroes ? "%" PRIx64 " <" : "%016" PRIx64 " <", vma);
@@ -327,7 +327,7 @@ static void addr_with_sym(const struct lst *l, const struct osym *sym, uint64_t 
 		snprintf(buf + n, size - n, "%s+0x%" PRIx64 ">", name, vma - sym->value);
 }
 
-/* objdump_print_addr(), the printer an_dis_format() calls for code address operands. */
+/* objdump_print_addr(), the printer isa_dis_format() calls for code address operands. */
 static void print_operand_addr(void *priv, uint64_t addr, char *buf, size_t size)
 {
 	const struct lst *l = priv;
@@ -380,14 +380,14 @@ static void json_insn(struct lst *l, uint64_t addr, uint32_t word, const char *t
 	fputs(",\"operands\":", out);
 	json_str(out, tab ? tab + 1 : "");
 	if (l->blocksym) {
-		char name[AN_DIS_ADDR_MAX];
+		char name[ISA_DIS_ADDR_MAX];
 
 		symname(l->blocksym, name, sizeof(name));
 		fputs(",\"symbol\":", out);
 		json_str(out, name);
 		fprintf(out, ",\"offset\":%" PRId64, (int64_t)(addr - l->blocksym->value));
 	}
-	if (an_dis_code_target(word, addr, &target))
+	if (isa_dis_code_target(word, addr, &target))
 		fprintf(out, ",\"target\":\"0x%" PRIx64 "\"", target);
 	fputs("}\n", out);
 }
@@ -396,7 +396,7 @@ static void json_insn(struct lst *l, uint64_t addr, uint32_t word, const char *t
 static void list_bytes(struct lst *l, bool insns, uint64_t start, uint64_t stop)
 {
 	const struct an_elf_section *s = l->sec;
-	const struct an_dis_opts dopts = { .addr = print_operand_addr, .priv = l };
+	const struct isa_dis_opts dopts = { .addr = print_operand_addr, .priv = l };
 	bool json = l->opts->json;
 	/* Code sections stop reads at the next symbol; others only at the section's end. */
 	uint64_t limit = an_elf_section_is_code(s) ? stop : s->size;
@@ -436,7 +436,7 @@ static void list_bytes(struct lst *l, bool insns, uint64_t start, uint64_t stop)
 			fprintf(l->out, "%s:\t", buf + skip);
 		}
 		if (insns) {
-			char text[AN_DIS_ADDR_MAX + AN_DIS_TEXT_MAX];
+			char text[ISA_DIS_ADDR_MAX + ISA_DIS_TEXT_MAX];
 			uint32_t word;
 
 			if (limit - off < 4 || s->size - off < 4) {
@@ -449,7 +449,7 @@ static void list_bytes(struct lst *l, bool insns, uint64_t start, uint64_t stop)
 			word = (uint32_t)byte_at(s, off) | (uint32_t)byte_at(s, off + 1) << 8 |
 			       (uint32_t)byte_at(s, off + 2) << 16 |
 			       (uint32_t)byte_at(s, off + 3) << 24;
-			an_dis_format(word, s->addr + off, &dopts, text, sizeof(text));
+			isa_dis_format(word, s->addr + off, &dopts, text, sizeof(text));
 			if (json)
 				json_insn(l, s->addr + off, word, text);
 			else
@@ -520,7 +520,7 @@ static void list_section(struct lst *l)
 		bool insns;
 
 		if (!opts->json) {
-			char hdr[AN_DIS_ADDR_MAX + 64];
+			char hdr[ISA_DIS_ADDR_MAX + 64];
 
 			addr_with_sym(l, sym, addr, false, hdr, sizeof(hdr));
 			fprintf(l->out, "\n%s:\n", hdr);

@@ -12,7 +12,7 @@
  * an_listing_print() writes what `alpha-linux-gnu-objdump -d FILE` (binutils 2.40) writes for
  * the same file: the file line, one "Disassembly of section" block per section with code,
  * a "<symbol>:" header before each symbol's code, one line per instruction with its four bytes
- * and text (an_dis.h), "\t..." for runs of zero bytes, objects inside code dumped as bytes,
+ * and text (isa_dis.h), "\t..." for runs of zero bytes, objects inside code dumped as bytes,
  * and branch targets annotated with <symbol+0x..>. The symbol choices follow objdump's rules
  * (binutils/objdump.c: remove_useless_symbols, compare_symbols, find_symbol_for_address), so a
  * plain diff of the two outputs is empty.

@@ -113,7 +113,7 @@ int main(int argc, char **argv)
 	const char *records = NULL, *maps = NULL;
 	double seconds = 1, t0, t, tf;
 	struct dmn_opts o = { 0 };
-	struct pdb_error perr;
+	struct ax_error perr;
 	struct dmn_stats st;
 	struct dmn *d;
 	uint8_t *buf;

@@ -114,7 +114,7 @@ int main(int argc, char **argv)
 	char tmpl[512], path[1024];
 	const char *dir;
 	struct pdb_db *db;
-	struct pdb_error err;
+	struct ax_error err;
 	struct pdb_prof *p, *whole;
 	struct hotlist_rng r;
 	unsigned int flushes = argc > 2 ? (unsigned int)atoi(argv[2]) : 12, f, ev;

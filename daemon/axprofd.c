@@ -16,7 +16,6 @@
 #include "dmn_dev.h"
 #include "dmn_lib.h"
 #include "dmn_opts.h"
-#include "dmn_view.h"
 
 /*
  * DCPI SOSP'97 §4.3: "The main daemon loop waits until the driver signals a full overflow
@@ -372,7 +371,7 @@ int main(int argc, char **argv)
 	static char pidbuf[PATH_MAX + 16], dirbuf[PATH_MAX];
 	struct axd a = { 0 };
 	struct dmn_opts dopts = { 0 };
-	struct pdb_error perr;
+	struct ax_error perr;
 	struct sigaction sa = { 0 };
 	const char *why;
 	int ret, parent = -1, status = 0;

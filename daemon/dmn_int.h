@@ -55,7 +55,7 @@ struct dmn {
 	struct dmn_stats st;
 	struct vs_stats cpu[DMN_MAX_CPUS];
 	bool has_cpu[DMN_MAX_CPUS];
-	char err[PDB_ERROR_MAX];
+	char err[AX_ERROR_MAX];
 };
 
 /* dmn_maps.c */

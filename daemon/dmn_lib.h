@@ -82,7 +82,7 @@ struct dmn_stats {
 
 struct dmn;
 
-int dmn_new(struct dmn **out, const struct dmn_opts *opts, struct pdb_error *err);
+int dmn_new(struct dmn **out, const struct dmn_opts *opts, struct ax_error *err);
 void dmn_free(struct dmn *d);
 struct pdb_db *dmn_db(struct dmn *d);
 const char *dmn_errmsg(const struct dmn *d); /* the last failure, "" if none */

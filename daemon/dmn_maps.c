@@ -89,7 +89,7 @@ static void image_free(struct dmn_image *im)
 /* The image at path: an existing one for the same file (or the same key), else a new one. */
 static int image_get(struct dmn *d, const char *path, struct dmn_image **out)
 {
-	struct pdb_error perr;
+	struct ax_error perr;
 	struct dmn_image *im;
 	struct stat st;
 	char rooted[4200];
@@ -581,7 +581,7 @@ int dmn_load_events(struct dmn *d, const char *path)
 			ret = dmn_fail(d, -EINVAL, "%s:%u: not an image-map event", path, no);
 		}
 		if (ret && !first) {
-			char why[PDB_ERROR_MAX];
+			char why[AX_ERROR_MAX];
 
 			snprintf(why, sizeof(why), "%s", d->err);
 			first = dmn_fail(d, ret, "%s:%u: %s", path, no, why);

@@ -20,7 +20,7 @@ unsigned int dmn_pdb_event(unsigned int vs_event)
 	return vs_event < VS_EVENT_NR ? map[vs_event] : PDB_EV_NAMED + 2;
 }
 
-int dmn_new(struct dmn **out, const struct dmn_opts *opts, struct pdb_error *err)
+int dmn_new(struct dmn **out, const struct dmn_opts *opts, struct ax_error *err)
 {
 	struct dmn *d;
 	int ret;

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_eval.h"
-#include "axprof/periods.h"
+#include "ev_eval.h"
+#include "tl_periods.h"
 #include "pdb.h"
 
 /*
@@ -17,7 +17,7 @@
  *
  * For each run: the profile of IMAGE in DB's current epoch (recorded by `axprof record --truth
  * TRUTH`), analysed as `axprof annotate` does (analysis/an_freq_image.h) and graded against
- * TRUTH by analysis/an_eval.c. Prints one line per run, then the totals next to the paper's
+ * TRUTH by eval/ev_eval.c. Prints one line per run, then the totals next to the paper's
  * published figures and the project's targets.
  */
 
@@ -65,15 +65,15 @@ static void bar(double share)
 		putchar('#');
 }
 
-static void print_hist(const char *title, const struct an_eval_hist *h)
+static void print_hist(const char *title, const struct ev_eval_hist *h)
 {
 	printf("%s\n", title);
 	printf("  %-7s %7s %9s\n", "bucket", "share", "low-conf");
-	for (int b = 0; b < AN_EVAL_NB; b++) {
+	for (int b = 0; b < EV_EVAL_NB; b++) {
 		double s = h->total > 0 ? h->w[b] / h->total : 0;
 		double l = h->total > 0 ? h->low[b] / h->total : 0;
 
-		printf("  %-7s %6.2f%% %8.2f%%  ", an_eval_bucket_label(b), 100 * s, 100 * l);
+		printf("  %-7s %6.2f%% %8.2f%%  ", ev_eval_bucket_label(b), 100 * s, 100 * l);
 		bar(s);
 		printf("\n");
 	}
@@ -85,7 +85,7 @@ struct fig10 {
 	size_t n;
 };
 
-static struct fig10 correlate(const struct an_eval_acc *a)
+static struct fig10 correlate(const struct ev_eval_acc *a)
 {
 	struct fig10 r = { 0 };
 	double *x = calloc(a->npts + 1, sizeof(double)), *lo = calloc(a->npts + 1, sizeof(double));
@@ -102,10 +102,10 @@ static struct fig10 correlate(const struct an_eval_acc *a)
 			tr[i] = a->pts[i].true_icache;
 		}
 		r.n = a->npts;
-		r.top = an_eval_pearson(x, hi, a->npts);
-		r.bot = an_eval_pearson(x, lo, a->npts);
-		r.mid = an_eval_pearson(x, mid, a->npts);
-		r.truth = an_eval_pearson(x, tr, a->npts);
+		r.top = ev_eval_pearson(x, hi, a->npts);
+		r.bot = ev_eval_pearson(x, lo, a->npts);
+		r.mid = ev_eval_pearson(x, mid, a->npts);
+		r.truth = ev_eval_pearson(x, tr, a->npts);
 	}
 	free(tr);
 	free(x);
@@ -117,7 +117,7 @@ static struct fig10 correlate(const struct an_eval_acc *a)
 
 static int cmp_pt(const void *a, const void *b)
 {
-	const struct an_eval_point *x = a, *y = b;
+	const struct ev_eval_point *x = a, *y = b;
 
 	return (x->misses < y->misses) - (x->misses > y->misses);
 }
@@ -129,10 +129,10 @@ static int cmp_pt(const void *a, const void *b)
  */
 static int grade_run(const char *name, const char *dbdir, const char *image,
 		     const struct mach_truth *t, const struct an_fi_opts *o, unsigned int flags,
-		     struct an_eval_acc *a, FILE *detail, double *all, char *err, size_t errlen)
+		     struct ev_eval_acc *a, FILE *detail, double *all, char *err, size_t errlen)
 {
 	struct pdb_image *list = NULL, me;
-	struct pdb_error pe;
+	struct ax_error pe;
 	struct pdb_db *db;
 	struct pdb_prof *up = NULL;
 	uint32_t epoch;
@@ -174,7 +174,7 @@ static int grade_run(const char *name, const char *dbdir, const char *image,
 			pdb_prof_free(prof);
 			continue;
 		}
-		if (!main_image && an_eval_infer_bias(prof, t, o->period[AN_EV_CYCLES], &bias)) {
+		if (!main_image && ev_eval_infer_bias(prof, t, o->period[AN_EV_CYCLES], &bias)) {
 			fprintf(stderr, "axeval: %s: %s: no load bias fits the truth; not graded\n",
 				name, path);
 			pdb_prof_free(prof);
@@ -185,7 +185,7 @@ static int grade_run(const char *name, const char *dbdir, const char *image,
 		else
 			snprintf(tag, sizeof(tag), "%.60s/%.80s", name,
 				 strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
-		ret = an_eval_image(path, prof, t, bias, o, flags, a, detail, tag, e2, sizeof(e2));
+		ret = ev_eval_image(path, prof, t, bias, o, flags, a, detail, tag, e2, sizeof(e2));
 		pdb_prof_free(prof);
 		if (ret) {
 			snprintf(err, errlen, "%s", e2);
@@ -211,7 +211,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct an_fi_opts o = { 0 };
-	struct an_eval_acc tot = { 0 };
+	struct ev_eval_acc tot = { 0 };
 	const char *detail_path = NULL, *json_path = NULL;
 	FILE *detail = NULL;
 	struct fig10 f10;
@@ -234,7 +234,7 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case O_TEV:
-			flags |= AN_EVAL_TRUTH_EVENTS;
+			flags |= EV_EVAL_TRUTH_EVENTS;
 			break;
 		case O_DETAIL:
 			detail_path = optarg;
@@ -267,7 +267,7 @@ int main(int argc, char **argv)
 
 	printf("DCPI SOSP'97 §6 on the hosted EV5 machine: estimates vs exact counts\n");
 	printf("mean CYCLES period %.0f", o.period[AN_EV_CYCLES]);
-	if (flags & AN_EVAL_TRUTH_EVENTS)
+	if (flags & EV_EVAL_TRUTH_EVENTS)
 		printf("; events: the machine's exact counts (idealised event sampling)");
 	if (o.period[AN_EV_IMISS] > 0)
 		printf(", IMISS %.0f", o.period[AN_EV_IMISS]);
@@ -280,7 +280,7 @@ int main(int argc, char **argv)
 	for (i = optind; i + 3 < argc; i += 4) {
 		const char *name = argv[i], *db = argv[i + 1], *image = argv[i + 2];
 		const char *truth = argv[i + 3];
-		struct an_eval_acc a = { 0 };
+		struct ev_eval_acc a = { 0 };
 		struct mach_truth *t = NULL;
 		uint64_t bad = 0;
 		double all = 0;
@@ -301,21 +301,21 @@ int main(int argc, char **argv)
 		} else {
 			printf("%-13s %9.0f %5.1f%% %5.1f%% %5.1f%% %6.1f%% %6.2f%% %5.1f%% %6.1f%% "
 			       "%5.1f%% %5.2f\n",
-			       name, a.samples, 100 * an_eval_hist_within(&a.insn, 5),
-			       100 * an_eval_hist_within(&a.insn, 10),
-			       100 * an_eval_hist_within(&a.insn, 15),
-			       100 * an_eval_hist_within(&a.edge, 10),
+			       name, a.samples, 100 * ev_eval_hist_within(&a.insn, 5),
+			       100 * ev_eval_hist_within(&a.insn, 10),
+			       100 * ev_eval_hist_within(&a.insn, 15),
+			       100 * ev_eval_hist_within(&a.edge, 10),
 			       a.samples > 0 ? 100 * a.unexplained / a.samples : 0,
 			       a.m_total > 0 ? 100 * a.m_agree / a.m_total : 0,
 			       a.dyn_true > 0 ? 100 * a.dyn_kept / a.dyn_true : 0,
 			       a.samples_image > 0 ? 100 * a.samples / a.samples_image : 0,
 			       a.seconds);
-			if (an_eval_acc_merge(&tot, &a)) {
+			if (ev_eval_acc_merge(&tot, &a)) {
 				fprintf(stderr, "axeval: out of memory\n");
 				return 1;
 			}
 		}
-		an_eval_acc_free(&a);
+		ev_eval_acc_free(&a);
 		mach_truth_free(t);
 	}
 	if (detail && fclose(detail)) {
@@ -366,10 +366,10 @@ int main(int argc, char **argv)
 	       "  attribution exactly equal to the truth would score)\n\n",
 	       f10.truth);
 
-	w5 = an_eval_hist_within(&tot.insn, 5);
-	w10 = an_eval_hist_within(&tot.insn, 10);
-	w15 = an_eval_hist_within(&tot.insn, 15);
-	e10 = an_eval_hist_within(&tot.edge, 10);
+	w5 = ev_eval_hist_within(&tot.insn, 5);
+	w10 = ev_eval_hist_within(&tot.insn, 10);
+	w15 = ev_eval_hist_within(&tot.insn, 15);
+	e10 = ev_eval_hist_within(&tot.edge, 10);
 	unexp = tot.samples > 0 ? tot.unexplained / tot.samples : 0;
 	printf("Summary                          measured   target    paper\n");
 	printf("  samples within  5%%             %7.1f%%   >= %2.0f%%   %4.0f%%   %s\n", 100 * w5,
@@ -379,11 +379,11 @@ int main(int argc, char **argv)
 	printf("  samples within 15%%             %7.1f%%       -     %4.0f%%\n", 100 * w15,
 	       100 * PAPER_W15);
 	printf("  beyond 15%% marked low conf.    %7.1f%%       -    \"nearly all\"\n",
-	       100 * an_eval_hist_beyond_low(&tot.insn, 15));
+	       100 * ev_eval_hist_beyond_low(&tot.insn, 15));
 	{
 		double low = 0;
 
-		for (int b = 0; b < AN_EVAL_NB; b++)
+		for (int b = 0; b < EV_EVAL_NB; b++)
 			low += tot.insn.low[b];
 		printf("  samples marked low confidence  %7.1f%%\n",
 		       tot.insn.total > 0 ? 100 * low / tot.insn.total : 0);
@@ -421,9 +421,9 @@ int main(int argc, char **argv)
 				tot.samples, w5, w10, w15, e10, f10.top, f10.bot, f10.mid,
 				f10.truth, unexp,
 				tot.dyn_true > 0 ? tot.dyn_kept / tot.dyn_true : 0);
-			for (int b = 0; b < AN_EVAL_NB; b++)
+			for (int b = 0; b < EV_EVAL_NB; b++)
 				fprintf(j, "%s{\"bucket\":\"%s\",\"share\":%.5f,\"low\":%.5f}",
-					b ? "," : "", an_eval_bucket_label(b),
+					b ? "," : "", ev_eval_bucket_label(b),
 					tot.insn.total > 0 ? tot.insn.w[b] / tot.insn.total : 0,
 					tot.insn.total > 0 ? tot.insn.low[b] / tot.insn.total : 0);
 			fprintf(j, "]}\n");
@@ -433,7 +433,7 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	an_eval_acc_free(&tot);
+	ev_eval_acc_free(&tot);
 	if (fflush(stdout) || ferror(stdout))
 		status = 1;
 	return status;

@@ -7,7 +7,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "an_dis.h"
+#include "isa_dis.h"
 #include "mach.h"
 #include "mach_ev5.h"
 #include "vs_core.h"
@@ -262,10 +262,10 @@ static void print_death(struct mach *m)
 {
 	int sig = m->exit_signal;
 	const struct mach_siginfo *si = &m->siginfo[sig];
-	char text[AN_DIS_TEXT_MAX];
+	char text[ISA_DIS_TEXT_MAX];
 
 	if (si->fault) {
-		if (an_dis_format(m->fault_word, m->fault_pc, NULL, text, sizeof(text)) < 0)
+		if (isa_dis_format(m->fault_word, m->fault_pc, NULL, text, sizeof(text)) < 0)
 			snprintf(text, sizeof(text), ".long 0x%08x", m->fault_word);
 		for (char *t = text; *t; t++)
 			if (*t == '\t')

@@ -1,14 +1,10 @@
-# tools/module.mk - the record pipeline: the daemon library (daemon/dmn_*), axprofd, vprof, vreplay,
-# their tests (tests/tools/, tests/daemon/test_dmn*) and benchmarks, and `make demo`.
+# tools/module.mk - vprof, vreplay, the record pipeline's tests
+# (tests/tools/), the daemon benchmarks, and `make demo`.
 # (The axprof hub's builtin-record/report/flush/epoch/merge.c are globbed by tools/axprof/module.mk.)
-LIB_SRCS += $(wildcard daemon/dmn_*.c)
 
 TOOLS += vprof vreplay
 vprof_SRCS := tools/vprof/vprof.c
 vreplay_SRCS := tools/vreplay/vreplay.c
-
-TOOLS += axprofd
-axprofd_SRCS := daemon/axprofd.c
 
 # Benchmarks: daemon merge throughput, hash reduction, database size, sampling slowdown.
 TOOLS += bench_daemon

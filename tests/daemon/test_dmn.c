@@ -1,5 +1,5 @@
 /* tests/daemon/test_dmn.c - the daemon library: image maps, attribution, merging, flushing. */
-#include "pdb_test.h"
+#include "pdb/pdb_test.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -53,7 +53,7 @@ static void find_text(void)
 static struct dmn *new_dmn(const char *dir, unsigned int flags, const char *proc_root)
 {
 	struct dmn_opts o = { .db_dir = dir, .flags = flags, .proc_root = proc_root };
-	struct pdb_error err;
+	struct ax_error err;
 	struct dmn *d;
 
 	assert_int_equal(dmn_new(&d, &o, &err), 0);
@@ -141,7 +141,7 @@ static void feed_all(struct dmn *d, const struct stream *s)
 static char *image_key(void)
 {
 	static struct pdb_image img;
-	struct pdb_error err;
+	struct ax_error err;
 
 	assert_int_equal(pdb_image_describe(exe, &img, &err), 0);
 	return img.key;
@@ -217,7 +217,7 @@ static void test_dmn_feed_samples_and_flush(void **state)
 	struct dmn_stats st;
 	struct pdb_prof *p, *u;
 	struct pdb_db *db;
-	struct pdb_error err;
+	struct ax_error err;
 	struct pdb_unknown *un;
 	size_t nu;
 
@@ -290,7 +290,7 @@ static void test_dmn_feed_observer_records(void **state)
 	struct hotlist_rng rng;
 	struct dmn_stats st;
 	struct pdb_db *db;
-	struct pdb_error err;
+	struct ax_error err;
 	struct pdb_prof *p;
 	struct pdb_value *vals;
 	struct pdb_lat *lats;
@@ -520,7 +520,7 @@ static void test_dmn_discard_drops_memory_profiles(void **state)
 	struct dmn *d = new_dmn(dir, 0, NULL);
 	struct stream s = { .n = 0 };
 	struct pdb_db *db;
-	struct pdb_error err;
+	struct ax_error err;
 	struct pdb_prof *p;
 
 	(void)state;

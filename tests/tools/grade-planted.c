@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_dis.h"
+#include "isa_dis.h"
 #include "an_elf.h"
 #include "axp.h"
 #include "hotlist.h"
@@ -61,7 +61,7 @@ static const struct an_elf_symbol *find_sym(struct an_elf *e, const char *name, 
 
 static void mnemonic(uint32_t w, uint64_t pc, char *buf, size_t n)
 {
-	if (an_dis_format(w, pc, NULL, buf, n) < 0)
+	if (isa_dis_format(w, pc, NULL, buf, n) < 0)
 		buf[0] = 0;
 	buf[strcspn(buf, "\t")] = 0;
 }
@@ -132,7 +132,7 @@ static uint64_t only_call(struct an_elf *e, uint64_t target, const struct an_elf
 			mnemonic(w, pc, m, sizeof(m));
 			if (strcmp(m, "bsr") && strcmp(m, "jsr"))
 				continue;
-			if (an_dis_code_target(w, pc, &t) && (t == target || t == target + 8)) {
+			if (isa_dis_code_target(w, pc, &t) && (t == target || t == target + 8)) {
 				found = pc;
 				*caller = f;
 				n++;
@@ -380,7 +380,7 @@ int main(int argc, char **argv)
 	};
 	struct ctx c = { .tol = 0.02 };
 	const char *planted = NULL, *binary = NULL, *dir = NULL;
-	struct pdb_error perr;
+	struct ax_error perr;
 	struct pdb_image img;
 	struct pdb_db *db;
 	int mode = 0, opt, ret;

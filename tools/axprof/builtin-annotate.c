@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "axprof/builtin.h"
-#include "an_dis.h"
+#include "isa_dis.h"
 #include "an_freq_image.h"
-#include "axprof/periods.h"
-#include "dmn_view.h"
+#include "tl_periods.h"
+#include "tl_view.h"
 
 /*
  * DCPI SOSP'97 §3 (Figure 2, dcpicalc) and §6: every instruction of a procedure with its
@@ -23,7 +23,7 @@
  */
 
 struct ann {
-	struct dmn_view v;
+	struct tl_view v;
 	struct an_fi_opts o;
 	const char *image, *proc, *csv_path;
 	FILE *csv;
@@ -79,7 +79,7 @@ static void insn_text(const struct an_fi_insn *in, char *buf, size_t size)
 {
 	char *p;
 
-	if (an_dis_format(in->word, in->pc, NULL, buf, size) < 0 && size)
+	if (isa_dis_format(in->word, in->pc, NULL, buf, size) < 0 && size)
 		buf[size - 1] = 0;
 	for (p = buf; *p; p++)
 		if (*p == '\t')
@@ -95,7 +95,7 @@ static void print_dynamic(const struct an_fi_proc *fp, const struct an_fi_insn *
 {
 	const struct an_cp_result *r = &in->cp;
 	double per = r->f > 0 ? r->dyn / r->f : 0;
-	char t[AN_DIS_TEXT_MAX];
+	char t[ISA_DIS_TEXT_MAX];
 
 	if (r->dyn <= 0 || in->samples[AN_EV_CYCLES] == 0)
 		return;
@@ -126,7 +126,7 @@ static void print_dynamic(const struct an_fi_proc *fp, const struct an_fi_insn *
 
 static void print_static(const struct an_fi_proc *fp, const struct an_fi_insn *in)
 {
-	char t[AN_DIS_TEXT_MAX];
+	char t[ISA_DIS_TEXT_MAX];
 
 	if (!in->sched.stall)
 		return;
@@ -141,14 +141,14 @@ static void print_static(const struct an_fi_proc *fp, const struct an_fi_insn *i
 	printf("\n");
 }
 
-static void print_text(const struct ann *a, const struct dmn_view_image *vi,
+static void print_text(const struct ann *a, const struct tl_view_image *vi,
 		       const struct an_fi_proc *fp)
 {
 	const struct an_cfg *cfg = fp->cfg;
 	struct an_stall_summary s;
 	double P = fp->period[AN_EV_CYCLES];
 	uint32_t prev_block = UINT32_MAX;
-	char t[AN_DIS_TEXT_MAX];
+	char t[ISA_DIS_TEXT_MAX];
 
 	an_stall_summary(fp, &s);
 	printf("image %s, procedure %s [0x%" PRIx64 ", 0x%" PRIx64 ")%s\n", vi->name, fp->name,
@@ -189,20 +189,20 @@ static void print_text(const struct ann *a, const struct dmn_view_image *vi,
 
 /* ---- JSON ---- */
 
-static void print_json(const struct dmn_view_image *vi, const struct an_fi_proc *fp)
+static void print_json(const struct tl_view_image *vi, const struct an_fi_proc *fp)
 {
 	const struct an_cfg *cfg = fp->cfg;
 	struct an_stall_summary s;
 	double P = fp->period[AN_EV_CYCLES];
-	char t[AN_DIS_TEXT_MAX];
+	char t[ISA_DIS_TEXT_MAX];
 
 	an_stall_summary(fp, &s);
 	printf("{\"image\":");
-	dmn_json_str(stdout, vi->name);
+	tl_json_str(stdout, vi->name);
 	printf(",\"key\":");
-	dmn_json_str(stdout, vi->img.key);
+	tl_json_str(stdout, vi->img.key);
 	printf(",\"procedure\":");
-	dmn_json_str(stdout, fp->name);
+	tl_json_str(stdout, fp->name);
 	printf(",\"start\":\"0x%" PRIx64 "\",\"end\":\"0x%" PRIx64 "\",\"period\":%.3f,"
 	       "\"missing_edges\":%s,\"summary\":",
 	       fp->proc->start, fp->proc->end, P,
@@ -237,7 +237,7 @@ static void print_json(const struct dmn_view_image *vi, const struct an_fi_proc 
 
 		insn_text(in, t, sizeof(t));
 		printf("%s{\"addr\":\"0x%" PRIx64 "\",\"text\":", i ? "," : "", in->pc);
-		dmn_json_str(stdout, t);
+		tl_json_str(stdout, t);
 		printf(",\"block\":%u,\"samples\":%" PRIu64 ",\"executions\":%.3f,\"cpi\":%.4f,"
 		       "\"m\":%u,\"confidence\":\"%s\",\"static\":{\"cycles\":%u,\"reason\":\"%s\"",
 		       in->block, in->samples[AN_EV_CYCLES], r->f * P, r->cpi, in->sched.m,
@@ -271,7 +271,7 @@ static void print_json(const struct dmn_view_image *vi, const struct an_fi_proc 
 	printf("]}\n");
 }
 
-static void write_csv(struct ann *a, const struct dmn_view_image *vi, const struct an_fi_proc *fp)
+static void write_csv(struct ann *a, const struct tl_view_image *vi, const struct an_fi_proc *fp)
 {
 	double P = fp->period[AN_EV_CYCLES];
 
@@ -301,7 +301,7 @@ static int cmp_pick(const void *x, const void *y)
 	return (a->p->start > b->p->start) - (a->p->start < b->p->start);
 }
 
-static int annotate_image(struct ann *a, const struct dmn_view_image *vi)
+static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 {
 	struct an_fi_image *im = NULL;
 	struct pick *pk = NULL;
@@ -408,7 +408,7 @@ int cmd_annotate(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ann a = { .limit = 5 };
-	const struct dmn_view_image **sel = NULL;
+	const struct tl_view_image **sel = NULL;
 	const char *dir = NULL;
 	unsigned long epoch = 0;
 	char err[512], *end;
@@ -469,8 +469,8 @@ int cmd_annotate(int argc, char **argv)
 	}
 	a.image = argv[optind];
 	a.proc = optind + 1 < argc ? argv[optind + 1] : NULL;
-	dir = dmn_default_db(dir);
-	ret = dmn_view_open(&a.v, dir, (uint32_t)epoch, err, sizeof(err));
+	dir = tl_default_db(dir);
+	ret = tl_view_open(&a.v, dir, (uint32_t)epoch, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "axprof annotate: %s\n", err);
 		return 1;
@@ -478,10 +478,10 @@ int cmd_annotate(int argc, char **argv)
 	sel = calloc(a.v.n + 1, sizeof(*sel));
 	if (!sel) {
 		fprintf(stderr, "axprof annotate: out of memory\n");
-		dmn_view_close(&a.v);
+		tl_view_close(&a.v);
 		return 1;
 	}
-	n = dmn_view_select(&a.v, a.image, PDB_EV_CYCLES, sel);
+	n = tl_view_select(&a.v, a.image, PDB_EV_CYCLES, sel);
 	if (!n) {
 		fprintf(stderr,
 			"axprof annotate: no image '%s' in %s epoch %u (see 'axprof report')\n",
@@ -508,8 +508,8 @@ int cmd_annotate(int argc, char **argv)
 	}
 out:
 	free(sel);
-	dmn_view_close(&a.v);
-	if (dmn_finish_stdout("axprof annotate"))
+	tl_view_close(&a.v);
+	if (tl_finish_stdout("axprof annotate"))
 		ret = 1;
 	return ret;
 }

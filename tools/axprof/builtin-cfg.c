@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "an_cfg.h"
-#include "an_dis.h"
+#include "isa_dis.h"
 #include "an_elf.h"
 #include "an_proc.h"
 #include "an_sched.h"
@@ -94,10 +94,10 @@ static void json_str(FILE *f, const char *s)
 /* Instruction text with objdump's tab turned into padding. */
 static void insn_text(uint32_t word, uint64_t pc, char *buf, size_t size)
 {
-	char raw[AN_DIS_TEXT_MAX];
+	char raw[ISA_DIS_TEXT_MAX];
 	char *tab;
 
-	if (an_dis_format(word, pc, NULL, raw, sizeof(raw)) < 0)
+	if (isa_dis_format(word, pc, NULL, raw, sizeof(raw)) < 0)
 		snprintf(raw, sizeof(raw), ".long 0x%08x", word);
 	tab = strchr(raw, '\t');
 	if (tab) {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "axprof/builtin.h"
-#include "dmn_view.h"
+#include "tl_view.h"
 #include "pdb.h"
 
 static void usage(FILE *f)
@@ -32,7 +32,7 @@ int cmd_epoch(int argc, char **argv)
 	};
 	const char *dir = NULL;
 	bool list = false, json = false;
-	struct pdb_error perr;
+	struct ax_error perr;
 	struct pdb_db *db;
 	uint32_t cur = 0, *ep = NULL;
 	size_t n = 0;
@@ -62,7 +62,7 @@ int cmd_epoch(int argc, char **argv)
 		fprintf(stderr, "axprof epoch: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	dir = dmn_default_db(dir);
+	dir = tl_default_db(dir);
 	ret = pdb_open(dir, !list, &db, &perr);
 	if (ret) {
 		fprintf(stderr, "axprof epoch: %s\n", perr.msg);
@@ -95,5 +95,5 @@ int cmd_epoch(int argc, char **argv)
 	}
 	free(ep);
 	pdb_close(db);
-	return dmn_finish_stdout("axprof epoch");
+	return tl_finish_stdout("axprof epoch");
 }

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "axprof/builtin.h"
-#include "dmn_view.h"
+#include "tl_view.h"
 
 static void usage(FILE *f)
 {
@@ -102,7 +102,7 @@ int cmd_flush(int argc, char **argv)
 		return 2;
 	}
 	if (!pidfile) {
-		snprintf(pbuf, sizeof(pbuf), "%s/axprofd.pid", dmn_default_db(dir));
+		snprintf(pbuf, sizeof(pbuf), "%s/axprofd.pid", tl_default_db(dir));
 		pidfile = pbuf;
 	}
 	snprintf(sbuf, sizeof(sbuf), "%s.status", pidfile);
@@ -145,5 +145,5 @@ int cmd_flush(int argc, char **argv)
 		printf("axprofd (pid %lld) flushed (flush %lld)\n", pid, after);
 	else
 		printf("flush requested from axprofd (pid %lld)\n", pid);
-	return dmn_finish_stdout("axprof flush");
+	return tl_finish_stdout("axprof flush");
 }

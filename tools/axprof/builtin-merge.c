@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "axprof/builtin.h"
-#include "dmn_view.h"
+#include "tl_view.h"
 #include "pdb.h"
 
 static void usage(FILE *f)
@@ -53,7 +53,7 @@ int cmd_merge(int argc, char **argv)
 	uint32_t into = 0, only = 0;
 	bool json = false, first = true;
 	char dst_real[PATH_MAX];
-	struct pdb_error perr;
+	struct ax_error perr;
 	struct pdb_db *dst;
 	int c, ret, status = 0;
 
@@ -106,7 +106,7 @@ int cmd_merge(int argc, char **argv)
 	if (json)
 		printf("{\"database\":");
 	if (json) {
-		dmn_json_str(stdout, dst_dir);
+		tl_json_str(stdout, dst_dir);
 		printf(",\"epoch\":%u,\"merged\":[", into);
 	}
 	for (int a = optind; a < argc; a++) {
@@ -153,7 +153,7 @@ int cmd_merge(int argc, char **argv)
 			}
 			if (json) {
 				printf("%s{\"source\":", first ? "" : ",");
-				dmn_json_str(stdout, argv[a]);
+				tl_json_str(stdout, argv[a]);
 				printf(",\"epoch\":%u}", ep[i]);
 				first = false;
 			} else {
@@ -168,5 +168,5 @@ int cmd_merge(int argc, char **argv)
 	if (json)
 		printf("]}\n");
 	pdb_close(dst);
-	return dmn_finish_stdout("axprof merge") ? 1 : status;
+	return tl_finish_stdout("axprof merge") ? 1 : status;
 }

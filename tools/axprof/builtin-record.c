@@ -17,11 +17,11 @@
 #include <unistd.h>
 
 #include "axprof/builtin.h"
-#include "axprof/periods.h"
+#include "tl_periods.h"
 #include "dmn_dev.h"
 #include "dmn_lib.h"
 #include "dmn_opts.h"
-#include "dmn_view.h"
+#include "tl_view.h"
 #include "mach.h"
 #include "mach_ev5.h"
 #include "mach_sampler.h"
@@ -348,7 +348,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		o->cfg.hotlist_m = hotm;
 	if (have_seed)
 		o->cfg.seed = seed;
-	o->db = dmn_default_db(o->db);
+	o->db = tl_default_db(o->db);
 	return optind;
 }
 
@@ -412,7 +412,7 @@ static void period_hint(const struct vs_config *cfg)
 		if (!(cfg->events & (1u << evs[i])))
 			continue;
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " --event-period %s=%g",
-				      dmn_event_lower(dmn_pdb_event(evs[i]), evn, sizeof(evn)),
+				      tl_event_lower(dmn_pdb_event(evs[i]), evn, sizeof(evn)),
 				      ((double)p->lo + (double)p->hi) / 2);
 	}
 	if (buf[0])
@@ -441,7 +441,7 @@ static void print_summary(const struct rec *r, const struct summary *sm, const s
 			if (!vs->samples_event[e])
 				continue;
 			fprintf(stderr, "%s\"%s\":%" PRIu64, first ? "" : ",",
-				dmn_event_lower(dmn_pdb_event(e), evn, sizeof(evn)),
+				tl_event_lower(dmn_pdb_event(e), evn, sizeof(evn)),
 				vs->samples_event[e]);
 			first = false;
 		}
@@ -463,7 +463,7 @@ static void print_summary(const struct rec *r, const struct summary *sm, const s
 			ds->records[1] + ds->records[2] + ds->records[3] + ds->records[4] +
 				ds->records[5],
 			ds->damaged, ds->samples_unknown, unknown);
-		dmn_json_str(stderr, r->o.db);
+		tl_json_str(stderr, r->o.db);
 		fprintf(stderr, ",\"epoch\":%u}\n", sm->epoch);
 		return;
 	}
@@ -479,7 +479,7 @@ static void print_summary(const struct rec *r, const struct summary *sm, const s
 		if (!vs->samples_event[e])
 			continue;
 		fprintf(stderr, "%s%s %" PRIu64, first ? "" : ", ",
-			dmn_event_lower(dmn_pdb_event(e), evn, sizeof(evn)), vs->samples_event[e]);
+			tl_event_lower(dmn_pdb_event(e), evn, sizeof(evn)), vs->samples_event[e]);
 		first = false;
 	}
 	fprintf(stderr,
@@ -987,7 +987,7 @@ out_stop:
 int cmd_record(int argc, char **argv)
 {
 	struct dmn_opts dopts = { 0 };
-	struct pdb_error perr;
+	struct ax_error perr;
 	struct rec r = { .save = -1, .save_maps = -1 };
 	struct stat st;
 	bool kernel;

@@ -9,8 +9,8 @@
 
 #include "an_freq_image.h"
 #include "axprof/builtin.h"
-#include "axprof/periods.h"
-#include "dmn_view.h"
+#include "tl_periods.h"
+#include "tl_view.h"
 
 /*
  * DCPI's dcpiprof (SOSP'97 §3, §6): images, then procedures, sorted by samples of one event,
@@ -21,7 +21,7 @@
 #define MAX_COLS 8
 
 struct report {
-	struct dmn_view v;
+	struct tl_view v;
 	const char *sel;
 	unsigned int ev[MAX_COLS]; /* events shown; ev[0] sorts */
 	unsigned int ncol;
@@ -97,7 +97,7 @@ static int row_cmp(const void *a, const void *b)
 	for (k = 1; k < MAX_COLS; k++)
 		if (x->c[k] != y->c[k])
 			return x->c[k] > y->c[k] ? -1 : 1;
-	k = dmn_name_cmp(x->image, y->image);
+	k = tl_name_cmp(x->image, y->image);
 	return k ? k : strcmp(x->name, y->name);
 }
 
@@ -138,7 +138,7 @@ static int ps_cmp(const void *a, const void *b)
 }
 
 /* The procedures of one image as rows. */
-static int image_procs(struct report *rp, const struct dmn_view_image *im, struct rows *rs)
+static int image_procs(struct report *rp, const struct tl_view_image *im, struct rows *rs)
 {
 	struct psample *ps = NULL;
 	size_t nps = 0, cap = 0;
@@ -152,7 +152,7 @@ static int image_procs(struct report *rp, const struct dmn_view_image *im, struc
 			return -ENOMEM;
 		for (size_t i = 0; i < n; i++) {
 			uint64_t start = UINT64_MAX;
-			const char *name = dmn_view_proc(im, cs[i].offset, &start);
+			const char *name = tl_view_proc(im, cs[i].offset, &start);
 
 			if (nps == cap) {
 				size_t ncap = cap ? 2 * cap : 256;
@@ -201,13 +201,13 @@ static void header(const struct report *rp, const char *what)
 
 	printf("Column          Total\n");
 	for (unsigned int k = 0; k < rp->ncol; k++)
-		printf("%-10s %10" PRIu64 "\n", dmn_event_lower(rp->ev[k], evn, sizeof(evn)),
+		printf("%-10s %10" PRIu64 "\n", tl_event_lower(rp->ev[k], evn, sizeof(evn)),
 		       rp->v.total[rp->ev[k]]);
 	printf("\nThe numbers given below are the number of samples for each listed event type;\n"
 	       "%% is the share of that event's total, cum%% accumulates the first column.\n");
 	printf("==============================================================================\n");
 	for (unsigned int k = 0; k < rp->ncol; k++) {
-		printf("%9s %7s", dmn_event_lower(rp->ev[k], evn, sizeof(evn)), "%");
+		printf("%9s %7s", tl_event_lower(rp->ev[k], evn, sizeof(evn)), "%");
 		if (k == 0)
 			printf(" %7s", "cum%");
 		printf(" ");
@@ -249,24 +249,24 @@ static void json_rows(const struct report *rp, const struct rows *rs)
 		printf("%s{", i ? "," : "");
 		if (rp->procs) {
 			printf("\"procedure\":");
-			dmn_json_str(stdout, r->name);
+			tl_json_str(stdout, r->name);
 			if (r->start != UINT64_MAX)
 				printf(",\"address\":\"0x%" PRIx64 "\"", r->start);
 			printf(",");
 		}
 		printf("\"image\":");
-		dmn_json_str(stdout, r->image);
+		tl_json_str(stdout, r->image);
 		printf(",\"samples\":{");
 		for (unsigned int k = 0; k < rp->ncol; k++)
 			printf("%s\"%s\":%" PRIu64, k ? "," : "",
-			       dmn_event_lower(rp->ev[k], evn, sizeof(evn)), r->c[k]);
+			       tl_event_lower(rp->ev[k], evn, sizeof(evn)), r->c[k]);
 		printf("}}");
 	}
 }
 
 static int run(struct report *rp)
 {
-	const struct dmn_view_image **sel;
+	const struct tl_view_image **sel;
 	struct rows rs = { 0 };
 	size_t n;
 	char evn[32];
@@ -275,14 +275,14 @@ static int run(struct report *rp)
 	sel = calloc(rp->v.n ? rp->v.n : 1, sizeof(*sel));
 	if (!sel)
 		return -ENOMEM;
-	n = dmn_view_select(&rp->v, rp->sel, rp->ev[0], sel);
+	n = tl_view_select(&rp->v, rp->sel, rp->ev[0], sel);
 	if (rp->sel && *rp->sel && !n) {
 		fprintf(stderr, "axprof report: no image '%s' in epoch %u\n", rp->sel, rp->v.epoch);
 		free(sel);
 		return -ENOENT;
 	}
 	for (size_t i = 0; i < n && !ret; i++) {
-		const struct dmn_view_image *im = sel[i];
+		const struct tl_view_image *im = sel[i];
 		struct row *r;
 
 		if (!im->prof)
@@ -329,15 +329,15 @@ static int run(struct report *rp)
 	qsort(rs.r, rs.n, sizeof(rs.r[0]), row_cmp);
 	if (rp->json) {
 		printf("{\"database\":");
-		dmn_json_str(stdout, pdb_dir(rp->v.db));
+		tl_json_str(stdout, pdb_dir(rp->v.db));
 		printf(",\"epoch\":%u,\"events\":[", rp->v.epoch);
 		for (unsigned int c = 0; c < rp->ncol; c++)
 			printf("%s\"%s\"", c ? "," : "",
-			       dmn_event_lower(rp->ev[c], evn, sizeof(evn)));
+			       tl_event_lower(rp->ev[c], evn, sizeof(evn)));
 		printf("],\"totals\":{");
 		for (unsigned int c = 0; c < rp->ncol; c++)
 			printf("%s\"%s\":%" PRIu64, c ? "," : "",
-			       dmn_event_lower(rp->ev[c], evn, sizeof(evn)),
+			       tl_event_lower(rp->ev[c], evn, sizeof(evn)),
 			       rp->v.total[rp->ev[c]]);
 		printf("},\"%s\":[", rp->procs ? "procedures" : "images");
 		json_rows(rp, &rs);
@@ -366,7 +366,7 @@ static int srow_cmp(const void *a, const void *b)
 
 	if (x->p.s.samples != y->p.s.samples)
 		return x->p.s.samples < y->p.s.samples ? 1 : -1;
-	k = dmn_name_cmp(x->image, y->image);
+	k = tl_name_cmp(x->image, y->image);
 	return k ? k : (x->p.start > y->p.start) - (x->p.start < y->p.start);
 }
 
@@ -412,14 +412,14 @@ static void stall_json(const struct report *rp, const struct srow *v, size_t n,
 		       const struct an_stall_summary *tot)
 {
 	printf("{\"database\":");
-	dmn_json_str(stdout, pdb_dir(rp->v.db));
+	tl_json_str(stdout, pdb_dir(rp->v.db));
 	printf(",\"epoch\":%u,\"period\":%.3f,\"period_assumed\":%s,\"procedures\":[", rp->v.epoch,
 	       rp->period[AN_EV_CYCLES], rp->period_given ? "false" : "true");
 	for (size_t i = 0; i < n; i++) {
 		printf("%s{\"procedure\":", i ? "," : "");
-		dmn_json_str(stdout, v[i].p.name);
+		tl_json_str(stdout, v[i].p.name);
 		printf(",\"image\":");
-		dmn_json_str(stdout, v[i].image);
+		tl_json_str(stdout, v[i].image);
 		printf(",\"address\":\"0x%" PRIx64 "\",\"summary\":", v[i].p.start);
 		an_stall_summary_json(stdout, NULL, &v[i].p.s);
 		printf("}");
@@ -432,7 +432,7 @@ static void stall_json(const struct report *rp, const struct srow *v, size_t n,
 /* Analyse every selected image with CYCLES samples; images that cannot be read are named. */
 static int run_stalls(struct report *rp)
 {
-	const struct dmn_view_image **sel;
+	const struct tl_view_image **sel;
 	struct an_fi_opts o = { 0 };
 	struct an_stall_summary tot = { 0 };
 	struct srow *v = NULL;
@@ -443,14 +443,14 @@ static int run_stalls(struct report *rp)
 	sel = calloc(rp->v.n ? rp->v.n : 1, sizeof(*sel));
 	if (!sel)
 		return -ENOMEM;
-	nsel = dmn_view_select(&rp->v, rp->sel, PDB_EV_CYCLES, sel);
+	nsel = tl_view_select(&rp->v, rp->sel, PDB_EV_CYCLES, sel);
 	if (rp->sel && *rp->sel && !nsel) {
 		fprintf(stderr, "axprof report: no image '%s' in epoch %u\n", rp->sel, rp->v.epoch);
 		free(sel);
 		return -ENOENT;
 	}
 	for (i = 0; i < nsel && !ret; i++) {
-		const struct dmn_view_image *im = sel[i];
+		const struct tl_view_image *im = sel[i];
 		struct an_stall_proc *ps;
 		size_t np, skipped;
 		char err[512];
@@ -587,7 +587,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'E':
 			evname = optarg;
-			sort_ev = dmn_event_parse(optarg);
+			sort_ev = tl_event_parse(optarg);
 			if (sort_ev < 0) {
 				fprintf(stderr, "axprof report: unknown event '%s'\n", optarg);
 				return 2;
@@ -618,8 +618,8 @@ int cmd_report(int argc, char **argv)
 				"--procedures and --event do not go with it\n");
 		return 2;
 	}
-	dir = dmn_default_db(dir);
-	ret = dmn_view_open(&rp.v, dir, (uint32_t)epoch, err, sizeof(err));
+	dir = tl_default_db(dir);
+	ret = tl_view_open(&rp.v, dir, (uint32_t)epoch, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "axprof report: %s\n", err);
 		return 1;
@@ -636,8 +636,8 @@ int cmd_report(int argc, char **argv)
 			rp.ev[rp.ncol++] = PDB_EV_CYCLES;
 	}
 	ret = rp.stalls ? run_stalls(&rp) : run(&rp);
-	dmn_view_close(&rp.v);
+	tl_view_close(&rp.v);
 	if (ret)
 		return 1;
-	return dmn_finish_stdout("axprof report");
+	return tl_finish_stdout("axprof report");
 }

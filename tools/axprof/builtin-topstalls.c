@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "axprof/builtin.h"
-#include "an_dis.h"
+#include "isa_dis.h"
 #include "an_freq_image.h"
-#include "axprof/periods.h"
-#include "dmn_view.h"
+#include "tl_periods.h"
+#include "tl_view.h"
 
 /*
  * DCPI SOSP'97 §6.2 at the scale of a whole profile: every procedure with CYCLES samples in every
@@ -24,7 +24,7 @@ struct stall {
 	char image[128];
 	char proc[256];
 	uint64_t pc;
-	char text[AN_DIS_TEXT_MAX];
+	char text[ISA_DIS_TEXT_MAX];
 	double samples; /* all samples of the instruction */
 	double stat, dyn; /* stall samples */
 	double per_exec; /* stall cycles per execution */
@@ -75,7 +75,7 @@ static void insn_text(uint32_t word, uint64_t pc, char *buf, size_t size)
 {
 	char *p;
 
-	if (an_dis_format(word, pc, NULL, buf, size) < 0 && size)
+	if (isa_dis_format(word, pc, NULL, buf, size) < 0 && size)
 		buf[size - 1] = 0;
 	for (p = buf; *p; p++)
 		if (*p == '\t')
@@ -84,7 +84,7 @@ static void insn_text(uint32_t word, uint64_t pc, char *buf, size_t size)
 		*--p = 0;
 }
 
-static int add_proc(struct top *t, const struct dmn_view_image *vi, const struct an_fi_proc *fp)
+static int add_proc(struct top *t, const struct tl_view_image *vi, const struct an_fi_proc *fp)
 {
 	for (uint32_t i = 0; i < fp->ninsns; i++) {
 		const struct an_fi_insn *in = &fp->insn[i];
@@ -141,7 +141,7 @@ static int cmp_stall(const void *a, const void *b)
 	return (x->pc > y->pc) - (x->pc < y->pc);
 }
 
-static int scan_image(struct top *t, const struct dmn_view_image *vi, const struct an_fi_opts *o)
+static int scan_image(struct top *t, const struct tl_view_image *vi, const struct an_fi_opts *o)
 {
 	struct an_fi_image *im;
 	char err[512];
@@ -216,9 +216,9 @@ int cmd_topstalls(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct an_fi_opts o = { 0 };
-	struct dmn_view v;
+	struct tl_view v;
 	struct top t = { 0 };
-	const struct dmn_view_image **sel = NULL;
+	const struct tl_view_image **sel = NULL;
 	const char *dir = NULL, *image = NULL;
 	unsigned long epoch = 0;
 	long count = 20;
@@ -279,8 +279,8 @@ int cmd_topstalls(int argc, char **argv)
 		fprintf(stderr, "axprof topstalls: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	dir = dmn_default_db(dir);
-	ret = dmn_view_open(&v, dir, (uint32_t)epoch, err, sizeof(err));
+	dir = tl_default_db(dir);
+	ret = tl_view_open(&v, dir, (uint32_t)epoch, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "axprof topstalls: %s\n", err);
 		return 1;
@@ -291,7 +291,7 @@ int cmd_topstalls(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
-	n = dmn_view_select(&v, image, PDB_EV_CYCLES, sel);
+	n = tl_view_select(&v, image, PDB_EV_CYCLES, sel);
 	for (k = 0; k < n && !ret; k++)
 		ret = scan_image(&t, sel[k], &o);
 	if (ret) {
@@ -315,11 +315,11 @@ int cmd_topstalls(int argc, char **argv)
 			const struct stall *x = &t.v[i];
 
 			printf("%s{\"image\":", i ? "," : "");
-			dmn_json_str(stdout, x->image);
+			tl_json_str(stdout, x->image);
 			printf(",\"procedure\":");
-			dmn_json_str(stdout, x->proc);
+			tl_json_str(stdout, x->proc);
 			printf(",\"addr\":\"0x%" PRIx64 "\",\"text\":", x->pc);
-			dmn_json_str(stdout, x->text);
+			tl_json_str(stdout, x->text);
 			printf(",\"samples\":%.0f,\"static\":%.3f,\"static_reason\":\"%s\","
 			       "\"dynamic\":%.3f,\"cycles_per_exec\":%.3f,\"confidence\":\"%s\","
 			       "\"unexplained\":%.3f,\"causes\":[",
@@ -353,8 +353,8 @@ int cmd_topstalls(int argc, char **argv)
 out:
 	free(t.v);
 	free(sel);
-	dmn_view_close(&v);
-	if (dmn_finish_stdout("axprof topstalls"))
+	tl_view_close(&v);
+	if (tl_finish_stdout("axprof topstalls"))
 		ret = 1;
 	return ret;
 }

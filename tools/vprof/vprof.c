@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dmn_view.h"
+#include "tl_view.h"
 #include "hotlist.h"
 
 /*
@@ -21,7 +21,7 @@
 #define TOP_VALUES_MAX 8
 
 struct vp {
-	struct dmn_view v;
+	struct tl_view v;
 	const char *sel, *proc;
 	double min_share;
 	uint64_t min_n; /* fewest observations for the summary */
@@ -100,7 +100,7 @@ static void tabs_free(struct tabs *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static int tabs_load(const struct vp *vp, const struct dmn_view_image *im, struct tabs *t)
+static int tabs_load(const struct vp *vp, const struct tl_view_image *im, struct tabs *t)
 {
 	memset(t, 0, sizeof(*t));
 	if (!im->prof)
@@ -122,7 +122,7 @@ static void print_values(FILE *f, const struct vp *vp, const struct pdb_value *p
 	unsigned int k = hotlist_top(&pv->h, it, vp->nvalues);
 	char reg[16];
 
-	fprintf(f, "%s:", dmn_dest_name(pv->dest, reg, sizeof(reg)));
+	fprintf(f, "%s:", tl_dest_name(pv->dest, reg, sizeof(reg)));
 	for (unsigned int i = 0; i < k; i++)
 		fprintf(f, "%s(%.2f%% 0x%" PRIx64 ")", i ? " " : "", it[i].share_ppm / 1e4,
 			it[i].value);
@@ -171,7 +171,7 @@ static void json_values(const struct vp *vp, const struct pdb_value *pv)
 	char reg[16];
 
 	printf(",\"dest\":\"%s\",\"n\":%" PRIu64 ",\"tau\":%" PRIu64 ",\"values\":[",
-	       dmn_dest_name(pv->dest, reg, sizeof(reg)), pv->h.n, pv->h.tau);
+	       tl_dest_name(pv->dest, reg, sizeof(reg)), pv->h.n, pv->h.tau);
 	for (unsigned int i = 0; i < k; i++)
 		printf("%s{\"value\":\"0x%" PRIx64 "\",\"share\":%.6f,\"estimate\":%" PRIu64
 		       ",\"count\":%u}",
@@ -193,7 +193,7 @@ static void json_latency(const struct pdb_lat *pl)
 	printf("}");
 }
 
-static void insn_line(const struct vp *vp, const struct dmn_view_image *im, const struct tabs *t,
+static void insn_line(const struct vp *vp, const struct tl_view_image *im, const struct tabs *t,
 		      uint64_t off, bool *first)
 {
 	const struct pdb_value *pv = find_off(t->val, t->nval, sizeof(*t->val), off);
@@ -202,11 +202,11 @@ static void insn_line(const struct vp *vp, const struct dmn_view_image *im, cons
 	char text[160];
 	uint32_t w;
 
-	dmn_view_insn(im, off, &w, text, sizeof(text));
+	tl_view_insn(im, off, &w, text, sizeof(text));
 	if (vp->json) {
 		printf("%s{\"address\":\"0x%" PRIx64 "\",\"samples\":%" PRIu64 ",\"text\":",
 		       *first ? "" : ",", off, s);
-		dmn_json_str(stdout, text);
+		tl_json_str(stdout, text);
 		if (pv)
 			json_values(vp, pv);
 		if (pl)
@@ -260,7 +260,7 @@ static uint64_t range_samples(const struct tabs *t, uint64_t start, uint64_t end
 }
 
 /* Procedures with a value (or latency) record, sorted by samples. */
-static int procs_of(const struct vp *vp, const struct dmn_view_image *im, const struct tabs *t,
+static int procs_of(const struct vp *vp, const struct tl_view_image *im, const struct tabs *t,
 		    struct proc **out, size_t *nout)
 {
 	struct proc *ps = NULL;
@@ -273,7 +273,7 @@ static int procs_of(const struct vp *vp, const struct dmn_view_image *im, const 
 		ps = calloc(1, sizeof(*ps));
 		if (!ps)
 			return -ENOMEM;
-		if (!dmn_view_proc_bounds(im, vp->proc, 0, &ps->name, &ps->start, &ps->end)) {
+		if (!tl_view_proc_bounds(im, vp->proc, 0, &ps->name, &ps->start, &ps->end)) {
 			free(ps);
 			return 0;
 		}
@@ -286,7 +286,7 @@ static int procs_of(const struct vp *vp, const struct dmn_view_image *im, const 
 		uint64_t off = vp->latency ? t->lat[i].offset : t->val[i].offset;
 		struct proc p;
 
-		if (!dmn_view_proc_bounds(im, NULL, off, &p.name, &p.start, &p.end))
+		if (!tl_view_proc_bounds(im, NULL, off, &p.name, &p.start, &p.end))
 			continue;
 		if (n && ps[n - 1].start == p.start)
 			continue; /* records are sorted by offset */
@@ -310,7 +310,7 @@ static int procs_of(const struct vp *vp, const struct dmn_view_image *im, const 
 	return 0;
 }
 
-static int image_report(struct vp *vp, const struct dmn_view_image *im)
+static int image_report(struct vp *vp, const struct tl_view_image *im)
 {
 	struct tabs t;
 	struct proc *ps;
@@ -330,7 +330,7 @@ static int image_report(struct vp *vp, const struct dmn_view_image *im)
 		n = vp->top;
 	if (vp->json) {
 		printf("%s{\"image\":", vp->first_json_img ? "" : ",");
-		dmn_json_str(stdout, im->name);
+		tl_json_str(stdout, im->name);
 		printf(",\"key\":\"%s\",\"procedures\":[", im->img.key);
 		vp->first_json_img = false;
 	} else if (n) {
@@ -342,13 +342,13 @@ static int image_report(struct vp *vp, const struct dmn_view_image *im)
 
 		if (vp->json) {
 			printf("%s{\"procedure\":", i ? "," : "");
-			dmn_json_str(stdout, ps[i].name);
+			tl_json_str(stdout, ps[i].name);
 			printf(",\"address\":\"0x%" PRIx64 "\",\"samples\":%" PRIu64
 			       ",\"instructions\":[",
 			       ps[i].start, ps[i].samples);
 		} else {
 			printf("\nprocedure %s (%" PRIu64 " %s samples)\n", ps[i].name,
-			       ps[i].samples, dmn_event_lower(vp->event, evn, sizeof(evn)));
+			       ps[i].samples, tl_event_lower(vp->event, evn, sizeof(evn)));
 			printf("%8s  %-14s %-28s %s\n", evn, "address", "instruction",
 			       vp->latency ? "latencies" : "values");
 		}
@@ -369,7 +369,7 @@ static int image_report(struct vp *vp, const struct dmn_view_image *im)
 /* ---- the semi-invariant summary ---- */
 
 struct semi {
-	const struct dmn_view_image *im;
+	const struct tl_view_image *im;
 	uint64_t off, samples, n, value;
 	uint32_t share_ppm;
 	unsigned int dest;
@@ -388,11 +388,11 @@ static int semi_cmp(const void *a, const void *b)
 	if (x->share_ppm != y->share_ppm)
 		return x->share_ppm > y->share_ppm ? -1 : 1;
 	if (x->im != y->im)
-		return dmn_name_cmp(x->im->name, y->im->name);
+		return tl_name_cmp(x->im->name, y->im->name);
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-static int summary(struct vp *vp, const struct dmn_view_image **sel, size_t nsel)
+static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 {
 	struct semi *ss = NULL;
 	size_t n = 0, cap = 0;
@@ -441,19 +441,19 @@ static int summary(struct vp *vp, const struct dmn_view_image **sel, size_t nsel
 			uint64_t ps, pe;
 			uint32_t w;
 
-			dmn_view_insn(ss[i].im, ss[i].off, &w, text, sizeof(text));
+			tl_view_insn(ss[i].im, ss[i].off, &w, text, sizeof(text));
 			printf("%s{\"image\":", i ? "," : "");
-			dmn_json_str(stdout, ss[i].im->name);
+			tl_json_str(stdout, ss[i].im->name);
 			printf(",\"address\":\"0x%" PRIx64 "\",\"samples\":%" PRIu64
 			       ",\"dest\":\"%s\",\"value\":\"0x%" PRIx64
 			       "\",\"share\":%.6f,\"n\":%" PRIu64 ",\"text\":",
 			       ss[i].off, ss[i].samples,
-			       dmn_dest_name(ss[i].dest, reg, sizeof(reg)), ss[i].value,
+			       tl_dest_name(ss[i].dest, reg, sizeof(reg)), ss[i].value,
 			       ss[i].share_ppm / 1e6, ss[i].n);
-			dmn_json_str(stdout, text);
-			if (dmn_view_proc_bounds(ss[i].im, NULL, ss[i].off, &pn, &ps, &pe)) {
+			tl_json_str(stdout, text);
+			if (tl_view_proc_bounds(ss[i].im, NULL, ss[i].off, &pn, &ps, &pe)) {
 				printf(",\"procedure\":");
-				dmn_json_str(stdout, pn);
+				tl_json_str(stdout, pn);
 			}
 			printf("}");
 		}
@@ -463,7 +463,7 @@ static int summary(struct vp *vp, const struct dmn_view_image **sel, size_t nsel
 	}
 	printf("Most semi-invariant instructions (top value share >= %.2f%%, n >= %" PRIu64
 	       "), by execution weight\n(n: executions the interpreter observed; %s: samples):\n",
-	       vp->min_share * 100, vp->min_n, dmn_event_lower(vp->event, evn, sizeof(evn)));
+	       vp->min_share * 100, vp->min_n, tl_event_lower(vp->event, evn, sizeof(evn)));
 	printf("%8s %8s %-18s %8s  %-28s %s\n", evn, "share", "value", "n", "instruction", "where");
 	for (size_t i = 0; i < n; i++) {
 		const char *pn = NULL, *b = strrchr(ss[i].im->name, '/');
@@ -471,15 +471,15 @@ static int summary(struct vp *vp, const struct dmn_view_image **sel, size_t nsel
 		char where[300], val[32];
 		uint32_t w;
 
-		dmn_view_insn(ss[i].im, ss[i].off, &w, text, sizeof(text));
-		if (dmn_view_proc_bounds(ss[i].im, NULL, ss[i].off, &pn, &ps, &pe))
+		tl_view_insn(ss[i].im, ss[i].off, &w, text, sizeof(text));
+		if (tl_view_proc_bounds(ss[i].im, NULL, ss[i].off, &pn, &ps, &pe))
 			snprintf(where, sizeof(where), "%s+0x%" PRIx64 " %s", pn, ss[i].off - ps,
 				 b ? b + 1 : ss[i].im->name);
 		else
 			snprintf(where, sizeof(where), "0x%" PRIx64 " %s", ss[i].off,
 				 b ? b + 1 : ss[i].im->name);
 		snprintf(val, sizeof(val), "%s=0x%" PRIx64,
-			 dmn_dest_name(ss[i].dest, reg, sizeof(reg)), ss[i].value);
+			 tl_dest_name(ss[i].dest, reg, sizeof(reg)), ss[i].value);
 		printf("%8" PRIu64 " %7.2f%% %-18s %8" PRIu64 "  %-28s %s\n", ss[i].samples,
 		       ss[i].share_ppm / 1e4, val, ss[i].n, text, where);
 	}
@@ -491,14 +491,14 @@ static int summary(struct vp *vp, const struct dmn_view_image **sel, size_t nsel
 
 static int run(struct vp *vp)
 {
-	const struct dmn_view_image **sel;
+	const struct tl_view_image **sel;
 	size_t n, k = 0;
 	int ret = 0;
 
 	sel = calloc(vp->v.n ? vp->v.n : 1, sizeof(*sel));
 	if (!sel)
 		return -ENOMEM;
-	n = dmn_view_select(&vp->v, vp->sel, vp->event, sel);
+	n = tl_view_select(&vp->v, vp->sel, vp->event, sel);
 	if (vp->sel && *vp->sel && !n) {
 		fprintf(stderr, "vprof: no image '%s' in epoch %u\n", vp->sel, vp->v.epoch);
 		free(sel);
@@ -522,7 +522,7 @@ static int run(struct vp *vp)
 	}
 	if (vp->json) {
 		printf("{\"database\":");
-		dmn_json_str(stdout, pdb_dir(vp->v.db));
+		tl_json_str(stdout, pdb_dir(vp->v.db));
 		printf(",\"epoch\":%u,\"images\":[", vp->v.epoch);
 	} else {
 		printf("vprof: database %s, epoch %u\n\n", pdb_dir(vp->v.db), vp->v.epoch);
@@ -632,8 +632,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vprof: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	dir = dmn_default_db(dir);
-	ret = dmn_view_open(&vp.v, dir, (uint32_t)epoch, err, sizeof(err));
+	dir = tl_default_db(dir);
+	ret = tl_view_open(&vp.v, dir, (uint32_t)epoch, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "vprof: %s\n", err);
 		return 1;
@@ -645,8 +645,8 @@ int main(int argc, char **argv)
 				break;
 			}
 	ret = run(&vp);
-	dmn_view_close(&vp.v);
+	tl_view_close(&vp.v);
 	if (ret)
 		return 1;
-	return dmn_finish_stdout("vprof");
+	return tl_finish_stdout("vprof");
 }

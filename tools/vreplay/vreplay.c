@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dmn_view.h"
+#include "tl_view.h"
 
 /*
  * The value-sampling slides' "vreplay output" page: per instruction the hardware replay-trap
@@ -22,7 +22,7 @@
 #define PARTNERS_MAX 4
 
 struct vr {
-	struct dmn_view v;
+	struct tl_view v;
 	const char *sel, *proc;
 	unsigned int top;
 	bool json, have_replays;
@@ -96,7 +96,7 @@ static void tabs_free(struct tabs *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static int tabs_load(const struct dmn_view_image *im, struct tabs *t)
+static int tabs_load(const struct tl_view_image *im, struct tabs *t)
 {
 	memset(t, 0, sizeof(*t));
 	if (!im->prof)
@@ -198,7 +198,7 @@ static size_t partners(const struct tabs *t, uint64_t off, const struct pdb_conf
 	return k;
 }
 
-static void insn_line(const struct vr *vr, const struct dmn_view_image *im, const struct tabs *t,
+static void insn_line(const struct vr *vr, const struct tl_view_image *im, const struct tabs *t,
 		      uint64_t off, bool *first)
 {
 	const struct pdb_count *rp = find_count(t->rp, t->nrp, off);
@@ -210,13 +210,13 @@ static void insn_line(const struct vr *vr, const struct dmn_view_image *im, cons
 	char text[160], rbuf[24];
 	uint32_t w;
 
-	dmn_view_insn(im, off, &w, text, sizeof(text));
+	tl_view_insn(im, off, &w, text, sizeof(text));
 	if (vr->json) {
 		printf("%s{\"address\":\"0x%" PRIx64 "\",", *first ? "" : ",", off);
 		if (vr->have_replays)
 			printf("\"replays\":%" PRIu64 ",", rp ? rp->count : 0);
 		printf("\"vcount\":%" PRIu64 ",\"text\":", vc ? vc->count : 0);
-		dmn_json_str(stdout, text);
+		tl_json_str(stdout, text);
 		printf(",\"%s\":[", as_store ? "later_loads" : "earlier_accesses");
 		for (size_t i = 0; i < np; i++) {
 			uint64_t o = as_store ? p[i]->load_offset : p[i]->prior_offset;
@@ -228,7 +228,7 @@ static void insn_line(const struct vr *vr, const struct dmn_view_image *im, cons
 			       p[i]->dist_min);
 			if (!as_store && strcmp(p[i]->prior_key, im->img.key)) {
 				printf(",\"image\":");
-				dmn_json_str(stdout, p[i]->prior_key);
+				tl_json_str(stdout, p[i]->prior_key);
 			}
 			printf("}");
 		}
@@ -266,7 +266,7 @@ static int proc_cmp(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static int procs_of(const struct vr *vr, const struct dmn_view_image *im, const struct tabs *t,
+static int procs_of(const struct vr *vr, const struct tl_view_image *im, const struct tabs *t,
 		    struct proc **out, size_t *nout)
 {
 	struct proc *ps = NULL;
@@ -278,7 +278,7 @@ static int procs_of(const struct vr *vr, const struct dmn_view_image *im, const 
 		ps = calloc(1, sizeof(*ps));
 		if (!ps)
 			return -ENOMEM;
-		if (!dmn_view_proc_bounds(im, vr->proc, 0, &ps->name, &ps->start, &ps->end)) {
+		if (!tl_view_proc_bounds(im, vr->proc, 0, &ps->name, &ps->start, &ps->end)) {
 			free(ps);
 			return 0;
 		}
@@ -290,7 +290,7 @@ static int procs_of(const struct vr *vr, const struct dmn_view_image *im, const 
 		struct proc p;
 		size_t k;
 
-		if (!dmn_view_proc_bounds(im, NULL, t->cf[i].load_offset, &p.name, &p.start,
+		if (!tl_view_proc_bounds(im, NULL, t->cf[i].load_offset, &p.name, &p.start,
 					  &p.end))
 			continue;
 		for (k = 0; k < n && ps[k].start != p.start; k++)
@@ -319,7 +319,7 @@ static int procs_of(const struct vr *vr, const struct dmn_view_image *im, const 
 	return 0;
 }
 
-static void pair_line(const struct dmn_view_image *im, const struct pdb_conflict *c,
+static void pair_line(const struct tl_view_image *im, const struct pdb_conflict *c,
 		      uint64_t load_total)
 {
 	char lt[160], st[160], lw[300], sw[300];
@@ -327,14 +327,14 @@ static void pair_line(const struct dmn_view_image *im, const struct pdb_conflict
 	uint64_t ps, pe;
 	uint32_t w;
 
-	dmn_view_insn(im, c->load_offset, &w, lt, sizeof(lt));
-	if (dmn_view_proc_bounds(im, NULL, c->load_offset, &pn, &ps, &pe))
+	tl_view_insn(im, c->load_offset, &w, lt, sizeof(lt));
+	if (tl_view_proc_bounds(im, NULL, c->load_offset, &pn, &ps, &pe))
 		snprintf(lw, sizeof(lw), "%s+0x%" PRIx64, pn, c->load_offset - ps);
 	else
 		snprintf(lw, sizeof(lw), "0x%" PRIx64, c->load_offset);
 	if (!strcmp(c->prior_key, im->img.key)) {
-		dmn_view_insn(im, c->prior_offset, &w, st, sizeof(st));
-		if (dmn_view_proc_bounds(im, NULL, c->prior_offset, &pn, &ps, &pe))
+		tl_view_insn(im, c->prior_offset, &w, st, sizeof(st));
+		if (tl_view_proc_bounds(im, NULL, c->prior_offset, &pn, &ps, &pe))
 			snprintf(sw, sizeof(sw), "%s+0x%" PRIx64, pn, c->prior_offset - ps);
 		else
 			snprintf(sw, sizeof(sw), "0x%" PRIx64, c->prior_offset);
@@ -348,7 +348,7 @@ static void pair_line(const struct dmn_view_image *im, const struct pdb_conflict
 	       c->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load", lw, lt, sw, st);
 }
 
-static int image_report(struct vr *vr, const struct dmn_view_image *im)
+static int image_report(struct vr *vr, const struct tl_view_image *im)
 {
 	struct tabs t;
 	struct proc *ps;
@@ -367,7 +367,7 @@ static int image_report(struct vr *vr, const struct dmn_view_image *im)
 		n = vr->top;
 	if (vr->json) {
 		printf("%s{\"image\":", vr->first_img ? "" : ",");
-		dmn_json_str(stdout, im->name);
+		tl_json_str(stdout, im->name);
 		printf(",\"key\":\"%s\",\"procedures\":[", im->img.key);
 	} else {
 		printf("image %s (%s)%s%s\n", im->name, im->img.key, im->elf ? "" : ": ",
@@ -379,7 +379,7 @@ static int image_report(struct vr *vr, const struct dmn_view_image *im)
 
 		if (vr->json) {
 			printf("%s{\"procedure\":", i ? "," : "");
-			dmn_json_str(stdout, ps[i].name);
+			tl_json_str(stdout, ps[i].name);
 			printf(",\"address\":\"0x%" PRIx64 "\",\"conflicts\":%" PRIu64
 			       ",\"instructions\":[",
 			       ps[i].start, ps[i].conflicts);
@@ -402,7 +402,7 @@ static int image_report(struct vr *vr, const struct dmn_view_image *im)
 			printf("%s{\"load\":\"0x%" PRIx64 "\",\"prior\":\"0x%" PRIx64
 			       "\",\"prior_image\":",
 			       i ? "," : "", c->load_offset, c->prior_offset);
-			dmn_json_str(stdout, c->prior_key);
+			tl_json_str(stdout, c->prior_key);
 			printf(",\"kind\":\"%s\",\"count\":%" PRIu64 ",\"dist_min\":%u}",
 			       c->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load", c->count,
 			       c->dist_min);
@@ -443,14 +443,14 @@ static int image_report(struct vr *vr, const struct dmn_view_image *im)
 
 static int run(struct vr *vr)
 {
-	const struct dmn_view_image **sel;
+	const struct tl_view_image **sel;
 	size_t n, k = 0;
 	int ret = 0;
 
 	sel = calloc(vr->v.n ? vr->v.n : 1, sizeof(*sel));
 	if (!sel)
 		return -ENOMEM;
-	n = dmn_view_select(&vr->v, vr->sel, PDB_EV_CYCLES, sel);
+	n = tl_view_select(&vr->v, vr->sel, PDB_EV_CYCLES, sel);
 	if (vr->sel && *vr->sel && !n) {
 		fprintf(stderr, "vreplay: no image '%s' in epoch %u\n", vr->sel, vr->v.epoch);
 		free(sel);
@@ -470,7 +470,7 @@ static int run(struct vr *vr)
 	vr->have_replays = (vr->v.events >> PDB_EV_REPLAY) & 1;
 	if (vr->json) {
 		printf("{\"database\":");
-		dmn_json_str(stdout, pdb_dir(vr->v.db));
+		tl_json_str(stdout, pdb_dir(vr->v.db));
 		printf(",\"epoch\":%u,\"replays_recorded\":%s,\"images\":[", vr->v.epoch,
 		       vr->have_replays ? "true" : "false");
 	} else {
@@ -548,15 +548,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vreplay: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	dir = dmn_default_db(dir);
-	ret = dmn_view_open(&vr.v, dir, (uint32_t)epoch, err, sizeof(err));
+	dir = tl_default_db(dir);
+	ret = tl_view_open(&vr.v, dir, (uint32_t)epoch, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "vreplay: %s\n", err);
 		return 1;
 	}
 	ret = run(&vr);
-	dmn_view_close(&vr.v);
+	tl_view_close(&vr.v);
 	if (ret)
 		return 1;
-	return dmn_finish_stdout("vreplay");
+	return tl_finish_stdout("vreplay");
 }

@@ -1,0 +1,3 @@
+# isa/module.mk - ISA knowledge above the core: the disassembler (objdump's spelling).
+LIB_SRCS += $(wildcard isa/isa_*.c)
+CHECK_STEPS += tests/isa/dis-vs-objdump.sh tests/isa/dis-bad-input.sh

@@ -1,0 +1,36 @@
+# pdb/module.mk - the profile database library (pdb_*), its crash, fuzz and benchmark programs.
+LIB_SRCS += $(wildcard pdb/pdb_*.c)
+
+# Crash-safety helper (SIGKILLed by tests/pdb/pdb_crash.sh; also writes fuzzing seeds). Built
+# -O2 without sanitizers against libaxprof.a: the script starts it 120 times and must stay fast.
+PDB_STRESS := $(BUILD)/tests/pdb/pdb_stress
+TEST_PROGS += $(PDB_STRESS)
+$(PDB_STRESS): tests/pdb/pdb_stress.c $(BUILD)/lib/libaxprof.a
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(INCS) -o $@ $< $(BUILD)/lib/libaxprof.a $(LDLIBS)
+CHECK_STEPS += tests/pdb/pdb_crash.sh
+
+# The reader's fuzz target: built with gcc as a replay program by `make tests`, and with clang's
+# libFuzzer by `make fuzz` (when clang is installed). Seeds: pdb_stress corpus DIR.
+TEST_PROGS += $(BUILD)/tests/pdb/fuzz_pdb_read
+CHECK_STEPS += tests/pdb/pdb_fuzz_seeds.sh
+FUZZ_CC ?= clang
+PDB_FUZZ := $(BUILD)/fuzz/fuzz_pdb_read
+.PHONY: fuzz
+ifneq ($(shell command -v $(FUZZ_CC) 2>/dev/null),)
+fuzz: $(PDB_FUZZ)
+$(PDB_FUZZ): tests/pdb/fuzz_pdb_read.c $(wildcard pdb/pdb*.c pdb/pdb*.h) compat/ax_err.c hotlist/hotlist.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  FUZZ    $@")
+	$(Q)$(FUZZ_CC) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -DPDB_FUZZ_LIBFUZZER \
+		$(INCS) -o $@ $(filter %.c,$^) $(LDLIBS)
+else
+fuzz:
+	@echo "fuzz: $(FUZZ_CC) not found; install clang to build $(PDB_FUZZ)"
+endif
+
+# Benchmark: merge throughput and bytes per offset (bench/bench_pdb.c).
+TOOLS += bench_pdb
+bench_pdb_SRCS := bench/bench_pdb.c
+BENCH_STEPS += tests/pdb/pdb_bench.sh

@@ -1,0 +1,382 @@
+/* pdb/pdb.h - the profile database: its on-disk format and the pdb_ library for it. */
+#ifndef PDB_H
+#define PDB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ax_err.h"
+#include "hotlist.h"
+
+/*
+ * PROFILE DATABASE (DCPI SOSP'97 §4.3: epochs, one file per image and event, compact binary).
+ *
+ * LAYOUT. A database is a directory:
+ *
+ *   DIR/lock                    empty; writers hold flock(LOCK_EX) on it for each update
+ *   DIR/current                 text "N\n": the current epoch (absent: the highest epoch-N)
+ *   DIR/epoch-N/                one epoch (N = 1, 2, ...; decimal, no leading zeros)
+ *   DIR/epoch-N/index           PDB_FT_INDEX: every image of the epoch (key, path, build-id, ...)
+ *   DIR/epoch-N/unknown.prof    PDB_FT_UNKNOWN: samples no image claimed, (pid, pc, event) -> count
+ *   DIR/epoch-N/<key>/          one image, named by its key (below)
+ *       <EVENT>.prof            PDB_FT_SAMPLES: offset -> samples of one event (CYCLES.prof, ...)
+ *       values.prof             PDB_FT_VALUES: offset -> destination register + value hotlist
+ *       latency.prof            PDB_FT_LATENCY: offset -> loads by level D/S/B/M, latency histogram
+ *       conflicts.prof          PDB_FT_CONFLICTS: (load offset, prior image key, prior offset,
+ *                               kind) -> count, smallest distance
+ *       vcount.prof             PDB_FT_VCOUNT: offset -> times interpreted
+ *   Names beginning with '.' are temporary files of a writer (".NAME.tmp.XXXXXX"); readers ignore
+ *   them and pdb_open(create) removes the ones a crashed writer left. Readers skip file names they
+ *   do not know (a later version's tables). A file exists only when its table is not empty.
+ *
+ * IMAGE KEYS name an image's directory and stay the same across runs of the same binary:
+ *   "b-" + the ELF build-id in lower-case hex (1..PDB_BUILD_ID_MAX bytes), when the image has one:
+ *        the same bits give the same key wherever the file lives;
+ *   "h-" + 16 hex digits of FNV-1a-64 over path, NUL, size (8 bytes LE), mtime in whole seconds
+ *        (8 bytes LE), otherwise: a rebuilt or touched binary gets a new key, as it should, since
+ *        its offsets may mean different instructions.
+ *   Any key matching [A-Za-z0-9][A-Za-z0-9._-]{0,PDB_KEY_MAX-1} is accepted (pdb_key_is_valid),
+ *   except "unknown" (PDB_KEY_UNKNOWN), which names the epoch's unknown profile in pdb_load/store.
+ *
+ * FILES. Every file is a 48-byte header followed by the stored payload. All integers are
+ * little-endian.
+ *
+ *   OFFSET  SIZE  DESCRIPTION
+ *   0       4     magic: the bytes 'A' 'X' 'P' 'D'
+ *   4       2     format version: PDB_FORMAT_VERSION (1); readers refuse any other
+ *   6       2     file type: PDB_FT_* (must match the file's name)
+ *   8       4     flags: PDB_FL_*; readers refuse unknown bits
+ *   12      4     event: PDB_EV_* id for PDB_FT_SAMPLES (must match the name), 0 otherwise
+ *   16      8     record count, n >= 1
+ *   24      8     payload length after decompression, 1 .. PDB_PAYLOAD_MAX (a file with no record
+ *                 is not written); equal to the stored length when PDB_FL_ZLIB is clear, and
+ *                 never below it (a payload that does not shrink is stored uncompressed)
+ *   32      8     stored payload length: exactly the file size - 48
+ *   40      4     CRC-32 (zlib crc32()) of the stored payload
+ *   44      4     CRC-32 of header bytes 0 .. 43
+ *   48      ...   stored payload: a zlib stream (RFC 1950) when PDB_FL_ZLIB is set, else the
+ *                 payload itself
+ *
+ * A reader checks, in this order, and names the file and the offset of the first failure: size
+ * >= 48, magic, version, header CRC, type, flags, event, stored length == file size - 48,
+ * stored length <= decompressed length <= PDB_PAYLOAD_MAX and <= 1032 x stored length (zlib's
+ * best ratio), 1 <= record count <= decompressed length (every record takes at least one byte
+ * per column), payload CRC, decompression to exactly the announced length (the buffer grows with
+ * the bytes the stream really yields), then every record. Memory stays proportional to what the
+ * file really holds.
+ *
+ * PAYLOADS. A varint is unsigned LEB128 (7 bits a byte, low group first, at most 10 bytes, the
+ * value fitting 64 bits). "Column" means n varints, one per record, stored one after another:
+ * the payload is column-major, which zlib compresses best. Records are sorted by their key and
+ * keys are unique. An offset column is coded as the first offset, then (offset[i] - offset[i-1]
+ * - 1) for strictly increasing columns ("delta1") or (offset[i] - offset[i-1]) for
+ * non-decreasing ones ("delta"). With PDB_FL_ALIGN4 every offset/pc column holds values divided
+ * by 4 (the writer sets it when all are multiples of 4, as Alpha instruction addresses are).
+ * Counts are >= 1 (0 is never stored).
+ *
+ *   PDB_FT_SAMPLES, PDB_FT_VCOUNT: columns  offset (delta1, scaled), count.
+ *   PDB_FT_LATENCY: columns  offset (delta1, scaled), level[0..4] (loads satisfied in the unknown
+ *        level, D-cache, S-cache, B-cache, memory), latency_sum (cycles), hist[0..15] (loads by
+ *        latency: bucket 0 = 0 cycles, b = 2^(b-1) .. 2^b - 1, 15 = 2^14 or more; the sampler's
+ *        vs_lat_bucket()). The level counts and the histogram sum to the same number >= 1.
+ *   PDB_FT_VALUES: columns  offset (delta1, scaled), dest (0..63: 0-31 integer, 32-63 FP
+ *        register); then n hotlists, one per record in order, each in hotlist_pack()'s
+ *        serialized form (hotlist/hotlist.h, self-delimiting, with its own FNV checksum).
+ *   PDB_FT_CONFLICTS: a key table, then columns. Key table: varint k (<= n), then k entries
+ *        (varint length 0 .. PDB_KEY_MAX, that many bytes), strictly increasing in byte order;
+ *        length 0 is the empty key, meaning the prior access was not attributed to an image and
+ *        its offset is the raw pc. Columns  load offset (delta, scaled), key index (< k), prior
+ *        offset (scaled), kind (PDB_CNF_*), count, dist_min (>= 1). Records are sorted by
+ *        (load offset, key, prior offset, kind), strictly.
+ *   PDB_FT_UNKNOWN: columns  pid (delta), pc (scaled), event (< PDB_EV_MAX), count; sorted by
+ *        (pid, pc, event), strictly.
+ *   PDB_FT_INDEX: n rows sorted by key, strictly; each row: key (varint length 1..PDB_KEY_MAX,
+ *        bytes, a valid key), path (varint length 0..PDB_PATH_MAX, bytes, no NUL), build-id
+ *        (varint length 0..PDB_BUILD_ID_MAX, bytes), size, mtime_ns (zigzag: (v << 1) ^ (v >> 63)),
+ *        text_size, flags (varint, 0 in version 1).
+ *   Trailing bytes after the last column are damage.
+ *
+ * UPDATES. Every file is replaced as a whole: write ".NAME.tmp.XXXXXX" in the same directory,
+ * fsync it, rename it over NAME, fsync the directory (the renames of one pdb_store share one
+ * directory fsync). A crash at any instant leaves each file either old or new. The files of one
+ * image are renamed one after another, so a crash inside a store can leave some of them one
+ * update ahead of the others; each file always holds a whole number of updates (no torn merge).
+ * Every new file of a store is written and fsynced before the first rename: a store that fails
+ * while encoding, allocating, writing or fsyncing a file leaves every file old; only a failed
+ * rename or directory fsync can leave the files renamed before it new. Writers serialise through
+ * DIR/lock (flock), so a daemon and `axprof merge` may update one database together; readers
+ * take no lock.
+ *
+ * ERRORS. Functions return 0 or -Exxx (-EBADMSG for a damaged file, -ENOENT for a missing
+ * epoch or image, -EINVAL for a bad argument, -ENOMEM, or the errno of a failed system call).
+ * A struct pdb_db keeps a message for the last failure: "FILE: offset N: what (pdb_x.c:LINE)"
+ * for damage ("decompressed payload offset N" inside a compressed payload), "FILE: operation:
+ * strerror" for I/O. The library never prints. One pdb_db or
+ * pdb_prof must not be used by two threads at once.
+ *
+ * USE. The daemon keeps one struct pdb_prof per image it has seen since its last flush, adds
+ * what it drains (pdb_prof_add_sample(p, PDB_EV_CYCLES, pc - load_base, count), ...; samples it
+ * cannot attribute go to a profile stored under PDB_KEY_UNKNOWN), registers each image once per
+ * epoch (pdb_image_describe + pdb_image_add) and at every flush calls pdb_merge_store(db, epoch,
+ * key, p) then pdb_prof_clear(p). Tools pdb_image_list an epoch, pdb_load an image and walk it
+ * with pdb_prof_samples() and friends (arrays sorted by offset).
+ */
+
+#define PDB_FORMAT_VERSION 1
+#define PDB_HEADER_SIZE 48
+#define PDB_PAYLOAD_MAX (1ull << 30) /* decompressed payload, bytes */
+#define PDB_ZLIB_RATIO_MAX 1032 /* deflate's best ratio (zlib FAQ): no stream inflates more */
+
+#define PDB_KEY_MAX 80 /* characters in an image key, NUL not counted */
+#define PDB_PATH_MAX 4095 /* bytes in an image path */
+#define PDB_BUILD_ID_MAX 32 /* bytes of a build-id (SHA-1 ones are 20) */
+#define PDB_KEY_UNKNOWN "unknown" /* pdb_load/store key of the epoch's unknown profile */
+#define PDB_EPOCH_MAX 999999999u
+
+/* File types (header offset 6). */
+enum pdb_ftype {
+	PDB_FT_SAMPLES = 1,
+	PDB_FT_VALUES = 2,
+	PDB_FT_LATENCY = 3,
+	PDB_FT_CONFLICTS = 4,
+	PDB_FT_VCOUNT = 5,
+	PDB_FT_UNKNOWN = 6,
+	PDB_FT_INDEX = 7,
+	PDB_FT_NR,
+};
+
+/* Header flags (offset 8). */
+#define PDB_FL_ZLIB (1u << 0) /* the stored payload is a zlib stream */
+#define PDB_FL_ALIGN4 (1u << 1) /* offset and pc columns hold the values divided by 4 */
+#define PDB_FL_KNOWN (PDB_FL_ZLIB | PDB_FL_ALIGN4)
+
+/*
+ * Events: stable on-disk ids (the header's event field and unknown.prof's event column). Ids
+ * PDB_EV_NAMED .. PDB_EV_MAX - 1 are reserved for later events; until named, their files are
+ * "EV<id>.prof". The daemon maps the sampler's VS_EV_* onto these.
+ */
+enum pdb_event {
+	PDB_EV_CYCLES = 0, /* processor cycles */
+	PDB_EV_RETIRED = 1, /* instructions retired */
+	PDB_EV_IMISS = 2, /* instruction-cache misses */
+	PDB_EV_DMISS = 3, /* data-cache misses */
+	PDB_EV_DTBMISS = 4, /* data TLB misses */
+	PDB_EV_ITBMISS = 5, /* instruction TLB misses */
+	PDB_EV_BRANCHMP = 6, /* branch mispredictions */
+	PDB_EV_REPLAY = 7, /* replay traps (21264) */
+	PDB_EV_NAMED, /* ids below this have names */
+};
+#define PDB_EV_MAX 32
+
+/* Conflict kinds (the sampler's VS_CNF_* values). */
+enum pdb_cnf_kind {
+	PDB_CNF_STORE_LOAD = 1, /* a load overlapped an earlier store */
+	PDB_CNF_LOAD_LOAD = 2, /* a load overlapped an earlier load */
+};
+
+#define PDB_LAT_LEVELS 5 /* unknown, D-cache, S-cache, B-cache, memory */
+#define PDB_LAT_BUCKETS 16
+
+/* Latency summary of one load instruction (the sampler's VS_REC_LATENCY, widened). */
+struct pdb_latency {
+	uint64_t level[PDB_LAT_LEVELS]; /* loads satisfied at each level */
+	uint64_t latency_sum; /* cycles summed over the loads */
+	uint64_t hist[PDB_LAT_BUCKETS]; /* loads by latency bucket; sums to the level total */
+};
+
+/* One image of an epoch's index. */
+struct pdb_image {
+	char key[PDB_KEY_MAX + 1]; /* directory name, NUL-terminated */
+	const char *path; /* absolute path ("" when not known); owned by whoever filled this */
+	uint8_t build_id[PDB_BUILD_ID_MAX];
+	uint32_t build_id_len; /* 0: none */
+	uint32_t flags; /* PDB_IMG_* (not stored: set by pdb_image_list) */
+	uint64_t size; /* file size, bytes */
+	int64_t mtime_ns; /* modification time, ns since 1970 */
+	uint64_t text_size; /* bytes in executable sections */
+};
+#define PDB_IMG_INDEXED (1u << 0) /* listed in the index */
+#define PDB_IMG_HAS_DIR (1u << 1) /* has a profile directory */
+
+/* Failures are reported in a struct ax_error (ax_err.h); struct pdb_db keeps the last one. */
+
+struct pdb_db;
+struct pdb_prof;
+
+/* --- events and keys (pdb_name.c) --- */
+
+/* "CYCLES", ...; "EV<id>" for a reserved id; NULL for id >= PDB_EV_MAX. */
+const char *pdb_event_name(unsigned int event);
+/* The id of a name pdb_event_name() returns (exact match), or -EINVAL. */
+int pdb_event_id(const char *name);
+
+bool pdb_key_is_valid(const char *key);
+
+/*
+ * The image key (see KEYS above) into key[PDB_KEY_MAX + 1]: from the build-id when build_id_len
+ * is 1..PDB_BUILD_ID_MAX, else from path, size and mtime. 0 or -EINVAL.
+ */
+int pdb_image_key(char *key, const uint8_t *build_id, size_t build_id_len, const char *path,
+		  uint64_t size, int64_t mtime_ns);
+
+/*
+ * Describe the file at path for the index: size, mtime, ELF build-id and executable-section size
+ * (0 and no build-id when the file is not ELF), and its key. img->path = path (not copied).
+ */
+int pdb_image_describe(const char *path, struct pdb_image *img, struct ax_error *err);
+
+/* --- in-memory profiles (pdb_prof.c): hash maps from offset, counts in u64, saturating --- */
+
+struct pdb_prof *pdb_prof_new(void); /* NULL when out of memory */
+void pdb_prof_free(struct pdb_prof *p);
+void pdb_prof_clear(struct pdb_prof *p); /* empty every table, keep the memory */
+bool pdb_prof_is_empty(const struct pdb_prof *p);
+
+/* count 0 is a no-op. -EINVAL for event >= PDB_EV_MAX. */
+int pdb_prof_add_sample(struct pdb_prof *p, unsigned int event, uint64_t offset, uint64_t count);
+/* Merge h (validated) into offset's hotlist (a copy when there is none). dest: 0..63. */
+int pdb_prof_add_hotlist(struct pdb_prof *p, uint64_t offset, unsigned int dest,
+			 const struct hotlist *h);
+/* Add lat (level and hist sums equal and >= 1, else -EINVAL; -EOVERFLOW past 2^64). */
+int pdb_prof_add_latency(struct pdb_prof *p, uint64_t offset, const struct pdb_latency *lat);
+/*
+ * prior_key: the image key of the earlier access ("" when unattributed: prior_offset is its pc).
+ * kind: PDB_CNF_*. count 0 is a no-op. dist_min >= 1; the smaller is kept.
+ */
+int pdb_prof_add_conflict(struct pdb_prof *p, uint64_t load_offset, const char *prior_key,
+			  uint64_t prior_offset, unsigned int kind, uint64_t count,
+			  uint32_t dist_min);
+int pdb_prof_add_vcount(struct pdb_prof *p, uint64_t offset, uint64_t count);
+/* A sample no image claimed (pdb_store it under PDB_KEY_UNKNOWN). */
+int pdb_prof_add_unknown(struct pdb_prof *p, uint32_t pid, uint64_t pc, unsigned int event,
+			 uint64_t count);
+/* dst += src, table by table. On failure dst holds part of src. */
+int pdb_prof_merge(struct pdb_prof *dst, const struct pdb_prof *src);
+
+/* Lookups. */
+uint64_t pdb_prof_count(const struct pdb_prof *p, unsigned int event, uint64_t offset);
+uint64_t pdb_prof_total(const struct pdb_prof *p, unsigned int event);
+uint32_t pdb_prof_events(const struct pdb_prof *p); /* bit e: event e has samples */
+size_t pdb_prof_distinct(const struct pdb_prof *p, unsigned int event); /* offsets with samples */
+
+/*
+ * Iteration for the tools: each call returns a malloc'd array sorted by offset (*n records; NULL
+ * when 0) that the caller free()s. Pointers inside (prior_key) live as long as the profile.
+ */
+struct pdb_count {
+	uint64_t offset;
+	uint64_t count;
+};
+struct pdb_value {
+	uint64_t offset;
+	uint32_t dest;
+	struct hotlist h;
+};
+struct pdb_lat {
+	uint64_t offset;
+	struct pdb_latency lat;
+};
+struct pdb_conflict {
+	uint64_t load_offset;
+	const char *prior_key;
+	uint64_t prior_offset;
+	uint64_t count;
+	uint32_t kind;
+	uint32_t dist_min;
+};
+struct pdb_unknown {
+	uint32_t pid;
+	uint32_t event;
+	uint64_t pc;
+	uint64_t count;
+};
+int pdb_prof_samples(const struct pdb_prof *p, unsigned int event, struct pdb_count **out,
+		     size_t *n);
+int pdb_prof_vcounts(const struct pdb_prof *p, struct pdb_count **out, size_t *n);
+int pdb_prof_values(const struct pdb_prof *p, struct pdb_value **out, size_t *n);
+int pdb_prof_latencies(const struct pdb_prof *p, struct pdb_lat **out, size_t *n);
+int pdb_prof_conflicts(const struct pdb_prof *p, struct pdb_conflict **out, size_t *n);
+int pdb_prof_unknowns(const struct pdb_prof *p, struct pdb_unknown **out, size_t *n);
+
+/* --- the database (pdb_db.c) --- */
+
+/*
+ * Open the database in dir. create: make dir (one level) and epoch 1 when there is no epoch, and
+ * remove temporary files left by crashed writers. On failure *dbp = NULL and err (may be NULL)
+ * says why.
+ */
+int pdb_open(const char *dir, bool create, struct pdb_db **dbp, struct ax_error *err);
+void pdb_close(struct pdb_db *db);
+const char *pdb_errmsg(const struct pdb_db *db); /* the last failure's message ("" if none) */
+const struct ax_error *pdb_last_error(const struct pdb_db *db);
+const char *pdb_dir(const struct pdb_db *db);
+
+int pdb_epoch_current(struct pdb_db *db, uint32_t *epoch);
+int pdb_epoch_new(struct pdb_db *db, uint32_t *epoch); /* make epoch max+1 the current one */
+int pdb_epoch_list(struct pdb_db *db, uint32_t **epochs, size_t *n); /* ascending; free() */
+
+/* Add or replace key's index entry (no write when it is already there, identical). */
+int pdb_image_add(struct pdb_db *db, uint32_t epoch, const struct pdb_image *img);
+/*
+ * The epoch's images sorted by key: the index entries plus any profile directory the index lacks
+ * (path "" then). Free with pdb_image_list_free().
+ */
+int pdb_image_list(struct pdb_db *db, uint32_t epoch, struct pdb_image **list, size_t *n);
+void pdb_image_list_free(struct pdb_image *list, size_t n);
+
+/*
+ * Load key's profile (PDB_KEY_UNKNOWN: the unknown profile). -ENOENT for a missing epoch or image
+ * directory; the unknown profile of an existing epoch without unknown.prof loads empty.
+ */
+int pdb_load(struct pdb_db *db, uint32_t epoch, const char *key, struct pdb_prof **profp);
+/* Replace key's profile by prof (files of empty tables are removed). */
+int pdb_store(struct pdb_db *db, uint32_t epoch, const char *key, const struct pdb_prof *prof);
+/* Add prof to key's profile: rewrites only the files of prof's non-empty tables. */
+int pdb_merge_store(struct pdb_db *db, uint32_t epoch, const char *key,
+		    const struct pdb_prof *prof);
+/*
+ * Add every profile, index entry and the unknown profile of src's src_epoch into dst's dst_epoch
+ * (created if missing). Merging an epoch into itself is -EINVAL. Each image is merged atomically
+ * as pdb_merge_store does; the whole is not: after a crash, rerunning adds twice what was done.
+ * Errors are reported on dst (messages for src's files too).
+ */
+int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uint32_t src_epoch);
+
+/* --- files in memory (pdb_file.c): for tools, the fuzzer and tests --- */
+
+/*
+ * Encode the table of p selected by type (and event for PDB_FT_SAMPLES) as a whole file into a
+ * malloc'd buffer. -ENODATA when that table is empty.
+ */
+int pdb_encode(const struct pdb_prof *p, unsigned int type, unsigned int event, void **buf,
+	       size_t *len);
+int pdb_encode_index(const struct pdb_image *list, size_t n, void **buf, size_t *len);
+/*
+ * Parse a whole profile file (any type but PDB_FT_INDEX) from buf[0..len) and add its records to
+ * p. name is used in messages. -EBADMSG (err filled; p may hold part of the file) on damage.
+ */
+int pdb_parse(const void *buf, size_t len, const char *name, struct pdb_prof *p,
+	      struct ax_error *err);
+/* Parse an index file into a sorted list (free with pdb_image_list_free). */
+int pdb_parse_index(const void *buf, size_t len, const char *name, struct pdb_image **list,
+		    size_t *n, struct ax_error *err);
+
+/* --- fault injection (tests only; global, not thread-safe) --- */
+
+enum pdb_op {
+	PDB_OP_ALLOC, /* every allocation of the library, zlib's included */
+	PDB_OP_OPEN,
+	PDB_OP_READ,
+	PDB_OP_WRITE,
+	PDB_OP_FSYNC,
+	PDB_OP_RENAME,
+	PDB_OP_MKDIR,
+	PDB_OP_UNLINK,
+	PDB_OP_NR,
+};
+/* Called before each operation; a positive errno return makes the operation fail with it. */
+typedef int (*pdb_fault_fn)(void *arg, enum pdb_op op, const char *what);
+void pdb_set_fault_hook(pdb_fault_fn fn, void *arg);
+
+#endif /* PDB_H */

@@ -1,0 +1,823 @@
+/* pdb/pdb_db.c - the profile database directory: epochs, index, load, store and merges. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pdb_int.h"
+
+/* Room left in a PATH_MAX buffer after the database directory: epoch, key and file names. */
+#define DIR_MAX (PATH_MAX - 256)
+
+struct pdb_db {
+	char *dir;
+	int lockfd; /* DIR/lock, opened at the first update */
+	struct ax_error err; /* the last failure */
+};
+
+const char *pdb_errmsg(const struct pdb_db *db)
+{
+	return db->err.msg;
+}
+
+const struct ax_error *pdb_last_error(const struct pdb_db *db)
+{
+	return &db->err;
+}
+
+const char *pdb_dir(const struct pdb_db *db)
+{
+	return db->dir;
+}
+
+/* --- paths --- */
+
+static void epoch_path(const struct pdb_db *db, uint32_t epoch, char *buf)
+{
+	snprintf(buf, PATH_MAX, "%s/epoch-%u", db->dir, epoch);
+}
+
+/* The directory of key's tables: the epoch itself for the unknown profile. */
+static void key_path(const struct pdb_db *db, uint32_t epoch, const char *key, char *buf)
+{
+	if (!strcmp(key, PDB_KEY_UNKNOWN))
+		epoch_path(db, epoch, buf);
+	else
+		snprintf(buf, PATH_MAX, "%s/epoch-%u/%s", db->dir, epoch, key);
+}
+
+static void table_path(const char *kdir, unsigned int t, char *buf)
+{
+	char name[32];
+
+	snprintf(buf, PATH_MAX, "%s/%s", kdir, pdb_table_file(t, name));
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* "epoch-N", N without leading zeros, 1 .. PDB_EPOCH_MAX: N, else 0. */
+static uint32_t parse_epoch_name(const char *name)
+{
+	uint64_t n = 0;
+	const char *s;
+
+	if (strncmp(name, "epoch-", 6) || name[6] < '1' || name[6] > '9')
+		return 0;
+	for (s = name + 6; *s; s++) {
+		if (*s < '0' || *s > '9' || s - name > 16)
+			return 0;
+		n = n * 10 + (uint64_t)(*s - '0');
+	}
+	return n <= PDB_EPOCH_MAX ? (uint32_t)n : 0;
+}
+
+static bool entry_is_dir(const char *parent, const struct dirent *d)
+{
+	char path[PATH_MAX];
+
+	if (d->d_type == DT_DIR)
+		return true;
+	if (d->d_type != DT_UNKNOWN)
+		return false;
+	if (snprintf(path, sizeof(path), "%s/%s", parent, d->d_name) >= (int)sizeof(path))
+		return false;
+	return is_dir(path);
+}
+
+/* --- lock --- */
+
+static int lock_db(struct pdb_db *db)
+{
+	char path[PATH_MAX];
+
+	if (db->lockfd < 0) {
+		snprintf(path, sizeof(path), "%s/lock", db->dir);
+		db->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (db->lockfd < 0)
+			return ax_syserr(&db->err, -errno, path, "open");
+	}
+	while (flock(db->lockfd, LOCK_EX))
+		if (errno != EINTR)
+			return ax_fail(&db->err, -errno, "%s/lock: flock: %s", db->dir,
+					strerror(errno));
+	return 0;
+}
+
+static void unlock_db(struct pdb_db *db)
+{
+	flock(db->lockfd, LOCK_UN);
+}
+
+/* --- epochs --- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int pdb_epoch_list(struct pdb_db *db, uint32_t **epochs, size_t *n)
+{
+	uint32_t *v = NULL;
+	size_t k = 0, cap = 0;
+	struct dirent *d;
+	DIR *dir;
+
+	*epochs = NULL;
+	*n = 0;
+	dir = opendir(db->dir);
+	if (!dir)
+		return ax_syserr(&db->err, -errno, db->dir, "opendir");
+	while ((d = readdir(dir))) {
+		uint32_t e = parse_epoch_name(d->d_name);
+
+		if (!e || !entry_is_dir(db->dir, d))
+			continue;
+		if (k == cap) {
+			uint32_t *nv;
+
+			cap = cap ? cap * 2 : 16;
+			nv = pdb_realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				free(v);
+				closedir(dir);
+				return ax_fail(&db->err, -ENOMEM, "%s: out of memory", db->dir);
+			}
+			v = nv;
+		}
+		v[k++] = e;
+	}
+	closedir(dir);
+	if (k)
+		qsort(v, k, sizeof(*v), cmp_u32);
+	*epochs = v;
+	*n = k;
+	return 0;
+}
+
+static int epoch_max(struct pdb_db *db, uint32_t *max)
+{
+	uint32_t *v;
+	size_t n;
+	int err = pdb_epoch_list(db, &v, &n);
+
+	if (err)
+		return err;
+	*max = n ? v[n - 1] : 0;
+	free(v);
+	return 0;
+}
+
+static int epoch_check(struct pdb_db *db, uint32_t epoch)
+{
+	char path[PATH_MAX];
+
+	epoch_path(db, epoch, path);
+	if (epoch == 0 || epoch > PDB_EPOCH_MAX || !is_dir(path))
+		return ax_fail(&db->err, -ENOENT, "%s: no such epoch", path);
+	return 0;
+}
+
+int pdb_epoch_current(struct pdb_db *db, uint32_t *epoch)
+{
+	char path[PATH_MAX];
+	struct ax_error e;
+	uint64_t n = 0;
+	size_t len, i;
+	void *buf;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/current", db->dir);
+	err = pdb_read_file(path, &buf, &len, &e);
+	if (err == -ENOENT) {
+		err = epoch_max(db, epoch);
+		if (!err && !*epoch)
+			err = ax_fail(&db->err, -ENOENT, "%s: no epoch", db->dir);
+		return err;
+	}
+	if (err) {
+		db->err = e;
+		return err;
+	}
+	/* "N\n": decimal, no leading zero. */
+	for (i = 0; i < len && i < 10; i++) {
+		char c = ((const char *)buf)[i];
+
+		if (c < '0' || c > '9' || (i == 0 && c == '0'))
+			break;
+		n = n * 10 + (uint64_t)(c - '0');
+	}
+	if (i == 0 || i + 1 != len || ((const char *)buf)[i] != '\n' || n > PDB_EPOCH_MAX) {
+		free(buf);
+		return AX_CORRUPT(&db->err, path, i, "not an epoch number and a newline");
+	}
+	free(buf);
+	*epoch = (uint32_t)n;
+	return epoch_check(db, *epoch);
+}
+
+static int epoch_new_locked(struct pdb_db *db, uint32_t *epoch)
+{
+	char path[PATH_MAX], text[16];
+	uint32_t max;
+	int err;
+
+	err = epoch_max(db, &max);
+	if (err)
+		return err;
+	if (max >= PDB_EPOCH_MAX)
+		return ax_fail(&db->err, -EOVERFLOW, "%s: no epoch number left", db->dir);
+	epoch_path(db, max + 1, path);
+	err = pdb_mkdir(path, &db->err);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/current", db->dir);
+	snprintf(text, sizeof(text), "%u\n", max + 1);
+	err = pdb_replace_file(path, text, strlen(text), &db->err);
+	if (!err)
+		*epoch = max + 1;
+	return err;
+}
+
+int pdb_epoch_new(struct pdb_db *db, uint32_t *epoch)
+{
+	int err = lock_db(db);
+
+	if (err)
+		return err;
+	err = epoch_new_locked(db, epoch);
+	unlock_db(db);
+	return err;
+}
+
+/* --- open, close, sweep --- */
+
+/* Remove writers' temporary files in path and, depth levels down, in epoch and image dirs. */
+static void sweep(const char *path, int depth)
+{
+	char sub[PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		bool descend = depth == 2 ? parse_epoch_name(d->d_name) != 0 :
+					    depth == 1 && pdb_key_is_valid(d->d_name);
+
+		if (snprintf(sub, sizeof(sub), "%s/%s", path, d->d_name) >= (int)sizeof(sub))
+			continue;
+		if (pdb_is_temp_name(d->d_name))
+			unlink(sub);
+		else if (descend && entry_is_dir(path, d))
+			sweep(sub, depth - 1);
+	}
+	closedir(dir);
+}
+
+int pdb_open(const char *dir, bool create, struct pdb_db **dbp, struct ax_error *err)
+{
+	struct pdb_db *db;
+	uint32_t max, e;
+	int ret;
+
+	*dbp = NULL;
+	ax_error_clear(err);
+	if (strlen(dir) >= DIR_MAX)
+		return ax_fail(err, -ENAMETOOLONG, "%s: path too long", dir);
+	if (create) {
+		ret = pdb_mkdir(dir, err);
+		if (ret)
+			return ret;
+	}
+	if (!is_dir(dir))
+		return ax_fail(err, -ENOENT, "%s: no profile database here", dir);
+	db = pdb_calloc(1, sizeof(*db));
+	if (!db)
+		return ax_fail(err, -ENOMEM, "%s: out of memory", dir);
+	db->lockfd = -1;
+	db->dir = pdb_strdup(dir);
+	if (!db->dir) {
+		ret = ax_fail(err, -ENOMEM, "%s: out of memory", dir);
+		goto out_free;
+	}
+	if (create) {
+		ret = lock_db(db);
+		if (ret)
+			goto out_err;
+		sweep(db->dir, 2);
+		ret = epoch_max(db, &max);
+		if (!ret && !max)
+			ret = epoch_new_locked(db, &e);
+		unlock_db(db);
+	} else {
+		ret = epoch_max(db, &max);
+		if (!ret && !max)
+			ret = ax_fail(&db->err, -ENOENT,
+				       "%s: not a profile database (no epoch-N directory)", dir);
+	}
+	if (ret)
+		goto out_err;
+	*dbp = db;
+	return 0;
+out_err:
+	if (err)
+		*err = db->err;
+out_free:
+	pdb_close(db);
+	return ret;
+}
+
+void pdb_close(struct pdb_db *db)
+{
+	if (!db)
+		return;
+	if (db->lockfd >= 0)
+		close(db->lockfd);
+	free(db->dir);
+	free(db);
+}
+
+/* --- index --- */
+
+static int read_index(struct pdb_db *db, uint32_t epoch, struct pdb_image **list, size_t *n)
+{
+	char path[PATH_MAX];
+	size_t len;
+	void *buf;
+	int err;
+
+	*list = NULL;
+	*n = 0;
+	snprintf(path, sizeof(path), "%s/epoch-%u/index", db->dir, epoch);
+	err = pdb_read_file(path, &buf, &len, &db->err);
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		return err;
+	err = pdb_parse_index(buf, len, path, list, n, &db->err);
+	free(buf);
+	return err;
+}
+
+static int cmp_image(const void *a, const void *b)
+{
+	return strcmp(((const struct pdb_image *)a)->key, ((const struct pdb_image *)b)->key);
+}
+
+static struct pdb_image *find_image(struct pdb_image *list, size_t n, const char *key)
+{
+	struct pdb_image k;
+
+	if (!n)
+		return NULL;
+	memset(&k, 0, sizeof(k));
+	snprintf(k.key, sizeof(k.key), "%s", key);
+	return bsearch(&k, list, n, sizeof(*list), cmp_image);
+}
+
+static bool same_image(const struct pdb_image *a, const struct pdb_image *b)
+{
+	return !strcmp(a->path ? a->path : "", b->path ? b->path : "") &&
+	       a->build_id_len == b->build_id_len &&
+	       !memcmp(a->build_id, b->build_id, a->build_id_len) && a->size == b->size &&
+	       a->mtime_ns == b->mtime_ns && a->text_size == b->text_size;
+}
+
+static int check_image(struct pdb_db *db, const struct pdb_image *img)
+{
+	if (!pdb_key_is_valid(img->key) || img->build_id_len > PDB_BUILD_ID_MAX ||
+	    (img->path && strlen(img->path) > PDB_PATH_MAX))
+		return ax_fail(&db->err, -EINVAL, "bad index entry for key \"%.*s\"", PDB_KEY_MAX,
+				img->key);
+	return 0;
+}
+
+/*
+ * Add add[0..nadd) to the epoch's index (lock held). An entry whose key is already there replaces
+ * it when replace, else the index's entry stays; of keys repeated in add the first counts. Writes
+ * only when something changed.
+ */
+static int index_update(struct pdb_db *db, uint32_t epoch, const struct pdb_image *add, size_t nadd,
+			bool replace)
+{
+	struct pdb_image *list, *l, *old;
+	char path[PATH_MAX];
+	size_t n, k, i, j, len;
+	bool changed = false;
+	void *buf;
+	int err;
+
+	err = read_index(db, epoch, &list, &n);
+	if (err)
+		return err;
+	k = n; /* list[0..n) sorted (from the file), list[n..k) appended */
+	l = pdb_realloc(list, (n + nadd) * sizeof(*l));
+	if (!l) {
+		err = ax_fail(&db->err, -ENOMEM, "%s: out of memory", db->dir);
+		goto out_free;
+	}
+	list = l;
+	for (i = 0; i < nadd; i++) {
+		const struct pdb_image *a = &add[i];
+		char *p;
+
+		old = find_image(list, n, a->key);
+		for (j = n; !old && j < k; j++)
+			if (!strcmp(list[j].key, a->key))
+				old = &list[j];
+		if (old && (!replace || old >= list + n || same_image(old, a)))
+			continue;
+		p = pdb_strdup(a->path ? a->path : "");
+		if (!p) {
+			err = ax_fail(&db->err, -ENOMEM, "%s: out of memory", db->dir);
+			goto out_free;
+		}
+		if (old) {
+			free((char *)old->path);
+		} else {
+			old = &list[k++];
+		}
+		*old = *a;
+		old->path = p;
+		old->flags = PDB_IMG_INDEXED;
+		changed = true;
+	}
+	if (!changed)
+		goto out_free;
+	err = pdb_encode_index(list, k, &buf, &len);
+	if (err) {
+		ax_fail(&db->err, err, "%s/epoch-%u/index: cannot encode: %s", db->dir, epoch,
+			 strerror(-err));
+		goto out_free;
+	}
+	snprintf(path, sizeof(path), "%s/epoch-%u/index", db->dir, epoch);
+	err = pdb_replace_file(path, buf, len, &db->err);
+	free(buf);
+out_free:
+	pdb_image_list_free(list, k);
+	return err;
+}
+
+int pdb_image_add(struct pdb_db *db, uint32_t epoch, const struct pdb_image *img)
+{
+	int err;
+
+	err = check_image(db, img);
+	if (err)
+		return err;
+	err = lock_db(db);
+	if (err)
+		return err;
+	err = epoch_check(db, epoch);
+	if (!err)
+		err = index_update(db, epoch, img, 1, true);
+	unlock_db(db);
+	return err;
+}
+
+int pdb_image_list(struct pdb_db *db, uint32_t epoch, struct pdb_image **listp, size_t *np)
+{
+	struct pdb_image *list, *l, *im;
+	char path[PATH_MAX];
+	struct dirent *d;
+	size_t n, k;
+	DIR *dir;
+	int err;
+
+	*listp = NULL;
+	*np = 0;
+	err = epoch_check(db, epoch);
+	if (err)
+		return err;
+	err = read_index(db, epoch, &list, &n);
+	if (err)
+		return err;
+	epoch_path(db, epoch, path);
+	dir = opendir(path);
+	if (!dir) {
+		err = ax_syserr(&db->err, -errno, path, "opendir");
+		goto out_free;
+	}
+	k = n;
+	while ((d = readdir(dir))) {
+		if (!pdb_key_is_valid(d->d_name) || !entry_is_dir(path, d))
+			continue;
+		im = find_image(list, n, d->d_name);
+		if (im) {
+			im->flags |= PDB_IMG_HAS_DIR;
+			continue;
+		}
+		l = pdb_realloc(list, (k + 1) * sizeof(*l));
+		if (!l) {
+			err = ax_fail(&db->err, -ENOMEM, "%s: out of memory", path);
+			break;
+		}
+		list = l;
+		im = &list[k++];
+		memset(im, 0, sizeof(*im));
+		memcpy(im->key, d->d_name, strlen(d->d_name) + 1); /* a valid key: it fits */
+		im->flags = PDB_IMG_HAS_DIR;
+		im->path = pdb_strdup("");
+		if (!im->path) {
+			err = ax_fail(&db->err, -ENOMEM, "%s: out of memory", path);
+			break;
+		}
+	}
+	closedir(dir);
+	n = k;
+	if (err)
+		goto out_free;
+	if (n)
+		qsort(list, n, sizeof(*list), cmp_image);
+	*listp = list;
+	*np = n;
+	return 0;
+out_free:
+	pdb_image_list_free(list, n);
+	return err;
+}
+
+/* --- load and store --- */
+
+static int check_key(struct pdb_db *db, const char *key)
+{
+	if (!key || (!pdb_key_is_valid(key) && strcmp(key, PDB_KEY_UNKNOWN)))
+		return ax_fail(&db->err, -EINVAL, "bad image key \"%.*s\"", PDB_KEY_MAX,
+				key ? key : "(null)");
+	return 0;
+}
+
+/* The tables a key may hold. */
+static uint64_t key_tables(const char *key)
+{
+	return strcmp(key, PDB_KEY_UNKNOWN) ? PDB_T_IMAGE_MASK : PDB_T_BIT(PDB_T_UNKNOWN);
+}
+
+/* Read the files of the tables in mask from kdir into p (missing files are empty tables). */
+static int load_tables(struct pdb_db *db, const char *kdir, uint64_t mask, struct pdb_prof *p)
+{
+	char path[PATH_MAX];
+	unsigned int t;
+	size_t len;
+	void *buf;
+	int err;
+
+	for (t = 0; t < PDB_T_NR; t++) {
+		if (!(mask & PDB_T_BIT(t)))
+			continue;
+		table_path(kdir, t, path);
+		err = pdb_read_file(path, &buf, &len, &db->err);
+		if (err == -ENOENT)
+			continue;
+		if (err)
+			return err;
+		err = pdb_parse_table(buf, len, path, (int)t, p, &db->err);
+		free(buf);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int pdb_load(struct pdb_db *db, uint32_t epoch, const char *key, struct pdb_prof **profp)
+{
+	char kdir[PATH_MAX];
+	struct pdb_prof *p;
+	int err;
+
+	*profp = NULL;
+	err = check_key(db, key);
+	if (!err)
+		err = epoch_check(db, epoch);
+	if (err)
+		return err;
+	key_path(db, epoch, key, kdir);
+	if (!is_dir(kdir))
+		return ax_fail(&db->err, -ENOENT, "%s: no profile for image %s", kdir, key);
+	p = pdb_prof_new();
+	if (!p)
+		return ax_fail(&db->err, -ENOMEM, "%s: out of memory", kdir);
+	err = load_tables(db, kdir, key_tables(key), p);
+	if (err) {
+		pdb_prof_free(p);
+		return err;
+	}
+	*profp = p;
+	return 0;
+}
+
+/*
+ * Replace the files of the tables in mask by p's and remove those in del (lock held). Every new
+ * file is written and fsynced before the first rename, so a failure before then changes nothing.
+ */
+static int write_tables(struct pdb_db *db, const char *kdir, const struct pdb_prof *p,
+			uint64_t mask, uint64_t del)
+{
+	char(*tmp)[PATH_MAX];
+	char path[PATH_MAX];
+	uint64_t written = 0;
+	unsigned int t;
+	int err = 0;
+
+	tmp = pdb_malloc(PDB_T_NR * sizeof(*tmp));
+	if (!tmp)
+		return ax_fail(&db->err, -ENOMEM, "%s: out of memory", kdir);
+	for (t = 0; t < PDB_T_NR && !err; t++) {
+		size_t len;
+		void *buf;
+
+		if (!(mask & PDB_T_BIT(t)))
+			continue;
+		table_path(kdir, t, path);
+		err = pdb_encode_table(p, t, &buf, &len);
+		if (err) {
+			ax_fail(&db->err, err, "%s: cannot encode: %s", path, strerror(-err));
+			break;
+		}
+		err = pdb_write_temp(path, buf, len, tmp[t], &db->err);
+		free(buf);
+		if (!err)
+			written |= PDB_T_BIT(t);
+	}
+	for (t = 0; t < PDB_T_NR; t++) {
+		if (!(written & PDB_T_BIT(t)))
+			continue;
+		table_path(kdir, t, path);
+		if (!err)
+			err = pdb_rename(tmp[t], path, &db->err);
+		if (err) /* after a failure: drop the temporaries not yet renamed */
+			unlink(tmp[t]);
+	}
+	for (t = 0; t < PDB_T_NR && !err; t++) {
+		if (!(del & PDB_T_BIT(t)) || (mask & PDB_T_BIT(t)))
+			continue;
+		table_path(kdir, t, path);
+		err = pdb_unlink(path, &db->err);
+	}
+	if (!err && (written || del))
+		err = pdb_fsync_dir(kdir, &db->err);
+	free(tmp);
+	return err;
+}
+
+/* Check key and prof's tables against each other; make the image directory (lock held). */
+static int prepare(struct pdb_db *db, uint32_t epoch, const char *key, const struct pdb_prof *p,
+		   char *kdir)
+{
+	int err;
+
+	if (pdb_prof_tables(p) & ~key_tables(key))
+		return ax_fail(&db->err, -EINVAL,
+				"%s: the profile has tables that do not belong to this key", key);
+	err = epoch_check(db, epoch);
+	if (err)
+		return err;
+	key_path(db, epoch, key, kdir);
+	return pdb_mkdir(kdir, &db->err);
+}
+
+int pdb_store(struct pdb_db *db, uint32_t epoch, const char *key, const struct pdb_prof *prof)
+{
+	char kdir[PATH_MAX];
+	uint64_t mask;
+	int err;
+
+	err = check_key(db, key);
+	if (err)
+		return err;
+	err = lock_db(db);
+	if (err)
+		return err;
+	err = prepare(db, epoch, key, prof, kdir);
+	mask = pdb_prof_tables(prof);
+	if (!err)
+		err = write_tables(db, kdir, prof, mask, key_tables(key) & ~mask);
+	unlock_db(db);
+	return err;
+}
+
+int pdb_merge_store(struct pdb_db *db, uint32_t epoch, const char *key, const struct pdb_prof *prof)
+{
+	char kdir[PATH_MAX];
+	struct pdb_prof *sum;
+	uint64_t mask;
+	int err;
+
+	err = check_key(db, key);
+	if (err)
+		return err;
+	mask = pdb_prof_tables(prof);
+	if (!mask)
+		return 0;
+	sum = pdb_prof_new();
+	if (!sum)
+		return ax_fail(&db->err, -ENOMEM, "out of memory");
+	err = lock_db(db);
+	if (err)
+		goto out_free;
+	err = prepare(db, epoch, key, prof, kdir);
+	if (!err)
+		err = load_tables(db, kdir, mask, sum);
+	if (!err) {
+		err = pdb_prof_merge_tables(sum, prof, mask);
+		if (err)
+			ax_fail(&db->err, err, "%s: cannot merge: %s", kdir, strerror(-err));
+	}
+	if (!err)
+		err = write_tables(db, kdir, sum, mask, 0);
+	unlock_db(db);
+out_free:
+	pdb_prof_free(sum);
+	return err;
+}
+
+/* --- merging databases --- */
+
+static bool same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static int from_src(struct pdb_db *dst, struct pdb_db *src, int err)
+{
+	if (err)
+		dst->err = src->err;
+	return err;
+}
+
+static int merge_one(struct pdb_db *dst, uint32_t de, struct pdb_db *src, uint32_t se,
+		     const char *key)
+{
+	struct pdb_prof *p;
+	int err;
+
+	err = from_src(dst, src, pdb_load(src, se, key, &p));
+	if (err)
+		return err;
+	err = pdb_merge_store(dst, de, key, p);
+	pdb_prof_free(p);
+	return err;
+}
+
+int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uint32_t src_epoch)
+{
+	struct pdb_image *list = NULL;
+	char path[PATH_MAX];
+	size_t n = 0, i, k;
+	int err;
+
+	if (dst_epoch == src_epoch && same_dir(dst->dir, src->dir))
+		return ax_fail(&dst->err, -EINVAL, "%s: cannot merge epoch %u into itself",
+				dst->dir, dst_epoch);
+	err = from_src(dst, src, pdb_image_list(src, src_epoch, &list, &n));
+	if (err)
+		return err;
+	if (dst_epoch == 0 || dst_epoch > PDB_EPOCH_MAX) {
+		err = ax_fail(&dst->err, -EINVAL, "bad epoch %u", dst_epoch);
+		goto out_free;
+	}
+	err = lock_db(dst);
+	if (err)
+		goto out_free;
+	epoch_path(dst, dst_epoch, path);
+	err = pdb_mkdir(path, &dst->err);
+	unlock_db(dst);
+	for (i = 0; !err && i < n; i++)
+		if (list[i].flags & PDB_IMG_HAS_DIR)
+			err = merge_one(dst, dst_epoch, src, src_epoch, list[i].key);
+	if (!err) {
+		/* Index entries: those of src that dst lacks (dst's own stay). */
+		for (i = 0, k = 0; i < n; i++) {
+			if (list[i].flags & PDB_IMG_INDEXED)
+				list[k++] = list[i];
+			else
+				free((char *)list[i].path);
+		}
+		n = k;
+		err = lock_db(dst);
+		if (!err) {
+			if (k)
+				err = index_update(dst, dst_epoch, list, k, false);
+			unlock_db(dst);
+		}
+	}
+	if (!err)
+		err = merge_one(dst, dst_epoch, src, src_epoch, PDB_KEY_UNKNOWN);
+out_free:
+	pdb_image_list_free(list, n);
+	return err;
+}

@@ -1,0 +1,1070 @@
+/* pdb/pdb_file.c - profile database files: encode and parse (format at the top of pdb.h). */
+#include <stdlib.h>
+#include <zlib.h>
+
+#include "pdb_int.h"
+
+#define ZLIB_LEVEL 6 /* on bench_pdb's CYCLES file level 9 saves 2.6% for 6.6x the time */
+#define MAX_COLS (2 + PDB_LAT_LEVELS + PDB_LAT_BUCKETS) /* latency: offset, levels, sum, hist */
+#define WANT_ANY (-1) /* pdb_parse_table: any profile table */
+#define WANT_INDEX (-2) /* an index file */
+
+/* zlib allocates through the library's allocator, so the fault hook reaches it too. */
+static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
+{
+	(void)opaque;
+	if (size && items > SIZE_MAX / size)
+		return Z_NULL;
+	return pdb_malloc((size_t)items * size);
+}
+
+static void z_free(voidpf opaque, voidpf p)
+{
+	(void)opaque;
+	free(p);
+}
+
+/* --- encoding --- */
+
+struct enc {
+	struct pdb_wbuf b; /* the payload, uncompressed */
+	uint64_t n; /* records */
+	uint32_t flags;
+	uint32_t event;
+	uint16_t type;
+};
+
+static unsigned int shift_of(uint32_t flags)
+{
+	return (flags & PDB_FL_ALIGN4) ? 2 : 0;
+}
+
+/* A column of offsets: first, then deltas (minus one when strictly increasing). */
+static void put_offsets(struct enc *e, const void *const *v, size_t n, size_t field, bool strict)
+{
+	unsigned int sh = shift_of(e->flags);
+	uint64_t prev = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t o;
+
+		memcpy(&o, (const uint8_t *)v[i] + field, 8);
+		o >>= sh;
+		pdb_wbuf_varint(&e->b, i == 0 ? o : o - prev - (strict ? 1 : 0));
+		prev = o;
+	}
+}
+
+static void put_column(struct enc *e, const void *const *v, size_t n, size_t field, size_t size,
+		       unsigned int sh)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t x = 0;
+
+		memcpy(&x, (const uint8_t *)v[i] + field, size);
+		pdb_wbuf_varint(&e->b, x >> sh);
+	}
+}
+
+static bool aligned4(const void *const *v, size_t n, size_t field)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t o;
+
+		memcpy(&o, (const uint8_t *)v[i] + field, 8);
+		if (o & 3)
+			return false;
+	}
+	return true;
+}
+
+#define FIELD(type, f) offsetof(type, f)
+
+static int enc_counts(struct enc *e, const struct pdb_map *m)
+{
+	const void **v;
+	int err = pdb_map_sorted(m, pdb_cmp_off, &v);
+
+	if (err)
+		return err;
+	if (aligned4(v, m->n, FIELD(struct pdb_e_count, off)))
+		e->flags |= PDB_FL_ALIGN4;
+	put_offsets(e, v, m->n, FIELD(struct pdb_e_count, off), true);
+	put_column(e, v, m->n, FIELD(struct pdb_e_count, count), 8, 0);
+	e->n = m->n;
+	free(v);
+	return 0;
+}
+
+static int enc_latency(struct enc *e, const struct pdb_map *m)
+{
+	const void **v;
+	unsigned int i;
+	int err = pdb_map_sorted(m, pdb_cmp_off, &v);
+
+	if (err)
+		return err;
+	if (aligned4(v, m->n, FIELD(struct pdb_e_lat, off)))
+		e->flags |= PDB_FL_ALIGN4;
+	put_offsets(e, v, m->n, FIELD(struct pdb_e_lat, off), true);
+	for (i = 0; i < PDB_LAT_LEVELS; i++)
+		put_column(e, v, m->n, FIELD(struct pdb_e_lat, lat.level[i]), 8, 0);
+	put_column(e, v, m->n, FIELD(struct pdb_e_lat, lat.latency_sum), 8, 0);
+	for (i = 0; i < PDB_LAT_BUCKETS; i++)
+		put_column(e, v, m->n, FIELD(struct pdb_e_lat, lat.hist[i]), 8, 0);
+	e->n = m->n;
+	free(v);
+	return 0;
+}
+
+static int enc_values(struct enc *e, const struct pdb_map *m)
+{
+	uint8_t packed[HOTLIST_PACKED_MAX];
+	const void **v;
+	size_t i;
+	int err = pdb_map_sorted(m, pdb_cmp_off, &v);
+
+	if (err)
+		return err;
+	if (aligned4(v, m->n, FIELD(struct pdb_e_value, off)))
+		e->flags |= PDB_FL_ALIGN4;
+	put_offsets(e, v, m->n, FIELD(struct pdb_e_value, off), true);
+	put_column(e, v, m->n, FIELD(struct pdb_e_value, dest), 4, 0);
+	for (i = 0; i < m->n; i++) {
+		const struct pdb_e_value *x = v[i];
+		int len = hotlist_pack(&x->h, packed, sizeof(packed));
+
+		if (len < 0) {
+			free(v);
+			return -EINVAL;
+		}
+		pdb_wbuf_bytes(&e->b, packed, (size_t)len);
+	}
+	e->n = m->n;
+	free(v);
+	return 0;
+}
+
+struct key_order {
+	const char *key;
+	uint32_t id;
+};
+
+static int cmp_key_order(const void *a, const void *b)
+{
+	return strcmp(((const struct key_order *)a)->key, ((const struct key_order *)b)->key);
+}
+
+static int enc_conflicts(struct enc *e, const struct pdb_prof *p)
+{
+	const struct pdb_e_cnf **v;
+	struct key_order *used = NULL;
+	uint32_t *fidx = NULL, nused = 0, i;
+	size_t j, n = p->t[PDB_T_CONFLICTS].n;
+	int err;
+
+	err = pdb_prof_sorted_cnf(p, &v);
+	if (err)
+		return err;
+	err = -ENOMEM;
+	used = pdb_calloc(p->nkeys + 1, sizeof(*used));
+	fidx = pdb_calloc(p->nkeys + 1, sizeof(*fidx));
+	if (!used || !fidx)
+		goto out_free;
+	/* The key table holds the keys the records use, in byte order. */
+	for (i = 0; i < p->nkeys; i++)
+		fidx[i] = UINT32_MAX;
+	for (j = 0; j < n; j++)
+		if (fidx[v[j]->keyid] == UINT32_MAX) {
+			fidx[v[j]->keyid] = 0;
+			used[nused].key = p->keys[v[j]->keyid];
+			used[nused++].id = v[j]->keyid;
+		}
+	qsort(used, nused, sizeof(*used), cmp_key_order);
+	pdb_wbuf_varint(&e->b, nused);
+	for (i = 0; i < nused; i++) {
+		size_t len = strlen(used[i].key);
+
+		fidx[used[i].id] = i;
+		pdb_wbuf_varint(&e->b, len);
+		pdb_wbuf_bytes(&e->b, used[i].key, len);
+	}
+	if (aligned4((const void *const *)v, n, FIELD(struct pdb_e_cnf, load_off)) &&
+	    aligned4((const void *const *)v, n, FIELD(struct pdb_e_cnf, prior_off)))
+		e->flags |= PDB_FL_ALIGN4;
+	put_offsets(e, (const void *const *)v, n, FIELD(struct pdb_e_cnf, load_off), false);
+	for (j = 0; j < n; j++)
+		pdb_wbuf_varint(&e->b, fidx[v[j]->keyid]);
+	put_column(e, (const void *const *)v, n, FIELD(struct pdb_e_cnf, prior_off), 8,
+		   shift_of(e->flags));
+	put_column(e, (const void *const *)v, n, FIELD(struct pdb_e_cnf, kind), 4, 0);
+	put_column(e, (const void *const *)v, n, FIELD(struct pdb_e_cnf, count), 8, 0);
+	put_column(e, (const void *const *)v, n, FIELD(struct pdb_e_cnf, dist_min), 8, 0);
+	e->n = n;
+	err = 0;
+out_free:
+	free(fidx);
+	free(used);
+	free(v);
+	return err;
+}
+
+static int enc_unknown(struct enc *e, const struct pdb_map *m)
+{
+	const void **v;
+	uint32_t prev = 0;
+	size_t i;
+	int err = pdb_map_sorted(m, pdb_cmp_unk, &v);
+
+	if (err)
+		return err;
+	if (aligned4(v, m->n, FIELD(struct pdb_e_unk, pc)))
+		e->flags |= PDB_FL_ALIGN4;
+	for (i = 0; i < m->n; i++) {
+		const struct pdb_e_unk *x = v[i];
+
+		pdb_wbuf_varint(&e->b, x->pid - prev);
+		prev = x->pid;
+	}
+	put_column(e, v, m->n, FIELD(struct pdb_e_unk, pc), 8, shift_of(e->flags));
+	put_column(e, v, m->n, FIELD(struct pdb_e_unk, event), 4, 0);
+	put_column(e, v, m->n, FIELD(struct pdb_e_unk, count), 8, 0);
+	e->n = m->n;
+	free(v);
+	return 0;
+}
+
+/* Compress e's payload and put header + stored payload into a new buffer. */
+static int finish(struct enc *e, void **buf, size_t *len)
+{
+	size_t ulen = e->b.len, slen;
+	uint8_t *out, *h;
+	z_stream z;
+	int zr;
+
+	if (e->b.err)
+		return e->b.err;
+	if (ulen == 0 || ulen > PDB_PAYLOAD_MAX)
+		return -EFBIG;
+	memset(&z, 0, sizeof(z));
+	z.zalloc = z_alloc;
+	z.zfree = z_free;
+	zr = deflateInit(&z, ZLIB_LEVEL);
+	if (zr != Z_OK)
+		return zr == Z_MEM_ERROR ? -ENOMEM : -EINVAL;
+	slen = deflateBound(&z, (uLong)ulen);
+	if (slen < ulen)
+		slen = ulen;
+	out = pdb_malloc(PDB_HEADER_SIZE + slen);
+	if (!out) {
+		deflateEnd(&z);
+		return -ENOMEM;
+	}
+	z.next_in = e->b.p;
+	z.avail_in = (uInt)ulen;
+	z.next_out = out + PDB_HEADER_SIZE;
+	z.avail_out = (uInt)slen;
+	zr = deflate(&z, Z_FINISH);
+	if (zr == Z_STREAM_END && z.total_out < ulen) {
+		e->flags |= PDB_FL_ZLIB;
+		slen = z.total_out;
+	} else {
+		/* Incompressible (or tiny): store it as it is. */
+		memcpy(out + PDB_HEADER_SIZE, e->b.p, ulen);
+		slen = ulen;
+	}
+	deflateEnd(&z);
+	h = out;
+	memcpy(h, "AXPD", 4);
+	pdb_put_le(h + 4, PDB_FORMAT_VERSION, 2);
+	pdb_put_le(h + 6, e->type, 2);
+	pdb_put_le(h + 8, e->flags, 4);
+	pdb_put_le(h + 12, e->event, 4);
+	pdb_put_le(h + 16, e->n, 8);
+	pdb_put_le(h + 24, ulen, 8);
+	pdb_put_le(h + 32, slen, 8);
+	pdb_put_le(h + 40, crc32(0, out + PDB_HEADER_SIZE, (uInt)slen), 4);
+	pdb_put_le(h + 44, crc32(0, h, 44), 4);
+	*buf = out;
+	*len = PDB_HEADER_SIZE + slen;
+	return 0;
+}
+
+int pdb_encode_table(const struct pdb_prof *p, unsigned int t, void **buf, size_t *len)
+{
+	struct enc e;
+	unsigned int ev;
+	int err;
+
+	*buf = NULL;
+	*len = 0;
+	if (t >= PDB_T_NR)
+		return -EINVAL;
+	if (!p->t[t].n)
+		return -ENODATA;
+	memset(&e, 0, sizeof(e));
+	e.type = (uint16_t)pdb_table_type(t, &ev);
+	e.event = ev;
+	if (t < PDB_EV_MAX || t == PDB_T_VCOUNT)
+		err = enc_counts(&e, &p->t[t]);
+	else if (t == PDB_T_VALUES)
+		err = enc_values(&e, &p->t[t]);
+	else if (t == PDB_T_LATENCY)
+		err = enc_latency(&e, &p->t[t]);
+	else if (t == PDB_T_CONFLICTS)
+		err = enc_conflicts(&e, p);
+	else
+		err = enc_unknown(&e, &p->t[t]);
+	if (!err)
+		err = finish(&e, buf, len);
+	free(e.b.p);
+	return err;
+}
+
+int pdb_encode(const struct pdb_prof *p, unsigned int type, unsigned int event, void **buf,
+	       size_t *len)
+{
+	static const unsigned int table_of_type[PDB_FT_NR] = {
+		[PDB_FT_VALUES] = PDB_T_VALUES,	      [PDB_FT_LATENCY] = PDB_T_LATENCY,
+		[PDB_FT_CONFLICTS] = PDB_T_CONFLICTS, [PDB_FT_VCOUNT] = PDB_T_VCOUNT,
+		[PDB_FT_UNKNOWN] = PDB_T_UNKNOWN,
+	};
+
+	if (type == PDB_FT_SAMPLES)
+		return event < PDB_EV_MAX ? pdb_encode_table(p, event, buf, len) : -EINVAL;
+	if (type < PDB_FT_VALUES || type > PDB_FT_UNKNOWN)
+		return -EINVAL;
+	return pdb_encode_table(p, table_of_type[type], buf, len);
+}
+
+static int cmp_image_ptr(const void *a, const void *b)
+{
+	return strcmp((*(const struct pdb_image *const *)a)->key,
+		      (*(const struct pdb_image *const *)b)->key);
+}
+
+int pdb_encode_index(const struct pdb_image *list, size_t n, void **buf, size_t *len)
+{
+	const struct pdb_image **v;
+	struct enc e;
+	size_t i;
+	int err = -EINVAL;
+
+	*buf = NULL;
+	*len = 0;
+	if (!n)
+		return -ENODATA;
+	v = pdb_malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		v[i] = &list[i];
+	qsort(v, n, sizeof(*v), cmp_image_ptr);
+	memset(&e, 0, sizeof(e));
+	e.type = PDB_FT_INDEX;
+	for (i = 0; i < n; i++) {
+		const char *path = v[i]->path ? v[i]->path : "";
+		size_t klen = strnlen(v[i]->key, PDB_KEY_MAX + 1), plen = strlen(path);
+		uint64_t mt = (uint64_t)v[i]->mtime_ns;
+
+		if (!pdb_key_is_valid(v[i]->key) || plen > PDB_PATH_MAX ||
+		    v[i]->build_id_len > PDB_BUILD_ID_MAX)
+			goto out_free;
+		if (i && !strcmp(v[i - 1]->key, v[i]->key))
+			goto out_free;
+		pdb_wbuf_varint(&e.b, klen);
+		pdb_wbuf_bytes(&e.b, v[i]->key, klen);
+		pdb_wbuf_varint(&e.b, plen);
+		pdb_wbuf_bytes(&e.b, path, plen);
+		pdb_wbuf_varint(&e.b, v[i]->build_id_len);
+		pdb_wbuf_bytes(&e.b, v[i]->build_id, v[i]->build_id_len);
+		pdb_wbuf_varint(&e.b, v[i]->size);
+		pdb_wbuf_varint(&e.b, (mt << 1) ^ (uint64_t)(v[i]->mtime_ns >> 63));
+		pdb_wbuf_varint(&e.b, v[i]->text_size);
+		pdb_wbuf_varint(&e.b, 0);
+	}
+	e.n = n;
+	err = finish(&e, buf, len);
+out_free:
+	free(e.b.p);
+	free(v);
+	return err;
+}
+
+/* --- parsing --- */
+
+/* Where the reader is: the decompressed payload of one file. */
+struct pctx {
+	const char *name;
+	struct ax_error *err;
+	const uint8_t *p; /* payload */
+	size_t len;
+	size_t pos;
+	bool zlib; /* offsets in p are payload offsets; else file offset - PDB_HEADER_SIZE */
+	unsigned int shift; /* 2 with PDB_FL_ALIGN4 */
+};
+
+/* AX_CORRUPT for an offset in the payload (a file offset when it was stored uncompressed). */
+#define PDB_CORRUPT_IN(c, off, ...)                                                             \
+	ax_corrupt((c)->err, (c)->name, __FILE__, __LINE__,                                    \
+		    (c)->zlib ? (uint64_t)(off) : PDB_HEADER_SIZE + (uint64_t)(off), (c)->zlib, \
+		    __VA_ARGS__)
+
+struct hdr {
+	uint16_t type;
+	uint32_t flags;
+	uint32_t event;
+	uint64_t n;
+	uint64_t ulen;
+	uint64_t slen;
+	int table; /* the profile table it holds (PDB_T_*), -1 for an index */
+};
+
+static int parse_header(const uint8_t *buf, size_t len, const char *name, int want, struct hdr *h,
+			struct ax_error *err)
+{
+	static const int table_of_type[PDB_FT_NR] = {
+		[PDB_FT_VALUES] = PDB_T_VALUES,	      [PDB_FT_LATENCY] = PDB_T_LATENCY,
+		[PDB_FT_CONFLICTS] = PDB_T_CONFLICTS, [PDB_FT_VCOUNT] = PDB_T_VCOUNT,
+		[PDB_FT_UNKNOWN] = PDB_T_UNKNOWN,     [PDB_FT_INDEX] = -1,
+	};
+	unsigned int want_type = 0, want_event = 0, version;
+	uint64_t slen;
+
+	if (len < PDB_HEADER_SIZE)
+		return AX_CORRUPT(err, name, len, "file truncated: %zu bytes, the header needs %d",
+				   len, PDB_HEADER_SIZE);
+	if (memcmp(buf, "AXPD", 4))
+		return AX_CORRUPT(err, name, 0, "bad magic (not a profile database file)");
+	version = (unsigned int)pdb_get_le(buf + 4, 2);
+	if (version > PDB_FORMAT_VERSION)
+		return AX_CORRUPT(
+			err, name, 4,
+			"format version %u is newer than this reader's (%d): use a newer "
+			"axprof",
+			version, PDB_FORMAT_VERSION);
+	if (version != PDB_FORMAT_VERSION)
+		return AX_CORRUPT(err, name, 4, "bad format version %u", version);
+	if (pdb_get_le(buf + 44, 4) != crc32(0, buf, 44))
+		return AX_CORRUPT(err, name, 44, "header checksum mismatch");
+	h->type = (uint16_t)pdb_get_le(buf + 6, 2);
+	h->flags = (uint32_t)pdb_get_le(buf + 8, 4);
+	h->event = (uint32_t)pdb_get_le(buf + 12, 4);
+	h->n = pdb_get_le(buf + 16, 8);
+	h->ulen = pdb_get_le(buf + 24, 8);
+	h->slen = pdb_get_le(buf + 32, 8);
+	if (want >= 0)
+		want_type = pdb_table_type((unsigned int)want, &want_event);
+	else if (want == WANT_INDEX)
+		want_type = PDB_FT_INDEX;
+	if (h->type < PDB_FT_SAMPLES || h->type >= PDB_FT_NR ||
+	    (want == WANT_ANY && h->type == PDB_FT_INDEX) || (want_type && h->type != want_type))
+		return AX_CORRUPT(err, name, 6, "file type %u where %s was expected", h->type,
+				   want == WANT_INDEX ? "an index" : "a profile table");
+	if (h->flags & ~PDB_FL_KNOWN)
+		return AX_CORRUPT(err, name, 8, "unknown flags 0x%x", h->flags);
+	if (h->type == PDB_FT_SAMPLES) {
+		if (h->event >= PDB_EV_MAX || (want >= 0 && h->event != want_event))
+			return AX_CORRUPT(err, name, 12, "event %u does not match the file",
+					   h->event);
+		h->table = (int)h->event;
+	} else {
+		if (h->event != 0)
+			return AX_CORRUPT(err, name, 12, "event %u in a file of type %u", h->event,
+					   h->type);
+		h->table = table_of_type[h->type];
+	}
+	slen = len - PDB_HEADER_SIZE;
+	if (h->slen != slen)
+		return AX_CORRUPT(err, name, 32,
+				   "stored length %llu, but %llu bytes follow the "
+				   "header (truncated or extended file)",
+				   (unsigned long long)h->slen, (unsigned long long)slen);
+	if (h->ulen == 0 || h->ulen > PDB_PAYLOAD_MAX || h->ulen < slen ||
+	    (!(h->flags & PDB_FL_ZLIB) && h->ulen != slen) || h->ulen / PDB_ZLIB_RATIO_MAX > slen)
+		return AX_CORRUPT(err, name, 24,
+				   "payload length %llu impossible for %llu stored "
+				   "bytes",
+				   (unsigned long long)h->ulen, (unsigned long long)slen);
+	if (h->n == 0 || h->n > h->ulen)
+		return AX_CORRUPT(err, name, 16,
+				   "record count %llu impossible for a %llu-byte "
+				   "payload",
+				   (unsigned long long)h->n, (unsigned long long)h->ulen);
+	if (pdb_get_le(buf + 40, 4) != crc32(0, buf + PDB_HEADER_SIZE, (uInt)slen))
+		return AX_CORRUPT(err, name, 40, "payload checksum mismatch");
+	return 0;
+}
+
+/*
+ * Decompress src[0..slen) into a new buffer (*out) of exactly ulen bytes. The buffer grows with
+ * what the stream really produces, so a header announcing a huge payload costs nothing until
+ * the compressed bytes deliver it.
+ */
+static int inflate_payload(const uint8_t *src, size_t slen, size_t ulen, uint8_t **out,
+			   const char *name, struct ax_error *err)
+{
+	size_t cap = ulen < 65536 || ulen / 4 < slen ? ulen : (slen * 4 > 65536 ? slen * 4 : 65536);
+	uint8_t *buf, *nb;
+	z_stream z;
+	int zr, ret = 0;
+
+	*out = NULL;
+	buf = pdb_malloc(cap);
+	if (!buf)
+		return ax_fail(err, -ENOMEM, "%s: out of memory for the payload", name);
+	memset(&z, 0, sizeof(z));
+	z.zalloc = z_alloc;
+	z.zfree = z_free;
+	zr = inflateInit(&z);
+	if (zr != Z_OK) {
+		free(buf);
+		return ax_fail(err, -ENOMEM, "%s: out of memory for decompression", name);
+	}
+	z.next_in = (Bytef *)src;
+	z.avail_in = (uInt)slen;
+	z.next_out = buf;
+	z.avail_out = (uInt)cap;
+	for (;;) {
+		zr = inflate(&z, Z_NO_FLUSH);
+		if (zr == Z_STREAM_END)
+			break;
+		if (zr == Z_MEM_ERROR) {
+			ret = ax_fail(err, -ENOMEM, "%s: out of memory for decompression", name);
+			goto out_end;
+		}
+		if (zr != Z_OK && zr != Z_BUF_ERROR) {
+			ret = AX_CORRUPT(err, name, PDB_HEADER_SIZE + z.total_in,
+					  "bad compressed payload (zlib: %s)",
+					  z.msg ? z.msg : "error");
+			goto out_end;
+		}
+		if (z.avail_out == 0) {
+			if (cap == ulen) {
+				ret = AX_CORRUPT(err, name, PDB_HEADER_SIZE + z.total_in,
+						  "payload decompresses to more than the %zu bytes "
+						  "announced",
+						  ulen);
+				goto out_end;
+			}
+			cap = cap > ulen / 2 ? ulen : cap * 2;
+			nb = pdb_realloc(buf, cap);
+			if (!nb) {
+				ret = ax_fail(err, -ENOMEM, "%s: out of memory for the payload",
+					       name);
+				goto out_end;
+			}
+			buf = nb;
+			z.next_out = buf + z.total_out;
+			z.avail_out = (uInt)(cap - z.total_out);
+			continue;
+		}
+		/* Room left, but no more input: the stream stops short. */
+		ret = AX_CORRUPT(err, name, PDB_HEADER_SIZE + z.total_in,
+				  "compressed payload truncated");
+		goto out_end;
+	}
+	if (z.total_out != ulen)
+		ret = AX_CORRUPT(err, name, PDB_HEADER_SIZE + z.total_in,
+				  "payload decompresses to %lu bytes, %zu announced", z.total_out,
+				  ulen);
+	else if (z.total_in != slen)
+		ret = AX_CORRUPT(err, name, PDB_HEADER_SIZE + z.total_in,
+				  "bytes after the end of the compressed payload");
+out_end:
+	inflateEnd(&z);
+	if (ret)
+		free(buf);
+	else
+		*out = buf;
+	return ret;
+}
+
+/* The decoded columns of a table. v[j * n + i] is record i of column j. */
+struct cols {
+	uint64_t n;
+	unsigned int ncols;
+	uint64_t *v;
+	size_t start[MAX_COLS]; /* payload offset of each column */
+};
+
+static int read_cols(struct pctx *c, uint64_t n, unsigned int ncols, struct cols *k)
+{
+	uint64_t i;
+	unsigned int j;
+
+	k->n = n;
+	k->ncols = ncols;
+	k->v = NULL;
+	/* Every varint takes a byte: the count is capped by what is really there. */
+	if (n > (c->len - c->pos) / ncols)
+		return PDB_CORRUPT_IN(c, c->pos,
+				      "%llu records of %u columns cannot fit the %zu bytes left",
+				      (unsigned long long)n, ncols, c->len - c->pos);
+	k->v = pdb_malloc((size_t)n * ncols * sizeof(uint64_t));
+	if (!k->v)
+		return ax_fail(c->err, -ENOMEM, "%s: out of memory for %llu records", c->name,
+				(unsigned long long)n);
+	for (j = 0; j < ncols; j++) {
+		k->start[j] = c->pos;
+		for (i = 0; i < n; i++)
+			if (pdb_varint(c->p, c->len, &c->pos, &k->v[j * n + i]))
+				return PDB_CORRUPT_IN(c, c->pos,
+						      "bad varint in column %u, record %llu", j,
+						      (unsigned long long)i);
+	}
+	return 0;
+}
+
+/* Payload offset of record i in column j (for messages): walk the column again. */
+static size_t col_pos(const struct pctx *c, const struct cols *k, unsigned int j, uint64_t i)
+{
+	size_t pos = k->start[j];
+	uint64_t x;
+
+	while (i-- && !pdb_varint(c->p, c->len, &pos, &x))
+		;
+	return pos;
+}
+
+/* Undo the delta coding of column j in place (strictly increasing or not); scale offsets. */
+static int undelta(struct pctx *c, struct cols *k, unsigned int j, bool strict, bool offsets)
+{
+	uint64_t *v = k->v + j * k->n, prev = 0, i;
+	unsigned int sh = offsets ? c->shift : 0;
+
+	for (i = 0; i < k->n; i++) {
+		uint64_t o = v[i];
+
+		if (i > 0) {
+			if (strict && o == UINT64_MAX)
+				return PDB_CORRUPT_IN(c, col_pos(c, k, j, i), "offset overflow");
+			o += strict;
+			if (o > UINT64_MAX - prev)
+				return PDB_CORRUPT_IN(c, col_pos(c, k, j, i), "offset overflow");
+			o += prev;
+		}
+		prev = o;
+		if (o > (UINT64_MAX >> sh))
+			return PDB_CORRUPT_IN(c, col_pos(c, k, j, i), "offset overflow");
+		v[i] = o << sh;
+	}
+	return 0;
+}
+
+static int scale(struct pctx *c, struct cols *k, unsigned int j)
+{
+	uint64_t *v = k->v + j * k->n, i;
+
+	for (i = 0; i < k->n; i++) {
+		if (v[i] > (UINT64_MAX >> c->shift))
+			return PDB_CORRUPT_IN(c, col_pos(c, k, j, i), "offset overflow");
+		v[i] <<= c->shift;
+	}
+	return 0;
+}
+
+/* Every value of column j within [lo, hi]. */
+static int check_range(struct pctx *c, struct cols *k, unsigned int j, uint64_t lo, uint64_t hi,
+		       const char *what)
+{
+	uint64_t *v = k->v + j * k->n, i;
+
+	for (i = 0; i < k->n; i++)
+		if (v[i] < lo || v[i] > hi)
+			return PDB_CORRUPT_IN(c, col_pos(c, k, j, i),
+					      "%s %llu of record %llu out of range %llu..%llu",
+					      what, (unsigned long long)v[i], (unsigned long long)i,
+					      (unsigned long long)lo, (unsigned long long)hi);
+	return 0;
+}
+
+static int added(struct pctx *c, int err)
+{
+	if (err == -ENOMEM)
+		return ax_fail(c->err, err, "%s: out of memory", c->name);
+	if (err)
+		return ax_fail(c->err, err, "%s: cannot add its records: %s", c->name,
+				strerror(-err));
+	return 0;
+}
+
+static int parse_counts(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
+{
+	struct cols k;
+	uint64_t i;
+	int err;
+
+	err = read_cols(c, h->n, 2, &k);
+	if (!err)
+		err = undelta(c, &k, 0, true, true);
+	if (!err)
+		err = check_range(c, &k, 1, 1, UINT64_MAX, "count");
+	if (!err)
+		err = added(c, pdb_map_reserve(&p->t[h->table], p->t[h->table].n + k.n));
+	for (i = 0; !err && i < k.n; i++) {
+		if (h->table == PDB_T_VCOUNT)
+			err = pdb_prof_add_vcount(p, k.v[i], k.v[k.n + i]);
+		else
+			err = pdb_prof_add_sample(p, (unsigned int)h->table, k.v[i], k.v[k.n + i]);
+		err = added(c, err);
+	}
+	free(k.v);
+	return err;
+}
+
+static int parse_latency(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
+{
+	struct pdb_latency lat;
+	struct cols k;
+	uint64_t i, loads;
+	unsigned int j;
+	int err;
+
+	err = read_cols(c, h->n, MAX_COLS, &k);
+	if (!err)
+		err = undelta(c, &k, 0, true, true);
+	for (i = 0; !err && i < k.n; i++) {
+		for (j = 0; j < PDB_LAT_LEVELS; j++)
+			lat.level[j] = k.v[(1 + j) * k.n + i];
+		lat.latency_sum = k.v[(1 + PDB_LAT_LEVELS) * k.n + i];
+		for (j = 0; j < PDB_LAT_BUCKETS; j++)
+			lat.hist[j] = k.v[(2 + PDB_LAT_LEVELS + j) * k.n + i];
+		if (pdb_latency_check(&lat, &loads)) {
+			err = PDB_CORRUPT_IN(c, col_pos(c, &k, 1, i),
+					     "record %llu: level counts and latency histogram "
+					     "disagree",
+					     (unsigned long long)i);
+			break;
+		}
+		err = added(c, pdb_prof_add_latency(p, k.v[i], &lat));
+	}
+	free(k.v);
+	return err;
+}
+
+static int parse_values(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
+{
+	struct hotlist hl;
+	struct cols k;
+	uint64_t i;
+	int err;
+
+	err = read_cols(c, h->n, 2, &k);
+	if (!err)
+		err = undelta(c, &k, 0, true, true);
+	if (!err)
+		err = check_range(c, &k, 1, 0, 63, "destination register");
+	/* Each hotlist takes at least HOTLIST_PACKED_SIZE(0) bytes. */
+	if (!err && k.n > (c->len - c->pos) / HOTLIST_PACKED_SIZE(0))
+		err = PDB_CORRUPT_IN(c, c->pos, "%llu hotlists cannot fit the %zu bytes left",
+				     (unsigned long long)k.n, c->len - c->pos);
+	for (i = 0; !err && i < k.n; i++) {
+		const char *why = "?";
+		int r = hotlist_unpack_why(&hl, c->p + c->pos, c->len - c->pos, &why);
+
+		if (r < 0) {
+			err = PDB_CORRUPT_IN(c, c->pos, "hotlist of record %llu: %s",
+					     (unsigned long long)i, why);
+			break;
+		}
+		c->pos += (size_t)r;
+		err = added(c, pdb_prof_add_hotlist(p, k.v[i], (unsigned int)k.v[k.n + i], &hl));
+	}
+	free(k.v);
+	return err;
+}
+
+static int parse_conflicts(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
+{
+	char prev[PDB_KEY_MAX + 1] = "", key[PDB_KEY_MAX + 1];
+	uint32_t *fidx = NULL;
+	uint64_t nkeys, i;
+	struct cols k = { 0 };
+	int err = 0;
+
+	if (pdb_varint(c->p, c->len, &c->pos, &nkeys))
+		return PDB_CORRUPT_IN(c, c->pos, "bad key count");
+	if (nkeys == 0 || nkeys > h->n)
+		return PDB_CORRUPT_IN(c, 0, "key count %llu for %llu records",
+				      (unsigned long long)nkeys, (unsigned long long)h->n);
+	fidx = pdb_malloc(nkeys * sizeof(*fidx));
+	if (!fidx)
+		return ax_fail(c->err, -ENOMEM, "%s: out of memory", c->name);
+	for (i = 0; i < nkeys; i++) {
+		size_t at = c->pos;
+		uint64_t len;
+
+		if (pdb_varint(c->p, c->len, &c->pos, &len) || len > PDB_KEY_MAX ||
+		    len > c->len - c->pos) {
+			err = PDB_CORRUPT_IN(c, at, "bad length of key %llu",
+					     (unsigned long long)i);
+			goto out_free;
+		}
+		memcpy(key, c->p + c->pos, len);
+		key[len] = 0;
+		if ((len && !pdb_key_is_valid(key)) || (i > 0 && strcmp(prev, key) >= 0)) {
+			err = PDB_CORRUPT_IN(c, c->pos, "key %llu invalid or out of order",
+					     (unsigned long long)i);
+			goto out_free;
+		}
+		c->pos += len;
+		memcpy(prev, key, len + 1);
+		err = added(c, pdb_prof_intern(p, key, &fidx[i]));
+		if (err)
+			goto out_free;
+	}
+	err = read_cols(c, h->n, 6, &k);
+	if (!err)
+		err = undelta(c, &k, 0, false, true);
+	if (!err)
+		err = scale(c, &k, 2);
+	if (!err)
+		err = check_range(c, &k, 1, 0, nkeys - 1, "key index");
+	if (!err)
+		err = check_range(c, &k, 3, PDB_CNF_STORE_LOAD, PDB_CNF_LOAD_LOAD, "kind");
+	if (!err)
+		err = check_range(c, &k, 4, 1, UINT64_MAX, "count");
+	if (!err)
+		err = check_range(c, &k, 5, 1, UINT32_MAX, "distance");
+	for (i = 0; !err && i < k.n; i++) {
+		const uint64_t *a = k.v + i, n = k.n;
+
+		/* Strictly increasing (load offset, key, prior offset, kind). */
+		if (i > 0 && a[0] == a[-1] &&
+		    (a[n] < a[n - 1] || (a[n] == a[n - 1] && (a[2 * n] < a[2 * n - 1] ||
+							      (a[2 * n] == a[2 * n - 1] &&
+							       a[3 * n] <= a[3 * n - 1]))))) {
+			err = PDB_CORRUPT_IN(c, col_pos(c, &k, 0, i), "record %llu out of order",
+					     (unsigned long long)i);
+			break;
+		}
+		err = added(c, pdb_prof_add_cnf_id(p, a[0], fidx[a[n]], a[2 * n],
+						   (unsigned int)a[3 * n], a[4 * n], a[5 * n]));
+	}
+out_free:
+	free(k.v);
+	free(fidx);
+	return err;
+}
+
+static int parse_unknown(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
+{
+	struct cols k;
+	uint64_t i;
+	int err;
+
+	err = read_cols(c, h->n, 4, &k);
+	if (!err)
+		err = undelta(c, &k, 0, false, false);
+	if (!err)
+		err = check_range(c, &k, 0, 0, UINT32_MAX, "pid");
+	if (!err)
+		err = scale(c, &k, 1);
+	if (!err)
+		err = check_range(c, &k, 2, 0, PDB_EV_MAX - 1, "event");
+	if (!err)
+		err = check_range(c, &k, 3, 1, UINT64_MAX, "count");
+	for (i = 0; !err && i < k.n; i++) {
+		const uint64_t *a = k.v + i, n = k.n;
+
+		/* Strictly increasing (pid, pc, event). */
+		if (i > 0 && a[0] == a[-1] &&
+		    (a[n] < a[n - 1] || (a[n] == a[n - 1] && a[2 * n] <= a[2 * n - 1]))) {
+			err = PDB_CORRUPT_IN(c, col_pos(c, &k, 1, i), "record %llu out of order",
+					     (unsigned long long)i);
+			break;
+		}
+		err = added(c, pdb_prof_add_unknown(p, (uint32_t)a[0], a[n], (unsigned int)a[2 * n],
+						    a[3 * n]));
+	}
+	free(k.v);
+	return err;
+}
+
+/* Check and decompress a whole file; *payload is malloc'd (or points into buf: *owned false). */
+static int open_file(const void *buf, size_t len, const char *name, int want, struct hdr *h,
+		     struct pctx *c, uint8_t **owned, struct ax_error *err)
+{
+	const uint8_t *b = buf;
+	int ret;
+
+	*owned = NULL;
+	ret = parse_header(b, len, name, want, h, err);
+	if (ret)
+		return ret;
+	memset(c, 0, sizeof(*c));
+	c->name = name;
+	c->err = err;
+	c->len = (size_t)h->ulen;
+	c->zlib = h->flags & PDB_FL_ZLIB;
+	c->shift = shift_of(h->flags);
+	if (!c->zlib) {
+		c->p = b + PDB_HEADER_SIZE;
+		return 0;
+	}
+	ret = inflate_payload(b + PDB_HEADER_SIZE, (size_t)h->slen, c->len, owned, name, err);
+	c->p = *owned;
+	return ret;
+}
+
+int pdb_parse_table(const void *buf, size_t len, const char *name, int want, struct pdb_prof *p,
+		    struct ax_error *err)
+{
+	uint8_t *owned;
+	struct pctx c;
+	struct hdr h;
+	int ret;
+
+	ret = open_file(buf, len, name, want, &h, &c, &owned, err);
+	if (ret)
+		goto out_free;
+	if (h.table < PDB_EV_MAX || h.table == PDB_T_VCOUNT)
+		ret = parse_counts(&c, &h, p);
+	else if (h.table == PDB_T_VALUES)
+		ret = parse_values(&c, &h, p);
+	else if (h.table == PDB_T_LATENCY)
+		ret = parse_latency(&c, &h, p);
+	else if (h.table == PDB_T_CONFLICTS)
+		ret = parse_conflicts(&c, &h, p);
+	else
+		ret = parse_unknown(&c, &h, p);
+	if (!ret && c.pos != c.len)
+		ret = PDB_CORRUPT_IN(&c, c.pos, "%zu bytes after the last record", c.len - c.pos);
+out_free:
+	free(owned);
+	return ret;
+}
+
+int pdb_parse(const void *buf, size_t len, const char *name, struct pdb_prof *p,
+	      struct ax_error *err)
+{
+	return pdb_parse_table(buf, len, name, WANT_ANY, p, err);
+}
+
+/* A length-prefixed byte string of at most max bytes: *ptr points into the payload. */
+static int get_bytes(struct pctx *c, size_t max, const char *what, uint64_t row,
+		     const uint8_t **ptr, size_t *len)
+{
+	size_t at = c->pos;
+	uint64_t l;
+
+	if (pdb_varint(c->p, c->len, &c->pos, &l) || l > max || l > c->len - c->pos)
+		return PDB_CORRUPT_IN(c, at, "bad %s length in row %llu", what,
+				      (unsigned long long)row);
+	*ptr = c->p + c->pos;
+	*len = (size_t)l;
+	c->pos += (size_t)l;
+	return 0;
+}
+
+static int parse_index_rows(struct pctx *c, const struct hdr *h, struct pdb_image *list)
+{
+	const uint8_t *s;
+	size_t at, len;
+	uint64_t i, x[4];
+	char *path;
+	int j, err;
+
+	for (i = 0; i < h->n; i++) {
+		struct pdb_image *im = &list[i];
+
+		at = c->pos;
+		err = get_bytes(c, PDB_KEY_MAX, "key", i, &s, &len);
+		if (err)
+			return err;
+		memcpy(im->key, s, len);
+		im->key[len] = 0;
+		if (memchr(s, 0, len) || !pdb_key_is_valid(im->key) ||
+		    (i > 0 && strcmp(list[i - 1].key, im->key) >= 0))
+			return PDB_CORRUPT_IN(c, at, "key of row %llu invalid or out of order",
+					      (unsigned long long)i);
+		at = c->pos;
+		err = get_bytes(c, PDB_PATH_MAX, "path", i, &s, &len);
+		if (err)
+			return err;
+		if (memchr(s, 0, len))
+			return PDB_CORRUPT_IN(c, at, "NUL inside the path of row %llu",
+					      (unsigned long long)i);
+		path = pdb_malloc(len + 1);
+		if (!path)
+			return ax_fail(c->err, -ENOMEM, "%s: out of memory", c->name);
+		memcpy(path, s, len);
+		path[len] = 0;
+		im->path = path;
+		err = get_bytes(c, PDB_BUILD_ID_MAX, "build-id", i, &s, &len);
+		if (err)
+			return err;
+		memcpy(im->build_id, s, len);
+		im->build_id_len = (uint32_t)len;
+		for (j = 0; j < 4; j++) {
+			at = c->pos;
+			if (pdb_varint(c->p, c->len, &c->pos, &x[j]))
+				return PDB_CORRUPT_IN(c, at, "bad varint in row %llu",
+						      (unsigned long long)i);
+		}
+		if (x[3] != 0)
+			return PDB_CORRUPT_IN(c, at, "flags 0x%llx in row %llu",
+					      (unsigned long long)x[3], (unsigned long long)i);
+		im->size = x[0];
+		im->mtime_ns = (int64_t)((x[1] >> 1) ^ (0 - (x[1] & 1)));
+		im->text_size = x[2];
+		im->flags = PDB_IMG_INDEXED;
+	}
+	return 0;
+}
+
+int pdb_parse_index(const void *buf, size_t len, const char *name, struct pdb_image **list,
+		    size_t *n, struct ax_error *err)
+{
+	struct pdb_image *l = NULL;
+	uint8_t *owned;
+	struct pctx c;
+	struct hdr h;
+	int ret;
+
+	*list = NULL;
+	*n = 0;
+	ret = open_file(buf, len, name, WANT_INDEX, &h, &c, &owned, err);
+	if (ret)
+		goto out_free;
+	/* A row takes at least 7 bytes (a 1-byte key and six varints). */
+	if (h.n > c.len / 7) {
+		ret = PDB_CORRUPT_IN(&c, 0, "%llu index rows cannot fit %zu bytes",
+				     (unsigned long long)h.n, c.len);
+		goto out_free;
+	}
+	l = pdb_calloc((size_t)h.n, sizeof(*l));
+	if (!l) {
+		ret = ax_fail(err, -ENOMEM, "%s: out of memory", name);
+		goto out_free;
+	}
+	ret = parse_index_rows(&c, &h, l);
+	if (!ret && c.pos != c.len)
+		ret = PDB_CORRUPT_IN(&c, c.pos, "%zu bytes after the last row", c.len - c.pos);
+	if (ret) {
+		pdb_image_list_free(l, (size_t)h.n);
+		goto out_free;
+	}
+	*list = l;
+	*n = (size_t)h.n;
+out_free:
+	free(owned);
+	return ret;
+}
+
+void pdb_image_list_free(struct pdb_image *list, size_t n)
+{
+	size_t i;
+
+	if (!list)
+		return;
+	for (i = 0; i < n; i++)
+		free((char *)list[i].path);
+	free(list);
+}

@@ -1,0 +1,236 @@
+/* pdb/pdb_int.h - internals shared by the pdb_*.c files (not for other directories). */
+#ifndef PDB_INT_H
+#define PDB_INT_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "pdb.h"
+
+/* --- allocation and fault injection (pdb_util.c) --- */
+
+/* 0, or -errno when the fault hook fails op. */
+int pdb_fault(enum pdb_op op, const char *what);
+void *pdb_malloc(size_t n); /* NULL on failure (real or injected) */
+void *pdb_calloc(size_t n, size_t size);
+void *pdb_realloc(void *p, size_t n);
+char *pdb_strdup(const char *s);
+
+/* --- growable byte buffer and varints --- */
+
+struct pdb_wbuf {
+	uint8_t *p;
+	size_t len;
+	size_t cap;
+	int err; /* sticky: -ENOMEM after a failed growth */
+};
+
+int pdb_wbuf_grow(struct pdb_wbuf *b, size_t more);
+
+static inline void pdb_wbuf_bytes(struct pdb_wbuf *b, const void *src, size_t n)
+{
+	if (!n || (b->cap - b->len < n && pdb_wbuf_grow(b, n)))
+		return;
+	memcpy(b->p + b->len, src, n);
+	b->len += n;
+}
+
+static inline void pdb_wbuf_varint(struct pdb_wbuf *b, uint64_t v)
+{
+	if (b->cap - b->len < 10 && pdb_wbuf_grow(b, 10))
+		return;
+	while (v >= 0x80) {
+		b->p[b->len++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	b->p[b->len++] = (uint8_t)v;
+}
+
+/*
+ * Read one varint from p[*pos .. len). 0, or -1 when it runs past len, is longer than 10 bytes
+ * or does not fit 64 bits (*pos unchanged then).
+ */
+static inline int pdb_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i = *pos;
+	unsigned int shift = 0;
+
+	for (;;) {
+		uint8_t c;
+
+		if (i >= len || shift > 63)
+			return -1;
+		c = p[i++];
+		if (shift == 63 && (c & 0x7e))
+			return -1; /* bits beyond 64 */
+		x |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80))
+			break;
+		shift += 7;
+	}
+	*pos = i;
+	*v = x;
+	return 0;
+}
+
+static inline void pdb_put_le(uint8_t *p, uint64_t x, unsigned int size)
+{
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		p[i] = (uint8_t)(x >> (8 * i));
+}
+
+static inline uint64_t pdb_get_le(const uint8_t *p, unsigned int size)
+{
+	uint64_t x = 0;
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		x |= (uint64_t)p[i] << (8 * i);
+	return x;
+}
+
+static inline uint64_t pdb_add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* --- open-addressing hash map with fixed-size entries (pdb_map.c) --- */
+
+/*
+ * An entry is ksize key bytes (a multiple of 8, padding zeroed by the caller) followed by the
+ * value. Linear probing, power-of-two capacity, at most 70% full, no deletion.
+ */
+struct pdb_map {
+	uint8_t *slot; /* cap * esize bytes */
+	uint8_t *full; /* cap flags */
+	size_t cap;
+	size_t n; /* entries */
+	uint32_t ksize;
+	uint32_t esize;
+};
+
+void pdb_map_init(struct pdb_map *m, uint32_t ksize, uint32_t esize);
+void pdb_map_exit(struct pdb_map *m);
+void pdb_map_clear(struct pdb_map *m);
+void *pdb_map_find(const struct pdb_map *m, const void *key);
+/* Find or insert key (value zeroed): 1 inserted, 0 found, -ENOMEM. *entry points at it. */
+int pdb_map_get(struct pdb_map *m, const void *key, void **entry);
+/* Make room for n entries in all. 0 or -ENOMEM. */
+int pdb_map_reserve(struct pdb_map *m, size_t n);
+/* Entries in slot order: start with *i = 0; NULL at the end. */
+void *pdb_map_next(const struct pdb_map *m, size_t *i);
+/* malloc'd array of the m->n entry pointers sorted by cmp (NULL when empty). 0 or -ENOMEM. */
+int pdb_map_sorted(const struct pdb_map *m, int (*cmp)(const void *, const void *),
+		   const void ***out);
+
+/* --- profiles (pdb_prof.c) --- */
+
+/* Tables of a profile: ids 0 .. PDB_EV_MAX-1 are the events, then these. */
+enum pdb_table {
+	PDB_T_VALUES = PDB_EV_MAX,
+	PDB_T_LATENCY,
+	PDB_T_CONFLICTS,
+	PDB_T_VCOUNT,
+	PDB_T_UNKNOWN,
+	PDB_T_NR,
+};
+#define PDB_T_BIT(t) (1ull << (t))
+#define PDB_T_IMAGE_MASK (PDB_T_BIT(PDB_T_UNKNOWN) - 1) /* every table but the unknown one */
+
+/* Map entries. The key is the first ksize bytes. */
+struct pdb_e_count { /* samples of one event, vcount */
+	uint64_t off;
+	uint64_t count;
+};
+struct pdb_e_value {
+	uint64_t off;
+	uint32_t dest;
+	uint32_t pad;
+	struct hotlist h;
+};
+struct pdb_e_lat {
+	uint64_t off;
+	struct pdb_latency lat;
+};
+struct pdb_e_cnf { /* key: load_off, prior_off, keyid, kind (24 bytes) */
+	uint64_t load_off;
+	uint64_t prior_off;
+	uint32_t keyid; /* index in the profile's key table */
+	uint32_t kind;
+	uint64_t count;
+	uint64_t dist_min;
+};
+struct pdb_e_unk { /* key: pid, event, pc (16 bytes) */
+	uint32_t pid;
+	uint32_t event;
+	uint64_t pc;
+	uint64_t count;
+};
+struct pdb_e_keyhash { /* key: FNV-1a-64 of an interned prior key */
+	uint64_t hash;
+	uint32_t id;
+	uint32_t pad;
+};
+
+struct pdb_prof {
+	struct pdb_map t[PDB_T_NR]; /* one per table */
+	char **keys; /* interned prior-image keys of conflicts ("" allowed) */
+	uint32_t nkeys;
+	uint32_t capkeys;
+	struct pdb_map keyhash; /* hash -> first id with that hash */
+	struct hotlist_rng rng; /* hotlist merges, reseeded for each (pdb_prof.c) */
+};
+
+uint64_t pdb_prof_tables(const struct pdb_prof *p); /* PDB_T_BIT(t) for each non-empty table */
+/* dst += src for the tables in mask. */
+int pdb_prof_merge_tables(struct pdb_prof *dst, const struct pdb_prof *src, uint64_t mask);
+/* Intern key (any string of at most PDB_KEY_MAX characters): 0 and *id, or -ENOMEM. */
+int pdb_prof_intern(struct pdb_prof *p, const char *key, uint32_t *id);
+/* Add one conflict with an interned key id. */
+int pdb_prof_add_cnf_id(struct pdb_prof *p, uint64_t load_off, uint32_t keyid, uint64_t prior_off,
+			unsigned int kind, uint64_t count, uint64_t dist_min);
+int pdb_latency_check(const struct pdb_latency *lat, uint64_t *loads);
+/* Comparators on map entries (for pdb_map_sorted). */
+int pdb_cmp_off(const void *a, const void *b); /* entries starting with a u64 offset */
+int pdb_cmp_unk(const void *a, const void *b);
+/* Conflicts sorted by (load_off, key string, prior_off, kind). */
+int pdb_prof_sorted_cnf(const struct pdb_prof *p, const struct pdb_e_cnf ***out);
+
+/* --- tables and file names (pdb_name.c) --- */
+
+/* File name of table t ("CYCLES.prof", "values.prof", ...) into buf[32]; NULL if t is bad. */
+const char *pdb_table_file(unsigned int t, char *buf);
+/* Table of a file name, or -1 when the name is not a table's. */
+int pdb_table_of_file(const char *name);
+/* File type and event of table t. */
+unsigned int pdb_table_type(unsigned int t, unsigned int *event);
+uint64_t pdb_fnv64(uint64_t h, const void *buf, size_t len);
+#define PDB_FNV64_INIT 0xcbf29ce484222325ull
+
+/* --- files (pdb_file.c) --- */
+
+int pdb_encode_table(const struct pdb_prof *p, unsigned int t, void **buf, size_t *len);
+/* Parse a file that must hold table want (or any profile table when want < 0) into p. */
+int pdb_parse_table(const void *buf, size_t len, const char *name, int want, struct pdb_prof *p,
+		    struct ax_error *err);
+
+/* --- I/O (pdb_io.c); every function fills err on failure --- */
+
+int pdb_read_file(const char *path, void **buf, size_t *len, struct ax_error *err);
+/* Write buf to a new temporary file next to path and fsync it; its name into tmp[PATH_MAX]. */
+int pdb_write_temp(const char *path, const void *buf, size_t len, char *tmp, struct ax_error *err);
+int pdb_rename(const char *from, const char *to, struct ax_error *err);
+int pdb_unlink(const char *path, struct ax_error *err);
+int pdb_fsync_dir(const char *path, struct ax_error *err);
+/* mkdir path (0 if it already exists as a directory); fsync its parent when it was made. */
+int pdb_mkdir(const char *path, struct ax_error *err);
+/* Atomically replace path by buf (write temp, fsync, rename, fsync the directory). */
+int pdb_replace_file(const char *path, const void *buf, size_t len, struct ax_error *err);
+/* True for a writer's temporary file name (".NAME.tmp.XXXXXX"). */
+bool pdb_is_temp_name(const char *name);
+
+#endif /* PDB_INT_H */

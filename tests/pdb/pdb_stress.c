@@ -1,0 +1,459 @@
+/* tests/pdb/pdb_stress.c - crash-safety helper: a writer of known increments and its checker. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "pdb.h"
+
+/*
+ * pdb_stress write DIR
+ *	Merge the same increment into images A and B and the unknown profile of DIR's current epoch,
+ *	forever. After each flush (every pdb_merge_store of the round returned: files fsynced and
+ *	renamed) write "K\n" (K = flushes done by this process) to stdout, unbuffered.
+ * pdb_stress check DIR STATE ACKED
+ *	Read every table of DIR's current epoch. Each must hold exactly k increments for one whole
+ *	k (no torn merge: every record k times its increment), and k must be the table's k in the
+ *	file STATE (0 when absent) plus ACKED, or one more (a flush in progress when the writer was
+ *	killed). STATE is rewritten with the new values. Prints "KMIN KMAX PARTIAL": the smallest
+ *	and largest k and how many tables got the unacknowledged flush. Exit 0 when consistent.
+ * pdb_stress open DIR
+ *	pdb_open(DIR, create) and close: removes the temporary files killed writers left.
+ * pdb_stress corpus DIR
+ *	Write one valid file of every type into DIR (a seed corpus for the fuzzer).
+ */
+
+#define OFFSETS 400
+static const char *const keys[] = { "b-a11ce", "b-b0b", PDB_KEY_UNKNOWN };
+
+static void die(const char *what, int err, struct pdb_db *db)
+{
+	fprintf(stderr, "pdb_stress: %s: %s%s%s\n", what, strerror(-err), db ? ": " : "",
+		db ? pdb_errmsg(db) : "");
+	exit(2);
+}
+
+/* The increment of one image (or of the unknown profile when k == 2). */
+static struct pdb_prof *increment(unsigned int k)
+{
+	struct pdb_prof *p = pdb_prof_new();
+	unsigned int i;
+
+	if (!p)
+		die("out of memory", -ENOMEM, NULL);
+	if (k == 2) {
+		for (i = 0; i < 20; i++)
+			pdb_prof_add_unknown(p, 100 + i % 3, 0x120000000ull + 4 * i, i % 2,
+					     1 + i % 4);
+		return p;
+	}
+	for (i = 0; i < OFFSETS; i++) {
+		uint64_t off = 0x1000 + 4 * i + 8 * k;
+
+		pdb_prof_add_sample(p, PDB_EV_CYCLES, off, 1 + i % 7);
+		if (i % 3 == 0)
+			pdb_prof_add_sample(p, PDB_EV_IMISS, off, 1 + i % 2);
+		pdb_prof_add_vcount(p, off, 2);
+		if (i % 8 == 0) {
+			struct pdb_latency lat;
+
+			memset(&lat, 0, sizeof(lat));
+			lat.level[1] = 2;
+			lat.level[4] = 1;
+			lat.hist[2] = 2;
+			lat.hist[7] = 1;
+			lat.latency_sum = 2 * 3 + 100;
+			pdb_prof_add_latency(p, off, &lat);
+		}
+		if (i % 16 == 0)
+			pdb_prof_add_conflict(p, off, keys[!k], off - 64, PDB_CNF_STORE_LOAD, 3,
+					      5 + i % 4);
+		if (i % 32 == 0) {
+			/* Three values, tau stays 1: merges add exactly. */
+			struct hotlist h;
+			struct hotlist_rng r;
+			unsigned int j;
+
+			hotlist_init(&h, 8);
+			hotlist_rng_seed(&r, i);
+			for (j = 0; j < 6; j++)
+				hotlist_insert(&h, j < 1 ? 7 : j < 3 ? 8 : 9, &r);
+			pdb_prof_add_hotlist(p, off, 3, &h);
+		}
+	}
+	return p;
+}
+
+static int cmd_write(const char *dir)
+{
+	struct pdb_prof *inc[3];
+	struct ax_error err;
+	struct pdb_db *db;
+	struct pdb_image im;
+	uint32_t epoch;
+	unsigned int k;
+	uint64_t n;
+	int ret;
+
+	ret = pdb_open(dir, true, &db, &err);
+	if (ret) {
+		fprintf(stderr, "pdb_stress: %s\n", err.msg);
+		return 2;
+	}
+	ret = pdb_epoch_current(db, &epoch);
+	if (ret)
+		die("epoch", ret, db);
+	for (k = 0; k < 3; k++)
+		inc[k] = increment(k);
+	memset(&im, 0, sizeof(im));
+	for (k = 0; k < 2; k++) {
+		snprintf(im.key, sizeof(im.key), "%s", keys[k]);
+		im.path = k ? "/lib/b.so" : "/bin/a";
+		im.size = 1000 + k;
+		ret = pdb_image_add(db, epoch, &im);
+		if (ret)
+			die("index", ret, db);
+	}
+	for (n = 1;; n++) {
+		char line[32];
+		int len;
+
+		for (k = 0; k < 3; k++) {
+			ret = pdb_merge_store(db, epoch, keys[k], inc[k]);
+			if (ret)
+				die("merge", ret, db);
+		}
+		len = snprintf(line, sizeof(line), "%llu\n", (unsigned long long)n);
+		if (write(1, line, (size_t)len) != len)
+			die("ack", -errno, NULL);
+	}
+}
+
+/* --- check --- */
+
+static const char *bad_what;
+
+/* The k of every table, in a fixed order (the increments never change). */
+#define MAX_TABLES 64
+static int64_t table_k[MAX_TABLES];
+static unsigned int ntables;
+
+static void track(int64_t k, const char *what)
+{
+	if (k < 0 && !bad_what)
+		bad_what = what;
+	if (ntables < MAX_TABLES)
+		table_k[ntables++] = k;
+}
+
+/* k for which got == k * inc over arrays of (offset, count); -1 if none. */
+static int64_t k_counts(const struct pdb_count *g, size_t ng, const struct pdb_count *c, size_t nc)
+{
+	int64_t k;
+	size_t i;
+
+	if (ng == 0)
+		return 0;
+	if (ng != nc)
+		return -1;
+	k = (int64_t)(g[0].count / c[0].count);
+	for (i = 0; i < ng; i++)
+		if (g[i].offset != c[i].offset || g[i].count != (uint64_t)k * c[i].count)
+			return -1;
+	return k;
+}
+
+static void check_prof(const struct pdb_prof *got, const struct pdb_prof *inc)
+{
+	struct pdb_count *g, *c;
+	size_t ng, nc, i, j;
+	unsigned int e;
+	int64_t k;
+
+	for (e = 0; e < PDB_EV_MAX; e++) {
+		pdb_prof_samples(got, e, &g, &ng);
+		pdb_prof_samples(inc, e, &c, &nc);
+		if (nc || ng)
+			track(k_counts(g, ng, c, nc), "samples");
+		free(g);
+		free(c);
+	}
+	pdb_prof_vcounts(got, &g, &ng);
+	pdb_prof_vcounts(inc, &c, &nc);
+	if (nc || ng)
+		track(k_counts(g, ng, c, nc), "vcount");
+	free(g);
+	free(c);
+	{
+		struct pdb_lat *lg, *lc;
+
+		pdb_prof_latencies(got, &lg, &ng);
+		pdb_prof_latencies(inc, &lc, &nc);
+		k = ng ? (int64_t)(lg[0].lat.level[1] / lc[0].lat.level[1]) : 0;
+		if (ng && (ng != nc || k == 0))
+			k = -1;
+		for (i = 0; k > 0 && i < ng; i++) {
+			const uint64_t *a = (const uint64_t *)&lg[i].lat,
+				       *b = (const uint64_t *)&lc[i].lat;
+
+			if (lg[i].offset != lc[i].offset)
+				k = -1;
+			for (j = 0; k > 0 && j < sizeof(lg[i].lat) / 8; j++)
+				if (a[j] != (uint64_t)k * b[j])
+					k = -1;
+		}
+		if (nc || ng)
+			track(k, "latency");
+		free(lg);
+		free(lc);
+	}
+	{
+		struct pdb_conflict *xg, *xc;
+
+		pdb_prof_conflicts(got, &xg, &ng);
+		pdb_prof_conflicts(inc, &xc, &nc);
+		k = ng ? (int64_t)(xg[0].count / xc[0].count) : 0;
+		if (ng && (ng != nc || k == 0))
+			k = -1;
+		for (i = 0; k > 0 && i < ng; i++)
+			if (xg[i].load_offset != xc[i].load_offset ||
+			    strcmp(xg[i].prior_key, xc[i].prior_key) ||
+			    xg[i].prior_offset != xc[i].prior_offset ||
+			    xg[i].count != (uint64_t)k * xc[i].count ||
+			    xg[i].dist_min != xc[i].dist_min)
+				k = -1;
+		if (nc || ng)
+			track(k, "conflicts");
+		free(xg);
+		free(xc);
+	}
+	{
+		struct pdb_value *vg, *vc;
+
+		pdb_prof_values(got, &vg, &ng);
+		pdb_prof_values(inc, &vc, &nc);
+		k = ng ? (int64_t)(vg[0].h.n / vc[0].h.n) : 0;
+		if (ng && (ng != nc || k == 0))
+			k = -1;
+		for (i = 0; k > 0 && i < ng; i++) {
+			if (vg[i].offset != vc[i].offset || vg[i].h.n != (uint64_t)k * vc[i].h.n ||
+			    vg[i].h.used != vc[i].h.used || vg[i].h.tau != 1)
+				k = -1;
+			for (j = 0; k > 0 && j < vg[i].h.used; j++) {
+				unsigned int m;
+
+				for (m = 0; m < vc[i].h.used; m++)
+					if (vc[i].h.value[m] == vg[i].h.value[j])
+						break;
+				if (m == vc[i].h.used ||
+				    vg[i].h.count[j] != (uint64_t)k * vc[i].h.count[m])
+					k = -1;
+			}
+		}
+		if (nc || ng)
+			track(k, "values");
+		free(vg);
+		free(vc);
+	}
+	{
+		struct pdb_unknown *ug, *uc;
+
+		pdb_prof_unknowns(got, &ug, &ng);
+		pdb_prof_unknowns(inc, &uc, &nc);
+		k = ng ? (int64_t)(ug[0].count / uc[0].count) : 0;
+		if (ng && (ng != nc || k == 0))
+			k = -1;
+		for (i = 0; k > 0 && i < ng; i++)
+			if (ug[i].pid != uc[i].pid || ug[i].pc != uc[i].pc ||
+			    ug[i].event != uc[i].event || ug[i].count != (uint64_t)k * uc[i].count)
+				k = -1;
+		if (nc || ng)
+			track(k, "unknown");
+		free(ug);
+		free(uc);
+	}
+}
+
+static int cmd_check(const char *dir, const char *state, int64_t acked)
+{
+	int64_t kmin = INT64_MAX, kmax = INT64_MIN, prev[MAX_TABLES] = { 0 };
+	unsigned int k, partial = 0;
+	struct ax_error err;
+	struct pdb_db *db;
+	uint32_t epoch;
+	FILE *f;
+	int ret;
+
+	f = fopen(state, "r");
+	for (k = 0; f && k < MAX_TABLES; k++) {
+		long long x;
+
+		if (fscanf(f, "%lld", &x) != 1)
+			break;
+		prev[k] = x;
+	}
+	if (f)
+		fclose(f);
+	ret = pdb_open(dir, false, &db, &err);
+	if (ret == -ENOENT && acked == 0) { /* killed before the first epoch existed */
+		printf("0 0 0\n");
+		return 0;
+	}
+	if (ret) {
+		fprintf(stderr, "pdb_stress check: %s\n", err.msg);
+		return 1;
+	}
+	ret = pdb_epoch_current(db, &epoch);
+	if (ret) {
+		fprintf(stderr, "pdb_stress check: %s\n", pdb_errmsg(db));
+		return 1;
+	}
+	for (k = 0; k < 3; k++) {
+		struct pdb_prof *got, *inc = increment(k);
+
+		ret = pdb_load(db, epoch, keys[k], &got);
+		if (ret == -ENOENT) {
+			got = pdb_prof_new();
+		} else if (ret) {
+			fprintf(stderr, "pdb_stress check: unreadable: %s\n", pdb_errmsg(db));
+			return 1;
+		}
+		check_prof(got, inc);
+		pdb_prof_free(got);
+		pdb_prof_free(inc);
+	}
+	pdb_close(db);
+	if (bad_what) {
+		fprintf(stderr, "pdb_stress check: torn %s table (not a whole number of flushes)\n",
+			bad_what);
+		return 1;
+	}
+	for (k = 0; k < ntables; k++) {
+		/* Every acked flush is in every table; the one in progress may be in some. */
+		if (table_k[k] != prev[k] + acked && table_k[k] != prev[k] + acked + 1) {
+			fprintf(stderr,
+				"pdb_stress check: table %u holds %lld flushes, expected %lld or %lld\n",
+				k, (long long)table_k[k], (long long)(prev[k] + acked),
+				(long long)(prev[k] + acked + 1));
+			return 1;
+		}
+		partial += table_k[k] == prev[k] + acked + 1;
+		if (table_k[k] < kmin)
+			kmin = table_k[k];
+		if (table_k[k] > kmax)
+			kmax = table_k[k];
+	}
+	f = fopen(state, "w");
+	for (k = 0; f && k < ntables; k++)
+		fprintf(f, "%lld\n", (long long)table_k[k]);
+	if (!f || fclose(f)) {
+		fprintf(stderr, "pdb_stress check: cannot write %s\n", state);
+		return 1;
+	}
+	printf("%lld %lld %u\n", (long long)kmin, (long long)kmax, partial);
+	return 0;
+}
+
+/* --- corpus --- */
+
+static void put_file(const char *dir, const char *name, const uint8_t *head, size_t hlen,
+		     const void *buf, size_t len)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(head, 1, hlen, f) != hlen || fwrite(buf, 1, len, f) != len || fclose(f))
+		die(path, -EIO, NULL);
+}
+
+/*
+ * Seeds for tests/pdb/fuzz_pdb_read.c: every file type as a whole file (mode byte 0 or 64)
+ * and as a bare payload (mode byte >= 128 naming type and flags, then the record count).
+ */
+static int cmd_corpus(const char *dir)
+{
+	struct pdb_prof *p = increment(0), *u = increment(2);
+	struct pdb_image im[2];
+	static const unsigned int types[] = { PDB_FT_SAMPLES, PDB_FT_VALUES, PDB_FT_LATENCY,
+					      PDB_FT_CONFLICTS, PDB_FT_VCOUNT };
+	char name[64];
+	unsigned int i;
+
+	memset(im, 0, sizeof(im));
+	strcpy(im[0].key, "b-01");
+	im[0].path = "/bin/a";
+	im[0].build_id_len = 4;
+	strcpy(im[1].key, "h-0123456789abcdef");
+	im[1].path = "/lib/b.so";
+	for (i = 0; i < 7; i++) {
+		uint8_t head[3], *f, *payload;
+		uLongf plen;
+		unsigned int type, b;
+		uint32_t flags;
+		size_t len;
+		int ret = i < 5	 ? pdb_encode(p, types[i], PDB_EV_CYCLES, (void **)&f, &len) :
+			  i == 5 ? pdb_encode(u, PDB_FT_UNKNOWN, 0, (void **)&f, &len) :
+				   pdb_encode_index(im, 2, (void **)&f, &len);
+
+		if (ret)
+			die("encode", ret, NULL);
+		head[0] = i == 6 ? 64 : 0;
+		snprintf(name, sizeof(name), "file-%u", i);
+		put_file(dir, name, head, 1, f, len);
+
+		type = f[6];
+		flags = f[8];
+		plen = (uLongf)f[24] | (uLongf)f[25] << 8 | (uLongf)f[26] << 16;
+		payload = malloc(plen);
+		if (!payload)
+			die("out of memory", -ENOMEM, NULL);
+		if (flags & PDB_FL_ZLIB) {
+			if (uncompress(payload, &plen, f + 48, (uLong)(len - 48)) != Z_OK)
+				die("uncompress", -EINVAL, NULL);
+		} else {
+			memcpy(payload, f + 48, plen);
+		}
+		for (b = 128; b < 256; b++)
+			if (b % 7 == type - 1 && !!(b & 8) == !!(flags & PDB_FL_ALIGN4) && (b & 16))
+				break;
+		head[0] = (uint8_t)b;
+		head[1] = f[16];
+		head[2] = f[17];
+		snprintf(name, sizeof(name), "payload-%u", i);
+		put_file(dir, name, head, 3, payload, plen);
+		free(payload);
+		free(f);
+	}
+	pdb_prof_free(p);
+	pdb_prof_free(u);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "write"))
+		return cmd_write(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "check"))
+		return cmd_check(argv[2], argv[3], atoll(argv[4]));
+	if (argc == 3 && !strcmp(argv[1], "open")) {
+		struct ax_error err;
+		struct pdb_db *db;
+
+		if (pdb_open(argv[2], true, &db, &err)) {
+			fprintf(stderr, "pdb_stress: %s\n", err.msg);
+			return 1;
+		}
+		pdb_close(db);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "corpus"))
+		return cmd_corpus(argv[2]);
+	fprintf(stderr,
+		"usage: pdb_stress write DIR | check DIR STATE ACKED | open DIR | corpus DIR\n");
+	return 2;
+}

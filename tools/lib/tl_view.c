@@ -1,0 +1,304 @@
+/* tools/lib/tl_view.c - reading the profile database for the report tools (report, vprof, vreplay). */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa_dis.h"
+#include "tl_view.h"
+
+const char *tl_default_db(const char *opt)
+{
+	const char *env = getenv("AXPROF_DB");
+
+	if (opt && *opt)
+		return opt;
+	return env && *env ? env : "axprof-db";
+}
+
+static void add_totals(uint64_t *total, const struct pdb_prof *p)
+{
+	for (unsigned int e = 0; e < PDB_EV_MAX; e++)
+		total[e] += pdb_prof_total(p, e);
+}
+
+int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, char *err, size_t errlen)
+{
+	struct ax_error perr;
+	struct pdb_image *list = NULL;
+	size_t n = 0;
+	int ret;
+
+	memset(v, 0, sizeof(*v));
+	ret = pdb_open(dir, false, &v->db, &perr);
+	if (ret) {
+		snprintf(err, errlen, "%s", perr.msg);
+		return ret;
+	}
+	if (!epoch) {
+		ret = pdb_epoch_current(v->db, &epoch);
+		if (ret)
+			goto out_err;
+	}
+	v->epoch = epoch;
+	ret = pdb_image_list(v->db, epoch, &list, &n);
+	if (ret)
+		goto out_err;
+	v->im = calloc(n ? n : 1, sizeof(*v->im));
+	if (!v->im) {
+		pdb_image_list_free(list, n);
+		ret = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto out_close;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct tl_view_image *im = &v->im[v->n];
+
+		im->img = list[i];
+		im->img.path = strdup(list[i].path ? list[i].path : "");
+		if (!im->img.path) {
+			ret = -ENOMEM;
+			break;
+		}
+		v->n++;
+		im->name = im->img.path[0] ? im->img.path : im->img.key;
+		ret = pdb_load(v->db, epoch, im->img.key, &im->prof);
+		if (ret == -ENOENT) {
+			im->prof = NULL;
+		} else if (ret) {
+			break;
+		} else {
+			add_totals(im->total, im->prof);
+			add_totals(v->total, im->prof);
+			v->events |= pdb_prof_events(im->prof);
+		}
+		ret = 0;
+		if (im->img.path[0])
+			an_elf_open(im->img.path, &im->elf, im->elf_err, sizeof(im->elf_err));
+		else
+			snprintf(im->elf_err, sizeof(im->elf_err), "path not recorded");
+	}
+	pdb_image_list_free(list, n);
+	if (ret)
+		goto out_err;
+	ret = pdb_load(v->db, epoch, PDB_KEY_UNKNOWN, &v->unknown);
+	if (ret == -ENOENT) {
+		v->unknown = NULL;
+	} else if (ret) {
+		goto out_err;
+	} else {
+		struct pdb_unknown *u = NULL;
+		size_t nu = 0;
+
+		ret = pdb_prof_unknowns(v->unknown, &u, &nu);
+		if (ret)
+			goto out_err;
+		for (size_t i = 0; i < nu; i++) {
+			if (u[i].event >= PDB_EV_MAX)
+				continue;
+			v->unknown_total[u[i].event] += u[i].count;
+			v->total[u[i].event] += u[i].count;
+			v->events |= 1u << u[i].event;
+		}
+		free(u);
+	}
+	return 0;
+
+out_err:
+	snprintf(err, errlen, "%s", pdb_errmsg(v->db)[0] ? pdb_errmsg(v->db) : strerror(-ret));
+out_close:
+	tl_view_close(v);
+	return ret;
+}
+
+void tl_view_close(struct tl_view *v)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		free((char *)v->im[i].img.path);
+		pdb_prof_free(v->im[i].prof);
+		an_elf_close(v->im[i].elf);
+	}
+	free(v->im);
+	pdb_prof_free(v->unknown);
+	pdb_close(v->db);
+	memset(v, 0, sizeof(*v));
+}
+
+static bool matches(const struct tl_view_image *im, const char *sel)
+{
+	const char *base;
+
+	if (!sel || !*sel)
+		return true;
+	if (!strcmp(im->img.key, sel) || !strcmp(im->img.path, sel))
+		return true;
+	base = strrchr(im->img.path, '/');
+	return base && !strcmp(base + 1, sel);
+}
+
+int tl_name_cmp(const char *a, const char *b)
+{
+	const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
+	int k = strcmp(ba ? ba + 1 : a, bb ? bb + 1 : b);
+
+	return k ? k : strcmp(a, b);
+}
+
+static unsigned int sort_event;
+
+static int by_samples(const void *a, const void *b)
+{
+	const struct tl_view_image *x = *(const struct tl_view_image *const *)a;
+	const struct tl_view_image *y = *(const struct tl_view_image *const *)b;
+
+	if (x->total[sort_event] != y->total[sort_event])
+		return x->total[sort_event] > y->total[sort_event] ? -1 : 1;
+	return tl_name_cmp(x->name, y->name);
+}
+
+size_t tl_view_select(const struct tl_view *v, const char *sel, unsigned int event,
+		       const struct tl_view_image **out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < v->n; i++)
+		if (matches(&v->im[i], sel))
+			out[k++] = &v->im[i];
+	sort_event = event < PDB_EV_MAX ? event : 0;
+	qsort(out, k, sizeof(*out), by_samples);
+	return k;
+}
+
+const char *tl_view_proc(const struct tl_view_image *im, uint64_t offset, uint64_t *start)
+{
+	const char *name;
+	uint64_t b, e;
+
+	if (!tl_view_proc_bounds(im, NULL, offset, &name, &b, &e))
+		return NULL;
+	if (start)
+		*start = b;
+	return name;
+}
+
+bool tl_view_proc_bounds(const struct tl_view_image *im, const char *name, uint64_t offset,
+			  const char **pname, uint64_t *start, uint64_t *end)
+{
+	const struct an_elf_symbol *s = NULL;
+	const struct an_elf_section *sec;
+	size_t i, n;
+
+	if (!im->elf)
+		return false;
+	n = an_elf_nfunctions(im->elf);
+	if (name) {
+		for (i = 0; i < n; i++)
+			if (!strcmp(an_elf_function(im->elf, i)->name, name))
+				break;
+	} else {
+		s = an_elf_function_at(im->elf, offset);
+		for (i = 0; s && i < n; i++)
+			if (an_elf_function(im->elf, i)->value == s->value)
+				break;
+	}
+	if (i >= n)
+		return false;
+	s = an_elf_function(im->elf, i);
+	*pname = s->name;
+	*start = s->value;
+	if (s->size)
+		*end = s->value + s->size;
+	else if (i + 1 < n)
+		*end = an_elf_function(im->elf, i + 1)->value;
+	else if ((sec = an_elf_section_at(im->elf, s->value)))
+		*end = sec->addr + sec->size;
+	else
+		*end = s->value + 4;
+	return name || offset < *end;
+}
+
+bool tl_view_insn(const struct tl_view_image *im, uint64_t offset, uint32_t *word, char *buf,
+		   size_t size)
+{
+	uint32_t w = 0;
+
+	*word = 0;
+	if (!im->elf || an_elf_read32(im->elf, offset, &w)) {
+		snprintf(buf, size, "?");
+		return false;
+	}
+	*word = w;
+	if (isa_dis_format(w, offset, NULL, buf, size) < 0)
+		snprintf(buf, size, ".long 0x%08x", w);
+	/* "ldq\tt1,-8(a0)" -> "ldq t1,-8(a0)"; objdump's trailing tabs ("nop\t") go. */
+	for (char *t = buf; *t; t++)
+		if (*t == '\t')
+			*t = ' ';
+	for (size_t n = strlen(buf); n && buf[n - 1] == ' '; n--)
+		buf[n - 1] = 0;
+	return true;
+}
+
+const char *tl_event_lower(unsigned int event, char *buf, size_t size)
+{
+	const char *n = pdb_event_name(event);
+
+	snprintf(buf, size, "%s", n ? n : "?");
+	for (char *p = buf; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return buf;
+}
+
+int tl_event_parse(const char *name)
+{
+	char up[32];
+	size_t i;
+
+	for (i = 0; name[i] && i < sizeof(up) - 1; i++)
+		up[i] = (char)toupper((unsigned char)name[i]);
+	up[i] = 0;
+	if (!strcmp(up, "REPLAYS"))
+		return PDB_EV_REPLAY;
+	if (!strcmp(up, "INSNS") || !strcmp(up, "INSTRUCTIONS"))
+		return PDB_EV_RETIRED;
+	return pdb_event_id(up);
+}
+
+void tl_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+const char *tl_dest_name(unsigned int dest, char *buf, size_t size)
+{
+	if (dest < 32)
+		snprintf(buf, size, "%s", isa_dis_ireg_name(dest));
+	else
+		snprintf(buf, size, "$f%u", dest - 32);
+	return buf;
+}
+
+int tl_finish_stdout(const char *tool)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s: error writing standard output: %s\n", tool, strerror(errno));
+		return 1;
+	}
+	return 0;
+}

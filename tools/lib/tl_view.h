@@ -1,0 +1,93 @@
+/* tools/lib/tl_view.h - reading the profile database for the report tools (report, vprof, vreplay). */
+#ifndef TL_VIEW_H
+#define TL_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "an_elf.h"
+#include "pdb.h"
+
+/*
+ * The report tools read one epoch of a database: its images (index), each image's profile, and
+ * the image files themselves (symbols and instruction words through analysis/an_elf.h, text
+ * through isa_dis.h). Offsets are ELF addresses (daemon/dmn_lib.h, ATTRIBUTION), so symbol
+ * lookups and disassembly take them directly.
+ */
+
+/* The database directory: -d DIR, else $AXPROF_DB, else "axprof-db". */
+const char *tl_default_db(const char *opt);
+
+struct tl_view_image {
+	struct pdb_image img; /* key, path ("" when unknown) ... */
+	struct pdb_prof *prof; /* NULL when the image has no profile in the epoch */
+	struct an_elf *elf; /* NULL when the file cannot be read (then no symbols, no text) */
+	char elf_err[256]; /* why elf is NULL */
+	const char *name; /* what to print: the path, else the key */
+	uint64_t total[PDB_EV_MAX]; /* samples per event */
+};
+
+struct tl_view {
+	struct pdb_db *db;
+	uint32_t epoch;
+	struct tl_view_image *im;
+	size_t n;
+	struct pdb_prof *unknown; /* NULL when none */
+	uint64_t unknown_total[PDB_EV_MAX];
+	uint64_t total[PDB_EV_MAX]; /* every image and unknown */
+	uint32_t events; /* bit e: event e has samples somewhere */
+};
+
+/*
+ * Open dir read-only and load epoch (0: the current one) with every image's profile and ELF.
+ * On failure a message in err[errlen]; -ENOENT for a missing database or epoch.
+ */
+int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, char *err, size_t errlen);
+void tl_view_close(struct tl_view *v);
+
+/*
+ * The images matching `sel`: NULL or "" selects all; otherwise an image whose key equals sel,
+ * whose path equals sel, or whose path's last component equals sel. Returns the count written
+ * into out (an array of v->n pointers), sorted by samples of `event` (descending, then name).
+ */
+size_t tl_view_select(const struct tl_view *v, const char *sel, unsigned int event,
+		       const struct tl_view_image **out);
+
+/* Order of image names for ties in sorted output: by file name, then by the whole path, so the
+ * order does not depend on where the files live. */
+int tl_name_cmp(const char *a, const char *b);
+
+/* Procedure (function symbol) of offset in im, or NULL; *start gets its address. */
+const char *tl_view_proc(const struct tl_view_image *im, uint64_t offset, uint64_t *start);
+
+/*
+ * The procedure holding offset (or, with name != NULL, the procedure named name; offset is then
+ * ignored): its name, first address and end (one past its last instruction). false if none.
+ */
+bool tl_view_proc_bounds(const struct tl_view_image *im, const char *name, uint64_t offset,
+			  const char **pname, uint64_t *start, uint64_t *end);
+
+/*
+ * The instruction at offset: its word (0 and false when unreadable) and objdump's text with
+ * tabs turned into one space each (buf of size >= 128).
+ */
+bool tl_view_insn(const struct tl_view_image *im, uint64_t offset, uint32_t *word, char *buf,
+		   size_t size);
+
+/* Event name for printing in lower case ("cycles", "imiss", ...), into buf. */
+const char *tl_event_lower(unsigned int event, char *buf, size_t size);
+/* Parse an event name, any case ("cycles", "CYCLES", "replay"); -EINVAL. */
+int tl_event_parse(const char *name);
+
+/* JSON: a string with quotes and escapes. */
+void tl_json_str(FILE *f, const char *s);
+
+/* Register name of a hotlist destination: 0-30 objdump's integer names, 32-62 "$fN". */
+const char *tl_dest_name(unsigned int dest, char *buf, size_t size);
+
+/* Check stdout for write errors (perf's rule): 0, or 1 with a message on stderr. */
+int tl_finish_stdout(const char *tool);
+
+#endif /* TL_VIEW_H */
