@@ -30,11 +30,13 @@ void ax_error_clear(struct ax_error *err);
 int ax_corrupt(struct ax_error *err, const char *name, const char *src, int line, uint64_t off,
 	       bool in_payload, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 /* Record any other failure with a formatted message; returns code (a -Exxx). */
-int ax_fail(struct ax_error *err, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int ax_fail(struct ax_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* "path: op: strerror(-code)"; returns code. */
 int ax_syserr(struct ax_error *err, int code, const char *path, const char *op);
 
 /* The corruption report: evaluates to -EBADMSG, so `return AX_CORRUPT(...)`. off is a file offset. */
-#define AX_CORRUPT(err, name, off, ...) ax_corrupt((err), (name), __FILE__, __LINE__, (off), false, __VA_ARGS__)
+#define AX_CORRUPT(err, name, off, ...) \
+	ax_corrupt((err), (name), __FILE__, __LINE__, (off), false, __VA_ARGS__)
 
 #endif /* AX_ERR_H */

@@ -613,7 +613,7 @@ static bool format_insn(const struct axp_insn *d, uint64_t pc, const struct isa_
 }
 
 int isa_dis_format(uint32_t word, uint64_t pc, const struct isa_dis_opts *opts, char *buf,
-		  size_t size)
+		   size_t size)
 {
 	struct axp_insn d;
 	struct out o = { .buf = buf, .size = size };

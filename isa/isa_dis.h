@@ -39,7 +39,7 @@ struct isa_dis_opts {
  * buf is NULL or size is 0. opts may be NULL.
  */
 int isa_dis_format(uint32_t word, uint64_t pc, const struct isa_dis_opts *opts, char *buf,
-		  size_t size);
+		   size_t size);
 
 /* True when objdump prints `word` as an instruction, false when it prints ".long". */
 bool isa_dis_is_insn(uint32_t word);

@@ -108,7 +108,7 @@ static int lock_db(struct pdb_db *db)
 	while (flock(db->lockfd, LOCK_EX))
 		if (errno != EINTR)
 			return ax_fail(&db->err, -errno, "%s/lock: flock: %s", db->dir,
-					strerror(errno));
+				       strerror(errno));
 	return 0;
 }
 
@@ -325,7 +325,7 @@ int pdb_open(const char *dir, bool create, struct pdb_db **dbp, struct ax_error 
 		ret = epoch_max(db, &max);
 		if (!ret && !max)
 			ret = ax_fail(&db->err, -ENOENT,
-				       "%s: not a profile database (no epoch-N directory)", dir);
+				      "%s: not a profile database (no epoch-N directory)", dir);
 	}
 	if (ret)
 		goto out_err;
@@ -400,7 +400,7 @@ static int check_image(struct pdb_db *db, const struct pdb_image *img)
 	if (!pdb_key_is_valid(img->key) || img->build_id_len > PDB_BUILD_ID_MAX ||
 	    (img->path && strlen(img->path) > PDB_PATH_MAX))
 		return ax_fail(&db->err, -EINVAL, "bad index entry for key \"%.*s\"", PDB_KEY_MAX,
-				img->key);
+			       img->key);
 	return 0;
 }
 
@@ -459,7 +459,7 @@ static int index_update(struct pdb_db *db, uint32_t epoch, const struct pdb_imag
 	err = pdb_encode_index(list, k, &buf, &len);
 	if (err) {
 		ax_fail(&db->err, err, "%s/epoch-%u/index: cannot encode: %s", db->dir, epoch,
-			 strerror(-err));
+			strerror(-err));
 		goto out_free;
 	}
 	snprintf(path, sizeof(path), "%s/epoch-%u/index", db->dir, epoch);
@@ -555,7 +555,7 @@ static int check_key(struct pdb_db *db, const char *key)
 {
 	if (!key || (!pdb_key_is_valid(key) && strcmp(key, PDB_KEY_UNKNOWN)))
 		return ax_fail(&db->err, -EINVAL, "bad image key \"%.*s\"", PDB_KEY_MAX,
-				key ? key : "(null)");
+			       key ? key : "(null)");
 	return 0;
 }
 
@@ -680,7 +680,7 @@ static int prepare(struct pdb_db *db, uint32_t epoch, const char *key, const str
 
 	if (pdb_prof_tables(p) & ~key_tables(key))
 		return ax_fail(&db->err, -EINVAL,
-				"%s: the profile has tables that do not belong to this key", key);
+			       "%s: the profile has tables that do not belong to this key", key);
 	err = epoch_check(db, epoch);
 	if (err)
 		return err;
@@ -782,7 +782,7 @@ int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uin
 
 	if (dst_epoch == src_epoch && same_dir(dst->dir, src->dir))
 		return ax_fail(&dst->err, -EINVAL, "%s: cannot merge epoch %u into itself",
-				dst->dir, dst_epoch);
+			       dst->dir, dst_epoch);
 	err = from_src(dst, src, pdb_image_list(src, src_epoch, &list, &n));
 	if (err)
 		return err;

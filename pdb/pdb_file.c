@@ -410,10 +410,10 @@ struct pctx {
 };
 
 /* AX_CORRUPT for an offset in the payload (a file offset when it was stored uncompressed). */
-#define PDB_CORRUPT_IN(c, off, ...)                                                             \
+#define PDB_CORRUPT_IN(c, off, ...)                                                            \
 	ax_corrupt((c)->err, (c)->name, __FILE__, __LINE__,                                    \
-		    (c)->zlib ? (uint64_t)(off) : PDB_HEADER_SIZE + (uint64_t)(off), (c)->zlib, \
-		    __VA_ARGS__)
+		   (c)->zlib ? (uint64_t)(off) : PDB_HEADER_SIZE + (uint64_t)(off), (c)->zlib, \
+		   __VA_ARGS__)
 
 struct hdr {
 	uint16_t type;
@@ -438,16 +438,15 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 
 	if (len < PDB_HEADER_SIZE)
 		return AX_CORRUPT(err, name, len, "file truncated: %zu bytes, the header needs %d",
-				   len, PDB_HEADER_SIZE);
+				  len, PDB_HEADER_SIZE);
 	if (memcmp(buf, "AXPD", 4))
 		return AX_CORRUPT(err, name, 0, "bad magic (not a profile database file)");
 	version = (unsigned int)pdb_get_le(buf + 4, 2);
 	if (version > PDB_FORMAT_VERSION)
-		return AX_CORRUPT(
-			err, name, 4,
-			"format version %u is newer than this reader's (%d): use a newer "
-			"axprof",
-			version, PDB_FORMAT_VERSION);
+		return AX_CORRUPT(err, name, 4,
+				  "format version %u is newer than this reader's (%d): use a newer "
+				  "axprof",
+				  version, PDB_FORMAT_VERSION);
 	if (version != PDB_FORMAT_VERSION)
 		return AX_CORRUPT(err, name, 4, "bad format version %u", version);
 	if (pdb_get_le(buf + 44, 4) != crc32(0, buf, 44))
@@ -465,37 +464,37 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 	if (h->type < PDB_FT_SAMPLES || h->type >= PDB_FT_NR ||
 	    (want == WANT_ANY && h->type == PDB_FT_INDEX) || (want_type && h->type != want_type))
 		return AX_CORRUPT(err, name, 6, "file type %u where %s was expected", h->type,
-				   want == WANT_INDEX ? "an index" : "a profile table");
+				  want == WANT_INDEX ? "an index" : "a profile table");
 	if (h->flags & ~PDB_FL_KNOWN)
 		return AX_CORRUPT(err, name, 8, "unknown flags 0x%x", h->flags);
 	if (h->type == PDB_FT_SAMPLES) {
 		if (h->event >= PDB_EV_MAX || (want >= 0 && h->event != want_event))
 			return AX_CORRUPT(err, name, 12, "event %u does not match the file",
-					   h->event);
+					  h->event);
 		h->table = (int)h->event;
 	} else {
 		if (h->event != 0)
 			return AX_CORRUPT(err, name, 12, "event %u in a file of type %u", h->event,
-					   h->type);
+					  h->type);
 		h->table = table_of_type[h->type];
 	}
 	slen = len - PDB_HEADER_SIZE;
 	if (h->slen != slen)
 		return AX_CORRUPT(err, name, 32,
-				   "stored length %llu, but %llu bytes follow the "
-				   "header (truncated or extended file)",
-				   (unsigned long long)h->slen, (unsigned long long)slen);
+				  "stored length %llu, but %llu bytes follow the "
+				  "header (truncated or extended file)",
+				  (unsigned long long)h->slen, (unsigned long long)slen);
 	if (h->ulen == 0 || h->ulen > PDB_PAYLOAD_MAX || h->ulen < slen ||
 	    (!(h->flags & PDB_FL_ZLIB) && h->ulen != slen) || h->ulen / PDB_ZLIB_RATIO_MAX > slen)
 		return AX_CORRUPT(err, name, 24,
-				   "payload length %llu impossible for %llu stored "
-				   "bytes",
-				   (unsigned long long)h->ulen, (unsigned long long)slen);
+				  "payload length %llu impossible for %llu stored "
+				  "bytes",
+				  (unsigned long long)h->ulen, (unsigned long long)slen);
 	if (h->n == 0 || h->n > h->ulen)
 		return AX_CORRUPT(err, name, 16,
-				   "record count %llu impossible for a %llu-byte "
-				   "payload",
-				   (unsigned long long)h->n, (unsigned long long)h->ulen);
+				  "record count %llu impossible for a %llu-byte "
+				  "payload",
+				  (unsigned long long)h->n, (unsigned long long)h->ulen);
 	if (pdb_get_le(buf + 40, 4) != crc32(0, buf + PDB_HEADER_SIZE, (uInt)slen))
 		return AX_CORRUPT(err, name, 40, "payload checksum mismatch");
 	return 0;
@@ -540,23 +539,23 @@ static int inflate_payload(const uint8_t *src, size_t slen, size_t ulen, uint8_t
 		}
 		if (zr != Z_OK && zr != Z_BUF_ERROR) {
 			ret = AX_CORRUPT(err, name, PDB_HEADER_SIZE + z.total_in,
-					  "bad compressed payload (zlib: %s)",
-					  z.msg ? z.msg : "error");
+					 "bad compressed payload (zlib: %s)",
+					 z.msg ? z.msg : "error");
 			goto out_end;
 		}
 		if (z.avail_out == 0) {
 			if (cap == ulen) {
 				ret = AX_CORRUPT(err, name, PDB_HEADER_SIZE + z.total_in,
-						  "payload decompresses to more than the %zu bytes "
-						  "announced",
-						  ulen);
+						 "payload decompresses to more than the %zu bytes "
+						 "announced",
+						 ulen);
 				goto out_end;
 			}
 			cap = cap > ulen / 2 ? ulen : cap * 2;
 			nb = pdb_realloc(buf, cap);
 			if (!nb) {
 				ret = ax_fail(err, -ENOMEM, "%s: out of memory for the payload",
-					       name);
+					      name);
 				goto out_end;
 			}
 			buf = nb;
@@ -566,16 +565,16 @@ static int inflate_payload(const uint8_t *src, size_t slen, size_t ulen, uint8_t
 		}
 		/* Room left, but no more input: the stream stops short. */
 		ret = AX_CORRUPT(err, name, PDB_HEADER_SIZE + z.total_in,
-				  "compressed payload truncated");
+				 "compressed payload truncated");
 		goto out_end;
 	}
 	if (z.total_out != ulen)
 		ret = AX_CORRUPT(err, name, PDB_HEADER_SIZE + z.total_in,
-				  "payload decompresses to %lu bytes, %zu announced", z.total_out,
-				  ulen);
+				 "payload decompresses to %lu bytes, %zu announced", z.total_out,
+				 ulen);
 	else if (z.total_in != slen)
 		ret = AX_CORRUPT(err, name, PDB_HEADER_SIZE + z.total_in,
-				  "bytes after the end of the compressed payload");
+				 "bytes after the end of the compressed payload");
 out_end:
 	inflateEnd(&z);
 	if (ret)
@@ -609,7 +608,7 @@ static int read_cols(struct pctx *c, uint64_t n, unsigned int ncols, struct cols
 	k->v = pdb_malloc((size_t)n * ncols * sizeof(uint64_t));
 	if (!k->v)
 		return ax_fail(c->err, -ENOMEM, "%s: out of memory for %llu records", c->name,
-				(unsigned long long)n);
+			       (unsigned long long)n);
 	for (j = 0; j < ncols; j++) {
 		k->start[j] = c->pos;
 		for (i = 0; i < n; i++)
@@ -690,7 +689,7 @@ static int added(struct pctx *c, int err)
 		return ax_fail(c->err, err, "%s: out of memory", c->name);
 	if (err)
 		return ax_fail(c->err, err, "%s: cannot add its records: %s", c->name,
-				strerror(-err));
+			       strerror(-err));
 	return 0;
 }
 

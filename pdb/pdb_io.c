@@ -36,9 +36,8 @@ int pdb_read_file(const char *path, void **buf, size_t *len, struct ax_error *er
 		goto out_close;
 	}
 	if ((uint64_t)st.st_size > FILE_MAX) {
-		ret = AX_CORRUPT(err, path, FILE_MAX,
-				  "file larger than any valid one (%llu bytes)",
-				  (unsigned long long)st.st_size);
+		ret = AX_CORRUPT(err, path, FILE_MAX, "file larger than any valid one (%llu bytes)",
+				 (unsigned long long)st.st_size);
 		goto out_close;
 	}
 	size = (size_t)st.st_size;

@@ -337,8 +337,7 @@ static int run(struct report *rp)
 		printf("],\"totals\":{");
 		for (unsigned int c = 0; c < rp->ncol; c++)
 			printf("%s\"%s\":%" PRIu64, c ? "," : "",
-			       tl_event_lower(rp->ev[c], evn, sizeof(evn)),
-			       rp->v.total[rp->ev[c]]);
+			       tl_event_lower(rp->ev[c], evn, sizeof(evn)), rp->v.total[rp->ev[c]]);
 		printf("},\"%s\":[", rp->procs ? "procedures" : "images");
 		json_rows(rp, &rs);
 		printf("]}\n");

@@ -158,7 +158,7 @@ static int by_samples(const void *a, const void *b)
 }
 
 size_t tl_view_select(const struct tl_view *v, const char *sel, unsigned int event,
-		       const struct tl_view_image **out)
+		      const struct tl_view_image **out)
 {
 	size_t k = 0;
 
@@ -183,7 +183,7 @@ const char *tl_view_proc(const struct tl_view_image *im, uint64_t offset, uint64
 }
 
 bool tl_view_proc_bounds(const struct tl_view_image *im, const char *name, uint64_t offset,
-			  const char **pname, uint64_t *start, uint64_t *end)
+			 const char **pname, uint64_t *start, uint64_t *end)
 {
 	const struct an_elf_symbol *s = NULL;
 	const struct an_elf_section *sec;
@@ -219,7 +219,7 @@ bool tl_view_proc_bounds(const struct tl_view_image *im, const char *name, uint6
 }
 
 bool tl_view_insn(const struct tl_view_image *im, uint64_t offset, uint32_t *word, char *buf,
-		   size_t size)
+		  size_t size)
 {
 	uint32_t w = 0;
 

@@ -53,7 +53,7 @@ void tl_view_close(struct tl_view *v);
  * into out (an array of v->n pointers), sorted by samples of `event` (descending, then name).
  */
 size_t tl_view_select(const struct tl_view *v, const char *sel, unsigned int event,
-		       const struct tl_view_image **out);
+		      const struct tl_view_image **out);
 
 /* Order of image names for ties in sorted output: by file name, then by the whole path, so the
  * order does not depend on where the files live. */
@@ -67,14 +67,14 @@ const char *tl_view_proc(const struct tl_view_image *im, uint64_t offset, uint64
  * ignored): its name, first address and end (one past its last instruction). false if none.
  */
 bool tl_view_proc_bounds(const struct tl_view_image *im, const char *name, uint64_t offset,
-			  const char **pname, uint64_t *start, uint64_t *end);
+			 const char **pname, uint64_t *start, uint64_t *end);
 
 /*
  * The instruction at offset: its word (0 and false when unreadable) and objdump's text with
  * tabs turned into one space each (buf of size >= 128).
  */
 bool tl_view_insn(const struct tl_view_image *im, uint64_t offset, uint32_t *word, char *buf,
-		   size_t size);
+		  size_t size);
 
 /* Event name for printing in lower case ("cycles", "imiss", ...), into buf. */
 const char *tl_event_lower(unsigned int event, char *buf, size_t size);

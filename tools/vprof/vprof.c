@@ -447,9 +447,8 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 			printf(",\"address\":\"0x%" PRIx64 "\",\"samples\":%" PRIu64
 			       ",\"dest\":\"%s\",\"value\":\"0x%" PRIx64
 			       "\",\"share\":%.6f,\"n\":%" PRIu64 ",\"text\":",
-			       ss[i].off, ss[i].samples,
-			       tl_dest_name(ss[i].dest, reg, sizeof(reg)), ss[i].value,
-			       ss[i].share_ppm / 1e6, ss[i].n);
+			       ss[i].off, ss[i].samples, tl_dest_name(ss[i].dest, reg, sizeof(reg)),
+			       ss[i].value, ss[i].share_ppm / 1e6, ss[i].n);
 			tl_json_str(stdout, text);
 			if (tl_view_proc_bounds(ss[i].im, NULL, ss[i].off, &pn, &ps, &pe)) {
 				printf(",\"procedure\":");

@@ -290,8 +290,7 @@ static int procs_of(const struct vr *vr, const struct tl_view_image *im, const s
 		struct proc p;
 		size_t k;
 
-		if (!tl_view_proc_bounds(im, NULL, t->cf[i].load_offset, &p.name, &p.start,
-					  &p.end))
+		if (!tl_view_proc_bounds(im, NULL, t->cf[i].load_offset, &p.name, &p.start, &p.end))
 			continue;
 		for (k = 0; k < n && ps[k].start != p.start; k++)
 			;
