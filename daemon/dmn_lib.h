@@ -19,6 +19,7 @@
  *    dmn_map_image() an image loaded with load bias `bias` (its executable PT_LOAD segments are
  *                  mapped; what a dynamic loader's link map says)
  *    dmn_munmap()  a range unmapped
+ *    dmn_fork()    a process forked: the child starts with the parent's maps
  *    dmn_exit()    the process is gone
  *  With DMN_PROC_MAPS, a pid first seen in a record is looked up in /proc/PID/maps (a real
  *  kernel; DCPI scanned active processes at start-up the same way), and dmn_proc_refresh()
@@ -71,7 +72,7 @@ struct dmn_stats {
 	uint64_t flushes; /* dmn_flush() calls that succeeded */
 	uint64_t flush_errors;
 	uint64_t images_flushed; /* profiles stored */
-	uint64_t map_events; /* exec/mmap/map_image/munmap/exit */
+	uint64_t map_events; /* exec/mmap/map_image/munmap/fork/exit */
 	uint64_t proc_reads; /* /proc/PID/maps files read */
 	uint64_t images; /* distinct images known */
 	uint64_t procs; /* processes with maps now */
@@ -93,6 +94,7 @@ int dmn_mmap(struct dmn *d, uint32_t pid, uint64_t start, uint64_t len, uint64_t
 	     const char *path);
 int dmn_map_image(struct dmn *d, uint32_t pid, const char *path, uint64_t bias);
 int dmn_munmap(struct dmn *d, uint32_t pid, uint64_t start, uint64_t len);
+int dmn_fork(struct dmn *d, uint32_t parent, uint32_t child);
 int dmn_exit(struct dmn *d, uint32_t pid);
 /*
  * Apply image-map events from a text file (records saved elsewhere, tests), one per line, '#'

@@ -422,6 +422,33 @@ int dmn_munmap(struct dmn *d, uint32_t pid, uint64_t start, uint64_t len)
 	return maps_cut(p, start, start + len < start ? UINT64_MAX : start + len);
 }
 
+int dmn_fork(struct dmn *d, uint32_t parent, uint32_t child)
+{
+	struct dmn_proc *p = dmn_proc_find(d, parent, false), *c;
+	struct dmn_map *map;
+	size_t n;
+
+	d->st.map_events++;
+	if (!p || parent == child)
+		return 0;
+	n = p->n;
+	map = malloc((n ? n : 1) * sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	memcpy(map, p->map, n * sizeof(*map)); /* p may move when the child is inserted */
+	c = dmn_proc_find(d, child, true);
+	if (!c) {
+		free(map);
+		return -ENOMEM;
+	}
+	free(c->map);
+	c->map = map;
+	c->cap = n ? n : 1;
+	c->n = n;
+	c->from_proc = false;
+	return 0;
+}
+
 int dmn_exit(struct dmn *d, uint32_t pid)
 {
 	d->st.map_events++;

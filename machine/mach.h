@@ -1,169 +1,98 @@
-/* machine/mach.h - the hosted Alpha machine: one Linux/Alpha process run by axprof's executor. */
+/* machine/mach.h - the hosted Alpha machine as the layers above see it: options, events, result. */
 #ifndef MACH_H
 #define MACH_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
-#include "axp.h"
-#include "mach_mem.h"
+#include "mach_cpu.h"
 
 /*
- * A `struct mach` is one single-threaded Linux/Alpha process: the executor's context, the
- * address space (mach_mem.h), the kernel state the emulated system calls keep (signal actions
- * and mask, FP software control word, brk, tid address), and the run statistics.
+ * A `struct mach` runs one Linux/Alpha process (and, after a fork, the host process that holds
+ * the child runs the child's). It is opaque: the tools create it with options, learn what
+ * happens to the process through events, and read a result when it ends.
  *
- *   mach_new()      empty machine (address space reserved, nothing mapped)
- *   mach_load()     mach_load.c: map PROG (and its PT_INTERP) and build the initial stack
- *   mach_run()      mach_run.c: run until the program exits or dies
- *   mach_syscall()  mach_sys.c: service one CALL_PAL callsys
+ *   mach_new()         empty machine (address space reserved, nothing mapped, the CPU model of
+ *                      opts.cpu created)
+ *   mach_set_events()  where the process events go (see EVENTS)
+ *   mach_load()        map PROG (and its PT_INTERP) and build the initial stack
+ *   mach_run()         run until the program exits or dies; mach_get_result() then says how
+ *
+ * EVENTS. What the kernel driver tells the daemon (daemon/dmn_lib.h image-map events), as they
+ * happen; `pid` is the machine's (the host process's) pid:
+ *   exec    the process image was replaced: the program at host path `path`, load bias `bias`
+ *           (mach_load; the loader then reports the program's and its interpreter's segments
+ *           as mmap events, as binfmt_elf maps them)
+ *   mmap    [start, start + len) was mapped with MACH_MAP_PROT_* `prot`, from the file at host
+ *           path `path` at offset `off` (path NULL: anonymous memory). A mapping replaces what
+ *           was there. From the loader and mmap(2); mprotect(2) reports the file-backed pieces
+ *           of a range that becomes executable as mmap events again, and mremap(2) a moved file
+ *           mapping.
+ *   munmap  [start, start + len) is no longer mapped (munmap(2), mremap(2)'s old range), or
+ *           no longer executable (mprotect(2) without PROT_EXEC)
+ *   fork    the process forked and this machine is now the child `child` of `parent` (emitted
+ *           in the child, before it runs; the parent's machine carries on without an event)
+ *   exit    the process ended (mach_run, before it returns): exit status, or the signal
+ * Any callback may be NULL. Events are emitted between instructions, never during one.
  */
 
-#define MACH_NSIG 64 /* _NSIG on Alpha */
+#define MACH_MAP_PROT_R 0x1u
+#define MACH_MAP_PROT_W 0x2u
+#define MACH_MAP_PROT_X 0x4u
 
-/* Alpha signal numbers used by the machine itself (asm/signal.h). */
-#define MACH_SIGHUP 1
-#define MACH_SIGINT 2
-#define MACH_SIGQUIT 3
-#define MACH_SIGILL 4
-#define MACH_SIGTRAP 5
-#define MACH_SIGABRT 6
-#define MACH_SIGEMT 7
-#define MACH_SIGFPE 8
-#define MACH_SIGKILL 9
-#define MACH_SIGBUS 10
-#define MACH_SIGSEGV 11
-#define MACH_SIGSYS 12
-#define MACH_SIGPIPE 13
-#define MACH_SIGALRM 14
-#define MACH_SIGTERM 15
-#define MACH_SIGURG 16
-#define MACH_SIGSTOP 17
-#define MACH_SIGTSTP 18
-#define MACH_SIGCONT 19
-#define MACH_SIGCHLD 20
-#define MACH_SIGTTIN 21
-#define MACH_SIGTTOU 22
-#define MACH_SIGIO 23
-#define MACH_SIGXCPU 24
-#define MACH_SIGXFSZ 25
-#define MACH_SIGVTALRM 26
-#define MACH_SIGPROF 27
-#define MACH_SIGWINCH 28
-#define MACH_SIGINFO 29
-#define MACH_SIGUSR1 30
-#define MACH_SIGUSR2 31
-
-/* si_code values (asm-generic/siginfo.h; the same on Alpha). */
-#define MACH_SI_USER 0
-#define MACH_SI_KERNEL 0x80
-#define MACH_SI_TKILL (-6)
-#define MACH_ILL_ILLOPC 1
-#define MACH_FPE_INTDIV 1
-#define MACH_FPE_INTOVF 2
-#define MACH_FPE_FLTDIV 3
-#define MACH_FPE_FLTOVF 4
-#define MACH_FPE_FLTUND 5
-#define MACH_FPE_FLTRES 6
-#define MACH_FPE_FLTINV 7
-#define MACH_FPE_FLTUNK 14
-#define MACH_SEGV_MAPERR 1
-#define MACH_SEGV_ACCERR 2
-#define MACH_BUS_ADRALN 1
-#define MACH_TRAP_BRKPT 1
-#define MACH_TRAP_UNK 5
-
-/* Signal dispositions as the program set them (kernel struct sigaction + ka_restorer). */
-#define MACH_SIG_DFL 0
-#define MACH_SIG_IGN 1
-#define MACH_SA_ONSTACK 0x1
-#define MACH_SA_RESTART 0x2
-#define MACH_SA_NODEFER 0x8
-#define MACH_SA_RESETHAND 0x10
-#define MACH_SA_SIGINFO 0x40
-
-struct mach_sigaction {
-	uint64_t handler;
-	uint64_t flags;
-	uint64_t mask;
-	uint64_t restorer;
+struct mach_map_event {
+	uint64_t start, len; /* page aligned */
+	uint64_t off; /* file offset of start */
+	unsigned int prot; /* MACH_MAP_PROT_* */
+	const char *path; /* host path of the file; NULL: anonymous */
 };
 
-/* The fields of a siginfo the machine fills (asm-generic/siginfo.h, 128 bytes on Alpha). */
-struct mach_siginfo {
-	int32_t signo, code, errno_;
-	uint64_t addr; /* si_addr (faults) */
-	int32_t pid, uid; /* kill/tgkill */
-	int32_t trapno;
-	bool fault; /* synchronous fault: force_sig() semantics (blocked/ignored -> default) */
-	uint64_t trap_a0, trap_a1, trap_a2; /* sc_traparg_a0..a2 (what PALcode passed) */
-};
-
-struct mach_irq;
-struct mach_ev5;
-
-/* Hooks the sampler plugs in (timing mode). pmu_irq may run the interpreter on ctx (side
- * effects); the machine resumes at ctx->pc afterwards. */
-struct mach_hooks {
-	void (*pmu_irq)(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq);
+struct mach_events {
+	void (*exec)(void *priv, int32_t pid, const char *path, uint64_t bias);
+	void (*mmap)(void *priv, int32_t pid, const struct mach_map_event *map);
+	void (*munmap)(void *priv, int32_t pid, uint64_t start, uint64_t len);
+	void (*fork)(void *priv, int32_t parent, int32_t child);
+	void (*exit)(void *priv, int32_t pid, int exit_code, int exit_signal);
 	void *priv;
 };
 
 struct mach_opts {
 	const char *sysroot; /* NULL: /usr/alpha-linux-gnu; "" for none */
-	const char *cpu; /* "none" (functional) or "ev5" (timing) */
+	const char *cpu; /* NULL or "none" (functional), or a CPU model's name ("ev5") */
+	bool truth; /* the CPU model records ground truth (mach_truth_write) */
+	const char *prog; /* the program's name in messages (NULL: "program") */
 	uint64_t max_insns; /* 0: unlimited */
 	bool trace_syscalls; /* print each system call to stderr (like qemu -strace) */
 };
 
-struct mach {
-	struct axp_ctx ctx;
-	struct mach_mem *mem;
-	struct axp_run_cfg cfg;
-	struct mach_opts opts;
-	char sysroot[4096]; /* "" when none */
-	char exe[4096]; /* host path of the program (/proc/self/exe) */
-	const char *prog; /* name for messages */
-	FILE *err; /* where the machine's own messages go (stderr) */
-
-	/* Kernel state of the process. */
-	uint64_t tid_address;
-	uint64_t robust_list, robust_len;
-	uint64_t ieee_state; /* thread_info->ieee_state: the software FP control word */
-	uint64_t uac_flags; /* GSI_UACPROC / SSI_NVPAIRS unaligned-access control */
-	struct mach_sigaction sigact[MACH_NSIG + 1];
-	uint64_t sigmask; /* blocked: bit (n - 1) for signal n */
-	uint64_t sigpending;
-	struct mach_siginfo siginfo[MACH_NSIG + 1];
-	uint64_t ss_sp, ss_size; /* sigaltstack */
-	int32_t ss_flags;
-	int32_t pid;
-	bool has_saved_mask; /* rt_sigsuspend: the mask to restore after the handler */
-	uint64_t saved_mask;
-
-	/* The fault that killed the program (for the message). */
-	uint64_t fault_pc;
-	uint32_t fault_word;
-	char fault_cause[96];
-
-	/* How it ended. */
-	bool exited;
-	int exit_code; /* exit()/exit_group() status, when !exit_signal */
-	int exit_signal; /* Alpha signal that killed it (0: exited) */
+/* How a run ended and what it did (mach_get_result). */
+struct mach_result {
+	bool exited; /* the process ended (not stopped at max_insns) */
 	bool stopped_at_max; /* --max-insns reached */
-
-	/* Statistics. */
-	uint64_t insns;
+	int exit_code; /* exit()/exit_group() status, when !exit_signal */
+	int exit_signal; /* Alpha signal that killed it (0: none) */
+	int status; /* as a shell sees it: exit_code, 128 + signal, 0 at max_insns */
+	int32_t pid; /* the machine's pid now (a forked child's in the child) */
+	uint64_t insns; /* instructions executed (CALL_PALs included) */
 	uint64_t syscalls;
-	uint64_t signals;
-
-	/* Timing mode (mach_run.c). */
-	struct mach_ev5 *ev5;
-	struct mach_hooks hooks;
-	struct mach_samples *samples; /* built-in PMU handler: samples per PC */
+	uint64_t signals; /* signals delivered */
+	bool timed; /* a CPU model ran: the fields below are valid */
+	uint64_t cycles;
+	uint64_t events[MACH_EV_NR]; /* PMU event counts */
 };
 
+struct mach;
+
+/*
+ * A new machine. -EINVAL for an unknown opts->cpu (no model of that name), -ENOMEM, or the
+ * CPU model's error. opts may be NULL (functional, default sysroot).
+ */
 int mach_new(struct mach **out, const struct mach_opts *opts);
 void mach_free(struct mach *m);
+/* The events go to ev (copied; NULL: none). Set before mach_load() to see the exec. */
+void mach_set_events(struct mach *m, const struct mach_events *ev);
 
 /*
  * Map `path` (and its interpreter) into m and build the initial stack from argv/envp as
@@ -183,45 +112,20 @@ struct mach_load_info {
 int mach_load(struct mach *m, const char *path, char *const argv[], char *const envp[],
 	      struct mach_load_info *info, char *err, size_t errlen);
 
-/* Resolve a path the program names the way qemu-alpha -L does: an absolute path that exists
- * under the sysroot is taken from there. Writes the host path into buf (size len). */
-const char *mach_path(const struct mach *m, const char *path, char *buf, size_t len);
-
-/* Service the callsys at ctx->pc - 4 (pc already advanced): v0 = number, a0-a5 = arguments. */
-void mach_syscall(struct mach *m);
-
-/* Linux/Alpha ABI translations (mach_sys.c). */
-int mach_errno_to_alpha(int host_errno);
-int mach_signo_to_alpha(int host_sig); /* 0 if none */
-int mach_signo_to_host(int alpha_sig); /* 0 if none */
-const char *mach_sysname(unsigned int nr); /* NULL if unknown */
-const char *mach_signame(int alpha_sig);
-
-/* Signals (mach_signal.c). */
-void mach_signal_raise(struct mach *m, const struct mach_siginfo *si);
-/* Deliver one pending unblocked signal: build the frame, or take the default action
- * (m->exited set when it kills the program). Returns true if something was done. */
-bool mach_signal_deliver(struct mach *m);
-int mach_sigreturn(struct mach *m, bool rt);
-/* Make the host disposition of a signal follow the program's (async signals from outside). */
-void mach_signal_sync_host(struct mach *m, int alpha_sig);
-/* Collect signals the host delivered to us (set by host handlers) into sigpending. */
-void mach_signal_poll(struct mach *m);
-extern volatile int mach_host_signal_flag;
-
 /* Run until exit; returns the process exit status as a shell would see it (mach_run.c). */
 int mach_run(struct mach *m);
-/* Timing mode: create the EV5 model (mach_ev5.h) before mach_run(). */
-int mach_timing_init(struct mach *m, bool truth);
+void mach_get_result(const struct mach *m, struct mach_result *r);
+/* Instructions executed so far (progress displays; cheap). */
+uint64_t mach_insns(const struct mach *m);
+/* Print instructions, time, MIPS, system calls, signals, then the CPU model's statistics. */
 void mach_print_stats(struct mach *m, FILE *f, double seconds, double cpu_seconds);
+/* Write the CPU model's ground-truth file (opts.truth): 0, -EINVAL (no truth recorded or no
+ * model), -EOPNOTSUPP (the model has none), -errno. */
+int mach_truth_write(struct mach *m, const char *path);
 /* Write the built-in PMU handler's CYCLES samples per PC as text ("0xPC COUNT" lines). */
 int mach_samples_write(struct mach *m, const char *path);
 /* After mach_run(): if a signal killed the program, die by the same host signal (no core
  * dump), as qemu-alpha does; returns only if there is no such host signal. */
 void mach_die(struct mach *m);
-
-/* IEEE software control word <-> FPCR (asm/fpu.h ieee_swcr_to_fpcr/ieee_fpcr_to_swcr). */
-uint64_t mach_swcr_to_fpcr(uint64_t sw);
-uint64_t mach_fpcr_to_swcr(uint64_t fp);
 
 #endif /* MACH_H */

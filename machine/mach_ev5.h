@@ -3,6 +3,7 @@
 #define MACH_EV5_H
 
 #include "axp.h"
+#include "mach_cpu.h"
 
 /*
  * The functional machine calls mach_ev5_retire() once per completed instruction, in program
@@ -19,26 +20,9 @@
  * Fixed: D-cache hit 2, S-cache hit 8 (21164 HRM ch. 2/4; gcc ev5.md).
  */
 
-enum mach_event { /* PMU events (21164 HRM ch. 5 names) */
-		  MACH_EV_CYCLES,
-		  MACH_EV_RETIRED,
-		  MACH_EV_IMISS,
-		  MACH_EV_DMISS,
-		  MACH_EV_DTBMISS,
-		  MACH_EV_ITBMISS,
-		  MACH_EV_BRANCHMP,
-		  MACH_EV_NR,
-};
-
 struct mach_ev5_cfg { /* zero = defaults documented above */
 	uint32_t mem_latency, bcache_latency; /* cycles */
 	bool truth; /* record ground truth */
-};
-
-struct mach_irq { /* one PMU interrupt, delivered 6 cycles after overflow */
-	enum mach_event event;
-	uint64_t pc; /* PC of the instruction at the head of the issue stage */
-	uint64_t cycle;
 };
 
 struct mach_ev5;

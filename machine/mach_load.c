@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "mach.h"
+#include "mach_int.h"
 
 /*
  * What Linux 6.1 fs/binfmt_elf.c load_elf_binary() does, for Alpha (asm/elf.h, processor.h),
@@ -37,6 +37,7 @@
 struct elf_file {
 	int fd;
 	const char *name; /* as the user or the program named it, for messages */
+	const char *host; /* its host path (the mmap events') */
 	Elf64_Ehdr eh;
 	Elf64_Phdr *ph;
 };
@@ -205,6 +206,8 @@ static int elf_map(struct mach *m, const struct elf_file *f, uint64_t bias, uint
 					   f->fd, page_down(p->p_offset), &va);
 			if (ret)
 				goto fail;
+			mach_ev_mmap(m, fstart, fend - fstart, prot, f->fd, f->host,
+				     page_down(p->p_offset));
 			/* padzero(): the rest of the last file page belongs to the bss. */
 			if ((fend & MACH_PAGE_MASK) && mend > fend)
 				mach_mem_poke(m->mem, fend, zeros, page_up(fend) - fend);
@@ -216,6 +219,7 @@ static int elf_map(struct mach *m, const struct elf_file *f, uint64_t bias, uint
 					   0, &va);
 			if (ret)
 				goto fail;
+			mach_ev_mmap(m, a, page_up(mend) - a, prot, -1, NULL, 0);
 		}
 		if (mend > *end)
 			*end = mend;
@@ -431,6 +435,7 @@ int mach_load(struct mach *m, const char *path, char *const argv[], char *const 
 			ret = -ELIBBAD;
 			goto out;
 		}
+		interp.host = hp;
 		has_interp = true;
 		break;
 	}
@@ -444,6 +449,8 @@ int mach_load(struct mach *m, const char *path, char *const argv[], char *const 
 			goto out;
 		}
 	}
+	prog.host = m->exe;
+	mach_ev_exec(m, m->exe, bias);
 	ret = elf_map(m, &prog, bias, &end, err, errlen);
 	if (ret)
 		goto out;

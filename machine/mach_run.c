@@ -8,8 +8,7 @@
 #include <unistd.h>
 
 #include "isa_dis.h"
-#include "mach.h"
-#include "mach_ev5.h"
+#include "mach_int.h"
 #include "vs_core.h"
 
 /*
@@ -31,11 +30,11 @@
  * CALL_PAL completes: pc is past it when the handler (or the signal) runs, as on Linux, and
  * counts as an executed instruction.
  *
- * Timing mode (--cpu ev5) runs with an observer: each completed instruction (CALL_PALs
- * included, with a synthesised event) is retired into the EV5 model (mach_ev5.h); when a PMU
- * interrupt is due the observer stops the run after that instruction, and the interrupt goes
- * to m->hooks.pmu_irq (the sampler) or to the built-in handler, which counts samples per PC and
- * re-arms the CYCLES counter.
+ * Timing mode (--cpu ev5, or another CPU model: mach_cpu.h) runs with an observer: each
+ * completed instruction (CALL_PALs included, with a synthesised event) is retired into the
+ * model through its ops table; when a PMU interrupt is due the observer stops the run after
+ * that instruction, and the interrupt goes to m->hooks.pmu_irq (the sampler) or to the
+ * built-in handler, which counts samples per PC and re-arms the CYCLES counter.
  */
 
 #define CHUNK (1ull << 22)
@@ -60,12 +59,27 @@
 
 static void samples_free(struct mach_samples *s);
 
+/* The CPU model of opts->cpu ("none" or NULL: none). */
+static int cpu_create(struct mach *m)
+{
+	struct mach_cpu_cfg cfg = { .truth = m->opts.truth };
+	const char *name = m->opts.cpu;
+
+	if (!name || !strcmp(name, "none"))
+		return 0;
+	m->cpu = mach_cpu_find(name);
+	if (!m->cpu)
+		return -EINVAL;
+	return m->cpu->create(&m->model, &cfg);
+}
+
 int mach_new(struct mach **out, const struct mach_opts *opts)
 {
 	struct mach *m = calloc(1, sizeof(*m));
 	const char *root;
 	int ret;
 
+	*out = NULL;
 	if (!m)
 		return -ENOMEM;
 	ret = mach_mem_new(&m->mem);
@@ -81,7 +95,7 @@ int mach_new(struct mach **out, const struct mach_opts *opts)
 		m->sysroot[strlen(m->sysroot) - 1] = 0;
 	if (!strcmp(m->sysroot, "/"))
 		m->sysroot[0] = 0;
-	m->prog = "program";
+	m->prog = m->opts.prog ? m->opts.prog : "program";
 	m->err = stderr;
 	m->pid = (int32_t)getpid();
 	m->cfg.mem = &mach_mem_ops;
@@ -94,6 +108,11 @@ int mach_new(struct mach **out, const struct mach_opts *opts)
 	m->cfg.implver = AXP_IMPLVER_EV6;
 	m->cfg.amask = AXP_AMASK_EV67;
 	m->ctx.lock_addr = AXP_NO_LOCK;
+	ret = cpu_create(m);
+	if (ret) {
+		mach_free(m);
+		return ret;
+	}
 	*out = m;
 	return 0;
 }
@@ -102,9 +121,10 @@ void mach_free(struct mach *m)
 {
 	if (!m)
 		return;
-	if (m->ev5)
-		mach_ev5_free(m->ev5);
+	if (m->model)
+		m->cpu->free(m->model);
 	samples_free(m->samples);
+	mach_files_free(m->files);
 	mach_mem_free(m->mem);
 	free(m);
 }
@@ -356,7 +376,7 @@ static void builtin_pmu_irq(void *priv, struct axp_ctx *ctx, const struct mach_i
 	(void)ctx;
 	if (samples_get(m))
 		samples_add(m->samples, irq->pc);
-	mach_ev5_pmu_arm(m->ev5, irq->event, sample_period(m));
+	m->cpu->pmu_arm(m->model, irq->event, sample_period(m));
 }
 
 int mach_samples_write(struct mach *m, const char *path)
@@ -421,6 +441,8 @@ static void samples_print(const struct mach_samples *s, FILE *f)
 
 struct timing {
 	struct mach *m;
+	const struct mach_cpu_ops *cpu; /* m->cpu and m->model, one load closer */
+	void *model;
 	volatile bool stop;
 	bool have_irq;
 	struct mach_irq irq;
@@ -430,16 +452,18 @@ static void timing_insn(void *priv, const struct axp_event *ev)
 {
 	struct timing *t = priv;
 
-	mach_ev5_retire(t->m->ev5, ev->insn, ev);
-	if (!t->have_irq && mach_ev5_irq_take(t->m->ev5, &t->irq)) {
+	t->cpu->retire(t->model, ev->insn, ev);
+	if (!t->have_irq && t->cpu->irq_take(t->model, &t->irq)) {
 		t->have_irq = true;
 		t->stop = true;
 	}
 }
 
-static uint64_t ev5_cycles(void *priv)
+static uint64_t model_cycles(void *priv)
 {
-	return mach_ev5_cycles(priv);
+	const struct mach *m = priv;
+
+	return m->cpu->cycles(m->model);
 }
 
 static void pmu_irq(struct mach *m, const struct mach_irq *irq)
@@ -468,45 +492,56 @@ static void retire_call_pal(struct timing *t, const struct axp_stop_info *info)
 	timing_insn(t, &ev);
 }
 
+/* Deliver the interrupts the model has due (the sampler sees the context they found). */
+static void take_irqs(struct timing *t)
+{
+	while (t->have_irq) {
+		struct mach_irq irq = t->irq;
+
+		t->have_irq = false;
+		t->stop = false;
+		pmu_irq(t->m, &irq);
+		if (t->cpu->irq_take(t->model, &t->irq))
+			t->have_irq = true;
+	}
+}
+
+/* The budget of the next chunk, 0 when --max-insns is reached. */
+static uint64_t chunk_budget(struct mach *m)
+{
+	if (!m->opts.max_insns)
+		return CHUNK;
+	if (m->insns >= m->opts.max_insns) {
+		m->stopped_at_max = true;
+		return 0;
+	}
+	return m->opts.max_insns - m->insns < CHUNK ? m->opts.max_insns - m->insns : CHUNK;
+}
+
 static void run_timing(struct mach *m)
 {
-	struct timing t = { .m = m };
+	struct timing t = { .m = m, .cpu = m->cpu, .model = m->model };
 	struct axp_observer obs = { .insn = timing_insn, .priv = &t, .stop = &t.stop };
 	struct axp_run_cfg cfg = m->cfg;
 	struct axp_stop_info info;
 	uint64_t budget;
 
 	cfg.obs = &obs;
-	m->mem->cycles = ev5_cycles;
-	m->mem->cycles_priv = m->ev5;
+	m->mem->cycles = model_cycles;
+	m->mem->cycles_priv = m;
 	if (!m->hooks.pmu_irq)
-		mach_ev5_pmu_arm(m->ev5, MACH_EV_CYCLES, sample_period(m));
+		m->cpu->pmu_arm(m->model, MACH_EV_CYCLES, sample_period(m));
 	while (!m->exited) {
-		budget = CHUNK;
-		if (m->opts.max_insns) {
-			if (m->insns >= m->opts.max_insns) {
-				m->stopped_at_max = true;
-				return;
-			}
-			if (m->opts.max_insns - m->insns < budget)
-				budget = m->opts.max_insns - m->insns;
-		}
+		budget = chunk_budget(m);
+		if (!budget)
+			return;
 		axp_run(&m->ctx, &cfg, budget, &info);
 		m->insns += info.executed;
 		if (info.reason == AXP_STOP_CALL_PAL) {
 			m->insns++;
 			retire_call_pal(&t, &info);
 		}
-		/* Interrupts first: the sampler sees the context the interrupt found. */
-		while (t.have_irq) {
-			struct mach_irq irq = t.irq;
-
-			t.have_irq = false;
-			t.stop = false;
-			pmu_irq(m, &irq);
-			if (mach_ev5_irq_take(m->ev5, &t.irq))
-				t.have_irq = true;
-		}
+		take_irqs(&t);
 		if (info.reason != AXP_STOP_BUDGET && info.reason != AXP_STOP_OBSERVER)
 			handle_stop(m, &info);
 		if (m->sigpending || mach_host_signal_flag)
@@ -522,15 +557,9 @@ static void run_functional(struct mach *m)
 	uint64_t budget;
 
 	while (!m->exited) {
-		budget = CHUNK;
-		if (m->opts.max_insns) {
-			if (m->insns >= m->opts.max_insns) {
-				m->stopped_at_max = true;
-				return;
-			}
-			if (m->opts.max_insns - m->insns < budget)
-				budget = m->opts.max_insns - m->insns;
-		}
+		budget = chunk_budget(m);
+		if (!budget)
+			return;
 		axp_run(&m->ctx, &m->cfg, budget, &info);
 		m->insns += info.executed;
 		if (info.reason == AXP_STOP_CALL_PAL)
@@ -545,9 +574,13 @@ static void run_functional(struct mach *m)
 
 int mach_timing_init(struct mach *m, bool truth)
 {
-	struct mach_ev5_cfg cfg = { .truth = truth };
+	struct mach_cpu_cfg cfg = { .truth = truth };
 
-	return mach_ev5_new(&m->ev5, &cfg);
+	if (m->model)
+		return -EBUSY;
+	m->cpu = &mach_ev5_cpu_ops;
+	m->opts.truth = truth;
+	return m->cpu->create(&m->model, &cfg);
 }
 
 /* Signals the host ignored stay ignored across execve (as Linux's flush_signal_handlers). */
@@ -566,10 +599,12 @@ static void inherit_ignored(struct mach *m)
 int mach_run(struct mach *m)
 {
 	inherit_ignored(m);
-	if (m->ev5)
+	if (m->model)
 		run_timing(m);
 	else
 		run_functional(m);
+	if (m->exited)
+		mach_ev_exit(m);
 	fflush(stdout);
 	if (m->stopped_at_max) {
 		fprintf(m->err,
@@ -603,13 +638,6 @@ void mach_die(struct mach *m)
 
 void mach_print_stats(struct mach *m, FILE *f, double seconds, double cpu_seconds)
 {
-	static const char *const names[MACH_EV_NR] = {
-		[MACH_EV_CYCLES] = "CYCLES",	 [MACH_EV_RETIRED] = "RETIRED",
-		[MACH_EV_IMISS] = "IMISS",	 [MACH_EV_DMISS] = "DMISS",
-		[MACH_EV_DTBMISS] = "DTBMISS",	 [MACH_EV_ITBMISS] = "ITBMISS",
-		[MACH_EV_BRANCHMP] = "BRANCHMP",
-	};
-
 	fprintf(f,
 		"axprof run: %" PRIu64
 		" instructions, %.3f s (%.3f s CPU), %.1f MIPS (%.1f per CPU "
@@ -618,14 +646,43 @@ void mach_print_stats(struct mach *m, FILE *f, double seconds, double cpu_second
 		seconds > 0 ? (double)m->insns / seconds / 1e6 : 0.0,
 		cpu_seconds > 0 ? (double)m->insns / cpu_seconds / 1e6 : 0.0, m->syscalls,
 		m->signals);
-	if (!m->ev5)
+	if (!m->model)
 		return;
-	uint64_t cycles = mach_ev5_cycles(m->ev5);
-
-	fprintf(f, "axprof run: ev5: %" PRIu64 " cycles, CPI %.3f;", cycles,
-		m->insns ? (double)cycles / (double)m->insns : 0.0);
-	for (int e = 0; e < MACH_EV_NR; e++)
-		fprintf(f, " %s %" PRIu64, names[e], mach_ev5_count(m->ev5, (enum mach_event)e));
-	fprintf(f, "\n");
+	if (m->cpu->print_stats)
+		m->cpu->print_stats(m->model, f, m->insns);
 	samples_print(m->samples, f);
+}
+
+void mach_get_result(const struct mach *m, struct mach_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->exited = m->exited;
+	r->stopped_at_max = m->stopped_at_max;
+	r->exit_code = m->exit_code;
+	r->exit_signal = m->exit_signal;
+	r->status = m->stopped_at_max ? 0 : m->exit_signal ? 128 + m->exit_signal : m->exit_code;
+	r->pid = m->pid;
+	r->insns = m->insns;
+	r->syscalls = m->syscalls;
+	r->signals = m->signals;
+	if (!m->model)
+		return;
+	r->timed = true;
+	r->cycles = m->cpu->cycles(m->model);
+	for (int e = 0; e < MACH_EV_NR; e++)
+		r->events[e] = m->cpu->count(m->model, (enum mach_event)e);
+}
+
+uint64_t mach_insns(const struct mach *m)
+{
+	return m->insns;
+}
+
+int mach_truth_write(struct mach *m, const char *path)
+{
+	if (!m->model || !m->opts.truth)
+		return -EINVAL;
+	if (!m->cpu->truth_write)
+		return -EOPNOTSUPP;
+	return m->cpu->truth_write(m->model, path);
 }

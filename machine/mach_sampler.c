@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mach_ev5.h"
+#include "mach_int.h"
 #include "mach_sampler.h"
 #include "vs_sampler.h"
 
@@ -165,13 +165,20 @@ static int i_fetch(void *priv, uint64_t va, uint32_t *word)
 }
 
 /* Interpreted loads and stores probe and update the cache model like real accesses. */
+static void model_access(struct mach_sampler *s, uint64_t va, unsigned int size, bool store,
+			 struct axp_access *acc)
+{
+	if (s->m->cpu->access)
+		s->m->cpu->access(s->m->model, va, size, store, acc);
+}
+
 static int i_load(void *priv, uint64_t va, unsigned int size, uint64_t *val, struct axp_access *acc)
 {
 	struct mach_sampler *s = priv;
 	int ret = s->base->load(s->base_priv, va, size, val, acc);
 
 	if (!ret && acc)
-		mach_ev5_access(s->m->ev5, va, size, false, acc);
+		model_access(s, va, size, false, acc);
 	return ret;
 }
 
@@ -181,7 +188,7 @@ static int i_store(void *priv, uint64_t va, unsigned int size, uint64_t val, str
 	int ret = s->base->store(s->base_priv, va, size, val, acc);
 
 	if (!ret && acc)
-		mach_ev5_access(s->m->ev5, va, size, true, acc);
+		model_access(s, va, size, true, acc);
 	return ret;
 }
 
@@ -189,7 +196,7 @@ static uint64_t i_rpcc(void *priv)
 {
 	struct mach_sampler *s = priv;
 
-	return s->base->rpcc ? s->base->rpcc(s->base_priv) : mach_ev5_cycles(s->m->ev5);
+	return s->base->rpcc ? s->base->rpcc(s->base_priv) : s->m->cpu->cycles(s->m->model);
 }
 
 /* The run loop's operations when value truth is on: the machine's, plus vt_fetch. */
@@ -290,9 +297,9 @@ static void arm_all(struct mach_sampler *s)
 	for (unsigned int e = 0; e < VS_EVENT_NR; e++) {
 		if (!(s->o.cfg.events & (1u << e)))
 			continue;
-		mach_ev5_pmu_arm(s->m->ev5, (enum mach_event)ev_map[e],
-				 vs_period_next(&s->cpu->period_rng, s->o.cfg.period[e].lo,
-						s->o.cfg.period[e].hi));
+		s->m->cpu->pmu_arm(s->m->model, (enum mach_event)ev_map[e],
+				   vs_period_next(&s->cpu->period_rng, s->o.cfg.period[e].lo,
+						  s->o.cfg.period[e].hi));
 	}
 }
 
@@ -319,12 +326,13 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 	if (s->m->pid != s->host_pid)
 		forked(s);
 	if (ev < 0) {
-		mach_ev5_pmu_arm(s->m->ev5, irq->event, 0);
+		s->m->cpu->pmu_arm(s->m->model, irq->event, 0);
 		return;
 	}
 	s->st.irqs++;
 	vs_sample(s->cpu, s->pid, irq->pc, (unsigned int)ev, true, &dec);
-	mach_ev5_pmu_arm(s->m->ev5, irq->event, dec.period ? dec.period : s->o.cfg.period[ev].lo);
+	s->m->cpu->pmu_arm(s->m->model, irq->event,
+			   dec.period ? dec.period : s->o.cfg.period[ev].lo);
 	if (dec.wake)
 		drain_ready(s);
 	if (dec.interpret) {
@@ -358,7 +366,7 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 	int ret;
 
 	*out = NULL;
-	if (!m || !m->ev5 || !opts || !opts->sink)
+	if (!m || !m->model || !opts || !opts->sink)
 		return -EINVAL;
 	ret = vs_config_check(&opts->cfg, NULL);
 	if (ret)

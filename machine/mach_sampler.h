@@ -10,14 +10,14 @@
 
 /*
  * The hosted machine's "driver" (DCPI SOSP'97 §4.2; value-sampling slides 10-13): one struct
- * vs_cpu (kmod/sampler) plugged into the EV5 model's PMU through struct mach_hooks.
+ * vs_cpu (kmod/sampler) plugged into the CPU model's PMU (mach_cpu.h ops) through struct mach_hooks.
  *
  * Per PMU interrupt (mach_run.c calls the hook after the instruction that retired):
  *   vs_sample(cpu, pid, irq->pc, event, user = true, &decision)
- *   mach_ev5_pmu_arm(ev5, event, decision.period)      the next randomised period
+ *   cpu->pmu_arm(model, event, decision.period)        the next randomised period
  *   decision.interpret: vs_interpret() on the interrupted context (the machine's own struct
  *       axp_ctx) with memory operations over the machine's address space whose loads and stores
- *       also go through the cache model (mach_ev5_access: latency and level for the latency
+ *       also go through the cache model (the model's access op: latency and level for the latency
  *       observer). AXP_POLICY_INTERRUPT hands CALL_PAL, faults, LL/SC and the FP special cases
  *       back: the interpretation stops before them and the machine's run loop (which owns system
  *       calls and signals) executes them. The interpreted instructions really advance the
@@ -78,7 +78,7 @@ struct mach_sampler_stats {
 struct mach_sampler;
 
 /*
- * Plug a sampler into m (which must have the EV5 model: mach_timing_init) and arm the PMU for
+ * Plug a sampler into m (which must have a CPU model: mach_opts.cpu) and arm the PMU for
  * every event of cfg. -EINVAL for a bad configuration or no timing model, -EOPNOTSUPP for an
  * event the EV5 PMU does not count (VS_EV_REPLAYS, VS_EV_USER6/7), -ENOMEM.
  */

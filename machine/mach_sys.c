@@ -670,17 +670,27 @@ static int64_t sys_mmap(struct mach *m, const uint64_t *a)
 	ret = mach_mem_map(m->mem, addr, len, prot_from_alpha(a[2]), mf, fd, off, &va);
 	if (ret)
 		return ret;
+	mach_ev_mmap(m, va, len, prot_from_alpha(a[2]), fd, NULL, off);
 	return sys_force(m, va);
 }
 
 static int64_t sys_munmap(struct mach *m, const uint64_t *a)
 {
-	return mach_mem_unmap(m->mem, a[0], a[1]);
+	int ret = mach_mem_unmap(m->mem, a[0], a[1]);
+
+	if (!ret)
+		mach_ev_munmap(m, a[0], a[1]);
+	return ret;
 }
 
 static int64_t sys_mprotect(struct mach *m, const uint64_t *a)
 {
-	return mach_mem_protect(m->mem, a[0], a[1], prot_from_alpha(a[2]));
+	bool was_x = mach_ev_range_exec(m, a[0], a[1]);
+	int ret = mach_mem_protect(m->mem, a[0], a[1], prot_from_alpha(a[2]));
+
+	if (!ret)
+		mach_ev_mprotect(m, a[0], a[1], prot_from_alpha(a[2]), was_x);
+	return ret;
 }
 
 static int64_t sys_mremap(struct mach *m, const uint64_t *a)
@@ -688,7 +698,10 @@ static int64_t sys_mremap(struct mach *m, const uint64_t *a)
 	uint64_t va;
 	int ret = mach_mem_remap(m->mem, a[0], a[1], a[2], (unsigned int)a[3] & 3, a[4], &va);
 
-	return ret ? ret : sys_force(m, va);
+	if (ret)
+		return ret;
+	mach_ev_mremap(m, a[0], a[1], va, a[2]);
+	return sys_force(m, va);
 }
 
 static int64_t sys_madvise(struct mach *m, const uint64_t *a)

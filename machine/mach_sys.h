@@ -2,7 +2,7 @@
 #ifndef MACH_SYS_H
 #define MACH_SYS_H
 
-#include "mach.h"
+#include "mach_int.h"
 
 /*
  * A handler gets the six argument registers a0-a5 (r16-r21) and returns the result, or a

@@ -54,6 +54,7 @@ static int64_t do_fork(struct mach *m, uint64_t flags, uint64_t newsp, uint64_t 
 		return -e;
 	}
 	if (pid == 0) {
+		int32_t parent = m->pid;
 		uint32_t tid;
 
 		if (sync[0] >= 0)
@@ -69,6 +70,7 @@ static int64_t do_fork(struct mach *m, uint64_t flags, uint64_t newsp, uint64_t 
 		if (flags & A_CLONE_CHILD_CLEARTID)
 			m->tid_address = ctid;
 		m->ctx.r[20] = 1;
+		mach_ev_fork(m, parent);
 		return 0;
 	}
 	if (flags & A_CLONE_PARENT_SETTID) {

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "mach.h"
+#include "mach_int.h"
 
 #define SYSROOT "/usr/alpha-linux-gnu"
 

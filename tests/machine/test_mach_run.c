@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "mach.h"
+#include "mach_int.h"
 #include "mach_ev5.h"
 
 #define CODE 0x120000000ull
@@ -143,7 +143,7 @@ static void count_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *ir
 
 	(void)ctx;
 	irqs++;
-	mach_ev5_pmu_arm(m->ev5, irq->event, 100);
+	mach_ev5_pmu_arm(m->model, irq->event, 100);
 }
 
 static void test_mach_run_timing_mode_counts_and_interrupts(void **state)
@@ -158,15 +158,15 @@ static void test_mach_run_timing_mode_counts_and_interrupts(void **state)
 	assert_int_equal(mach_timing_init(f->m, false), 0);
 	f->m->hooks.pmu_irq = count_irq;
 	f->m->hooks.priv = f->m;
-	mach_ev5_pmu_arm(f->m->ev5, MACH_EV_CYCLES, 100);
+	mach_ev5_pmu_arm(f->m->model, MACH_EV_CYCLES, 100);
 	irqs = 0;
 	assert_int_equal(mach_run(f->m), 7);
 	assert_int_equal(f->m->insns, 1 + 2 * 1000 + 3);
-	assert_int_equal(mach_ev5_count(f->m->ev5, MACH_EV_RETIRED), f->m->insns);
-	assert_true(mach_ev5_cycles(f->m->ev5) >= f->m->insns / 4);
+	assert_int_equal(mach_ev5_count(f->m->model, MACH_EV_RETIRED), f->m->insns);
+	assert_true(mach_ev5_cycles(f->m->model) >= f->m->insns / 4);
 	/* One CYCLES interrupt per 100 cycles, give or take the delivery delay. */
-	assert_in_range(irqs, mach_ev5_cycles(f->m->ev5) / 100 - 2,
-			mach_ev5_cycles(f->m->ev5) / 100 + 1);
+	assert_in_range(irqs, mach_ev5_cycles(f->m->model) / 100 - 2,
+			mach_ev5_cycles(f->m->model) / 100 + 1);
 }
 
 int main(void)

@@ -2,10 +2,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <libelf.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,7 +21,6 @@
 #include "dmn_opts.h"
 #include "tl_view.h"
 #include "mach.h"
-#include "mach_ev5.h"
 #include "mach_sampler.h"
 #include "vs_sampler.h"
 
@@ -72,15 +69,13 @@ struct rec {
 	double t0, last_progress, last_flush;
 	int sink_err; /* the first error merging records (out of memory) */
 	int store_err; /* the final store's */
-	uint64_t prog_bias; /* link-map walk */
-	uint64_t dyn_va;
 	int save; /* raw fds, no stdio buffers a forked child could flush twice; -1: none */
 	int save_maps; /* the image-map events, for axprofd --maps */
-	struct seen {
-		uint64_t addr;
-		char *name;
-	} * seen;
-	size_t nseen;
+	char exe[PATH_MAX]; /* the program (host path, from the exec event) */
+	uint64_t text_lo, text_hi; /* its executable mappings (--value-truth) */
+	bool in_child; /* the machine forked and this is the child (fork event) */
+	bool exit_seen; /* the exit event: exit_pid's maps go after the last records */
+	uint32_t exit_pid;
 };
 
 static void usage(FILE *f)
@@ -502,104 +497,98 @@ static void print_summary(const struct rec *r, const struct summary *sm, const s
 	period_hint(&r->o.cfg);
 }
 
-/* ---- the hosted machine ---- */
+/* ---- the hosted machine: its process events, as axprofd takes the kernel's ---- */
 
-/* PT_INTERP and PT_DYNAMIC of the program (host path). */
-static void prog_elf_info(const char *path, char *interp, size_t ilen, uint64_t *dyn_va)
+/* The pid the records carry for a pid of the machine (the recorded program is REC_PID). */
+static uint32_t rec_pid(const struct rec *r, int32_t pid)
 {
-	size_t n = 0;
-	Elf *elf;
-	int fd;
-
-	interp[0] = 0;
-	*dyn_va = 0;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (elf && elf_kind(elf) == ELF_K_ELF && !elf_getphdrnum(elf, &n)) {
-		for (size_t i = 0; i < n; i++) {
-			GElf_Phdr ph;
-
-			if (!gelf_getphdr(elf, (int)i, &ph))
-				continue;
-			if (ph.p_type == PT_DYNAMIC)
-				*dyn_va = ph.p_vaddr;
-			if (ph.p_type == PT_INTERP && ph.p_filesz < ilen &&
-			    pread(fd, interp, ph.p_filesz, (off_t)ph.p_offset) ==
-				    (ssize_t)ph.p_filesz)
-				interp[ph.p_filesz] = 0;
-		}
-	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
-	interp[ilen - 1] = 0;
+	return pid == r->host_pid ? r->pid0 : (uint32_t)pid;
 }
 
-static int read64(struct mach *m, uint64_t va, uint64_t *v)
+static void map_warn(struct rec *r, int ret, const char *path)
 {
-	return mach_mem_read(m->mem, va, v, 8);
+	if (!ret)
+		return;
+	progress_clear(r);
+	fprintf(stderr, "axprof record: warning: %s: %s\n", path, dmn_errmsg(r->d));
 }
 
-/*
- * The images the dynamic loader has loaded: its link map, reached through DT_DEBUG of the
- * program's dynamic section (r_debug.r_map -> struct link_map { l_addr, l_name, l_ld, l_next }),
- * as a debugger finds them. Every new (address, name) becomes an image map.
- */
-static void walk_link_map(struct rec *r)
+static void ev_exec(void *priv, int32_t pid, const char *path, uint64_t bias)
 {
-	uint64_t dyn = r->dyn_va + r->prog_bias, rdebug = 0, lm = 0;
-	unsigned int guard;
+	struct rec *r = priv;
+	uint32_t p = rec_pid(r, pid);
 
-	if (!r->dyn_va)
+	snprintf(r->exe, sizeof(r->exe), "%s", path);
+	map_warn(r, dmn_exec(r->d, p, path, bias), path);
+	if (r->save_maps >= 0)
+		dprintf(r->save_maps, "exec %u 0x%" PRIx64 " %s\n", p, bias, path);
+}
+
+static void ev_munmap(void *priv, int32_t pid, uint64_t start, uint64_t len)
+{
+	struct rec *r = priv;
+	uint32_t p = rec_pid(r, pid);
+
+	dmn_munmap(r->d, p, start, len);
+	if (r->save_maps >= 0)
+		dprintf(r->save_maps, "munmap %u 0x%" PRIx64 " 0x%" PRIx64 "\n", p, start, len);
+}
+
+/* The program's own code, for --value-truth: its executable mappings while it is loaded. */
+static void note_prog_text(struct rec *r, const struct mach_map_event *mp)
+{
+	if (r->s || strcmp(mp->path, r->exe))
 		return;
-	for (guard = 0; guard < 512; guard++, dyn += 16) {
-		uint64_t tag, val;
+	if (mp->start < r->text_lo)
+		r->text_lo = mp->start;
+	if (mp->start + mp->len > r->text_hi)
+		r->text_hi = mp->start + mp->len;
+}
 
-		if (read64(r->m, dyn, &tag) || read64(r->m, dyn + 8, &val) || tag == DT_NULL)
-			break;
-		if (tag == DT_DEBUG) {
-			rdebug = val;
-			break;
-		}
-	}
-	if (!rdebug || read64(r->m, rdebug + 8, &lm))
+/* An executable file mapping is an image map; any other mapping replaces what was there. */
+static void ev_mmap(void *priv, int32_t pid, const struct mach_map_event *mp)
+{
+	struct rec *r = priv;
+	uint32_t p = rec_pid(r, pid);
+
+	if (!(mp->prot & MACH_MAP_PROT_X) || !mp->path) {
+		ev_munmap(priv, pid, mp->start, mp->len);
 		return;
-	for (guard = 0; lm && guard < 4096; guard++) {
-		uint64_t addr, name, next;
-		const char *s;
-		char host[PATH_MAX];
-		size_t i;
-
-		if (read64(r->m, lm, &addr) || read64(r->m, lm + 8, &name) ||
-		    read64(r->m, lm + 24, &next))
-			break;
-		lm = next;
-		if (!name || mach_mem_str(r->m->mem, name, PATH_MAX, &s) || !*s)
-			continue;
-		for (i = 0; i < r->nseen; i++)
-			if (r->seen[i].addr == addr && !strcmp(r->seen[i].name, s))
-				break;
-		if (i < r->nseen)
-			continue;
-		struct seen *ns = realloc(r->seen, (r->nseen + 1) * sizeof(*ns));
-
-		if (!ns)
-			return;
-		r->seen = ns;
-		r->seen[r->nseen].addr = addr;
-		r->seen[r->nseen].name = strdup(s);
-		if (!r->seen[r->nseen].name)
-			return;
-		r->nseen++;
-		mach_path(r->m, s, host, sizeof(host));
-		dmn_map_image(r->d, r->pid0, host, addr);
-		if (r->save_maps >= 0)
-			dprintf(r->save_maps, "map %u 0x%" PRIx64 " %s\n", r->pid0, addr, host);
 	}
+	note_prog_text(r, mp);
+	map_warn(r, dmn_mmap(r->d, p, mp->start, mp->len, mp->off, mp->path), mp->path);
+	if (r->save_maps >= 0)
+		dprintf(r->save_maps, "mmap %u 0x%" PRIx64 " 0x%" PRIx64 " 0x%" PRIx64 " %s\n", p,
+			mp->start, mp->len, mp->off, mp->path);
+}
+
+/* This is a forked child of the program: its maps are the parent's, under its own pid. */
+static void ev_fork(void *priv, int32_t parent, int32_t child)
+{
+	struct rec *r = priv;
+	uint32_t from = rec_pid(r, parent);
+
+	dmn_fork(r->d, from, (uint32_t)child);
+	dmn_exit(r->d, from);
+	r->in_child = true;
+	/* The saved streams are the parent's. */
+	if (r->save >= 0)
+		close(r->save);
+	if (r->save_maps >= 0)
+		close(r->save_maps);
+	r->save = r->save_maps = -1;
+	r->progress = false;
+}
+
+/* The process is gone: its maps go once its last records are merged (hosted_finish). */
+static void ev_exit(void *priv, int32_t pid, int exit_code, int exit_signal)
+{
+	struct rec *r = priv;
+
+	(void)exit_code;
+	(void)exit_signal;
+	r->exit_pid = rec_pid(r, pid);
+	r->exit_seen = true;
 }
 
 static int sink(void *priv, const void *recs, size_t len)
@@ -607,7 +596,6 @@ static int sink(void *priv, const void *recs, size_t len)
 	struct rec *r = priv;
 	long n;
 
-	walk_link_map(r);
 	if (r->save >= 0 && write(r->save, recs, len) != (ssize_t)len)
 		r->sink_err = -EIO;
 	n = dmn_feed(r->d, recs, len, true);
@@ -619,7 +607,6 @@ static void flush_db(struct rec *r, bool final)
 	uint8_t st[sizeof(struct vs_rec_stats)];
 	int ret;
 
-	walk_link_map(r);
 	ret = mach_sampler_flush(r->s);
 	if (ret && !r->sink_err)
 		r->sink_err = ret;
@@ -643,119 +630,82 @@ static void tick(void *priv)
 {
 	struct rec *r = priv;
 
-	progress(r, r->m->insns, mach_sampler_vs_stats(r->s)->samples);
+	progress(r, mach_insns(r->m), mach_sampler_vs_stats(r->s)->samples);
 	if (r->o.flush_interval && now() - r->last_flush >= r->o.flush_interval)
 		flush_db(r, false);
 }
 
+/* The sampler noticed it is a forked child's: what was recorded so far is the parent's. */
 static void on_fork(void *priv, uint32_t pid)
 {
 	struct rec *r = priv;
 
-	/* A forked child of the program: what was recorded so far is the parent's. */
 	dmn_discard(r->d);
-	dmn_exit(r->d, r->pid0);
-	dmn_exec(r->d, pid, r->m->exe, r->prog_bias);
 	r->pid0 = pid;
 	r->forked = true;
-	/* The copies of the saved streams are the parent's. */
-	if (r->save >= 0)
-		close(r->save);
-	if (r->save_maps >= 0)
-		close(r->save_maps);
-	r->save = r->save_maps = -1;
-	for (size_t i = 0; i < r->nseen; i++)
-		free(r->seen[i].name);
-	r->nseen = 0;
-	r->progress = false;
 }
 
-/* The text range of the program's own code (value truth): its executable PT_LOADs. */
-static void prog_text(const char *path, uint64_t bias, uint64_t *lo, uint64_t *hi)
+/* Open --save-records FILE and FILE.maps. 0, or 1 after a message. */
+static int open_saves(struct rec *r)
 {
-	size_t n = 0;
-	Elf *elf;
-	int fd;
+	char mp[PATH_MAX + 8];
 
-	*lo = UINT64_MAX;
-	*hi = 0;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (elf && elf_kind(elf) == ELF_K_ELF && !elf_getphdrnum(elf, &n)) {
-		for (size_t i = 0; i < n; i++) {
-			GElf_Phdr ph;
-
-			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
-			    !(ph.p_flags & PF_X))
-				continue;
-			if (ph.p_vaddr + bias < *lo)
-				*lo = ph.p_vaddr + bias;
-			if (ph.p_vaddr + ph.p_memsz + bias > *hi)
-				*hi = ph.p_vaddr + ph.p_memsz + bias;
-		}
+	if (!r->o.save)
+		return 0;
+	snprintf(mp, sizeof(mp), "%s.maps", r->o.save);
+	r->save = open(r->o.save, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	r->save_maps = open(mp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (r->save < 0 || r->save_maps < 0) {
+		fprintf(stderr, "axprof record: cannot write %s: %s\n",
+			r->save >= 0 ? mp : r->o.save, strerror(errno));
+		return 1;
 	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
-	if (*lo >= *hi)
-		*lo = *hi = 0;
+	return 0;
 }
 
-static int record_hosted(struct rec *r, char **argv)
+/* Create the machine (EV5 timing), route its events here and load the program. 0, or the
+ * exit status after a message. */
+static int hosted_load(struct rec *r, char **argv)
 {
-	struct mach_opts mo = { .sysroot = r->o.sysroot, .cpu = "ev5" };
-	struct mach_sampler_opts so = { 0 };
-	struct mach_sampler_stats mss;
+	struct mach_opts mo = { .sysroot = r->o.sysroot, .cpu = "ev5", .prog = argv[0] };
+	struct mach_events ev = { .exec = ev_exec,
+				  .mmap = ev_mmap,
+				  .munmap = ev_munmap,
+				  .fork = ev_fork,
+				  .exit = ev_exit,
+				  .priv = r };
+	struct mach_result res;
 	struct mach_load_info li;
-	struct summary sm = { .hosted = true };
-	struct dmn_stats ds;
-	char err[512], interp[PATH_MAX], host[PATH_MAX], exe[PATH_MAX];
-	const char *prog = argv[0];
-	int ret, status;
+	char err[512];
+	int ret;
 
+	mo.truth = r->o.truth != NULL;
 	ret = mach_new(&r->m, &mo);
 	if (ret) {
-		fprintf(stderr, "axprof record: cannot reserve the Alpha address space: %s\n",
+		fprintf(stderr, "axprof record: cannot create the hosted machine (EV5 model): %s\n",
 			strerror(-ret));
 		return 1;
 	}
-	r->m->prog = prog;
-	ret = mach_timing_init(r->m, r->o.truth != NULL);
-	if (ret) {
-		fprintf(stderr, "axprof record: cannot create the EV5 model: %s\n", strerror(-ret));
+	mach_get_result(r->m, &res);
+	r->host_pid = res.pid;
+	r->pid0 = REC_PID;
+	r->text_lo = UINT64_MAX;
+	if (open_saves(r))
 		return 1;
-	}
-	ret = mach_load(r->m, prog, argv, environ, &li, err, sizeof(err));
+	mach_set_events(r->m, &ev);
+	ret = mach_load(r->m, argv[0], argv, environ, &li, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "axprof record: %s\n", err);
 		return ret == -ENOENT ? 127 : 1;
 	}
-	r->pid0 = REC_PID;
-	r->host_pid = r->m->pid;
-	snprintf(exe, sizeof(exe), "%s", r->m->exe); /* mach_load: realpath(prog) */
+	return 0;
+}
 
-	/* The images the loader mapped: the program and its interpreter (exec events). */
-	r->prog_bias = li.load_bias;
-	ret = dmn_exec(r->d, r->pid0, exe, li.load_bias);
-	if (ret)
-		fprintf(stderr, "axprof record: warning: %s: %s\n", exe, dmn_errmsg(r->d));
-	prog_elf_info(exe, interp, sizeof(interp), &r->dyn_va);
-	if (interp[0] && li.interp_base) {
-		if (dmn_map_image(r->d, r->pid0, mach_path(r->m, interp, host, sizeof(host)),
-				  li.interp_base))
-			fprintf(stderr, "axprof record: warning: %s: %s\n", host, dmn_errmsg(r->d));
-		/* The link map lists it again under the same name. */
-		r->seen = calloc(1, sizeof(*r->seen));
-		if (r->seen) {
-			r->seen[0].addr = li.interp_base;
-			r->seen[0].name = strdup(interp);
-			r->nseen = r->seen[0].name ? 1 : 0;
-		}
-	}
+/* Plug the sampler into the machine's PMU. 0, or 1 after a message. */
+static int hosted_sampler(struct rec *r)
+{
+	struct mach_sampler_opts so = { 0 };
+	int ret;
 
 	so.cfg = r->o.cfg;
 	so.pid = REC_PID;
@@ -765,23 +715,9 @@ static int record_hosted(struct rec *r, char **argv)
 	so.tick_priv = r;
 	so.on_fork = on_fork;
 	so.fork_priv = r;
-	if (r->o.value_truth)
-		prog_text(exe, li.load_bias, &so.truth_lo, &so.truth_hi);
-	if (r->o.save) {
-		char mp[PATH_MAX + 8];
-
-		snprintf(mp, sizeof(mp), "%s.maps", r->o.save);
-		r->save = open(r->o.save, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		r->save_maps = open(mp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (r->save < 0 || r->save_maps < 0) {
-			fprintf(stderr, "axprof record: cannot write %s: %s\n",
-				r->save >= 0 ? mp : r->o.save, strerror(errno));
-			return 1;
-		}
-		dprintf(r->save_maps, "exec %u 0x%" PRIx64 " %s\n", r->pid0, li.load_bias, exe);
-		if (interp[0] && li.interp_base)
-			dprintf(r->save_maps, "map %u 0x%" PRIx64 " %s\n", r->pid0, li.interp_base,
-				host);
+	if (r->o.value_truth && r->text_lo < r->text_hi) {
+		so.truth_lo = r->text_lo;
+		so.truth_hi = r->text_hi;
 	}
 	ret = mach_sampler_new(&r->s, r->m, &so);
 	if (ret) {
@@ -790,42 +726,29 @@ static int record_hosted(struct rec *r, char **argv)
 					     strerror(-ret));
 		return 1;
 	}
+	return 0;
+}
 
-	r->t0 = r->last_progress = r->last_flush = now();
-	status = mach_run(r->m);
-	sm.seconds = now() - r->t0;
-	progress_clear(r);
-
-	if (r->m->pid != r->host_pid && !r->forked) {
-		/* A forked child that ended before its first interrupt: nothing of its own. */
-		fflush(stdout);
-		if (r->m->exit_signal)
-			mach_die(r->m);
-		return status;
-	}
+/* The last store; the saved streams closed (their errors count as store errors). */
+static void hosted_store(struct rec *r)
+{
 	flush_db(r, true);
+	if (r->exit_seen)
+		dmn_exit(r->d, r->exit_pid);
 	if (r->save >= 0 && close(r->save) && !r->store_err)
 		r->store_err = -EIO;
 	if (r->save_maps >= 0 && close(r->save_maps) && !r->store_err)
 		r->store_err = -EIO;
 	r->save = r->save_maps = -1;
-	if (r->forked) {
-		fflush(stdout);
-		if (r->m->exit_signal)
-			mach_die(r->m);
-		return status;
-	}
+}
 
-	mach_sampler_get_stats(r->s, &mss);
-	dmn_get_stats(r->d, &ds);
-	sm.insns = r->m->insns;
-	sm.interp_insns = mss.interp_insns;
-	sm.cycles = mach_ev5_cycles(r->m->ev5);
-	sm.epoch = ds.last_epoch;
-	if (!r->o.quiet)
-		print_summary(r, &sm, &ds);
+/* Write --truth and --value-truth; a failure counts as a store error. */
+static void hosted_truth(struct rec *r)
+{
+	int ret;
+
 	if (r->o.truth) {
-		ret = mach_ev5_truth_write(r->m->ev5, r->o.truth);
+		ret = mach_truth_write(r->m, r->o.truth);
 		if (ret) {
 			fprintf(stderr, "axprof record: cannot write %s: %s\n", r->o.truth,
 				strerror(-ret));
@@ -840,10 +763,58 @@ static int record_hosted(struct rec *r, char **argv)
 			r->store_err = ret;
 		}
 	}
-	if (fflush(stdout) || ferror(stdout))
+}
+
+static void hosted_summary(struct rec *r, double seconds)
+{
+	struct summary sm = { .hosted = true, .seconds = seconds };
+	struct mach_sampler_stats mss;
+	struct mach_result res;
+	struct dmn_stats ds;
+
+	mach_get_result(r->m, &res);
+	mach_sampler_get_stats(r->s, &mss);
+	dmn_get_stats(r->d, &ds);
+	sm.insns = res.insns;
+	sm.interp_insns = mss.interp_insns;
+	sm.cycles = res.cycles;
+	sm.epoch = ds.last_epoch;
+	print_summary(r, &sm, &ds);
+}
+
+/* The program's own end: its output flushed (checked in the recording process), its death
+ * signal re-raised. */
+static int hosted_exit(struct rec *r, int status)
+{
+	if ((fflush(stdout) || ferror(stdout)) && !r->in_child)
 		fprintf(stderr, "axprof record: error writing standard output\n");
-	if (r->m->exit_signal)
-		mach_die(r->m);
+	mach_die(r->m);
+	return status;
+}
+
+static int record_hosted(struct rec *r, char **argv)
+{
+	double seconds;
+	int status;
+
+	status = hosted_load(r, argv);
+	if (!status)
+		status = hosted_sampler(r);
+	if (status)
+		return status;
+	r->t0 = r->last_progress = r->last_flush = now();
+	status = mach_run(r->m);
+	seconds = now() - r->t0;
+	progress_clear(r);
+	if (r->in_child && !r->forked)
+		return hosted_exit(r, status); /* a child that ended before its first interrupt */
+	hosted_store(r);
+	if (r->forked)
+		return hosted_exit(r, status);
+	if (!r->o.quiet)
+		hosted_summary(r, seconds);
+	hosted_truth(r);
+	status = hosted_exit(r, status);
 	if ((r->sink_err || r->store_err) && !status)
 		status = 1;
 	return status;
@@ -1022,9 +993,6 @@ int cmd_record(int argc, char **argv)
 		close(r.save);
 	if (r.save_maps >= 0)
 		close(r.save_maps);
-	for (size_t k = 0; k < r.nseen; k++)
-		free(r.seen[k].name);
-	free(r.seen);
 	dmn_free(r.d);
 	return status;
 }

@@ -9,7 +9,6 @@
 
 #include "axprof/builtin.h"
 #include "mach.h"
-#include "mach_ev5.h"
 
 extern char **environ;
 
@@ -131,22 +130,14 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	prog = argv[optind];
+	opts.prog = prog;
+	opts.truth = truth != NULL;
 
 	ret = mach_new(&m, &opts);
 	if (ret) {
-		fprintf(stderr, "axprof run: cannot reserve the Alpha address space: %s\n",
+		fprintf(stderr, "axprof run: cannot create the machine (%s model): %s\n", opts.cpu,
 			strerror(-ret));
 		return 1;
-	}
-	m->prog = prog;
-	if (!strcmp(opts.cpu, "ev5")) {
-		ret = mach_timing_init(m, truth != NULL);
-		if (ret) {
-			fprintf(stderr, "axprof run: cannot create the EV5 model: %s\n",
-				strerror(-ret));
-			mach_free(m);
-			return 1;
-		}
 	}
 	if (argv0)
 		argv[optind] = (char *)argv0; /* the file stays `prog` */
@@ -162,7 +153,7 @@ int cmd_run(int argc, char **argv)
 	if (stats)
 		mach_print_stats(m, stderr, now() - t0, cpu_now() - c0);
 	if (truth) {
-		ret = mach_ev5_truth_write(m->ev5, truth);
+		ret = mach_truth_write(m, truth);
 		if (ret) {
 			fprintf(stderr, "axprof run: cannot write %s: %s\n", truth, strerror(-ret));
 			if (!status)
@@ -180,8 +171,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (fflush(stdout) || ferror(stdout))
 		fprintf(stderr, "axprof run: error writing standard output\n");
-	if (m->exit_signal)
-		mach_die(m);
+	mach_die(m);
 	mach_free(m);
 	return status;
 }

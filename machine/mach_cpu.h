@@ -1,0 +1,85 @@
+/* machine/mach_cpu.h - the CPU-model interface of the hosted machine: one ops table per model. */
+#ifndef MACH_CPU_H
+#define MACH_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "axp.h"
+
+/*
+ * The run loop (mach_run.c) times a program through a CPU model it knows only by this table.
+ * The machine executes every instruction itself (functional, in program order) and, in timing
+ * mode, hands each completed one to the model:
+ *
+ *   retire()       account one completed instruction (the executor's event and decoded form)
+ *   irq_take()     after each retire: is a PMU interrupt due now? (*irq filled, cleared)
+ *   pmu_arm()      arm counter `event` to overflow after `period` more events (0: disarm)
+ *   cycles()       cycles so far (also what RPCC reads)
+ *   count()        PMU event counts so far
+ *   access()       latency of a load/store made on the sampler's behalf (may be NULL: level
+ *                  and cycles left 0)
+ *   truth_write()  write the ground-truth file (machine/mach_truth.h); NULL: -EOPNOTSUPP
+ *   param()        the i-th model parameter (name, value); -ENOENT past the last (NULL: none)
+ *   print_stats()  one or more "axprof run: NAME: ..." lines for `axprof run --stats`
+ *
+ * A model is registered once by name (mach_cpu_register) and chosen by mach_opts.cpu; "none"
+ * (functional mode) has no model at all. The EV5 (21164) model is built in
+ * (mach_ev5_cpu_ops, machine/mach_ev5.h); another model plugs in without touching the run loop.
+ */
+
+enum mach_event { /* PMU events (21164 HRM ch. 5 names) */
+		  MACH_EV_CYCLES,
+		  MACH_EV_RETIRED,
+		  MACH_EV_IMISS,
+		  MACH_EV_DMISS,
+		  MACH_EV_DTBMISS,
+		  MACH_EV_ITBMISS,
+		  MACH_EV_BRANCHMP,
+		  MACH_EV_NR,
+};
+
+/* The names of the PMU events ("CYCLES", "RETIRED", ...). */
+extern const char *const mach_event_name[MACH_EV_NR];
+
+struct mach_irq { /* one PMU interrupt */
+	enum mach_event event;
+	uint64_t pc; /* the pc the interrupt reports (EV5: head of the issue stage) */
+	uint64_t cycle;
+};
+
+struct mach_cpu_cfg { /* zero = the model's defaults */
+	uint32_t mem_latency, bcache_latency; /* cycles (models with caches) */
+	bool truth; /* record ground truth */
+};
+
+struct mach_cpu_ops {
+	const char *name; /* what --cpu names ("ev5") */
+	int (*create)(void **model, const struct mach_cpu_cfg *cfg); /* 0 or -Exxx */
+	void (*free)(void *model);
+	void (*retire)(void *model, const struct axp_insn *d, const struct axp_event *ev);
+	bool (*irq_take)(void *model, struct mach_irq *irq);
+	void (*pmu_arm)(void *model, enum mach_event event, uint64_t period);
+	uint64_t (*cycles)(const void *model);
+	uint64_t (*count)(const void *model, enum mach_event event);
+	void (*access)(void *model, uint64_t va, unsigned int size, bool store,
+		       struct axp_access *acc);
+	int (*truth_write)(void *model, const char *path);
+	int (*param)(const void *model, unsigned int i, const char **name, uint64_t *value);
+	void (*print_stats)(const void *model, FILE *f, uint64_t insns);
+};
+
+/*
+ * Register a model (the table must outlive the machine). 0, -EINVAL (no name or a required
+ * op missing: create, free, retire, irq_take, pmu_arm, cycles, count), -EEXIST (the name is
+ * taken), -ENOSPC (too many models).
+ */
+int mach_cpu_register(const struct mach_cpu_ops *ops);
+/* The model named `name` (the built-in EV5 included), or NULL. */
+const struct mach_cpu_ops *mach_cpu_find(const char *name);
+
+/* The built-in EV5 (21164) model (mach_ev5_ops.c). */
+extern const struct mach_cpu_ops mach_ev5_cpu_ops;
+
+#endif /* MACH_CPU_H */

@@ -1,0 +1,212 @@
+/* machine/mach_int.h - the hosted machine's internals: the process state its files share. */
+#ifndef MACH_INT_H
+#define MACH_INT_H
+
+#include <stdio.h>
+
+#include "axp.h"
+#include "mach.h"
+#include "mach_mem.h"
+
+/*
+ * A `struct mach` is one single-threaded Linux/Alpha process: the executor's context, the
+ * address space (mach_mem.h), the kernel state the emulated system calls keep (signal actions
+ * and mask, FP software control word, brk, tid address), and the run statistics.
+ *
+ *   mach_new()      empty machine (address space reserved, nothing mapped)
+ *   mach_load()     mach_load.c: map PROG (and its PT_INTERP) and build the initial stack
+ *   mach_run()      mach_run.c: run until the program exits or dies
+ *   mach_syscall()  mach_sys.c: service one CALL_PAL callsys
+ */
+
+#define MACH_NSIG 64 /* _NSIG on Alpha */
+
+/* Alpha signal numbers used by the machine itself (asm/signal.h). */
+#define MACH_SIGHUP 1
+#define MACH_SIGINT 2
+#define MACH_SIGQUIT 3
+#define MACH_SIGILL 4
+#define MACH_SIGTRAP 5
+#define MACH_SIGABRT 6
+#define MACH_SIGEMT 7
+#define MACH_SIGFPE 8
+#define MACH_SIGKILL 9
+#define MACH_SIGBUS 10
+#define MACH_SIGSEGV 11
+#define MACH_SIGSYS 12
+#define MACH_SIGPIPE 13
+#define MACH_SIGALRM 14
+#define MACH_SIGTERM 15
+#define MACH_SIGURG 16
+#define MACH_SIGSTOP 17
+#define MACH_SIGTSTP 18
+#define MACH_SIGCONT 19
+#define MACH_SIGCHLD 20
+#define MACH_SIGTTIN 21
+#define MACH_SIGTTOU 22
+#define MACH_SIGIO 23
+#define MACH_SIGXCPU 24
+#define MACH_SIGXFSZ 25
+#define MACH_SIGVTALRM 26
+#define MACH_SIGPROF 27
+#define MACH_SIGWINCH 28
+#define MACH_SIGINFO 29
+#define MACH_SIGUSR1 30
+#define MACH_SIGUSR2 31
+
+/* si_code values (asm-generic/siginfo.h; the same on Alpha). */
+#define MACH_SI_USER 0
+#define MACH_SI_KERNEL 0x80
+#define MACH_SI_TKILL (-6)
+#define MACH_ILL_ILLOPC 1
+#define MACH_FPE_INTDIV 1
+#define MACH_FPE_INTOVF 2
+#define MACH_FPE_FLTDIV 3
+#define MACH_FPE_FLTOVF 4
+#define MACH_FPE_FLTUND 5
+#define MACH_FPE_FLTRES 6
+#define MACH_FPE_FLTINV 7
+#define MACH_FPE_FLTUNK 14
+#define MACH_SEGV_MAPERR 1
+#define MACH_SEGV_ACCERR 2
+#define MACH_BUS_ADRALN 1
+#define MACH_TRAP_BRKPT 1
+#define MACH_TRAP_UNK 5
+
+/* Signal dispositions as the program set them (kernel struct sigaction + ka_restorer). */
+#define MACH_SIG_DFL 0
+#define MACH_SIG_IGN 1
+#define MACH_SA_ONSTACK 0x1
+#define MACH_SA_RESTART 0x2
+#define MACH_SA_NODEFER 0x8
+#define MACH_SA_RESETHAND 0x10
+#define MACH_SA_SIGINFO 0x40
+
+struct mach_sigaction {
+	uint64_t handler;
+	uint64_t flags;
+	uint64_t mask;
+	uint64_t restorer;
+};
+
+/* The fields of a siginfo the machine fills (asm-generic/siginfo.h, 128 bytes on Alpha). */
+struct mach_siginfo {
+	int32_t signo, code, errno_;
+	uint64_t addr; /* si_addr (faults) */
+	int32_t pid, uid; /* kill/tgkill */
+	int32_t trapno;
+	bool fault; /* synchronous fault: force_sig() semantics (blocked/ignored -> default) */
+	uint64_t trap_a0, trap_a1, trap_a2; /* sc_traparg_a0..a2 (what PALcode passed) */
+};
+
+struct mach_files;
+
+/* Hooks the sampler plugs in (timing mode). pmu_irq may run the interpreter on ctx (side
+ * effects); the machine resumes at ctx->pc afterwards. */
+struct mach_hooks {
+	void (*pmu_irq)(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq);
+	void *priv;
+};
+
+struct mach {
+	struct axp_ctx ctx;
+	struct mach_mem *mem;
+	struct axp_run_cfg cfg;
+	struct mach_opts opts;
+	char sysroot[4096]; /* "" when none */
+	char exe[4096]; /* host path of the program (/proc/self/exe) */
+	const char *prog; /* name for messages */
+	FILE *err; /* where the machine's own messages go (stderr) */
+
+	/* Kernel state of the process. */
+	uint64_t tid_address;
+	uint64_t robust_list, robust_len;
+	uint64_t ieee_state; /* thread_info->ieee_state: the software FP control word */
+	uint64_t uac_flags; /* GSI_UACPROC / SSI_NVPAIRS unaligned-access control */
+	struct mach_sigaction sigact[MACH_NSIG + 1];
+	uint64_t sigmask; /* blocked: bit (n - 1) for signal n */
+	uint64_t sigpending;
+	struct mach_siginfo siginfo[MACH_NSIG + 1];
+	uint64_t ss_sp, ss_size; /* sigaltstack */
+	int32_t ss_flags;
+	int32_t pid;
+	bool has_saved_mask; /* rt_sigsuspend: the mask to restore after the handler */
+	uint64_t saved_mask;
+
+	/* The fault that killed the program (for the message). */
+	uint64_t fault_pc;
+	uint32_t fault_word;
+	char fault_cause[96];
+
+	/* How it ended. */
+	bool exited;
+	int exit_code; /* exit()/exit_group() status, when !exit_signal */
+	int exit_signal; /* Alpha signal that killed it (0: exited) */
+	bool stopped_at_max; /* --max-insns reached */
+
+	/* Statistics. */
+	uint64_t insns;
+	uint64_t syscalls;
+	uint64_t signals;
+
+	/* Timing mode (mach_run.c): the CPU model (NULL ops: functional). */
+	const struct mach_cpu_ops *cpu;
+	void *model;
+	struct mach_hooks hooks;
+	struct mach_samples *samples; /* built-in PMU handler: samples per PC */
+
+	/* Process events (mach.h EVENTS; mach_events.c). */
+	struct mach_events events;
+	struct mach_files *files; /* file-backed mappings, for mprotect's events */
+};
+
+/* Resolve a path the program names the way qemu-alpha -L does: an absolute path that exists
+ * under the sysroot is taken from there. Writes the host path into buf (size len). */
+const char *mach_path(const struct mach *m, const char *path, char *buf, size_t len);
+
+/* Service the callsys at ctx->pc - 4 (pc already advanced): v0 = number, a0-a5 = arguments. */
+void mach_syscall(struct mach *m);
+
+/* Linux/Alpha ABI translations (mach_sys.c). */
+int mach_errno_to_alpha(int host_errno);
+int mach_signo_to_alpha(int host_sig); /* 0 if none */
+int mach_signo_to_host(int alpha_sig); /* 0 if none */
+const char *mach_sysname(unsigned int nr); /* NULL if unknown */
+const char *mach_signame(int alpha_sig);
+
+/* Signals (mach_signal.c). */
+void mach_signal_raise(struct mach *m, const struct mach_siginfo *si);
+/* Deliver one pending unblocked signal: build the frame, or take the default action
+ * (m->exited set when it kills the program). Returns true if something was done. */
+bool mach_signal_deliver(struct mach *m);
+int mach_sigreturn(struct mach *m, bool rt);
+/* Make the host disposition of a signal follow the program's (async signals from outside). */
+void mach_signal_sync_host(struct mach *m, int alpha_sig);
+/* Collect signals the host delivered to us (set by host handlers) into sigpending. */
+void mach_signal_poll(struct mach *m);
+extern volatile int mach_host_signal_flag;
+
+/* Timing mode with the EV5 model, after mach_new() (tests; tools use mach_opts.cpu). */
+int mach_timing_init(struct mach *m, bool truth);
+
+/* Events (mach_events.c): emit one, keeping the file-mapping table up to date. */
+void mach_ev_exec(struct mach *m, const char *path, uint64_t bias);
+/* A mapping made by the loader or mmap(2): fd < 0 anonymous, else the host file descriptor
+ * (its path is read from /proc/self/fd) or, when path is not NULL, that file. */
+void mach_ev_mmap(struct mach *m, uint64_t start, uint64_t len, unsigned int prot, int fd,
+		  const char *path, uint64_t off);
+void mach_ev_munmap(struct mach *m, uint64_t start, uint64_t len);
+/* Is some page of [start, start + len) executable (before an mprotect)? */
+bool mach_ev_range_exec(const struct mach *m, uint64_t start, uint64_t len);
+void mach_ev_mprotect(struct mach *m, uint64_t start, uint64_t len, unsigned int prot, bool was_x);
+void mach_ev_mremap(struct mach *m, uint64_t old, uint64_t old_len, uint64_t new_va,
+		    uint64_t new_len);
+void mach_ev_fork(struct mach *m, int32_t parent);
+void mach_ev_exit(struct mach *m);
+void mach_files_free(struct mach_files *f);
+
+/* IEEE software control word <-> FPCR (asm/fpu.h ieee_swcr_to_fpcr/ieee_fpcr_to_swcr). */
+uint64_t mach_swcr_to_fpcr(uint64_t sw);
+uint64_t mach_fpcr_to_swcr(uint64_t fp);
+
+#endif /* MACH_INT_H */
