@@ -1,10 +1,9 @@
 /* analysis/an_sched.c - static EV5 (21164) schedule of basic blocks: issue cycles, Mi, culprits. */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "an_sched.h"
-#include "mach_ev5_model.h"
+#include "isa_ev5.h"
 
 const char *const an_stall_name[AN_STALL_NR] = {
 	[AN_STALL_NONE] = "none", [AN_STALL_DEP] = "dep",   [AN_STALL_SLOT] = "slot",
@@ -12,34 +11,19 @@ const char *const an_stall_name[AN_STALL_NR] = {
 };
 
 struct an_sched_model {
-	struct ev5_op ops[AXP_OP_NR]; /* the machine's table (machine/mach_ev5.c build_op) */
+	struct isa_ev5_op ops[AXP_OP_NR]; /* the EV5 facts, as the machine's model has them */
 };
 
 int an_sched_model_new(struct an_sched_model **out)
 {
-	struct mach_ev5_params p;
 	struct an_sched_model *m;
-	struct mach_ev5 *ev5;
-	int err;
 
 	*out = NULL;
 	m = malloc(sizeof(*m));
 	if (!m)
 		return -ENOMEM;
-	/*
-	 * The per-op facts are built by the machine's EV5 model from axp_op_info (mach_ev5.c,
-	 * build_op) and kept in struct mach_ev5; take them from a model instance so that they are
-	 * written once. (A table-only constructor in mach_ev5_model.h would avoid the instance.)
-	 */
-	mach_ev5_params_default(&p);
-	p.truth = false;
-	err = mach_ev5_new_params(&ev5, &p);
-	if (err) {
-		free(m);
-		return err;
-	}
-	memcpy(m->ops, ev5->ops, sizeof(m->ops));
-	mach_ev5_free(ev5);
+	for (unsigned int op = 0; op < AXP_OP_NR; op++)
+		isa_ev5_op(op, ISA_EV5_DCACHE_LAT, &m->ops[op]);
 	*out = m;
 	return 0;
 }
@@ -51,12 +35,7 @@ void an_sched_model_free(struct an_sched_model *m)
 
 const char *an_sched_pipe_name(unsigned int pipe)
 {
-	static const char *const names[] = {
-		[EV5_P_NONE] = "-", [EV5_P_E0] = "E0", [EV5_P_E1] = "E1",   [EV5_P_E01] = "E01",
-		[EV5_P_FA] = "FA",  [EV5_P_FM] = "FM", [EV5_P_FAM] = "FAM",
-	};
-
-	return pipe < sizeof(names) / sizeof(names[0]) ? names[pipe] : "?";
+	return isa_ev5_pipe_name(pipe);
 }
 
 /*
@@ -80,14 +59,14 @@ struct cyc {
  * The holder of the resource an op of `o` lacks in cycle c (its pc), MULRES, or FITS. In the
  * cycle a multiply reserves E0 the cycle has one integer pipe, E1.
  */
-static uint64_t conflict(const struct cyc *c, const struct ev5_op *o, bool e0_reserved)
+static uint64_t conflict(const struct cyc *c, const struct isa_ev5_op *o, bool e0_reserved)
 {
 	unsigned int ints = c->e0 + c->e1 + c->i01, fps = c->fa + c->fm + c->f01;
 	unsigned int int_lim = e0_reserved ? 1 : 2;
 	uint64_t over_int = (e0_reserved && ints < 2) ? MULRES : c->h_int;
 
 	switch (o->pipe) {
-	case EV5_P_E0:
+	case ISA_EV5_P_E0:
 		if (e0_reserved)
 			return MULRES;
 		if (c->e0)
@@ -95,77 +74,77 @@ static uint64_t conflict(const struct cyc *c, const struct ev5_op *o, bool e0_re
 		if (ints >= int_lim)
 			return over_int;
 		break;
-	case EV5_P_E1:
+	case ISA_EV5_P_E1:
 		if (c->e1)
 			return c->h_e1;
 		if (ints >= int_lim)
 			return over_int;
 		break;
-	case EV5_P_E01:
+	case ISA_EV5_P_E01:
 		if (ints >= int_lim)
 			return over_int;
 		break;
-	case EV5_P_FA:
+	case ISA_EV5_P_FA:
 		if (c->fa)
 			return c->h_fa;
 		if (fps >= 2)
 			return c->h_fp;
 		break;
-	case EV5_P_FM:
+	case ISA_EV5_P_FM:
 		if (c->fm)
 			return c->h_fm;
 		if (fps >= 2)
 			return c->h_fp;
 		break;
-	case EV5_P_FAM:
+	case ISA_EV5_P_FAM:
 		if (fps >= 2)
 			return c->h_fp;
 		break;
 	default:
 		break;
 	}
-	if ((o->kind & EV5_K_LOAD) && c->stores)
+	if ((o->kind & ISA_EV5_K_LOAD) && c->stores)
 		return c->h_mem;
-	if ((o->kind & EV5_K_STORE) && (c->loads || c->stores))
+	if ((o->kind & ISA_EV5_K_STORE) && (c->loads || c->stores))
 		return c->h_mem;
 	return FITS;
 }
 
-static void take(struct cyc *c, const struct ev5_op *o, uint64_t i)
+static void take(struct cyc *c, const struct isa_ev5_op *o, uint64_t i)
 {
 	switch (o->pipe) {
-	case EV5_P_E0:
+	case ISA_EV5_P_E0:
 		c->e0++;
 		c->h_e0 = c->h_int = i;
 		break;
-	case EV5_P_E1:
+	case ISA_EV5_P_E1:
 		c->e1++;
 		c->h_e1 = c->h_int = i;
 		break;
-	case EV5_P_E01:
+	case ISA_EV5_P_E01:
 		c->i01++;
 		c->h_int = i;
 		break;
-	case EV5_P_FA:
+	case ISA_EV5_P_FA:
 		c->fa++;
 		c->h_fa = c->h_fp = i;
 		break;
-	case EV5_P_FM:
+	case ISA_EV5_P_FM:
 		c->fm++;
 		c->h_fm = c->h_fp = i;
 		break;
-	case EV5_P_FAM:
+	case ISA_EV5_P_FAM:
 		c->f01++;
 		c->h_fp = i;
 		break;
 	default:
 		break;
 	}
-	if (o->kind & EV5_K_LOAD) {
+	if (o->kind & ISA_EV5_K_LOAD) {
 		c->loads++;
 		c->h_mem = i;
 	}
-	if (o->kind & EV5_K_STORE) {
+	if (o->kind & ISA_EV5_K_STORE) {
 		c->stores++;
 		c->h_mem = i;
 	}
@@ -182,7 +161,7 @@ struct sreg {
 	uint64_t prod; /* pc of the producer, NOPC: ready since before the schedule started */
 };
 
-static unsigned int dest_reg(const struct ev5_op *o, const struct axp_insn *d)
+static unsigned int dest_reg(const struct isa_ev5_op *o, const struct axp_insn *d)
 {
 	unsigned int r;
 
@@ -267,7 +246,7 @@ static void run(const struct an_sched_model *m, struct st *x, const struct axp_i
 
 	for (uint32_t i = 0; i < n; i++) {
 		const struct axp_insn *d = &insn[i];
-		const struct ev5_op *o = &m->ops[d->op < AXP_OP_NR ? d->op : AXP_OP_INVALID];
+		const struct isa_ev5_op *o = &m->ops[d->op < AXP_OP_NR ? d->op : AXP_OP_INVALID];
 		struct an_sched_insn *s = &out[i];
 		uint64_t pc = addr + 4 * (uint64_t)i;
 		const bool have_prev = x->pc != NOPC;
@@ -290,7 +269,7 @@ static void run(const struct an_sched_model *m, struct st *x, const struct axp_i
 		/* operands */
 		if (o->sa) {
 			unsigned int r = d->ra + o->sa - 1u;
-			bool byp = (o->kind & EV5_K_BYPC) && x->reg[r].b0 < x->reg[r].st;
+			bool byp = (o->kind & ISA_EV5_K_BYPC) && x->reg[r].b0 < x->reg[r].st;
 
 			source(x, r, byp, &t, s);
 		}
@@ -298,12 +277,12 @@ static void run(const struct an_sched_model *m, struct st *x, const struct axp_i
 			source(x, d->rb + o->sb - 1u, false, &t, s);
 		if (o->sc)
 			source(x, d->rc + o->sc - 1u, false, &t, s);
-		if ((o->kind & EV5_K_BARRIER) && x->max_prod != NOPC)
+		if ((o->kind & ISA_EV5_K_BARRIER) && x->max_prod != NOPC)
 			need(&t, x->max_rdy, s, AN_STALL_BARRIER, x->max_prod,
 			     x->max_rdy - x->max_cyc);
-		if ((o->kind & EV5_K_IMUL) && x->last_mul != NOPC)
+		if ((o->kind & ISA_EV5_K_IMUL) && x->last_mul != NOPC)
 			need(&t, x->mul_free, s, AN_STALL_UNIT, x->last_mul, 0);
-		if ((o->kind & EV5_K_FDIV) && x->last_fdiv != NOPC)
+		if ((o->kind & ISA_EV5_K_FDIV) && x->last_fdiv != NOPC)
 			need(&t, x->fdiv_free, s, AN_STALL_UNIT, x->last_fdiv, 0);
 
 		/* slotting: the cycle's pipes, E0 reserved by a multiply, no load 2 after a store */
@@ -320,7 +299,7 @@ static void run(const struct an_sched_model *m, struct st *x, const struct axp_i
 			} else if (h != FITS) {
 				s->reason = AN_STALL_SLOT;
 				s->culprit_pc = h;
-			} else if ((o->kind & EV5_K_LOAD) && x->last_store != NOPC &&
+			} else if ((o->kind & ISA_EV5_K_LOAD) && x->last_store != NOPC &&
 				   t == x->last_store_t + 2) {
 				s->reason = AN_STALL_LDST;
 				s->culprit_pc = x->last_store;
@@ -354,7 +333,7 @@ static void run(const struct an_sched_model *m, struct st *x, const struct axp_i
 
 		/* results */
 		rst = t + o->lat;
-		if (o->kind & EV5_K_IMUL) {
+		if (o->kind & ISA_EV5_K_IMUL) {
 			uint32_t add = 0;
 
 			/* a source produced just before a multiply delays its result [ev5.md] */
@@ -367,17 +346,17 @@ static void run(const struct an_sched_model *m, struct st *x, const struct axp_i
 			x->mul_free = t + o->repeat + add;
 			x->e0_block = rst - 2;
 			x->last_mul = pc;
-		} else if (o->kind & EV5_K_FDIV) {
+		} else if (o->kind & ISA_EV5_K_FDIV) {
 			x->fdiv_free = t + o->repeat;
 			x->last_fdiv = pc;
-		} else if (o->kind & EV5_K_STORE) {
+		} else if (o->kind & ISA_EV5_K_STORE) {
 			x->last_store_t = t;
 			x->last_store = pc;
 		}
 		dst = dest_reg(o, d);
 		if (dst != SINK) {
 			x->reg[dst].st = rst;
-			x->reg[dst].b0 = (o->kind & EV5_K_BYPP) ? t : rst;
+			x->reg[dst].b0 = (o->kind & ISA_EV5_K_BYPP) ? t : rst;
 			x->reg[dst].prod = pc;
 			x->reg[dst].pcyc = t;
 		}

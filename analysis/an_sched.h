@@ -31,9 +31,9 @@
  * The EV5 facts (pipes E0/E1/FA/FM, latencies, the multiplier and divider occupancy, the
  * ICMP/ILOG -> IBR/CMOV 0-cycle bypass, the multiply input penalty, INT16 fetch blocks, loads
  * and stores not issuing together, no load two cycles after a store, barriers) are the hosted
- * machine's EV5 model's (machine/EV5-MODEL.md; the per-op table struct ev5_op of
- * machine/mach_ev5_model.h, built by the machine itself), so the static schedule here is the
- * machine's static schedule: its truth files' STATIC cycles are these Mi.
+ * machine's EV5 model's (machine/EV5-MODEL.md; both take the per-op facts from isa/isa_ev5.h),
+ * so the static schedule here is the machine's static schedule: its truth files' STATIC
+ * cycles are these Mi.
  *
  * One difference, on purpose: a busy multiplier or divider inside the block (a second multiply
  * too soon) is a static stall here (reason UNIT, culprit the earlier multiply); the machine's
@@ -58,7 +58,7 @@ struct an_sched_insn {
 	uint16_t m; /* Mi: cycles at the head of the issue stage without dynamic stalls */
 	uint16_t stall; /* cycles of static stall beyond its issue group's start */
 	uint8_t reason; /* enum an_stall of the stall (NONE when stall == 0) */
-	uint8_t pipe; /* enum ev5_pipe of its op (machine/mach_ev5_model.h) */
+	uint8_t pipe; /* enum isa_ev5_pipe of its op (isa/isa_ev5.h) */
 	uint16_t lat; /* AN_STALL_DEP: the producer's latency (issue to ready) */
 	int32_t culprit; /* the cause's instruction index in the block, -1 (none, or earlier) */
 	uint64_t culprit_pc; /* the cause's address (in this or a preceding block); UINT64_MAX */
@@ -71,11 +71,12 @@ static inline bool an_sched_is_issue_point(const struct an_sched_insn *s)
 
 struct an_sched_model;
 
-/* The EV5 model: the machine's per-op table with its default parameters. 0 or -ENOMEM. */
+/* The EV5 model: the per-op facts of isa/isa_ev5.h (the machine's model uses the same). 0 or
+ * -ENOMEM. */
 int an_sched_model_new(struct an_sched_model **out);
 void an_sched_model_free(struct an_sched_model *m);
 
-/* The name of an enum ev5_pipe value ("E0", "E1", "E01", "FA", "FM", "FAM"). */
+/* The name of an enum isa_ev5_pipe value ("E0", "E1", "E01", "FA", "FM", "FAM"). */
 const char *an_sched_pipe_name(unsigned int pipe);
 
 /*

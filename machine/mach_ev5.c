@@ -76,7 +76,7 @@
 void mach_ev5_params_default(struct mach_ev5_params *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->dcache_lat = 2; /* [ev5.md] "loads from L0 complete in two cycles" */
+	p->dcache_lat = ISA_EV5_DCACHE_LAT; /* [ev5.md] "loads from L0 complete in two cycles" */
 	p->scache_lat = 8; /* [brief] S-cache ~8 */
 	p->bcache_lat = 20; /* [brief] B-cache ~20 */
 	p->mem_lat = 80; /* [brief] memory ~80 */
@@ -94,151 +94,29 @@ void mach_ev5_params_default(struct mach_ev5_params *p)
 /* ------------------------------------------------------------------------------------------ */
 /* Per-op table. */
 
-static uint8_t operand(uint32_t flags, uint32_t use, uint32_t fp)
-{
-	if (!(flags & use))
-		return 0;
-	return 1 + ((flags & fp) ? 32 : 0);
-}
-
-static void build_op(struct mach_ev5 *m, struct ev5_op *o, unsigned int op);
 static uint64_t use_vector(const struct ev5_op *o);
 
+/* The per-op table: the ISA facts (isa/isa_ev5.h) with this model's D-cache hit latency. */
 static void build_ops(struct mach_ev5 *m)
 {
-	for (unsigned int op = 0; op < AXP_OP_NR; op++)
-		build_op(m, &m->ops[op], op);
-}
+	for (unsigned int op = 0; op < AXP_OP_NR; op++) {
+		struct ev5_op *o = &m->ops[op];
+		struct isa_ev5_op f;
 
-static void build_op(struct mach_ev5 *m, struct ev5_op *o, unsigned int op)
-{
-	const struct mach_ev5_params *p = &m->p;
-	const struct axp_op_info *in = &axp_op_info[op];
-	uint32_t f = in->flags;
-
-	memset(o, 0, sizeof(*o));
-	o->sa = operand(f, AXP_F_SA, AXP_F_FA);
-	o->sb = operand(f, AXP_F_SB, AXP_F_FB);
-	o->sc = operand(f, AXP_F_SC, AXP_F_FC);
-	o->da = operand(f, AXP_F_DA, AXP_F_FA);
-	o->dc = operand(f, AXP_F_DC, AXP_F_FC);
-	o->lat = 1;
-	switch (in->unit) {
-	case AXP_U_ILD:
-	case AXP_U_FLD:
-		o->pipe = (f & AXP_F_LOCK) ? EV5_P_E0 : EV5_P_E01;
-		if (f & AXP_F_LD) {
-			o->kind |= EV5_K_LOAD;
-			o->lat = (uint8_t)p->dcache_lat;
-		}
-		break;
-	case AXP_U_IST:
-	case AXP_U_FST:
-		o->pipe = EV5_P_E0;
-		o->kind |= EV5_K_STORE;
-		o->lat = (uint8_t)p->dcache_lat; /* STx_C's success flag */
-		break;
-	case AXP_U_IADD:
-		o->pipe = EV5_P_E01;
-		break;
-	case AXP_U_ILOG:
-	case AXP_U_ICMP:
-		o->pipe = EV5_P_E01;
-		o->kind |= EV5_K_BYPP;
-		break;
-	case AXP_U_SHIFT:
-		o->pipe = EV5_P_E0;
-		break;
-	case AXP_U_CMOV:
-		o->pipe = EV5_P_E01;
-		o->lat = 2;
-		o->kind |= EV5_K_BYPC;
-		break;
-	case AXP_U_MVI:
-		o->pipe = EV5_P_E0;
-		o->lat = 2;
-		break;
-	case AXP_U_IMULL:
-		o->pipe = EV5_P_E0;
-		o->lat = 8;
-		o->repeat = 4;
-		o->kind |= EV5_K_IMUL;
-		break;
-	case AXP_U_IMULQ:
-		o->pipe = EV5_P_E0;
-		o->lat = 12;
-		o->repeat = 8;
-		o->kind |= EV5_K_IMUL;
-		break;
-	case AXP_U_IMULH:
-		o->pipe = EV5_P_E0;
-		o->lat = 14;
-		o->repeat = 8;
-		o->kind |= EV5_K_IMUL;
-		break;
-	case AXP_U_IBR:
-		o->pipe = EV5_P_E1;
-		o->kind |= (op == AXP_OP_BR) ? EV5_K_UBR : (EV5_K_CBR | EV5_K_BYPC);
-		break;
-	case AXP_U_FBR:
-		o->pipe = EV5_P_FA;
-		o->kind |= EV5_K_CBR;
-		break;
-	case AXP_U_JSR:
-		o->pipe = EV5_P_E1;
-		if (op == AXP_OP_BSR)
-			o->kind |= EV5_K_UBR | EV5_K_PUSH;
-		else if (op == AXP_OP_JSR)
-			o->kind |= EV5_K_IND | EV5_K_PUSH;
-		else if (op == AXP_OP_RET)
-			o->kind |= EV5_K_IND | EV5_K_POP;
-		else if (op == AXP_OP_JSR_CO)
-			o->kind |= EV5_K_IND | EV5_K_PUSH | EV5_K_POP;
-		else
-			o->kind |= EV5_K_IND;
-		break;
-	case AXP_U_MISC:
-		o->pipe = EV5_P_E0;
-		o->lat = 2;
-		if (op == AXP_OP_TRAPB || op == AXP_OP_EXCB)
-			o->kind |= EV5_K_BARRIER;
-		else if (op == AXP_OP_MB)
-			o->kind |= EV5_K_BARRIER | EV5_K_MB;
-		else if (op == AXP_OP_WMB)
-			o->kind |= EV5_K_MB;
-		break;
-	case AXP_U_FADD:
-	case AXP_U_FCMOV:
-		o->pipe = EV5_P_FA;
-		o->lat = 4;
-		break;
-	case AXP_U_FMUL:
-		o->pipe = EV5_P_FM;
-		o->lat = 4;
-		break;
-	case AXP_U_FCPYS:
-		o->pipe = EV5_P_FAM;
-		o->lat = 4;
-		break;
-	case AXP_U_FDIVS:
-		o->pipe = EV5_P_FA;
-		o->lat = 15;
-		o->repeat = 15;
-		o->kind |= EV5_K_FDIV;
-		break;
-	case AXP_U_FDIVT:
-		o->pipe = EV5_P_FA;
-		o->lat = 22;
-		o->repeat = 22;
-		o->kind |= EV5_K_FDIV;
-		break;
-	case AXP_U_PAL:
-	default:
-		o->pipe = EV5_P_E1;
-		o->kind |= EV5_K_PAL | EV5_K_BARRIER;
-		break;
+		isa_ev5_op(op, m->p.dcache_lat, &f);
+		*o = (struct ev5_op){
+			.pipe = f.pipe,
+			.lat = f.lat,
+			.repeat = f.repeat,
+			.sa = f.sa,
+			.sb = f.sb,
+			.sc = f.sc,
+			.da = f.da,
+			.dc = f.dc,
+			.kind = f.kind,
+		};
+		o->use = use_vector(o);
 	}
-	o->use = use_vector(o);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -697,30 +575,30 @@ static uint64_t use_vector(const struct ev5_op *o)
 	uint64_t u = EV5_U_N;
 
 	switch (o->pipe) {
-	case EV5_P_E0:
+	case ISA_EV5_P_E0:
 		u += EV5_U_INT + EV5_U_E0;
 		break;
-	case EV5_P_E1:
+	case ISA_EV5_P_E1:
 		u += EV5_U_INT + EV5_U_E1;
 		break;
-	case EV5_P_E01:
+	case ISA_EV5_P_E01:
 		u += EV5_U_INT;
 		break;
-	case EV5_P_FA:
+	case ISA_EV5_P_FA:
 		u += EV5_U_FP + EV5_U_FA;
 		break;
-	case EV5_P_FM:
+	case ISA_EV5_P_FM:
 		u += EV5_U_FP + EV5_U_FM;
 		break;
-	case EV5_P_FAM:
+	case ISA_EV5_P_FAM:
 		u += EV5_U_FP;
 		break;
 	default:
 		break;
 	}
-	if (o->kind & EV5_K_LOAD)
+	if (o->kind & ISA_EV5_K_LOAD)
 		u += EV5_U_MEM;
-	if (o->kind & EV5_K_STORE)
+	if (o->kind & ISA_EV5_K_STORE)
 		u += 2 * EV5_U_MEM;
 	return u;
 }
@@ -737,7 +615,7 @@ static inline bool fits(const struct mach_ev5 *m, const struct ev5_op *o, uint64
 /* The earliest cycle >= t satisfying the per-cycle issue rules. */
 static inline uint64_t place(const struct mach_ev5 *m, const struct ev5_op *o, uint64_t t)
 {
-	while (!fits(m, o, t) || ((o->kind & EV5_K_LOAD) && t == m->last_store_t + 2))
+	while (!fits(m, o, t) || ((o->kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 2))
 		t++;
 	return t;
 }
@@ -746,8 +624,8 @@ static inline uint64_t place(const struct mach_ev5 *m, const struct ev5_op *o, u
 static inline bool needs_place(const struct mach_ev5 *m, const struct ev5_op *o, uint64_t t)
 {
 	if (t == m->cur)
-		return !fits(m, o, t) || ((o->kind & EV5_K_LOAD) && t == m->last_store_t + 2);
-	return t == m->e0_block || ((o->kind & EV5_K_LOAD) && t == m->last_store_t + 2);
+		return !fits(m, o, t) || ((o->kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 2);
+	return t == m->e0_block || ((o->kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 2);
 }
 
 static inline void take_slot(struct mach_ev5 *m, const struct ev5_op *o, uint64_t t)
@@ -862,7 +740,7 @@ static bool predict(struct mach_ev5 *m, const struct ev5_op *o, const struct axp
 	unsigned int kind = o->kind;
 	bool mp = false;
 
-	if (kind & EV5_K_CBR) {
+	if (kind & ISA_EV5_K_CBR) {
 		unsigned int bi = (ev->pc >> 2) & (EV5_BHT_N - 1);
 		unsigned int c = m->bht[bi];
 
@@ -874,10 +752,10 @@ static bool predict(struct mach_ev5 *m, const struct ev5_op *o, const struct axp
 		else
 			c = c ? c - 1 : 0;
 		m->bht[bi] = (uint8_t)c;
-	} else if (kind & EV5_K_IND) {
+	} else if (kind & ISA_EV5_K_IND) {
 		uint64_t pred;
 
-		if (kind & EV5_K_POP) {
+		if (kind & ISA_EV5_K_POP) {
 			m->ras_top = (m->ras_top + EV5_RAS_N - 1) % EV5_RAS_N;
 			pred = m->ras[m->ras_top];
 		} else {
@@ -885,7 +763,7 @@ static bool predict(struct mach_ev5 *m, const struct ev5_op *o, const struct axp
 		}
 		mp = pred != ev->next_pc;
 	}
-	if (kind & EV5_K_PUSH) {
+	if (kind & ISA_EV5_K_PUSH) {
 		m->ras[m->ras_top] = ev->pc + 4;
 		m->ras_top = (m->ras_top + 1) % EV5_RAS_N;
 	}
@@ -922,7 +800,7 @@ static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const str
 	const unsigned int kind = o->kind;
 	uint64_t t0 = t;
 
-	if (kind & (EV5_K_LOAD | EV5_K_STORE)) {
+	if (kind & (ISA_EV5_K_LOAD | ISA_EV5_K_STORE)) {
 		uint64_t vpn = ev->ea >> EV5_PAGE_SHIFT;
 
 		if (vpn != m->dpage[0] && vpn != m->dpage[1]) {
@@ -935,7 +813,7 @@ static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const str
 			}
 		}
 	}
-	if ((kind & EV5_K_LOAD) && st->dmiss) {
+	if ((kind & ISA_EV5_K_LOAD) && st->dmiss) {
 		uint64_t free_at = UINT64_MAX;
 		unsigned int busy = 0;
 
@@ -948,11 +826,12 @@ static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const str
 		if (busy == EV5_MAF_N)
 			t = post(t, free_at, MACH_STALL_DMISS, &st->piece);
 	}
-	if (kind & EV5_K_STORE)
+	if (kind & ISA_EV5_K_STORE)
 		t = post(t, wb_room(m, ev->ea >> EV5_LINE_SHIFT, t), MACH_STALL_WBFULL, &st->piece);
-	if ((kind & EV5_K_MB) && (kind & EV5_K_BARRIER))
+	if ((kind & ISA_EV5_K_MB) && (kind & ISA_EV5_K_BARRIER))
 		t = post(t, wb_drain(m, t), MACH_STALL_WBFULL, &st->piece);
-	if ((kind & EV5_K_LOAD) && t == m->last_store_t + 1 && (ev->ea >> 3) == m->last_store_q) {
+	if ((kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 1 &&
+	    (ev->ea >> 3) == m->last_store_q) {
 		t += m->p.replay;
 		piece_add(&st->piece, MACH_STALL_OTHER, m->p.replay);
 	}
@@ -1006,7 +885,7 @@ static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const 
 	const unsigned int kind = o->kind;
 	uint64_t ready = t + o->lat;
 
-	if (kind & EV5_K_IMUL) {
+	if (kind & ISA_EV5_K_IMUL) {
 		uint64_t add = 0;
 
 		if (o->sa && m->reg[d->ra].rdy + 2 > t)
@@ -1016,13 +895,13 @@ static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const 
 		ready += add;
 		m->mul_free = t + o->repeat + add;
 		m->e0_block = ready - 2;
-	} else if (kind & EV5_K_FDIV) {
+	} else if (kind & ISA_EV5_K_FDIV) {
 		m->fdiv_free = t + o->repeat;
-	} else if (kind & EV5_K_STORE) {
+	} else if (kind & ISA_EV5_K_STORE) {
 		wb_store(m, ev->ea >> EV5_LINE_SHIFT, t);
 		m->last_store_t = t;
 		m->last_store_q = ev->ea >> 3;
-	} else if (kind & EV5_K_MB) {
+	} else if (kind & ISA_EV5_K_MB) {
 		wb_drain(m, t); /* WMB: close the open entry */
 	}
 	return ready;
@@ -1035,7 +914,7 @@ static __attribute__((noinline)) bool control(struct mach_ev5 *m, const struct e
 {
 	bool mp;
 
-	if (o->kind & EV5_K_PAL) {
+	if (o->kind & ISA_EV5_K_PAL) {
 		m->pend_at = t + 1 + m->p.pal_cycles;
 		m->pend_cause = MACH_STALL_OTHER;
 		m->fetch_redirect = t + m->p.pal_cycles;
@@ -1064,18 +943,18 @@ static inline uint64_t pre_issue(struct mach_ev5 *m, const struct ev5_op *o,
 {
 	const unsigned int kind = o->kind;
 
-	if (kind & EV5_K_LOAD) {
+	if (kind & ISA_EV5_K_LOAD) {
 		uint64_t dline = ev->ea >> EV5_LINE_SHIFT;
 
 		st->dmiss = m->dc_tag[dline & (EV5_L1_LINES - 1)] != dline;
 	}
-	if (kind & EV5_K_BARRIER) {
+	if (kind & ISA_EV5_K_BARRIER) {
 		ts = max64(ts, m->max_rdy_st);
 		if (m->max_rdy > m->max_rdy_st)
 			dyn_add(&st->dy, m->max_rdy, MACH_STALL_DMISS);
 	}
-	if (kind & (EV5_K_IMUL | EV5_K_FDIV)) {
-		uint64_t busy = (kind & EV5_K_IMUL) ? m->mul_free : m->fdiv_free;
+	if (kind & (ISA_EV5_K_IMUL | ISA_EV5_K_FDIV)) {
+		uint64_t busy = (kind & ISA_EV5_K_IMUL) ? m->mul_free : m->fdiv_free;
 
 		if (busy > ts)
 			dyn_add(&st->dy, busy, MACH_STALL_UNIT);
@@ -1098,8 +977,8 @@ static __attribute__((noinline)) void pmu_events(struct mach_ev5 *m, const struc
 		ev5_pmu_event(m, MACH_EV_BRANCHMP, t);
 }
 
-#define EV5_K_PRE (EV5_K_LOAD | EV5_K_BARRIER | EV5_K_IMUL | EV5_K_FDIV)
-#define EV5_K_UNIT (EV5_K_IMUL | EV5_K_FDIV | EV5_K_STORE | EV5_K_MB)
+#define ISA_EV5_K_PRE (ISA_EV5_K_LOAD | ISA_EV5_K_BARRIER | ISA_EV5_K_IMUL | ISA_EV5_K_FDIV)
+#define ISA_EV5_K_UNIT (ISA_EV5_K_IMUL | ISA_EV5_K_FDIV | ISA_EV5_K_STORE | ISA_EV5_K_MB)
 
 void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
 {
@@ -1136,7 +1015,7 @@ void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct 
 	if (o->sa) {
 		unsigned int r = d->ra + o->sa - 1u;
 
-		if ((kind & EV5_K_BYPC) && m->reg[r].b0 < m->reg[r].st)
+		if ((kind & ISA_EV5_K_BYPC) && m->reg[r].b0 < m->reg[r].st)
 			ts = max64(ts, m->reg[r].b0);
 		else
 			source(m, r, &ts, &st.dy);
@@ -1148,7 +1027,7 @@ void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct 
 	dst = dest_reg(o, d);
 	if (m->reg[dst].rdy != m->reg[dst].st && m->reg[dst].rdy > ts + 1)
 		dyn_add(&st.dy, m->reg[dst].rdy - 1, MACH_STALL_DMISS); /* WAW on a missing load */
-	if (kind & EV5_K_PRE)
+	if (kind & ISA_EV5_K_PRE)
 		ts = pre_issue(m, o, ev, ts, &st);
 
 	/* Static placement, then the dynamic constraints in order. */
@@ -1159,7 +1038,7 @@ void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct 
 		t = dyn_apply(&st.dy, ts, &st.piece);
 	if (needs_place(m, o, t))
 		t = place(m, o, t);
-	if (kind & (EV5_K_LOAD | EV5_K_STORE | EV5_K_MB))
+	if (kind & (ISA_EV5_K_LOAD | ISA_EV5_K_STORE | ISA_EV5_K_MB))
 		t = mem_post(m, o, ev, t, &st);
 
 	/* Issue at t. */
@@ -1169,19 +1048,19 @@ void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct 
 	m->hist_pc[m->insns % EV5_HIST] = pc;
 	m->hist_t[m->insns % EV5_HIST] = t;
 	m->insns++;
-	account(m, ev, t - prev, &st.piece, st.evb, (kind & EV5_K_CBR) != 0);
+	account(m, ev, t - prev, &st.piece, st.evb, (kind & ISA_EV5_K_CBR) != 0);
 
 	/* Results. */
-	if (kind & EV5_K_LOAD) {
+	if (kind & ISA_EV5_K_LOAD) {
 		ready = load_result(m, o, ev, t, &st);
 		rst = t + o->lat;
 	} else {
-		ready = rst = (kind & EV5_K_UNIT) ? unit_result(m, o, d, ev, t) : t + o->lat;
+		ready = rst = (kind & ISA_EV5_K_UNIT) ? unit_result(m, o, d, ev, t) : t + o->lat;
 	}
 	if (dst != 65) {
 		m->reg[dst].rdy = ready;
 		m->reg[dst].st = rst;
-		m->reg[dst].b0 = (kind & EV5_K_BYPP) ? t : rst;
+		m->reg[dst].b0 = (kind & ISA_EV5_K_BYPP) ? t : rst;
 	}
 	if (ready > m->max_rdy)
 		m->max_rdy = ready;
@@ -1190,7 +1069,7 @@ void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct 
 
 	/* Control flow. */
 	m->fetch_redirect = t;
-	if (kind & (EV5_K_CTRL | EV5_K_PAL))
+	if (kind & (ISA_EV5_K_CTRL | ISA_EV5_K_PAL))
 		mp = control(m, o, d, ev, t, &st);
 	m->redirect = mp || ev->next_pc != pc + 4;
 

@@ -2,6 +2,7 @@
 #ifndef MACH_EV5_MODEL_H
 #define MACH_EV5_MODEL_H
 
+#include "isa_ev5.h"
 #include "mach_ev5.h"
 #include "mach_truth.h"
 
@@ -32,41 +33,16 @@ void mach_ev5_params_default(struct mach_ev5_params *p);
 /* mach_ev5_new() with explicit parameters (tests, benches). */
 int mach_ev5_new_params(struct mach_ev5 **out, const struct mach_ev5_params *p);
 
-/* ---- per-op facts, precomputed from axp_op_info (mach_ev5.c) ---- */
+/* ---- per-op facts: isa_ev5_op() (isa/isa_ev5.h) with the model's D-cache latency ---- */
 
-enum ev5_pipe {
-	EV5_P_NONE, /* issues without an execution pipe (never: every op has one) */
-	EV5_P_E0, /* shifts, MVI, stores, misc, IMUL, LDx_L */
-	EV5_P_E1, /* integer branches, JSR class, CALL_PAL */
-	EV5_P_E01, /* loads, IADD, ILOG, ICMP, CMOV */
-	EV5_P_FA, /* FADD, FCMOV, FBR, FDIV */
-	EV5_P_FM, /* FMUL */
-	EV5_P_FAM, /* CPYS, ITOF/FTOI */
-};
-
-#define EV5_K_LOAD (1u << 0)
-#define EV5_K_STORE (1u << 1)
-#define EV5_K_CBR (1u << 2) /* conditional branch (integer or FP) */
-#define EV5_K_UBR (1u << 3) /* BR, BSR: target known from the displacement */
-#define EV5_K_IND (1u << 4) /* JMP, JSR, RET, JSR_COROUTINE */
-#define EV5_K_PUSH (1u << 5) /* pushes the return stack (BSR, JSR, JSR_CO) */
-#define EV5_K_POP (1u << 6) /* predicted from the return stack (RET, JSR_CO) */
-#define EV5_K_IMUL (1u << 7)
-#define EV5_K_FDIV (1u << 8)
-#define EV5_K_BYPP (1u << 9) /* ICMP/ILOG: 0-cycle bypass to a same-cycle IBR/CMOV */
-#define EV5_K_BYPC (1u << 10) /* IBR/CMOV: may use that bypass on Ra */
-#define EV5_K_MB (1u << 11) /* MB, WMB: wait for the write buffer */
-#define EV5_K_BARRIER (1u << 12) /* TRAPB, EXCB, MB, CALL_PAL: wait for all results */
-#define EV5_K_PAL (1u << 13)
-#define EV5_K_CTRL (EV5_K_CBR | EV5_K_UBR | EV5_K_IND)
-
+/* The facts of isa/isa_ev5.h (fields in the same order), plus the issue resources. */
 struct ev5_op {
-	uint8_t pipe; /* enum ev5_pipe */
+	uint8_t pipe; /* enum isa_ev5_pipe */
 	uint8_t lat; /* result latency (loads: the D-cache hit latency) */
 	uint8_t repeat; /* IMUL/FDIV: cycles the unit stays busy */
 	uint8_t sa, sb, sc; /* 0: operand unused; else 1 + register-file offset (0 or 32) */
 	uint8_t da, dc; /* same for the destination Ra / Rc */
-	uint16_t kind; /* EV5_K_* */
+	uint16_t kind; /* ISA_EV5_K_* */
 	uint64_t use; /* issue resources it takes (packed counters, see mach_ev5.c) */
 };
 
