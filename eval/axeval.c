@@ -282,14 +282,13 @@ int main(int argc, char **argv)
 		const char *truth = argv[i + 3];
 		struct ev_eval_acc a = { 0 };
 		struct mach_truth *t = NULL;
-		uint64_t bad = 0;
+		struct ax_error terr;
 		double all = 0;
 		int ret;
 
-		ret = mach_truth_read(truth, &t, &bad);
+		ret = mach_truth_read(truth, &t, &terr);
 		if (ret) {
-			printf("%-13s cannot read the truth %s: %s (offset %" PRIu64 ")\n", name,
-			       truth, strerror(-ret), bad);
+			printf("%-13s cannot read the truth: %s\n", name, terr.msg);
 			status = 1;
 			continue;
 		}

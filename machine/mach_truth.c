@@ -6,6 +6,7 @@
  * fall-through, so direct branches never touch the separate (from, to) edge hash that indirect
  * jumps with several targets need. The file format is documented in mach_truth.h.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "ax_err.h"
 #include "mach_ev5_model.h"
 
 const char *const mach_stall_name[MACH_STALL_NR] = {
@@ -463,211 +465,258 @@ out_free_buf:
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Reader. */
+/* Reader: every check of a damaged file is an AX_CORRUPT() naming the file and the offset. */
 
-/* Report a damaged file: the offset of the first bad byte, and the checking line when debugging. */
-static int corrupt(uint64_t *bad_offset, uint64_t off, int line)
+/* The header's checks; *tab_end gets the end of the section table. */
+static int parse_header(const uint8_t *buf, size_t len, const char *name, struct mach_truth *t,
+			uint32_t *nsec, uint64_t *tab_end, struct ax_error *err)
 {
-	if (bad_offset)
-		*bad_offset = off;
-	if (getenv("AXPROF_DEBUG"))
-		fprintf(stderr, "mach_truth: damaged at offset %llu (check at mach_truth.c:%d)\n",
-			(unsigned long long)off, line);
-	return -EBADMSG;
-}
+	uint64_t size;
 
-#define TRUTH_CORRUPT(off)                                  \
-	do {                                                \
-		err = corrupt(bad_offset, (off), __LINE__); \
-		goto out_free;                              \
-	} while (0)
-
-int mach_truth_parse(const void *buf_, size_t len, struct mach_truth **out, uint64_t *bad_offset)
-{
-	const uint8_t *buf = buf_;
-	struct mach_truth *t;
-	uint32_t nsec;
-	uint64_t tab_end;
-	const uint8_t *sec_ent[4] = { NULL };
-	int err = 0;
-
-	*out = NULL;
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return -ENOMEM;
 	if (len < MACH_TRUTH_HDR_SIZE)
-		TRUTH_CORRUPT(len);
+		return AX_CORRUPT(err, name, len, "shorter than the %d-byte header",
+				  MACH_TRUTH_HDR_SIZE);
 	if (memcmp(buf, MACH_TRUTH_MAGIC, 8))
-		TRUTH_CORRUPT(0);
+		return AX_CORRUPT(err, name, 0, "not a truth file (bad magic)");
 	t->version = get32(buf + 8);
 	if (t->version == 0 || t->version > MACH_TRUTH_VERSION)
-		TRUTH_CORRUPT(8);
+		return AX_CORRUPT(err, name, 8, "format version %u (this reader knows 1..%d)",
+				  t->version, MACH_TRUTH_VERSION);
 	if (get32(buf + 12) != MACH_TRUTH_BOM)
-		TRUTH_CORRUPT(12);
+		return AX_CORRUPT(err, name, 12, "bad byte-order mark");
 	if (get32(buf + 16) != MACH_TRUTH_HDR_SIZE)
-		TRUTH_CORRUPT(16);
-	nsec = get32(buf + 20);
-	if (nsec == 0 || nsec > MACH_TRUTH_MAX_SECTIONS)
-		TRUTH_CORRUPT(20);
-	if (get64(buf + 24) != len)
-		TRUTH_CORRUPT(get64(buf + 24) > len ? len : 24);
-	tab_end = MACH_TRUTH_HDR_SIZE + (uint64_t)nsec * MACH_TRUTH_SECENT_SIZE;
-	if (tab_end > len)
-		TRUTH_CORRUPT(len);
+		return AX_CORRUPT(err, name, 16, "header size %u, not %d", get32(buf + 16),
+				  MACH_TRUTH_HDR_SIZE);
+	*nsec = get32(buf + 20);
+	if (*nsec == 0 || *nsec > MACH_TRUTH_MAX_SECTIONS)
+		return AX_CORRUPT(err, name, 20, "%u sections (1..%d)", *nsec,
+				  MACH_TRUTH_MAX_SECTIONS);
+	size = get64(buf + 24);
+	if (size != len)
+		return AX_CORRUPT(err, name, size > len ? len : 24,
+				  "the header says %llu bytes, the file has %zu (truncated?)",
+				  (unsigned long long)size, len);
+	*tab_end = MACH_TRUTH_HDR_SIZE + (uint64_t)*nsec * MACH_TRUTH_SECENT_SIZE;
+	if (*tab_end > len)
+		return AX_CORRUPT(err, name, len, "the section table runs past the end");
 	if (get32(buf + 32) != crc_buf(buf, len))
-		TRUTH_CORRUPT(32);
+		return AX_CORRUPT(err, name, 32, "checksum mismatch");
+	return 0;
+}
+
+/* One section-table entry: its bounds, and which known section it is (sec[type]). */
+static int parse_secent(const uint8_t *buf, size_t len, const char *name, uint32_t i,
+			uint64_t tab_end, const uint8_t *sec[4], struct ax_error *err)
+{
+	static const uint32_t minsz[4] = { 0, MACH_TRUTH_SUMMARY_SIZE, MACH_TRUTH_PC_SIZE,
+					   MACH_TRUTH_EDGE_SIZE };
+	const uint8_t *e = buf + MACH_TRUTH_HDR_SIZE + (size_t)i * MACH_TRUTH_SECENT_SIZE;
+	uint64_t eoff = (uint64_t)(e - buf), off = get64(e + 8), cnt = get64(e + 16);
+	uint32_t type = get32(e), rsz = get32(e + 4);
+
+	if (!rsz)
+		return AX_CORRUPT(err, name, eoff + 4, "section %u: record size 0", i);
+	if (off % 8 || off < tab_end || off > len)
+		return AX_CORRUPT(err, name, eoff + 8, "section %u: data offset %llu out of bounds",
+				  i, (unsigned long long)off);
+	if (cnt > (len - off) / rsz)
+		return AX_CORRUPT(err, name, eoff + 16, "section %u: %llu records run past the end",
+				  i, (unsigned long long)cnt);
+	if (type < MACH_TRUTH_SEC_SUMMARY || type > MACH_TRUTH_SEC_EDGES)
+		return 0; /* a section this reader does not know */
+	if (type == MACH_TRUTH_SEC_SUMMARY && cnt != 1)
+		return AX_CORRUPT(err, name, eoff + 16, "%llu summary records, not 1",
+				  (unsigned long long)cnt);
+	if (rsz < minsz[type])
+		return AX_CORRUPT(err, name, eoff + 4, "section %u: record size %u, less than %u",
+				  i, rsz, minsz[type]);
+	if (sec[type])
+		return AX_CORRUPT(err, name, eoff, "section type %u appears twice", type);
+	sec[type] = e;
+	return 0;
+}
+
+static int parse_sections(const uint8_t *buf, size_t len, const char *name, uint32_t nsec,
+			  uint64_t tab_end, const uint8_t *sec[4], struct ax_error *err)
+{
+	int ret;
 
 	for (uint32_t i = 0; i < nsec; i++) {
-		const uint8_t *e = buf + MACH_TRUTH_HDR_SIZE + (size_t)i * MACH_TRUTH_SECENT_SIZE;
-		uint64_t eoff = (uint64_t)(e - buf);
-		uint32_t type = get32(e), rsz = get32(e + 4);
-		uint64_t off = get64(e + 8), cnt = get64(e + 16);
-		uint32_t minsz = 0;
-
-		if (!rsz)
-			TRUTH_CORRUPT(eoff + 4);
-		if (off % 8 || off < tab_end || off > len)
-			TRUTH_CORRUPT(eoff + 8);
-		if (cnt > (len - off) / rsz)
-			TRUTH_CORRUPT(eoff + 16);
-		switch (type) {
-		case MACH_TRUTH_SEC_SUMMARY:
-			minsz = MACH_TRUTH_SUMMARY_SIZE;
-			if (cnt != 1)
-				TRUTH_CORRUPT(eoff + 16);
-			break;
-		case MACH_TRUTH_SEC_PCS:
-			minsz = MACH_TRUTH_PC_SIZE;
-			break;
-		case MACH_TRUTH_SEC_EDGES:
-			minsz = MACH_TRUTH_EDGE_SIZE;
-			break;
-		default:
-			continue; /* a section this reader does not know */
-		}
-		if (rsz < minsz)
-			TRUTH_CORRUPT(eoff + 4);
-		if (sec_ent[type])
-			TRUTH_CORRUPT(eoff);
-		sec_ent[type] = e;
+		ret = parse_secent(buf, len, name, i, tab_end, sec, err);
+		if (ret)
+			return ret;
 	}
-	for (unsigned int type = 1; type <= 3; type++)
-		if (!sec_ent[type])
-			TRUTH_CORRUPT(MACH_TRUTH_HDR_SIZE);
+	for (unsigned int type = MACH_TRUTH_SEC_SUMMARY; type <= MACH_TRUTH_SEC_EDGES; type++)
+		if (!sec[type])
+			return AX_CORRUPT(err, name, MACH_TRUTH_HDR_SIZE,
+					  "section type %u (summary, pcs, edges) missing", type);
+	return 0;
+}
 
-	{ /* summary */
-		const uint8_t *p = buf + get64(sec_ent[1] + 8);
+static void parse_summary(const uint8_t *buf, const uint8_t *ent, struct mach_truth *t)
+{
+	const uint8_t *p = buf + get64(ent + 8);
 
-		t->sum.cycles = get64(p);
-		t->sum.insns = get64(p + 8);
-		for (unsigned int c = 0; c < MACH_STALL_NR; c++)
-			t->sum.stall[c] = get64(p + 16 + 8 * c);
-		for (unsigned int e = 0; e < MACH_TRUTH_NEVENTS; e++)
-			t->sum.events[e] = get64(p + 88 + 8 * e);
-		for (unsigned int i = 0; i < MACH_TP_NR; i++)
-			t->sum.param[i] = get32(p + 144 + 4 * i);
+	t->sum.cycles = get64(p);
+	t->sum.insns = get64(p + 8);
+	for (unsigned int c = 0; c < MACH_STALL_NR; c++)
+		t->sum.stall[c] = get64(p + 16 + 8 * c);
+	for (unsigned int e = 0; e < MACH_TRUTH_NEVENTS; e++)
+		t->sum.events[e] = get64(p + 88 + 8 * e);
+	for (unsigned int i = 0; i < MACH_TP_NR; i++)
+		t->sum.param[i] = get32(p + 144 + 4 * i);
+}
+
+static int parse_pcs(const uint8_t *buf, const char *name, const uint8_t *ent, struct mach_truth *t,
+		     struct ax_error *err)
+{
+	uint32_t rsz = get32(ent + 4);
+	uint64_t off = get64(ent + 8);
+
+	t->npcs = get64(ent + 16);
+	t->pcs = calloc(t->npcs ? t->npcs : 1, sizeof(*t->pcs));
+	if (!t->pcs)
+		return ax_fail(err, -ENOMEM, "%s: out of memory for %zu pc records", name, t->npcs);
+	for (size_t i = 0; i < t->npcs; i++, off += rsz) {
+		const uint8_t *p = buf + off;
+		struct mach_truth_pc *r = &t->pcs[i];
+		uint64_t sum = 0;
+
+		r->pc = get64(p);
+		if (i && r->pc <= t->pcs[i - 1].pc)
+			return AX_CORRUPT(err, name, off, "pc records not in increasing order");
+		r->exec = get64(p + 8);
+		r->head = get64(p + 16);
+		for (unsigned int c = 0; c < MACH_STALL_NR; c++) {
+			r->stall[c] = get64(p + 24 + 8 * c);
+			sum += r->stall[c];
+		}
+		if (sum != r->head)
+			return AX_CORRUPT(err, name, off + 16,
+					  "pc 0x%llx: stall causes do not add up to its cycles",
+					  (unsigned long long)r->pc);
+		for (unsigned int e = 0; e < MACH_TEV_NR; e++)
+			r->ev[e] = get64(p + 96 + 8 * e);
 	}
-	{ /* per-PC records */
-		uint32_t rsz = get32(sec_ent[2] + 4);
-		uint64_t off = get64(sec_ent[2] + 8);
+	return 0;
+}
 
-		t->npcs = get64(sec_ent[2] + 16);
-		t->pcs = calloc(t->npcs ? t->npcs : 1, sizeof(*t->pcs));
-		if (!t->pcs) {
-			err = -ENOMEM;
-			goto out_free;
-		}
-		for (size_t i = 0; i < t->npcs; i++, off += rsz) {
-			const uint8_t *p = buf + off;
-			struct mach_truth_pc *r = &t->pcs[i];
-			uint64_t sum = 0;
+static int parse_edges(const uint8_t *buf, const char *name, const uint8_t *ent,
+		       struct mach_truth *t, struct ax_error *err)
+{
+	uint32_t rsz = get32(ent + 4);
+	uint64_t off = get64(ent + 8);
 
-			r->pc = get64(p);
-			if (i && r->pc <= t->pcs[i - 1].pc)
-				TRUTH_CORRUPT(off);
-			r->exec = get64(p + 8);
-			r->head = get64(p + 16);
-			for (unsigned int c = 0; c < MACH_STALL_NR; c++) {
-				r->stall[c] = get64(p + 24 + 8 * c);
-				sum += r->stall[c];
-			}
-			if (sum != r->head)
-				TRUTH_CORRUPT(off + 16);
-			for (unsigned int e = 0; e < MACH_TEV_NR; e++)
-				r->ev[e] = get64(p + 96 + 8 * e);
-		}
+	t->nedges = get64(ent + 16);
+	t->edges = calloc(t->nedges ? t->nedges : 1, sizeof(*t->edges));
+	if (!t->edges)
+		return ax_fail(err, -ENOMEM, "%s: out of memory for %zu edges", name, t->nedges);
+	for (size_t i = 0; i < t->nedges; i++, off += rsz) {
+		struct mach_truth_edge *e = &t->edges[i];
+
+		e->from = get64(buf + off);
+		e->to = get64(buf + off + 8);
+		e->count = get64(buf + off + 16);
+		if (i && cmp_edge(&e[-1], e) >= 0)
+			return AX_CORRUPT(err, name, off, "edge records not in increasing order");
 	}
-	{ /* edges */
-		uint32_t rsz = get32(sec_ent[3] + 4);
-		uint64_t off = get64(sec_ent[3] + 8);
+	return 0;
+}
 
-		t->nedges = get64(sec_ent[3] + 16);
-		t->edges = calloc(t->nedges ? t->nedges : 1, sizeof(*t->edges));
-		if (!t->edges) {
-			err = -ENOMEM;
-			goto out_free;
-		}
-		for (size_t i = 0; i < t->nedges; i++, off += rsz) {
-			struct mach_truth_edge *e = &t->edges[i];
+int mach_truth_parse(const void *buf_, size_t len, const char *name, struct mach_truth **out,
+		     struct ax_error *err)
+{
+	const uint8_t *buf = buf_, *sec[4] = { NULL };
+	struct mach_truth *t;
+	uint64_t tab_end = 0;
+	uint32_t nsec = 0;
+	int ret;
 
-			e->from = get64(buf + off);
-			e->to = get64(buf + off + 8);
-			e->count = get64(buf + off + 16);
-			if (i && cmp_edge(&e[-1], e) >= 0)
-				TRUTH_CORRUPT(off);
-		}
+	*out = NULL;
+	ax_error_clear(err);
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return ax_fail(err, -ENOMEM, "%s: out of memory", name);
+	ret = parse_header(buf, len, name, t, &nsec, &tab_end, err);
+	if (!ret)
+		ret = parse_sections(buf, len, name, nsec, tab_end, sec, err);
+	if (!ret) {
+		parse_summary(buf, sec[MACH_TRUTH_SEC_SUMMARY], t);
+		ret = parse_pcs(buf, name, sec[MACH_TRUTH_SEC_PCS], t, err);
+	}
+	if (!ret)
+		ret = parse_edges(buf, name, sec[MACH_TRUTH_SEC_EDGES], t, err);
+	if (ret) {
+		if (getenv("AXPROF_DEBUG") && err)
+			fprintf(stderr, "mach_truth: %s\n", err->msg);
+		mach_truth_free(t);
+		return ret;
 	}
 	*out = t;
 	return 0;
-
-out_free:
-	mach_truth_free(t);
-	return err;
 }
 
-int mach_truth_read(const char *path, struct mach_truth **out, uint64_t *bad_offset)
+/* The whole file into *buf (*len bytes; a file that shrank under us: what is there). */
+static int read_whole(const char *path, uint8_t **buf, size_t *len, struct ax_error *err)
 {
 	struct stat st;
-	uint8_t *buf;
 	size_t got = 0;
-	int fd, err = 0;
+	int fd, ret = 0;
 
-	*out = NULL;
+	*buf = NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return ax_syserr(err, -errno, path, "open");
 	if (fstat(fd, &st)) {
-		err = -errno;
-		goto out_close;
+		ret = ax_syserr(err, -errno, path, "stat");
+		goto out;
 	}
 	if (st.st_size < 0 || (uint64_t)st.st_size > (1ull << 40)) {
-		err = -EFBIG;
-		goto out_close;
+		ret = ax_fail(err, -EFBIG, "%s: too large for a truth file", path);
+		goto out;
 	}
-	buf = malloc(st.st_size ? (size_t)st.st_size : 1);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out_close;
+	*buf = malloc(st.st_size ? (size_t)st.st_size : 1);
+	if (!*buf) {
+		ret = ax_fail(err, -ENOMEM, "%s: out of memory", path);
+		goto out;
 	}
 	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+		ssize_t n = read(fd, *buf + got, (size_t)st.st_size - got);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			err = -errno;
-			goto out_free;
+			ret = ax_syserr(err, -errno, path, "read");
+			goto out;
 		}
 		if (n == 0)
-			break; /* shrank under us: parse what is there */
+			break;
 		got += (size_t)n;
 	}
-	err = mach_truth_parse(buf, got, out, bad_offset);
-out_free:
-	free(buf);
-out_close:
+	*len = got;
+out:
+	if (ret) {
+		free(*buf);
+		*buf = NULL;
+	}
 	close(fd);
-	return err;
+	return ret;
+}
+
+int mach_truth_read(const char *path, struct mach_truth **out, struct ax_error *err)
+{
+	uint8_t *buf;
+	size_t len = 0;
+	int ret;
+
+	*out = NULL;
+	ax_error_clear(err);
+	ret = read_whole(path, &buf, &len, err);
+	if (ret)
+		return ret;
+	ret = mach_truth_parse(buf, len, path, out, err);
+	free(buf);
+	return ret;
 }
 
 void mach_truth_free(struct mach_truth *t)

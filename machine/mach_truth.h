@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ax_err.h"
+
 /*
  * The hosted machine's EV5 model (mach_ev5.c) knows exactly what each instruction did: how often
  * it executed, how many cycles it spent at the head of the issue stage and why, which events it
@@ -161,13 +163,15 @@ struct mach_truth {
 };
 
 /*
- * Read and validate a truth file. Returns 0 and *out (free with mach_truth_free), or -Exxx:
- * -EBADMSG for a damaged, truncated or newer-version file with *bad_offset (may be NULL) set to the
- * offset of the first bad byte; -ENOENT/-EIO... from the file system; -ENOMEM.
+ * Read and validate a truth file. Returns 0 and *out (free with mach_truth_free), or -Exxx with
+ * err (may be NULL) holding a message that names the file: -EBADMSG for a damaged, truncated or
+ * newer-version file (AX_CORRUPT: err->offset is the offset of the first bad byte, the message
+ * says what is wrong there); -ENOENT/-EIO... from the file system; -ENOMEM.
  */
-int mach_truth_read(const char *path, struct mach_truth **out, uint64_t *bad_offset);
-/* The same from a buffer in memory (the buffer is not kept). */
-int mach_truth_parse(const void *buf, size_t len, struct mach_truth **out, uint64_t *bad_offset);
+int mach_truth_read(const char *path, struct mach_truth **out, struct ax_error *err);
+/* The same from a buffer in memory (not kept); `name` names it in messages. */
+int mach_truth_parse(const void *buf, size_t len, const char *name, struct mach_truth **out,
+		     struct ax_error *err);
 void mach_truth_free(struct mach_truth *t);
 /* The record of `pc`, or NULL (binary search). */
 const struct mach_truth_pc *mach_truth_find(const struct mach_truth *t, uint64_t pc);

@@ -21,7 +21,8 @@
 int main(int argc, char **argv)
 {
 	struct mach_truth *t;
-	uint64_t bad = 0, total_obs = 0, total_head = 0;
+	struct ax_error terr;
+	uint64_t total_obs = 0, total_head = 0;
 	double period, chi2 = 0;
 	unsigned int df = 0, outliers = 0, checked = 0;
 	char line[256];
@@ -33,10 +34,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	period = atof(argv[3]);
-	err = mach_truth_read(argv[1], &t, &bad);
+	err = mach_truth_read(argv[1], &t, &terr);
 	if (err) {
-		fprintf(stderr, "samples_vs_truth: %s: %s (offset %" PRIu64 ")\n", argv[1],
-			strerror(-err), bad);
+		fprintf(stderr, "samples_vs_truth: %s\n", terr.msg);
 		return 1;
 	}
 	f = fopen(argv[2], "r");

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <cmocka.h>
@@ -92,12 +93,13 @@ static void test_truth_round_trip(void **state)
 	struct mach_truth *t = NULL;
 	const struct mach_truth_pc *r;
 	struct mach_truth_pc mem;
-	uint64_t bad = 0, heads = 0;
+	struct ax_error err;
+	uint64_t heads = 0;
 
 	(void)state;
 	assert_non_null(m);
 	assert_int_equal(mach_ev5_truth_write(m, path), 0);
-	assert_int_equal(mach_truth_read(path, &t, &bad), 0);
+	assert_int_equal(mach_truth_read(path, &t, &err), 0);
 	assert_int_equal(t->version, MACH_TRUTH_VERSION);
 	assert_int_equal(t->sum.cycles, mach_ev5_cycles(m));
 	assert_int_equal(t->sum.insns, m->insns);
@@ -134,7 +136,7 @@ static void test_truth_rejects_truncated(void **state)
 	struct mach_truth *t = NULL;
 	uint8_t *buf;
 	size_t len;
-	uint64_t bad;
+	struct ax_error err;
 
 	(void)state;
 	assert_non_null(m);
@@ -142,15 +144,17 @@ static void test_truth_rejects_truncated(void **state)
 	buf = slurp(path, &len);
 	assert_non_null(buf);
 	for (size_t n = 0; n < len; n += (n < 400 ? 1 : 97)) {
-		bad = UINT64_MAX;
-		assert_int_equal(mach_truth_parse(buf, n, &t, &bad), -EBADMSG);
+		err.offset = UINT64_MAX;
+		assert_int_equal(mach_truth_parse(buf, n, "T", &t, &err), -EBADMSG);
 		assert_null(t);
-		assert_true(bad <= n || bad == 24);
+		assert_true(err.offset <= n || err.offset == 24);
 	}
 	/* and through the file reader */
 	assert_int_equal(truncate(path, (off_t)len - 1), 0);
-	assert_int_equal(mach_truth_read(path, &t, &bad), -EBADMSG);
-	assert_int_equal(bad, len - 1);
+	assert_int_equal(mach_truth_read(path, &t, &err), -EBADMSG);
+	assert_int_equal(err.offset, len - 1);
+	assert_non_null(strstr(err.msg, path)); /* the file reader names the file */
+	assert_non_null(strstr(err.msg, "truncated"));
 	free(buf);
 	mach_ev5_free(m);
 }
@@ -161,30 +165,36 @@ static void test_truth_rejects_bad_magic_crc_version(void **state)
 	struct mach_truth *t = NULL;
 	uint8_t *buf;
 	size_t len;
-	uint64_t bad;
+	struct ax_error err;
 
 	(void)state;
 	assert_non_null(m);
 	assert_int_equal(mach_ev5_truth_write(m, path), 0);
 	buf = slurp(path, &len);
 	assert_non_null(buf);
-	assert_int_equal(mach_truth_parse(buf, len, &t, &bad), 0);
+	assert_int_equal(mach_truth_parse(buf, len, "T", &t, &err), 0);
 	mach_truth_free(t);
 
 	buf[0] ^= 1; /* magic */
-	assert_int_equal(mach_truth_parse(buf, len, &t, &bad), -EBADMSG);
-	assert_int_equal(bad, 0);
+	assert_int_equal(mach_truth_parse(buf, len, "T", &t, &err), -EBADMSG);
+	assert_int_equal(err.offset, 0);
+	assert_non_null(
+		strstr(err.msg, "T: offset 0: not a truth file (bad magic) (mach_truth.c:"));
+	assert_int_equal(err.code, -EBADMSG);
+	assert_true(err.line > 0);
 	buf[0] ^= 1;
 
 	buf[len - 3] ^= 0x40; /* a data byte: the checksum catches it */
-	assert_int_equal(mach_truth_parse(buf, len, &t, &bad), -EBADMSG);
-	assert_int_equal(bad, 32);
+	assert_int_equal(mach_truth_parse(buf, len, "T", &t, &err), -EBADMSG);
+	assert_int_equal(err.offset, 32);
+	assert_non_null(strstr(err.msg, "T: offset 32: checksum mismatch"));
 	buf[len - 3] ^= 0x40;
 
 	put32le(buf + 8, MACH_TRUTH_VERSION + 1); /* a future version, checksum valid */
 	fix_crc(buf, len);
-	assert_int_equal(mach_truth_parse(buf, len, &t, &bad), -EBADMSG);
-	assert_int_equal(bad, 8);
+	assert_int_equal(mach_truth_parse(buf, len, "T", &t, &err), -EBADMSG);
+	assert_int_equal(err.offset, 8);
+	assert_non_null(strstr(err.msg, "format version"));
 	assert_null(t);
 	free(buf);
 	mach_ev5_free(m);
@@ -196,7 +206,7 @@ static void test_truth_rejects_bad_structure(void **state)
 	struct mach_truth *t = NULL;
 	uint8_t *buf, *copy;
 	size_t len;
-	uint64_t bad;
+	struct ax_error err;
 	uint32_t seed = 12345;
 
 	(void)state;
@@ -211,23 +221,24 @@ static void test_truth_rejects_bad_structure(void **state)
 	memcpy(copy, buf, len);
 	put32le(copy + 64 + 32 + 8, (uint32_t)len + 8);
 	fix_crc(copy, len);
-	assert_int_equal(mach_truth_parse(copy, len, &t, &bad), -EBADMSG);
-	assert_int_equal(bad, 64 + 32 + 8);
+	assert_int_equal(mach_truth_parse(copy, len, "T", &t, &err), -EBADMSG);
+	assert_int_equal(err.offset, 64 + 32 + 8);
 
 	/* a record count that does not fit */
 	memcpy(copy, buf, len);
 	put32le(copy + 64 + 64 + 16, 0xffffff);
 	fix_crc(copy, len);
-	assert_int_equal(mach_truth_parse(copy, len, &t, &bad), -EBADMSG);
-	assert_int_equal(bad, 64 + 64 + 16);
+	assert_int_equal(mach_truth_parse(copy, len, "T", &t, &err), -EBADMSG);
+	assert_int_equal(err.offset, 64 + 64 + 16);
 
 	/* per-PC records out of order */
 	memcpy(copy, buf, len);
 	copy[64 + 96 + 256 + 136] = 0; /* the second record's pc, low byte */
 	copy[64 + 96 + 256 + 136 + 1] = 0;
 	fix_crc(copy, len);
-	assert_int_equal(mach_truth_parse(copy, len, &t, &bad), -EBADMSG);
-	assert_int_equal(bad, 64 + 96 + 256 + 136);
+	assert_int_equal(mach_truth_parse(copy, len, "T", &t, &err), -EBADMSG);
+	assert_int_equal(err.offset, 64 + 96 + 256 + 136);
+	assert_non_null(strstr(err.msg, "not in increasing order"));
 
 	/* random byte damage with a valid checksum: parse or reject, never crash */
 	for (int i = 0; i < 2000; i++) {
@@ -239,14 +250,15 @@ static void test_truth_rejects_bad_structure(void **state)
 			copy[36 + (seed >> 8) % (len - 36)] ^= (uint8_t)(1u << ((seed >> 4) & 7));
 		}
 		fix_crc(copy, len);
-		r = mach_truth_parse(copy, len, &t, &bad);
+		r = mach_truth_parse(copy, len, "T", &t, &err);
 		assert_true(r == 0 || r == -EBADMSG);
 		if (r == 0)
 			mach_truth_free(t);
 		else
-			assert_true(bad < len);
+			assert_true(err.offset < len);
 	}
-	assert_int_equal(mach_truth_read("/nonexistent/truth", &t, &bad), -ENOENT);
+	assert_int_equal(mach_truth_read("/nonexistent/truth", &t, &err), -ENOENT);
+	assert_string_equal(err.msg, "/nonexistent/truth: open: No such file or directory");
 	free(copy);
 	free(buf);
 	mach_ev5_free(m);
@@ -258,7 +270,7 @@ static void test_truth_skips_unknown_section(void **state)
 	struct mach_truth *t = NULL;
 	uint8_t *buf;
 	size_t len;
-	uint64_t bad;
+	struct ax_error err;
 
 	(void)state;
 	assert_non_null(m);
@@ -268,8 +280,9 @@ static void test_truth_skips_unknown_section(void **state)
 	/* retype the edge section as a future "values" section: then edges are missing */
 	put32le(buf + 64 + 64, MACH_TRUTH_SEC_VALUES);
 	fix_crc(buf, len);
-	assert_int_equal(mach_truth_parse(buf, len, &t, &bad), -EBADMSG);
-	assert_int_equal(bad, 64);
+	assert_int_equal(mach_truth_parse(buf, len, "T", &t, &err), -EBADMSG);
+	assert_int_equal(err.offset, 64);
+	assert_non_null(strstr(err.msg, "missing"));
 	free(buf);
 	mach_ev5_free(m);
 }

@@ -665,17 +665,11 @@ int cmd_cfg(int argc, char **argv)
 	}
 	if (truth) {
 		struct mach_truth *t = NULL;
-		uint64_t off = 0;
+		struct ax_error terr;
 
-		ret = mach_truth_read(truth, &t, &off);
+		ret = mach_truth_read(truth, &t, &terr);
 		if (ret) {
-			if (ret == -EBADMSG)
-				fprintf(stderr,
-					"axprof cfg: %s: not a valid truth file (bad byte at offset "
-					"%" PRIu64 ")\n",
-					truth, off);
-			else
-				fprintf(stderr, "axprof cfg: %s: %s\n", truth, strerror(-ret));
+			fprintf(stderr, "axprof cfg: not a usable truth file: %s\n", terr.msg);
 			goto out;
 		}
 		tc.t = t;
