@@ -211,14 +211,19 @@ void mach_ev_mprotect(struct mach *m, uint64_t start, uint64_t len, unsigned int
 	}
 }
 
-/* After a successful mremap(2): the old range went, the new one holds what it held. */
+/* After a successful mremap(2): what left [old, old + old_len) is now at [new_va, new_va +
+ * new_len) (grown or shrunk in place, or moved), the file behind it with it. */
 void mach_ev_mremap(struct mach *m, uint64_t old, uint64_t old_len, uint64_t new_va,
 		    uint64_t new_len)
 {
 	const struct mach_file_map *e = NULL;
+	unsigned int prot =
+		mach_mem_page(m->mem, new_va) & (MACH_PROT_R | MACH_PROT_W | MACH_PROT_X);
 	uint64_t off = 0;
 	char *path = NULL;
 
+	old_len = (old_len + MACH_PAGE_MASK) & ~MACH_PAGE_MASK;
+	new_len = (new_len + MACH_PAGE_MASK) & ~MACH_PAGE_MASK;
 	for (size_t i = 0; m->files && i < m->files->n; i++)
 		if (m->files->map[i].start <= old && m->files->map[i].end > old)
 			e = &m->files->map[i];
@@ -226,9 +231,14 @@ void mach_ev_mremap(struct mach *m, uint64_t old, uint64_t old_len, uint64_t new
 		off = e->off + (old - e->start);
 		path = strdup(e->path);
 	}
-	mach_ev_munmap(m, old, old_len);
-	if (path || new_va != old || new_len > old_len)
-		mach_ev_mmap(m, new_va, new_len, mach_mem_page(m->mem, new_va) & 7u, -1, path, off);
+	if (new_va != old) {
+		mach_ev_munmap(m, old, old_len);
+		mach_ev_mmap(m, new_va, new_len, prot, -1, path, off);
+	} else if (new_len < old_len) {
+		mach_ev_munmap(m, old + new_len, old_len - new_len);
+	} else if (new_len > old_len) {
+		mach_ev_mmap(m, old + old_len, new_len - old_len, prot, -1, path, off + old_len);
+	}
 	free(path);
 }
 

@@ -25,7 +25,9 @@
 #define NR_MMAP 71
 #define NR_MUNMAP 73
 #define NR_MPROTECT 74
+#define NR_MREMAP 341
 #define NR_EXIT_GROUP 405
+#define LDAH(ra, rb, disp) ((0x09u << 26) | ((ra) << 21) | ((rb) << 16) | ((disp)&0xffffu))
 
 enum { EV_EXEC, EV_MMAP, EV_MUNMAP, EV_FORK, EV_EXIT };
 
@@ -278,6 +280,72 @@ static void test_mach_events_file_mmap_mprotect_munmap(void **state)
 	free(l);
 }
 
+static void test_mach_events_mremap_moves_the_file(void **state)
+{
+	char path[] = "/tmp/axprof-events-XXXXXX";
+	uint8_t data[2 * MACH_PAGE_SIZE] = { 1, 2, 3 };
+	int fd = mkstemp(path);
+	struct log *l = calloc(1, sizeof(*l));
+	struct mach *m;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, sizeof(data)), sizeof(data));
+	{
+		/* mmap(0, 16K, R|X, MAP_PRIVATE, fd, 0); shrink to 8K in place; move it to
+		 * 0x13000000 (MREMAP_MAYMOVE|MREMAP_FIXED) */
+		const uint32_t w[] = {
+			LDA(16, 31, 0),
+			LDA(17, 31, 16384),
+			LDA(18, 31, 5),
+			LDA(19, 31, 2),
+			LDA(20, 31, (uint32_t)fd),
+			LDA(21, 31, 0),
+			LDA(0, 31, NR_MMAP),
+			CALLSYS,
+			BIS(31, 0, 9),
+			BIS(31, 9, 16),
+			LDA(17, 31, 16384),
+			LDA(18, 31, 8192),
+			LDA(19, 31, 0),
+			LDA(0, 31, NR_MREMAP),
+			CALLSYS,
+			BIS(31, 9, 16),
+			LDA(17, 31, 8192),
+			LDA(18, 31, 8192),
+			LDA(19, 31, 3),
+			LDAH(20, 31, 0x1300),
+			LDA(0, 31, NR_MREMAP),
+			CALLSYS,
+			LDA(16, 31, 0),
+			LDA(0, 31, NR_EXIT_GROUP),
+			CALLSYS,
+		};
+
+		m = code_machine(l, w, sizeof(w) / sizeof(w[0]));
+	}
+	assert_int_equal(mach_run(m), 0);
+	close(fd);
+	unlink(path);
+	assert_int_equal(l->n, 5);
+	assert_int_equal(l->ev[0].type, EV_MMAP);
+	assert_int_equal(l->ev[0].len, 16384);
+	assert_int_equal(l->ev[1].type, EV_MUNMAP); /* the tail that went */
+	assert_int_equal(l->ev[1].start, l->ev[0].start + 8192);
+	assert_int_equal(l->ev[1].len, 8192);
+	assert_int_equal(l->ev[2].type, EV_MUNMAP); /* moved: the old place... */
+	assert_int_equal(l->ev[2].start, l->ev[0].start);
+	assert_int_equal(l->ev[3].type, EV_MMAP); /* ...and the new one, the same file */
+	assert_int_equal(l->ev[3].start, 0x13000000ull);
+	assert_int_equal(l->ev[3].len, 8192);
+	assert_int_equal(l->ev[3].off, 0);
+	assert_int_equal(l->ev[3].prot, MACH_MAP_PROT_R | MACH_MAP_PROT_X);
+	assert_string_equal(l->ev[3].path, path);
+	assert_int_equal(l->ev[4].type, EV_EXIT);
+	mach_free(m);
+	free(l);
+}
+
 static void test_mach_events_fork_in_the_child(void **state)
 {
 	const uint32_t w[] = {
@@ -330,6 +398,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mach_events_dynamic_program_exec_mmap_exit),
 		cmocka_unit_test(test_mach_events_file_mmap_mprotect_munmap),
+		cmocka_unit_test(test_mach_events_mremap_moves_the_file),
 		cmocka_unit_test(test_mach_events_fork_in_the_child),
 		cmocka_unit_test(test_mach_events_none_set_is_fine),
 	};
