@@ -253,6 +253,31 @@ static void test_mach_cpu_registry_checks(void **state)
 	assert_null(m);
 }
 
+static void test_mach_cpu_ev5_through_the_ops(void **state)
+{
+	const struct mach_cpu_ops *ops = mach_cpu_find("ev5");
+	struct mach_cpu_cfg cfg = { .mem_latency = 100 };
+	const char *name;
+	uint64_t v, mem = 0;
+	unsigned int n = 0;
+	void *model = NULL;
+
+	(void)state;
+	assert_non_null(ops);
+	assert_int_equal(ops->create(&model, &cfg), 0);
+	while (ops->param(model, n, &name, &v) == 0) {
+		if (!strcmp(name, "mem_lat"))
+			mem = v;
+		n++;
+	}
+	assert_int_equal(n, 13);
+	assert_int_equal(mem, 100); /* the configuration reached the model */
+	assert_int_equal(ops->param(model, n, &name, &v), -ENOENT);
+	assert_int_equal(ops->cycles(model), 0);
+	assert_int_equal(ops->truth_write(model, "/nonexistent/x"), -EINVAL); /* no truth asked */
+	ops->free(model);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_mach_cpu_builtin_handler_and_truth_go_through_the_ops),
 		cmocka_unit_test(test_mach_cpu_functional_has_no_model),
 		cmocka_unit_test(test_mach_cpu_registry_checks),
+		cmocka_unit_test(test_mach_cpu_ev5_through_the_ops),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
