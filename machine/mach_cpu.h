@@ -13,8 +13,9 @@
  * The machine executes every instruction itself (functional, in program order) and, in timing
  * mode, hands each completed one to the model:
  *
- *   retire()       account one completed instruction (the executor's event and decoded form)
- *   irq_take()     after each retire: is a PMU interrupt due now? (*irq filled, cleared)
+ *   retire()       account one completed instruction (the executor's event and decoded form);
+ *                  true when a PMU interrupt may be due (the run loop then asks irq_take())
+ *   irq_take()     is a PMU interrupt due now? (*irq filled, cleared)
  *   pmu_arm()      arm counter `event` to overflow after `period` more events (0: disarm)
  *   cycles()       cycles so far (also what RPCC reads)
  *   count()        PMU event counts so far
@@ -58,7 +59,7 @@ struct mach_cpu_ops {
 	const char *name; /* what --cpu names ("ev5") */
 	int (*create)(void **model, const struct mach_cpu_cfg *cfg); /* 0 or -Exxx */
 	void (*free)(void *model);
-	void (*retire)(void *model, const struct axp_insn *d, const struct axp_event *ev);
+	bool (*retire)(void *model, const struct axp_insn *d, const struct axp_event *ev);
 	bool (*irq_take)(void *model, struct mach_irq *irq);
 	void (*pmu_arm)(void *model, enum mach_event event, uint64_t period);
 	uint64_t (*cycles)(const void *model);

@@ -25,9 +25,13 @@ static void ev5_free(void *model)
 	mach_ev5_free(model);
 }
 
-static void ev5_retire(void *model, const struct axp_insn *d, const struct axp_event *ev)
+/* An interrupt can only be due while one is queued (most instructions: none). */
+static bool ev5_retire(void *model, const struct axp_insn *d, const struct axp_event *ev)
 {
-	mach_ev5_retire(model, d, ev);
+	struct mach_ev5 *m = model;
+
+	mach_ev5_retire(m, d, ev);
+	return m->nirq != 0;
 }
 
 static bool ev5_irq_take(void *model, struct mach_irq *irq)

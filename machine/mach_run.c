@@ -441,7 +441,9 @@ static void samples_print(const struct mach_samples *s, FILE *f)
 
 struct timing {
 	struct mach *m;
-	const struct mach_cpu_ops *cpu; /* m->cpu and m->model, one load closer */
+	/* m->cpu's retire and irq_take, and m->model, one load closer */
+	bool (*retire)(void *model, const struct axp_insn *d, const struct axp_event *ev);
+	bool (*irq_take)(void *model, struct mach_irq *irq);
 	void *model;
 	volatile bool stop;
 	bool have_irq;
@@ -452,8 +454,7 @@ static void timing_insn(void *priv, const struct axp_event *ev)
 {
 	struct timing *t = priv;
 
-	t->cpu->retire(t->model, ev->insn, ev);
-	if (!t->have_irq && t->cpu->irq_take(t->model, &t->irq)) {
+	if (t->retire(t->model, ev->insn, ev) && !t->have_irq && t->irq_take(t->model, &t->irq)) {
 		t->have_irq = true;
 		t->stop = true;
 	}
@@ -501,7 +502,7 @@ static void take_irqs(struct timing *t)
 		t->have_irq = false;
 		t->stop = false;
 		pmu_irq(t->m, &irq);
-		if (t->cpu->irq_take(t->model, &t->irq))
+		if (t->irq_take(t->model, &t->irq))
 			t->have_irq = true;
 	}
 }
@@ -520,7 +521,9 @@ static uint64_t chunk_budget(struct mach *m)
 
 static void run_timing(struct mach *m)
 {
-	struct timing t = { .m = m, .cpu = m->cpu, .model = m->model };
+	struct timing t = {
+		.m = m, .retire = m->cpu->retire, .irq_take = m->cpu->irq_take, .model = m->model
+	};
 	struct axp_observer obs = { .insn = timing_insn, .priv = &t, .stop = &t.stop };
 	struct axp_run_cfg cfg = m->cfg;
 	struct axp_stop_info info;

@@ -62,7 +62,7 @@ static void tiny_event(struct tiny *t, enum mach_event e, uint64_t n, uint64_t p
 	}
 }
 
-static void tiny_retire(void *model, const struct axp_insn *d, const struct axp_event *ev)
+static bool tiny_retire(void *model, const struct axp_insn *d, const struct axp_event *ev)
 {
 	struct tiny *t = model;
 	uint64_t c = ev->taken ? 5 : 3;
@@ -71,6 +71,7 @@ static void tiny_retire(void *model, const struct axp_insn *d, const struct axp_
 	t->cycles += c;
 	tiny_event(t, MACH_EV_RETIRED, 1, ev->next_pc);
 	tiny_event(t, MACH_EV_CYCLES, c, ev->next_pc);
+	return t->pending;
 }
 
 static bool tiny_irq_take(void *model, struct mach_irq *irq)
