@@ -580,7 +580,7 @@ static void ev_fork(void *priv, int32_t parent, int32_t child)
 	r->progress = false;
 }
 
-/* The process is gone: its maps go once its last records are merged (hosted_finish). */
+/* The process is gone: its maps go once its last records are merged (hosted_store). */
 static void ev_exit(void *priv, int32_t pid, int exit_code, int exit_signal)
 {
 	struct rec *r = priv;
