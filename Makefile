@@ -19,7 +19,7 @@ WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prot
 ifeq ($(WERROR),1)
 WARN += -Werror
 endif
-INCS     := -Icompat -Ikmod/interp -Ikmod/sampler -Ihotlist -Iisa -Imachine -Ipdb -Idaemon -Ianalysis -Ieval -Itools/lib -Itools -Itests
+INCS     := -Icompat -Ikmod/interp -Ikmod/sampler -Ihotlist -Iisa -Imachine -Ipdb -Idaemon -Ianalysis -Ieval -Itools/lib -Itools -Itests -Iimage
 CFLAGS   ?= -O2 -g
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 DEPFLAGS  = -MMD -MP

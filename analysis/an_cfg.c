@@ -472,7 +472,7 @@ static int resolve_jmp(struct builder *b, uint32_t i, uint32_t k)
 		uint32_t w;
 		uint64_t dest;
 
-		if (an_elf_read32(b->ps->elf, table + 4 * e, &w))
+		if (img_read32(b->ps->elf, table + 4 * e, &w))
 			goto bad;
 		dest = base + (uint64_t)(int64_t)(int32_t)w;
 		if (!exact && (dest < b->p->start || dest >= limit || (dest & 3)))

@@ -10,7 +10,7 @@
 #include "an_freq_image.h"
 
 struct an_fi_image {
-	struct an_elf *elf;
+	struct img *elf;
 	struct an_procs *procs;
 	struct an_sched_model *model;
 	struct pdb_count *ev[AN_EV_NR];
@@ -35,15 +35,18 @@ static int errmsg(char *err, size_t len, int ret, const char *fmt, ...)
 int an_fi_open(const char *path, struct an_fi_image **out, char *err, size_t errlen)
 {
 	struct an_fi_image *im;
+	struct ax_error ierr;
 	int ret;
 
 	*out = NULL;
 	im = calloc(1, sizeof(*im));
 	if (!im)
 		return errmsg(err, errlen, -ENOMEM, "%s: out of memory", path);
-	ret = an_elf_open(path, &im->elf, err, errlen);
-	if (ret)
+	ret = img_open(path, 0, &im->elf, &ierr);
+	if (ret) {
+		errmsg(err, errlen, ret, "%s", ierr.msg);
 		goto fail;
+	}
 	ret = an_procs_find(im->elf, &im->procs, err, errlen);
 	if (ret)
 		goto fail;
@@ -70,11 +73,11 @@ void an_fi_close(struct an_fi_image *im)
 	if (im->procs)
 		an_procs_free(im->procs);
 	if (im->elf)
-		an_elf_close(im->elf);
+		img_close(im->elf);
 	free(im);
 }
 
-const struct an_elf *an_fi_elf(const struct an_fi_image *im)
+const struct img *an_fi_elf(const struct an_fi_image *im)
 {
 	return im->elf;
 }

@@ -9,7 +9,7 @@
 
 #include "an_cfg.h"
 #include "an_culprit.h"
-#include "an_elf.h"
+#include "img.h"
 #include "an_freq.h"
 #include "an_proc.h"
 #include "an_sched.h"
@@ -71,12 +71,12 @@ struct an_fi_image;
 
 /*
  * Open the ELF image at path and find its procedures. Returns 0 and *out, or -Exxx with a
- * one-line message in err: what an_elf_open() and an_procs_find() return (not ELF, not Alpha,
+ * one-line message in err: what img_open() and an_procs_find() return (not ELF, not Alpha,
  * no code, damaged headers...), -ENOMEM.
  */
 int an_fi_open(const char *path, struct an_fi_image **out, char *err, size_t errlen);
 void an_fi_close(struct an_fi_image *im);
-const struct an_elf *an_fi_elf(const struct an_fi_image *im);
+const struct img *an_fi_elf(const struct an_fi_image *im);
 const struct an_procs *an_fi_procs(const struct an_fi_image *im);
 
 /*

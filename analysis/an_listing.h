@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "an_elf.h"
+#include "img.h"
 
 /*
  * an_listing_print() writes what `alpha-linux-gnu-objdump -d FILE` (binutils 2.40) writes for
@@ -43,7 +43,7 @@ struct an_listing_stats {
  * nothing to disassemble (no code section, or --section names no section with contents),
  * -ENOMEM, or -EIO when writing failed. stats may be NULL.
  */
-int an_listing_print(const struct an_elf *e, const struct an_listing_opts *opts, FILE *out,
+int an_listing_print(const struct img *e, const struct an_listing_opts *opts, FILE *out,
 		     struct an_listing_stats *stats, char *err, size_t errlen);
 
 #endif /* AN_LISTING_H */

@@ -20,7 +20,8 @@ PDB_FUZZ := $(BUILD)/fuzz/fuzz_pdb_read
 .PHONY: fuzz
 ifneq ($(shell command -v $(FUZZ_CC) 2>/dev/null),)
 fuzz: $(PDB_FUZZ)
-$(PDB_FUZZ): tests/pdb/fuzz_pdb_read.c $(wildcard pdb/pdb*.c pdb/pdb*.h) compat/ax_err.c hotlist/hotlist.c
+$(PDB_FUZZ): tests/pdb/fuzz_pdb_read.c $(wildcard pdb/pdb*.c pdb/pdb*.h image/img*.c image/img*.h) \
+		compat/ax_err.c hotlist/hotlist.c
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  FUZZ    $@")
 	$(Q)$(FUZZ_CC) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -DPDB_FUZZ_LIBFUZZER \

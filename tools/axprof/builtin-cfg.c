@@ -9,7 +9,7 @@
 
 #include "an_cfg.h"
 #include "isa_dis.h"
-#include "an_elf.h"
+#include "img.h"
 #include "an_proc.h"
 #include "an_sched.h"
 #include "axprof/builtin.h"
@@ -600,7 +600,8 @@ int cmd_cfg(int argc, char **argv)
 	bool have_base = false;
 	struct an_sched_model *model = NULL;
 	struct an_procs *ps = NULL;
-	struct an_elf *elf = NULL;
+	struct img *elf = NULL;
+	struct ax_error ierr;
 	char err[512] = "";
 	int ret, status = 1;
 
@@ -654,11 +655,11 @@ int cmd_cfg(int argc, char **argv)
 	if (have_base && !truth)
 		return usage_error("%s", "--base needs --truth");
 
-	ret = an_elf_open(file, &elf, err, sizeof(err));
+	ret = img_open(file, 0, &elf, &ierr);
 	if (ret) {
 		const char *hint = hint_for(ret);
 
-		fprintf(stderr, "axprof cfg: %s\n", err);
+		fprintf(stderr, "axprof cfg: %s\n", ierr.msg);
 		if (hint)
 			fprintf(stderr, "axprof cfg: %s\n", hint);
 		return 1;
@@ -760,6 +761,6 @@ out:
 	mach_truth_free((struct mach_truth *)tc.t);
 	an_sched_model_free(model);
 	an_procs_free(ps);
-	an_elf_close(elf);
+	img_close(elf);
 	return status;
 }

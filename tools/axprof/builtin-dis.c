@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_elf.h"
+#include "img.h"
 #include "an_listing.h"
 #include "axprof/builtin.h"
 
@@ -97,7 +97,8 @@ int cmd_dis(int argc, char **argv)
 		.stop = AN_LISTING_NOADDR,
 	};
 	const char *file = NULL;
-	struct an_elf *elf;
+	struct ax_error ierr;
+	struct img *elf;
 	char err[512] = "";
 	int ret;
 
@@ -150,17 +151,17 @@ int cmd_dis(int argc, char **argv)
 	if (!file)
 		return usage_error("%s", "no FILE given");
 
-	ret = an_elf_open(file, &elf, err, sizeof(err));
+	ret = img_open(file, 0, &elf, &ierr);
 	if (ret) {
 		const char *hint = hint_for(ret);
 
-		fprintf(stderr, "axprof dis: %s\n", err);
+		fprintf(stderr, "axprof dis: %s\n", ierr.msg);
 		if (hint)
 			fprintf(stderr, "axprof dis: %s\n", hint);
 		return 1;
 	}
 	ret = an_listing_print(elf, &opts, stdout, NULL, err, sizeof(err));
-	an_elf_close(elf);
+	img_close(elf);
 	if (ret) {
 		fprintf(stderr, "axprof dis: %s\n", err);
 		if (ret == -ENOEXEC && !opts.section)

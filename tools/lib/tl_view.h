@@ -7,12 +7,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "an_elf.h"
+#include "img.h"
 #include "pdb.h"
 
 /*
  * The report tools read one epoch of a database: its images (index), each image's profile, and
- * the image files themselves (symbols and instruction words through analysis/an_elf.h, text
+ * the image files themselves (symbols and instruction words through image/img.h, text
  * through isa_dis.h). Offsets are ELF addresses (daemon/dmn_lib.h, ATTRIBUTION), so symbol
  * lookups and disassembly take them directly.
  */
@@ -23,8 +23,8 @@ const char *tl_default_db(const char *opt);
 struct tl_view_image {
 	struct pdb_image img; /* key, path ("" when unknown) ... */
 	struct pdb_prof *prof; /* NULL when the image has no profile in the epoch */
-	struct an_elf *elf; /* NULL when the file cannot be read (then no symbols, no text) */
-	char elf_err[256]; /* why elf is NULL */
+	struct img *elf; /* NULL when the file cannot be read (then no symbols, no text) */
+	char elf_err[AX_ERROR_MAX]; /* why elf is NULL */
 	const char *name; /* what to print: the path, else the key */
 	uint64_t total[PDB_EV_MAX]; /* samples per event */
 };
