@@ -17,8 +17,9 @@
 /*
  * DCPI SOSP'97 §4.3.1: the daemon keeps an image map per active process and turns (pid, pc)
  * into (image, offset). Images are described once (pdb_image_describe: key, size, mtime,
- * build-id) and their PT_LOAD program headers read through image/ (img.h), so a mapping given as a file
- * offset (mmap, /proc/PID/maps) or as a load bias (a loader's link map) gives ELF addresses.
+ * build-id) and their PT_LOAD program headers read through image/ (img.h), so a mapping given
+ * as a file offset (mmap, /proc/PID/maps) or as a load bias (a loader's link map) gives ELF
+ * addresses.
  */
 
 int dmn_fail(struct dmn *d, int code, const char *fmt, ...)
