@@ -21,8 +21,8 @@
  *
  * What is checked (the file may be truncated or hostile; no length in it is trusted):
  *   - the ELF header, the program header table and the section header table lie in the file;
- *   - every PT_LOAD, PT_NOTE and PT_INTERP segment's file bytes (p_offset, p_filesz) lie in
- *     the file, and p_filesz <= p_memsz for PT_LOAD;
+ *   - every PT_LOAD and PT_INTERP segment's file bytes (p_offset, p_filesz) lie in the file,
+ *     and p_filesz <= p_memsz for PT_LOAD (a PT_NOTE outside the file is skipped);
  *   - every section with contents (not SHT_NOBITS) lies in the file;
  *   - symbol tables have Elf64_Sym entries and a string table; names, version chains and
  *     notes are walked with bounds checks (a bad name reads as "", a bad version as
@@ -37,7 +37,8 @@
  * symbol carries its version from .gnu.version, .gnu.version_d and .gnu.version_r, as
  * binutils prints it: `versioned` is "memcpy@@GLIBC_2.0" (the default version), or
  * "memcpy@GLIBC_2.0" (a hidden version, or a version needed from another file), while
- * `name` stays "memcpy" for lookups. The "primary" table is objdump's choice: .symtab when
+ * `name` stays "memcpy" for lookups; as in nm -D, the file's own base version ("Base" in
+ * objdump -T) is not appended. The "primary" table is objdump's choice: .symtab when
  * it has a symbol, else .dynsym; img_symbol() and the function list use it.
  *
  * The struct and its strings live until img_close(); img_* never print.
@@ -82,6 +83,7 @@ struct img_symbol {
 		*versioned; /* "name@@VER" / "name@VER" for a versioned dynamic symbol, else name */
 	const char *version; /* dynamic symbols: version name ("GLIBC_2.0", "Base"), or NULL */
 	bool version_hidden; /* objdump prints name@version (true) or name@@version */
+	bool version_base; /* version is "Base", the file itself: not part of versioned */
 	bool dynamic; /* from .dynsym (false: from .symtab) */
 	uint8_t type; /* STT_* */
 	uint8_t bind; /* STB_* */

@@ -82,7 +82,7 @@ static int make_versioned(struct img_symtab_data *t)
 
 	for (size_t i = 0; i < t->nsyms; i++) {
 		t->syms[i].versioned = t->syms[i].name;
-		if (t->syms[i].version)
+		if (t->syms[i].version && !t->syms[i].version_base)
 			total += strlen(t->syms[i].name) + strlen(t->syms[i].version) + 3;
 	}
 	if (!total)
@@ -94,7 +94,7 @@ static int make_versioned(struct img_symtab_data *t)
 		struct img_symbol *s = &t->syms[i];
 		int n;
 
-		if (!s->version)
+		if (!s->version || s->version_base)
 			continue;
 		n = snprintf(t->versioned + at, total - at, "%s%s%s", s->name,
 			     s->version_hidden ? "@" : "@@", s->version);

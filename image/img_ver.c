@@ -175,6 +175,7 @@ void img_vertab_apply(const struct img_vertab *vt, size_t i, struct img_symbol *
 		return;
 	if (v == 1 && (v > vt->ndefs || vt->base_is_file)) {
 		sym->version = "Base";
+		sym->version_base = true;
 		return;
 	}
 	if (v < vt->n && vt->name[v]) {
