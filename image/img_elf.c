@@ -101,8 +101,12 @@ out_close:
 }
 
 /* ELF64, little-endian: the identity bytes, before the header can be read. */
-static int check_ident(const char *path, const uint8_t *b, size_t size, struct ax_error *err)
+static int check_ident(const char *path, const uint8_t *b, size_t size, unsigned int flags,
+		       struct ax_error *err)
 {
+	const char *what =
+		flags & IMG_ANY_MACHINE ? "not an ELF64 little-endian file" : "not an Alpha file";
+
 	if (size >= 8 && !memcmp(b, "!<arch>\n", 8))
 		return ax_fail(err, -ENOEXEC,
 			       "%s: an ar archive, not an ELF file (extract its members with ar x)",
@@ -113,14 +117,11 @@ static int check_ident(const char *path, const uint8_t *b, size_t size, struct a
 	if (size < EI_NIDENT)
 		return AX_CORRUPT(err, path, size, "truncated ELF file (%zu bytes)", size);
 	if (b[EI_CLASS] != ELFCLASS64)
-		return ax_fail(err, -ENOEXEC,
-			       "%s: not an Alpha file: %s ELF, Alpha files are ELF64", path,
+		return ax_fail(err, -ENOEXEC, "%s: %s: %s ELF, Alpha files are ELF64", path, what,
 			       b[EI_CLASS] == ELFCLASS32 ? "32-bit" : "unknown-class");
 	if (b[EI_DATA] != ELFDATA2LSB)
-		return ax_fail(
-			err, -ENOEXEC,
-			"%s: not an Alpha file: big-endian ELF, Alpha files are little-endian",
-			path);
+		return ax_fail(err, -ENOEXEC,
+			       "%s: %s: big-endian ELF, Alpha files are little-endian", path, what);
 	if (size < sizeof(Elf64_Ehdr))
 		return AX_CORRUPT(err, path, size, "truncated ELF header (%zu of %zu bytes)", size,
 				  sizeof(Elf64_Ehdr));
@@ -164,7 +165,7 @@ static int check_headers(struct img *im, unsigned int flags, struct ax_error *er
 	Elf64_Ehdr eh;
 	int ret;
 
-	ret = check_ident(path, im->image, im->image_size, err);
+	ret = check_ident(path, im->image, im->image_size, flags, err);
 	if (ret)
 		return ret;
 	memcpy(&eh, im->image, sizeof(eh));

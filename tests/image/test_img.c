@@ -192,6 +192,22 @@ static const char *write_file(const char *name, const void *p, size_t n)
 	return path;
 }
 
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *b;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	*len = (size_t)ftell(f);
+	rewind(f);
+	b = malloc(*len);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, *len, f), *len);
+	fclose(f);
+	return b;
+}
+
 static struct img *open_image(const struct image *im, const char *name)
 {
 	struct img *e = NULL;
@@ -603,12 +619,26 @@ static bool run_line(const char *cmd, const char *key, char *line, size_t len)
 	return found;
 }
 
+static void check_build_id(const struct img *e, const char *hex)
+{
+	const uint8_t *id;
+	size_t len;
+
+	id = img_build_id(e, &len);
+	assert_non_null(id);
+	assert_int_equal(2 * len, strlen(hex));
+	for (size_t i = 0; i < len; i++) {
+		char b[3];
+
+		snprintf(b, sizeof(b), "%02x", id[i]);
+		assert_memory_equal(b, hex + 2 * i, 2);
+	}
+}
+
 static void test_img_build_id_matches_readelf(void **state)
 {
 	char line[512], hex[128] = "", *h;
-	const uint8_t *id;
 	struct img *e;
-	size_t len;
 
 	(void)state;
 	need(LIBC);
@@ -620,16 +650,47 @@ static void test_img_build_id_matches_readelf(void **state)
 	h = strstr(line, "Build ID:") + 9;
 	assert_int_equal(sscanf(h, "%127s", hex), 1);
 	assert_int_equal(img_open(LIBC, 0, &e, NULL), 0);
-	id = img_build_id(e, &len);
-	assert_non_null(id);
-	assert_int_equal(2 * len, strlen(hex));
-	for (size_t i = 0; i < len; i++) {
-		char b[3];
-
-		snprintf(b, sizeof(b), "%02x", id[i]);
-		assert_memory_equal(b, hex + 2 * i, 2);
-	}
+	check_build_id(e, hex);
 	img_close(e);
+}
+
+/* Without PT_NOTE segments, the build-id comes from the .note.gnu.build-id section. */
+static void test_img_build_id_from_note_section(void **state)
+{
+	const uint8_t *id, *want;
+	size_t len, idlen, wantlen, nnotes = 0;
+	struct img *e, *ref;
+	uint8_t *b;
+	Elf64_Ehdr eh;
+
+	(void)state;
+	need(LIBC);
+	b = slurp(LIBC, &len);
+	memcpy(&eh, b, sizeof(eh));
+	for (size_t i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+		size_t at = eh.e_phoff + i * sizeof(ph);
+
+		memcpy(&ph, b + at, sizeof(ph));
+		if (ph.p_type != PT_NOTE)
+			continue;
+		ph.p_type = PT_NULL;
+		memcpy(b + at, &ph, sizeof(ph));
+		nnotes++;
+	}
+	assert_true(nnotes > 0);
+	assert_int_equal(img_open(write_file("nonotes.so", b, len), 0, &e, NULL), 0);
+	assert_int_equal(img_open(LIBC, 0, &ref, NULL), 0);
+	id = img_build_id(e, &idlen);
+	want = img_build_id(ref, &wantlen);
+	assert_non_null(id);
+	assert_non_null(want);
+	assert_int_equal(idlen, wantlen);
+	assert_memory_equal(id, want, idlen);
+	assert_non_null(img_section_by_name(e, ".note.gnu.build-id"));
+	img_close(ref);
+	img_close(e);
+	free(b);
 }
 
 /* PT_LOAD, PT_INTERP and PT_DYNAMIC as `readelf -lW` lists them. */
@@ -813,22 +874,6 @@ static void test_img_rejects_host_binary(void **state)
 	img_close(e);
 }
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *b;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	*len = (size_t)ftell(f);
-	rewind(f);
-	b = malloc(*len);
-	assert_non_null(b);
-	assert_int_equal(fread(b, 1, *len, f), *len);
-	fclose(f);
-	return b;
-}
-
 /* Open a patched copy; expect code and a message naming the copy and saying what. */
 static void expect_bad(const uint8_t *b, size_t len, const char *name, int code, const char *what)
 {
@@ -926,6 +971,81 @@ static void test_img_truncated_and_garbage_files(void **state)
 	free(lib);
 }
 
+/* Every accessor on an image that opened, to let the sanitizers see any read out of bounds. */
+static void walk(const struct img *e)
+{
+	uint64_t va;
+	size_t len;
+	uint32_t w;
+
+	for (size_t i = 0; i < img_nsegments(e); i++)
+		assert_true(img_segment(e, i)->filesz <= img_segment(e, i)->memsz);
+	if (img_interp(e))
+		assert_true(strlen(img_interp(e)) > 0);
+	img_dynamic_vaddr(e, &va);
+	if (img_build_id(e, &len))
+		assert_true(len > 0);
+	for (size_t i = 0; i < img_nsections(e); i++) {
+		const struct img_section *sec = img_section(e, i);
+
+		if (sec->data && sec->size)
+			assert_true(sec->data[sec->size - 1] == sec->data[sec->size - 1]);
+		img_section_at(e, sec->addr);
+		img_read32(e, sec->addr, &w);
+	}
+	for (int t = IMG_SYMTAB; t <= IMG_DYNSYM; t++)
+		for (size_t i = 0; i < img_nsyms(e, t); i++) {
+			const struct img_symbol *sym = img_sym(e, t, i);
+
+			assert_true(strlen(sym->versioned) >= strlen(sym->name));
+			img_function_at(e, sym->value);
+		}
+	img_text_size(e);
+}
+
+/* A real shared object with bytes changed anywhere, its program headers most often. */
+static void test_img_damaged_shared_object_never_crashes(void **state)
+{
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	int opened = 0, rejected = 0;
+	size_t len;
+	uint8_t *orig = slurp(FIXTURES "cfgtest.so", &len), *b = malloc(len);
+	Elf64_Ehdr eh;
+
+	(void)state;
+	assert_non_null(b);
+	memcpy(&eh, orig, sizeof(eh));
+	for (int i = 0; i < 2000; i++) {
+		struct img *e = NULL;
+		struct ax_error err;
+
+		memcpy(b, orig, len);
+		for (int k = 0; k < 1 + i % 4; k++) {
+			size_t off;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			off = (i % 3) ? eh.e_phoff + (x >> 8) % (eh.e_phnum * sizeof(Elf64_Phdr)) :
+					(x >> 8) % len;
+			b[off] = (uint8_t)(x >> 48);
+		}
+		if (img_open(write_file("fuzz.so", b, len), i % 2 ? IMG_ANY_MACHINE : 0, &e,
+			     &err) == 0) {
+			opened++;
+			walk(e);
+			img_close(e);
+		} else {
+			rejected++;
+			assert_non_null(strstr(err.msg, "fuzz.so"));
+		}
+	}
+	free(b);
+	free(orig);
+	print_message("damaged shared objects: %d opened, %d rejected\n", opened, rejected);
+	assert_true(opened > 0 && rejected > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -940,11 +1060,13 @@ int main(void)
 		cmocka_unit_test(test_img_symtab_keeps_local_symbols),
 		cmocka_unit_test(test_img_reads_symtab_and_dynsym),
 		cmocka_unit_test(test_img_build_id_matches_readelf),
+		cmocka_unit_test(test_img_build_id_from_note_section),
 		cmocka_unit_test(test_img_program_headers_match_readelf),
 		cmocka_unit_test(test_img_dynsym_versioned_names_match_nm),
 		cmocka_unit_test(test_img_rejects_host_binary),
 		cmocka_unit_test(test_img_damaged_program_headers),
 		cmocka_unit_test(test_img_truncated_and_garbage_files),
+		cmocka_unit_test(test_img_damaged_shared_object_never_crashes),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
