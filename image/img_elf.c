@@ -63,43 +63,6 @@ static int read_all(int fd, uint8_t *buf, size_t size, size_t *got)
 	return 0;
 }
 
-static int read_file(struct img *im, struct ax_error *err)
-{
-	struct stat st;
-	int fd, ret;
-
-	fd = open(im->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return ax_syserr(err, -errno, im->path, "cannot open");
-	if (fstat(fd, &st) < 0) {
-		ret = ax_syserr(err, -errno, im->path, "cannot stat");
-		goto out_close;
-	}
-	ret = -EISDIR;
-	if (S_ISDIR(st.st_mode)) {
-		ax_fail(err, ret, "%s: is a directory, not an ELF file", im->path);
-		goto out_close;
-	}
-	ret = -ENOEXEC;
-	if (!S_ISREG(st.st_mode)) {
-		ax_fail(err, ret, "%s: not a regular file", im->path);
-		goto out_close;
-	}
-	im->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-	im->image = malloc(st.st_size ? (size_t)st.st_size : 1);
-	if (!im->image) {
-		ret = ax_fail(err, -ENOMEM, "%s: out of memory reading %lld bytes", im->path,
-			      (long long)st.st_size);
-		goto out_close;
-	}
-	ret = read_all(fd, im->image, (size_t)st.st_size, &im->image_size);
-	if (ret)
-		ax_syserr(err, ret, im->path, "read failed");
-out_close:
-	close(fd);
-	return ret;
-}
-
 /* ELF64, little-endian: the identity bytes, before the header can be read. */
 static int check_ident(const char *path, const uint8_t *b, size_t size, unsigned int flags,
 		       struct ax_error *err)
@@ -126,6 +89,61 @@ static int check_ident(const char *path, const uint8_t *b, size_t size, unsigned
 		return AX_CORRUPT(err, path, size, "truncated ELF header (%zu of %zu bytes)", size,
 				  sizeof(Elf64_Ehdr));
 	return 0;
+}
+
+/*
+ * Read the file whole into im->image, once its first bytes pass check_ident (so a large file
+ * that is not ELF64 is not read at all).
+ */
+static int read_file(struct img *im, unsigned int flags, struct ax_error *err)
+{
+	uint8_t head[sizeof(Elf64_Ehdr)];
+	size_t nhead;
+	struct stat st;
+	int fd, ret;
+
+	fd = open(im->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ax_syserr(err, -errno, im->path, "cannot open");
+	if (fstat(fd, &st) < 0) {
+		ret = ax_syserr(err, -errno, im->path, "cannot stat");
+		goto out_close;
+	}
+	ret = -EISDIR;
+	if (S_ISDIR(st.st_mode)) {
+		ax_fail(err, ret, "%s: is a directory, not an ELF file", im->path);
+		goto out_close;
+	}
+	ret = -ENOEXEC;
+	if (!S_ISREG(st.st_mode)) {
+		ax_fail(err, ret, "%s: not a regular file", im->path);
+		goto out_close;
+	}
+	im->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	ret = read_all(fd, head, sizeof(head), &nhead);
+	if (ret) {
+		ax_syserr(err, ret, im->path, "read failed");
+		goto out_close;
+	}
+	ret = check_ident(im->path, head, nhead, flags, err);
+	if (ret)
+		goto out_close;
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		ret = ax_syserr(err, -errno, im->path, "cannot seek");
+		goto out_close;
+	}
+	im->image = malloc(st.st_size ? (size_t)st.st_size : 1);
+	if (!im->image) {
+		ret = ax_fail(err, -ENOMEM, "%s: out of memory reading %lld bytes", im->path,
+			      (long long)st.st_size);
+		goto out_close;
+	}
+	ret = read_all(fd, im->image, (size_t)st.st_size, &im->image_size);
+	if (ret)
+		ax_syserr(err, ret, im->path, "read failed");
+out_close:
+	close(fd);
+	return ret;
 }
 
 /* The section header table lies in the file (extended numbering included). */
@@ -198,7 +216,7 @@ static int load(struct img *im, unsigned int flags, struct ax_error *err)
 {
 	int ret;
 
-	ret = read_file(im, err);
+	ret = read_file(im, flags, err);
 	if (!ret)
 		ret = check_headers(im, flags, err);
 	if (!ret)
