@@ -12,6 +12,7 @@
 #include "isa_dis.h"
 #include "an_freq_image.h"
 #include "tl_periods.h"
+#include "tl_prof.h"
 #include "tl_view.h"
 
 /*
@@ -24,10 +25,12 @@
 
 struct ann {
 	struct tl_view v;
-	struct an_fi_opts o;
+	struct an_fi_opts o; /* o.period: of the image analysed (tl_periods_for) */
+	struct tl_periods per;
+	enum tl_psrc psrc; /* where o.period[AN_EV_CYCLES] came from */
 	const char *image, *proc, *csv_path;
 	FILE *csv;
-	bool json, all, period_given;
+	bool json, all;
 	int limit; /* procedures when PROC is not given */
 };
 
@@ -44,10 +47,11 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n"
 		"  --epoch N             that epoch (default the current one)\n"
-		"  --period P            mean CYCLES sampling period (default 62000, the recorder's\n"
-		"                        default 60000-64000)\n"
+		"  --period P            mean CYCLES sampling period, P or LO-HI (default: the one the\n"
+		"                        database stored, else 62000, the recorder's default)\n"
 		"  --event-period E=P    mean period of event E (imiss, dmiss, dtbmiss, itbmiss,\n"
-		"                        branchmp); events without one do not bound stalls\n"
+		"                        branchmp; default the stored one); events without one do not\n"
+		"                        bound stalls\n"
 		"  -n N                  without PROC: the N procedures with most samples (default 5;\n"
 		"                        0: all)\n"
 		"  --json                one JSON object per procedure (JSON Lines)\n"
@@ -56,6 +60,9 @@ static void usage(FILE *f)
 		"Exit status: 0, 1 when the database, image or procedure cannot be read, 2 for bad\n"
 		"options.\n");
 }
+
+static const char *const ev_names[AN_EV_NR] = { "cycles",  "imiss",   "dmiss",
+						"dtbmiss", "itbmiss", "branchmp" };
 
 static const char *reason_text(unsigned int r)
 {
@@ -154,8 +161,11 @@ static void print_text(const struct ann *a, const struct tl_view_image *vi,
 	printf("image %s, procedure %s [0x%" PRIx64 ", 0x%" PRIx64 ")%s\n", vi->name, fp->name,
 	       fp->proc->start, fp->proc->end,
 	       (cfg->flags & AN_CFG_MISSING_EDGES) ? ", CFG missing edges" : "");
-	printf("mean CYCLES period %.0f%s\n", P,
-	       a->period_given ? "" : " (assumed: the recorder's default; see --period)");
+	printf("mean CYCLES period %.0f%s", P, tl_psrc_note(a->psrc));
+	for (unsigned int e = 1; e < AN_EV_NR; e++)
+		if (fp->period[e] > 0)
+			printf(", %s period %.4g", ev_names[e], fp->period[e]);
+	printf("\n");
 	an_stall_summary_print(stdout, NULL, &s, false);
 	printf("\n%-18s %8s %12s %7s %2s %-6s  %s\n", "address", "samples", "executions", "CPI",
 	       "M", "conf", "instruction");
@@ -259,12 +269,8 @@ static void print_json(const struct tl_view_image *vi, const struct an_fi_proc *
 		}
 		printf("},\"unexplained\":%.3f}", r->unexplained);
 		for (unsigned int e = 1; e < AN_EV_NR; e++) {
-			static const char *const names[AN_EV_NR] = { "cycles",	"imiss",
-								     "dmiss",	"dtbmiss",
-								     "itbmiss", "branchmp" };
-
 			if (in->samples[e])
-				printf(",\"%s\":%" PRIu64, names[e], in->samples[e]);
+				printf(",\"%s\":%" PRIu64, ev_names[e], in->samples[e]);
 		}
 		printf("}");
 	}
@@ -315,19 +321,12 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 			vi->name);
 		return 1;
 	}
-	ret = an_fi_open(vi->img.path, &im, err, sizeof(err));
+	ret = tl_fi_open(vi->img.path, vi->prof, &im, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "axprof annotate: %s\n", err);
 		return 1;
 	}
-	if (vi->prof) {
-		ret = an_fi_set_profile(im, vi->prof);
-		if (ret) {
-			fprintf(stderr, "axprof annotate: %s: cannot read its profile: %s\n",
-				vi->name, strerror(-ret));
-			goto fail;
-		}
-	}
+	a->psrc = tl_periods_for(&a->per, vi->prof, a->o.period);
 	if (a->proc) {
 		const struct an_proc *p = an_procs_lookup(an_fi_procs(im), a->proc);
 
@@ -415,7 +414,6 @@ int cmd_annotate(int argc, char **argv)
 	size_t n;
 	int c, ret = 0;
 
-	a.o.period[AN_EV_CYCLES] = CMD_DEFAULT_PERIOD;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:n:", longopts, NULL)) != -1) {
 		switch (c) {
@@ -440,12 +438,11 @@ int cmd_annotate(int argc, char **argv)
 			}
 			break;
 		case O_PERIOD:
-			if (cmd_period_parse("axprof annotate", optarg, a.o.period))
+			if (cmd_period_parse("axprof annotate", optarg, a.per.given))
 				return 2;
-			a.period_given = true;
 			break;
 		case O_EVPERIOD:
-			if (cmd_event_period_parse("axprof annotate", optarg, a.o.period))
+			if (cmd_event_period_parse("axprof annotate", optarg, a.per.given))
 				return 2;
 			break;
 		case O_JSON:

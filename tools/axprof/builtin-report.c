@@ -10,6 +10,7 @@
 #include "an_freq_image.h"
 #include "axprof/builtin.h"
 #include "tl_periods.h"
+#include "tl_prof.h"
 #include "tl_view.h"
 
 /*
@@ -25,8 +26,9 @@ struct report {
 	const char *sel;
 	unsigned int ev[MAX_COLS]; /* events shown; ev[0] sorts */
 	unsigned int ncol;
-	bool procs, json, stalls, period_given;
-	double period[AN_EV_NR]; /* --stalls: mean sampling periods (an_fi_opts) */
+	bool procs, json, stalls;
+	bool assumed; /* --stalls: an image's CYCLES period was assumed (none stored) */
+	struct tl_periods per; /* --stalls: --period, --event-period */
 	long limit; /* --stalls: procedures shown, 0: all */
 };
 
@@ -57,11 +59,12 @@ static void usage(FILE *f)
 		"                   replay; default the first recorded)\n"
 		"  --stalls         where each procedure's cycles went (see above)\n"
 		"  -n N             --stalls: the N procedures with most samples (default all)\n"
-		"  --period P       --stalls: mean CYCLES sampling period (default 62000, the\n"
-		"                   recorder's default; give the mean of record's --period)\n"
+		"  --period P       --stalls: mean CYCLES sampling period, P or LO-HI (default: the\n"
+		"                   one the database stored for each image, else 62000, the\n"
+		"                   recorder's default)\n"
 		"  --event-period E=P  --stalls: mean period of event E (imiss, dmiss, dtbmiss,\n"
-		"                   itbmiss, branchmp), when it was sampled: its samples then bound\n"
-		"                   the stalls of its cause\n"
+		"                   itbmiss, branchmp; default the stored one), when it was sampled:\n"
+		"                   its samples then bound the stalls of its cause\n"
 		"  --json           JSON output\n"
 		"  --help           this text\n");
 }
@@ -392,8 +395,8 @@ static void stall_text(const struct report *rp, const struct srow *v, size_t n,
 		       const struct an_stall_summary *tot)
 {
 	printf("axprof report: database %s, epoch %u; mean CYCLES period %.0f%s\n\n",
-	       pdb_dir(rp->v.db), rp->v.epoch, rp->period[AN_EV_CYCLES],
-	       rp->period_given ? "" : " (assumed: the recorder's default; see --period)");
+	       pdb_dir(rp->v.db), rp->v.epoch, tot->period,
+	       tl_psrc_note(rp->assumed ? TL_PSRC_ASSUMED : TL_PSRC_STORED));
 	printf("Where each procedure's cycles went, in %% of its CYCLES samples: issuing (exec),\n"
 	       "static stalls, and dynamic stalls by cause (one split among the causes not ruled\n"
 	       "out; `axprof annotate IMAGE PROC` shows the ranges and the culprits).\n");
@@ -413,7 +416,7 @@ static void stall_json(const struct report *rp, const struct srow *v, size_t n,
 	printf("{\"database\":");
 	tl_json_str(stdout, pdb_dir(rp->v.db));
 	printf(",\"epoch\":%u,\"period\":%.3f,\"period_assumed\":%s,\"procedures\":[", rp->v.epoch,
-	       rp->period[AN_EV_CYCLES], rp->period_given ? "false" : "true");
+	       tot->period, rp->assumed ? "true" : "false");
 	for (size_t i = 0; i < n; i++) {
 		printf("%s{\"procedure\":", i ? "," : "");
 		tl_json_str(stdout, v[i].p.name);
@@ -438,7 +441,6 @@ static int run_stalls(struct report *rp)
 	size_t n = 0, nsel, i, k;
 	int ret = 0;
 
-	memcpy(o.period, rp->period, sizeof(o.period));
 	sel = calloc(rp->v.n ? rp->v.n : 1, sizeof(*sel));
 	if (!sel)
 		return -ENOMEM;
@@ -464,7 +466,9 @@ static int run_stalls(struct report *rp)
 				im->name, im->total[PDB_EV_CYCLES]);
 			continue;
 		}
-		ret = an_stall_procs(im->img.path, im->prof, &o, &ps, &np, &skipped, err,
+		if (tl_periods_for(&rp->per, im->prof, o.period) == TL_PSRC_ASSUMED)
+			rp->assumed = true;
+		ret = tl_stall_procs(im->img.path, im->prof, &o, &ps, &np, &skipped, err,
 				     sizeof(err));
 		if (ret == -ENOMEM)
 			break;
@@ -504,7 +508,7 @@ static int run_stalls(struct report *rp)
 	}
 	if (!ret) {
 		if (!tot.period)
-			tot.period = rp->period[AN_EV_CYCLES];
+			tot.period = o.period[AN_EV_CYCLES];
 		qsort(v, n, sizeof(*v), srow_cmp);
 		if (rp->limit > 0 && (size_t)rp->limit < n)
 			n = (size_t)rp->limit;
@@ -534,7 +538,7 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct report rp = { .period[AN_EV_CYCLES] = CMD_DEFAULT_PERIOD };
+	struct report rp = { 0 };
 	const char *dir = NULL, *evname = NULL;
 	unsigned long epoch = 0;
 	char err[1200], *end;
@@ -561,12 +565,12 @@ int cmd_report(int argc, char **argv)
 			rp.stalls = true;
 			break;
 		case O_PERIOD:
-			if (cmd_period_parse("axprof report", optarg, rp.period))
+			if (cmd_period_parse("axprof report", optarg, rp.per.given))
 				return 2;
-			rp.period_given = stall_opt = true;
+			stall_opt = true;
 			break;
 		case O_EVPERIOD:
-			if (cmd_event_period_parse("axprof report", optarg, rp.period))
+			if (cmd_event_period_parse("axprof report", optarg, rp.per.given))
 				return 2;
 			stall_opt = true;
 			break;

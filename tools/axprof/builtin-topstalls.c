@@ -11,6 +11,7 @@
 #include "isa_dis.h"
 #include "an_freq_image.h"
 #include "tl_periods.h"
+#include "tl_prof.h"
 #include "tl_view.h"
 
 /*
@@ -40,7 +41,8 @@ struct top {
 	struct stall *v;
 	size_t n, cap;
 	double total; /* all CYCLES samples analysed */
-	double period;
+	double cycles; /* their samples x their image's CYCLES period */
+	bool assumed; /* an image's CYCLES period was assumed */
 };
 
 static void usage(FILE *f)
@@ -57,9 +59,10 @@ static void usage(FILE *f)
 		"  --epoch N             that epoch (default the current one)\n"
 		"  -n N                  how many (default 20)\n"
 		"  --image I             only images whose key, path or file name is I\n"
-		"  --period P            mean CYCLES sampling period (default 62000)\n"
+		"  --period P            mean CYCLES sampling period, P or LO-HI (default: the one the\n"
+		"                        database stored for each image, else 62000)\n"
 		"  --event-period E=P    mean period of event E (imiss, dmiss, dtbmiss, itbmiss,\n"
-		"                        branchmp)\n"
+		"                        branchmp; default the stored one)\n"
 		"  --json                JSON output\n"
 		"  --help                this text\n");
 }
@@ -92,6 +95,7 @@ static int add_proc(struct top *t, const struct tl_view_image *vi, const struct 
 		struct stall *x;
 
 		t->total += s;
+		t->cycles += s * fp->period[AN_EV_CYCLES];
 		if (!s)
 			continue;
 		st = f * in->sched.stall;
@@ -141,8 +145,9 @@ static int cmp_stall(const void *a, const void *b)
 	return (x->pc > y->pc) - (x->pc < y->pc);
 }
 
-static int scan_image(struct top *t, const struct tl_view_image *vi, const struct an_fi_opts *o)
+static int scan_image(struct top *t, const struct tl_view_image *vi, const struct tl_periods *per)
 {
+	struct an_fi_opts o = { 0 };
 	struct an_fi_image *im;
 	char err[512];
 	int ret;
@@ -153,19 +158,22 @@ static int scan_image(struct top *t, const struct tl_view_image *vi, const struc
 		fprintf(stderr, "axprof topstalls: %s: file unknown, skipped\n", vi->name);
 		return 0;
 	}
-	ret = an_fi_open(vi->img.path, &im, err, sizeof(err));
+	ret = tl_fi_open(vi->img.path, vi->prof, &im, err, sizeof(err));
+	if (ret == -ENOMEM)
+		return ret;
 	if (ret) {
 		fprintf(stderr, "axprof topstalls: %s (skipped)\n", err);
 		return 0;
 	}
-	ret = an_fi_set_profile(im, vi->prof);
+	if (tl_periods_for(per, vi->prof, o.period) == TL_PSRC_ASSUMED)
+		t->assumed = true;
 	for (size_t k = 0; !ret && k < an_fi_procs(im)->n; k++) {
 		const struct an_proc *p = &an_fi_procs(im)->v[k];
 		struct an_fi_proc *fp;
 
 		if (!an_fi_samples_in(im, AN_EV_CYCLES, p->start, p->end))
 			continue;
-		if (an_fi_analyze(im, p, o, &fp, err, sizeof(err))) {
+		if (an_fi_analyze(im, p, &o, &fp, err, sizeof(err))) {
 			fprintf(stderr, "axprof topstalls: %s: %s (skipped)\n", vi->name, err);
 			continue;
 		}
@@ -215,19 +223,18 @@ int cmd_topstalls(int argc, char **argv)
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct an_fi_opts o = { 0 };
+	struct tl_periods per = { 0 };
 	struct tl_view v;
 	struct top t = { 0 };
 	const struct tl_view_image **sel = NULL;
 	const char *dir = NULL, *image = NULL;
 	unsigned long epoch = 0;
 	long count = 20;
-	bool json = false, period_given = false;
+	bool json = false;
 	char err[512], *end;
 	size_t n, k;
 	int c, ret = 0;
 
-	o.period[AN_EV_CYCLES] = CMD_DEFAULT_PERIOD;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:n:", longopts, NULL)) != -1) {
 		switch (c) {
@@ -256,12 +263,11 @@ int cmd_topstalls(int argc, char **argv)
 			image = optarg;
 			break;
 		case O_PERIOD:
-			if (cmd_period_parse("axprof topstalls", optarg, o.period))
+			if (cmd_period_parse("axprof topstalls", optarg, per.given))
 				return 2;
-			period_given = true;
 			break;
 		case O_EVPERIOD:
-			if (cmd_event_period_parse("axprof topstalls", optarg, o.period))
+			if (cmd_event_period_parse("axprof topstalls", optarg, per.given))
 				return 2;
 			break;
 		case O_JSON:
@@ -293,7 +299,7 @@ int cmd_topstalls(int argc, char **argv)
 	}
 	n = tl_view_select(&v, image, PDB_EV_CYCLES, sel);
 	for (k = 0; k < n && !ret; k++)
-		ret = scan_image(&t, sel[k], &o);
+		ret = scan_image(&t, sel[k], &per);
 	if (ret) {
 		fprintf(stderr, "axprof topstalls: out of memory\n");
 		ret = 1;
@@ -309,7 +315,7 @@ int cmd_topstalls(int argc, char **argv)
 	if ((size_t)count > t.n)
 		count = (long)t.n;
 	if (json) {
-		printf("{\"period\":%.3f,\"samples\":%.0f,\"stalls\":[", o.period[AN_EV_CYCLES],
+		printf("{\"period\":%.3f,\"samples\":%.0f,\"stalls\":[", t.cycles / t.total,
 		       t.total);
 		for (long i = 0; i < count; i++) {
 			const struct stall *x = &t.v[i];
@@ -330,8 +336,8 @@ int cmd_topstalls(int argc, char **argv)
 		}
 		printf("]}\n");
 	} else {
-		printf("mean CYCLES period %.0f%s; %.0f samples analysed\n", o.period[AN_EV_CYCLES],
-		       period_given ? "" : " (assumed; see --period)", t.total);
+		printf("mean CYCLES period %.0f%s; %.0f samples analysed\n", t.cycles / t.total,
+		       tl_psrc_note(t.assumed ? TL_PSRC_ASSUMED : TL_PSRC_STORED), t.total);
 		printf("%6s %6s %7s %-6s %-14s %-20s %-18s %s\n", "stall%", "static", "cyc/ex",
 		       "conf", "image", "procedure", "address", "instruction / causes");
 		for (long i = 0; i < count; i++) {
