@@ -420,6 +420,49 @@ static void period_hint(const struct vs_config *cfg)
 			"axprof record: analyse with these periods: axprof annotate%s ...\n", buf);
 }
 
+/* The summary as one JSON document on stderr (docs/axprof-json.7, "record"). */
+static void json_summary(const struct rec *r, const struct summary *sm, const struct dmn_stats *ds)
+{
+	const struct vs_stats *vs = &ds->vs;
+	uint64_t srec = ds->records[VS_REC_SAMPLE];
+	struct tl_json j;
+	char evn[32];
+
+	tl_json_doc_open(&j, stderr, "record");
+	tl_json_str(&j, "database", r->o.db);
+	tl_json_u64(&j, "epoch", sm->epoch);
+	tl_json_str(&j, "substrate", sm->hosted ? "hosted" : "kernel");
+	tl_json_u64(&j, "instructions", sm->insns);
+	tl_json_u64(&j, "interpreted_instructions", sm->interp_insns);
+	tl_json_u64(&j, "cycles", sm->cycles);
+	tl_json_num(&j, "seconds", sm->seconds, 3);
+	tl_json_u64(&j, "samples", vs->samples);
+	tl_json_obj_open(&j, "samples_by_event");
+	for (unsigned int e = 0; e < VS_EVENT_NR; e++)
+		if (vs->samples_event[e])
+			tl_json_u64(&j, tl_event_lower(dmn_pdb_event(e), evn, sizeof(evn)),
+				    vs->samples_event[e]);
+	tl_json_obj_close(&j);
+	tl_json_u64(&j, "interpretations", vs->interp_started);
+	tl_json_obj_open(&j, "stops");
+	for (unsigned int i = 0; i < AXP_STOP_NR; i++)
+		if (vs->stops[i])
+			tl_json_u64(&j, axp_stop_name[i], vs->stops[i]);
+	tl_json_obj_close(&j);
+	tl_json_u64(&j, "dropped", sum_drops(vs));
+	tl_json_u64(&j, "sample_records", srec);
+	tl_json_num(&j, "reduction", srec ? (double)vs->samples / (double)srec : 0, 2);
+	tl_json_u64(&j, "records",
+		    ds->records[1] + ds->records[2] + ds->records[3] + ds->records[4] +
+			    ds->records[5]);
+	tl_json_u64(&j, "damaged", ds->damaged);
+	tl_json_u64(&j, "unknown_samples", ds->samples_unknown);
+	tl_json_num(&j, "unknown_percent",
+		    ds->samples ? 100.0 * (double)ds->samples_unknown / (double)ds->samples : 0,
+		    3);
+	tl_json_doc_close(&j);
+}
+
 static void print_summary(const struct rec *r, const struct summary *sm, const struct dmn_stats *ds)
 {
 	const struct vs_stats *vs = &ds->vs;
@@ -431,40 +474,7 @@ static void print_summary(const struct rec *r, const struct summary *sm, const s
 	bool first = true;
 
 	if (r->o.json) {
-		fprintf(stderr,
-			"{\"substrate\":\"%s\",\"instructions\":%" PRIu64
-			",\"interpreted_instructions\":%" PRIu64 ",\"cycles\":%" PRIu64
-			",\"seconds\":%.3f,\"samples\":%" PRIu64 ",\"samples_by_event\":{",
-			sm->hosted ? "hosted" : "kernel", sm->insns, sm->interp_insns, sm->cycles,
-			sm->seconds, vs->samples);
-		for (unsigned int e = 0; e < VS_EVENT_NR; e++) {
-			if (!vs->samples_event[e])
-				continue;
-			fprintf(stderr, "%s\"%s\":%" PRIu64, first ? "" : ",",
-				tl_event_lower(dmn_pdb_event(e), evn, sizeof(evn)),
-				vs->samples_event[e]);
-			first = false;
-		}
-		fprintf(stderr, "},\"interpretations\":%" PRIu64 ",\"stops\":{",
-			vs->interp_started);
-		first = true;
-		for (unsigned int i = 0; i < AXP_STOP_NR; i++) {
-			if (!vs->stops[i])
-				continue;
-			fprintf(stderr, "%s\"%s\":%" PRIu64, first ? "" : ",", axp_stop_name[i],
-				vs->stops[i]);
-			first = false;
-		}
-		fprintf(stderr,
-			"},\"dropped\":%" PRIu64 ",\"sample_records\":%" PRIu64
-			",\"reduction\":%.2f,\"records\":%" PRIu64 ",\"damaged\":%" PRIu64
-			",\"unknown_samples\":%" PRIu64 ",\"unknown_percent\":%.3f,\"database\":",
-			sum_drops(vs), srec, reduction,
-			ds->records[1] + ds->records[2] + ds->records[3] + ds->records[4] +
-				ds->records[5],
-			ds->damaged, ds->samples_unknown, unknown);
-		tl_json_str(stderr, r->o.db);
-		fprintf(stderr, ",\"epoch\":%u}\n", sm->epoch);
+		json_summary(r, sm, ds);
 		return;
 	}
 	if (sm->insns)

@@ -1,3 +1,3 @@
 # tools/axprof/module.mk - the axprof hub and its builtin commands (tools/axprof/builtin-*.c).
 TOOLS += axprof
-axprof_SRCS := tools/axprof/axprof.c tools/lib/tl_periods.c $(wildcard tools/axprof/builtin-*.c)
+axprof_SRCS := tools/axprof/axprof.c $(wildcard tools/axprof/builtin-*.c)
