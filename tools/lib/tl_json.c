@@ -67,8 +67,10 @@ void tl_json_init(struct tl_json *j, FILE *f)
 {
 	j->f = f;
 	j->depth = 0;
-	for (unsigned int i = 0; i <= TL_JSON_DEPTH; i++)
+	for (unsigned int i = 0; i <= TL_JSON_DEPTH; i++) {
 		j->comma[i] = false;
+		j->closer[i] = 0;
+	}
 }
 
 /* Before any value: the comma and the key. */
@@ -90,6 +92,7 @@ static void nest_open(struct tl_json *j, const char *key, char c)
 	if (j->depth < TL_JSON_DEPTH)
 		j->depth++;
 	j->comma[j->depth] = false;
+	j->closer[j->depth] = c == '{' ? '}' : ']';
 }
 
 static void nest_close(struct tl_json *j, char c)
@@ -129,7 +132,7 @@ void tl_json_doc_open(struct tl_json *j, FILE *f, const char *tool)
 void tl_json_doc_close(struct tl_json *j)
 {
 	while (j->depth)
-		tl_json_obj_close(j);
+		nest_close(j, j->closer[j->depth]);
 	fputc('\n', j->f);
 	j->comma[0] = false;
 }

@@ -26,6 +26,7 @@ struct tl_json {
 	FILE *f;
 	unsigned int depth; /* open objects and arrays */
 	bool comma[TL_JSON_DEPTH + 1]; /* the next value at this depth needs a comma first */
+	char closer[TL_JSON_DEPTH + 1]; /* '}' or ']': what closes the level at this depth */
 };
 
 void tl_json_init(struct tl_json *j, FILE *f);
