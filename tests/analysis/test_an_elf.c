@@ -363,7 +363,8 @@ static void record_insn(void *priv, const struct an_listing_insn *in)
 		snprintf(s->line[s->n++], sizeof(s->line[0]),
 			 "%s 0x%" PRIx64 " 0x%08" PRIx32 " %s %s %s+%" PRId64 " ->0x%" PRIx64,
 			 in->section, in->addr, in->word, in->mnemonic, in->operands,
-			 in->symbol ? in->symbol : "-", in->offset, in->has_target ? in->target : 0);
+			 in->symbol ? in->symbol : "-", in->offset,
+			 in->has_target ? in->target : 0);
 }
 
 static void test_an_listing_matches_objdump_layout(void **state)
@@ -405,7 +406,8 @@ static void test_an_listing_matches_objdump_layout(void **state)
 	assert_int_equal(ret, 0);
 	assert_string_equal(out, ""); /* the callback gets the instructions, out nothing */
 	assert_true(seen.n >= 2);
-	assert_string_equal(seen.line[1], ".text 0x10004 0xd35ffffe bsr ra,10000 <f> f+4 ->0x10000");
+	assert_string_equal(seen.line[1],
+			    ".text 0x10004 0xd35ffffe bsr ra,10000 <f> f+4 ->0x10000");
 	free(out);
 
 	o.insn = NULL;

@@ -234,7 +234,8 @@ static void json_edges(struct tl_json *j, const struct an_fi_proc *fp, double P)
 	tl_json_arr_close(j);
 }
 
-static void json_dynamic(struct tl_json *j, const struct an_fi_proc *fp, const struct an_cp_result *r)
+static void json_dynamic(struct tl_json *j, const struct an_fi_proc *fp,
+			 const struct an_cp_result *r)
 {
 	tl_json_obj_open(j, "dynamic");
 	tl_json_num(j, "samples", r->dyn, 3);

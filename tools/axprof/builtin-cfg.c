@@ -181,9 +181,8 @@ static const struct {
 	uint32_t bit;
 	const char *name;
 } blk_flag_names[] = {
-	{ AN_BLK_ENTRY, "entry" },    { AN_BLK_UNREACHABLE, "unreachable" },
-	{ AN_BLK_PAD, "pad" },	      { AN_BLK_JMP, "jmp" },
-	{ AN_BLK_UNRESOLVED, "unresolved" }, { AN_BLK_CALL, "call" },
+	{ AN_BLK_ENTRY, "entry" }, { AN_BLK_UNREACHABLE, "unreachable" }, { AN_BLK_PAD, "pad" },
+	{ AN_BLK_JMP, "jmp" },	   { AN_BLK_UNRESOLVED, "unresolved" },	  { AN_BLK_CALL, "call" },
 };
 #define NBLK_FLAGS (sizeof(blk_flag_names) / sizeof(blk_flag_names[0]))
 
@@ -744,7 +743,8 @@ static int show_proc(const struct cfg_args *args, const struct an_procs *ps,
 	char err[512];
 
 	if (!p) {
-		fprintf(stderr, "axprof cfg: %s: no procedure '%s' (run 'axprof cfg %s' for the list)\n",
+		fprintf(stderr,
+			"axprof cfg: %s: no procedure '%s' (run 'axprof cfg %s' for the list)\n",
 			args->file, args->pname, args->file);
 		return 1;
 	}

@@ -32,8 +32,10 @@ static void usage(FILE *f)
 int cmd_merge(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		TL_LONGOPT_DB,	  TL_LONGOPT_EPOCH,
-		TL_LONGOPT_JSON, { "into", required_argument, NULL, 'i' },
+		TL_LONGOPT_DB,
+		TL_LONGOPT_EPOCH,
+		TL_LONGOPT_JSON,
+		{ "into", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

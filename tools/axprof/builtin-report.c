@@ -295,7 +295,8 @@ static int run(struct report *rp)
 		return -ENOMEM;
 	n = tl_view_select(&rp->v, rp->ro.image, rp->ev[0], sel);
 	if (rp->ro.image && *rp->ro.image && !n) {
-		fprintf(stderr, "axprof report: no image '%s' in epoch %u\n", rp->ro.image, rp->v.epoch);
+		fprintf(stderr, "axprof report: no image '%s' in epoch %u\n", rp->ro.image,
+			rp->v.epoch);
 		free(sel);
 		return -ENOENT;
 	}
@@ -453,7 +454,8 @@ static int run_stalls(struct report *rp)
 		return -ENOMEM;
 	nsel = tl_view_select(&rp->v, rp->ro.image, PDB_EV_CYCLES, sel);
 	if (rp->ro.image && *rp->ro.image && !nsel) {
-		fprintf(stderr, "axprof report: no image '%s' in epoch %u\n", rp->ro.image, rp->v.epoch);
+		fprintf(stderr, "axprof report: no image '%s' in epoch %u\n", rp->ro.image,
+			rp->v.epoch);
 		free(sel);
 		return -ENOENT;
 	}
@@ -508,7 +510,8 @@ static int run_stalls(struct report *rp)
 		fprintf(stderr,
 			"axprof report: no procedure with CYCLES samples could be analysed "
 			"in epoch %u%s%s\n",
-			rp->v.epoch, rp->ro.image ? " for image " : "", rp->ro.image ? rp->ro.image : "");
+			rp->v.epoch, rp->ro.image ? " for image " : "",
+			rp->ro.image ? rp->ro.image : "");
 		ret = -ENOENT;
 	}
 	if (!ret) {

@@ -23,11 +23,26 @@ enum {
 	TL_OPT_JSON,
 };
 
-#define TL_LONGOPT_DB { "db", required_argument, NULL, 'd' }
-#define TL_LONGOPT_EPOCH { "epoch", required_argument, NULL, TL_OPT_EPOCH }
-#define TL_LONGOPT_IMAGE { "image", required_argument, NULL, TL_OPT_IMAGE }
-#define TL_LONGOPT_JSON { "json", no_argument, NULL, TL_OPT_JSON }
-#define TL_LONGOPT_TOP { "top", required_argument, NULL, 'n' }
+#define TL_LONGOPT_DB                              \
+	{                                          \
+		"db", required_argument, NULL, 'd' \
+	}
+#define TL_LONGOPT_EPOCH                                       \
+	{                                                      \
+		"epoch", required_argument, NULL, TL_OPT_EPOCH \
+	}
+#define TL_LONGOPT_IMAGE                                       \
+	{                                                      \
+		"image", required_argument, NULL, TL_OPT_IMAGE \
+	}
+#define TL_LONGOPT_JSON                                \
+	{                                              \
+		"json", no_argument, NULL, TL_OPT_JSON \
+	}
+#define TL_LONGOPT_TOP                              \
+	{                                           \
+		"top", required_argument, NULL, 'n' \
+	}
 
 /* Bits of tl_ropts.seen. */
 #define TL_SEEN_DB (1u << 0)

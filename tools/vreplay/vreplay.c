@@ -223,7 +223,8 @@ static void insn_line(struct vr *vr, const struct tl_view_image *im, const struc
 		tl_json_arr_open(j, as_store ? "later_loads" : "earlier_accesses");
 		for (size_t i = 0; i < np; i++) {
 			tl_json_obj_open(j, NULL);
-			tl_json_hex(j, "address", as_store ? p[i]->load_offset : p[i]->prior_offset);
+			tl_json_hex(j, "address",
+				    as_store ? p[i]->load_offset : p[i]->prior_offset);
 			tl_json_u64(j, "count", p[i]->count);
 			tl_json_num(j, "share", (double)p[i]->count / (double)total, 6);
 			tl_json_str(j, "kind",
@@ -499,9 +500,12 @@ static int run(struct vr *vr)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		TL_LONGOPT_DB,	 TL_LONGOPT_EPOCH,
-		TL_LONGOPT_IMAGE, TL_LONGOPT_JSON,
-		TL_LONGOPT_TOP,	 { "proc", required_argument, NULL, 'p' },
+		TL_LONGOPT_DB,
+		TL_LONGOPT_EPOCH,
+		TL_LONGOPT_IMAGE,
+		TL_LONGOPT_JSON,
+		TL_LONGOPT_TOP,
+		{ "proc", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
