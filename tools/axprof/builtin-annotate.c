@@ -202,7 +202,7 @@ static void json_blocks(struct tl_json *j, const struct an_fi_proc *fp, double P
 
 		tl_json_obj_open(j, NULL);
 		tl_json_hex(j, "address", bl->addr);
-		tl_json_u64(j, "n", bl->n);
+		tl_json_u64(j, "insns", bl->n);
 		tl_json_u64(j, "class", bl->cls);
 		tl_json_num(j, "executions", c->f * P, 3);
 		tl_json_str(j, "how", an_fhow_name(c->how));
@@ -237,7 +237,7 @@ static void json_edges(struct tl_json *j, const struct an_fi_proc *fp, double P)
 static void json_dynamic(struct tl_json *j, const struct an_fi_proc *fp,
 			 const struct an_cp_result *r)
 {
-	tl_json_obj_open(j, "dynamic");
+	tl_json_obj_open(j, "dynamic_stall");
 	tl_json_num(j, "samples", r->dyn, 3);
 	tl_json_num(j, "cycles", r->f > 0 ? r->dyn / r->f : 0.0, 4);
 	tl_json_obj_open(j, "causes");
@@ -274,7 +274,7 @@ static void json_insn(struct tl_json *j, const struct an_fi_proc *fp, const stru
 	tl_json_num(j, "cpi", r->cpi, 4);
 	tl_json_u64(j, "m", in->sched.m);
 	tl_json_str(j, "confidence", an_conf_name(in->conf));
-	tl_json_obj_open(j, "static");
+	tl_json_obj_open(j, "static_stall");
 	tl_json_u64(j, "cycles", in->sched.stall);
 	tl_json_str(j, "reason", an_stall_name[in->sched.reason]);
 	if (in->static_culprit >= 0)

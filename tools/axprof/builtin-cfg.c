@@ -155,8 +155,8 @@ static void json_summary(FILE *f, const char *file, const struct an_proc *p,
 	tl_json_hex(&j, "start", p->start);
 	tl_json_hex(&j, "end", p->end);
 	tl_json_u64(&j, "insns", cfg->ninsns);
-	tl_json_u64(&j, "blocks", cfg->nblocks);
-	tl_json_u64(&j, "edges", cfg->nedges);
+	tl_json_u64(&j, "block_count", cfg->nblocks);
+	tl_json_u64(&j, "edge_count", cfg->nedges);
 	tl_json_u64(&j, "classes", cfg->nclasses);
 	tl_json_u64(&j, "unreachable", cfg->nunreachable);
 	tl_json_bool(&j, "guessed", p->flags & AN_PROC_GUESSED);
@@ -326,7 +326,7 @@ static void json_blocks(struct tl_json *j, const struct pa *a)
 		tl_json_hex(j, "address", bl->addr);
 		tl_json_u64(j, "class", bl->cls);
 		json_block_flags(j, bl->flags);
-		tl_json_arr_open(j, "insns");
+		tl_json_arr_open(j, "instructions");
 		for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
 			json_insn(j, cfg, &a->sched[i], i);
 		tl_json_arr_close(j);

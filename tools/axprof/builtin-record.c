@@ -342,8 +342,8 @@ static void json_summary(const struct rec *r, const struct summary *sm, const st
 	tl_json_str(&j, "database", r->o.db);
 	tl_json_u64(&j, "epoch", sm->epoch);
 	tl_json_str(&j, "substrate", sm->hosted ? "hosted" : "kernel");
-	tl_json_u64(&j, "instructions", sm->insns);
-	tl_json_u64(&j, "interpreted_instructions", sm->interp_insns);
+	tl_json_u64(&j, "insns", sm->insns);
+	tl_json_u64(&j, "interpreted_insns", sm->interp_insns);
 	tl_json_u64(&j, "cycles", sm->cycles);
 	tl_json_num(&j, "seconds", sm->seconds, 3);
 	tl_json_u64(&j, "samples", vs->samples);

@@ -276,7 +276,7 @@ static void json_report(const struct report *rp, const struct rows *rs)
 				tl_json_hex(&j, "address", r->start);
 		}
 		tl_json_str(&j, "image", r->image);
-		json_events(&j, "samples", rp, r->c, false);
+		json_events(&j, "samples_by_event", rp, r->c, false);
 		tl_json_obj_close(&j);
 	}
 	tl_json_arr_close(&j);

@@ -64,7 +64,7 @@ static void json_summary(const struct mach *m, const char *prog, const char *cpu
 	tl_json_doc_open(&j, stderr, "run");
 	tl_json_str(&j, "program", prog);
 	tl_json_str(&j, "cpu", cpu);
-	tl_json_u64(&j, "instructions", m->insns);
+	tl_json_u64(&j, "insns", m->insns);
 	if (m->ev5)
 		tl_json_u64(&j, "cycles", mach_ev5_cycles(m->ev5));
 	tl_json_num(&j, "seconds", seconds, 3);

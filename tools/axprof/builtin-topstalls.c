@@ -196,18 +196,17 @@ static void print_causes(const struct stall *x)
 
 static void json_causes(struct tl_json *j, const struct stall *x)
 {
-	tl_json_arr_open(j, "causes");
+	tl_json_obj_open(j, "causes");
 	for (unsigned int c = 0; c < AN_CAUSE_NR; c++) {
 		if (!(x->cand & (1u << c)) || x->hi[c] <= 0)
 			continue;
-		tl_json_obj_open(j, NULL);
-		tl_json_str(j, "cause", an_cause_name(c));
+		tl_json_obj_open(j, an_cause_name(c));
 		tl_json_num(j, "hi", x->hi[c], 3);
 		if (x->culprit[c])
 			tl_json_hex(j, "culprit", x->culprit[c]);
 		tl_json_obj_close(j);
 	}
-	tl_json_arr_close(j);
+	tl_json_obj_close(j);
 }
 
 struct ts_args {

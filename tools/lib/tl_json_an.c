@@ -9,7 +9,7 @@ void tl_json_stall_summary(struct tl_json *j, const char *key, const struct an_s
 	tl_json_obj_open(j, key);
 	tl_json_num(j, "samples", s->samples, 0);
 	tl_json_num(j, "cycles", cycles, 0);
-	tl_json_num(j, "instructions", s->insns_exec, 0);
+	tl_json_num(j, "insns", s->insns_exec, 0);
 	tl_json_num(j, "cpi", cpi, 4);
 	tl_json_num(j, "execution", s->exec, 2);
 	tl_json_num(j, "static", s->stat, 2);

@@ -7,8 +7,8 @@
 
 /*
  * A procedure's (or a total's) stall summary as the object `key` (docs/axprof-json.7,
- * "summary"): samples, cycles, instructions, cpi, execution, static, dynamic, causes (per cause
- * lo, hi, split) and unexplained; every quantity but cycles, instructions and cpi is in CYCLES
+ * "summary"): samples, cycles, insns (estimated executions), cpi, execution, static, dynamic, causes (per cause
+ * lo, hi, split) and unexplained; every quantity but cycles, insns and cpi is in CYCLES
  * samples.
  */
 void tl_json_stall_summary(struct tl_json *j, const char *key, const struct an_stall_summary *s);
