@@ -219,11 +219,11 @@ static void print_json(struct axd *a)
 	struct dmn_stats st;
 
 	dmn_get_stats(a->d, &st);
-	printf("{\"flushes\":%" PRIu64 ",\"flush_errors\":%" PRIu64 ",\"bytes\":%" PRIu64
-	       ",\"records\":{\"sample\":%" PRIu64 ",\"hotlist\":%" PRIu64 ",\"latency\":%" PRIu64
-	       ",\"conflict\":%" PRIu64 ",\"vcount\":%" PRIu64 ",\"stats\":%" PRIu64
-	       ",\"unknown_type\":%" PRIu64 "},\"damaged\":%" PRIu64 ",\"damaged_bytes\":%" PRIu64
-	       ",\"samples\":%" PRIu64 ",\"samples_unknown\":%" PRIu64
+	printf("{\"tool\":\"axprofd\",\"flushes\":%" PRIu64 ",\"flush_errors\":%" PRIu64
+	       ",\"bytes\":%" PRIu64 ",\"records\":{\"sample\":%" PRIu64 ",\"hotlist\":%" PRIu64
+	       ",\"latency\":%" PRIu64 ",\"conflict\":%" PRIu64 ",\"vcount\":%" PRIu64
+	       ",\"stats\":%" PRIu64 ",\"unknown_type\":%" PRIu64 "},\"damaged\":%" PRIu64
+	       ",\"damaged_bytes\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"samples_unknown\":%" PRIu64
 	       ",\"samples_kernel\":%" PRIu64 ",\"obs_unknown\":%" PRIu64
 	       ",\"epoch\":%u,\"stats_cpus\":%u,\"sampler_samples\":%" PRIu64 "}\n",
 	       a->flushes, st.flush_errors, st.bytes, st.records[VS_REC_SAMPLE],
