@@ -19,32 +19,53 @@ WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prot
 ifeq ($(WERROR),1)
 WARN += -Werror
 endif
-INCS     := -Icompat -Ikmod/interp -Ikmod/sampler -Ihotlist -Iisa -Imachine -Ipdb -Idaemon -Ianalysis -Ieval -Itools/lib -Itools -Itests
 CFLAGS   ?= -O2 -g
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 DEPFLAGS  = -MMD -MP
 LDLIBS   := -lelf -lz -lm
 
 # Filled by module.mk files:
-CORE_SRCS :=	# freestanding, kernel-compatible core (also part of the library)
-LIB_SRCS  :=	# user-space library code (libaxprof)
+MODULES   :=	# library modules (see "Modules and layers" below)
 TOOLS     :=	# tool names; each has <name>_SRCS
 TEST_PROGS :=	# extra test programs beyond tests/*/test_*.c
 ALL_TARGETS :=
 CHECK_STEPS :=	# extra commands run after the unit tests by `make check`
 BENCH_STEPS :=
 
-.PHONY: all check check-core bench deps clean format-check tests modules
+.PHONY: all check check-core check-layers bench deps clean format-check tests modules
 all:
 
-# The libraries every program links; defined before the module.mk files so their rules can name them.
-LIB      := $(BUILD)/lib/libaxprof.a
-LIB_SAN  := $(BUILD)/lib/libaxprof-san.a
+# Modules and layers (DESIGN.md "Layers"). Each directory's module.mk declares its module:
+#   MODULES      += NAME
+#   NAME_DIR     := the directory (its top-level files are the module's)
+#   NAME_DEPS    := the modules it may include and link, directly (their own DEPS follow)
+#   NAME_SRCS    := its library sources: an archive build/lib/libax-NAME.a
+#   NAME_PRIVATE := headers no other module may include (besides every *_int.h)
+# A module's objects are compiled with -I for its own directory and its dependencies' only, so an
+# include that goes up a layer does not compile; `make check-layers` (scripts/check-layers) names
+# it, and a private header included from another module, from the declarations alone.
+# LAYERS lists the library modules from the top down: the archives are linked in this order (every
+# one of them has sources; module.mk rules may name $(LIB) and $(LIB_SAN) as prerequisites).
+LAYERS := eval toolslib analysis daemon pdb machine isa sampler interp hotlist compat
+LIB     := $(foreach m,$(LAYERS),$(BUILD)/lib/libax-$(m).a)
+LIB_SAN := $(foreach m,$(LAYERS),$(BUILD)/lib/libax-$(m)-san.a)
 
 include $(wildcard */module.mk */*/module.mk)
 
-LIB_OBJS     := $(patsubst %.c,$(BUILD)/obj/%.o,$(CORE_SRCS) $(LIB_SRCS))
-LIB_SAN_OBJS := $(patsubst %.c,$(BUILD)/san/%.o,$(CORE_SRCS) $(LIB_SRCS))
+mod_closure = $(sort $(1) $(foreach d,$($(1)_DEPS),$(call mod_closure,$(d))))
+mod_incs = $(foreach m,$(call mod_closure,$(1)),-I$($(m)_DIR) $($(m)_EXTRA_INCS))
+# Tests, benchmarks and test programs see every module.
+INCS := $(foreach m,$(LAYERS),$(if $($(m)_DIR),-I$($(m)_DIR))) $(foreach m,$(MODULES),$($(m)_EXTRA_INCS)) -Itools -Itests
+
+define mod_rule
+$(BUILD)/obj/$($(1)_DIR)/%.o $(BUILD)/san/$($(1)_DIR)/%.o: INCS = $$(call mod_incs,$(1))
+$(if $(filter $(1),$(LAYERS)),$(BUILD)/lib/libax-$(1).a: $(patsubst %.c,$(BUILD)/obj/%.o,$($(1)_SRCS)))
+$(if $(filter $(1),$(LAYERS)),$(BUILD)/lib/libax-$(1)-san.a: $(patsubst %.c,$(BUILD)/san/%.o,$($(1)_SRCS)))
+endef
+$(foreach m,$(MODULES),$(eval $(call mod_rule,$(m))))
+
+# The freestanding, kernel-compatible core.
+CORE_SRCS := $(interp_SRCS) $(sampler_SRCS) $(hotlist_SRCS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -56,13 +77,13 @@ $(BUILD)/san/%.o: %.c
 	$(if $(Q),@echo "  CC-SAN  $<")
 	$(Q)$(CC) $(WARN) $(SANFLAGS) $(DEPFLAGS) $(INCS) -c $< -o $@
 
-$(LIB): $(LIB_OBJS)
+$(BUILD)/lib/%.a:
 	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(LIB_SAN): $(LIB_SAN_OBJS)
-	@mkdir -p $(dir $@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+check-layers:
+	$(Q)scripts/check-layers .
 
 # Tools: build/bin/<name> from <name>_SRCS.
 define tool_rule

@@ -1,6 +1,8 @@
-# analysis/module.mk - offline analysis library (an_*): ELF images, disassembly text, listings.
-LIB_SRCS += $(wildcard analysis/an_*.c)
-CHECK_STEPS += tests/analysis/dis-vs-objdump.sh tests/analysis/dis-bad-input.sh
+# analysis/module.mk - offline analysis library (an_*): procedures, CFGs, schedules, estimates, listings.
+MODULES += analysis
+analysis_DIR := analysis
+analysis_DEPS := isa pdb machine
+analysis_SRCS := $(wildcard analysis/an_*.c)
 
 # Procedures, CFGs, cycle equivalence, EV5 schedule (an_proc, an_cfg, an_cyceq, an_sched).
 CHECK_STEPS += tests/analysis/test_an_cfg_libs.sh

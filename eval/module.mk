@@ -1,7 +1,12 @@
 # eval/module.mk - `make eval`: DCPI SOSP'97 Figures 8, 9 and 10 graded against the hosted machine's
-# ground truth (eval/run-eval.sh records the workload suite; axeval grades; outputs in build/eval/).
+# ground truth (eval/run-eval.sh records the workload suite; axeval grades with ev_eval; outputs in
+# build/eval/). Only eval/ reads truth files for grading.
+MODULES += eval
+eval_DIR := eval
+eval_DEPS := toolslib
+eval_SRCS := eval/ev_eval.c
 TOOLS += axeval
-axeval_SRCS := eval/axeval.c tools/lib/tl_periods.c
+axeval_SRCS := eval/axeval.c
 
 .PHONY: eval
 eval: all
@@ -9,4 +14,3 @@ eval: all
 
 # `axprof annotate` / `axprof topstalls` end to end and on bad input (a few seconds).
 CHECK_STEPS += eval/check-annotate.sh
-LIB_SRCS += eval/ev_eval.c

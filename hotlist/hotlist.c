@@ -3,8 +3,8 @@
 #include "hotlist.h"
 
 /*
- * The algorithm is G&M's counting sample (SIGMOD 1998) as written up in
- * refs/algorithms-isa-microarch-linux.md §1; hotlist.h states the rules and the format.
+ * The algorithm is G&M's counting sample (Gibbons and Matias, SIGMOD 1998, §3: insertion with
+ * probability 1/tau, threshold raise by coin tosses); hotlist.h states the rules and the format.
  */
 
 _Static_assert(HOTLIST_MAX_M <= 255, "m and used are one byte in the serialized form");

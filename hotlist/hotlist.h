@@ -6,8 +6,8 @@
 
 /*
  * A hotlist summarises the stream of values one instruction's destination register received
- * (value-sampling slides, slide 14): a Gibbons–Matias counting sample (SIGMOD 1998; our notes in
- * refs/algorithms-isa-microarch-linux.md §1) with a fixed footprint of m entries <value, count>
+ * (value-sampling slides, slide 14): a Gibbons–Matias counting sample (Gibbons and Matias, "New
+ * sampling-based summary statistics...", SIGMOD 1998, §3) with a fixed footprint of m entries <value, count>
  * and an integer threshold tau, starting at 1.
  *
  *  - Insert v: if v is in the list, count++ (every later occurrence is counted exactly);

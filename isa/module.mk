@@ -1,3 +1,6 @@
 # isa/module.mk - ISA knowledge above the core: the disassembler (objdump's spelling).
-LIB_SRCS += $(wildcard isa/isa_*.c)
+MODULES += isa
+isa_DIR := isa
+isa_DEPS := interp
+isa_SRCS := $(wildcard isa/isa_*.c)
 CHECK_STEPS += tests/isa/dis-vs-objdump.sh tests/isa/dis-bad-input.sh

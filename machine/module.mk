@@ -1,6 +1,10 @@
 # machine/module.mk - the hosted Alpha machine (mach_*): address space, loader, system calls, run
 # loop; the EV5 timing model files (mach_ev5*, mach_pmu*, mach_truth*) live here too.
-LIB_SRCS += $(wildcard machine/*.c)
+MODULES += machine
+machine_DIR := machine
+machine_DEPS := isa sampler
+machine_PRIVATE := mach_ev5_model.h
+machine_SRCS := $(wildcard machine/*.c)
 
 # Linux/Alpha ABI tables generated from the Alpha kernel headers of the sysroot.
 MACH_GEN := $(BUILD)/gen/machine
@@ -12,8 +16,7 @@ $(MACH_GEN_HDRS) &: machine/gen-tables.sh
 
 $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard machine/mach_sys*.c machine/mach_signal.c)) \
 $(patsubst %.c,$(BUILD)/san/%.o,$(wildcard machine/mach_sys*.c machine/mach_signal.c)): $(MACH_GEN_HDRS)
-$(BUILD)/obj/machine/%.o $(BUILD)/san/machine/%.o: INCS += -I$(MACH_GEN)
-$(BUILD)/tests/machine/%: INCS += -I$(MACH_GEN)
+machine_EXTRA_INCS := -I$(MACH_GEN)
 $(BUILD)/tests/machine/%: $(MACH_GEN_HDRS)
 
 # End-to-end checks of `axprof run` and its speed figures.

@@ -1,14 +1,17 @@
 # pdb/module.mk - the profile database library (pdb_*), its crash, fuzz and benchmark programs.
-LIB_SRCS += $(wildcard pdb/pdb_*.c)
+MODULES += pdb
+pdb_DIR := pdb
+pdb_DEPS := hotlist compat
+pdb_SRCS := $(wildcard pdb/pdb_*.c)
 
 # Crash-safety helper (SIGKILLed by tests/pdb/pdb_crash.sh; also writes fuzzing seeds). Built
-# -O2 without sanitizers against libaxprof.a: the script starts it 120 times and must stay fast.
+# -O2 without sanitizers against the archives: the script starts it 120 times and must stay fast.
 PDB_STRESS := $(BUILD)/tests/pdb/pdb_stress
 TEST_PROGS += $(PDB_STRESS)
-$(PDB_STRESS): tests/pdb/pdb_stress.c $(BUILD)/lib/libaxprof.a
+$(PDB_STRESS): tests/pdb/pdb_stress.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(INCS) -o $@ $< $(BUILD)/lib/libaxprof.a $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)
 CHECK_STEPS += tests/pdb/pdb_crash.sh
 
 # The reader's fuzz target: built with gcc as a replay program by `make tests`, and with clang's

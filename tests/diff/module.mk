@@ -4,7 +4,7 @@
 #                          qemu-alpha); executes vectors natively under qemu-alpha
 # build/tests/diff/vecgen  host: deterministic vector generator
 # build/tests/diff/diffcheck  host: replays qemu's results through axp_step() and compares
-# (the two host programs use the tests pattern rule: sanitizers, libaxprof-san.)
+# (the two host programs use the tests pattern rule: sanitizers, the -san archives.)
 DIFF_RUNNER := $(BUILD)/alpha/runner
 DIFF_PROGS := $(DIFF_RUNNER) $(BUILD)/tests/diff/vecgen
 

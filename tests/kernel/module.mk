@@ -7,10 +7,10 @@ KT_INIT := $(BUILD)/kernel-test/init
 TEST_PROGS += $(KT_CHECK) $(KT_INIT)
 CHECK_STEPS += tests/kernel/kernel-test.sh
 
-$(KT_CHECK): tests/kernel/kt_check.c $(BUILD)/lib/libaxprof.a
+$(KT_CHECK): tests/kernel/kt_check.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(INCS) -o $@ $< $(BUILD)/lib/libaxprof.a $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)
 
 KT_INIT_SRCS := tests/kernel/init.c kmod/sampler/vs_abi.c hotlist/hotlist.c
 $(KT_INIT): $(KT_INIT_SRCS) kmod/sampler/linux/axprof_ioctl.h kmod/sampler/vs_abi.h hotlist/hotlist.h

@@ -1,2 +1,5 @@
 # tools/lib/module.mk - the tools library every command shares (tl_*): database views, periods.
-LIB_SRCS += $(wildcard tools/lib/tl_*.c)
+MODULES += toolslib
+toolslib_DIR := tools/lib
+toolslib_DEPS := analysis daemon pdb machine isa
+toolslib_SRCS := $(wildcard tools/lib/tl_*.c)

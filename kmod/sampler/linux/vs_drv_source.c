@@ -17,7 +17,7 @@
  *  - hrtimer: one HRTIMER_MODE_REL_PINNED_HARD timer per online CPU, re-armed from its own
  *    callback with the period vs_sample() drew (DCPI §4.1.1 randomisation), converted from
  *    cycles to nanoseconds at a nominal clock: `clock_mhz`, or the HWRPB's cycle_freq (QEMU's
- *    PALcode reports its RPCC rate, 250 MHz; refs/algorithms-isa-microarch-linux.md §5). Under
+ *    PALcode (qemu-palcode's HWRPB) reports its RPCC rate, 250 MHz). Under
  *    QEMU the clock-event device is the one-shot "qemu" alarm with nanosecond resolution, so a
  *    48,000-cycle mean period at 250 MHz gives ~5,200 interrupts/s. It counts only VS_EV_CYCLES.
  *    get_irq_regs() is the interrupted context (do_entInt's set_irq_regs for the clock).

@@ -16,7 +16,7 @@
  * Why at the return to user. The sampling interrupt sees only part of the user context: entInt's
  * SAVE_ALL stores r0-r8, r19-r28 (and PALcode ps, pc, gp, r16-r18) as struct pt_regs, while
  * s0-s6 (r9-r15) stay live in registers, preserved only by C callee-save, and the FP registers
- * are never touched (refs/algorithms-isa-microarch-linux.md §5). The interrupt therefore queues
+ * are never touched (arch/alpha/kernel/entry.S, struct pt_regs in asm/ptrace.h). The interrupt therefore queues
  * a task_work (TWA_RESUME, which sets TIF_NOTIFY_RESUME) on the interrupted task. Before that
  * task runs another user instruction, ret_to_user sees the flag and takes work_pending:
  * $work_notifysig does DO_SWITCH_STACK and calls do_work_pending(), whose

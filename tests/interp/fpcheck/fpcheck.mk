@@ -1,10 +1,10 @@
 # tests/interp/fpcheck/fpcheck.mk - the FP checker against qemu-alpha (included by kmod/interp/module.mk).
 FPCHECK_BIN := $(BUILD)/fpcheck
 
-$(FPCHECK_BIN)/fpcheck-host: tests/interp/fpcheck/fpcheck_host.c $(BUILD)/lib/libaxprof.a
+$(FPCHECK_BIN)/fpcheck-host: tests/interp/fpcheck/fpcheck_host.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(INCS) -o $@ $< $(BUILD)/lib/libaxprof.a $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)
 
 $(FPCHECK_BIN)/fpcheck-alpha: tests/interp/fpcheck/fpcheck_alpha.c
 	@mkdir -p $(dir $@)

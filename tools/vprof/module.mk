@@ -1,0 +1,14 @@
+# tools/vprof/module.mk - vprof (value profiles and load latencies) and `make demo`.
+MODULES += vprof
+vprof_DIR := tools/vprof
+vprof_DEPS := toolslib
+TOOLS += vprof
+vprof_SRCS := tools/vprof/vprof.c
+
+# `make demo`: from a fresh clone, dependencies, the build and the workloads, then semiinv and
+# storeload recorded on the hosted machine into $(BUILD)/demo-db and the reports printed.
+.PHONY: demo
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory workloads || echo "demo: bzip2/gzip not built (not needed)"
+	$(Q)BUILD=$(BUILD) tools/vprof/demo.sh
