@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "tl_json.h"
+#include "tl_json_an.h"
 #include "tl_opts.h"
 
 /* What f holds, as a string (f is closed). */
@@ -98,6 +99,29 @@ static void test_tl_json_documents_nest_with_commas(void **state)
 	free(buf);
 }
 
+/* A summary of a procedure without samples: zeros, never NaN (no division by zero). */
+static void test_tl_json_stall_summary_of_nothing(void **state)
+{
+	struct an_stall_summary sum = { .period = 62000 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct tl_json j;
+
+	(void)state;
+	assert_non_null(f);
+	tl_json_doc_open(&j, f, "report");
+	tl_json_stall_summary(&j, "summary", &sum);
+	tl_json_doc_close(&j);
+	contents(f, &buf);
+	assert_null(strstr(buf, "nan"));
+	assert_null(strstr(buf, "null"));
+	assert_non_null(strstr(buf, "\"summary\":{\"samples\":0,\"cycles\":0,\"insns\":0,"
+				    "\"cpi\":0.0000,"));
+	assert_non_null(strstr(buf, "\"icache\":{\"lo\":0.00,\"hi\":0.00,\"split\":0.00}"));
+	free(buf);
+}
+
 /* Every report tool's -d/--epoch/--image/--json/-n through one parser, one set of messages. */
 static void test_tl_ropts_parse_takes_the_shared_options(void **state)
 {
@@ -159,6 +183,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tl_json_strings_are_escaped_and_utf8),
 		cmocka_unit_test(test_tl_json_documents_nest_with_commas),
+		cmocka_unit_test(test_tl_json_stall_summary_of_nothing),
 		cmocka_unit_test(test_tl_ropts_parse_takes_the_shared_options),
 		cmocka_unit_test(test_tl_ropts_parse_rejects_bad_numbers),
 	};

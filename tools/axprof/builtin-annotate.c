@@ -158,7 +158,7 @@ static void print_text(const struct ann *a, const struct tl_view_image *vi,
 	       (cfg->flags & AN_CFG_MISSING_EDGES) ? ", CFG missing edges" : "");
 	printf("mean CYCLES period %.0f%s\n", P,
 	       a->period_given ? "" : " (assumed: the recorder's default; see --period)");
-	an_stall_summary_print(stdout, NULL, &s, false);
+	an_stall_summary_print(stdout, NULL, &s);
 	printf("\n%-18s %8s %12s %7s %2s %-6s  %s\n", "address", "samples", "executions", "CPI",
 	       "M", "conf", "instruction");
 	for (uint32_t i = 0; i < fp->ninsns; i++) {
