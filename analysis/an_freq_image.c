@@ -13,7 +13,7 @@ struct an_fi_image {
 	struct an_elf *elf;
 	struct an_procs *procs;
 	struct an_sched_model *model;
-	struct pdb_count *ev[AN_EV_NR];
+	struct an_count *ev[AN_EV_NR];
 	size_t nev[AN_EV_NR];
 };
 
@@ -84,20 +84,9 @@ const struct an_procs *an_fi_procs(const struct an_fi_image *im)
 	return im->procs;
 }
 
-unsigned int an_fi_pdb_event(unsigned int ev)
+int an_fi_set_samples(struct an_fi_image *im, unsigned int ev, const struct an_count *v, size_t n)
 {
-	static const unsigned int map[AN_EV_NR] = {
-		[AN_EV_CYCLES] = PDB_EV_CYCLES,	  [AN_EV_IMISS] = PDB_EV_IMISS,
-		[AN_EV_DMISS] = PDB_EV_DMISS,	  [AN_EV_DTBMISS] = PDB_EV_DTBMISS,
-		[AN_EV_ITBMISS] = PDB_EV_ITBMISS, [AN_EV_BRANCHMP] = PDB_EV_BRANCHMP,
-	};
-
-	return ev < AN_EV_NR ? map[ev] : PDB_EV_MAX;
-}
-
-int an_fi_set_samples(struct an_fi_image *im, unsigned int ev, const struct pdb_count *v, size_t n)
-{
-	struct pdb_count *c = NULL;
+	struct an_count *c = NULL;
 
 	if (ev >= AN_EV_NR || (n && !v))
 		return -EINVAL;
@@ -113,24 +102,6 @@ int an_fi_set_samples(struct an_fi_image *im, unsigned int ev, const struct pdb_
 	free(im->ev[ev]);
 	im->ev[ev] = c;
 	im->nev[ev] = n;
-	return 0;
-}
-
-int an_fi_set_profile(struct an_fi_image *im, const struct pdb_prof *prof)
-{
-	for (unsigned int e = 0; e < AN_EV_NR; e++) {
-		struct pdb_count *v = NULL;
-		size_t n = 0;
-		int ret;
-
-		ret = pdb_prof_samples(prof, an_fi_pdb_event(e), &v, &n);
-		if (ret)
-			return ret;
-		ret = an_fi_set_samples(im, e, v, n);
-		free(v);
-		if (ret)
-			return ret;
-	}
 	return 0;
 }
 
@@ -542,8 +513,13 @@ void an_stall_summary(const struct an_fi_proc *fp, struct an_stall_summary *out)
 
 void an_stall_summary_add(struct an_stall_summary *a, const struct an_stall_summary *b)
 {
+	double n = a->samples + b->samples;
+
+	/* The mean period of the sum: weighted by samples, so samples x period adds the cycles. */
 	if (!a->period)
 		a->period = b->period;
+	else if (b->period && a->period != b->period && n > 0)
+		a->period = (a->samples * a->period + b->samples * b->period) / n;
 	a->samples += b->samples;
 	a->exec += b->exec;
 	a->stat += b->stat;
@@ -585,31 +561,18 @@ static int cmp_stall_proc(const void *a, const void *b)
 	return (x->start > y->start) - (x->start < y->start);
 }
 
-int an_stall_procs(const char *path, const struct pdb_prof *prof, const struct an_fi_opts *o,
-		   struct an_stall_proc **out, size_t *nout, size_t *skipped, char *err,
-		   size_t errlen)
+int an_stall_procs(struct an_fi_image *im, const struct an_fi_opts *o, struct an_stall_proc **out,
+		   size_t *nout, size_t *skipped)
 {
-	struct an_fi_image *im;
-	struct an_stall_proc *v = NULL;
+	struct an_stall_proc *v;
 	size_t n = 0, i;
-	int ret;
 
 	*out = NULL;
 	*nout = 0;
 	*skipped = 0;
-	ret = an_fi_open(path, &im, err, errlen);
-	if (ret)
-		return ret;
-	ret = an_fi_set_profile(im, prof);
-	if (ret) {
-		errmsg(err, errlen, ret, "%s: cannot read the profile: %s", path, strerror(-ret));
-		goto out;
-	}
 	v = calloc(an_fi_procs(im)->n + 1, sizeof(*v));
-	if (!v) {
-		ret = errmsg(err, errlen, -ENOMEM, "out of memory");
-		goto out;
-	}
+	if (!v)
+		return -ENOMEM;
 	for (i = 0; i < an_fi_procs(im)->n; i++) {
 		const struct an_proc *p = &an_fi_procs(im)->v[i];
 		struct an_fi_proc *fp;
@@ -630,9 +593,5 @@ int an_stall_procs(const char *path, const struct pdb_prof *prof, const struct a
 	qsort(v, n, sizeof(*v), cmp_stall_proc);
 	*out = v;
 	*nout = n;
-	v = NULL;
-out:
-	free(v);
-	an_fi_close(im);
-	return ret;
+	return 0;
 }

@@ -373,6 +373,7 @@ int main(int argc, char **argv)
 	dopts.flags = a.proc_maps ? DMN_PROC_MAPS : 0;
 	dopts.proc_root = a.proc_root;
 	dopts.sysroot = a.sysroot;
+	dopts.cfg = &a.cfg; /* the database keeps the periods */
 	if (dmn_new(&a.d, &dopts, &perr)) {
 		fprintf(stderr, "axprofd: cannot open the database: %s\n", perr.msg);
 		return 1;

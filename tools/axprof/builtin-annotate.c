@@ -13,6 +13,7 @@
 #include "an_freq_image.h"
 #include "tl_json_an.h"
 #include "tl_periods.h"
+#include "tl_prof.h"
 #include "tl_view.h"
 
 /*
@@ -25,10 +26,12 @@
 
 struct ann {
 	struct tl_view v;
-	struct an_fi_opts o;
+	struct an_fi_opts o; /* o.period: of the image analysed (tl_periods_for) */
+	struct tl_periods per;
+	enum tl_psrc psrc; /* where o.period[AN_EV_CYCLES] came from */
 	const char *image, *proc, *csv_path;
 	FILE *csv;
-	bool all, period_given;
+	bool all;
 	struct tl_ropts ro; /* -d, --epoch, --json, -n: procedures when PROC is not given */
 };
 
@@ -45,10 +48,11 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n"
 		"  --epoch N             that epoch (default the current one)\n"
-		"  --period P            mean CYCLES sampling period (default 62000, the recorder's\n"
-		"                        default 60000-64000)\n"
+		"  --period P            mean CYCLES sampling period, P or LO-HI (default: the one the\n"
+		"                        database stored, else 62000, the recorder's default)\n"
 		"  --event-period E=P    mean period of event E (imiss, dmiss, dtbmiss, itbmiss,\n"
-		"                        branchmp); events without one do not bound stalls\n"
+		"                        branchmp; default the stored one); events without one do not\n"
+		"                        bound stalls\n"
 		"  -n, --top N           without PROC: the N procedures with most samples (default 5;\n"
 		"                        0: all)\n"
 		"  --json                one JSON document per procedure (JSON Lines;\n"
@@ -58,6 +62,9 @@ static void usage(FILE *f)
 		"Exit status: 0, 1 when the database, image or procedure cannot be read, 2 for bad\n"
 		"options.\n");
 }
+
+static const char *const ev_names[AN_EV_NR] = { "cycles",  "imiss",   "dmiss",
+						"dtbmiss", "itbmiss", "branchmp" };
 
 static const char *reason_text(unsigned int r)
 {
@@ -156,8 +163,11 @@ static void print_text(const struct ann *a, const struct tl_view_image *vi,
 	printf("image %s, procedure %s [0x%" PRIx64 ", 0x%" PRIx64 ")%s\n", vi->name, fp->name,
 	       fp->proc->start, fp->proc->end,
 	       (cfg->flags & AN_CFG_MISSING_EDGES) ? ", CFG missing edges" : "");
-	printf("mean CYCLES period %.0f%s\n", P,
-	       a->period_given ? "" : " (assumed: the recorder's default; see --period)");
+	printf("mean CYCLES period %.0f%s", P, tl_psrc_note(a->psrc));
+	for (unsigned int e = 1; e < AN_EV_NR; e++)
+		if (fp->period[e] > 0)
+			printf(", %s period %.4g", ev_names[e], fp->period[e]);
+	printf("\n");
 	an_stall_summary_print(stdout, NULL, &s);
 	printf("\n%-18s %8s %12s %7s %2s %-6s  %s\n", "address", "samples", "executions", "CPI",
 	       "M", "conf", "instruction");
@@ -259,8 +269,6 @@ static void json_dynamic(struct tl_json *j, const struct an_fi_proc *fp,
 static void json_insn(struct tl_json *j, const struct an_fi_proc *fp, const struct an_fi_insn *in,
 		      double P)
 {
-	static const char *const names[AN_EV_NR] = { "cycles",	"imiss",   "dmiss",
-						     "dtbmiss", "itbmiss", "branchmp" };
 	const struct an_cp_result *r = &in->cp;
 	char t[ISA_DIS_TEXT_MAX];
 
@@ -284,7 +292,7 @@ static void json_insn(struct tl_json *j, const struct an_fi_proc *fp, const stru
 	tl_json_obj_open(j, "samples_by_event");
 	for (unsigned int e = 1; e < AN_EV_NR; e++)
 		if (in->samples[e])
-			tl_json_u64(j, names[e], in->samples[e]);
+			tl_json_u64(j, ev_names[e], in->samples[e]);
 	tl_json_obj_close(j);
 	tl_json_obj_close(j);
 }
@@ -308,7 +316,7 @@ static void print_json(const struct ann *a, const struct tl_view_image *vi,
 	tl_json_hex(&j, "start", fp->proc->start);
 	tl_json_hex(&j, "end", fp->proc->end);
 	tl_json_num(&j, "period", P, 3);
-	tl_json_bool(&j, "period_assumed", !a->period_given);
+	tl_json_bool(&j, "period_assumed", a->psrc == TL_PSRC_ASSUMED);
 	tl_json_bool(&j, "missing_edges", cfg->flags & AN_CFG_MISSING_EDGES);
 	tl_json_stall_summary(&j, "summary", &s);
 	json_blocks(&j, fp, P);
@@ -364,19 +372,12 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 			vi->name);
 		return 1;
 	}
-	ret = an_fi_open(vi->img.path, &im, err, sizeof(err));
+	ret = tl_fi_open(vi->img.path, vi->prof, &im, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "axprof annotate: %s\n", err);
 		return 1;
 	}
-	if (vi->prof) {
-		ret = an_fi_set_profile(im, vi->prof);
-		if (ret) {
-			fprintf(stderr, "axprof annotate: %s: cannot read its profile: %s\n",
-				vi->name, strerror(-ret));
-			goto fail;
-		}
-	}
+	a->psrc = tl_periods_for(&a->per, vi->prof, a->o.period);
 	if (a->proc) {
 		const struct an_proc *p = an_procs_lookup(an_fi_procs(im), a->proc);
 
@@ -464,7 +465,6 @@ int cmd_annotate(int argc, char **argv)
 	int c, ret = 0;
 
 	tl_ropts_init(&a.ro, "axprof annotate", 5);
-	a.o.period[AN_EV_CYCLES] = CMD_DEFAULT_PERIOD;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:n:", longopts, NULL)) != -1) {
 		ret = tl_ropts_parse(&a.ro, c, optarg);
@@ -474,12 +474,11 @@ int cmd_annotate(int argc, char **argv)
 			continue;
 		switch (c) {
 		case O_PERIOD:
-			if (cmd_period_parse("axprof annotate", optarg, a.o.period))
+			if (cmd_period_parse("axprof annotate", optarg, a.per.given))
 				return 2;
-			a.period_given = true;
 			break;
 		case O_EVPERIOD:
-			if (cmd_event_period_parse("axprof annotate", optarg, a.o.period))
+			if (cmd_event_period_parse("axprof annotate", optarg, a.per.given))
 				return 2;
 			break;
 		case O_CSV:

@@ -14,19 +14,24 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: axprof merge -d DST [--into N] [--epoch N] [--json] SRC...\n\n"
+		"usage: axprof merge -d DST [--into N] [--epoch N] [--force] [--json] SRC...\n\n"
 		"Add the profiles of each SRC database into DST (created if missing): samples and\n"
 		"counts add up, value hotlists merge (pdb_merge_db). By default every epoch of each\n"
 		"SRC goes into DST's current epoch. SRC may be DST itself when --epoch and --into\n"
-		"name different epochs (merging epochs of one database).\n\n"
+		"name different epochs (merging epochs of one database). A repeated merge, which\n"
+		"would count samples twice, is refused: each epoch records which epochs of which\n"
+		"databases were merged into it.\n\n"
 		"Options:\n"
 		"  -d, --db DST   the database to add to\n"
 		"  --into N       into DST's epoch N (created if missing) instead of the current one\n"
 		"  --epoch N      only SRC's epoch N\n"
+		"  --force        merge even an epoch already merged (its samples count twice)\n"
 		"  --json         print what was merged as JSON (docs/axprof-json.7)\n"
 		"  --help         this text\n\n"
 		"Not atomic as a whole: each image is merged atomically, but a merge interrupted by a\n"
-		"crash and run again adds twice what it had done.\n");
+		"crash is recorded as done; run again with --force it adds twice what it had done.\n\n"
+		"Exit status: 0, 1 when a source could not be merged (or was merged before), 2 for\n"
+		"bad options.\n");
 }
 
 int cmd_merge(int argc, char **argv)
@@ -36,6 +41,7 @@ int cmd_merge(int argc, char **argv)
 		TL_LONGOPT_EPOCH,
 		TL_LONGOPT_JSON,
 		{ "into", required_argument, NULL, 'i' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -43,7 +49,7 @@ int cmd_merge(int argc, char **argv)
 	struct tl_json j;
 	const char *dst_dir;
 	uint32_t into = 0, only;
-	bool json;
+	bool json, force = false;
 	char dst_real[PATH_MAX];
 	struct ax_error perr;
 	struct pdb_db *dst;
@@ -61,6 +67,9 @@ int cmd_merge(int argc, char **argv)
 		case 'i':
 			if (tl_parse_epoch("axprof merge", "--into", optarg, &into))
 				return 2;
+			break;
+		case 'f':
+			force = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -134,10 +143,12 @@ int cmd_merge(int argc, char **argv)
 				}
 				continue;
 			}
-			ret = pdb_merge_db(dst, into, src, ep[i]);
+			ret = pdb_merge_db(dst, into, src, ep[i], force ? PDB_MERGE_FORCE : 0);
 			if (ret) {
-				fprintf(stderr, "axprof merge: %s epoch %u: %s\n", argv[a], ep[i],
-					pdb_errmsg(dst));
+				fprintf(stderr, "axprof merge: %s epoch %u: %s%s\n", argv[a], ep[i],
+					pdb_errmsg(dst),
+					ret == -EALREADY ? "; not merged (--force merges anyway)" :
+							   "");
 				status = 1;
 				continue;
 			}

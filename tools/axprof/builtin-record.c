@@ -300,36 +300,6 @@ struct summary {
 	bool hosted;
 };
 
-/*
- * The database keeps sample counts, not the periods they were taken at: say which options give
- * the analysis commands the periods of this recording when they differ from what they assume
- * (the default CYCLES period; no period for the other events).
- */
-static void period_hint(const struct vs_config *cfg)
-{
-	static const unsigned int evs[] = { VS_EV_IMISS, VS_EV_DMISS, VS_EV_BRANCHMP };
-	const struct vs_period *c = &cfg->period[VS_EV_CYCLES];
-	double mean = ((double)c->lo + (double)c->hi) / 2;
-	char buf[256], evn[32];
-	size_t n = 0;
-
-	buf[0] = 0;
-	if (mean != CMD_DEFAULT_PERIOD)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " --period %g", mean);
-	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]) && n < sizeof(buf); i++) {
-		const struct vs_period *p = &cfg->period[evs[i]];
-
-		if (!(cfg->events & (1u << evs[i])))
-			continue;
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " --event-period %s=%g",
-				      tl_event_lower(dmn_pdb_event(evs[i]), evn, sizeof(evn)),
-				      ((double)p->lo + (double)p->hi) / 2);
-	}
-	if (buf[0])
-		fprintf(stderr,
-			"axprof record: analyse with these periods: axprof annotate%s ...\n", buf);
-}
-
 /* The summary as one JSON document on stderr (docs/axprof-json.7, "record"). */
 static void json_summary(const struct rec *r, const struct summary *sm, const struct dmn_stats *ds)
 {
@@ -418,7 +388,6 @@ static void print_summary(const struct rec *r, const struct summary *sm, const s
 		"axprof record: %" PRIu64 " unknown samples (%.2f%%), %" PRIu64
 		" damaged records; database %s, epoch %u\n",
 		ds->samples_unknown, unknown, ds->damaged, r->o.db, sm->epoch);
-	period_hint(&r->o.cfg);
 }
 
 /* ---- the hosted machine ---- */
@@ -927,6 +896,7 @@ int cmd_record(int argc, char **argv)
 	}
 	dopts.db_dir = r.o.db;
 	dopts.flags = kernel ? DMN_PROC_MAPS : 0;
+	dopts.cfg = &r.o.cfg; /* the database keeps the periods */
 	if (dmn_new(&r.d, &dopts, &perr)) {
 		fprintf(stderr, "axprof record: cannot open the database: %s\n", perr.msg);
 		return 1;

@@ -11,6 +11,7 @@
 #include "axprof/builtin.h"
 #include "tl_json_an.h"
 #include "tl_periods.h"
+#include "tl_prof.h"
 #include "tl_view.h"
 
 /*
@@ -26,8 +27,9 @@ struct report {
 	struct tl_ropts ro; /* -d, --epoch, --image, --json, -n (--stalls: procedures shown) */
 	unsigned int ev[MAX_COLS]; /* events shown; ev[0] sorts */
 	unsigned int ncol;
-	bool procs, stalls, period_given;
-	double period[AN_EV_NR]; /* --stalls: mean sampling periods (an_fi_opts) */
+	bool procs, stalls;
+	bool assumed; /* --stalls: an image's CYCLES period was assumed (none stored) */
+	struct tl_periods per; /* --stalls: --period, --event-period */
 };
 
 static void usage(FILE *f)
@@ -57,11 +59,12 @@ static void usage(FILE *f)
 		"                   replay; default the first recorded)\n"
 		"  --stalls         where each procedure's cycles went (see above)\n"
 		"  -n, --top N      --stalls: the N procedures with most samples (default 0: all)\n"
-		"  --period P       --stalls: mean CYCLES sampling period (default 62000, the\n"
-		"                   recorder's default; give the mean of record's --period)\n"
+		"  --period P       --stalls: mean CYCLES sampling period, P or LO-HI (default: the\n"
+		"                   one the database stored for each image, else 62000, the\n"
+		"                   recorder's default)\n"
 		"  --event-period E=P  --stalls: mean period of event E (imiss, dmiss, dtbmiss,\n"
-		"                   itbmiss, branchmp), when it was sampled: its samples then bound\n"
-		"                   the stalls of its cause\n"
+		"                   itbmiss, branchmp; default the stored one), when it was sampled:\n"
+		"                   its samples then bound the stalls of its cause\n"
 		"  --json           JSON output (docs/axprof-json.7)\n"
 		"  --help           this text\n");
 }
@@ -399,8 +402,8 @@ static void stall_text(const struct report *rp, const struct srow *v, size_t n,
 		       const struct an_stall_summary *tot)
 {
 	printf("axprof report: database %s, epoch %u; mean CYCLES period %.0f%s\n\n",
-	       pdb_dir(rp->v.db), rp->v.epoch, rp->period[AN_EV_CYCLES],
-	       rp->period_given ? "" : " (assumed: the recorder's default; see --period)");
+	       pdb_dir(rp->v.db), rp->v.epoch, tot->period,
+	       tl_psrc_note(rp->assumed ? TL_PSRC_ASSUMED : TL_PSRC_STORED));
 	printf("Where each procedure's cycles went, in %% of its CYCLES samples: issuing (exec),\n"
 	       "static stalls, and dynamic stalls by cause (one split among the causes not ruled\n"
 	       "out; `axprof annotate IMAGE PROC` shows the ranges and the culprits).\n");
@@ -422,8 +425,8 @@ static void stall_json(const struct report *rp, const struct srow *v, size_t n,
 	tl_json_doc_open(&j, stdout, "report");
 	tl_json_str(&j, "database", pdb_dir(rp->v.db));
 	tl_json_u64(&j, "epoch", rp->v.epoch);
-	tl_json_num(&j, "period", rp->period[AN_EV_CYCLES], 3);
-	tl_json_bool(&j, "period_assumed", !rp->period_given);
+	tl_json_num(&j, "period", tot->period, 3);
+	tl_json_bool(&j, "period_assumed", rp->assumed);
 	tl_json_arr_open(&j, "procedures");
 	for (size_t i = 0; i < n; i++) {
 		tl_json_obj_open(&j, NULL);
@@ -448,7 +451,6 @@ static int run_stalls(struct report *rp)
 	size_t n = 0, nsel, i, k;
 	int ret = 0;
 
-	memcpy(o.period, rp->period, sizeof(o.period));
 	sel = calloc(rp->v.n ? rp->v.n : 1, sizeof(*sel));
 	if (!sel)
 		return -ENOMEM;
@@ -475,7 +477,9 @@ static int run_stalls(struct report *rp)
 				im->name, im->total[PDB_EV_CYCLES]);
 			continue;
 		}
-		ret = an_stall_procs(im->img.path, im->prof, &o, &ps, &np, &skipped, err,
+		if (tl_periods_for(&rp->per, im->prof, o.period) == TL_PSRC_ASSUMED)
+			rp->assumed = true;
+		ret = tl_stall_procs(im->img.path, im->prof, &o, &ps, &np, &skipped, err,
 				     sizeof(err));
 		if (ret == -ENOMEM)
 			break;
@@ -516,7 +520,7 @@ static int run_stalls(struct report *rp)
 	}
 	if (!ret) {
 		if (!tot.period)
-			tot.period = rp->period[AN_EV_CYCLES];
+			tot.period = o.period[AN_EV_CYCLES];
 		qsort(v, n, sizeof(*v), srow_cmp);
 		if (rp->ro.top > 0 && (size_t)rp->ro.top < n)
 			n = (size_t)rp->ro.top;
@@ -547,7 +551,7 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct report rp = { .period[AN_EV_CYCLES] = CMD_DEFAULT_PERIOD };
+	struct report rp = { 0 };
 	const char *evname = NULL;
 	char err[1200];
 	int c, ret, sort_ev = -1;
@@ -566,12 +570,12 @@ int cmd_report(int argc, char **argv)
 			rp.stalls = true;
 			break;
 		case O_PERIOD:
-			if (cmd_period_parse("axprof report", optarg, rp.period))
+			if (cmd_period_parse("axprof report", optarg, rp.per.given))
 				return 2;
-			rp.period_given = stall_opt = true;
+			stall_opt = true;
 			break;
 		case O_EVPERIOD:
-			if (cmd_event_period_parse("axprof report", optarg, rp.period))
+			if (cmd_event_period_parse("axprof report", optarg, rp.per.given))
 				return 2;
 			stall_opt = true;
 			break;

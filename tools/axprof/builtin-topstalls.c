@@ -12,6 +12,7 @@
 #include "isa_dis.h"
 #include "an_freq_image.h"
 #include "tl_periods.h"
+#include "tl_prof.h"
 #include "tl_view.h"
 
 /*
@@ -41,6 +42,8 @@ struct top {
 	struct stall *v;
 	size_t n, cap;
 	double total; /* all CYCLES samples analysed */
+	double cycles; /* their samples x their image's CYCLES period */
+	bool assumed; /* an image's CYCLES period was assumed */
 };
 
 static void usage(FILE *f)
@@ -55,12 +58,13 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n"
 		"  --epoch N             that epoch (default the current one)\n"
-		"  -n N                  how many (default 20)\n"
+		"  -n, --top N           how many (default 20; 0: all)\n"
 		"  --image I             only images whose key, path or file name is I\n"
-		"  --period P            mean CYCLES sampling period (default 62000)\n"
+		"  --period P            mean CYCLES sampling period, P or LO-HI (default: the one the\n"
+		"                        database stored for each image, else 62000)\n"
 		"  --event-period E=P    mean period of event E (imiss, dmiss, dtbmiss, itbmiss,\n"
-		"                        branchmp)\n"
-		"  --json                JSON output\n"
+		"                        branchmp; default the stored one)\n"
+		"  --json                JSON output (docs/axprof-json.7)\n"
 		"  --help                this text\n");
 }
 
@@ -92,6 +96,7 @@ static int add_proc(struct top *t, const struct tl_view_image *vi, const struct 
 		struct stall *x;
 
 		t->total += s;
+		t->cycles += s * fp->period[AN_EV_CYCLES];
 		if (!s)
 			continue;
 		st = f * in->sched.stall;
@@ -141,8 +146,9 @@ static int cmp_stall(const void *a, const void *b)
 	return (x->pc > y->pc) - (x->pc < y->pc);
 }
 
-static int scan_image(struct top *t, const struct tl_view_image *vi, const struct an_fi_opts *o)
+static int scan_image(struct top *t, const struct tl_view_image *vi, const struct tl_periods *per)
 {
+	struct an_fi_opts o = { 0 };
 	struct an_fi_image *im;
 	char err[512];
 	int ret;
@@ -153,19 +159,22 @@ static int scan_image(struct top *t, const struct tl_view_image *vi, const struc
 		fprintf(stderr, "axprof topstalls: %s: file unknown, skipped\n", vi->name);
 		return 0;
 	}
-	ret = an_fi_open(vi->img.path, &im, err, sizeof(err));
+	ret = tl_fi_open(vi->img.path, vi->prof, &im, err, sizeof(err));
+	if (ret == -ENOMEM)
+		return ret;
 	if (ret) {
 		fprintf(stderr, "axprof topstalls: %s (skipped)\n", err);
 		return 0;
 	}
-	ret = an_fi_set_profile(im, vi->prof);
+	if (tl_periods_for(per, vi->prof, o.period) == TL_PSRC_ASSUMED)
+		t->assumed = true;
 	for (size_t k = 0; !ret && k < an_fi_procs(im)->n; k++) {
 		const struct an_proc *p = &an_fi_procs(im)->v[k];
 		struct an_fi_proc *fp;
 
 		if (!an_fi_samples_in(im, AN_EV_CYCLES, p->start, p->end))
 			continue;
-		if (an_fi_analyze(im, p, o, &fp, err, sizeof(err))) {
+		if (an_fi_analyze(im, p, &o, &fp, err, sizeof(err))) {
 			fprintf(stderr, "axprof topstalls: %s: %s (skipped)\n", vi->name, err);
 			continue;
 		}
@@ -211,8 +220,7 @@ static void json_causes(struct tl_json *j, const struct stall *x)
 
 struct ts_args {
 	struct tl_ropts ro;
-	struct an_fi_opts o;
-	bool period_given;
+	struct tl_periods per; /* --period, --event-period: override the stored periods */
 };
 
 /* The options into a; 0, -1 for --help (printed), or 2 after a usage message. */
@@ -233,7 +241,6 @@ static int parse_args(int argc, char **argv, struct ts_args *a)
 	int c, ret;
 
 	tl_ropts_init(&a->ro, "axprof topstalls", 20);
-	a->o.period[AN_EV_CYCLES] = CMD_DEFAULT_PERIOD;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:n:", longopts, NULL)) != -1) {
 		ret = tl_ropts_parse(&a->ro, c, optarg);
@@ -243,12 +250,11 @@ static int parse_args(int argc, char **argv, struct ts_args *a)
 			continue;
 		switch (c) {
 		case O_PERIOD:
-			if (cmd_period_parse("axprof topstalls", optarg, a->o.period))
+			if (cmd_period_parse("axprof topstalls", optarg, a->per.given))
 				return 2;
-			a->period_given = true;
 			break;
 		case O_EVPERIOD:
-			if (cmd_event_period_parse("axprof topstalls", optarg, a->o.period))
+			if (cmd_event_period_parse("axprof topstalls", optarg, a->per.given))
 				return 2;
 			break;
 		case O_HELP:
@@ -279,7 +285,7 @@ static int collect(const struct ts_args *a, const struct tl_view *v, struct top 
 	}
 	n = tl_view_select(v, a->ro.image, PDB_EV_CYCLES, sel);
 	for (size_t k = 0; k < n && !ret; k++)
-		ret = scan_image(t, sel[k], &a->o);
+		ret = scan_image(t, sel[k], &a->per);
 	free(sel);
 	if (ret) {
 		fprintf(stderr, "axprof topstalls: out of memory\n");
@@ -295,16 +301,15 @@ static int collect(const struct ts_args *a, const struct tl_view *v, struct top 
 	return 0;
 }
 
-static void print_json(const struct ts_args *a, const struct tl_view *v, const struct top *t,
-		       size_t count)
+static void print_json(const struct tl_view *v, const struct top *t, size_t count)
 {
 	struct tl_json j;
 
 	tl_json_doc_open(&j, stdout, "topstalls");
 	tl_json_str(&j, "database", pdb_dir(v->db));
 	tl_json_u64(&j, "epoch", v->epoch);
-	tl_json_num(&j, "period", a->o.period[AN_EV_CYCLES], 3);
-	tl_json_bool(&j, "period_assumed", !a->period_given);
+	tl_json_num(&j, "period", t->cycles / t->total, 3);
+	tl_json_bool(&j, "period_assumed", t->assumed);
 	tl_json_num(&j, "samples", t->total, 0);
 	tl_json_arr_open(&j, "stalls");
 	for (size_t i = 0; i < count; i++) {
@@ -329,10 +334,10 @@ static void print_json(const struct ts_args *a, const struct tl_view *v, const s
 	tl_json_doc_close(&j);
 }
 
-static void print_text(const struct ts_args *a, const struct top *t, size_t count)
+static void print_text(const struct top *t, size_t count)
 {
-	printf("mean CYCLES period %.0f%s; %.0f samples analysed\n", a->o.period[AN_EV_CYCLES],
-	       a->period_given ? "" : " (assumed; see --period)", t->total);
+	printf("mean CYCLES period %.0f%s; %.0f samples analysed\n", t->cycles / t->total,
+	       tl_psrc_note(t->assumed ? TL_PSRC_ASSUMED : TL_PSRC_STORED), t->total);
 	printf("%6s %6s %7s %-6s %-14s %-20s %-18s %s\n", "stall%", "static", "cyc/ex", "conf",
 	       "image", "procedure", "address", "instruction / causes");
 	for (size_t i = 0; i < count; i++) {
@@ -371,9 +376,9 @@ int cmd_topstalls(int argc, char **argv)
 	if (!ret) {
 		count = a.ro.top && (size_t)a.ro.top < t.n ? (size_t)a.ro.top : t.n;
 		if (a.ro.json)
-			print_json(&a, &v, &t, count);
+			print_json(&v, &t, count);
 		else
-			print_text(&a, &t, count);
+			print_text(&t, count);
 	}
 	free(t.v);
 	tl_view_close(&v);
