@@ -108,7 +108,7 @@ def main():
         print("usage: check-json.py DOC FILE:TOOL...", file=sys.stderr)
         return 2
     keys, required = read_doc(sys.argv[1])
-    if len(keys) < 50 or len(required) < 12:
+    if len(keys) < 50 or len(required) < 13:
         print("check-json: could not read the key list from %s (%d keys, %d tools)"
               % (sys.argv[1], len(keys), len(required)), file=sys.stderr)
         return 1

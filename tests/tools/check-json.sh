@@ -7,7 +7,7 @@
 # is recorded too: report, annotate and topstalls must still write valid JSON (the byte becomes
 # U+FFFD).
 . "$(dirname "$0")/lib.sh"
-need "$axprof" "$bin/axprofd" "$bin/vprof" "$bin/vreplay" "$wl/semiinv" "$wl/storeload" "$wl/copy"
+need "$axprof" "$bin/axprofd" "$bin/vprof" "$bin/vreplay" "$bin/axeval" "$wl/semiinv" "$wl/storeload" "$wl/copy"
 command -v python3 >/dev/null || { echo "check-json: python3 needed"; exit 1; }
 doc=$top/docs/axprof-json.7
 out=$tmp/out
@@ -35,7 +35,8 @@ j_err() {
 }
 
 rec="$axprof record --hosted --seed 3"
-j_err record.json record $rec -d "$tmp/db" --period 2000-2200 --json -- "$wl/semiinv"
+j_err record.json record $rec -d "$tmp/db" --period 2000-2200 --truth "$tmp/semi.truth" --json \
+	-- "$wl/semiinv"
 $rec -q -d "$tmp/vp" --mode vprof --period 20000-22000 --share 1/1 -- "$wl/semiinv" >/dev/null
 $rec -q -d "$tmp/vr" --mode vreplay --period 20000-22000 --share 1/4 -- "$wl/storeload" >/dev/null
 
@@ -56,6 +57,12 @@ j_err run-ev5.json run "$axprof" run --cpu ev5 --json "$wl/copy"
 j epoch-list.json epoch "$axprof" epoch -d "$tmp/db" --list --json
 j merge.json merge "$axprof" merge -d "$tmp/m" --json "$tmp/db" "$tmp/vp"
 j epoch.json epoch "$axprof" epoch -d "$tmp/m" --json
+if "$bin/axeval" --json "$out/axeval.json" semiinv "$tmp/db" "$wl/semiinv" "$tmp/semi.truth" \
+	>/dev/null 2>"$tmp/axeval.err"; then
+	files+=("$out/axeval.json:axeval")
+else
+	bad "axeval" "$(head -c 300 "$tmp/axeval.err")"
+fi
 
 # flush: a detached axprofd on an empty fake device.
 : >"$tmp/empty.rec"
