@@ -536,53 +536,11 @@ void an_stall_summary_add(struct an_stall_summary *a, const struct an_stall_summ
 	a->insns_exec += b->insns_exec;
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-void an_stall_summary_json(FILE *f, const char *name, const struct an_stall_summary *s)
-{
-	double cycles = s->samples * s->period;
-	double cpi = s->insns_exec > 0 ? cycles / s->insns_exec : 0;
-
-	fprintf(f, "{");
-	if (name) {
-		fprintf(f, "\"name\":");
-		json_str(f, name);
-		fprintf(f, ",");
-	}
-	fprintf(f,
-		"\"samples\":%.0f,\"cycles\":%.0f,\"instructions\":%.0f,\"cpi\":%.4f,"
-		"\"execution\":%.2f,\"static\":%.2f,\"dynamic\":%.2f,\"causes\":{",
-		s->samples, cycles, s->insns_exec, cpi, s->exec, s->stat, s->dyn);
-	for (unsigned int c = 0; c < AN_CAUSE_NR; c++)
-		fprintf(f, "%s\"%s\":{\"lo\":%.2f,\"hi\":%.2f,\"share\":%.2f}", c ? "," : "",
-			an_cause_name(c), s->lo[c], s->hi[c], s->share[c]);
-	fprintf(f, "},\"unexplained\":%.2f}", s->unexplained);
-}
-
-void an_stall_summary_print(FILE *f, const char *name, const struct an_stall_summary *s, bool json)
+void an_stall_summary_print(FILE *f, const char *name, const struct an_stall_summary *s)
 {
 	double t = s->samples > 0 ? s->samples : 1, cycles = s->samples * s->period;
 	double cpi = s->insns_exec > 0 ? cycles / s->insns_exec : 0;
 
-	if (json) {
-		an_stall_summary_json(f, name, s);
-		fputc('\n', f);
-		return;
-	}
 	fprintf(f, "%s%s%.0f samples, %.4g cycles, %.4g instructions, CPI %.2f\n", name ? name : "",
 		name ? ": " : "", s->samples, cycles, s->insns_exec, cpi);
 	fprintf(f, "  %-24s %6.1f%%\n", "execution", 100 * s->exec / t);

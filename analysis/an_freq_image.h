@@ -125,13 +125,11 @@ void an_stall_summary(const struct an_fi_proc *fp, struct an_stall_summary *out)
 void an_stall_summary_add(struct an_stall_summary *a, const struct an_stall_summary *b);
 
 /*
- * Print a summary the way `axprof annotate` shows it: text (one
- * line per category with its share of the samples, ranges "lo% to hi%" for the causes) or one
- * JSON object. name may be NULL.
+ * Print a summary the way `axprof annotate` shows it: one line per category with its share of the
+ * samples, ranges "lo% to hi%" for the causes. name may be NULL. (Its JSON is the tools' own:
+ * tools/lib/tl_json_an.h.)
  */
-void an_stall_summary_print(FILE *f, const char *name, const struct an_stall_summary *s, bool json);
-/* The JSON object alone, without a newline (to nest it). */
-void an_stall_summary_json(FILE *f, const char *name, const struct an_stall_summary *s);
+void an_stall_summary_print(FILE *f, const char *name, const struct an_stall_summary *s);
 
 /* One procedure's summary, as an_stall_procs() returns them. */
 struct an_stall_proc {

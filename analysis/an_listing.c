@@ -344,52 +344,31 @@ static uint8_t byte_at(const struct img_section *s, uint64_t off)
 	return s->data ? s->data[off] : 0; /* sections without contents read as zeros */
 }
 
-static void json_str(FILE *out, const char *s)
+/* One instruction to the caller's callback. */
+static void call_insn(struct lst *l, uint64_t addr, uint32_t word, const char *text)
 {
-	putc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			putc(c, out);
-	}
-	putc('"', out);
-}
-
-static void json_insn(struct lst *l, uint64_t addr, uint32_t word, const char *text)
-{
-	FILE *out = l->out;
 	const char *tab = strchr(text, '\t');
-	char mnem[64];
-	uint64_t target;
+	char mnem[64], name[ISA_DIS_ADDR_MAX];
 	size_t mlen = tab ? (size_t)(tab - text) : strlen(text);
+	struct an_listing_insn in = {
+		.section = l->sec->name,
+		.addr = addr,
+		.word = word,
+		.mnemonic = mnem,
+		.operands = tab ? tab + 1 : "",
+	};
 
 	if (mlen >= sizeof(mnem))
 		mlen = sizeof(mnem) - 1;
 	memcpy(mnem, text, mlen);
 	mnem[mlen] = '\0';
-	fputs("{\"section\":", out);
-	json_str(out, l->sec->name);
-	fprintf(out, ",\"addr\":\"0x%" PRIx64 "\",\"word\":\"0x%08" PRIx32 "\",\"mnemonic\":", addr,
-		word);
-	json_str(out, mnem);
-	fputs(",\"operands\":", out);
-	json_str(out, tab ? tab + 1 : "");
 	if (l->blocksym) {
-		char name[ISA_DIS_ADDR_MAX];
-
 		symname(l->blocksym, name, sizeof(name));
-		fputs(",\"symbol\":", out);
-		json_str(out, name);
-		fprintf(out, ",\"offset\":%" PRId64, (int64_t)(addr - l->blocksym->value));
+		in.symbol = name;
+		in.offset = (int64_t)(addr - l->blocksym->value);
 	}
-	if (isa_dis_code_target(word, addr, &target))
-		fprintf(out, ",\"target\":\"0x%" PRIx64 "\"", target);
-	fputs("}\n", out);
+	in.has_target = isa_dis_code_target(word, addr, &in.target);
+	l->opts->insn(l->opts->priv, &in);
 }
 
 /* disassemble_bytes(): one block, from start to stop (section offsets). */
@@ -397,7 +376,7 @@ static void list_bytes(struct lst *l, bool insns, uint64_t start, uint64_t stop)
 {
 	const struct img_section *s = l->sec;
 	const struct isa_dis_opts dopts = { .addr = print_operand_addr, .priv = l };
-	bool json = l->opts->json;
+	bool quiet = l->opts->insn != NULL;
 	/* Code sections stop reads at the next symbol; others only at the section's end. */
 	uint64_t limit = img_section_is_code(s) ? stop : s->size;
 	unsigned int skip = 0;
@@ -422,12 +401,12 @@ static void list_bytes(struct lst *l, bool insns, uint64_t start, uint64_t stop)
 		if (z >= 8 || (off + z == stop && z < 3)) {
 			if (off + z != stop)
 				z &= ~(uint64_t)3;
-			if (!json)
+			if (!quiet)
 				fputs("\t...\n", l->out);
 			off += z;
 			continue;
 		}
-		if (!json) {
+		if (!quiet) {
 			snprintf(buf, sizeof(buf), "%016" PRIx64, s->addr + off);
 			for (p = buf + skip; *p == '0'; p++)
 				*p = ' ';
@@ -440,7 +419,7 @@ static void list_bytes(struct lst *l, bool insns, uint64_t start, uint64_t stop)
 			uint32_t word;
 
 			if (limit - off < 4 || s->size - off < 4) {
-				if (!json)
+				if (!quiet)
 					fprintf(l->out,
 						"Address 0x%" PRIx64 " is out of bounds.\n\n",
 						s->addr + off);
@@ -450,8 +429,8 @@ static void list_bytes(struct lst *l, bool insns, uint64_t start, uint64_t stop)
 			       (uint32_t)byte_at(s, off + 2) << 16 |
 			       (uint32_t)byte_at(s, off + 3) << 24;
 			isa_dis_format(word, s->addr + off, &dopts, text, sizeof(text));
-			if (json)
-				json_insn(l, s->addr + off, word, text);
+			if (quiet)
+				call_insn(l, s->addr + off, word, text);
 			else
 				fprintf(l->out, "%02x %02x %02x %02x \t%s\n", word & 0xff,
 					(word >> 8) & 0xff, (word >> 16) & 0xff, word >> 24, text);
@@ -464,12 +443,12 @@ static void list_bytes(struct lst *l, bool insns, uint64_t start, uint64_t stop)
 			for (uint64_t j = 0; j < n; j++) {
 				uint8_t c = byte_at(s, off + j);
 
-				if (!json)
+				if (!quiet)
 					fprintf(l->out, "%02x ", c);
 				ascii[j] = (c >= 0x20 && c < 0x7f) ? (char)c : '.';
 			}
 			ascii[n] = '\0';
-			if (!json) {
+			if (!quiet) {
 				for (uint64_t j = n; j < 16; j++)
 					fputs("   ", l->out);
 				fprintf(l->out, "    %s\n", ascii);
@@ -508,7 +487,7 @@ static void list_section(struct lst *l)
 		return;
 	l->st.sections++;
 	sort_syms(l, s->name);
-	if (!opts->json) {
+	if (!opts->insn) {
 		fputs("\nDisassembly of section ", l->out);
 		put_sane(l->out, s->name);
 		fputs(":\n", l->out);
@@ -519,7 +498,7 @@ static void list_section(struct lst *l)
 		const struct osym *next;
 		bool insns;
 
-		if (!opts->json) {
+		if (!opts->insn) {
 			char hdr[ISA_DIS_ADDR_MAX + 64];
 
 			addr_with_sym(l, sym, addr, false, hdr, sizeof(hdr));
@@ -620,7 +599,7 @@ int an_listing_print(const struct img *e, const struct an_listing_opts *opts, FI
 			    img_section(e, i)->type == SHT_REL)
 				l.has_reloc = true;
 
-	if (!opts->json) {
+	if (!opts->insn) {
 		fputc('\n', out);
 		put_sane(out, img_path(e));
 		fputs(":     file format elf64-alpha\n\n", out);

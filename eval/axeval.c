@@ -10,6 +10,7 @@
 
 #include "ev_eval.h"
 #include "pdb.h"
+#include "tl_json.h"
 #include "tl_periods.h"
 
 /*
@@ -51,7 +52,7 @@ static void usage(FILE *f)
 		"  --truth-events      use the truth's exact event counts as event samples (the limit\n"
 		"                      of event sampling; when the recorder cannot sample events)\n"
 		"  --detail FILE       CSV of every graded instruction\n"
-		"  --json FILE         the figures as JSON\n");
+		"  --json FILE         the figures as one JSON document (docs/axprof-json.7)\n");
 }
 
 static const char *pf(bool ok)
@@ -456,30 +457,41 @@ static void print_summary(const struct ev_eval_acc *tot, const struct figures *f
 	       tot->m_total > 0 ? 100 * tot->m_agree / tot->m_total : 0);
 }
 
-/* The figures as JSON into path: 0, or 1 after a message. */
+/* The figures as one JSON document (docs/axprof-json.7, "axeval") into path: 0, or 1 after a
+ * message. */
 static int write_json(const char *path, const struct ev_eval_acc *tot, const struct figures *f)
 {
-	FILE *j = fopen(path, "w");
+	FILE *out = fopen(path, "w");
+	struct tl_json j;
 
-	if (!j) {
+	if (!out) {
 		fprintf(stderr, "axeval: cannot create %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	fprintf(j,
-		"{\"samples\":%.0f,\"within5\":%.4f,\"within10\":%.4f,"
-		"\"within15\":%.4f,\"edges_within10\":%.4f,\"icache_corr_top\":%.4f,"
-		"\"icache_corr_bottom\":%.4f,\"icache_corr_mid\":%.4f,"
-		"\"icache_corr_truth\":%.4f,"
-		"\"unexplained\":%.4f,\"recall\":%.4f,\"fig8\":[",
-		tot->samples, f->w5, f->w10, f->w15, f->e10, f->f10.top, f->f10.bot, f->f10.mid,
-		f->f10.truth, f->unexp, tot->dyn_true > 0 ? tot->dyn_kept / tot->dyn_true : 0);
-	for (int b = 0; b < EV_EVAL_NB; b++)
-		fprintf(j, "%s{\"bucket\":\"%s\",\"share\":%.5f,\"low\":%.5f}", b ? "," : "",
-			ev_eval_bucket_label(b),
-			tot->insn.total > 0 ? tot->insn.w[b] / tot->insn.total : 0,
-			tot->insn.total > 0 ? tot->insn.low[b] / tot->insn.total : 0);
-	fprintf(j, "]}\n");
-	if (fclose(j)) {
+	tl_json_doc_open(&j, out, "axeval");
+	tl_json_num(&j, "samples", tot->samples, 0);
+	tl_json_num(&j, "within5", f->w5, 4);
+	tl_json_num(&j, "within10", f->w10, 4);
+	tl_json_num(&j, "within15", f->w15, 4);
+	tl_json_num(&j, "edges_within10", f->e10, 4);
+	tl_json_num(&j, "icache_corr_top", f->f10.top, 4);
+	tl_json_num(&j, "icache_corr_bottom", f->f10.bot, 4);
+	tl_json_num(&j, "icache_corr_mid", f->f10.mid, 4);
+	tl_json_num(&j, "icache_corr_truth", f->f10.truth, 4);
+	tl_json_num(&j, "unexplained_share", f->unexp, 4);
+	tl_json_num(&j, "recall", tot->dyn_true > 0 ? tot->dyn_kept / tot->dyn_true : 0, 4);
+	tl_json_arr_open(&j, "fig8");
+	for (int b = 0; b < EV_EVAL_NB; b++) {
+		tl_json_obj_open(&j, NULL);
+		tl_json_str(&j, "bucket", ev_eval_bucket_label(b));
+		tl_json_num(&j, "share", tot->insn.total > 0 ? tot->insn.w[b] / tot->insn.total : 0,
+			    5);
+		tl_json_num(&j, "low_share",
+			    tot->insn.total > 0 ? tot->insn.low[b] / tot->insn.total : 0, 5);
+		tl_json_obj_close(&j);
+	}
+	tl_json_doc_close(&j);
+	if (fclose(out)) {
 		fprintf(stderr, "axeval: error writing %s\n", path);
 		return 1;
 	}

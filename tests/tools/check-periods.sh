@@ -123,12 +123,12 @@ errs = []
 total = s["cyc"]["cycles"] + s["long"]["cycles"]
 if abs(s["merged"]["cycles"] - total) > 0.02 * total:
     errs.append(f"cycles: merged {s['merged']['cycles']:.0f}, the two databases {total:.0f}")
-for k in ("cycles", "instructions"):
+for k in ("cycles", "insns"):
     if abs(s["merged"][k] - 2 * s["cyc"][k]) > 0.05 * 2 * s["cyc"][k]:
         errs.append(f"{k}: merged {s['merged'][k]:.0f}, twice one run {2 * s['cyc'][k]:.0f}")
 print("; ".join(errs) if errs else
       f"cycles {s['merged']['cycles']:.0f} ~ {s['cyc']['cycles']:.0f} + {s['long']['cycles']:.0f}, "
-      f"instructions {s['merged']['instructions']:.0f} ~ 2 x {s['cyc']['instructions']:.0f}")
+      f"instructions {s['merged']['insns']:.0f} ~ 2 x {s['cyc']['insns']:.0f}")
 sys.exit(1 if errs else 0)
 EOF
 ); then
@@ -148,7 +148,8 @@ else
 	bad "second merge" "exit $rc: $(head -c 300 "$tmp/err")"
 fi
 "$axprof" annotate -d "$tmp/m2" -n 1 --json structsearch >"$tmp/m2.json" 2>/dev/null
-if cmp -s "$tmp/m2.json" "$tmp/cyc.json"; then
+# The same documents but for the database they name.
+if cmp -s <(sed 's/"database":"[^"]*",//' "$tmp/m2.json") <(sed 's/"database":"[^"]*",//' "$tmp/cyc.json"); then
 	ok "the refused merge added nothing"
 else
 	bad "refused merge" "the database changed"

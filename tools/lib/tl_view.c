@@ -8,15 +8,6 @@
 #include "isa_dis.h"
 #include "tl_view.h"
 
-const char *tl_default_db(const char *opt)
-{
-	const char *env = getenv("AXPROF_DB");
-
-	if (opt && *opt)
-		return opt;
-	return env && *env ? env : "axprof-db";
-}
-
 static void add_totals(uint64_t *total, const struct pdb_prof *p)
 {
 	for (unsigned int e = 0; e < PDB_EV_MAX; e++)
@@ -274,26 +265,6 @@ int tl_event_parse(const char *name)
 	return pdb_event_id(up);
 }
 
-void tl_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 const char *tl_dest_name(unsigned int dest, char *buf, size_t size)
 {
 	if (dest < 32)
@@ -301,13 +272,4 @@ const char *tl_dest_name(unsigned int dest, char *buf, size_t size)
 	else
 		snprintf(buf, size, "$f%u", dest - 32);
 	return buf;
-}
-
-int tl_finish_stdout(const char *tool)
-{
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "%s: error writing standard output: %s\n", tool, strerror(errno));
-		return 1;
-	}
-	return 0;
 }

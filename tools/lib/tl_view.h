@@ -9,6 +9,8 @@
 
 #include "img.h"
 #include "pdb.h"
+#include "tl_json.h"
+#include "tl_opts.h"
 
 /*
  * The report tools read one epoch of a database: its images (index), each image's profile, and
@@ -16,9 +18,6 @@
  * through isa_dis.h). Offsets are ELF addresses (daemon/dmn_lib.h, ATTRIBUTION), so symbol
  * lookups and disassembly take them directly.
  */
-
-/* The database directory: -d DIR, else $AXPROF_DB, else "axprof-db". */
-const char *tl_default_db(const char *opt);
 
 struct tl_view_image {
 	struct pdb_image img; /* key, path ("" when unknown) ... */
@@ -81,13 +80,7 @@ const char *tl_event_lower(unsigned int event, char *buf, size_t size);
 /* Parse an event name, any case ("cycles", "CYCLES", "replay"); -EINVAL. */
 int tl_event_parse(const char *name);
 
-/* JSON: a string with quotes and escapes. */
-void tl_json_str(FILE *f, const char *s);
-
 /* Register name of a hotlist destination: 0-30 objdump's integer names, 32-62 "$fN". */
 const char *tl_dest_name(unsigned int dest, char *buf, size_t size);
-
-/* Check stdout for write errors (perf's rule): 0, or 1 with a message on stderr. */
-int tl_finish_stdout(const char *tool);
 
 #endif /* TL_VIEW_H */
