@@ -46,7 +46,7 @@ all:
 # it, and a private header included from another module, from the declarations alone.
 # LAYERS lists the library modules from the top down: the archives are linked in this order (every
 # one of them has sources; module.mk rules may name $(LIB) and $(LIB_SAN) as prerequisites).
-LAYERS := eval toolslib analysis daemon pdb machine isa sampler interp hotlist compat
+LAYERS := eval toolslib analysis daemon pdb machine isa image sampler interp hotlist compat
 LIB     := $(foreach m,$(LAYERS),$(BUILD)/lib/libax-$(m).a)
 LIB_SAN := $(foreach m,$(LAYERS),$(BUILD)/lib/libax-$(m)-san.a)
 

@@ -472,7 +472,7 @@ static int resolve_jmp(struct builder *b, uint32_t i, uint32_t k)
 		uint32_t w;
 		uint64_t dest;
 
-		if (an_elf_read32(b->ps->elf, table + 4 * e, &w))
+		if (img_read32(b->ps->elf, table + 4 * e, &w))
 			goto bad;
 		dest = base + (uint64_t)(int64_t)(int32_t)w;
 		if (!exact && (dest < b->p->start || dest >= limit || (dest & 3)))
@@ -994,187 +994,178 @@ static int __attribute__((format(printf, 3, 4))) bad(char *msg, size_t msglen, c
 	return -EBADMSG;
 }
 
-int an_cfg_check(const struct an_cfg *cfg, char *msg, size_t msglen)
+/* Blocks tile the procedure, each with an in-range successor range of its own edges. */
+static int check_blocks(const struct an_cfg *cfg, char *msg, size_t msglen)
 {
-	uint32_t nb = cfg->nblocks, ne = cfg->nedges, *q = NULL, qh = 0, qt = 0;
-	uint8_t *fwd = NULL, *bwd = NULL, *seen_pred = NULL;
-	uint32_t next = 0;
-	int ret = 0;
+	uint32_t nb = cfg->nblocks, ne = cfg->nedges, next = 0;
 
-	if (!nb || !cfg->ninsns) {
-		ret = bad(msg, msglen, "no blocks");
-		goto out;
-	}
-	fwd = calloc(nb, 1);
-	bwd = calloc(nb, 1);
-	seen_pred = calloc((size_t)ne + 1, 1);
-	q = malloc(((size_t)nb + 1) * sizeof(*q));
-	if (!fwd || !bwd || !seen_pred || !q) {
-		snprintf(msg, msglen, "out of memory");
-		ret = -ENOMEM;
-		goto out;
-	}
-	/* blocks tile the procedure */
 	for (uint32_t b = 0; b < nb; b++) {
 		const struct an_block *bl = &cfg->block[b];
 
-		if (bl->first != next || !bl->n || bl->addr != an_cfg_addr(cfg, bl->first)) {
-			ret = bad(msg, msglen, "block %u does not follow block %u", b, b - 1);
-			goto out;
-		}
+		if (bl->first != next || !bl->n || bl->addr != an_cfg_addr(cfg, bl->first))
+			return bad(msg, msglen, "block %u does not follow block %u", b, b - 1);
 		for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
-			if (cfg->blk_of[i] != b) {
-				ret = bad(msg, msglen, "instruction %u is not mapped to block %u",
-					  i, b);
-				goto out;
-			}
+			if (cfg->blk_of[i] != b)
+				return bad(msg, msglen, "instruction %u is not mapped to block %u",
+					   i, b);
 		next += bl->n;
-		if (bl->nsucc && (bl->succ + bl->nsucc > ne)) {
-			ret = bad(msg, msglen, "block %u: successor range out of bounds", b);
-			goto out;
-		}
+		if (bl->nsucc && (bl->succ + bl->nsucc > ne))
+			return bad(msg, msglen, "block %u: successor range out of bounds", b);
 		for (uint32_t e = bl->succ; e < bl->succ + bl->nsucc; e++)
-			if (cfg->edge[e].from != b) {
-				ret = bad(msg, msglen,
-					  "block %u: edge %u in its successor range is from %u", b,
-					  e, cfg->edge[e].from);
-				goto out;
-			}
-		if (!bl->nsucc) {
-			ret = bad(msg, msglen, "block %u (0x%" PRIx64 ") has no successor", b,
-				  bl->addr);
-			goto out;
-		}
+			if (cfg->edge[e].from != b)
+				return bad(msg, msglen,
+					   "block %u: edge %u in its successor range is from %u", b,
+					   e, cfg->edge[e].from);
+		if (!bl->nsucc)
+			return bad(msg, msglen, "block %u (0x%" PRIx64 ") has no successor", b,
+				   bl->addr);
 	}
-	if (next != cfg->ninsns) {
-		ret = bad(msg, msglen, "blocks cover %u of %u instructions", next, cfg->ninsns);
-		goto out;
-	}
-	/* edges */
-	for (uint32_t e = 0; e < ne; e++) {
-		const struct an_edge *ed = &cfg->edge[e];
-		const struct an_block *fb;
-		const struct axp_insn *last;
-		enum ctl c;
+	if (next != cfg->ninsns)
+		return bad(msg, msglen, "blocks cover %u of %u instructions", next, cfg->ninsns);
+	return 0;
+}
 
-		if (ed->kind >= AN_EDGE_KIND_NR) {
-			ret = bad(msg, msglen, "edge %u: bad kind", e);
-			goto out;
-		}
-		if (ed->from == AN_NODE_ENTRY) {
-			if (ed->kind != AN_EDGE_ENTRY || ed->to >= nb ||
-			    !(cfg->block[ed->to].flags & AN_BLK_ENTRY)) {
-				ret = bad(msg, msglen, "edge %u: bad ENTRY edge", e);
-				goto out;
-			}
-			continue;
-		}
-		if (ed->from >= nb || ed->kind == AN_EDGE_ENTRY) {
-			ret = bad(msg, msglen, "edge %u: bad source", e);
-			goto out;
-		}
-		if ((ed->to == AN_NODE_EXIT) !=
-		    (ed->kind == AN_EDGE_EXIT || ed->kind == AN_EDGE_NORETURN)) {
-			ret = bad(msg, msglen, "edge %u: EXIT edges and kinds disagree", e);
-			goto out;
-		}
-		if (ed->to != AN_NODE_EXIT && ed->to >= nb) {
-			ret = bad(msg, msglen, "edge %u: bad destination", e);
-			goto out;
-		}
-		fb = &cfg->block[ed->from];
-		last = &cfg->insn[fb->first + fb->n - 1];
-		c = classify(last);
-		switch (ed->kind) {
-		case AN_EDGE_FALL:
-		case AN_EDGE_CALLRET:
-			if (ed->to != ed->from + 1) {
-				ret = bad(
-					msg, msglen,
-					"edge %u: %s edge from block %u does not go to the next block",
-					e, an_edge_kind_name[ed->kind], ed->from);
-				goto out;
-			}
-			if ((ed->kind == AN_EDGE_CALLRET) != (c == CTL_CALL || c == CTL_PAL)) {
-				ret = bad(msg, msglen, "edge %u: call-return edge after a non-call",
-					  e);
-				goto out;
-			}
-			if (ed->kind == AN_EDGE_FALL && c != CTL_NONE && c != CTL_COND) {
-				ret = bad(msg, msglen, "edge %u: fall-through after a transfer", e);
-				goto out;
-			}
-			break;
-		case AN_EDGE_TAKEN: {
-			bool inside;
-			uint32_t t;
+/* An edge's kind, source and destination are in range and agree with each other. */
+static int check_edge_ends(const struct an_cfg *cfg, uint32_t e, char *msg, size_t msglen)
+{
+	const struct an_edge *ed = &cfg->edge[e];
+	uint32_t nb = cfg->nblocks;
 
-			if (c != CTL_COND && c != CTL_BR) {
-				ret = bad(msg, msglen, "edge %u: taken edge after a non-branch", e);
-				goto out;
-			}
-			t = target_index(cfg, last, fb->first + fb->n - 1, &inside);
-			if (!inside || cfg->block[ed->to].first != t) {
-				ret = bad(msg, msglen,
-					  "edge %u: taken edge does not go to the branch target",
-					  e);
-				goto out;
-			}
-			break;
-		}
-		case AN_EDGE_JTAB:
-			if (c != CTL_JMP) {
-				ret = bad(msg, msglen, "edge %u: jump-table edge after a non-JMP",
-					  e);
-				goto out;
-			}
-			break;
-		case AN_EDGE_EXIT:
-			if (ed->why == AN_EXIT_RETURN && c != CTL_RET && c != CTL_JMP) {
-				ret = bad(msg, msglen, "edge %u: return edge after a non-return",
-					  e);
-				goto out;
-			}
-			if (ed->why == AN_EXIT_UNKNOWN && !(cfg->flags & AN_CFG_MISSING_EDGES)) {
-				ret = bad(msg, msglen,
-					  "edge %u: unknown exit but the CFG is not missing edges",
-					  e);
-				goto out;
-			}
-			break;
-		default:
-			break;
-		}
+	if (ed->kind >= AN_EDGE_KIND_NR)
+		return bad(msg, msglen, "edge %u: bad kind", e);
+	if (ed->from == AN_NODE_ENTRY) {
+		if (ed->kind != AN_EDGE_ENTRY || ed->to >= nb ||
+		    !(cfg->block[ed->to].flags & AN_BLK_ENTRY))
+			return bad(msg, msglen, "edge %u: bad ENTRY edge", e);
+		return 0;
 	}
-	/* predecessors: every edge once */
+	if (ed->from >= nb || ed->kind == AN_EDGE_ENTRY)
+		return bad(msg, msglen, "edge %u: bad source", e);
+	if ((ed->to == AN_NODE_EXIT) != (ed->kind == AN_EDGE_EXIT || ed->kind == AN_EDGE_NORETURN))
+		return bad(msg, msglen, "edge %u: EXIT edges and kinds disagree", e);
+	if (ed->to != AN_NODE_EXIT && ed->to >= nb)
+		return bad(msg, msglen, "edge %u: bad destination", e);
+	return 0;
+}
+
+/* Fall-through and call-return edges go to the next block, after the right instruction. */
+static int check_fall_edge(const struct an_cfg *cfg, uint32_t e, enum ctl c, char *msg,
+			   size_t msglen)
+{
+	const struct an_edge *ed = &cfg->edge[e];
+
+	if (ed->to != ed->from + 1)
+		return bad(msg, msglen,
+			   "edge %u: %s edge from block %u does not go to the next block", e,
+			   an_edge_kind_name[ed->kind], ed->from);
+	if ((ed->kind == AN_EDGE_CALLRET) != (c == CTL_CALL || c == CTL_PAL))
+		return bad(msg, msglen, "edge %u: call-return edge after a non-call", e);
+	if (ed->kind == AN_EDGE_FALL && c != CTL_NONE && c != CTL_COND)
+		return bad(msg, msglen, "edge %u: fall-through after a transfer", e);
+	return 0;
+}
+
+/* A taken edge leaves a branch for the block at its target. */
+static int check_taken_edge(const struct an_cfg *cfg, uint32_t e, enum ctl c, char *msg,
+			    size_t msglen)
+{
+	const struct an_edge *ed = &cfg->edge[e];
+	const struct an_block *fb = &cfg->block[ed->from];
+	uint32_t last = fb->first + fb->n - 1, t;
+	bool inside;
+
+	if (c != CTL_COND && c != CTL_BR)
+		return bad(msg, msglen, "edge %u: taken edge after a non-branch", e);
+	t = target_index(cfg, &cfg->insn[last], last, &inside);
+	if (!inside || cfg->block[ed->to].first != t)
+		return bad(msg, msglen, "edge %u: taken edge does not go to the branch target", e);
+	return 0;
+}
+
+/* An exit edge's reason agrees with the instruction and the CFG's flags. */
+static int check_exit_edge(const struct an_cfg *cfg, uint32_t e, enum ctl c, char *msg,
+			   size_t msglen)
+{
+	const struct an_edge *ed = &cfg->edge[e];
+
+	if (ed->why == AN_EXIT_RETURN && c != CTL_RET && c != CTL_JMP)
+		return bad(msg, msglen, "edge %u: return edge after a non-return", e);
+	if (ed->why == AN_EXIT_UNKNOWN && !(cfg->flags & AN_CFG_MISSING_EDGES))
+		return bad(msg, msglen, "edge %u: unknown exit but the CFG is not missing edges",
+			   e);
+	return 0;
+}
+
+/* An edge agrees with the last instruction of its source block. */
+static int check_edge_kind(const struct an_cfg *cfg, uint32_t e, char *msg, size_t msglen)
+{
+	const struct an_edge *ed = &cfg->edge[e];
+	const struct an_block *fb = &cfg->block[ed->from];
+	enum ctl c = classify(&cfg->insn[fb->first + fb->n - 1]);
+
+	switch (ed->kind) {
+	case AN_EDGE_FALL:
+	case AN_EDGE_CALLRET:
+		return check_fall_edge(cfg, e, c, msg, msglen);
+	case AN_EDGE_TAKEN:
+		return check_taken_edge(cfg, e, c, msg, msglen);
+	case AN_EDGE_JTAB:
+		if (c != CTL_JMP)
+			return bad(msg, msglen, "edge %u: jump-table edge after a non-JMP", e);
+		return 0;
+	case AN_EDGE_EXIT:
+		return check_exit_edge(cfg, e, c, msg, msglen);
+	default:
+		return 0;
+	}
+}
+
+static int check_edges(const struct an_cfg *cfg, char *msg, size_t msglen)
+{
+	int ret = 0;
+
+	for (uint32_t e = 0; e < cfg->nedges && !ret; e++) {
+		ret = check_edge_ends(cfg, e, msg, msglen);
+		if (!ret && cfg->edge[e].from != AN_NODE_ENTRY)
+			ret = check_edge_kind(cfg, e, msg, msglen);
+	}
+	return ret;
+}
+
+/* The predecessor lists of the blocks and of EXIT hold every edge exactly once. */
+static int check_preds(const struct an_cfg *cfg, uint8_t *seen, char *msg, size_t msglen)
+{
+	uint32_t nb = cfg->nblocks, ne = cfg->nedges;
+
 	for (uint32_t b = 0; b < nb; b++) {
 		const struct an_block *bl = &cfg->block[b];
 
 		for (uint32_t k = bl->pred; k < bl->pred + bl->npred; k++) {
 			uint32_t e = cfg->pred[k];
 
-			if (e >= ne || cfg->edge[e].to != b || seen_pred[e]) {
-				ret = bad(msg, msglen, "block %u: bad predecessor list", b);
-				goto out;
-			}
-			seen_pred[e] = 1;
+			if (e >= ne || cfg->edge[e].to != b || seen[e])
+				return bad(msg, msglen, "block %u: bad predecessor list", b);
+			seen[e] = 1;
 		}
 	}
 	for (uint32_t k = cfg->exit_preds; k < cfg->exit_preds + cfg->nexit_preds; k++) {
 		uint32_t e = cfg->pred[k];
 
-		if (e >= ne || cfg->edge[e].to != AN_NODE_EXIT || seen_pred[e]) {
-			ret = bad(msg, msglen, "bad EXIT predecessor list");
-			goto out;
-		}
-		seen_pred[e] = 1;
+		if (e >= ne || cfg->edge[e].to != AN_NODE_EXIT || seen[e])
+			return bad(msg, msglen, "bad EXIT predecessor list");
+		seen[e] = 1;
 	}
 	for (uint32_t e = 0; e < ne; e++)
-		if (!seen_pred[e]) {
-			ret = bad(msg, msglen, "edge %u is in no predecessor list", e);
-			goto out;
-		}
-	/* reachability: from ENTRY, and to EXIT */
+		if (!seen[e])
+			return bad(msg, msglen, "edge %u is in no predecessor list", e);
+	return 0;
+}
+
+/* fwd[b] = 1 for every block reachable from ENTRY (q: room for nblocks + 1 entries). */
+static void mark_from_entry(const struct an_cfg *cfg, uint8_t *fwd, uint32_t *q)
+{
+	uint32_t qh = 0, qt = 0;
+
 	for (uint32_t e = cfg->entry_edges; e < cfg->entry_edges + cfg->nentry_edges; e++)
 		if (!fwd[cfg->edge[e].to]) {
 			fwd[cfg->edge[e].to] = 1;
@@ -1186,13 +1177,19 @@ int an_cfg_check(const struct an_cfg *cfg, char *msg, size_t msglen)
 		for (uint32_t e = bl->succ; e < bl->succ + bl->nsucc; e++) {
 			uint32_t to = cfg->edge[e].to;
 
-			if (to < nb && !fwd[to]) {
+			if (to < cfg->nblocks && !fwd[to]) {
 				fwd[to] = 1;
 				q[qt++] = to;
 			}
 		}
 	}
-	qh = qt = 0;
+}
+
+/* bwd[b] = 1 for every block that reaches EXIT. */
+static void mark_to_exit(const struct an_cfg *cfg, uint8_t *bwd, uint32_t *q)
+{
+	uint32_t qh = 0, qt = 0;
+
 	for (uint32_t k = cfg->exit_preds; k < cfg->exit_preds + cfg->nexit_preds; k++) {
 		uint32_t f = cfg->edge[cfg->pred[k]].from;
 
@@ -1207,75 +1204,115 @@ int an_cfg_check(const struct an_cfg *cfg, char *msg, size_t msglen)
 		for (uint32_t k = bl->pred; k < bl->pred + bl->npred; k++) {
 			uint32_t f = cfg->edge[cfg->pred[k]].from;
 
-			if (f < nb && !bwd[f]) {
+			if (f < cfg->nblocks && !bwd[f]) {
 				bwd[f] = 1;
 				q[qt++] = f;
 			}
 		}
 	}
-	for (uint32_t b = 0; b < nb; b++) {
+}
+
+/* Unreachable flags match reachability from ENTRY; every reachable block reaches EXIT. */
+static int check_reachability(const struct an_cfg *cfg, const uint8_t *fwd, const uint8_t *bwd,
+			      char *msg, size_t msglen)
+{
+	for (uint32_t b = 0; b < cfg->nblocks; b++) {
 		bool unr = cfg->block[b].flags & AN_BLK_UNREACHABLE;
 
-		if (unr == (bool)fwd[b]) {
-			ret = bad(msg, msglen,
-				  "block %u (0x%" PRIx64 "): reachability flag is wrong", b,
-				  cfg->block[b].addr);
-			goto out;
-		}
-		if (fwd[b] && !bwd[b]) {
-			ret = bad(msg, msglen,
-				  "block %u (0x%" PRIx64 "): reachable but cannot reach EXIT", b,
-				  cfg->block[b].addr);
-			goto out;
-		}
+		if (unr == (bool)fwd[b])
+			return bad(msg, msglen,
+				   "block %u (0x%" PRIx64 "): reachability flag is wrong", b,
+				   cfg->block[b].addr);
+		if (fwd[b] && !bwd[b])
+			return bad(msg, msglen,
+				   "block %u (0x%" PRIx64 "): reachable but cannot reach EXIT", b,
+				   cfg->block[b].addr);
 	}
-	/* classes */
-	if (cfg->flags & AN_CFG_CLASSES) {
-		if (cfg->nclasses > nb + ne) {
-			ret = bad(msg, msglen, "%u classes for %u blocks and %u edges",
-				  cfg->nclasses, nb, ne);
-			goto out;
-		}
-		for (uint32_t b = 0; b < nb; b++)
-			if (cfg->block[b].cls >= cfg->nclasses) {
-				ret = bad(msg, msglen, "block %u: class out of range", b);
-				goto out;
-			}
-		for (uint32_t e = 0; e < ne; e++)
-			if (cfg->edge[e].cls >= cfg->nclasses) {
-				ret = bad(msg, msglen, "edge %u: class out of range", e);
-				goto out;
-			}
-		if (cfg->flags & AN_CFG_MISSING_EDGES) {
-			if (cfg->nclasses != nb + ne) {
-				ret = bad(msg, msglen, "missing edges but classes are shared");
-				goto out;
-			}
-		} else {
-			for (uint32_t b = 0; b < nb; b++) {
-				const struct an_block *bl = &cfg->block[b];
+	return 0;
+}
 
-				if (!fwd[b])
-					continue;
-				if (bl->npred == 1 &&
-				    cfg->edge[cfg->pred[bl->pred]].cls != bl->cls) {
-					ret = bad(
-						msg, msglen,
-						"block %u: single predecessor edge in another class",
-						b);
-					goto out;
-				}
-				if (bl->nsucc == 1 && cfg->edge[bl->succ].cls != bl->cls) {
-					ret = bad(
-						msg, msglen,
-						"block %u: single successor edge in another class",
-						b);
-					goto out;
-				}
-			}
-		}
+/* Every block and edge has a class below nclasses <= blocks + edges. */
+static int check_class_ranges(const struct an_cfg *cfg, char *msg, size_t msglen)
+{
+	uint32_t nb = cfg->nblocks, ne = cfg->nedges;
+
+	if (cfg->nclasses > nb + ne)
+		return bad(msg, msglen, "%u classes for %u blocks and %u edges", cfg->nclasses, nb,
+			   ne);
+	for (uint32_t b = 0; b < nb; b++)
+		if (cfg->block[b].cls >= cfg->nclasses)
+			return bad(msg, msglen, "block %u: class out of range", b);
+	for (uint32_t e = 0; e < ne; e++)
+		if (cfg->edge[e].cls >= cfg->nclasses)
+			return bad(msg, msglen, "edge %u: class out of range", e);
+	return 0;
+}
+
+/* A reachable block with a single edge in (or out) shares that edge's class. */
+static int check_class_sharing(const struct an_cfg *cfg, const uint8_t *fwd, char *msg,
+			       size_t msglen)
+{
+	for (uint32_t b = 0; b < cfg->nblocks; b++) {
+		const struct an_block *bl = &cfg->block[b];
+
+		if (!fwd[b])
+			continue;
+		if (bl->npred == 1 && cfg->edge[cfg->pred[bl->pred]].cls != bl->cls)
+			return bad(msg, msglen,
+				   "block %u: single predecessor edge in another class", b);
+		if (bl->nsucc == 1 && cfg->edge[bl->succ].cls != bl->cls)
+			return bad(msg, msglen, "block %u: single successor edge in another class",
+				   b);
 	}
-out:
+	return 0;
+}
+
+static int check_classes(const struct an_cfg *cfg, const uint8_t *fwd, char *msg, size_t msglen)
+{
+	int ret;
+
+	if (!(cfg->flags & AN_CFG_CLASSES))
+		return 0;
+	ret = check_class_ranges(cfg, msg, msglen);
+	if (ret)
+		return ret;
+	if (!(cfg->flags & AN_CFG_MISSING_EDGES))
+		return check_class_sharing(cfg, fwd, msg, msglen);
+	if (cfg->nclasses != cfg->nblocks + cfg->nedges)
+		return bad(msg, msglen, "missing edges but classes are shared");
+	return 0;
+}
+
+int an_cfg_check(const struct an_cfg *cfg, char *msg, size_t msglen)
+{
+	uint32_t nb = cfg->nblocks, ne = cfg->nedges, *q;
+	uint8_t *fwd, *bwd, *seen_pred;
+	int ret;
+
+	if (!nb || !cfg->ninsns)
+		return bad(msg, msglen, "no blocks");
+	fwd = calloc(nb, 1);
+	bwd = calloc(nb, 1);
+	seen_pred = calloc((size_t)ne + 1, 1);
+	q = malloc(((size_t)nb + 1) * sizeof(*q));
+	if (!fwd || !bwd || !seen_pred || !q) {
+		snprintf(msg, msglen, "out of memory");
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	ret = check_blocks(cfg, msg, msglen);
+	if (!ret)
+		ret = check_edges(cfg, msg, msglen);
+	if (!ret)
+		ret = check_preds(cfg, seen_pred, msg, msglen);
+	if (!ret) {
+		mark_from_entry(cfg, fwd, q);
+		mark_to_exit(cfg, bwd, q);
+		ret = check_reachability(cfg, fwd, bwd, msg, msglen);
+	}
+	if (!ret)
+		ret = check_classes(cfg, fwd, msg, msglen);
+out_free:
 	free(fwd);
 	free(bwd);
 	free(seen_pred);

@@ -34,7 +34,7 @@ enum an_cause {
 	AN_CAUSE_NR,
 };
 
-/* Sampled events a bound can come from (pdb_event ids: daemon/pdb.h). */
+/* Sampled events a bound can come from (tools/lib/tl_prof.h maps them to database events). */
 enum an_event {
 	AN_EV_CYCLES,
 	AN_EV_IMISS,

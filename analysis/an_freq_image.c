@@ -10,10 +10,10 @@
 #include "an_freq_image.h"
 
 struct an_fi_image {
-	struct an_elf *elf;
+	struct img *elf;
 	struct an_procs *procs;
 	struct an_sched_model *model;
-	struct pdb_count *ev[AN_EV_NR];
+	struct an_count *ev[AN_EV_NR];
 	size_t nev[AN_EV_NR];
 };
 
@@ -35,15 +35,18 @@ static int errmsg(char *err, size_t len, int ret, const char *fmt, ...)
 int an_fi_open(const char *path, struct an_fi_image **out, char *err, size_t errlen)
 {
 	struct an_fi_image *im;
+	struct ax_error ierr;
 	int ret;
 
 	*out = NULL;
 	im = calloc(1, sizeof(*im));
 	if (!im)
 		return errmsg(err, errlen, -ENOMEM, "%s: out of memory", path);
-	ret = an_elf_open(path, &im->elf, err, errlen);
-	if (ret)
+	ret = img_open(path, 0, &im->elf, &ierr);
+	if (ret) {
+		errmsg(err, errlen, ret, "%s", ierr.msg);
 		goto fail;
+	}
 	ret = an_procs_find(im->elf, &im->procs, err, errlen);
 	if (ret)
 		goto fail;
@@ -70,11 +73,11 @@ void an_fi_close(struct an_fi_image *im)
 	if (im->procs)
 		an_procs_free(im->procs);
 	if (im->elf)
-		an_elf_close(im->elf);
+		img_close(im->elf);
 	free(im);
 }
 
-const struct an_elf *an_fi_elf(const struct an_fi_image *im)
+const struct img *an_fi_elf(const struct an_fi_image *im)
 {
 	return im->elf;
 }
@@ -84,20 +87,9 @@ const struct an_procs *an_fi_procs(const struct an_fi_image *im)
 	return im->procs;
 }
 
-unsigned int an_fi_pdb_event(unsigned int ev)
+int an_fi_set_samples(struct an_fi_image *im, unsigned int ev, const struct an_count *v, size_t n)
 {
-	static const unsigned int map[AN_EV_NR] = {
-		[AN_EV_CYCLES] = PDB_EV_CYCLES,	  [AN_EV_IMISS] = PDB_EV_IMISS,
-		[AN_EV_DMISS] = PDB_EV_DMISS,	  [AN_EV_DTBMISS] = PDB_EV_DTBMISS,
-		[AN_EV_ITBMISS] = PDB_EV_ITBMISS, [AN_EV_BRANCHMP] = PDB_EV_BRANCHMP,
-	};
-
-	return ev < AN_EV_NR ? map[ev] : PDB_EV_MAX;
-}
-
-int an_fi_set_samples(struct an_fi_image *im, unsigned int ev, const struct pdb_count *v, size_t n)
-{
-	struct pdb_count *c = NULL;
+	struct an_count *c = NULL;
 
 	if (ev >= AN_EV_NR || (n && !v))
 		return -EINVAL;
@@ -113,24 +105,6 @@ int an_fi_set_samples(struct an_fi_image *im, unsigned int ev, const struct pdb_
 	free(im->ev[ev]);
 	im->ev[ev] = c;
 	im->nev[ev] = n;
-	return 0;
-}
-
-int an_fi_set_profile(struct an_fi_image *im, const struct pdb_prof *prof)
-{
-	for (unsigned int e = 0; e < AN_EV_NR; e++) {
-		struct pdb_count *v = NULL;
-		size_t n = 0;
-		int ret;
-
-		ret = pdb_prof_samples(prof, an_fi_pdb_event(e), &v, &n);
-		if (ret)
-			return ret;
-		ret = an_fi_set_samples(im, e, v, n);
-		free(v);
-		if (ret)
-			return ret;
-	}
 	return 0;
 }
 
@@ -542,8 +516,13 @@ void an_stall_summary(const struct an_fi_proc *fp, struct an_stall_summary *out)
 
 void an_stall_summary_add(struct an_stall_summary *a, const struct an_stall_summary *b)
 {
+	double n = a->samples + b->samples;
+
+	/* The mean period of the sum: weighted by samples, so samples x period adds the cycles. */
 	if (!a->period)
 		a->period = b->period;
+	else if (b->period && a->period != b->period && n > 0)
+		a->period = (a->samples * a->period + b->samples * b->period) / n;
 	a->samples += b->samples;
 	a->exec += b->exec;
 	a->stat += b->stat;
@@ -557,53 +536,11 @@ void an_stall_summary_add(struct an_stall_summary *a, const struct an_stall_summ
 	a->insns_exec += b->insns_exec;
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-void an_stall_summary_json(FILE *f, const char *name, const struct an_stall_summary *s)
-{
-	double cycles = s->samples * s->period;
-	double cpi = s->insns_exec > 0 ? cycles / s->insns_exec : 0;
-
-	fprintf(f, "{");
-	if (name) {
-		fprintf(f, "\"name\":");
-		json_str(f, name);
-		fprintf(f, ",");
-	}
-	fprintf(f,
-		"\"samples\":%.0f,\"cycles\":%.0f,\"instructions\":%.0f,\"cpi\":%.4f,"
-		"\"execution\":%.2f,\"static\":%.2f,\"dynamic\":%.2f,\"causes\":{",
-		s->samples, cycles, s->insns_exec, cpi, s->exec, s->stat, s->dyn);
-	for (unsigned int c = 0; c < AN_CAUSE_NR; c++)
-		fprintf(f, "%s\"%s\":{\"lo\":%.2f,\"hi\":%.2f,\"share\":%.2f}", c ? "," : "",
-			an_cause_name(c), s->lo[c], s->hi[c], s->share[c]);
-	fprintf(f, "},\"unexplained\":%.2f}", s->unexplained);
-}
-
-void an_stall_summary_print(FILE *f, const char *name, const struct an_stall_summary *s, bool json)
+void an_stall_summary_print(FILE *f, const char *name, const struct an_stall_summary *s)
 {
 	double t = s->samples > 0 ? s->samples : 1, cycles = s->samples * s->period;
 	double cpi = s->insns_exec > 0 ? cycles / s->insns_exec : 0;
 
-	if (json) {
-		an_stall_summary_json(f, name, s);
-		fputc('\n', f);
-		return;
-	}
 	fprintf(f, "%s%s%.0f samples, %.4g cycles, %.4g instructions, CPI %.2f\n", name ? name : "",
 		name ? ": " : "", s->samples, cycles, s->insns_exec, cpi);
 	fprintf(f, "  %-24s %6.1f%%\n", "execution", 100 * s->exec / t);
@@ -627,31 +564,18 @@ static int cmp_stall_proc(const void *a, const void *b)
 	return (x->start > y->start) - (x->start < y->start);
 }
 
-int an_stall_procs(const char *path, const struct pdb_prof *prof, const struct an_fi_opts *o,
-		   struct an_stall_proc **out, size_t *nout, size_t *skipped, char *err,
-		   size_t errlen)
+int an_stall_procs(struct an_fi_image *im, const struct an_fi_opts *o, struct an_stall_proc **out,
+		   size_t *nout, size_t *skipped)
 {
-	struct an_fi_image *im;
-	struct an_stall_proc *v = NULL;
+	struct an_stall_proc *v;
 	size_t n = 0, i;
-	int ret;
 
 	*out = NULL;
 	*nout = 0;
 	*skipped = 0;
-	ret = an_fi_open(path, &im, err, errlen);
-	if (ret)
-		return ret;
-	ret = an_fi_set_profile(im, prof);
-	if (ret) {
-		errmsg(err, errlen, ret, "%s: cannot read the profile: %s", path, strerror(-ret));
-		goto out;
-	}
 	v = calloc(an_fi_procs(im)->n + 1, sizeof(*v));
-	if (!v) {
-		ret = errmsg(err, errlen, -ENOMEM, "out of memory");
-		goto out;
-	}
+	if (!v)
+		return -ENOMEM;
 	for (i = 0; i < an_fi_procs(im)->n; i++) {
 		const struct an_proc *p = &an_fi_procs(im)->v[i];
 		struct an_fi_proc *fp;
@@ -672,9 +596,5 @@ int an_stall_procs(const char *path, const struct pdb_prof *prof, const struct a
 	qsort(v, n, sizeof(*v), cmp_stall_proc);
 	*out = v;
 	*nout = n;
-	v = NULL;
-out:
-	free(v);
-	an_fi_close(im);
-	return ret;
+	return 0;
 }

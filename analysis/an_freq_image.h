@@ -9,11 +9,10 @@
 
 #include "an_cfg.h"
 #include "an_culprit.h"
-#include "an_elf.h"
+#include "img.h"
 #include "an_freq.h"
 #include "an_proc.h"
 #include "an_sched.h"
-#include "pdb.h"
 
 /*
  * The whole of DCPI SOSP'97 §6 for one executable image, procedure by procedure:
@@ -21,8 +20,9 @@
  *   an_sched_cfg                    M_i, issue points, static stalls with reason and culprit
  *   an_freq_estimate                F per class, then per block, edge and instruction (§6.1)
  *   an_culprit_explain              dynamic stalls and their possible causes (§6.2)
- * Samples are per image offset (what the profile database stores: the instruction's address in
- * the image's own ELF program headers, daemon/dmn_lib.h), one sorted array per event.
+ * Samples are per image offset (the instruction's address in the image's own ELF program
+ * headers, as the profile database stores them), one sorted array of struct an_count per event;
+ * the tools library turns a database profile into these (tools/lib/tl_prof.h).
  *
  * Periods: period[AN_EV_CYCLES] is the mean CYCLES sampling period P (an execution count is
  * F * P); period[e] of another event is its mean period, 0 when it was not sampled.
@@ -69,25 +69,27 @@ struct an_fi_proc {
 
 struct an_fi_image;
 
+/* Samples of one event at one image offset. */
+struct an_count {
+	uint64_t offset;
+	uint64_t count;
+};
+
 /*
  * Open the ELF image at path and find its procedures. Returns 0 and *out, or -Exxx with a
- * one-line message in err: what an_elf_open() and an_procs_find() return (not ELF, not Alpha,
+ * one-line message in err: what img_open() and an_procs_find() return (not ELF, not Alpha,
  * no code, damaged headers...), -ENOMEM.
  */
 int an_fi_open(const char *path, struct an_fi_image **out, char *err, size_t errlen);
 void an_fi_close(struct an_fi_image *im);
-const struct an_elf *an_fi_elf(const struct an_fi_image *im);
+const struct img *an_fi_elf(const struct an_fi_image *im);
 const struct an_procs *an_fi_procs(const struct an_fi_image *im);
 
 /*
- * Give the samples of event ev (sorted by offset, as pdb_prof_samples() returns them; copied).
- * Returns 0, -EINVAL (ev out of range, not sorted), -ENOMEM.
+ * Give the samples of event ev (AN_EV_*), sorted by offset, strictly (copied). Returns 0, -EINVAL
+ * (ev out of range, not sorted), -ENOMEM.
  */
-int an_fi_set_samples(struct an_fi_image *im, unsigned int ev, const struct pdb_count *v, size_t n);
-/* Take every event an_event knows from a profile (the database's per-image profile). */
-int an_fi_set_profile(struct an_fi_image *im, const struct pdb_prof *prof);
-/* pdb event id of an an_event (PDB_EV_CYCLES...). */
-unsigned int an_fi_pdb_event(unsigned int ev);
+int an_fi_set_samples(struct an_fi_image *im, unsigned int ev, const struct an_count *v, size_t n);
 
 /* Samples of event ev in [lo, hi). */
 uint64_t an_fi_samples_in(const struct an_fi_image *im, unsigned int ev, uint64_t lo, uint64_t hi);
@@ -119,17 +121,15 @@ struct an_stall_summary {
 };
 
 void an_stall_summary(const struct an_fi_proc *fp, struct an_stall_summary *out);
-/* Add b into a (image or program totals). */
+/* Add b into a (image or program totals; the period becomes the samples-weighted mean). */
 void an_stall_summary_add(struct an_stall_summary *a, const struct an_stall_summary *b);
 
 /*
- * Print a summary the way `axprof annotate` shows it: text (one
- * line per category with its share of the samples, ranges "lo% to hi%" for the causes) or one
- * JSON object. name may be NULL.
+ * Print a summary the way `axprof annotate` shows it: one line per category with its share of the
+ * samples, ranges "lo% to hi%" for the causes. name may be NULL. (Its JSON is the tools' own:
+ * tools/lib/tl_json_an.h.)
  */
-void an_stall_summary_print(FILE *f, const char *name, const struct an_stall_summary *s, bool json);
-/* The JSON object alone, without a newline (to nest it). */
-void an_stall_summary_json(FILE *f, const char *name, const struct an_stall_summary *s);
+void an_stall_summary_print(FILE *f, const char *name, const struct an_stall_summary *s);
 
 /* One procedure's summary, as an_stall_procs() returns them. */
 struct an_stall_proc {
@@ -139,14 +139,12 @@ struct an_stall_proc {
 };
 
 /*
- * What `axprof report --stalls` needs of one image: analyse every procedure of the ELF file at
- * path that has CYCLES samples in prof (periods and parameters in o, as for an_fi_analyze) and
- * return their summaries in *out, *n of them, most samples first (free() the array). Procedures
- * the CFG builder rejects are left out and counted in *skipped. Returns 0, or -Exxx with a
- * message in err (the image cannot be read, -ENOMEM).
+ * What `axprof report --stalls` needs of one image: analyse every procedure of im that has CYCLES
+ * samples (periods and parameters in o, as for an_fi_analyze) and return their summaries in
+ * *out, *n of them, most samples first (free() the array). Procedures the CFG builder rejects
+ * are left out and counted in *skipped. Returns 0 or -ENOMEM.
  */
-int an_stall_procs(const char *path, const struct pdb_prof *prof, const struct an_fi_opts *o,
-		   struct an_stall_proc **out, size_t *n, size_t *skipped, char *err,
-		   size_t errlen);
+int an_stall_procs(struct an_fi_image *im, const struct an_fi_opts *o, struct an_stall_proc **out,
+		   size_t *n, size_t *skipped);
 
 #endif /* AN_FREQ_IMAGE_H */

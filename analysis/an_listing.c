@@ -27,7 +27,7 @@
 #define OS_FILE (1u << 6) /* STT_FILE */
 
 struct osym {
-	const struct an_elf_symbol *s;
+	const struct img_symbol *s;
 	const char *secname; /* its section's name; "*ABS*" outside any section */
 	unsigned int shndx; /* its section's index; 0 outside any section */
 	uint64_t value;
@@ -36,7 +36,7 @@ struct osym {
 };
 
 struct lst {
-	const struct an_elf *e;
+	const struct img *e;
 	const struct an_listing_opts *opts;
 	FILE *out;
 	struct osym *syms;
@@ -44,7 +44,7 @@ struct lst {
 	struct osym **tmp;
 	long n;
 	bool has_reloc; /* binutils' HAS_RELOC: a relocatable object with relocations */
-	const struct an_elf_section *sec; /* section being listed */
+	const struct img_section *sec; /* section being listed */
 	const struct osym *blocksym; /* the symbol heading the current block (JSON) */
 	struct an_listing_stats st;
 };
@@ -95,8 +95,8 @@ static void symname(const struct osym *o, char *buf, size_t size)
 /* remove_useless_symbols(), plus the flags compare_symbols() looks at. */
 static int build_syms(struct lst *l)
 {
-	const struct an_elf *e = l->e;
-	size_t n = an_elf_nsymbols(e);
+	const struct img *e = l->e;
+	size_t n = img_nsymbols(e);
 
 	l->syms = calloc(n ? n : 1, sizeof(*l->syms));
 	l->sorted = calloc(n ? n : 1, sizeof(*l->sorted));
@@ -104,7 +104,7 @@ static int build_syms(struct lst *l)
 	if (!l->syms || !l->sorted || !l->tmp)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		const struct an_elf_symbol *s = an_elf_symbol(e, i);
+		const struct img_symbol *s = img_symbol(e, i);
 		struct osym *o = &l->syms[l->n];
 
 		if (!s->name[0])
@@ -112,15 +112,15 @@ static int build_syms(struct lst *l)
 		if ((s->type == STT_SECTION || s->type == STT_FILE) &&
 		    strncmp(s->name, ".plt", 4) != 0 && strncmp(s->name, ".got", 4) != 0)
 			continue;
-		if (s->shndx == AN_ELF_SHN_UNDEF || s->shndx == AN_ELF_SHN_COMMON)
+		if (s->shndx == IMG_SHN_UNDEF || s->shndx == IMG_SHN_COMMON)
 			continue;
 		o->s = s;
 		o->value = s->value;
-		if (s->shndx == AN_ELF_SHN_ABS) {
+		if (s->shndx == IMG_SHN_ABS) {
 			o->secname = "*ABS*";
 			o->shndx = 0;
 		} else {
-			o->secname = an_elf_section_by_index(e, s->shndx)->name;
+			o->secname = img_section_by_index(e, s->shndx)->name;
 			o->shndx = s->shndx;
 		}
 		switch (s->type) {
@@ -339,67 +339,46 @@ static void print_operand_addr(void *priv, uint64_t addr, char *buf, size_t size
 	addr_with_sym(l, find_sym(l, addr, false, NULL), addr, true, buf, size);
 }
 
-static uint8_t byte_at(const struct an_elf_section *s, uint64_t off)
+static uint8_t byte_at(const struct img_section *s, uint64_t off)
 {
 	return s->data ? s->data[off] : 0; /* sections without contents read as zeros */
 }
 
-static void json_str(FILE *out, const char *s)
+/* One instruction to the caller's callback. */
+static void call_insn(struct lst *l, uint64_t addr, uint32_t word, const char *text)
 {
-	putc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			putc(c, out);
-	}
-	putc('"', out);
-}
-
-static void json_insn(struct lst *l, uint64_t addr, uint32_t word, const char *text)
-{
-	FILE *out = l->out;
 	const char *tab = strchr(text, '\t');
-	char mnem[64];
-	uint64_t target;
+	char mnem[64], name[ISA_DIS_ADDR_MAX];
 	size_t mlen = tab ? (size_t)(tab - text) : strlen(text);
+	struct an_listing_insn in = {
+		.section = l->sec->name,
+		.addr = addr,
+		.word = word,
+		.mnemonic = mnem,
+		.operands = tab ? tab + 1 : "",
+	};
 
 	if (mlen >= sizeof(mnem))
 		mlen = sizeof(mnem) - 1;
 	memcpy(mnem, text, mlen);
 	mnem[mlen] = '\0';
-	fputs("{\"section\":", out);
-	json_str(out, l->sec->name);
-	fprintf(out, ",\"addr\":\"0x%" PRIx64 "\",\"word\":\"0x%08" PRIx32 "\",\"mnemonic\":", addr,
-		word);
-	json_str(out, mnem);
-	fputs(",\"operands\":", out);
-	json_str(out, tab ? tab + 1 : "");
 	if (l->blocksym) {
-		char name[ISA_DIS_ADDR_MAX];
-
 		symname(l->blocksym, name, sizeof(name));
-		fputs(",\"symbol\":", out);
-		json_str(out, name);
-		fprintf(out, ",\"offset\":%" PRId64, (int64_t)(addr - l->blocksym->value));
+		in.symbol = name;
+		in.offset = (int64_t)(addr - l->blocksym->value);
 	}
-	if (isa_dis_code_target(word, addr, &target))
-		fprintf(out, ",\"target\":\"0x%" PRIx64 "\"", target);
-	fputs("}\n", out);
+	in.has_target = isa_dis_code_target(word, addr, &in.target);
+	l->opts->insn(l->opts->priv, &in);
 }
 
 /* disassemble_bytes(): one block, from start to stop (section offsets). */
 static void list_bytes(struct lst *l, bool insns, uint64_t start, uint64_t stop)
 {
-	const struct an_elf_section *s = l->sec;
+	const struct img_section *s = l->sec;
 	const struct isa_dis_opts dopts = { .addr = print_operand_addr, .priv = l };
-	bool json = l->opts->json;
+	bool quiet = l->opts->insn != NULL;
 	/* Code sections stop reads at the next symbol; others only at the section's end. */
-	uint64_t limit = an_elf_section_is_code(s) ? stop : s->size;
+	uint64_t limit = img_section_is_code(s) ? stop : s->size;
 	unsigned int skip = 0;
 	char buf[32];
 	uint64_t off = start;
@@ -422,12 +401,12 @@ static void list_bytes(struct lst *l, bool insns, uint64_t start, uint64_t stop)
 		if (z >= 8 || (off + z == stop && z < 3)) {
 			if (off + z != stop)
 				z &= ~(uint64_t)3;
-			if (!json)
+			if (!quiet)
 				fputs("\t...\n", l->out);
 			off += z;
 			continue;
 		}
-		if (!json) {
+		if (!quiet) {
 			snprintf(buf, sizeof(buf), "%016" PRIx64, s->addr + off);
 			for (p = buf + skip; *p == '0'; p++)
 				*p = ' ';
@@ -440,7 +419,7 @@ static void list_bytes(struct lst *l, bool insns, uint64_t start, uint64_t stop)
 			uint32_t word;
 
 			if (limit - off < 4 || s->size - off < 4) {
-				if (!json)
+				if (!quiet)
 					fprintf(l->out,
 						"Address 0x%" PRIx64 " is out of bounds.\n\n",
 						s->addr + off);
@@ -450,8 +429,8 @@ static void list_bytes(struct lst *l, bool insns, uint64_t start, uint64_t stop)
 			       (uint32_t)byte_at(s, off + 2) << 16 |
 			       (uint32_t)byte_at(s, off + 3) << 24;
 			isa_dis_format(word, s->addr + off, &dopts, text, sizeof(text));
-			if (json)
-				json_insn(l, s->addr + off, word, text);
+			if (quiet)
+				call_insn(l, s->addr + off, word, text);
 			else
 				fprintf(l->out, "%02x %02x %02x %02x \t%s\n", word & 0xff,
 					(word >> 8) & 0xff, (word >> 16) & 0xff, word >> 24, text);
@@ -464,12 +443,12 @@ static void list_bytes(struct lst *l, bool insns, uint64_t start, uint64_t stop)
 			for (uint64_t j = 0; j < n; j++) {
 				uint8_t c = byte_at(s, off + j);
 
-				if (!json)
+				if (!quiet)
 					fprintf(l->out, "%02x ", c);
 				ascii[j] = (c >= 0x20 && c < 0x7f) ? (char)c : '.';
 			}
 			ascii[n] = '\0';
-			if (!json) {
+			if (!quiet) {
 				for (uint64_t j = n; j < 16; j++)
 					fputs("   ", l->out);
 				fprintf(l->out, "    %s\n", ascii);
@@ -487,7 +466,7 @@ static bool is_valid_next(const struct lst *l, const struct osym *o, const struc
 /* disassemble_section(). */
 static void list_section(struct lst *l)
 {
-	const struct an_elf_section *s = l->sec;
+	const struct img_section *s = l->sec;
 	const struct an_listing_opts *opts = l->opts;
 	uint64_t addr_off, stop_off;
 	const struct osym *sym;
@@ -508,7 +487,7 @@ static void list_section(struct lst *l)
 		return;
 	l->st.sections++;
 	sort_syms(l, s->name);
-	if (!opts->json) {
+	if (!opts->insn) {
 		fputs("\nDisassembly of section ", l->out);
 		put_sane(l->out, s->name);
 		fputs(":\n", l->out);
@@ -519,7 +498,7 @@ static void list_section(struct lst *l)
 		const struct osym *next;
 		bool insns;
 
-		if (!opts->json) {
+		if (!opts->insn) {
 			char hdr[ISA_DIS_ADDR_MAX + 64];
 
 			addr_with_sym(l, sym, addr, false, hdr, sizeof(hdr));
@@ -558,13 +537,13 @@ static void list_section(struct lst *l)
  * name table, .symtab with its string table and index table, and in relocatable objects the
  * relocation sections that apply to another section (bfd/elf.c bfd_section_from_shdr).
  */
-static bool is_bfd_section(const struct an_elf *e, const struct an_elf_section *s)
+static bool is_bfd_section(const struct img *e, const struct img_section *s)
 {
 	if (s->type == SHT_NULL || s->type == SHT_SYMTAB || s->type == SHT_SYMTAB_SHNDX)
 		return false;
 	if (s->type == SHT_STRTAB || s->type == SHT_REL || s->type == SHT_RELA) {
-		for (size_t i = 0; i < an_elf_nsections(e); i++) {
-			const struct an_elf_section *t = an_elf_section(e, i);
+		for (size_t i = 0; i < img_nsections(e); i++) {
+			const struct img_section *t = img_section(e, i);
 
 			if (t->type == SHT_SYMTAB && t->link == s->index && s->type == SHT_STRTAB)
 				return false;
@@ -578,55 +557,55 @@ static bool is_bfd_section(const struct an_elf *e, const struct an_elf_section *
 	return true;
 }
 
-static bool wanted(const struct an_elf *e, const struct an_listing_opts *opts,
-		   const struct an_elf_section *s)
+static bool wanted(const struct img *e, const struct an_listing_opts *opts,
+		   const struct img_section *s)
 {
 	if (opts->section)
 		return !strcmp(s->name, opts->section) && is_bfd_section(e, s);
-	return an_elf_section_is_code(s);
+	return img_section_is_code(s);
 }
 
-int an_listing_print(const struct an_elf *e, const struct an_listing_opts *opts, FILE *out,
+int an_listing_print(const struct img *e, const struct an_listing_opts *opts, FILE *out,
 		     struct an_listing_stats *stats, char *err, size_t errlen)
 {
 	struct lst l = { .e = e, .opts = opts, .out = out };
 	bool found = false;
 	int ret = 0;
 
-	for (size_t i = 0; i < an_elf_nsections(e); i++) {
-		const struct an_elf_section *s = an_elf_section(e, i);
+	for (size_t i = 0; i < img_nsections(e); i++) {
+		const struct img_section *s = img_section(e, i);
 
 		if (wanted(e, opts, s) && (opts->section || s->size))
 			found = true;
 	}
 	if (!found) {
 		if (opts->section)
-			snprintf(err, errlen, "%s: no section named '%s'", an_elf_path(e),
+			snprintf(err, errlen, "%s: no section named '%s'", img_path(e),
 				 opts->section);
 		else
 			snprintf(err, errlen,
 				 "%s: no executable section with contents: nothing to disassemble",
-				 an_elf_path(e));
+				 img_path(e));
 		return -ENOEXEC;
 	}
 	if (build_syms(&l)) {
-		snprintf(err, errlen, "%s: out of memory", an_elf_path(e));
+		snprintf(err, errlen, "%s: out of memory", img_path(e));
 		ret = -ENOMEM;
 		goto out_free;
 	}
-	if (an_elf_type(e) == ET_REL)
-		for (size_t i = 0; i < an_elf_nsections(e); i++)
-			if (an_elf_section(e, i)->type == SHT_RELA ||
-			    an_elf_section(e, i)->type == SHT_REL)
+	if (img_type(e) == ET_REL)
+		for (size_t i = 0; i < img_nsections(e); i++)
+			if (img_section(e, i)->type == SHT_RELA ||
+			    img_section(e, i)->type == SHT_REL)
 				l.has_reloc = true;
 
-	if (!opts->json) {
+	if (!opts->insn) {
 		fputc('\n', out);
-		put_sane(out, an_elf_path(e));
+		put_sane(out, img_path(e));
 		fputs(":     file format elf64-alpha\n\n", out);
 	}
-	for (size_t i = 0; i < an_elf_nsections(e); i++) {
-		const struct an_elf_section *s = an_elf_section(e, i);
+	for (size_t i = 0; i < img_nsections(e); i++) {
+		const struct img_section *s = img_section(e, i);
 
 		if (!s->size || !wanted(e, opts, s))
 			continue;

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "an_elf.h"
+#include "img.h"
 
 /*
  * an_listing_print() writes what `alpha-linux-gnu-objdump -d FILE` (binutils 2.40) writes for
@@ -17,12 +17,23 @@
  * (binutils/objdump.c: remove_useless_symbols, compare_symbols, find_symbol_for_address), so a
  * plain diff of the two outputs is empty.
  *
- * In JSON mode it writes one JSON object per instruction, one per line (JSON Lines):
- *   {"section":".text","addr":"0x2caf0","word":"0x27bb001e","mnemonic":"ldah",
- *    "operands":"gp,30(t12)","symbol":"abort@@GLIBC_2.0","offset":-28,"target":"0x..."}
- * "symbol"/"offset" name the block's symbol as objdump's header does (absent without one);
- * "target" is present for branches and hinted jumps.
+ * With an insn callback it writes nothing and hands each instruction to the callback instead
+ * (`axprof dis --json` writes them as JSON through the tools' JSON writer): its section,
+ * address, word, mnemonic and operands, the block's symbol and the offset from it as objdump's
+ * header names them (NULL without one), and the target of branches and hinted jumps.
  */
+
+struct an_listing_insn {
+	const char *section;
+	uint64_t addr;
+	uint32_t word;
+	const char *mnemonic;
+	const char *operands; /* "" when none */
+	const char *symbol; /* the block's symbol, NULL when none */
+	int64_t offset; /* addr - the symbol's value */
+	bool has_target;
+	uint64_t target; /* branches and hinted jumps */
+};
 
 #define AN_LISTING_NOADDR UINT64_MAX
 
@@ -30,7 +41,9 @@ struct an_listing_opts {
 	const char *section; /* only this section (objdump -j); NULL: every code section */
 	uint64_t start; /* objdump --start-address, or AN_LISTING_NOADDR */
 	uint64_t stop; /* objdump --stop-address, or AN_LISTING_NOADDR */
-	bool json;
+	/* NULL: objdump's text on out. Else every instruction to insn(priv, ...), nothing on out. */
+	void (*insn)(void *priv, const struct an_listing_insn *in);
+	void *priv;
 };
 
 struct an_listing_stats {
@@ -43,7 +56,7 @@ struct an_listing_stats {
  * nothing to disassemble (no code section, or --section names no section with contents),
  * -ENOMEM, or -EIO when writing failed. stats may be NULL.
  */
-int an_listing_print(const struct an_elf *e, const struct an_listing_opts *opts, FILE *out,
+int an_listing_print(const struct img *e, const struct an_listing_opts *opts, FILE *out,
 		     struct an_listing_stats *stats, char *err, size_t errlen);
 
 #endif /* AN_LISTING_H */

@@ -131,7 +131,7 @@ static bool vec_has(const struct u64vec *a, uint64_t x)
 
 /* The building state. */
 struct finder {
-	const struct an_elf *e;
+	const struct img *e;
 	struct an_proc *v;
 	size_t n, cap;
 	struct u64vec calls; /* BSR targets anywhere in the image */
@@ -139,14 +139,14 @@ struct finder {
 	struct an_procs_stats st;
 };
 
-static uint32_t sec_word(const struct an_elf_section *s, uint64_t addr)
+static uint32_t sec_word(const struct img_section *s, uint64_t addr)
 {
 	const uint8_t *b = s->data + (addr - s->addr);
 
 	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
-static int add_proc(struct finder *f, const struct an_elf_section *s, uint64_t start, uint64_t end,
+static int add_proc(struct finder *f, const struct img_section *s, uint64_t start, uint64_t end,
 		    const char *name, uint32_t flags)
 {
 	struct an_proc *p;
@@ -175,21 +175,21 @@ static int add_proc(struct finder *f, const struct an_elf_section *s, uint64_t s
 }
 
 /* The 64-bit little-endian value at addr in a section with contents. */
-static bool read64(const struct an_elf *e, uint64_t addr, uint64_t *v)
+static bool read64(const struct img *e, uint64_t addr, uint64_t *v)
 {
 	uint32_t lo, hi;
 
-	if (an_elf_read32(e, addr, &lo) || an_elf_read32(e, addr + 4, &hi))
+	if (img_read32(e, addr, &lo) || img_read32(e, addr + 4, &hi))
 		return false;
 	*v = (uint64_t)hi << 32 | lo;
 	return true;
 }
 
-static bool is_code_addr(const struct an_elf *e, uint64_t a)
+static bool is_code_addr(const struct img *e, uint64_t a)
 {
-	const struct an_elf_section *s = an_elf_section_at(e, a);
+	const struct img_section *s = img_section_at(e, a);
 
-	return !(a & 3) && s && an_elf_section_is_code(s);
+	return !(a & 3) && s && img_section_is_code(s);
 }
 
 /*
@@ -198,7 +198,7 @@ static bool is_code_addr(const struct an_elf *e, uint64_t a)
  * followed linearly: set by each `ldah gp,hi(pv); lda gp,lo(gp)` prologue and by each reload
  * `ldah gp,hi(ra); lda gp,lo(gp)` after a call.
  */
-static int scan_calls(struct finder *f, const struct an_elf_section *s)
+static int scan_calls(struct finder *f, const struct img_section *s)
 {
 	uint64_t gp = 0, base = 0, pv = 0, end = s->addr + (s->size & ~3ull);
 	bool have_gp = false, have_base = false, have_pv = false;
@@ -238,7 +238,7 @@ static int scan_calls(struct finder *f, const struct an_elf_section *s)
 }
 
 /* A place where a guessed procedure must start. */
-static bool strong_start(const struct finder *f, const struct an_elf_section *s, uint64_t a,
+static bool strong_start(const struct finder *f, const struct img_section *s, uint64_t a,
 			 uint64_t b)
 {
 	uint32_t w = sec_word(s, a);
@@ -267,7 +267,7 @@ static bool ends_flow(uint32_t w, uint64_t pc)
 	return false;
 }
 
-static uint64_t skip_pad(const struct an_elf_section *s, uint64_t a, uint64_t b)
+static uint64_t skip_pad(const struct img_section *s, uint64_t a, uint64_t b)
 {
 	while (a < b && an_word_is_pad(sec_word(s, a)))
 		a += 4;
@@ -275,7 +275,7 @@ static uint64_t skip_pad(const struct an_elf_section *s, uint64_t a, uint64_t b)
 }
 
 /* Split the code gap [a, b) of section s into guessed procedures. */
-static int guess_gap(struct finder *f, const struct an_elf_section *s, uint64_t a, uint64_t b)
+static int guess_gap(struct finder *f, const struct img_section *s, uint64_t a, uint64_t b)
 {
 	int err;
 
@@ -321,15 +321,15 @@ static int guess_gap(struct finder *f, const struct an_elf_section *s, uint64_t 
 	return 0;
 }
 
-static bool sym_in_section(const struct an_elf_symbol *sym, const struct an_elf_section *s)
+static bool sym_in_section(const struct img_symbol *sym, const struct img_section *s)
 {
 	return sym->value >= s->addr && sym->value < s->addr + s->size &&
-	       (sym->shndx == s->index || sym->shndx == AN_ELF_SHN_ABS);
+	       (sym->shndx == s->index || sym->shndx == IMG_SHN_ABS);
 }
 
 /* Function symbols by address; at one address a global name before a local, then table order. */
 struct fsym {
-	const struct an_elf_symbol *sym;
+	const struct img_symbol *sym;
 	size_t order;
 };
 
@@ -347,21 +347,20 @@ static int cmp_fsym(const void *pa, const void *pb)
 
 /*
  * The function symbols of section s, sorted, one per address. Executables and shared objects:
- * an_elf_function()'s list. Relocatable objects put every section at address 0, so that list
+ * img_function()'s list. Relocatable objects put every section at address 0, so that list
  * (one symbol per address) would lose functions: take the symbol table's own.
  */
-static int section_functions(const struct finder *f, const struct an_elf_section *s,
-			     struct fsym **out, size_t *n)
+static int section_functions(const struct finder *f, const struct img_section *s, struct fsym **out,
+			     size_t *n)
 {
-	bool rel = an_elf_type(f->e) == ET_REL;
-	size_t total = rel ? an_elf_nsymbols(f->e) : an_elf_nfunctions(f->e), k = 0;
+	bool rel = img_type(f->e) == ET_REL;
+	size_t total = rel ? img_nsymbols(f->e) : img_nfunctions(f->e), k = 0;
 	struct fsym *v = malloc((total + 1) * sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < total; i++) {
-		const struct an_elf_symbol *sym =
-			rel ? an_elf_symbol(f->e, i) : an_elf_function(f->e, i);
+		const struct img_symbol *sym = rel ? img_symbol(f->e, i) : img_function(f->e, i);
 
 		if (rel && sym->type != STT_FUNC && sym->type != STT_GNU_IFUNC)
 			continue;
@@ -380,7 +379,7 @@ static int section_functions(const struct finder *f, const struct an_elf_section
 	return 0;
 }
 
-static int find_in_section(struct finder *f, const struct an_elf_section *s)
+static int find_in_section(struct finder *f, const struct img_section *s)
 {
 	uint64_t send = s->addr + (s->size & ~3ull), cursor = s->addr;
 	struct fsym *fs;
@@ -391,7 +390,7 @@ static int find_in_section(struct finder *f, const struct an_elf_section *s)
 		return err;
 	f->st.code_bytes += s->size;
 	for (size_t i = 0; i < nf; i++) {
-		const struct an_elf_symbol *sym = fs[i].sym;
+		const struct img_symbol *sym = fs[i].sym;
 		uint64_t start = sym->value, end, next = i + 1 < nf ? fs[i + 1].sym->value : send;
 		uint32_t flags = 0;
 
@@ -618,19 +617,19 @@ static int merge_guessed(struct an_procs *ps)
 	return 0;
 }
 
-int an_procs_find(const struct an_elf *e, struct an_procs **out, char *err, size_t errlen)
+int an_procs_find(const struct img *e, struct an_procs **out, char *err, size_t errlen)
 {
-	struct finder f = { .e = e, .entry = an_elf_entry(e) };
+	struct finder f = { .e = e, .entry = img_entry(e) };
 	struct an_procs *ps = NULL;
-	size_t ns = an_elf_nsections(e), ncode = 0;
+	size_t ns = img_nsections(e), ncode = 0;
 	int ret;
 
 	*out = NULL;
 	/* Every call target in the image: BSR with a link register, JSR through a GOT slot. */
 	for (size_t i = 0; i < ns; i++) {
-		const struct an_elf_section *s = an_elf_section(e, i);
+		const struct img_section *s = img_section(e, i);
 
-		if (!an_elf_section_is_code(s))
+		if (!img_section_is_code(s))
 			continue;
 		ncode++;
 		ret = scan_calls(&f, s);
@@ -638,16 +637,15 @@ int an_procs_find(const struct an_elf *e, struct an_procs **out, char *err, size
 			goto out_free;
 	}
 	if (!ncode) {
-		snprintf(err, errlen, "%s: no code section with contents to analyse",
-			 an_elf_path(e));
+		snprintf(err, errlen, "%s: no code section with contents to analyse", img_path(e));
 		ret = -ENOEXEC;
 		goto out_free;
 	}
 	vec_sort_unique(&f.calls);
 	for (size_t i = 0; i < ns; i++) {
-		const struct an_elf_section *s = an_elf_section(e, i);
+		const struct img_section *s = img_section(e, i);
 
-		if (!an_elf_section_is_code(s) || (s->addr & 3))
+		if (!img_section_is_code(s) || (s->addr & 3))
 			continue;
 		ret = find_in_section(&f, s);
 		if (ret)
@@ -697,7 +695,7 @@ int an_procs_find(const struct an_elf *e, struct an_procs **out, char *err, size
 
 out_free:
 	if (ret == -ENOMEM)
-		snprintf(err, errlen, "%s: out of memory finding procedures", an_elf_path(e));
+		snprintf(err, errlen, "%s: out of memory finding procedures", img_path(e));
 	an_procs_free(ps);
 	free(f.v);
 	free(f.calls.v);

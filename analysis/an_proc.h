@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "an_elf.h"
+#include "img.h"
 
 /*
  * The procedures of an image are the unit of DCPI's analysis (SOSP'97 §6: "The analysis
@@ -14,7 +14,7 @@
  *
  * Where they come from, in order:
  *  1. Function symbols (STT_FUNC, STT_GNU_IFUNC in code sections; .symtab, else .dynsym, as
- *     an_elf_function() lists them). A procedure runs from its symbol to start + st_size; a size
+ *     img_function() lists them). A procedure runs from its symbol to start + st_size; a size
  *     of 0, or a size running into the next function symbol, ends at the next function symbol
  *     (so a symbol inside another one splits it). The section end clips every procedure.
  *  2. Code not covered by any function symbol (stripped images, static functions of a .so that
@@ -54,7 +54,7 @@ struct an_proc {
 	uint64_t gp; /* valid with AN_PROC_GP or AN_PROC_GP_INHERITED */
 	uint32_t flags; /* AN_PROC_* */
 	uint32_t xentry, nxentries; /* extra entries: an_procs.xentries[xentry .. +nxentries) */
-	const struct an_elf_section *sec; /* the code section holding it */
+	const struct img_section *sec; /* the code section holding it */
 };
 
 struct an_procs_stats {
@@ -65,7 +65,7 @@ struct an_procs_stats {
 };
 
 struct an_procs {
-	const struct an_elf *elf;
+	const struct img *elf;
 	struct an_proc *v; /* sorted by start, not overlapping */
 	size_t n;
 	uint64_t *xentries; /* extra entry addresses, sorted; grouped by procedure */
@@ -77,7 +77,7 @@ struct an_procs {
  * Find the procedures of e. Returns 0 and *out, -ENOEXEC with a message in err when e has no
  * code section with contents, or -ENOMEM.
  */
-int an_procs_find(const struct an_elf *e, struct an_procs **out, char *err, size_t errlen);
+int an_procs_find(const struct img *e, struct an_procs **out, char *err, size_t errlen);
 void an_procs_free(struct an_procs *ps);
 
 /* The procedure containing addr, or NULL. */

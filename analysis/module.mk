@@ -1,7 +1,7 @@
 # analysis/module.mk - offline analysis library (an_*): procedures, CFGs, schedules, estimates, listings.
 MODULES += analysis
 analysis_DIR := analysis
-analysis_DEPS := isa pdb
+analysis_DEPS := isa image
 analysis_SRCS := $(wildcard analysis/an_*.c)
 
 # Procedures, CFGs, cycle equivalence, EV5 schedule (an_proc, an_cfg, an_cyceq, an_sched).

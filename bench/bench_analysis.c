@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "an_cfg.h"
-#include "an_elf.h"
+#include "img.h"
 #include "an_proc.h"
 #include "an_sched.h"
 
@@ -35,15 +35,16 @@ static int analyse(const char *path, const struct an_sched_model *m, struct tota
 {
 	struct an_sched_insn *s = NULL;
 	struct an_procs *ps = NULL;
-	struct an_elf *elf;
+	struct img *elf;
+	struct ax_error ierr;
 	char err[512];
 	size_t cap = 0;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	ret = an_elf_open(path, &elf, err, sizeof(err));
+	ret = img_open(path, 0, &elf, &ierr);
 	if (ret) {
-		fprintf(stderr, "bench_analysis: %s\n", err);
+		fprintf(stderr, "bench_analysis: %s\n", ierr.msg);
 		return ret;
 	}
 	ret = an_procs_find(elf, &ps, err, sizeof(err));
@@ -86,7 +87,7 @@ static int analyse(const char *path, const struct an_sched_model *m, struct tota
 out:
 	free(s);
 	an_procs_free(ps);
-	an_elf_close(elf);
+	img_close(elf);
 	return ret;
 }
 

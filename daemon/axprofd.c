@@ -56,8 +56,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: axprofd -d DIR [-f] [--pid-file F] [--device PATH] [--mode MODE]\n"
-		"               [--period LO-HI] [--share N/D] [--budget N] [--flush-interval S]\n"
-		"               [--once] [--no-proc-maps] [--json]\n\n"
+		"               [--period [E=]LO-HI] [--event E[,E...]] [--share N/D] [--budget N]\n"
+		"               [--hotlist-m M] [--seed N] [--flush-interval S] [--once]\n"
+		"               [--no-proc-maps] [--json]\n\n"
 		"The axprof daemon: configures and starts the sampling driver (/dev/axprof), drains\n"
 		"its records, attributes each sample to an executable image through the processes'\n"
 		"/proc/PID/maps, and merges them into the profile database in DIR (DCPI's daemon).\n"
@@ -71,10 +72,18 @@ static void usage(FILE *f)
 		"                        the counters after every flush\n"
 		"  --device PATH         the driver (default /dev/axprof)\n"
 		"  --mode MODE           cycles (default), vprof or vreplay\n"
-		"  --period LO-HI        CYCLES period (default 60000-64000)\n"
-		"  --period E=LO-HI      the period of event E (imiss, dmiss, branchmp, insns)\n"
-		"  --share N/D           interpreted share of user samples\n"
-		"  --budget N            instructions per interpretation\n"
+		"  --period LO-HI        CYCLES sampling period, uniform in [LO, HI] (default\n"
+		"                        60000-64000)\n"
+		"  --period E=LO-HI      the period of event E (imiss, dmiss, branchmp, insns;\n"
+		"                        default 60000-64000); repeat for several events\n"
+		"  --event E[,E...]      events to sample: cycles, imiss, dmiss, branchmp, insns\n"
+		"                        (default cycles)\n"
+		"  --share N/D           interpret N of every D user samples (vprof 1/2, vreplay 1/129)\n"
+		"  --budget N            instructions per interpretation (vprof 4, vreplay 128)\n"
+		"  --hotlist-m M         hotlist capacity, 4..32 (default 16)\n"
+		"  --seed N              sampling seed (default fixed: runs are reproducible)\n"
+		"                        (the sampling options mean exactly what they mean to\n"
+		"                        `axprof record`; their order does not matter)\n"
 		"  --flush-interval S    seconds between stores (default 600)\n"
 		"  --once                a fake device: exit at its end (after storing)\n"
 		"  --no-proc-maps        do not read /proc/PID/maps\n"
@@ -210,11 +219,11 @@ static void print_json(struct axd *a)
 	struct dmn_stats st;
 
 	dmn_get_stats(a->d, &st);
-	printf("{\"flushes\":%" PRIu64 ",\"flush_errors\":%" PRIu64 ",\"bytes\":%" PRIu64
-	       ",\"records\":{\"sample\":%" PRIu64 ",\"hotlist\":%" PRIu64 ",\"latency\":%" PRIu64
-	       ",\"conflict\":%" PRIu64 ",\"vcount\":%" PRIu64 ",\"stats\":%" PRIu64
-	       ",\"unknown_type\":%" PRIu64 "},\"damaged\":%" PRIu64 ",\"damaged_bytes\":%" PRIu64
-	       ",\"samples\":%" PRIu64 ",\"samples_unknown\":%" PRIu64
+	printf("{\"tool\":\"axprofd\",\"flushes\":%" PRIu64 ",\"flush_errors\":%" PRIu64
+	       ",\"bytes\":%" PRIu64 ",\"records\":{\"sample\":%" PRIu64 ",\"hotlist\":%" PRIu64
+	       ",\"latency\":%" PRIu64 ",\"conflict\":%" PRIu64 ",\"vcount\":%" PRIu64
+	       ",\"stats\":%" PRIu64 ",\"unknown_type\":%" PRIu64 "},\"damaged\":%" PRIu64
+	       ",\"damaged_bytes\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"samples_unknown\":%" PRIu64
 	       ",\"samples_kernel\":%" PRIu64 ",\"obs_unknown\":%" PRIu64
 	       ",\"epoch\":%u,\"stats_cpus\":%u,\"sampler_samples\":%" PRIu64 "}\n",
 	       a->flushes, st.flush_errors, st.bytes, st.records[VS_REC_SAMPLE],
@@ -229,10 +238,6 @@ static int parse(int argc, char **argv, struct axd *a)
 	enum {
 		O_PID = 256,
 		O_DEV,
-		O_MODE,
-		O_PERIOD,
-		O_SHARE,
-		O_BUDGET,
 		O_FLUSH,
 		O_ONCE,
 		O_NOPROC,
@@ -247,10 +252,7 @@ static int parse(int argc, char **argv, struct axd *a)
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "pid-file", required_argument, NULL, O_PID },
 		{ "device", required_argument, NULL, O_DEV },
-		{ "mode", required_argument, NULL, O_MODE },
-		{ "period", required_argument, NULL, O_PERIOD },
-		{ "share", required_argument, NULL, O_SHARE },
-		{ "budget", required_argument, NULL, O_BUDGET },
+		DMN_SAMPLING_LONGOPTS,
 		{ "flush-interval", required_argument, NULL, O_FLUSH },
 		{ "once", no_argument, NULL, O_ONCE },
 		{ "no-proc-maps", no_argument, NULL, O_NOPROC },
@@ -261,16 +263,22 @@ static int parse(int argc, char **argv, struct axd *a)
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint32_t x, y;
-	char *end;
+	struct dmn_sampling smp = { 0 };
+	char err[512], *end;
 	unsigned long u;
-	int c;
+	int c, ret;
 
 	a->device = "/dev/axprof";
 	a->flush_interval = 600;
 	a->proc_maps = true;
-	vs_config_default(&a->cfg, VS_MODE_CYCLES);
 	while ((c = getopt_long(argc, argv, "d:f", longopts, NULL)) != -1) {
+		ret = dmn_sampling_opt(&smp, c, optarg, err, sizeof(err));
+		if (ret < 0) {
+			fprintf(stderr, "axprofd: %s\n", err);
+			return -1;
+		}
+		if (ret)
+			continue;
 		switch (c) {
 		case 'd':
 			a->dir = optarg;
@@ -284,50 +292,15 @@ static int parse(int argc, char **argv, struct axd *a)
 		case O_DEV:
 			a->device = optarg;
 			break;
-		case O_MODE: {
-			struct vs_config keep = a->cfg;
-			unsigned int mode = !strcmp(optarg, "cycles")  ? VS_MODE_CYCLES :
-					    !strcmp(optarg, "vprof")   ? VS_MODE_VPROF :
-					    !strcmp(optarg, "vreplay") ? VS_MODE_VREPLAY :
-									 VS_MODE_NR;
-
-			if (mode == VS_MODE_NR) {
+		case O_FLUSH:
+			u = strtoul(optarg, &end, 10);
+			if (end == optarg || *end || u > UINT32_MAX) {
 				fprintf(stderr,
-					"axprofd: --mode must be cycles, vprof or vreplay\n");
-				return -1;
-			}
-			vs_config_default(&a->cfg, mode);
-			memcpy(a->cfg.period, keep.period, sizeof(keep.period));
-			break;
-		}
-		case O_PERIOD:
-			if (dmn_parse_period(optarg, &a->cfg)) {
-				fprintf(stderr,
-					"axprofd: --period needs LO-HI or E=LO-HI (E: imiss, dmiss, branchmp, insns), not '%s'\n",
+					"axprofd: --flush-interval needs seconds, not '%s'\n",
 					optarg);
 				return -1;
 			}
-			break;
-		case O_SHARE:
-			if (dmn_parse_pair(optarg, '/', &x, &y) || !y || x > y) {
-				fprintf(stderr, "axprofd: --share needs N/D, not '%s'\n", optarg);
-				return -1;
-			}
-			a->cfg.interp_num = x;
-			a->cfg.interp_den = y;
-			break;
-		case O_BUDGET:
-		case O_FLUSH:
-			u = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || u > UINT32_MAX ||
-			    (c == O_BUDGET && (!u || u > VS_BUDGET_MAX))) {
-				fprintf(stderr, "axprofd: bad number '%s'\n", optarg);
-				return -1;
-			}
-			if (c == O_BUDGET)
-				a->cfg.interp_budget = (uint32_t)u;
-			else
-				a->flush_interval = (unsigned int)u;
+			a->flush_interval = (unsigned int)u;
 			break;
 		case O_ONCE:
 			a->once = true;
@@ -363,6 +336,10 @@ static int parse(int argc, char **argv, struct axd *a)
 		fprintf(stderr, "axprofd: -d DIR is required (see axprofd --help)\n");
 		return -1;
 	}
+	if (dmn_sampling_config(&smp, &a->cfg, err, sizeof(err))) {
+		fprintf(stderr, "axprofd: %s\n", err);
+		return -1;
+	}
 	return 0;
 }
 
@@ -373,17 +350,12 @@ int main(int argc, char **argv)
 	struct dmn_opts dopts = { 0 };
 	struct ax_error perr;
 	struct sigaction sa = { 0 };
-	const char *why;
 	int ret, parent = -1, status = 0;
 	double next_flush;
 
 	ret = parse(argc, argv, &a);
 	if (ret)
 		return ret > 0 ? 0 : 2;
-	if (vs_config_check(&a.cfg, &why)) {
-		fprintf(stderr, "axprofd: bad configuration: %s\n", why);
-		return 2;
-	}
 	/* Absolute paths: nothing below depends on the working directory. */
 	if (mkdir(a.dir, 0777) && errno != EEXIST) {
 		fprintf(stderr, "axprofd: cannot create %s: %s\n", a.dir, strerror(errno));
@@ -401,6 +373,7 @@ int main(int argc, char **argv)
 	dopts.flags = a.proc_maps ? DMN_PROC_MAPS : 0;
 	dopts.proc_root = a.proc_root;
 	dopts.sysroot = a.sysroot;
+	dopts.cfg = &a.cfg; /* the database keeps the periods */
 	if (dmn_new(&a.d, &dopts, &perr)) {
 		fprintf(stderr, "axprofd: cannot open the database: %s\n", perr.msg);
 		return 1;

@@ -52,6 +52,7 @@ struct dmn {
 	size_t nproc, capproc;
 	struct dmn_proc *last; /* the last one looked up */
 	struct pdb_prof *unknown;
+	struct vs_period period[VS_EVENT_NR]; /* of opts.cfg; lo 0: not known */
 	struct dmn_stats st;
 	struct vs_stats cpu[DMN_MAX_CPUS];
 	bool has_cpu[DMN_MAX_CPUS];

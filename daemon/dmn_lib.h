@@ -31,7 +31,9 @@
  *  named by its pdb key (pdb.h IMAGE KEYS: build-id, else path+size+mtime).
  *
  *  MERGING. dmn_feed() takes the vs_abi.h record stream: every record is checked with
- *  vs_abi_check_record() first. SAMPLE records add to the image's <EVENT> profile, or to the
+ *  vs_abi_check_record() first. SAMPLE records add to the image's <EVENT> profile, with the
+ *  sampling period of their event when the configuration is known (dmn_opts.cfg: the profile's
+ *  period record, pdb.h PERIODS, so that the database keeps the periods), or to the
  *  epoch's unknown profile (pid, pc, event) when no image claims the pc (kernel-mode samples
  *  included: there is no kernel image map); HOTLIST, LATENCY, CONFLICT and VCOUNT records add to
  *  the image's values/latency/conflicts/vcount tables (a conflict's earlier access is attributed
@@ -56,6 +58,9 @@ struct dmn_opts {
 	/* NULL, or a directory where the absolute paths of mapped files are looked up first
 	 * (an Alpha root file system on the host, e.g. /usr/alpha-linux-gnu), as qemu-alpha -L. */
 	const char *sysroot;
+	/* NULL, or the sampler's configuration: its per-event periods are stored with every
+	 * sample (pdb.h PERIODS); without it the samples are stored without a period. */
+	const struct vs_config *cfg;
 };
 
 /* Counters since dmn_new() (dmn_get_stats). */

@@ -1,10 +1,9 @@
 /* daemon/dmn_maps.c - the daemon's image maps: processes, their executable regions, images. */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <inttypes.h>
-#include <libelf.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +12,14 @@
 #include <unistd.h>
 
 #include "dmn_int.h"
+#include "img.h"
 
 /*
  * DCPI SOSP'97 §4.3.1: the daemon keeps an image map per active process and turns (pid, pc)
  * into (image, offset). Images are described once (pdb_image_describe: key, size, mtime,
- * build-id) and their PT_LOAD program headers read with libelf, so a mapping given as a file
- * offset (mmap, /proc/PID/maps) or as a load bias (a loader's link map) gives ELF addresses.
+ * build-id) and their PT_LOAD program headers read through image/ (img.h), so a mapping given
+ * as a file offset (mmap, /proc/PID/maps) or as a load bias (a loader's link map) gives ELF
+ * addresses.
  */
 
 int dmn_fail(struct dmn *d, int code, const char *fmt, ...)
@@ -35,44 +36,42 @@ int dmn_fail(struct dmn *d, int code, const char *fmt, ...)
 
 #define DMN_MAX_SEGS 64
 
+/*
+ * The PT_LOAD segments of an image (at most DMN_MAX_SEGS). A file image/ does not take as
+ * ELF64 (not ELF, damaged) has none: its offsets are file offsets. 0 or a -Exxx (I/O, memory).
+ */
 static int read_segs(struct dmn_image *im)
 {
-	size_t n = 0, i;
-	Elf *elf;
-	int fd, ret = 0;
+	struct img *elf;
+	size_t n;
+	int ret;
 
-	if (elf_version(EV_CURRENT) == EV_NONE)
+	ret = img_open(im->path, IMG_ANY_MACHINE, &elf, NULL);
+	if (ret == -ENOEXEC || ret == -EBADMSG)
 		return 0;
-	fd = open(im->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || gelf_getclass(elf) != ELFCLASS64)
-		goto out; /* not ELF64: no segments, offsets are file offsets */
-	if (elf_getphdrnum(elf, &n) || n > DMN_MAX_SEGS * 4)
-		goto out;
+	if (ret)
+		return ret;
+	n = img_nsegments(elf);
+	if (n > DMN_MAX_SEGS)
+		n = DMN_MAX_SEGS;
 	im->seg = calloc(n ? n : 1, sizeof(*im->seg));
 	if (!im->seg) {
 		ret = -ENOMEM;
-		goto out;
+		goto out_close;
 	}
-	for (i = 0; i < n && im->nseg < DMN_MAX_SEGS; i++) {
-		GElf_Phdr ph;
+	for (size_t i = 0; i < n; i++) {
+		const struct img_segment *sg = img_segment(elf, i);
 
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
 		im->seg[im->nseg++] = (struct dmn_seg){
-			.vaddr = ph.p_vaddr,
-			.memsz = ph.p_memsz,
-			.off = ph.p_offset,
-			.filesz = ph.p_filesz,
-			.flags = ph.p_flags,
+			.vaddr = sg->vaddr,
+			.memsz = sg->memsz,
+			.off = sg->offset,
+			.filesz = sg->filesz,
+			.flags = sg->flags,
 		};
 	}
-out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
+out_close:
+	img_close(elf);
 	return ret;
 }
 

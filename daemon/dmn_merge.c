@@ -40,6 +40,9 @@ int dmn_new(struct dmn **out, const struct dmn_opts *opts, struct ax_error *err)
 	d->opts.proc_root = d->proc_root;
 	d->opts.sysroot = d->sysroot;
 	d->opts.db_dir = NULL;
+	d->opts.cfg = NULL;
+	if (opts->cfg)
+		memcpy(d->period, opts->cfg->period, sizeof(d->period));
 	ret = pdb_open(opts->db_dir, true, &d->db, err);
 	if (ret)
 		goto out_free;
@@ -96,7 +99,11 @@ static void do_sample(struct dmn *d, const struct vs_rec_sample *r)
 	else
 		im = dmn_lookup(d, r->pid, r->pc, &off);
 	if (im) {
+		const struct vs_period *pr = &d->period[r->event];
+
 		merged(d, pdb_prof_add_sample(im->prof, ev, off, r->count));
+		if (pr->lo)
+			merged(d, pdb_prof_add_period(im->prof, ev, r->count, pr->lo, pr->hi));
 	} else {
 		d->st.samples_unknown += r->count;
 		merged(d, pdb_prof_add_unknown(d->unknown, r->pid, r->pc, ev, r->count));

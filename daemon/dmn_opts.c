@@ -1,11 +1,13 @@
-/* daemon/dmn_opts.c - the sampler options `axprof record` and axprofd share (--period, --event). */
+/* daemon/dmn_opts.c - the sampling options `axprof record` and axprofd share, one meaning each. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "dmn_opts.h"
+#include "hotlist.h"
 
 static const struct {
 	const char *name;
@@ -83,4 +85,162 @@ int dmn_parse_period(const char *s, struct vs_config *cfg)
 		return -EINVAL;
 	cfg->period[ev] = (struct vs_period){ lo, hi };
 	return 0;
+}
+
+int dmn_sampling_opt(struct dmn_sampling *s, int c, const char *arg, char *err, size_t errlen)
+{
+	switch (c) {
+	case DMN_OPT_MODE:
+		s->mode = arg;
+		return 1;
+	case DMN_OPT_PERIOD:
+		if (s->nperiod == DMN_PERIOD_OPTS_MAX) {
+			snprintf(err, errlen, "too many --period options (at most %d)",
+				 DMN_PERIOD_OPTS_MAX);
+			return -EINVAL;
+		}
+		s->period[s->nperiod++] = arg;
+		return 1;
+	case DMN_OPT_EVENT:
+		s->events = arg;
+		return 1;
+	case DMN_OPT_SHARE:
+		s->share = arg;
+		return 1;
+	case DMN_OPT_BUDGET:
+		s->budget = arg;
+		return 1;
+	case DMN_OPT_HOTLIST_M:
+		s->hotlist_m = arg;
+		return 1;
+	case DMN_OPT_SEED:
+		s->seed = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* A number (decimal, 0x hex or 0 octal, as strtoull) lo..hi with nothing after it. */
+static int parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v < lo || v > hi)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int set_mode(const char *m, struct vs_config *cfg, char *err, size_t errlen)
+{
+	unsigned int mode = !m			  ? VS_MODE_CYCLES :
+			    !strcmp(m, "cycles")  ? VS_MODE_CYCLES :
+			    !strcmp(m, "vprof")	  ? VS_MODE_VPROF :
+			    !strcmp(m, "vreplay") ? VS_MODE_VREPLAY :
+						    VS_MODE_NR;
+
+	if (mode == VS_MODE_NR) {
+		snprintf(err, errlen, "--mode must be cycles, vprof or vreplay, not '%s'", m);
+		return -EINVAL;
+	}
+	vs_config_default(cfg, mode);
+	return 0;
+}
+
+static int set_events(const char *ev, struct vs_config *cfg, char *err, size_t errlen)
+{
+	uint32_t mask;
+
+	if (dmn_parse_events(ev, &mask)) {
+		snprintf(err, errlen,
+			 "--event takes cycles, imiss, dmiss, branchmp, insns (comma-separated), "
+			 "not '%s'",
+			 ev);
+		return -EINVAL;
+	}
+	cfg->events = mask;
+	cfg->interp_events &= mask;
+	if (!cfg->interp_events)
+		cfg->interp_events = mask;
+	return 0;
+}
+
+static int set_share(const char *sh, struct vs_config *cfg, char *err, size_t errlen)
+{
+	uint32_t num, den;
+
+	if (dmn_parse_pair(sh, '/', &num, &den) || !den || num > den) {
+		snprintf(err, errlen, "--share needs N/D with N <= D, not '%s'", sh);
+		return -EINVAL;
+	}
+	cfg->interp_num = num;
+	cfg->interp_den = den;
+	return 0;
+}
+
+/* --budget, --hotlist-m and --seed. */
+static int set_numbers(const struct dmn_sampling *s, struct vs_config *cfg, char *err,
+		       size_t errlen)
+{
+	uint64_t v;
+
+	if (s->budget) {
+		if (parse_num(s->budget, 1, VS_BUDGET_MAX, &v)) {
+			snprintf(err, errlen, "--budget needs 1..%u, not '%s'", VS_BUDGET_MAX,
+				 s->budget);
+			return -EINVAL;
+		}
+		cfg->interp_budget = (uint32_t)v;
+	}
+	if (s->hotlist_m) {
+		if (parse_num(s->hotlist_m, HOTLIST_MIN_M, HOTLIST_MAX_M, &v)) {
+			snprintf(err, errlen, "--hotlist-m needs %d..%d, not '%s'", HOTLIST_MIN_M,
+				 HOTLIST_MAX_M, s->hotlist_m);
+			return -EINVAL;
+		}
+		cfg->hotlist_m = (uint32_t)v;
+	}
+	if (s->seed) {
+		if (parse_num(s->seed, 0, UINT64_MAX, &v)) {
+			snprintf(err, errlen, "--seed needs a number, not '%s'", s->seed);
+			return -EINVAL;
+		}
+		cfg->seed = v;
+	}
+	return 0;
+}
+
+int dmn_sampling_config(const struct dmn_sampling *s, struct vs_config *cfg, char *err,
+			size_t errlen)
+{
+	const char *why = NULL;
+	int ret = set_mode(s->mode, cfg, err, errlen);
+
+	for (unsigned int i = 0; !ret && i < s->nperiod; i++) {
+		ret = dmn_parse_period(s->period[i], cfg);
+		if (ret)
+			snprintf(
+				err, errlen,
+				"--period needs LO-HI or E=LO-HI (E: cycles, imiss, dmiss, branchmp, "
+				"insns) with 1 <= LO <= HI < LO + 2^20, not '%s'",
+				s->period[i]);
+	}
+	if (!ret && s->events)
+		ret = set_events(s->events, cfg, err, errlen);
+	if (!ret && s->share)
+		ret = set_share(s->share, cfg, err, errlen);
+	if (!ret)
+		ret = set_numbers(s, cfg, err, errlen);
+	if (!ret && vs_config_check(cfg, &why)) {
+		snprintf(err, errlen, "the sampling options do not go together: %s",
+			 why ? why : "rejected by the sampler");
+		ret = -EINVAL;
+	}
+	return ret;
 }

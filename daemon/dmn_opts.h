@@ -1,7 +1,9 @@
-/* daemon/dmn_opts.h - the sampler options `axprof record` and axprofd share (--period, --event). */
+/* daemon/dmn_opts.h - the sampling options `axprof record` and axprofd share, one meaning each. */
 #ifndef DMN_OPTS_H
 #define DMN_OPTS_H
 
+#include <getopt.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "vs_abi.h"
@@ -21,5 +23,63 @@ int dmn_parse_events(const char *s, uint32_t *mask);
  * or -EINVAL.
  */
 int dmn_parse_period(const char *s, struct vs_config *cfg);
+
+/*
+ * The sampling options, parsed once for both `axprof record` and axprofd:
+ *   --mode MODE        cycles (default), vprof or vreplay: the mode's defaults (vs_config_default)
+ *   --period LO-HI     the CYCLES period; --period E=LO-HI the period of event E (repeatable)
+ *   --event E[,E...]   the events sampled (cycles, imiss, dmiss, branchmp, insns)
+ *   --share N/D        interpret N of every D user samples
+ *   --budget N         instructions per interpretation, 1..VS_BUDGET_MAX
+ *   --hotlist-m M      hotlist capacity, HOTLIST_MIN_M..HOTLIST_MAX_M
+ *   --seed N           the sampling seed
+ * The order on the command line does not matter: the mode's defaults come first, then the
+ * periods, events, share, budget, hotlist capacity and seed given. A tool lists
+ * DMN_SAMPLING_LONGOPTS in its getopt_long table, hands every option to dmn_sampling_opt() and,
+ * after the loop, builds its vs_config with dmn_sampling_config().
+ */
+enum {
+	DMN_OPT_MODE = 0x2000,
+	DMN_OPT_PERIOD,
+	DMN_OPT_EVENT,
+	DMN_OPT_SHARE,
+	DMN_OPT_BUDGET,
+	DMN_OPT_HOTLIST_M,
+	DMN_OPT_SEED,
+};
+
+/* clang-format off */
+#define DMN_SAMPLING_LONGOPTS \
+	{ "mode", required_argument, NULL, DMN_OPT_MODE }, \
+	{ "period", required_argument, NULL, DMN_OPT_PERIOD }, \
+	{ "event", required_argument, NULL, DMN_OPT_EVENT }, \
+	{ "share", required_argument, NULL, DMN_OPT_SHARE }, \
+	{ "budget", required_argument, NULL, DMN_OPT_BUDGET }, \
+	{ "hotlist-m", required_argument, NULL, DMN_OPT_HOTLIST_M }, \
+	{ "seed", required_argument, NULL, DMN_OPT_SEED }
+/* clang-format on */
+
+#define DMN_PERIOD_OPTS_MAX 16 /* --period options one command line may give */
+
+/* The sampling options as given, until dmn_sampling_config(). Zero-initialise. */
+struct dmn_sampling {
+	const char *mode, *events, *share, *budget, *hotlist_m, *seed;
+	const char *period[DMN_PERIOD_OPTS_MAX];
+	unsigned int nperiod;
+};
+
+/*
+ * Take option c (getopt_long's return) with its argument if it is a sampling option. Returns 1
+ * when taken, 0 when it is not one, -EINVAL with a message in err (too many --period).
+ */
+int dmn_sampling_opt(struct dmn_sampling *s, int c, const char *arg, char *err, size_t errlen);
+
+/*
+ * The configuration the options describe into cfg, checked with vs_config_check(). Returns 0,
+ * or -EINVAL with a message in err naming the option, its argument and what it needs (the
+ * caller prefixes its own name: "axprof record: ", "axprofd: ").
+ */
+int dmn_sampling_config(const struct dmn_sampling *s, struct vs_config *cfg, char *err,
+			size_t errlen);
 
 #endif /* DMN_OPTS_H */

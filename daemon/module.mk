@@ -1,7 +1,7 @@
 # daemon/module.mk - axprofd and the daemon library (dmn_*): device drain, image maps, merging.
 MODULES += daemon
 daemon_DIR := daemon
-daemon_DEPS := pdb sampler
+daemon_DEPS := pdb sampler image
 daemon_PRIVATE := dmn_int.h
 daemon_SRCS := $(wildcard daemon/dmn_*.c)
 TOOLS += axprofd

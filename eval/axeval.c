@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "ev_eval.h"
-#include "tl_periods.h"
 #include "pdb.h"
+#include "tl_json.h"
+#include "tl_periods.h"
 
 /*
  * axeval [options] NAME DB IMAGE TRUTH [NAME DB IMAGE TRUTH ...]
@@ -44,12 +45,14 @@ static void usage(FILE *f)
 		"Grade axprof's frequency and culprit estimates (DCPI SOSP'97 §6) against the hosted\n"
 		"machine's ground truth: Figure 8 (instruction frequencies, by samples), Figure 9\n"
 		"(edges), Figure 10 (I-cache stall cycles against I-cache misses), unexplained stalls.\n\n"
-		"  --period P          mean CYCLES sampling period of the recordings\n"
+		"  --period P          mean CYCLES sampling period of the recordings, P or LO-HI\n"
+		"                      (default: the one each database stored)\n"
 		"  --event-period E=P  mean period of event E (imiss, dmiss, branchmp) when sampled\n"
+		"                      (default: the stored one)\n"
 		"  --truth-events      use the truth's exact event counts as event samples (the limit\n"
 		"                      of event sampling; when the recorder cannot sample events)\n"
 		"  --detail FILE       CSV of every graded instruction\n"
-		"  --json FILE         the figures as JSON\n");
+		"  --json FILE         the figures as one JSON document (docs/axprof-json.7)\n");
 }
 
 static const char *pf(bool ok)
@@ -128,9 +131,11 @@ static int cmp_pt(const void *a, const void *b)
  * gets every CYCLES sample of the epoch (images and unknown), for the graded share.
  */
 static int grade_run(const char *name, const char *dbdir, const char *image,
-		     const struct mach_truth *t, const struct an_fi_opts *o, unsigned int flags,
+		     const struct mach_truth *t, const struct tl_periods *per, unsigned int flags,
 		     struct ev_eval_acc *a, FILE *detail, double *all, char *err, size_t errlen)
 {
+	struct an_fi_opts oi = { 0 }, *o = &oi;
+	bool assumed = false;
 	struct pdb_image *list = NULL, me;
 	struct ax_error pe;
 	struct pdb_db *db;
@@ -174,6 +179,13 @@ static int grade_run(const char *name, const char *dbdir, const char *image,
 			pdb_prof_free(prof);
 			continue;
 		}
+		if (tl_periods_for(per, prof, oi.period) == TL_PSRC_ASSUMED && !assumed) {
+			fprintf(stderr,
+				"axeval: %s: %s stores no CYCLES period: %.0f assumed (give "
+				"--period)\n",
+				name, dbdir, oi.period[AN_EV_CYCLES]);
+			assumed = true;
+		}
 		if (!main_image && ev_eval_infer_bias(prof, t, o->period[AN_EV_CYCLES], &bias)) {
 			fprintf(stderr, "axeval: %s: %s: no load bias fits the truth; not graded\n",
 				name, path);
@@ -198,7 +210,20 @@ out:
 	return ret;
 }
 
-int main(int argc, char **argv)
+struct opts {
+	struct tl_periods per;
+	unsigned int flags; /* EV_EVAL_* */
+	const char *detail_path, *json_path;
+};
+
+/* The figures of the totals. */
+struct figures {
+	double w5, w10, w15, e10, unexp, low;
+	struct fig10 f10;
+};
+
+/* 0, -1 after --help, or the usage exit code 2. */
+static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_PERIOD = 256, O_EVP, O_TEV, O_DETAIL, O_JSON, O_HELP };
 	static const struct option longopts[] = {
@@ -210,228 +235,303 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct an_fi_opts o = { 0 };
-	struct ev_eval_acc tot = { 0 };
-	const char *detail_path = NULL, *json_path = NULL;
-	FILE *detail = NULL;
-	struct fig10 f10;
-	char *end, err[1024];
-	double w5, w10, w15, e10, unexp;
-	unsigned int flags = 0;
-	int c, i, status = 0;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_PERIOD:
-			o.period[AN_EV_CYCLES] = strtod(optarg, &end);
-			if (*end || !(o.period[AN_EV_CYCLES] > 0)) {
-				fprintf(stderr, "axeval: bad --period '%s'\n", optarg);
+			if (cmd_period_parse("axeval", optarg, o->per.given))
 				return 2;
-			}
 			break;
 		case O_EVP:
-			if (cmd_event_period_parse("axeval", optarg, o.period))
+			if (cmd_event_period_parse("axeval", optarg, o->per.given))
 				return 2;
 			break;
 		case O_TEV:
-			flags |= EV_EVAL_TRUTH_EVENTS;
+			o->flags |= EV_EVAL_TRUTH_EVENTS;
 			break;
 		case O_DETAIL:
-			detail_path = optarg;
+			o->detail_path = optarg;
 			break;
 		case O_JSON:
-			json_path = optarg;
+			o->json_path = optarg;
 			break;
 		case O_HELP:
 			usage(stdout);
-			return 0;
+			return -1;
 		default:
 			usage(stderr);
 			return 2;
 		}
 	}
-	if (!(o.period[AN_EV_CYCLES] > 0) || optind >= argc || (argc - optind) % 4) {
+	if (optind >= argc || (argc - optind) % 4) {
 		usage(stderr);
 		return 2;
 	}
-	if (detail_path) {
-		detail = fopen(detail_path, "w");
-		if (!detail) {
-			fprintf(stderr, "axeval: cannot create %s: %s\n", detail_path,
-				strerror(errno));
-			return 1;
-		}
-		fprintf(detail, "run,procedure,addr,block,class,samples,m,est,exec,err,confidence,"
-				"how,true_static,unexplained\n");
+	return 0;
+}
+
+/* The per-instruction CSV with its header line; NULL after a message. */
+static FILE *open_detail(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, "axeval: cannot create %s: %s\n", path, strerror(errno));
+		return NULL;
 	}
+	fprintf(f, "run,procedure,addr,block,class,samples,m,est,exec,err,confidence,"
+		   "how,true_static,unexplained\n");
+	return f;
+}
+
+static void print_header(const struct opts *o)
+{
+	const double *g = o->per.given;
 
 	printf("DCPI SOSP'97 §6 on the hosted EV5 machine: estimates vs exact counts\n");
-	printf("mean CYCLES period %.0f", o.period[AN_EV_CYCLES]);
-	if (flags & EV_EVAL_TRUTH_EVENTS)
+	if (g[AN_EV_CYCLES] > 0)
+		printf("mean CYCLES period %.0f", g[AN_EV_CYCLES]);
+	else
+		printf("mean periods as each database stored them");
+	if (o->flags & EV_EVAL_TRUTH_EVENTS)
 		printf("; events: the machine's exact counts (idealised event sampling)");
-	if (o.period[AN_EV_IMISS] > 0)
-		printf(", IMISS %.0f", o.period[AN_EV_IMISS]);
-	if (o.period[AN_EV_DMISS] > 0)
-		printf(", DMISS %.0f", o.period[AN_EV_DMISS]);
-	if (o.period[AN_EV_BRANCHMP] > 0)
-		printf(", BRANCHMP %.0f", o.period[AN_EV_BRANCHMP]);
+	if (g[AN_EV_IMISS] > 0)
+		printf(", IMISS %.0f", g[AN_EV_IMISS]);
+	if (g[AN_EV_DMISS] > 0)
+		printf(", DMISS %.0f", g[AN_EV_DMISS]);
+	if (g[AN_EV_BRANCHMP] > 0)
+		printf(", BRANCHMP %.0f", g[AN_EV_BRANCHMP]);
 	printf("\n\n%-13s %9s %6s %6s %6s %7s %7s %6s %7s %6s %5s\n", "run", "samples", "<=5%",
 	       "<=10%", "<=15%", "edge10", "unexpl", "Mi=", "recall", "graded", "s");
-	for (i = optind; i + 3 < argc; i += 4) {
-		const char *name = argv[i], *db = argv[i + 1], *image = argv[i + 2];
-		const char *truth = argv[i + 3];
-		struct ev_eval_acc a = { 0 };
-		struct mach_truth *t = NULL;
-		struct ax_error terr;
-		double all = 0;
-		int ret;
+}
 
-		ret = mach_truth_read(truth, &t, &terr);
-		if (ret) {
-			printf("%-13s cannot read the truth: %s\n", name, terr.msg);
-			status = 1;
-			continue;
-		}
-		ret = grade_run(name, db, image, t, &o, flags, &a, detail, &all, err, sizeof(err));
-		a.samples_image = all;
-		if (ret) {
-			printf("%-13s analysis failed: %s\n", name, err);
-			status = 1;
-		} else {
-			printf("%-13s %9.0f %5.1f%% %5.1f%% %5.1f%% %6.1f%% %6.2f%% %5.1f%% %6.1f%% "
-			       "%5.1f%% %5.2f\n",
-			       name, a.samples, 100 * ev_eval_hist_within(&a.insn, 5),
-			       100 * ev_eval_hist_within(&a.insn, 10),
-			       100 * ev_eval_hist_within(&a.insn, 15),
-			       100 * ev_eval_hist_within(&a.edge, 10),
-			       a.samples > 0 ? 100 * a.unexplained / a.samples : 0,
-			       a.m_total > 0 ? 100 * a.m_agree / a.m_total : 0,
-			       a.dyn_true > 0 ? 100 * a.dyn_kept / a.dyn_true : 0,
-			       a.samples_image > 0 ? 100 * a.samples / a.samples_image : 0,
-			       a.seconds);
-			if (ev_eval_acc_merge(&tot, &a)) {
-				fprintf(stderr, "axeval: out of memory\n");
-				return 1;
-			}
-		}
-		ev_eval_acc_free(&a);
-		mach_truth_free(t);
+static void print_run(const char *name, const struct ev_eval_acc *a)
+{
+	printf("%-13s %9.0f %5.1f%% %5.1f%% %5.1f%% %6.1f%% %6.2f%% %5.1f%% %6.1f%% "
+	       "%5.1f%% %5.2f\n",
+	       name, a->samples, 100 * ev_eval_hist_within(&a->insn, 5),
+	       100 * ev_eval_hist_within(&a->insn, 10), 100 * ev_eval_hist_within(&a->insn, 15),
+	       100 * ev_eval_hist_within(&a->edge, 10),
+	       a->samples > 0 ? 100 * a->unexplained / a->samples : 0,
+	       a->m_total > 0 ? 100 * a->m_agree / a->m_total : 0,
+	       a->dyn_true > 0 ? 100 * a->dyn_kept / a->dyn_true : 0,
+	       a->samples_image > 0 ? 100 * a->samples / a->samples_image : 0, a->seconds);
+}
+
+/*
+ * Grade one run (NAME DB IMAGE TRUTH) into tot and print its line. 0, 1 when it could not be
+ * graded (said on its line), -ENOMEM.
+ */
+static int grade_one(char *const run[4], const struct opts *o, FILE *detail,
+		     struct ev_eval_acc *tot)
+{
+	struct ev_eval_acc a = { 0 };
+	struct mach_truth *t = NULL;
+	struct ax_error terr;
+	double all = 0;
+	char err[1024];
+	int ret, status = 0;
+
+	ret = mach_truth_read(run[3], &t, &terr);
+	if (ret) {
+		printf("%-13s cannot read the truth: %s\n", run[0], terr.msg);
+		return 1;
 	}
-	if (detail && fclose(detail)) {
-		fprintf(stderr, "axeval: error writing %s\n", detail_path);
+	ret = grade_run(run[0], run[1], run[2], t, &o->per, o->flags, &a, detail, &all, err,
+			sizeof(err));
+	a.samples_image = all;
+	if (ret) {
+		printf("%-13s analysis failed: %s\n", run[0], err);
 		status = 1;
+	} else {
+		print_run(run[0], &a);
+		if (ev_eval_acc_merge(tot, &a))
+			status = -ENOMEM;
 	}
+	ev_eval_acc_free(&a);
+	mach_truth_free(t);
+	return status;
+}
+
+static void print_total(const struct ev_eval_acc *tot)
+{
 	printf("%-13s %9.0f (graded %.1f%% of all samples; %" PRIu64 " procedures, %" PRIu64
 	       " rejected by the CFG builder)\n\n",
-	       "total", tot.samples,
-	       tot.samples_image > 0 ? 100 * tot.samples / tot.samples_image : 0, tot.procs,
-	       tot.procs_failed);
+	       "total", tot->samples,
+	       tot->samples_image > 0 ? 100 * tot->samples / tot->samples_image : 0, tot->procs,
+	       tot->procs_failed);
 	printf("columns: share of CYCLES samples whose estimated execution count F*P is within\n"
 	       "5/10/15%% of the exact count; share of edge executions within 10%%; unexplained\n"
 	       "stall samples; samples at instructions whose static M_i equals the machine's\n"
 	       "static cycles; share of the machine's dynamic stall cycles whose cause the culprit\n"
 	       "analysis kept; share of all samples (program, shared objects, unattributed) in\n"
 	       "procedures that were analysed and graded.\n\n");
+}
 
-	print_hist("Figure 8: instruction frequency estimates, share of CYCLES samples per error "
-		   "bucket",
-		   &tot.insn);
-	printf("\n");
-	print_hist("Figure 9: edge frequency estimates, share of edge executions per error bucket",
-		   &tot.edge);
-	printf("\n");
+static struct figures compute_figures(const struct ev_eval_acc *tot)
+{
+	struct figures f;
 
-	f10 = correlate(&tot);
+	f.w5 = ev_eval_hist_within(&tot->insn, 5);
+	f.w10 = ev_eval_hist_within(&tot->insn, 10);
+	f.w15 = ev_eval_hist_within(&tot->insn, 15);
+	f.e10 = ev_eval_hist_within(&tot->edge, 10);
+	f.unexp = tot->samples > 0 ? tot->unexplained / tot->samples : 0;
+	f.low = 0;
+	for (int b = 0; b < EV_EVAL_NB; b++)
+		f.low += tot->insn.low[b];
+	f.low = tot->insn.total > 0 ? f.low / tot->insn.total : 0;
+	f.f10 = correlate(tot);
+	return f;
+}
+
+/* Figure 10: the procedures with most misses and the correlations (sorts tot->pts). */
+static void print_fig10(struct ev_eval_acc *tot, const struct fig10 *f10)
+{
 	printf("Figure 10: I-cache stall cycles attributed per procedure (with exact execution\n"
 	       "counts, as in the paper) against %s, %zu procedures\n",
-	       tot.truth_events ? "I-cache misses; IMISS bounds and misses are the machine's\n"
-				  "exact IMISS counts, not samples (the limit of event sampling)" :
-	       tot.imiss_sampled ?
-				  "IMISS samples x IMISS period" :
-				  "the machine's exact IMISS events (IMISS not sampled, no bounds)",
-	       f10.n);
-	if (tot.npts) {
-		qsort(tot.pts, tot.npts, sizeof(*tot.pts), cmp_pt);
+	       tot->truth_events ?
+		       "I-cache misses; IMISS bounds and misses are the machine's\n"
+		       "exact IMISS counts, not samples (the limit of event sampling)" :
+	       tot->imiss_sampled ?
+		       "IMISS samples x IMISS period" :
+		       "the machine's exact IMISS events (IMISS not sampled, no bounds)",
+	       f10->n);
+	if (tot->npts) {
+		qsort(tot->pts, tot->npts, sizeof(*tot->pts), cmp_pt);
 		printf("  %-40s %10s %12s %12s %12s\n", "procedure (most misses first)", "misses",
 		       "stall lo", "stall hi", "true icache");
-		for (size_t k = 0; k < tot.npts && k < 12; k++)
-			printf("  %-40.40s %10.0f %12.0f %12.0f %12.0f\n", tot.pts[k].name,
-			       tot.pts[k].misses, tot.pts[k].lo, tot.pts[k].hi,
-			       tot.pts[k].true_icache);
+		for (size_t k = 0; k < tot->npts && k < 12; k++)
+			printf("  %-40.40s %10.0f %12.0f %12.0f %12.0f\n", tot->pts[k].name,
+			       tot->pts[k].misses, tot->pts[k].lo, tot->pts[k].hi,
+			       tot->pts[k].true_icache);
 	}
 	printf("  correlation: top %.3f, bottom %.3f, midpoint %.3f (paper: %.2f, %.2f, %.2f)\n",
-	       f10.top, f10.bot, f10.mid, PAPER_CORR_TOP, PAPER_CORR_BOT, PAPER_CORR_MID);
+	       f10->top, f10->bot, f10->mid, PAPER_CORR_TOP, PAPER_CORR_BOT, PAPER_CORR_MID);
 	printf("  the machine's true I-cache stall cycles against the same misses: %.3f (what an\n"
 	       "  attribution exactly equal to the truth would score)\n\n",
-	       f10.truth);
+	       f10->truth);
+}
 
-	w5 = ev_eval_hist_within(&tot.insn, 5);
-	w10 = ev_eval_hist_within(&tot.insn, 10);
-	w15 = ev_eval_hist_within(&tot.insn, 15);
-	e10 = ev_eval_hist_within(&tot.edge, 10);
-	unexp = tot.samples > 0 ? tot.unexplained / tot.samples : 0;
+static void print_figures(struct ev_eval_acc *tot, const struct figures *f)
+{
+	print_hist("Figure 8: instruction frequency estimates, share of CYCLES samples per error "
+		   "bucket",
+		   &tot->insn);
+	printf("\n");
+	print_hist("Figure 9: edge frequency estimates, share of edge executions per error bucket",
+		   &tot->edge);
+	printf("\n");
+	print_fig10(tot, &f->f10);
+}
+
+static void print_summary(const struct ev_eval_acc *tot, const struct figures *f)
+{
 	printf("Summary                          measured   target    paper\n");
-	printf("  samples within  5%%             %7.1f%%   >= %2.0f%%   %4.0f%%   %s\n", 100 * w5,
-	       100 * TARGET_W5, 100 * PAPER_W5, pf(w5 >= TARGET_W5));
-	printf("  samples within 10%%             %7.1f%%   >= %2.0f%%   %4.0f%%   %s\n", 100 * w10,
-	       100 * TARGET_W10, 100 * PAPER_W10, pf(w10 >= TARGET_W10));
-	printf("  samples within 15%%             %7.1f%%       -     %4.0f%%\n", 100 * w15,
+	printf("  samples within  5%%             %7.1f%%   >= %2.0f%%   %4.0f%%   %s\n",
+	       100 * f->w5, 100 * TARGET_W5, 100 * PAPER_W5, pf(f->w5 >= TARGET_W5));
+	printf("  samples within 10%%             %7.1f%%   >= %2.0f%%   %4.0f%%   %s\n",
+	       100 * f->w10, 100 * TARGET_W10, 100 * PAPER_W10, pf(f->w10 >= TARGET_W10));
+	printf("  samples within 15%%             %7.1f%%       -     %4.0f%%\n", 100 * f->w15,
 	       100 * PAPER_W15);
 	printf("  beyond 15%% marked low conf.    %7.1f%%       -    \"nearly all\"\n",
-	       100 * ev_eval_hist_beyond_low(&tot.insn, 15));
-	{
-		double low = 0;
-
-		for (int b = 0; b < EV_EVAL_NB; b++)
-			low += tot.insn.low[b];
-		printf("  samples marked low confidence  %7.1f%%\n",
-		       tot.insn.total > 0 ? 100 * low / tot.insn.total : 0);
-	}
-	printf("  edge executions within 10%%     %7.1f%%   >= %2.0f%%   %4.0f%%   %s\n", 100 * e10,
-	       100 * TARGET_EDGE10, 100 * PAPER_EDGE10, pf(e10 >= TARGET_EDGE10));
-	printf("  I-cache correlation (top)      %8.3f   >= %.2f   %.2f   %s\n", f10.top,
-	       TARGET_CORR, PAPER_CORR_TOP, pf(f10.top >= TARGET_CORR));
-	printf("  unexplained stall samples      %7.2f%%   < %.1f%%   %.1f%%   %s\n", 100 * unexp,
-	       100 * TARGET_UNEXPLAINED, 100 * PAPER_UNEXPLAINED, pf(unexp < TARGET_UNEXPLAINED));
+	       100 * ev_eval_hist_beyond_low(&tot->insn, 15));
+	printf("  samples marked low confidence  %7.1f%%\n", 100 * f->low);
+	printf("  edge executions within 10%%     %7.1f%%   >= %2.0f%%   %4.0f%%   %s\n",
+	       100 * f->e10, 100 * TARGET_EDGE10, 100 * PAPER_EDGE10, pf(f->e10 >= TARGET_EDGE10));
+	printf("  I-cache correlation (top)      %8.3f   >= %.2f   %.2f   %s\n", f->f10.top,
+	       TARGET_CORR, PAPER_CORR_TOP, pf(f->f10.top >= TARGET_CORR));
+	printf("  unexplained stall samples      %7.2f%%   < %.1f%%   %.1f%%   %s\n",
+	       100 * f->unexp, 100 * TARGET_UNEXPLAINED, 100 * PAPER_UNEXPLAINED,
+	       pf(f->unexp < TARGET_UNEXPLAINED));
 	printf("  culprit recall (diagnostic)    %7.1f%% of the machine's dynamic stall cycles\n",
-	       tot.dyn_true > 0 ? 100 * tot.dyn_kept / tot.dyn_true : 0);
+	       tot->dyn_true > 0 ? 100 * tot->dyn_kept / tot->dyn_true : 0);
 	for (int k = 1; k < MACH_STALL_NR; k++)
-		if (tot.dyn_true_cause[k] > 0)
+		if (tot->dyn_true_cause[k] > 0)
 			printf("      %-8s %5.1f%% of the true dynamic cycles, kept %5.1f%%\n",
-			       mach_stall_name[k], 100 * tot.dyn_true_cause[k] / tot.dyn_true,
-			       100 * tot.dyn_kept_cause[k] / tot.dyn_true_cause[k]);
+			       mach_stall_name[k], 100 * tot->dyn_true_cause[k] / tot->dyn_true,
+			       100 * tot->dyn_kept_cause[k] / tot->dyn_true_cause[k]);
 	printf("  M_i = machine's static cycles  %7.1f%% of the samples (diagnostic)\n",
-	       tot.m_total > 0 ? 100 * tot.m_agree / tot.m_total : 0);
+	       tot->m_total > 0 ? 100 * tot->m_agree / tot->m_total : 0);
+}
 
-	if (json_path) {
-		FILE *j = fopen(json_path, "w");
+/* The figures as one JSON document (docs/axprof-json.7, "axeval") into path: 0, or 1 after a
+ * message. */
+static int write_json(const char *path, const struct ev_eval_acc *tot, const struct figures *f)
+{
+	FILE *out = fopen(path, "w");
+	struct tl_json j;
 
-		if (!j) {
-			fprintf(stderr, "axeval: cannot create %s: %s\n", json_path,
-				strerror(errno));
-			status = 1;
-		} else {
-			fprintf(j,
-				"{\"samples\":%.0f,\"within5\":%.4f,\"within10\":%.4f,"
-				"\"within15\":%.4f,\"edges_within10\":%.4f,\"icache_corr_top\":%.4f,"
-				"\"icache_corr_bottom\":%.4f,\"icache_corr_mid\":%.4f,"
-				"\"icache_corr_truth\":%.4f,"
-				"\"unexplained\":%.4f,\"recall\":%.4f,\"fig8\":[",
-				tot.samples, w5, w10, w15, e10, f10.top, f10.bot, f10.mid,
-				f10.truth, unexp,
-				tot.dyn_true > 0 ? tot.dyn_kept / tot.dyn_true : 0);
-			for (int b = 0; b < EV_EVAL_NB; b++)
-				fprintf(j, "%s{\"bucket\":\"%s\",\"share\":%.5f,\"low\":%.5f}",
-					b ? "," : "", ev_eval_bucket_label(b),
-					tot.insn.total > 0 ? tot.insn.w[b] / tot.insn.total : 0,
-					tot.insn.total > 0 ? tot.insn.low[b] / tot.insn.total : 0);
-			fprintf(j, "]}\n");
-			if (fclose(j)) {
-				fprintf(stderr, "axeval: error writing %s\n", json_path);
-				status = 1;
-			}
-		}
+	if (!out) {
+		fprintf(stderr, "axeval: cannot create %s: %s\n", path, strerror(errno));
+		return 1;
 	}
+	tl_json_doc_open(&j, out, "axeval");
+	tl_json_num(&j, "samples", tot->samples, 0);
+	tl_json_num(&j, "within5", f->w5, 4);
+	tl_json_num(&j, "within10", f->w10, 4);
+	tl_json_num(&j, "within15", f->w15, 4);
+	tl_json_num(&j, "edges_within10", f->e10, 4);
+	tl_json_num(&j, "icache_corr_top", f->f10.top, 4);
+	tl_json_num(&j, "icache_corr_bottom", f->f10.bot, 4);
+	tl_json_num(&j, "icache_corr_mid", f->f10.mid, 4);
+	tl_json_num(&j, "icache_corr_truth", f->f10.truth, 4);
+	tl_json_num(&j, "unexplained_share", f->unexp, 4);
+	tl_json_num(&j, "recall", tot->dyn_true > 0 ? tot->dyn_kept / tot->dyn_true : 0, 4);
+	tl_json_arr_open(&j, "fig8");
+	for (int b = 0; b < EV_EVAL_NB; b++) {
+		tl_json_obj_open(&j, NULL);
+		tl_json_str(&j, "bucket", ev_eval_bucket_label(b));
+		tl_json_num(&j, "share", tot->insn.total > 0 ? tot->insn.w[b] / tot->insn.total : 0,
+			    5);
+		tl_json_num(&j, "low_share",
+			    tot->insn.total > 0 ? tot->insn.low[b] / tot->insn.total : 0, 5);
+		tl_json_obj_close(&j);
+	}
+	tl_json_doc_close(&j);
+	if (fclose(out)) {
+		fprintf(stderr, "axeval: error writing %s\n", path);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct ev_eval_acc tot = { 0 };
+	struct figures f;
+	FILE *detail = NULL;
+	int i, ret, status = 0;
+
+	ret = parse_args(argc, argv, &o);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (o.detail_path) {
+		detail = open_detail(o.detail_path);
+		if (!detail)
+			return 1;
+	}
+	print_header(&o);
+	for (i = optind; i + 3 < argc; i += 4) {
+		ret = grade_one(argv + i, &o, detail, &tot);
+		if (ret < 0) {
+			fprintf(stderr, "axeval: out of memory\n");
+			return 1;
+		}
+		status |= ret;
+	}
+	if (detail && fclose(detail)) {
+		fprintf(stderr, "axeval: error writing %s\n", o.detail_path);
+		status = 1;
+	}
+	print_total(&tot);
+	f = compute_figures(&tot);
+	print_figures(&tot, &f);
+	print_summary(&tot, &f);
+	if (o.json_path)
+		status |= write_json(o.json_path, &tot, &f);
 	ev_eval_acc_free(&tot);
 	if (fflush(stdout) || ferror(stdout))
 		status = 1;

@@ -110,7 +110,7 @@ for p in d["procedures"]:
     s = p["summary"]
     tot += s["samples"]
     assert abs(s["execution"] + s["static"] + s["dynamic"] - s["samples"]) < 0.05 * s["samples"] + 0.1, p
-    split = sum(c["share"] for c in s["causes"].values()) + s["unexplained"]
+    split = sum(c["split"] for c in s["causes"].values()) + s["unexplained"]
     assert abs(split - s["dynamic"]) < 0.02 * s["samples"] + 0.1, p
     if p["procedure"] == "ss_find":
         assert abs(s["samples"] - ann["samples"]) < 0.5 and abs(s["dynamic"] - ann["dynamic"]) < 0.05, (s, ann)
@@ -133,7 +133,8 @@ expect 1 "no image" annotate -d "$db" nosuchimage
 expect 1 "no procedure" annotate -d "$db" prog no_such_procedure
 expect 1 "" annotate -d "$tmp/nodb" prog
 expect 1 "" topstalls -d "$tmp/nodb"
-expect 2 "" topstalls -d "$db" -n 0
+expect 2 "needs a count" topstalls -d "$db" -n -1
+expect 2 "needs a count" report -d "$db" --stalls -n x
 expect 2 "go with --stalls" report -d "$db" --period 1000
 expect 2 "period" report -d "$db" --stalls --period 0
 expect 2 "event-period" report -d "$db" --stalls --event-period imiss=x

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "ev_eval.h"
+#include "tl_prof.h"
 
 int ev_eval_bucket(double est, double truth)
 {
@@ -348,7 +349,7 @@ static int truth_events(struct an_fi_image *im, const struct mach_truth *t, uint
 		{ AN_EV_DTBMISS, MACH_TEV_DTBMISS },   { AN_EV_ITBMISS, MACH_TEV_ITBMISS },
 		{ AN_EV_BRANCHMP, MACH_TEV_BRANCHMP },
 	};
-	struct pdb_count *v = malloc((t->npcs + 1) * sizeof(*v));
+	struct an_count *v = malloc((t->npcs + 1) * sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
@@ -358,8 +359,8 @@ static int truth_events(struct an_fi_image *im, const struct mach_truth *t, uint
 
 		for (size_t k = 0; k < t->npcs; k++)
 			if (t->pcs[k].pc >= bias && t->pcs[k].ev[map[m].tev])
-				v[n++] = (struct pdb_count){ t->pcs[k].pc - bias,
-							     t->pcs[k].ev[map[m].tev] };
+				v[n++] = (struct an_count){ t->pcs[k].pc - bias,
+							    t->pcs[k].ev[map[m].tev] };
 		ret = an_fi_set_samples(im, map[m].ev, v, n);
 		if (ret) {
 			free(v);
@@ -388,7 +389,7 @@ int ev_eval_image(const char *image, const struct pdb_prof *prof, const struct m
 	ret = an_fi_open(image, &im, err, errlen);
 	if (ret)
 		return ret;
-	ret = an_fi_set_profile(im, prof);
+	ret = tl_fi_set_profile(im, prof);
 	if (ret) {
 		snprintf(err, errlen, "%s: cannot take the profile: %s", image, strerror(-ret));
 		goto out;

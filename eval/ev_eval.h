@@ -9,6 +9,7 @@
 
 #include "an_freq_image.h"
 #include "mach_truth.h"
+#include "pdb.h"
 
 /*
  * DCPI SOSP'97 §6.1 and §6.2 evaluated the analysis against exact counts (dcpix, an instrumenting

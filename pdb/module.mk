@@ -1,7 +1,7 @@
 # pdb/module.mk - the profile database library (pdb_*), its crash, fuzz and benchmark programs.
 MODULES += pdb
 pdb_DIR := pdb
-pdb_DEPS := hotlist compat
+pdb_DEPS := hotlist compat image
 pdb_SRCS := $(wildcard pdb/pdb_*.c)
 
 # Crash-safety helper (SIGKILLed by tests/pdb/pdb_crash.sh; also writes fuzzing seeds). Built
@@ -23,7 +23,8 @@ PDB_FUZZ := $(BUILD)/fuzz/fuzz_pdb_read
 .PHONY: fuzz
 ifneq ($(shell command -v $(FUZZ_CC) 2>/dev/null),)
 fuzz: $(PDB_FUZZ)
-$(PDB_FUZZ): tests/pdb/fuzz_pdb_read.c $(wildcard pdb/pdb*.c pdb/pdb*.h) compat/ax_err.c hotlist/hotlist.c
+$(PDB_FUZZ): tests/pdb/fuzz_pdb_read.c $(wildcard pdb/pdb*.c pdb/pdb*.h image/img*.c image/img*.h) \
+		compat/ax_err.c hotlist/hotlist.c
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  FUZZ    $@")
 	$(Q)$(FUZZ_CC) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -DPDB_FUZZ_LIBFUZZER \

@@ -15,10 +15,15 @@
  * LAYOUT. A database is a directory:
  *
  *   DIR/lock                    empty; writers hold flock(LOCK_EX) on it for each update
+ *   DIR/id                      text: 16 lower-case hex digits and "\n", the database's random
+ *                               identity (MERGES), made at creation (or at the first merge of a
+ *                               database older than version 2)
  *   DIR/current                 text "N\n": the current epoch (absent: the highest epoch-N)
  *   DIR/epoch-N/                one epoch (N = 1, 2, ...; decimal, no leading zeros)
  *   DIR/epoch-N/index           PDB_FT_INDEX: every image of the epoch (key, path, build-id, ...)
  *   DIR/epoch-N/unknown.prof    PDB_FT_UNKNOWN: samples no image claimed, (pid, pc, event) -> count
+ *   DIR/epoch-N/merged          PDB_FT_ORIGINS: the (database identity, epoch) pairs whose samples
+ *                               were merged into this epoch (MERGES)
  *   DIR/epoch-N/<key>/          one image, named by its key (below)
  *       <EVENT>.prof            PDB_FT_SAMPLES: offset -> samples of one event (CYCLES.prof, ...)
  *       values.prof             PDB_FT_VALUES: offset -> destination register + value hotlist
@@ -44,7 +49,9 @@
  *
  *   OFFSET  SIZE  DESCRIPTION
  *   0       4     magic: the bytes 'A' 'X' 'P' 'D'
- *   4       2     format version: PDB_FORMAT_VERSION (1); readers refuse any other
+ *   4       2     format version: PDB_FORMAT_VERSION (2) when written; readers take
+ *                 PDB_FORMAT_OLDEST (1) .. PDB_FORMAT_VERSION (version 1 had no period record
+ *                 in PDB_FT_SAMPLES files and no PDB_FT_ORIGINS; everything else is the same)
  *   6       2     file type: PDB_FT_* (must match the file's name)
  *   8       4     flags: PDB_FL_*; readers refuse unknown bits
  *   12      4     event: PDB_EV_* id for PDB_FT_SAMPLES (must match the name), 0 otherwise
@@ -75,7 +82,9 @@
  * by 4 (the writer sets it when all are multiples of 4, as Alpha instruction addresses are).
  * Counts are >= 1 (0 is never stored).
  *
- *   PDB_FT_SAMPLES, PDB_FT_VCOUNT: columns  offset (delta1, scaled), count.
+ *   PDB_FT_SAMPLES: columns  offset (delta1, scaled), count; then (version >= 2) the period
+ *        record: two varints, samples_p and events2 (PERIODS).
+ *   PDB_FT_VCOUNT: columns  offset (delta1, scaled), count.
  *   PDB_FT_LATENCY: columns  offset (delta1, scaled), level[0..4] (loads satisfied in the unknown
  *        level, D-cache, S-cache, B-cache, memory), latency_sum (cycles), hist[0..15] (loads by
  *        latency: bucket 0 = 0 cycles, b = 2^(b-1) .. 2^b - 1, 15 = 2^14 or more; the sampler's
@@ -94,8 +103,40 @@
  *   PDB_FT_INDEX: n rows sorted by key, strictly; each row: key (varint length 1..PDB_KEY_MAX,
  *        bytes, a valid key), path (varint length 0..PDB_PATH_MAX, bytes, no NUL), build-id
  *        (varint length 0..PDB_BUILD_ID_MAX, bytes), size, mtime_ns (zigzag: (v << 1) ^ (v >> 63)),
- *        text_size, flags (varint, 0 in version 1).
+ *        text_size, flags (varint, 0 in versions 1 and 2).
+ *   PDB_FT_ORIGINS (version >= 2): columns  identity (delta), epoch (1..PDB_EPOCH_MAX); records
+ *        sorted by (identity, epoch), strictly.
  *   Trailing bytes after the last column are damage.
+ *
+ * PERIODS. A sample stands for "period" events, the period being drawn uniformly from the
+ * sampler's [lo, hi] for its event (vs_abi.h), so for lo + hi over 2 events on average. A
+ * PDB_FT_SAMPLES file ends with its event's period record: samples_p, how many of its samples
+ * came with a known period (<= the file's total of counts), and events2, twice the events they
+ * stand for (the sum over those samples of lo + hi; twice, so that it stays an integer). The
+ * daemon library adds both with every sample it merges (dmn_lib.h); merges add them up like the
+ * counts. Readers take the mean period of the image's samples of that event as
+ * events2 / (2 x samples_p): exact when every merged run used one period, and, when runs with
+ * different periods were merged, exact for the image's total (samples x mean = the events all
+ * runs represent) but a weighted mean for each instruction (each instruction's estimate is its
+ * samples x that mean, which is right to the extent that the runs sampled the same program
+ * behaviour). samples_p = events2 = 0 means "no stored period" (a version-1 file, or samples
+ * added without one, e.g. by a version-1 writer); samples_p < the total means some merged samples
+ * came without a period and the mean is that of the others. A record is damage when samples_p
+ * exceeds the total, when exactly one of the two is 0, or when the mean is below 1 or above
+ * 2^32 - 1. The unknown profile keeps no periods.
+ *
+ * MERGES. pdb_merge_db() adds one epoch of a source database into an epoch of a destination (or
+ * of itself). To refuse a repeated merge, which would count the source's samples twice, every
+ * database has a random 64-bit identity (DIR/id) and every epoch a merge record (epoch-N/merged):
+ * the (identity, epoch) pairs of every epoch merged into it, directly or through the merge
+ * records of what was merged. A merge of S epoch s into D epoch d is refused (-EALREADY) when
+ * (S, s) is already in d's record, when (D, d) is in s's record (d was merged into s: merging
+ * back counts d's own samples twice), or when the two records share a pair (both already hold
+ * the samples of a third epoch); PDB_MERGE_FORCE merges anyway. Then d's record becomes its
+ * record + (S, s) + s's record. The record is written before the samples are merged, so a merge
+ * that fails part way is recorded: rerun with PDB_MERGE_FORCE only knowing that it adds again
+ * what was merged before the failure. Samples stored into an epoch after it was merged elsewhere
+ * are not told apart: merging it again (forced) adds the old ones twice.
  *
  * UPDATES. Every file is replaced as a whole: write ".NAME.tmp.XXXXXX" in the same directory,
  * fsync it, rename it over NAME, fsync the directory (the renames of one pdb_store share one
@@ -123,7 +164,8 @@
  * with pdb_prof_samples() and friends (arrays sorted by offset).
  */
 
-#define PDB_FORMAT_VERSION 1
+#define PDB_FORMAT_VERSION 2
+#define PDB_FORMAT_OLDEST 1 /* the oldest version readers take */
 #define PDB_HEADER_SIZE 48
 #define PDB_PAYLOAD_MAX (1ull << 30) /* decompressed payload, bytes */
 #define PDB_ZLIB_RATIO_MAX 1032 /* deflate's best ratio (zlib FAQ): no stream inflates more */
@@ -143,6 +185,7 @@ enum pdb_ftype {
 	PDB_FT_VCOUNT = 5,
 	PDB_FT_UNKNOWN = 6,
 	PDB_FT_INDEX = 7,
+	PDB_FT_ORIGINS = 8, /* version >= 2 */
 	PDB_FT_NR,
 };
 
@@ -254,6 +297,22 @@ int pdb_prof_add_unknown(struct pdb_prof *p, uint32_t pid, uint64_t pc, unsigned
 /* dst += src, table by table. On failure dst holds part of src. */
 int pdb_prof_merge(struct pdb_prof *dst, const struct pdb_prof *src);
 
+/*
+ * PERIODS (see the top of this file): samples of event taken with a sampling period uniform in
+ * [lo, hi] (1 <= lo <= hi). The profile keeps, per event, how many samples came with a known
+ * period and twice the events they stand for (sum of samples x (lo + hi)); both add up in
+ * merges and are stored with the event's samples. -EINVAL for a bad event or period.
+ */
+struct pdb_period {
+	uint64_t samples; /* samples whose period is known */
+	uint64_t events2; /* twice the events they represent: sum of samples x (lo + hi) */
+};
+int pdb_prof_add_period(struct pdb_prof *p, unsigned int event, uint64_t samples, uint32_t lo,
+			uint32_t hi);
+void pdb_prof_period(const struct pdb_prof *p, unsigned int event, struct pdb_period *out);
+/* The mean period of event's samples (events2 / 2 / samples); false when none is stored. */
+bool pdb_prof_mean_period(const struct pdb_prof *p, unsigned int event, double *mean);
+
 /* Lookups. */
 uint64_t pdb_prof_count(const struct pdb_prof *p, unsigned int event, uint64_t offset);
 uint64_t pdb_prof_total(const struct pdb_prof *p, unsigned int event);
@@ -316,6 +375,17 @@ int pdb_epoch_current(struct pdb_db *db, uint32_t *epoch);
 int pdb_epoch_new(struct pdb_db *db, uint32_t *epoch); /* make epoch max+1 the current one */
 int pdb_epoch_list(struct pdb_db *db, uint32_t **epochs, size_t *n); /* ascending; free() */
 
+/* The database's identity (DIR/id; made, under the lock, when missing). */
+int pdb_identity(struct pdb_db *db, uint64_t *id);
+
+/* One epoch whose samples an epoch holds through merges (MERGES). */
+struct pdb_origin {
+	uint64_t id; /* identity of its database */
+	uint32_t epoch;
+};
+/* The epoch's merge record, sorted (free()); none (NULL, 0) when nothing was merged into it. */
+int pdb_origins(struct pdb_db *db, uint32_t epoch, struct pdb_origin **list, size_t *n);
+
 /* Add or replace key's index entry (no write when it is already there, identical). */
 int pdb_image_add(struct pdb_db *db, uint32_t epoch, const struct pdb_image *img);
 /*
@@ -337,11 +407,15 @@ int pdb_merge_store(struct pdb_db *db, uint32_t epoch, const char *key,
 		    const struct pdb_prof *prof);
 /*
  * Add every profile, index entry and the unknown profile of src's src_epoch into dst's dst_epoch
- * (created if missing). Merging an epoch into itself is -EINVAL. Each image is merged atomically
- * as pdb_merge_store does; the whole is not: after a crash, rerunning adds twice what was done.
- * Errors are reported on dst (messages for src's files too).
+ * (created if missing), and record the merge (MERGES). Merging an epoch into itself is -EINVAL;
+ * a repeated merge -EALREADY (the message names what was merged before) unless flags has
+ * PDB_MERGE_FORCE. Each image is merged atomically as pdb_merge_store does; the whole is not:
+ * after a crash, rerunning (forced) adds twice what was done. Errors are reported on dst
+ * (messages for src's files too).
  */
-int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uint32_t src_epoch);
+#define PDB_MERGE_FORCE (1u << 0)
+int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uint32_t src_epoch,
+		 unsigned int flags);
 
 /* --- files in memory (pdb_file.c): for tools, the fuzzer and tests --- */
 
@@ -361,6 +435,10 @@ int pdb_parse(const void *buf, size_t len, const char *name, struct pdb_prof *p,
 /* Parse an index file into a sorted list (free with pdb_image_list_free). */
 int pdb_parse_index(const void *buf, size_t len, const char *name, struct pdb_image **list,
 		    size_t *n, struct ax_error *err);
+/* A merge record (v sorted strictly, n >= 1) as a whole file; parse one (free() the list). */
+int pdb_encode_origins(const struct pdb_origin *v, size_t n, void **buf, size_t *len);
+int pdb_parse_origins(const void *buf, size_t len, const char *name, struct pdb_origin **list,
+		      size_t *n, struct ax_error *err);
 
 /* --- fault injection (tests only; global, not thread-safe) --- */
 

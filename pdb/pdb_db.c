@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pdb_int.h"
@@ -260,6 +262,81 @@ int pdb_epoch_new(struct pdb_db *db, uint32_t *epoch)
 	return err;
 }
 
+/* --- identity --- */
+
+#define ID_LEN 17 /* 16 hex digits and a newline */
+
+static int read_identity(struct pdb_db *db, uint64_t *id)
+{
+	char path[PATH_MAX];
+	uint64_t x = 0;
+	size_t len, i;
+	void *buf;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/id", db->dir);
+	err = pdb_read_file(path, &buf, &len, &db->err);
+	if (err)
+		return err;
+	for (i = 0; i < len && i < ID_LEN - 1; i++) {
+		char c = ((const char *)buf)[i];
+
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+			break;
+		x = x << 4 | (uint64_t)(c <= '9' ? c - '0' : c - 'a' + 10);
+	}
+	if (i != ID_LEN - 1 || len != ID_LEN || ((const char *)buf)[i] != '\n') {
+		free(buf);
+		return AX_CORRUPT(&db->err, path, i, "not 16 lower-case hex digits and a newline");
+	}
+	free(buf);
+	*id = x;
+	return 0;
+}
+
+/* 64 random bits: the kernel's, else a hash of the time, the pid and the directory. */
+static uint64_t random_id(const char *dir)
+{
+	struct timespec ts;
+	uint64_t x, w[3];
+
+	if (getrandom(&x, sizeof(x), GRND_NONBLOCK) == (ssize_t)sizeof(x))
+		return x;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	w[0] = (uint64_t)ts.tv_sec;
+	w[1] = (uint64_t)ts.tv_nsec;
+	w[2] = (uint64_t)getpid();
+	return pdb_fnv64(pdb_fnv64(PDB_FNV64_INIT, w, sizeof(w)), dir, strlen(dir));
+}
+
+/* Read DIR/id, making it when missing (lock held). */
+static int identity_locked(struct pdb_db *db, uint64_t *id)
+{
+	char path[PATH_MAX], text[ID_LEN + 1];
+	int err = read_identity(db, id);
+
+	if (err != -ENOENT)
+		return err;
+	*id = random_id(db->dir);
+	snprintf(path, sizeof(path), "%s/id", db->dir);
+	snprintf(text, sizeof(text), "%016llx\n", (unsigned long long)*id);
+	return pdb_replace_file(path, text, ID_LEN, &db->err);
+}
+
+int pdb_identity(struct pdb_db *db, uint64_t *id)
+{
+	int err = read_identity(db, id);
+
+	if (err != -ENOENT)
+		return err;
+	err = lock_db(db);
+	if (err)
+		return err;
+	err = identity_locked(db, id);
+	unlock_db(db);
+	return err;
+}
+
 /* --- open, close, sweep --- */
 
 /* Remove writers' temporary files in path and, depth levels down, in epoch and image dirs. */
@@ -290,6 +367,7 @@ int pdb_open(const char *dir, bool create, struct pdb_db **dbp, struct ax_error 
 {
 	struct pdb_db *db;
 	uint32_t max, e;
+	uint64_t id;
 	int ret;
 
 	*dbp = NULL;
@@ -320,6 +398,8 @@ int pdb_open(const char *dir, bool create, struct pdb_db **dbp, struct ax_error 
 		ret = epoch_max(db, &max);
 		if (!ret && !max)
 			ret = epoch_new_locked(db, &e);
+		if (!ret && !max)
+			ret = identity_locked(db, &id);
 		unlock_db(db);
 	} else {
 		ret = epoch_max(db, &max);
@@ -773,10 +853,165 @@ static int merge_one(struct pdb_db *dst, uint32_t de, struct pdb_db *src, uint32
 	return err;
 }
 
-int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uint32_t src_epoch)
+/* --- merge records --- */
+
+static void origins_path(const struct pdb_db *db, uint32_t epoch, char *buf)
+{
+	snprintf(buf, PATH_MAX, "%s/epoch-%u/merged", db->dir, epoch);
+}
+
+int pdb_origins(struct pdb_db *db, uint32_t epoch, struct pdb_origin **list, size_t *n)
+{
+	char path[PATH_MAX];
+	size_t len;
+	void *buf;
+	int err;
+
+	*list = NULL;
+	*n = 0;
+	err = epoch_check(db, epoch);
+	if (err)
+		return err;
+	origins_path(db, epoch, path);
+	err = pdb_read_file(path, &buf, &len, &db->err);
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		return err;
+	err = pdb_parse_origins(buf, len, path, list, n, &db->err);
+	free(buf);
+	return err;
+}
+
+static bool has_origin(const struct pdb_origin *v, size_t n, uint64_t id, uint32_t epoch)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].id == id && v[i].epoch == epoch)
+			return true;
+	return false;
+}
+
+static int cmp_origin_q(const void *a, const void *b)
+{
+	const struct pdb_origin *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->epoch < y->epoch ? -1 : x->epoch > y->epoch;
+}
+
+/* Whose samples the source and the destination epochs hold (MERGES). */
+struct lineage {
+	uint64_t src_id, dst_id;
+	uint32_t src_epoch, dst_epoch;
+	struct pdb_origin *s, *d; /* their merge records */
+	size_t ns, nd;
+};
+
+/* -EALREADY with a message when merging would count samples twice. */
+static int check_lineage(struct pdb_db *dst, struct pdb_db *src, const struct lineage *l)
+{
+	if (has_origin(l->d, l->nd, l->src_id, l->src_epoch))
+		return ax_fail(&dst->err, -EALREADY,
+			       "%s epoch %u was already merged into %s epoch %u (again would count "
+			       "its samples twice)",
+			       src->dir, l->src_epoch, dst->dir, l->dst_epoch);
+	if (has_origin(l->s, l->ns, l->dst_id, l->dst_epoch))
+		return ax_fail(&dst->err, -EALREADY,
+			       "%s epoch %u was merged into %s epoch %u before (merging back would "
+			       "count its samples twice)",
+			       dst->dir, l->dst_epoch, src->dir, l->src_epoch);
+	for (size_t i = 0; i < l->ns; i++)
+		if (has_origin(l->d, l->nd, l->s[i].id, l->s[i].epoch))
+			return ax_fail(
+				&dst->err, -EALREADY,
+				"%s epoch %u and %s epoch %u both hold the samples of database "
+				"%016llx epoch %u (merged into each before): merging would count "
+				"them twice",
+				src->dir, l->src_epoch, dst->dir, l->dst_epoch,
+				(unsigned long long)l->s[i].id, l->s[i].epoch);
+	return 0;
+}
+
+/* The destination's record + the source + the source's record, sorted, no duplicates. */
+static int write_lineage(struct pdb_db *dst, const struct lineage *l)
+{
+	struct pdb_origin *v;
+	char path[PATH_MAX];
+	size_t n = 0, k = 0, len;
+	void *buf;
+	int err;
+
+	v = pdb_malloc((l->nd + l->ns + 1) * sizeof(*v));
+	if (!v)
+		return ax_fail(&dst->err, -ENOMEM, "%s: out of memory", dst->dir);
+	if (l->nd)
+		memcpy(v, l->d, l->nd * sizeof(*v));
+	if (l->ns)
+		memcpy(v + l->nd, l->s, l->ns * sizeof(*v));
+	n = l->nd + l->ns;
+	v[n++] = (struct pdb_origin){ l->src_id, l->src_epoch };
+	qsort(v, n, sizeof(*v), cmp_origin_q);
+	for (size_t i = 0; i < n; i++)
+		if (!k || cmp_origin_q(&v[k - 1], &v[i]))
+			v[k++] = v[i];
+	origins_path(dst, l->dst_epoch, path);
+	err = pdb_encode_origins(v, k, &buf, &len);
+	free(v);
+	if (err)
+		return ax_fail(&dst->err, err, "%s: cannot encode: %s", path, strerror(-err));
+	err = pdb_replace_file(path, buf, len, &dst->err);
+	free(buf);
+	return err;
+}
+
+/*
+ * Make dst_epoch, check and extend its merge record (dst's lock held). The identities are read
+ * before: src may be dst, whose lock is not taken twice.
+ */
+static int record_merge_locked(struct pdb_db *dst, struct pdb_db *src, struct lineage *l,
+			       unsigned int flags)
+{
+	char path[PATH_MAX];
+	int err;
+
+	epoch_path(dst, l->dst_epoch, path);
+	err = pdb_mkdir(path, &dst->err);
+	if (!err)
+		err = from_src(dst, src, pdb_origins(src, l->src_epoch, &l->s, &l->ns));
+	if (!err)
+		err = pdb_origins(dst, l->dst_epoch, &l->d, &l->nd);
+	if (!err && !(flags & PDB_MERGE_FORCE))
+		err = check_lineage(dst, src, l);
+	if (!err)
+		err = write_lineage(dst, l);
+	return err;
+}
+
+static int record_merge(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src,
+			uint32_t src_epoch, unsigned int flags)
+{
+	struct lineage l = { .src_epoch = src_epoch, .dst_epoch = dst_epoch };
+	int err;
+
+	err = from_src(dst, src, pdb_identity(src, &l.src_id));
+	if (!err)
+		err = pdb_identity(dst, &l.dst_id);
+	if (!err)
+		err = lock_db(dst);
+	if (err)
+		return err;
+	err = record_merge_locked(dst, src, &l, flags);
+	unlock_db(dst);
+	free(l.s);
+	free(l.d);
+	return err;
+}
+
+int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uint32_t src_epoch,
+		 unsigned int flags)
 {
 	struct pdb_image *list = NULL;
-	char path[PATH_MAX];
 	size_t n = 0, i, k;
 	int err;
 
@@ -790,12 +1025,7 @@ int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uin
 		err = ax_fail(&dst->err, -EINVAL, "bad epoch %u", dst_epoch);
 		goto out_free;
 	}
-	err = lock_db(dst);
-	if (err)
-		goto out_free;
-	epoch_path(dst, dst_epoch, path);
-	err = pdb_mkdir(path, &dst->err);
-	unlock_db(dst);
+	err = record_merge(dst, dst_epoch, src, src_epoch, flags);
 	for (i = 0; !err && i < n; i++)
 		if (list[i].flags & PDB_IMG_HAS_DIR)
 			err = merge_one(dst, dst_epoch, src, src_epoch, list[i].key);

@@ -8,6 +8,7 @@
 #define MAX_COLS (2 + PDB_LAT_LEVELS + PDB_LAT_BUCKETS) /* latency: offset, levels, sum, hist */
 #define WANT_ANY (-1) /* pdb_parse_table: any profile table */
 #define WANT_INDEX (-2) /* an index file */
+#define WANT_ORIGINS (-3) /* an epoch's merge record */
 
 /* zlib allocates through the library's allocator, so the fault hook reaches it too. */
 static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
@@ -85,7 +86,8 @@ static bool aligned4(const void *const *v, size_t n, size_t field)
 
 #define FIELD(type, f) offsetof(type, f)
 
-static int enc_counts(struct enc *e, const struct pdb_map *m)
+/* pr: the period record that follows the columns of a samples file (NULL for vcount). */
+static int enc_counts(struct enc *e, const struct pdb_map *m, const struct pdb_period *pr)
 {
 	const void **v;
 	int err = pdb_map_sorted(m, pdb_cmp_off, &v);
@@ -96,6 +98,10 @@ static int enc_counts(struct enc *e, const struct pdb_map *m)
 		e->flags |= PDB_FL_ALIGN4;
 	put_offsets(e, v, m->n, FIELD(struct pdb_e_count, off), true);
 	put_column(e, v, m->n, FIELD(struct pdb_e_count, count), 8, 0);
+	if (pr) {
+		pdb_wbuf_varint(&e->b, pr->samples);
+		pdb_wbuf_varint(&e->b, pr->events2);
+	}
 	e->n = m->n;
 	free(v);
 	return 0;
@@ -310,8 +316,10 @@ int pdb_encode_table(const struct pdb_prof *p, unsigned int t, void **buf, size_
 	memset(&e, 0, sizeof(e));
 	e.type = (uint16_t)pdb_table_type(t, &ev);
 	e.event = ev;
-	if (t < PDB_EV_MAX || t == PDB_T_VCOUNT)
-		err = enc_counts(&e, &p->t[t]);
+	if (t < PDB_EV_MAX)
+		err = enc_counts(&e, &p->t[t], &p->period[t]);
+	else if (t == PDB_T_VCOUNT)
+		err = enc_counts(&e, &p->t[t], NULL);
 	else if (t == PDB_T_VALUES)
 		err = enc_values(&e, &p->t[t]);
 	else if (t == PDB_T_LATENCY)
@@ -396,6 +404,39 @@ out_free:
 	return err;
 }
 
+static int cmp_origin(const struct pdb_origin *a, const struct pdb_origin *b)
+{
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	return a->epoch < b->epoch ? -1 : a->epoch > b->epoch;
+}
+
+int pdb_encode_origins(const struct pdb_origin *v, size_t n, void **buf, size_t *len)
+{
+	struct enc e;
+	size_t i;
+	int err;
+
+	*buf = NULL;
+	*len = 0;
+	if (!n)
+		return -ENODATA;
+	for (i = 0; i < n; i++)
+		if (v[i].epoch == 0 || v[i].epoch > PDB_EPOCH_MAX ||
+		    (i && cmp_origin(&v[i - 1], &v[i]) >= 0))
+			return -EINVAL;
+	memset(&e, 0, sizeof(e));
+	e.type = PDB_FT_ORIGINS;
+	for (i = 0; i < n; i++)
+		pdb_wbuf_varint(&e.b, i ? v[i].id - v[i - 1].id : v[i].id);
+	for (i = 0; i < n; i++)
+		pdb_wbuf_varint(&e.b, v[i].epoch);
+	e.n = n;
+	err = finish(&e, buf, len);
+	free(e.b.p);
+	return err;
+}
+
 /* --- parsing --- */
 
 /* Where the reader is: the decompressed payload of one file. */
@@ -416,6 +457,7 @@ struct pctx {
 		   __VA_ARGS__)
 
 struct hdr {
+	uint16_t version;
 	uint16_t type;
 	uint32_t flags;
 	uint32_t event;
@@ -429,9 +471,13 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 			struct ax_error *err)
 {
 	static const int table_of_type[PDB_FT_NR] = {
-		[PDB_FT_VALUES] = PDB_T_VALUES,	      [PDB_FT_LATENCY] = PDB_T_LATENCY,
-		[PDB_FT_CONFLICTS] = PDB_T_CONFLICTS, [PDB_FT_VCOUNT] = PDB_T_VCOUNT,
-		[PDB_FT_UNKNOWN] = PDB_T_UNKNOWN,     [PDB_FT_INDEX] = -1,
+		[PDB_FT_VALUES] = PDB_T_VALUES,
+		[PDB_FT_LATENCY] = PDB_T_LATENCY,
+		[PDB_FT_CONFLICTS] = PDB_T_CONFLICTS,
+		[PDB_FT_VCOUNT] = PDB_T_VCOUNT,
+		[PDB_FT_UNKNOWN] = PDB_T_UNKNOWN,
+		[PDB_FT_INDEX] = -1,
+		[PDB_FT_ORIGINS] = -1,
 	};
 	unsigned int want_type = 0, want_event = 0, version;
 	uint64_t slen;
@@ -447,8 +493,9 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 				  "format version %u is newer than this reader's (%d): use a newer "
 				  "axprof",
 				  version, PDB_FORMAT_VERSION);
-	if (version != PDB_FORMAT_VERSION)
+	if (version < PDB_FORMAT_OLDEST)
 		return AX_CORRUPT(err, name, 4, "bad format version %u", version);
+	h->version = (uint16_t)version;
 	if (pdb_get_le(buf + 44, 4) != crc32(0, buf, 44))
 		return AX_CORRUPT(err, name, 44, "header checksum mismatch");
 	h->type = (uint16_t)pdb_get_le(buf + 6, 2);
@@ -461,10 +508,18 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 		want_type = pdb_table_type((unsigned int)want, &want_event);
 	else if (want == WANT_INDEX)
 		want_type = PDB_FT_INDEX;
+	else if (want == WANT_ORIGINS)
+		want_type = PDB_FT_ORIGINS;
 	if (h->type < PDB_FT_SAMPLES || h->type >= PDB_FT_NR ||
-	    (want == WANT_ANY && h->type == PDB_FT_INDEX) || (want_type && h->type != want_type))
+	    (want == WANT_ANY && (h->type == PDB_FT_INDEX || h->type == PDB_FT_ORIGINS)) ||
+	    (want_type && h->type != want_type))
 		return AX_CORRUPT(err, name, 6, "file type %u where %s was expected", h->type,
-				  want == WANT_INDEX ? "an index" : "a profile table");
+				  want == WANT_INDEX   ? "an index" :
+				  want == WANT_ORIGINS ? "a merge record" :
+							 "a profile table");
+	if (h->type == PDB_FT_ORIGINS && version < 2)
+		return AX_CORRUPT(err, name, 6, "file type %u in a version %u file", h->type,
+				  version);
 	if (h->flags & ~PDB_FL_KNOWN)
 		return AX_CORRUPT(err, name, 8, "unknown flags 0x%x", h->flags);
 	if (h->type == PDB_FT_SAMPLES) {
@@ -693,6 +748,33 @@ static int added(struct pctx *c, int err)
 	return 0;
 }
 
+/*
+ * The period record after a samples file's columns (PERIODS; version 2 on, none before): added to
+ * the event's record in p once checked against the file's total of samples.
+ */
+static int parse_period(struct pctx *c, const struct hdr *h, const struct cols *k,
+			struct pdb_prof *p)
+{
+	struct pdb_period pr = { 0, 0 };
+	uint64_t total = 0, i;
+	const char *why = "?";
+	size_t at = c->pos;
+
+	if (h->version < 2)
+		return 0;
+	if (pdb_varint(c->p, c->len, &c->pos, &pr.samples) ||
+	    pdb_varint(c->p, c->len, &c->pos, &pr.events2))
+		return PDB_CORRUPT_IN(c, at, "bad or missing period record");
+	for (i = 0; i < k->n; i++)
+		total = pdb_add_sat(total, k->v[k->n + i]);
+	if (pdb_period_check(&pr, total, &why))
+		return PDB_CORRUPT_IN(c, at, "period record (%llu samples, %llu events x 2): %s",
+				      (unsigned long long)pr.samples,
+				      (unsigned long long)pr.events2, why);
+	pdb_period_add(&p->period[h->table], &pr);
+	return 0;
+}
+
 static int parse_counts(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
 {
 	struct cols k;
@@ -704,6 +786,8 @@ static int parse_counts(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
 		err = undelta(c, &k, 0, true, true);
 	if (!err)
 		err = check_range(c, &k, 1, 1, UINT64_MAX, "count");
+	if (!err && h->table < PDB_EV_MAX)
+		err = parse_period(c, h, &k, p);
 	if (!err)
 		err = added(c, pdb_map_reserve(&p->t[h->table], p->t[h->table].n + k.n));
 	for (i = 0; !err && i < k.n; i++) {
@@ -1053,6 +1137,51 @@ int pdb_parse_index(const void *buf, size_t len, const char *name, struct pdb_im
 	*list = l;
 	*n = (size_t)h.n;
 out_free:
+	free(owned);
+	return ret;
+}
+
+int pdb_parse_origins(const void *buf, size_t len, const char *name, struct pdb_origin **list,
+		      size_t *n, struct ax_error *err)
+{
+	struct pdb_origin *v = NULL;
+	struct cols k = { 0 };
+	uint8_t *owned;
+	struct pctx c;
+	struct hdr h;
+	uint64_t i;
+	int ret;
+
+	*list = NULL;
+	*n = 0;
+	ret = open_file(buf, len, name, WANT_ORIGINS, &h, &c, &owned, err);
+	if (!ret)
+		ret = read_cols(&c, h.n, 2, &k);
+	if (!ret)
+		ret = undelta(&c, &k, 0, false, false);
+	if (!ret)
+		ret = check_range(&c, &k, 1, 1, PDB_EPOCH_MAX, "epoch");
+	if (!ret && c.pos != c.len)
+		ret = PDB_CORRUPT_IN(&c, c.pos, "%zu bytes after the last record", c.len - c.pos);
+	if (!ret) {
+		v = pdb_calloc((size_t)k.n, sizeof(*v));
+		if (!v)
+			ret = ax_fail(err, -ENOMEM, "%s: out of memory", name);
+	}
+	for (i = 0; !ret && i < k.n; i++) {
+		v[i].id = k.v[i];
+		v[i].epoch = (uint32_t)k.v[k.n + i];
+		if (i && cmp_origin(&v[i - 1], &v[i]) >= 0)
+			ret = PDB_CORRUPT_IN(&c, col_pos(&c, &k, 0, i), "record %llu out of order",
+					     (unsigned long long)i);
+	}
+	if (!ret) {
+		*list = v;
+		*n = (size_t)k.n;
+		v = NULL;
+	}
+	free(v);
+	free(k.v);
 	free(owned);
 	return ret;
 }

@@ -178,6 +178,7 @@ struct pdb_e_keyhash { /* key: FNV-1a-64 of an interned prior key */
 
 struct pdb_prof {
 	struct pdb_map t[PDB_T_NR]; /* one per table */
+	struct pdb_period period[PDB_EV_MAX]; /* per event: what its samples' periods were */
 	char **keys; /* interned prior-image keys of conflicts ("" allowed) */
 	uint32_t nkeys;
 	uint32_t capkeys;
@@ -186,6 +187,10 @@ struct pdb_prof {
 };
 
 uint64_t pdb_prof_tables(const struct pdb_prof *p); /* PDB_T_BIT(t) for each non-empty table */
+/* dst += src, each sum saturating at UINT64_MAX. */
+void pdb_period_add(struct pdb_period *dst, const struct pdb_period *src);
+/* 0 when pr is a possible period record of a table holding `samples` samples (PERIODS). */
+int pdb_period_check(const struct pdb_period *pr, uint64_t samples, const char **why);
 /* dst += src for the tables in mask. */
 int pdb_prof_merge_tables(struct pdb_prof *dst, const struct pdb_prof *src, uint64_t mask);
 /* Intern key (any string of at most PDB_KEY_MAX characters): 0 and *id, or -ENOMEM. */

@@ -66,6 +66,7 @@ void pdb_prof_clear(struct pdb_prof *p)
 
 	for (t = 0; t < PDB_T_NR; t++)
 		pdb_map_clear(&p->t[t]);
+	memset(p->period, 0, sizeof(p->period));
 	free_keys(p);
 }
 
@@ -104,6 +105,61 @@ int pdb_prof_add_sample(struct pdb_prof *p, unsigned int event, uint64_t offset,
 	if (event >= PDB_EV_MAX)
 		return -EINVAL;
 	return add_count(&p->t[event], offset, count);
+}
+
+void pdb_period_add(struct pdb_period *dst, const struct pdb_period *src)
+{
+	dst->samples = pdb_add_sat(dst->samples, src->samples);
+	dst->events2 = pdb_add_sat(dst->events2, src->events2);
+}
+
+int pdb_period_check(const struct pdb_period *pr, uint64_t samples, const char **why)
+{
+	const uint64_t max2 = 2 * (uint64_t)UINT32_MAX; /* lo + hi of the longest period */
+
+	if (pr->samples > samples)
+		*why = "more samples with a period than samples";
+	else if (!pr->samples != !pr->events2)
+		*why = "events without samples or samples without events";
+	else if (pr->samples <= UINT64_MAX / 2 && pr->events2 < 2 * pr->samples)
+		*why = "a mean period below 1";
+	else if (pr->samples <= UINT64_MAX / max2 && pr->events2 > pr->samples * max2)
+		*why = "a mean period above 2^32 - 1";
+	else
+		return 0;
+	return -EINVAL;
+}
+
+int pdb_prof_add_period(struct pdb_prof *p, unsigned int event, uint64_t samples, uint32_t lo,
+			uint32_t hi)
+{
+	struct pdb_period add;
+	uint64_t sum = (uint64_t)lo + hi;
+
+	if (event >= PDB_EV_MAX || lo == 0 || lo > hi)
+		return -EINVAL;
+	add.samples = samples;
+	add.events2 = samples > UINT64_MAX / sum ? UINT64_MAX : samples * sum;
+	pdb_period_add(&p->period[event], &add);
+	return 0;
+}
+
+void pdb_prof_period(const struct pdb_prof *p, unsigned int event, struct pdb_period *out)
+{
+	static const struct pdb_period none;
+
+	*out = event < PDB_EV_MAX ? p->period[event] : none;
+}
+
+bool pdb_prof_mean_period(const struct pdb_prof *p, unsigned int event, double *mean)
+{
+	struct pdb_period pr;
+
+	pdb_prof_period(p, event, &pr);
+	if (!pr.samples)
+		return false;
+	*mean = (double)pr.events2 / (2.0 * (double)pr.samples);
+	return true;
 }
 
 int pdb_prof_add_vcount(struct pdb_prof *p, uint64_t offset, uint64_t count)
@@ -308,6 +364,8 @@ static int merge_table(struct pdb_prof *dst, const struct pdb_prof *src, unsigne
 	void *v;
 	int err;
 
+	if (t < PDB_EV_MAX)
+		pdb_period_add(&dst->period[t], &src->period[t]);
 	if (!m->n)
 		return 0;
 	err = pdb_map_reserve(&dst->t[t], dst->t[t].n + m->n);

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "an_cfg.h"
-#include "an_elf.h"
+#include "img.h"
 #include "an_proc.h"
 #include "an_sched.h"
 #include "fixtures/mkelf.h"
@@ -40,27 +40,27 @@ static int teardown(void **state)
 	return 0;
 }
 
-struct img {
-	struct an_elf *elf;
+struct fixture {
+	struct img *elf;
 	struct an_procs *ps;
 };
 
-static void img_open(struct img *im, const char *file)
+static void fixture_open(struct fixture *im, const char *file)
 {
 	char err[256];
 
-	assert_int_equal(an_elf_open(file, &im->elf, err, sizeof(err)), 0);
+	assert_int_equal(img_open(file, 0, &im->elf, NULL), 0);
 	assert_int_equal(an_procs_find(im->elf, &im->ps, err, sizeof(err)), 0);
 }
 
-static void img_close(struct img *im)
+static void fixture_close(struct fixture *im)
 {
 	an_procs_free(im->ps);
-	an_elf_close(im->elf);
+	img_close(im->elf);
 }
 
 /* Build, classify and check the CFG of the procedure named `name`. */
-static struct an_cfg *cfg_of(const struct img *im, const char *name)
+static struct an_cfg *cfg_of(const struct fixture *im, const char *name)
 {
 	const struct an_proc *p = an_procs_lookup(im->ps, name);
 	struct an_cfg *cfg = NULL;
@@ -117,13 +117,13 @@ static void test_an_cfg_block_splitting(void **state)
 	};
 	const struct mkelf_sym syms[] = { { "f", TEXT, 48, true }, { "g", TEXT + 48, 4, true } };
 	static const uint32_t starts[] = { 0, 2, 4, 5, 7, 8, 9 };
-	struct img im;
+	struct fixture im;
 	struct an_cfg *cfg;
 	const struct an_edge *e;
 
 	(void)state;
 	assert_int_equal(mkelf_write(path, TEXT, w, 13, NULL, 0, 0, syms, 2), 0);
-	img_open(&im, path);
+	fixture_open(&im, path);
 	cfg = cfg_of(&im, "f");
 	assert_int_equal(cfg->nblocks, 7);
 	for (uint32_t b = 0; b < 7; b++)
@@ -163,7 +163,7 @@ static void test_an_cfg_block_splitting(void **state)
 	assert_int_equal(edge(cfg, 0, AN_EDGE_TAKEN)->cls, edge(cfg, 3, AN_EDGE_FALL)->cls);
 	assert_true(cfg->nclasses <= cfg->nblocks + cfg->nedges);
 	an_cfg_free(cfg);
-	img_close(&im);
+	fixture_close(&im);
 }
 
 /*
@@ -177,7 +177,7 @@ static void test_an_cfg_jump_table_synthetic(void **state)
 	uint32_t w[32];
 	int32_t table[8];
 	int n = 0;
-	struct img im;
+	struct fixture im;
 	struct an_cfg *cfg;
 	uint32_t jtab = 0;
 
@@ -213,7 +213,7 @@ static void test_an_cfg_jump_table_synthetic(void **state)
 			mkelf_write(path, TEXT, w, 17, (const uint8_t *)table, 20, RODATA, syms, 1),
 			0);
 	}
-	img_open(&im, path);
+	fixture_open(&im, path);
 	cfg = cfg_of(&im, "sw");
 	assert_int_equal(cfg->njtabs, 1);
 	assert_true(cfg->jtab[0].resolved);
@@ -226,7 +226,7 @@ static void test_an_cfg_jump_table_synthetic(void **state)
 	assert_int_equal(jtab, 3); /* distinct targets */
 	assert_false(cfg->flags & AN_CFG_MISSING_EDGES);
 	an_cfg_free(cfg);
-	img_close(&im);
+	fixture_close(&im);
 
 	/* no compare: and a0,7,a0 limits the index; the scan stops at the bad entry */
 	w[2] = enc_oprl(0x11, 0x00, A0, 7, A0); /* and a0,7,a0 */
@@ -238,13 +238,13 @@ static void test_an_cfg_jump_table_synthetic(void **state)
 			mkelf_write(path, TEXT, w, 17, (const uint8_t *)table, 20, RODATA, syms, 1),
 			0);
 	}
-	img_open(&im, path);
+	fixture_open(&im, path);
 	cfg = cfg_of(&im, "sw");
 	assert_true(cfg->jtab[0].resolved);
 	assert_true(cfg->jtab[0].scanned);
 	assert_int_equal(cfg->jtab[0].n, 4);
 	an_cfg_free(cfg);
-	img_close(&im);
+	fixture_close(&im);
 
 	/* a table entry outside the procedure: unresolved, missing edges */
 	table[1] = (int32_t)((int64_t)(TEXT + 0x1000) - gp);
@@ -257,23 +257,23 @@ static void test_an_cfg_jump_table_synthetic(void **state)
 			mkelf_write(path, TEXT, w, 17, (const uint8_t *)table, 20, RODATA, syms, 1),
 			0);
 	}
-	img_open(&im, path);
+	fixture_open(&im, path);
 	cfg = cfg_of(&im, "sw");
 	assert_false(cfg->jtab[0].resolved);
 	assert_true(cfg->flags & AN_CFG_MISSING_EDGES);
 	an_cfg_free(cfg);
-	img_close(&im);
+	fixture_close(&im);
 }
 
 /* A real switch compiled by alpha-linux-gnu-gcc -O2 (tests/analysis/fixtures/cfgtest.c). */
 static void test_an_cfg_jump_table_compiled(void **state)
 {
-	struct img im;
+	struct fixture im;
 	struct an_cfg *cfg;
 	uint32_t jmpb = UINT32_MAX, njtab = 0;
 
 	(void)state;
-	img_open(&im, FIXTURES "cfgtest.so");
+	fixture_open(&im, FIXTURES "cfgtest.so");
 	cfg = cfg_of(&im, "sw");
 	assert_int_equal(cfg->njtabs, 1);
 	assert_true(cfg->jtab[0].resolved);
@@ -306,17 +306,17 @@ static void test_an_cfg_jump_table_compiled(void **state)
 	assert_int_equal(njtab, 8); /* 7 cases and the default (case 6) */
 	assert_false(cfg->flags & AN_CFG_MISSING_EDGES);
 	an_cfg_free(cfg);
-	img_close(&im);
+	fixture_close(&im);
 }
 
 /* GCC calls the static helper with bsr past its GP prologue: a second entry. */
 static void test_an_cfg_second_entry(void **state)
 {
-	struct img im;
+	struct fixture im;
 	struct an_cfg *cfg;
 
 	(void)state;
-	img_open(&im, FIXTURES "cfgtest.so");
+	fixture_open(&im, FIXTURES "cfgtest.so");
 	cfg = cfg_of(&im, "helper.constprop.0");
 	assert_int_equal(cfg->nentry_edges, 2);
 	assert_true(cfg->block[0].flags & AN_BLK_ENTRY);
@@ -325,18 +325,18 @@ static void test_an_cfg_second_entry(void **state)
 	/* the prologue block runs once per call through pv, the rest once per call either way */
 	assert_int_not_equal(cfg->block[0].cls, cfg->block[1].cls);
 	an_cfg_free(cfg);
-	img_close(&im);
+	fixture_close(&im);
 }
 
 /* An exit-less loop gets an artificial NORETURN edge and classes still work. */
 static void test_an_cfg_infinite_loop(void **state)
 {
-	struct img im;
+	struct fixture im;
 	struct an_cfg *cfg;
 	uint32_t nr = 0;
 
 	(void)state;
-	img_open(&im, FIXTURES "cfgtest.so");
+	fixture_open(&im, FIXTURES "cfgtest.so");
 	cfg = cfg_of(&im, "spin");
 	for (uint32_t e = 0; e < cfg->nedges; e++)
 		if (cfg->edge[e].kind == AN_EDGE_NORETURN) {
@@ -347,17 +347,17 @@ static void test_an_cfg_infinite_loop(void **state)
 	assert_int_equal(cfg->nexit_preds, 1);
 	assert_true(cfg->flags & AN_CFG_CLASSES);
 	an_cfg_free(cfg);
-	img_close(&im);
+	fixture_close(&im);
 }
 
 /* An indirect jump through an argument: missing edges, every block and edge its own class. */
 static void test_an_cfg_unresolvable_jmp(void **state)
 {
-	struct img im;
+	struct fixture im;
 	struct an_cfg *cfg;
 
 	(void)state;
-	img_open(&im, FIXTURES "cfgtest.so");
+	fixture_open(&im, FIXTURES "cfgtest.so");
 	cfg = cfg_of(&im, "unresolved");
 	assert_true(cfg->flags & AN_CFG_MISSING_EDGES);
 	assert_int_equal(cfg->njtabs, 1);
@@ -367,17 +367,17 @@ static void test_an_cfg_unresolvable_jmp(void **state)
 		if (cfg->block[b].flags & AN_BLK_JMP)
 			assert_true(cfg->block[b].flags & AN_BLK_UNRESOLVED);
 	an_cfg_free(cfg);
-	img_close(&im);
+	fixture_close(&im);
 }
 
 /* The stripped fixture analyses like the full one (same blocks and classes per procedure). */
 static void test_an_cfg_stripped_same_graphs(void **state)
 {
-	struct img full, str;
+	struct fixture full, str;
 
 	(void)state;
-	img_open(&full, FIXTURES "cfgtest.so");
-	img_open(&str, FIXTURES "cfgtest-stripped.so");
+	fixture_open(&full, FIXTURES "cfgtest.so");
+	fixture_open(&str, FIXTURES "cfgtest-stripped.so");
 	assert_int_equal(full.ps->n, str.ps->n);
 	for (size_t i = 0; i < full.ps->n; i++) {
 		struct an_cfg *a, *b;
@@ -393,20 +393,20 @@ static void test_an_cfg_stripped_same_graphs(void **state)
 		an_cfg_free(a);
 		an_cfg_free(b);
 	}
-	img_close(&full);
-	img_close(&str);
+	fixture_close(&full);
+	fixture_close(&str);
 }
 
 /* The checker finds a damaged CFG. */
 static void test_an_cfg_check_detects_damage(void **state)
 {
-	struct img im;
+	struct fixture im;
 	struct an_cfg *cfg;
 	char msg[256];
 	uint32_t saved;
 
 	(void)state;
-	img_open(&im, FIXTURES "cfgtest.so");
+	fixture_open(&im, FIXTURES "cfgtest.so");
 	cfg = cfg_of(&im, "loops");
 	assert_int_equal(an_cfg_check(cfg, msg, sizeof(msg)), 0);
 	/* a fall-through edge that skips a block */
@@ -428,7 +428,7 @@ static void test_an_cfg_check_detects_damage(void **state)
 	assert_int_equal(an_cfg_check(cfg, msg, sizeof(msg)), -EBADMSG);
 	assert_non_null(strstr(msg, "reachab"));
 	an_cfg_free(cfg);
-	img_close(&im);
+	fixture_close(&im);
 }
 
 /* Schedules of whole CFGs: a single-predecessor block continues its predecessor's schedule. */
@@ -448,12 +448,12 @@ static void test_an_cfg_schedule_continues(void **state)
 	const struct mkelf_sym syms[] = { { "f", TEXT, 20, true } };
 	struct an_sched_model *m;
 	struct an_sched_insn s[5];
-	struct img im;
+	struct fixture im;
 	struct an_cfg *cfg;
 
 	(void)state;
 	assert_int_equal(mkelf_write(path, TEXT, w, 8, NULL, 0, 0, syms, 1), 0);
-	img_open(&im, path);
+	fixture_open(&im, path);
 	cfg = cfg_of(&im, "f");
 	assert_int_equal(an_sched_model_new(&m), 0);
 	assert_int_equal(an_sched_cfg(m, cfg, s), 0);
@@ -476,7 +476,7 @@ static void test_an_cfg_schedule_continues(void **state)
 	}
 	an_sched_model_free(m);
 	an_cfg_free(cfg);
-	img_close(&im);
+	fixture_close(&im);
 }
 
 int main(void)

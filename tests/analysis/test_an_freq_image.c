@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "an_freq_image.h"
+#include "tl_prof.h"
 
 #define TEXT 0x120000000ull
 
@@ -169,7 +170,7 @@ static void test_an_freq_image_loop(void **state)
 	struct an_fi_opts o = opts();
 	struct an_fi_image *im;
 	struct an_fi_proc *fp;
-	struct pdb_count s[8];
+	struct an_count s[8];
 	struct an_stall_summary sum;
 	char err[256];
 	size_t n = 0;
@@ -192,7 +193,7 @@ static void test_an_freq_image_loop(void **state)
 			c += 50 * 20;
 		}
 		if (c)
-			s[n++] = (struct pdb_count){ fp->insn[i].pc, c };
+			s[n++] = (struct an_count){ fp->insn[i].pc, c };
 	}
 	an_fi_proc_free(fp);
 	assert_true(stalled != AN_NONE);
@@ -216,7 +217,7 @@ static void test_an_freq_image_unresolved_jump(void **state)
 	struct an_fi_opts o = opts();
 	struct an_fi_image *im;
 	struct an_fi_proc *fp;
-	struct pdb_count s[] = { { TEXT + 0x20, 40 }, { TEXT + 0x24, 3 }, { TEXT + 0x28, 9 } };
+	struct an_count s[] = { { TEXT + 0x20, 40 }, { TEXT + 0x24, 3 }, { TEXT + 0x28, 9 } };
 	char err[256];
 	struct file f;
 
@@ -283,11 +284,10 @@ static void test_an_freq_image_no_samples(void **state)
 	assert_true(sum.samples == 0);
 	out = open_memstream(&buf, &len);
 	assert_non_null(out);
-	an_stall_summary_print(out, "f", &sum, false);
-	an_stall_summary_print(out, "f", &sum, true);
+	an_stall_summary_print(out, "f", &sum);
 	fclose(out);
 	assert_null(strstr(buf, "nan"));
-	assert_non_null(strstr(buf, "\"samples\":0"));
+	assert_non_null(strstr(buf, "f: 0 samples"));
 	free(buf);
 	an_fi_proc_free(fp);
 
@@ -343,11 +343,11 @@ static void test_an_freq_image_bad_files(void **state)
 /* Samples out of order are refused; an_stall_procs summarises each sampled procedure. */
 static void test_an_freq_image_report(void **state)
 {
-	struct pdb_count bad[] = { { TEXT + 8, 5 }, { TEXT + 4, 5 } };
+	struct an_count bad[] = { { TEXT + 8, 5 }, { TEXT + 4, 5 } };
 	struct an_fi_opts o = { .period = { 1000 } };
 	struct an_stall_proc *v = (void *)1;
 	struct an_fi_image *im;
-	struct pdb_prof *prof;
+	struct an_count good[4];
 	size_t n = 9, skipped = 9;
 	char err[256];
 	struct file f;
@@ -360,11 +360,12 @@ static void test_an_freq_image_report(void **state)
 	assert_int_equal(an_fi_set_samples(im, AN_EV_NR, bad, 1), -EINVAL);
 	an_fi_close(im);
 
-	prof = pdb_prof_new();
-	assert_non_null(prof);
-	for (uint64_t a = TEXT + 8; a < TEXT + 0x18; a += 4)
-		assert_int_equal(pdb_prof_add_sample(prof, PDB_EV_CYCLES, a, 100), 0);
-	assert_int_equal(an_stall_procs(f.path, prof, &o, &v, &n, &skipped, err, sizeof(err)), 0);
+	for (unsigned int i = 0; i < 4; i++)
+		good[i] = (struct an_count){ TEXT + 8 + 4 * i, 100 };
+	assert_int_equal(an_fi_open(f.path, &im, err, sizeof(err)), 0);
+	assert_int_equal(an_fi_set_samples(im, AN_EV_CYCLES, good, 4), 0);
+	assert_int_equal(an_stall_procs(im, &o, &v, &n, &skipped), 0);
+	an_fi_close(im);
 	assert_int_equal(n, 1);
 	assert_int_equal(skipped, 0);
 	assert_string_equal(v[0].name, "f");
@@ -384,12 +385,41 @@ static void test_an_freq_image_report(void **state)
 		assert_true(fabs(split - s->dyn) < 1e-6);
 	}
 	free(v);
+	unlink(f.path);
+}
+
+/* The tools library's adapter: a database profile's samples reach the analysis; errors name. */
+static void test_tl_prof_stall_procs(void **state)
+{
+	struct an_fi_opts o = { .period = { 1000 } };
+	struct an_stall_proc *v = (void *)1;
+	size_t n = 9, skipped = 9;
+	struct pdb_prof *prof;
+	char err[256];
+	struct file f;
+
+	(void)state;
+	write_elf(&f, false, 0x9026);
+	prof = pdb_prof_new();
+	assert_non_null(prof);
+	for (uint64_t a = TEXT + 8; a < TEXT + 0x18; a += 4)
+		assert_int_equal(pdb_prof_add_sample(prof, PDB_EV_CYCLES, a, 100), 0);
+	assert_int_equal(pdb_prof_add_sample(prof, PDB_EV_IMISS, TEXT + 8, 7), 0);
+	assert_int_equal(tl_stall_procs(f.path, prof, &o, &v, &n, &skipped, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(v[0].name, "f");
+	assert_true(v[0].s.samples == 400);
+	free(v);
+	assert_int_equal(tl_pdb_event(AN_EV_IMISS), PDB_EV_IMISS);
+	assert_int_equal(tl_pdb_event(AN_EV_BRANCHMP), PDB_EV_BRANCHMP);
+	assert_int_equal(tl_pdb_event(AN_EV_NR), PDB_EV_MAX);
 	v = (void *)1;
 	assert_int_equal(
-		an_stall_procs("/nonexistent/x", prof, &o, &v, &n, &skipped, err, sizeof(err)),
+		tl_stall_procs("/nonexistent/x", prof, &o, &v, &n, &skipped, err, sizeof(err)),
 		-ENOENT);
 	assert_null(v);
 	assert_int_equal(n, 0);
+	assert_non_null(strstr(err, "/nonexistent/x"));
 	pdb_prof_free(prof);
 	unlink(f.path);
 }
@@ -403,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_an_freq_image_no_samples),
 		cmocka_unit_test(test_an_freq_image_bad_files),
 		cmocka_unit_test(test_an_freq_image_report),
+		cmocka_unit_test(test_tl_prof_stall_procs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "an_elf.h"
+#include "img.h"
 #include "an_proc.h"
 #include "fixtures/mkelf.h"
 
@@ -37,12 +37,12 @@ static int teardown(void **state)
 	return 0;
 }
 
-static struct an_procs *open_procs(struct an_elf **elf, const char *file)
+static struct an_procs *open_procs(struct img **elf, const char *file)
 {
 	struct an_procs *ps = NULL;
 	char err[256];
 
-	assert_int_equal(an_elf_open(file, elf, err, sizeof(err)), 0);
+	assert_int_equal(img_open(file, 0, elf, NULL), 0);
 	assert_int_equal(an_procs_find(*elf, &ps, err, sizeof(err)), 0);
 	return ps;
 }
@@ -85,7 +85,7 @@ static void test_an_proc_from_symbols(void **state)
 		{ "g", TEXT + 4 * G, 4 * 4, true },
 		{ "h", TEXT + 4 * H, 0, true }, /* size 0: runs to the section end */
 	};
-	struct an_elf *elf;
+	struct img *elf;
 	struct an_procs *ps;
 	char name[64];
 
@@ -120,14 +120,14 @@ static void test_an_proc_from_symbols(void **state)
 	an_proc_name(&ps->v[2], name, sizeof(name));
 	assert_string_equal(name, "h");
 	an_procs_free(ps);
-	an_elf_close(elf);
+	img_close(elf);
 }
 
 /* The same code without symbols: the same three procedures, found from the code. */
 static void test_an_proc_stripped_guess(void **state)
 {
 	uint32_t w[24];
-	struct an_elf *elf;
+	struct img *elf;
 	struct an_procs *ps;
 	char name[64];
 
@@ -150,7 +150,7 @@ static void test_an_proc_stripped_guess(void **state)
 	assert_ptr_equal(an_procs_lookup(ps, "proc_120000030"), &ps->v[1]);
 	assert_true(ps->stats.pad_bytes == 96 - 28 - 16 - 8);
 	an_procs_free(ps);
-	an_elf_close(elf);
+	img_close(elf);
 }
 
 /* A symbol inside another one's range splits it; sizes past the section end are clipped. */
@@ -163,7 +163,7 @@ static void test_an_proc_nested_and_clipped(void **state)
 		{ "tail", TEXT + 4 * H, 4 * 100, true },
 		{ "data", TEXT + 4 * 7, 4, false }, /* not a function: ignored */
 	};
-	struct an_elf *elf;
+	struct img *elf;
 	struct an_procs *ps;
 
 	(void)state;
@@ -177,13 +177,13 @@ static void test_an_proc_nested_and_clipped(void **state)
 	assert_true(ps->v[2].end == TEXT + 96);
 	assert_true(ps->v[2].flags & AN_PROC_CLIPPED);
 	an_procs_free(ps);
-	an_elf_close(elf);
+	img_close(elf);
 }
 
 /* The compiled fixture and its stripped copy give the same procedure ranges. */
 static void test_an_proc_fixture_stripped_matches(void **state)
 {
-	struct an_elf *e1, *e2;
+	struct img *e1, *e2;
 	struct an_procs *full, *stripped;
 
 	(void)state;
@@ -200,14 +200,14 @@ static void test_an_proc_fixture_stripped_matches(void **state)
 	assert_int_equal(full->stats.guessed, 0);
 	an_procs_free(full);
 	an_procs_free(stripped);
-	an_elf_close(e1);
-	an_elf_close(e2);
+	img_close(e1);
+	img_close(e2);
 }
 
 /* A relocatable object with a section per function: every function found, none guessed. */
 static void test_an_proc_relocatable_sections(void **state)
 {
-	struct an_elf *elf;
+	struct img *elf;
 	struct an_procs *ps;
 	const char *names[] = { "sw", "loops", "calls_helper", "spin", "unresolved" };
 
@@ -218,41 +218,41 @@ static void test_an_proc_relocatable_sections(void **state)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		assert_non_null(an_procs_lookup(ps, names[i]));
 	an_procs_free(ps);
-	an_elf_close(elf);
+	img_close(elf);
 }
 
 /* No code: a clear error, no crash. */
 static void test_an_proc_no_code(void **state)
 {
-	struct an_elf *elf;
+	struct img *elf;
 	struct an_procs *ps = (void *)1;
 	char err[256] = "";
 
 	(void)state;
 	assert_int_equal(mkelf_write(path, TEXT, NULL, 0, NULL, 0, 0, NULL, 0), 0);
-	assert_int_equal(an_elf_open(path, &elf, err, sizeof(err)), 0);
+	assert_int_equal(img_open(path, 0, &elf, NULL), 0);
 	assert_int_equal(an_procs_find(elf, &ps, err, sizeof(err)), -ENOEXEC);
 	assert_null(ps);
 	assert_non_null(strstr(err, "no code"));
-	an_elf_close(elf);
+	img_close(elf);
 }
 
-/* Not an Alpha file: an_elf refuses it before any analysis. */
+/* Not an Alpha file: img_open refuses it before any analysis. */
 static void test_an_proc_not_alpha(void **state)
 {
-	struct an_elf *elf;
-	char err[256] = "";
+	struct ax_error err;
+	struct img *elf;
 
 	(void)state;
-	assert_int_equal(an_elf_open("/proc/self/exe", &elf, err, sizeof(err)), -ENOEXEC);
-	assert_true(err[0] != '\0');
+	assert_int_equal(img_open("/proc/self/exe", 0, &elf, &err), -ENOEXEC);
+	assert_non_null(strstr(err.msg, "not an Alpha file"));
 }
 
 /* glibc: many procedures, most from .dynsym, the static ones guessed. */
 static void test_an_proc_libc(void **state)
 {
 	const char *libc = "/usr/alpha-linux-gnu/lib/libc.so.6.1";
-	struct an_elf *elf;
+	struct img *elf;
 	struct an_procs *ps;
 	const struct an_proc *p;
 
@@ -270,7 +270,7 @@ static void test_an_proc_libc(void **state)
 	for (size_t i = 1; i < ps->n; i++)
 		assert_true(ps->v[i - 1].end <= ps->v[i].start);
 	an_procs_free(ps);
-	an_elf_close(elf);
+	img_close(elf);
 }
 
 int main(void)

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "an_elf.h"
+#include "img.h"
 #include "an_proc.h"
 #include "an_sched.h"
 #include "fixtures/mkelf.h"
@@ -483,7 +483,7 @@ static void test_an_sched_cfg_matches_machine(void **state)
 		const struct mkelf_sym sym = { "f", addr, 4 * (uint64_t)n, true };
 		struct an_sched_insn s[32];
 		struct an_procs *ps;
-		struct an_elf *elf;
+		struct img *elf;
 		struct an_cfg *cfg;
 		struct mach_ev5 *mm;
 		char err[256];
@@ -521,7 +521,7 @@ static void test_an_sched_cfg_matches_machine(void **state)
 						     &sym, 1),
 					 0);
 		}
-		assert_int_equal(an_elf_open(path, &elf, err, sizeof(err)), 0);
+		assert_int_equal(img_open(path, 0, &elf, NULL), 0);
 		assert_int_equal(an_procs_find(elf, &ps, err, sizeof(err)), 0);
 		assert_int_equal(an_cfg_build(ps, an_procs_lookup(ps, "f"), &cfg, err, sizeof(err)),
 				 0);
@@ -547,7 +547,7 @@ static void test_an_sched_cfg_matches_machine(void **state)
 		}
 		an_cfg_free(cfg);
 		an_procs_free(ps);
-		an_elf_close(elf);
+		img_close(elf);
 	}
 	unlink(path);
 	assert_int_equal(mismatches, 0);

@@ -45,7 +45,7 @@ totals() { # DB: "image CYCLES-samples" lines
 	"$axprof" report -d "$1" --json 2>>"$tmp/read.err" | python3 -c '
 import json, sys
 for im in json.load(sys.stdin)["images"]:
-    print(im["image"], im["samples"].get("cycles", 0))'
+    print(im["image"], im["samples_by_event"].get("cycles", 0))'
 }
 
 # check ONE NOW PREV COMPLETED: prints "image k" lines; exit 1 (with reasons on stderr) when an

@@ -148,11 +148,18 @@ static inline void gen_prof(struct pdb_prof *p, struct hotlist_rng *r, unsigned 
 		uint64_t off = rnd(r, span) * 4 + (rnd(r, 50) == 0 ? 1 : 0);
 		unsigned int ev =
 			(unsigned int)rnd(r, 4) * 2; /* CYCLES, IMISS, DTBMISS, BRANCHMP */
+		uint64_t count = 1 + rnd(r, rnd(r, 10) ? 5 : 100000);
 		struct pdb_latency lat;
 		struct hotlist h;
 
-		assert_int_equal(
-			pdb_prof_add_sample(p, ev, off, 1 + rnd(r, rnd(r, 10) ? 5 : 100000)), 0);
+		assert_int_equal(pdb_prof_add_sample(p, ev, off, count), 0);
+		if (rnd(r, 2)) { /* half of them with a period (PERIODS) */
+			uint32_t lo = 1 + (uint32_t)rnd(r, 100000);
+
+			assert_int_equal(
+				pdb_prof_add_period(p, ev, count, lo, lo + (uint32_t)rnd(r, 5000)),
+				0);
+		}
 		if (rnd(r, 3) == 0)
 			assert_int_equal(pdb_prof_add_vcount(p, off, 1 + rnd(r, 300)), 0);
 		if (rnd(r, 4) == 0) {
@@ -224,11 +231,17 @@ static inline void assert_prof_equal_hot(const struct pdb_prof *a, const struct 
 	unsigned int e;
 
 	for (e = 0; e < PDB_EV_MAX; e++) {
+		struct pdb_period pa, pb;
+
 		assert_int_equal(pdb_prof_samples(a, e, &ca, &na), 0);
 		assert_int_equal(pdb_prof_samples(b, e, &cb, &nb), 0);
 		assert_counts_equal(ca, na, cb, nb);
 		free(ca);
 		free(cb);
+		pdb_prof_period(a, e, &pa);
+		pdb_prof_period(b, e, &pb);
+		assert_int_equal(pa.samples, pb.samples);
+		assert_int_equal(pa.events2, pb.events2);
 	}
 	assert_int_equal(pdb_prof_vcounts(a, &ca, &na), 0);
 	assert_int_equal(pdb_prof_vcounts(b, &cb, &nb), 0);

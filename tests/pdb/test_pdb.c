@@ -438,8 +438,9 @@ static void test_pdb_header_layout(void **state)
 	assert_int_equal(b[8], PDB_FL_ZLIB | PDB_FL_ALIGN4);
 	assert_int_equal(b[12], PDB_EV_DMISS);
 	assert_int_equal(b[16] | b[17] << 8, 1000);
-	/* The first offset (0x1000 / 4) takes 2 bytes, then 999 one-byte deltas, 1000 counts. */
-	assert_int_equal(b[24] | b[25] << 8, 2001);
+	/* The first offset (0x1000 / 4) takes 2 bytes, then 999 one-byte deltas, 1000 counts, and
+	 * the period record (0, 0: none known). */
+	assert_int_equal(b[24] | b[25] << 8, 2003);
 	assert_int_equal(b[32] | b[33] << 8 | b[34] << 16, len - PDB_HEADER_SIZE);
 	assert_int_equal(b[40] | b[41] << 8 | b[42] << 16 | (uint32_t)b[43] << 24,
 			 crc32(0, b + 48, (uInt)(len - 48)));
@@ -681,10 +682,10 @@ static void test_pdb_merge_epochs_equals_one_epoch(void **state)
 			pdb_prof_free(u);
 		}
 		/* Into another database's epoch 1, then epoch 4 of the same one. */
-		assert_int_equal(pdb_merge_db(other, 1, db, 1), 0);
-		assert_int_equal(pdb_merge_db(other, 1, db, 2), 0);
-		assert_int_equal(pdb_merge_db(db, 4, db, 1), 0);
-		assert_int_equal(pdb_merge_db(db, 4, db, 2), 0);
+		assert_int_equal(pdb_merge_db(other, 1, db, 1, 0), 0);
+		assert_int_equal(pdb_merge_db(other, 1, db, 2, 0), 0);
+		assert_int_equal(pdb_merge_db(db, 4, db, 1, 0), 0);
+		assert_int_equal(pdb_merge_db(db, 4, db, 2, 0), 0);
 		for (k = 0; k <= 3; k++) {
 			const char *key = k < 3 ? keys[k] : PDB_KEY_UNKNOWN;
 			struct pdb_prof *x, *y, *z;
@@ -700,8 +701,8 @@ static void test_pdb_merge_epochs_equals_one_epoch(void **state)
 			pdb_prof_free(z);
 		}
 		/* Merging an epoch into itself would double it. */
-		assert_int_equal(pdb_merge_db(db, 1, db, 1), -EINVAL);
-		assert_int_equal(pdb_merge_db(db, 1, db, 9), -ENOENT);
+		assert_int_equal(pdb_merge_db(db, 1, db, 1, 0), -EINVAL);
+		assert_int_equal(pdb_merge_db(db, 1, db, 9, 0), -ENOENT);
 		pdb_close(db);
 		pdb_close(other);
 		tdir_free(d);
@@ -775,7 +776,7 @@ static void test_pdb_index(void **state)
 	/* Merging databases: dst keeps its own entries, gains the others. */
 	fill_image(&im, "b-01", "/elsewhere/ls", 501);
 	assert_int_equal(pdb_image_add(db2, 1, &im), 0);
-	assert_int_equal(pdb_merge_db(db2, 1, db, 1), 0);
+	assert_int_equal(pdb_merge_db(db2, 1, db, 1, 0), 0);
 	assert_int_equal(pdb_image_list(db2, 1, &list, &n), 0);
 	assert_int_equal(n, 3);
 	assert_string_equal(list[0].path, "/elsewhere/ls");
@@ -855,6 +856,162 @@ static void test_pdb_files_are_compact(void **state)
 	pdb_prof_free(p);
 }
 
+/* A profile of one image: CYCLES samples at period [lo, hi], IMISS at a tenth of it. */
+static struct pdb_prof *period_prof(uint64_t scale, uint32_t lo, uint32_t hi)
+{
+	struct pdb_prof *p = pdb_prof_new();
+
+	assert_non_null(p);
+	for (uint64_t a = 0x1000; a < 0x1040; a += 4)
+		assert_int_equal(pdb_prof_add_sample(p, PDB_EV_CYCLES, a, scale * (a & 0xff)), 0);
+	assert_int_equal(
+		pdb_prof_add_period(p, PDB_EV_CYCLES, pdb_prof_total(p, PDB_EV_CYCLES), lo, hi), 0);
+	assert_int_equal(pdb_prof_add_sample(p, PDB_EV_IMISS, 0x1008, 3 * scale), 0);
+	assert_int_equal(pdb_prof_add_period(p, PDB_EV_IMISS, 3 * scale, lo / 10, hi / 10), 0);
+	return p;
+}
+
+/* Stored periods come back; pdb_merge_store and pdb_prof_merge add them; bad ones are refused. */
+static void test_pdb_periods_round_trip(void **state)
+{
+	struct pdb_prof *p = period_prof(1, 6000, 6400), *q = period_prof(1, 60000, 64000), *x;
+	char *d = tdir_new();
+	struct pdb_period pr;
+	struct pdb_db *db;
+	uint64_t n;
+	double m;
+
+	(void)state;
+	n = pdb_prof_total(p, PDB_EV_CYCLES);
+	assert_true(pdb_prof_mean_period(p, PDB_EV_CYCLES, &m) && m == 6200);
+	assert_int_equal(pdb_open(d, true, &db, NULL), 0);
+	assert_int_equal(pdb_store(db, 1, "b-01", p), 0);
+	assert_int_equal(pdb_load(db, 1, "b-01", &x), 0);
+	assert_true(pdb_prof_mean_period(x, PDB_EV_CYCLES, &m) && m == 6200);
+	assert_true(pdb_prof_mean_period(x, PDB_EV_IMISS, &m) && m == 620);
+	assert_false(pdb_prof_mean_period(x, PDB_EV_DMISS, &m));
+	pdb_prof_free(x);
+	/* A second run at ten times the period: the events add, the mean is their ratio. */
+	assert_int_equal(pdb_merge_store(db, 1, "b-01", q), 0);
+	assert_int_equal(pdb_load(db, 1, "b-01", &x), 0);
+	pdb_prof_period(x, PDB_EV_CYCLES, &pr);
+	assert_int_equal(pr.samples, 2 * n);
+	assert_int_equal(pr.events2, n * 12400 + n * 124000);
+	assert_true(pdb_prof_mean_period(x, PDB_EV_CYCLES, &m) && m == (6200.0 + 62000.0) / 2);
+	pdb_prof_free(x);
+	assert_int_equal(pdb_prof_merge(p, q), 0);
+	pdb_prof_period(p, PDB_EV_CYCLES, &pr);
+	assert_int_equal(pr.events2, n * 12400 + n * 124000);
+	/* Bad periods and events. */
+	assert_int_equal(pdb_prof_add_period(p, PDB_EV_CYCLES, 1, 0, 5), -EINVAL);
+	assert_int_equal(pdb_prof_add_period(p, PDB_EV_CYCLES, 1, 6, 5), -EINVAL);
+	assert_int_equal(pdb_prof_add_period(p, PDB_EV_MAX, 1, 5, 5), -EINVAL);
+	pdb_prof_clear(p);
+	assert_false(pdb_prof_mean_period(p, PDB_EV_CYCLES, &m));
+	pdb_prof_free(p);
+	pdb_prof_free(q);
+	pdb_close(db);
+	tdir_free(d);
+}
+
+/* Merged databases keep the events each run represents. */
+static void test_pdb_periods_merge_db(void **state)
+{
+	struct pdb_prof *p = period_prof(10, 6000, 6400), *q = period_prof(1, 60000, 64000), *x;
+	char *d1 = tdir_new(), *d2 = tdir_new(), *d3 = tdir_new();
+	struct pdb_db *a, *b, *c;
+	struct pdb_period pr;
+	uint64_t np, nq;
+
+	(void)state;
+	np = pdb_prof_total(p, PDB_EV_CYCLES);
+	nq = pdb_prof_total(q, PDB_EV_CYCLES);
+	assert_int_equal(pdb_open(d1, true, &a, NULL), 0);
+	assert_int_equal(pdb_open(d2, true, &b, NULL), 0);
+	assert_int_equal(pdb_open(d3, true, &c, NULL), 0);
+	assert_int_equal(pdb_merge_store(a, 1, "b-01", p), 0);
+	assert_int_equal(pdb_merge_store(b, 1, "b-01", q), 0);
+	assert_int_equal(pdb_merge_db(c, 1, a, 1, 0), 0);
+	assert_int_equal(pdb_merge_db(c, 1, b, 1, 0), 0);
+	assert_int_equal(pdb_load(c, 1, "b-01", &x), 0);
+	pdb_prof_period(x, PDB_EV_CYCLES, &pr);
+	assert_int_equal(pr.samples, np + nq);
+	/* Both runs represent the same events: the merged estimate is twice either's. */
+	assert_int_equal(pr.events2, np * 12400 + nq * 124000);
+	assert_true(np * 6200 == nq * 62000);
+	pdb_prof_free(x);
+	pdb_prof_free(p);
+	pdb_prof_free(q);
+	pdb_close(a);
+	pdb_close(b);
+	pdb_close(c);
+	tdir_free(d1);
+	tdir_free(d2);
+	tdir_free(d3);
+}
+
+/* A repeated merge is refused, directly, back, and through a third epoch; --force merges. */
+static void test_pdb_merge_repeated(void **state)
+{
+	struct pdb_prof *p = period_prof(1, 6000, 6400), *x;
+	char *d1 = tdir_new(), *d2 = tdir_new();
+	struct pdb_origin *o;
+	struct pdb_db *a, *b;
+	uint64_t ida, ida2, idb, n1;
+	uint32_t e;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(pdb_open(d1, true, &a, NULL), 0);
+	assert_int_equal(pdb_open(d2, true, &b, NULL), 0);
+	assert_true(file_exists(tpath(d1, "id")));
+	assert_int_equal(pdb_identity(a, &ida), 0);
+	assert_int_equal(pdb_identity(b, &idb), 0);
+	assert_true(ida != idb);
+	assert_int_equal(pdb_merge_store(a, 1, "b-01", p), 0);
+	n1 = pdb_prof_total(p, PDB_EV_CYCLES);
+	assert_int_equal(pdb_merge_db(b, 1, a, 1, 0), 0);
+	assert_int_equal(pdb_origins(b, 1, &o, &n), 0);
+	assert_int_equal(n, 1);
+	assert_true(o[0].id == ida && o[0].epoch == 1);
+	free(o);
+	/* Again: refused, naming the source, nothing added. */
+	assert_int_equal(pdb_merge_db(b, 1, a, 1, 0), -EALREADY);
+	assert_non_null(strstr(pdb_errmsg(b), d1));
+	assert_non_null(strstr(pdb_errmsg(b), "already merged"));
+	assert_int_equal(pdb_load(b, 1, "b-01", &x), 0);
+	assert_int_equal(pdb_prof_total(x, PDB_EV_CYCLES), n1);
+	pdb_prof_free(x);
+	/* Back: b's epoch 1 holds a's epoch 1. */
+	assert_int_equal(pdb_merge_db(a, 1, b, 1, 0), -EALREADY);
+	/* Through a third epoch: a's epoch 2 gets a's epoch 1, then b's epoch 1 would double it. */
+	assert_int_equal(pdb_epoch_new(a, &e), 0);
+	assert_int_equal(pdb_merge_db(a, 2, a, 1, 0), 0);
+	assert_int_equal(pdb_merge_db(a, 2, b, 1, 0), -EALREADY);
+	assert_non_null(strstr(pdb_errmsg(a), "both hold"));
+	assert_int_equal(pdb_merge_db(b, 1, a, 2, 0), -EALREADY);
+	/* Forced: added again, and recorded. */
+	assert_int_equal(pdb_merge_db(b, 1, a, 1, PDB_MERGE_FORCE), 0);
+	assert_int_equal(pdb_load(b, 1, "b-01", &x), 0);
+	assert_int_equal(pdb_prof_total(x, PDB_EV_CYCLES), 2 * n1);
+	pdb_prof_free(x);
+	/* The identity stays; a database without one (older) gets one at its first merge. */
+	pdb_close(a);
+	assert_int_equal(pdb_open(d1, false, &a, NULL), 0);
+	assert_int_equal(pdb_identity(a, &ida2), 0);
+	assert_true(ida2 == ida);
+	assert_int_equal(unlink(tpath(d2, "id")), 0);
+	assert_int_equal(pdb_merge_db(a, 2, b, 1, 0), -EALREADY); /* (a, 1) in both records */
+	assert_true(file_exists(tpath(d2, "id")));
+	spit(tpath(d2, "id"), "123\n", 4);
+	assert_int_equal(pdb_identity(b, &idb), -EBADMSG);
+	pdb_prof_free(p);
+	pdb_close(a);
+	pdb_close(b);
+	tdir_free(d1);
+	tdir_free(d2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -877,6 +1034,9 @@ int main(void)
 		cmocka_unit_test(test_pdb_open_sweeps_temporaries),
 		cmocka_unit_test(test_pdb_concurrent_writers),
 		cmocka_unit_test(test_pdb_files_are_compact),
+		cmocka_unit_test(test_pdb_periods_round_trip),
+		cmocka_unit_test(test_pdb_periods_merge_db),
+		cmocka_unit_test(test_pdb_merge_repeated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,6 +58,9 @@ static void fix_crcs(uint8_t *f, size_t len)
 	fix_hcrc(f);
 }
 
+/* The format version wrap() writes. */
+static unsigned int wrap_version = PDB_FORMAT_VERSION;
+
 /* A whole, valid-looking file around payload p (compressed when zlib and it shrinks). malloc'd. */
 static uint8_t *wrap(unsigned int type, unsigned int event, unsigned int flags, uint64_t n,
 		     const uint8_t *p, size_t plen, size_t *len)
@@ -74,7 +77,7 @@ static uint8_t *wrap(unsigned int type, unsigned int event, unsigned int flags, 
 		slen = plen;
 	}
 	memcpy(f, "AXPD", 4);
-	le(f + 4, PDB_FORMAT_VERSION, 2);
+	le(f + 4, wrap_version, 2);
 	le(f + 6, type, 2);
 	le(f + 8, flags, 4);
 	le(f + 12, event, 4);
@@ -258,7 +261,7 @@ static void test_pdb_damage_header_fields(void **state)
 	const struct field_case cases[] = {
 		{ 0, 1, 'B', false, 0 }, /* magic */
 		{ 3, 1, 'x', true, 0 },
-		{ 4, 2, 2, false, 4 }, /* a future version, before its CRC is even checked */
+		{ 4, 2, PDB_FORMAT_VERSION + 1, false, 4 }, /* a future version, before its CRC */
 		{ 4, 2, 0, true, 4 },
 		{ 4, 2, 0xffff, true, 4 },
 		{ 6, 2, 0, true, 6 }, /* type */
@@ -443,6 +446,9 @@ static void test_pdb_damage_bad_records(void **state)
 	unsigned int i;
 
 	(void)state;
+	/* Version-1 files: the columns are read the same in every version (the period record of
+	 * version 2's samples files has its own test below). */
+	wrap_version = 1;
 	/* samples: offsets 8, 9 (strict deltas), counts 1, 2 */
 	p.n = 0;
 	put_varint(&p, 8);
@@ -664,6 +670,7 @@ static void test_pdb_damage_bad_records(void **state)
 		expect_payload_bad(PDB_FT_INDEX, 0, 2, &p, "out of order");
 		expect_payload_bad(PDB_FT_INDEX, 0, 3, &p, "cannot fit");
 	}
+	wrap_version = PDB_FORMAT_VERSION;
 }
 
 /* Mutate b[0..len) in place (and maybe its length): flips, stores, cuts, growth. */
@@ -879,6 +886,123 @@ static void test_pdb_damage_through_db(void **state)
 	tdir_free(d);
 }
 
+/* Samples at offsets 8 and 12 (counts 1, 2), then a period record unless samples_p is ~0. */
+static void samples_payload(struct bytes *p, uint64_t samples_p, uint64_t events2)
+{
+	p->n = 0;
+	put_varint(p, 8);
+	put_varint(p, 3);
+	put_varint(p, 1);
+	put_varint(p, 2);
+	if (samples_p != UINT64_MAX) {
+		put_varint(p, samples_p);
+		put_varint(p, events2);
+	}
+}
+
+/* Version 2's period record: round trip, every bad value refused; version 1 has none. */
+static void test_pdb_damage_periods(void **state)
+{
+	static const struct {
+		uint64_t samples_p, events2;
+		const char *why;
+	} bad[] = {
+		{ 4, 4 * 12400, "more samples with a period than samples" },
+		{ 1, 0, "without" },
+		{ 0, 5, "without" },
+		{ 2, 3, "below 1" },
+		{ 1, 2 * 4294967296ull, "above 2^32 - 1" },
+		{ UINT64_MAX, 0, "missing period record" },
+	};
+	struct pdb_period pr;
+	struct ax_error err;
+	struct pdb_prof *p;
+	struct bytes b;
+	double mean;
+	uint8_t *f;
+	size_t len;
+
+	(void)state;
+	samples_payload(&b, 3, 3 * 12400);
+	expect_payload_ok(PDB_FT_SAMPLES, PDB_EV_IMISS, 2, &b);
+	f = wrap(PDB_FT_SAMPLES, PDB_EV_IMISS, 0, 2, b.b, b.n, &len);
+	p = pdb_prof_new();
+	assert_int_equal(pdb_parse(f, len, NAME, p, &err), 0);
+	assert_true(pdb_prof_mean_period(p, PDB_EV_IMISS, &mean));
+	assert_true(mean == 6200);
+	assert_false(pdb_prof_mean_period(p, PDB_EV_CYCLES, &mean));
+	/* Parsed twice: the records add up like the counts. */
+	assert_int_equal(pdb_parse(f, len, NAME, p, &err), 0);
+	pdb_prof_period(p, PDB_EV_IMISS, &pr);
+	assert_int_equal(pr.samples, 6);
+	assert_int_equal(pr.events2, 6 * 12400);
+	pdb_prof_free(p);
+	free(f);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		samples_payload(&b, bad[i].samples_p, bad[i].events2);
+		expect_payload_bad(PDB_FT_SAMPLES, PDB_EV_IMISS, 2, &b, bad[i].why);
+	}
+	/* Version 1: no record (one is damage), and the profile knows no period. */
+	wrap_version = 1;
+	samples_payload(&b, 3, 3 * 12400);
+	expect_payload_bad(PDB_FT_SAMPLES, PDB_EV_IMISS, 2, &b, "after the last record");
+	samples_payload(&b, UINT64_MAX, 0);
+	f = wrap(PDB_FT_SAMPLES, PDB_EV_IMISS, 0, 2, b.b, b.n, &len);
+	p = pdb_prof_new();
+	assert_int_equal(pdb_parse(f, len, NAME, p, &err), 0);
+	assert_int_equal(pdb_prof_total(p, PDB_EV_IMISS), 3);
+	assert_false(pdb_prof_mean_period(p, PDB_EV_IMISS, &mean));
+	pdb_prof_free(p);
+	free(f);
+	wrap_version = PDB_FORMAT_VERSION;
+}
+
+/* Merge records: order, epochs, and no such file type in version 1. */
+static void test_pdb_damage_origins(void **state)
+{
+	struct pdb_origin o[2] = { { 5, 1 }, { 5, 2 } }, *v;
+	struct ax_error err;
+	struct bytes b;
+	uint8_t *f;
+	size_t len, n;
+
+	(void)state;
+	assert_int_equal(pdb_encode_origins(o, 2, (void **)&f, &len), 0);
+	assert_int_equal(pdb_parse_origins(f, len, NAME, &v, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_memory_equal(v, o, sizeof(o));
+	free(v);
+	free(f);
+	o[1].epoch = 1; /* not strictly increasing */
+	assert_int_equal(pdb_encode_origins(o, 2, (void **)&f, &len), -EINVAL);
+	b.n = 0;
+	put_varint(&b, 5);
+	put_varint(&b, 0);
+	put_varint(&b, 2);
+	put_varint(&b, 1);
+	f = wrap(PDB_FT_ORIGINS, 0, 0, 2, b.b, b.n, &len);
+	assert_int_equal(pdb_parse_origins(f, len, NAME, &v, &n, &err), -EBADMSG);
+	assert_non_null(strstr(err.msg, "out of order"));
+	free(f);
+	b.b[3] = 0; /* epoch 0 */
+	f = wrap(PDB_FT_ORIGINS, 0, 0, 2, b.b, b.n, &len);
+	assert_int_equal(pdb_parse_origins(f, len, NAME, &v, &n, &err), -EBADMSG);
+	assert_non_null(strstr(err.msg, "epoch 0"));
+	free(f);
+	b.b[3] = 3;
+	wrap_version = 1;
+	f = wrap(PDB_FT_ORIGINS, 0, 0, 2, b.b, b.n, &len);
+	assert_int_equal(pdb_parse_origins(f, len, NAME, &v, &n, &err), -EBADMSG);
+	assert_non_null(strstr(err.msg, "version 1"));
+	free(f);
+	wrap_version = PDB_FORMAT_VERSION;
+	/* A profile reader does not take a merge record. */
+	b.b[3] = 3;
+	f = wrap(PDB_FT_ORIGINS, 0, 0, 2, b.b, b.n, &len);
+	assert_int_equal(parse(f, len, false, &err), -EBADMSG);
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -887,6 +1011,8 @@ int main(void)
 		cmocka_unit_test(test_pdb_damage_payload_checksum),
 		cmocka_unit_test(test_pdb_damage_garbage_compressed_payload),
 		cmocka_unit_test(test_pdb_damage_bad_records),
+		cmocka_unit_test(test_pdb_damage_periods),
+		cmocka_unit_test(test_pdb_damage_origins),
 		cmocka_unit_test(test_pdb_damage_mutation_loop),
 		cmocka_unit_test(test_pdb_damage_through_db),
 	};

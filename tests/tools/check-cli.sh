@@ -46,7 +46,7 @@ else
 	bad "record pass-through" "exit $rc: $(head -c 300 "$tmp/e")"
 fi
 "$axprof" record --json -d "$tmp/db" -- "$wl/exitcode" 0 >/dev/null 2>"$tmp/e"
-if grep -q '^{"substrate":"hosted",.*"epoch":1}$' "$tmp/e"; then
+if grep -q '^{"tool":"record","database":"[^"]*","epoch":1,"substrate":"hosted",.*}$' "$tmp/e"; then
 	ok "record --json summary"
 else
 	bad "record --json" "$(head -c 300 "$tmp/e")"

@@ -120,8 +120,8 @@ if [ -f /usr/alpha-linux-gnu/lib/libc.so.6.1 ]; then
 	echo "20000050000-20000240000 r-xp 00000000 08:01 77 /lib/libc.so.6.1" >"$tmp/proc/1/maps"
 	"$axd" -f --once --json -d "$tmp/g" --device "$rec" --proc-root "$tmp/proc" \
 		--sysroot /usr/alpha-linux-gnu >"$tmp/g.json" 2>"$tmp/g.err"
-	lib=$("$axprof" report -d "$tmp/g" --json | grep -o '"image":"/usr/alpha-linux-gnu/lib/libc.so.6.1","samples":{"cycles":[0-9]*' | sed 's/.*://')
-	want=$("$axprof" report -d "$tmp/k" --json | grep -o '"image":"/usr/alpha-linux-gnu/lib/libc.so.6.1","samples":{"cycles":[0-9]*' | sed 's/.*://')
+	lib=$("$axprof" report -d "$tmp/g" --json | grep -o '"image":"/usr/alpha-linux-gnu/lib/libc.so.6.1","samples_by_event":{"cycles":[0-9]*' | sed 's/.*://')
+	want=$("$axprof" report -d "$tmp/k" --json | grep -o '"image":"/usr/alpha-linux-gnu/lib/libc.so.6.1","samples_by_event":{"cycles":[0-9]*' | sed 's/.*://')
 	if [ -n "$lib" ] && [ "$lib" = "$want" ]; then
 		ok "--proc-root/--sysroot: guest maps attribute libc's $lib samples"
 	else

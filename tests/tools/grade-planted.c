@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "isa_dis.h"
-#include "an_elf.h"
+#include "img.h"
 #include "axp.h"
 #include "hotlist.h"
 #include "pdb.h"
@@ -36,7 +36,7 @@
  */
 
 struct ctx {
-	struct an_elf *elf;
+	struct img *elf;
 	struct pdb_prof *prof;
 	const char *vt_path;
 	double tol;
@@ -45,17 +45,17 @@ struct ctx {
 
 /* ---- the binary ---- */
 
-static const struct an_elf_symbol *find_sym(struct an_elf *e, const char *name, bool func)
+static const struct img_symbol *find_sym(struct img *e, const char *name, bool func)
 {
 	if (func) {
-		for (size_t i = 0; i < an_elf_nfunctions(e); i++)
-			if (!strcmp(an_elf_function(e, i)->name, name))
-				return an_elf_function(e, i);
+		for (size_t i = 0; i < img_nfunctions(e); i++)
+			if (!strcmp(img_function(e, i)->name, name))
+				return img_function(e, i);
 		return NULL;
 	}
-	for (size_t i = 0; i < an_elf_nsymbols(e); i++)
-		if (!strcmp(an_elf_symbol(e, i)->name, name))
-			return an_elf_symbol(e, i);
+	for (size_t i = 0; i < img_nsymbols(e); i++)
+		if (!strcmp(img_symbol(e, i)->name, name))
+			return img_symbol(e, i);
 	return NULL;
 }
 
@@ -67,14 +67,14 @@ static void mnemonic(uint32_t w, uint64_t pc, char *buf, size_t n)
 }
 
 /* Address of the occ-th `insn` of function f (1-based), or 0. */
-static uint64_t find_insn(struct an_elf *e, const struct an_elf_symbol *f, const char *insn,
+static uint64_t find_insn(struct img *e, const struct img_symbol *f, const char *insn,
 			  unsigned int occ)
 {
 	for (uint64_t pc = f->value; pc < f->value + f->size; pc += 4) {
 		uint32_t w;
 		char m[64];
 
-		if (an_elf_read32(e, pc, &w))
+		if (img_read32(e, pc, &w))
 			break;
 		mnemonic(w, pc, m, sizeof(m));
 		if (!strcmp(m, insn) && --occ == 0)
@@ -99,13 +99,13 @@ static int int_dest(uint32_t w)
 }
 
 /* The nearest instruction in [lo, from) writing register r, scanning backwards; 0 if none. */
-static uint64_t writer_before(struct an_elf *e, uint64_t lo, uint64_t from, int r)
+static uint64_t writer_before(struct img *e, uint64_t lo, uint64_t from, int r)
 {
 	for (uint64_t pc = from; pc > lo;) {
 		uint32_t w;
 
 		pc -= 4;
-		if (an_elf_read32(e, pc, &w))
+		if (img_read32(e, pc, &w))
 			return 0;
 		if (int_dest(w) == r)
 			return pc;
@@ -114,20 +114,20 @@ static uint64_t writer_before(struct an_elf *e, uint64_t lo, uint64_t from, int 
 }
 
 /* The only call site (bsr/jsr with a target) of target in the binary; 0 if none or several. */
-static uint64_t only_call(struct an_elf *e, uint64_t target, const struct an_elf_symbol **caller)
+static uint64_t only_call(struct img *e, uint64_t target, const struct img_symbol **caller)
 {
 	uint64_t found = 0;
 	int n = 0;
 
-	for (size_t i = 0; i < an_elf_nfunctions(e); i++) {
-		const struct an_elf_symbol *f = an_elf_function(e, i);
+	for (size_t i = 0; i < img_nfunctions(e); i++) {
+		const struct img_symbol *f = img_function(e, i);
 
 		for (uint64_t pc = f->value; pc < f->value + f->size; pc += 4) {
 			uint64_t t;
 			uint32_t w;
 			char m[64];
 
-			if (an_elf_read32(e, pc, &w))
+			if (img_read32(e, pc, &w))
 				break;
 			mnemonic(w, pc, m, sizeof(m));
 			if (strcmp(m, "bsr") && strcmp(m, "jsr"))
@@ -201,7 +201,7 @@ static int grade_values(struct ctx *c, FILE *pl)
 	       "truth", "est", "diff", "n", "result");
 	while (fgets(line, sizeof(line), pl)) {
 		char id[64], fn[128], insn[32], occs[16], what[32], vals_s[128], share_s[32];
-		const struct an_elf_symbol *f, *caller = NULL;
+		const struct img_symbol *f, *caller = NULL;
 		uint64_t pc = 0, value = 0, cnt, n, top;
 		const struct pdb_value *pv;
 		struct hotlist_item it[HOTLIST_MAX_M];
@@ -222,7 +222,7 @@ static int grade_values(struct ctx *c, FILE *pl)
 		}
 		occ = (unsigned int)atoi(occs);
 		if (!strncmp(vals_s, "sym:", 4)) {
-			const struct an_elf_symbol *s = find_sym(c->elf, vals_s + 4, false);
+			const struct img_symbol *s = find_sym(c->elf, vals_s + 4, false);
 
 			if (!s) {
 				printf("%-10s symbol %s not found: FAIL\n", id, vals_s + 4);
@@ -242,7 +242,7 @@ static int grade_values(struct ctx *c, FILE *pl)
 			struct axp_insn d;
 			uint32_t w = 0;
 
-			an_elf_read32(c->elf, ld, &w);
+			img_read32(c->elf, ld, &w);
 			axp_decode(w, &d);
 			pc = ld ? writer_before(c->elf, f->value, ld, d.rb) : 0;
 			value -= (uint64_t)(int64_t)d.disp;
@@ -326,7 +326,7 @@ static int grade_conflicts(struct ctx *c, FILE *pl, const char *key)
 	while (fgets(line, sizeof(line), pl)) {
 		char id[64], kind[32], fn[128], si[32], li[32], order[32];
 		int sl, so, ll, lo, bytes;
-		const struct an_elf_symbol *f;
+		const struct img_symbol *f;
 		uint64_t spc, lpc, count = 0;
 		bool want, ok;
 
@@ -385,7 +385,6 @@ int main(int argc, char **argv)
 	struct pdb_db *db;
 	int mode = 0, opt, ret;
 	uint32_t epoch;
-	char err[512];
 	FILE *pl;
 
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -418,8 +417,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (an_elf_open(binary, &c.elf, err, sizeof(err))) {
-		fprintf(stderr, "grade-planted: %s\n", err);
+	if (img_open(binary, 0, &c.elf, &perr)) {
+		fprintf(stderr, "grade-planted: %s\n", perr.msg);
 		return 1;
 	}
 	if (pdb_image_describe(binary, &img, &perr)) {
@@ -444,7 +443,7 @@ int main(int argc, char **argv)
 	fclose(pl);
 	pdb_prof_free(c.prof);
 	pdb_close(db);
-	an_elf_close(c.elf);
+	img_close(c.elf);
 	if (ret)
 		return 1;
 	printf("%s: %d failed\n", c.fails ? "FAIL" : "ok", c.fails);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "axprof/builtin.h"
+#include "tl_opts.h"
 
 struct cmd {
 	const char *name;
@@ -35,6 +36,18 @@ static void usage(FILE *f)
 	fprintf(f, "\nRun 'axprof COMMAND --help' for a command's options.\n");
 }
 
+/* The command, then perf's rule: output that could not be written is a failure. */
+static int run(const struct cmd *c, int argc, char **argv)
+{
+	char tool[64];
+	int ret = c->fn(argc, argv);
+
+	snprintf(tool, sizeof(tool), "axprof %s", c->name);
+	if (tl_finish_stdout(tool) && !ret)
+		ret = 1;
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -51,7 +64,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return run(&commands[i], argc - 1, argv + 1);
 	fprintf(stderr, "axprof: '%s' is not a command (see 'axprof --help')\n", argv[1]);
 	return 2;
 }

@@ -11,7 +11,9 @@
 #include "axprof/builtin.h"
 #include "isa_dis.h"
 #include "an_freq_image.h"
+#include "tl_json_an.h"
 #include "tl_periods.h"
+#include "tl_prof.h"
 #include "tl_view.h"
 
 /*
@@ -24,11 +26,13 @@
 
 struct ann {
 	struct tl_view v;
-	struct an_fi_opts o;
+	struct an_fi_opts o; /* o.period: of the image analysed (tl_periods_for) */
+	struct tl_periods per;
+	enum tl_psrc psrc; /* where o.period[AN_EV_CYCLES] came from */
 	const char *image, *proc, *csv_path;
 	FILE *csv;
-	bool json, all, period_given;
-	int limit; /* procedures when PROC is not given */
+	bool all;
+	struct tl_ropts ro; /* -d, --epoch, --json, -n: procedures when PROC is not given */
 };
 
 static void usage(FILE *f)
@@ -44,18 +48,23 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n"
 		"  --epoch N             that epoch (default the current one)\n"
-		"  --period P            mean CYCLES sampling period (default 62000, the recorder's\n"
-		"                        default 60000-64000)\n"
+		"  --period P            mean CYCLES sampling period, P or LO-HI (default: the one the\n"
+		"                        database stored, else 62000, the recorder's default)\n"
 		"  --event-period E=P    mean period of event E (imiss, dmiss, dtbmiss, itbmiss,\n"
-		"                        branchmp); events without one do not bound stalls\n"
-		"  -n N                  without PROC: the N procedures with most samples (default 5;\n"
+		"                        branchmp; default the stored one); events without one do not\n"
+		"                        bound stalls\n"
+		"  -n, --top N           without PROC: the N procedures with most samples (default 5;\n"
 		"                        0: all)\n"
-		"  --json                one JSON object per procedure (JSON Lines)\n"
+		"  --json                one JSON document per procedure (JSON Lines;\n"
+		"                        docs/axprof-json.7)\n"
 		"  --freq-csv FILE       also write every instruction's estimated frequency as CSV\n"
 		"  --help                this text\n\n"
 		"Exit status: 0, 1 when the database, image or procedure cannot be read, 2 for bad\n"
 		"options.\n");
 }
+
+static const char *const ev_names[AN_EV_NR] = { "cycles",  "imiss",   "dmiss",
+						"dtbmiss", "itbmiss", "branchmp" };
 
 static const char *reason_text(unsigned int r)
 {
@@ -154,9 +163,12 @@ static void print_text(const struct ann *a, const struct tl_view_image *vi,
 	printf("image %s, procedure %s [0x%" PRIx64 ", 0x%" PRIx64 ")%s\n", vi->name, fp->name,
 	       fp->proc->start, fp->proc->end,
 	       (cfg->flags & AN_CFG_MISSING_EDGES) ? ", CFG missing edges" : "");
-	printf("mean CYCLES period %.0f%s\n", P,
-	       a->period_given ? "" : " (assumed: the recorder's default; see --period)");
-	an_stall_summary_print(stdout, NULL, &s, false);
+	printf("mean CYCLES period %.0f%s", P, tl_psrc_note(a->psrc));
+	for (unsigned int e = 1; e < AN_EV_NR; e++)
+		if (fp->period[e] > 0)
+			printf(", %s period %.4g", ev_names[e], fp->period[e]);
+	printf("\n");
+	an_stall_summary_print(stdout, NULL, &s);
 	printf("\n%-18s %8s %12s %7s %2s %-6s  %s\n", "address", "samples", "executions", "CPI",
 	       "M", "conf", "instruction");
 	for (uint32_t i = 0; i < fp->ninsns; i++) {
@@ -189,86 +201,131 @@ static void print_text(const struct ann *a, const struct tl_view_image *vi,
 
 /* ---- JSON ---- */
 
-static void print_json(const struct tl_view_image *vi, const struct an_fi_proc *fp)
+static void json_blocks(struct tl_json *j, const struct an_fi_proc *fp, double P)
 {
 	const struct an_cfg *cfg = fp->cfg;
-	struct an_stall_summary s;
-	double P = fp->period[AN_EV_CYCLES];
-	char t[ISA_DIS_TEXT_MAX];
 
-	an_stall_summary(fp, &s);
-	printf("{\"image\":");
-	tl_json_str(stdout, vi->name);
-	printf(",\"key\":");
-	tl_json_str(stdout, vi->img.key);
-	printf(",\"procedure\":");
-	tl_json_str(stdout, fp->name);
-	printf(",\"start\":\"0x%" PRIx64 "\",\"end\":\"0x%" PRIx64 "\",\"period\":%.3f,"
-	       "\"missing_edges\":%s,\"summary\":",
-	       fp->proc->start, fp->proc->end, P,
-	       (cfg->flags & AN_CFG_MISSING_EDGES) ? "true" : "false");
-	an_stall_summary_json(stdout, NULL, &s);
-	printf(",\"blocks\":[");
+	tl_json_arr_open(j, "blocks");
 	for (uint32_t b = 0; b < cfg->nblocks; b++) {
 		const struct an_block *bl = &cfg->block[b];
 		const struct an_fest *c = &fp->cls[bl->cls];
 
-		printf("%s{\"addr\":\"0x%" PRIx64 "\",\"n\":%u,\"class\":%u,\"executions\":%.3f,"
-		       "\"how\":\"%s\",\"confidence\":\"%s\",\"issue_points\":%u,\"used\":%u}",
-		       b ? "," : "", bl->addr, bl->n, bl->cls, c->f * P, an_fhow_name(c->how),
-		       an_conf_name(c->conf), c->points, c->used);
+		tl_json_obj_open(j, NULL);
+		tl_json_hex(j, "address", bl->addr);
+		tl_json_u64(j, "insns", bl->n);
+		tl_json_u64(j, "class", bl->cls);
+		tl_json_num(j, "executions", c->f * P, 3);
+		tl_json_str(j, "how", an_fhow_name(c->how));
+		tl_json_str(j, "confidence", an_conf_name(c->conf));
+		tl_json_u64(j, "issue_points", c->points);
+		tl_json_u64(j, "used", c->used);
+		tl_json_obj_close(j);
 	}
-	printf("],\"edges\":[");
-	for (uint32_t e = 0, first = 1; e < cfg->nedges; e++) {
+	tl_json_arr_close(j);
+}
+
+static void json_edges(struct tl_json *j, const struct an_fi_proc *fp, double P)
+{
+	const struct an_cfg *cfg = fp->cfg;
+
+	tl_json_arr_open(j, "edges");
+	for (uint32_t e = 0; e < cfg->nedges; e++) {
 		const struct an_edge *ed = &cfg->edge[e];
 
 		if (ed->from >= cfg->nblocks || ed->to >= cfg->nblocks)
 			continue;
-		printf("%s{\"from\":%u,\"to\":%u,\"kind\":\"%s\",\"executions\":%.3f}",
-		       first ? "" : ",", ed->from, ed->to, an_edge_kind_name[ed->kind],
-		       fp->edge_f[e] >= 0 ? fp->edge_f[e] * P : -1.0);
-		first = 0;
+		tl_json_obj_open(j, NULL);
+		tl_json_u64(j, "from", ed->from);
+		tl_json_u64(j, "to", ed->to);
+		tl_json_str(j, "kind", an_edge_kind_name[ed->kind]);
+		tl_json_num(j, "executions", fp->edge_f[e] >= 0 ? fp->edge_f[e] * P : -1.0, 3);
+		tl_json_obj_close(j);
 	}
-	printf("],\"instructions\":[");
-	for (uint32_t i = 0; i < fp->ninsns; i++) {
-		const struct an_fi_insn *in = &fp->insn[i];
-		const struct an_cp_result *r = &in->cp;
-		bool first = true;
+	tl_json_arr_close(j);
+}
 
-		insn_text(in, t, sizeof(t));
-		printf("%s{\"addr\":\"0x%" PRIx64 "\",\"text\":", i ? "," : "", in->pc);
-		tl_json_str(stdout, t);
-		printf(",\"block\":%u,\"samples\":%" PRIu64 ",\"executions\":%.3f,\"cpi\":%.4f,"
-		       "\"m\":%u,\"confidence\":\"%s\",\"static\":{\"cycles\":%u,\"reason\":\"%s\"",
-		       in->block, in->samples[AN_EV_CYCLES], r->f * P, r->cpi, in->sched.m,
-		       an_conf_name(in->conf), in->sched.stall, an_stall_name[in->sched.reason]);
-		if (in->static_culprit >= 0)
-			printf(",\"culprit\":\"0x%" PRIx64 "\"", fp->insn[in->static_culprit].pc);
-		printf("},\"dynamic\":{\"samples\":%.3f,\"cycles\":%.4f,\"causes\":{", r->dyn,
-		       r->f > 0 ? r->dyn / r->f : 0.0);
-		for (unsigned int c = 0; c < AN_CAUSE_NR; c++) {
-			if (!(r->cand & (1u << c)))
-				continue;
-			printf("%s\"%s\":{\"lo\":%.3f,\"hi\":%.3f", first ? "" : ",",
-			       an_cause_name(c), r->lo[c], r->hi[c]);
-			if (r->culprit[c] != AN_NONE)
-				printf(",\"culprit\":\"0x%" PRIx64 "\"",
-				       fp->insn[r->culprit[c]].pc);
-			printf("}");
-			first = false;
-		}
-		printf("},\"unexplained\":%.3f}", r->unexplained);
-		for (unsigned int e = 1; e < AN_EV_NR; e++) {
-			static const char *const names[AN_EV_NR] = { "cycles",	"imiss",
-								     "dmiss",	"dtbmiss",
-								     "itbmiss", "branchmp" };
-
-			if (in->samples[e])
-				printf(",\"%s\":%" PRIu64, names[e], in->samples[e]);
-		}
-		printf("}");
+static void json_dynamic(struct tl_json *j, const struct an_fi_proc *fp,
+			 const struct an_cp_result *r)
+{
+	tl_json_obj_open(j, "dynamic_stall");
+	tl_json_num(j, "samples", r->dyn, 3);
+	tl_json_num(j, "cycles", r->f > 0 ? r->dyn / r->f : 0.0, 4);
+	tl_json_obj_open(j, "causes");
+	for (unsigned int c = 0; c < AN_CAUSE_NR; c++) {
+		if (!(r->cand & (1u << c)))
+			continue;
+		tl_json_obj_open(j, an_cause_name(c));
+		tl_json_num(j, "lo", r->lo[c], 3);
+		tl_json_num(j, "hi", r->hi[c], 3);
+		if (r->culprit[c] != AN_NONE)
+			tl_json_hex(j, "culprit", fp->insn[r->culprit[c]].pc);
+		tl_json_obj_close(j);
 	}
-	printf("]}\n");
+	tl_json_obj_close(j);
+	tl_json_num(j, "unexplained", r->unexplained, 3);
+	tl_json_obj_close(j);
+}
+
+static void json_insn(struct tl_json *j, const struct an_fi_proc *fp, const struct an_fi_insn *in,
+		      double P)
+{
+	const struct an_cp_result *r = &in->cp;
+	char t[ISA_DIS_TEXT_MAX];
+
+	insn_text(in, t, sizeof(t));
+	tl_json_obj_open(j, NULL);
+	tl_json_hex(j, "address", in->pc);
+	tl_json_str(j, "text", t);
+	tl_json_u64(j, "block", in->block);
+	tl_json_u64(j, "samples", in->samples[AN_EV_CYCLES]);
+	tl_json_num(j, "executions", r->f * P, 3);
+	tl_json_num(j, "cpi", r->cpi, 4);
+	tl_json_u64(j, "m", in->sched.m);
+	tl_json_str(j, "confidence", an_conf_name(in->conf));
+	tl_json_obj_open(j, "static_stall");
+	tl_json_u64(j, "cycles", in->sched.stall);
+	tl_json_str(j, "reason", an_stall_name[in->sched.reason]);
+	if (in->static_culprit >= 0)
+		tl_json_hex(j, "culprit", fp->insn[in->static_culprit].pc);
+	tl_json_obj_close(j);
+	json_dynamic(j, fp, r);
+	tl_json_obj_open(j, "samples_by_event");
+	for (unsigned int e = 1; e < AN_EV_NR; e++)
+		if (in->samples[e])
+			tl_json_u64(j, ev_names[e], in->samples[e]);
+	tl_json_obj_close(j);
+	tl_json_obj_close(j);
+}
+
+/* One procedure: one document (JSON Lines). */
+static void print_json(const struct ann *a, const struct tl_view_image *vi,
+		       const struct an_fi_proc *fp)
+{
+	const struct an_cfg *cfg = fp->cfg;
+	struct an_stall_summary s;
+	double P = fp->period[AN_EV_CYCLES];
+	struct tl_json j;
+
+	an_stall_summary(fp, &s);
+	tl_json_doc_open(&j, stdout, "annotate");
+	tl_json_str(&j, "database", pdb_dir(a->v.db));
+	tl_json_u64(&j, "epoch", a->v.epoch);
+	tl_json_str(&j, "image", vi->name);
+	tl_json_str(&j, "key", vi->img.key);
+	tl_json_str(&j, "procedure", fp->name);
+	tl_json_hex(&j, "start", fp->proc->start);
+	tl_json_hex(&j, "end", fp->proc->end);
+	tl_json_num(&j, "period", P, 3);
+	tl_json_bool(&j, "period_assumed", a->psrc == TL_PSRC_ASSUMED);
+	tl_json_bool(&j, "missing_edges", cfg->flags & AN_CFG_MISSING_EDGES);
+	tl_json_stall_summary(&j, "summary", &s);
+	json_blocks(&j, fp, P);
+	json_edges(&j, fp, P);
+	tl_json_arr_open(&j, "instructions");
+	for (uint32_t i = 0; i < fp->ninsns; i++)
+		json_insn(&j, fp, &fp->insn[i], P);
+	tl_json_arr_close(&j);
+	tl_json_doc_close(&j);
 }
 
 static void write_csv(struct ann *a, const struct tl_view_image *vi, const struct an_fi_proc *fp)
@@ -315,19 +372,12 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 			vi->name);
 		return 1;
 	}
-	ret = an_fi_open(vi->img.path, &im, err, sizeof(err));
+	ret = tl_fi_open(vi->img.path, vi->prof, &im, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "axprof annotate: %s\n", err);
 		return 1;
 	}
-	if (vi->prof) {
-		ret = an_fi_set_profile(im, vi->prof);
-		if (ret) {
-			fprintf(stderr, "axprof annotate: %s: cannot read its profile: %s\n",
-				vi->name, strerror(-ret));
-			goto fail;
-		}
-	}
+	a->psrc = tl_periods_for(&a->per, vi->prof, a->o.period);
 	if (a->proc) {
 		const struct an_proc *p = an_procs_lookup(an_fi_procs(im), a->proc);
 
@@ -360,8 +410,8 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 			goto fail;
 		}
 		qsort(pk, npk, sizeof(*pk), cmp_pick);
-		if (a->limit > 0 && npk > (size_t)a->limit)
-			npk = (size_t)a->limit;
+		if (a->ro.top > 0 && npk > (size_t)a->ro.top)
+			npk = (size_t)a->ro.top;
 	}
 	for (k = 0; k < npk; k++) {
 		struct an_fi_proc *fp;
@@ -375,8 +425,8 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 			fprintf(stderr,
 				"axprof annotate: %s: procedure %s has no CYCLES samples: nothing to estimate\n",
 				vi->name, fp->name);
-		if (a->json)
-			print_json(vi, fp);
+		if (a->ro.json)
+			print_json(a, vi, fp);
 		else
 			print_text(a, vi, fp);
 		if (a->csv)
@@ -396,60 +446,40 @@ fail:
 
 int cmd_annotate(int argc, char **argv)
 {
-	enum { O_EPOCH = 256, O_PERIOD, O_EVPERIOD, O_JSON, O_CSV, O_HELP };
+	enum { O_PERIOD = 256, O_EVPERIOD, O_CSV, O_HELP };
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "epoch", required_argument, NULL, O_EPOCH },
+		TL_LONGOPT_DB,
+		TL_LONGOPT_EPOCH,
+		TL_LONGOPT_JSON,
+		TL_LONGOPT_TOP,
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVPERIOD },
-		{ "json", no_argument, NULL, O_JSON },
 		{ "freq-csv", required_argument, NULL, O_CSV },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ann a = { .limit = 5 };
+	struct ann a = { 0 };
 	const struct tl_view_image **sel = NULL;
-	const char *dir = NULL;
-	unsigned long epoch = 0;
-	char err[512], *end;
+	char err[512];
 	size_t n;
 	int c, ret = 0;
 
-	a.o.period[AN_EV_CYCLES] = CMD_DEFAULT_PERIOD;
+	tl_ropts_init(&a.ro, "axprof annotate", 5);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:n:", longopts, NULL)) != -1) {
+		ret = tl_ropts_parse(&a.ro, c, optarg);
+		if (ret == 2)
+			return 2;
+		if (ret)
+			continue;
 		switch (c) {
-		case 'd':
-			dir = optarg;
-			break;
-		case 'n':
-			a.limit = (int)strtol(optarg, &end, 10);
-			if (*end || a.limit < 0) {
-				fprintf(stderr, "axprof annotate: -n needs a count, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case O_EPOCH:
-			epoch = strtoul(optarg, &end, 10);
-			if (*end || !epoch || epoch > PDB_EPOCH_MAX) {
-				fprintf(stderr,
-					"axprof annotate: --epoch needs an epoch number, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
 		case O_PERIOD:
-			if (cmd_period_parse("axprof annotate", optarg, a.o.period))
+			if (cmd_period_parse("axprof annotate", optarg, a.per.given))
 				return 2;
-			a.period_given = true;
 			break;
 		case O_EVPERIOD:
-			if (cmd_event_period_parse("axprof annotate", optarg, a.o.period))
+			if (cmd_event_period_parse("axprof annotate", optarg, a.per.given))
 				return 2;
-			break;
-		case O_JSON:
-			a.json = true;
 			break;
 		case O_CSV:
 			a.csv_path = optarg;
@@ -462,6 +492,7 @@ int cmd_annotate(int argc, char **argv)
 			return 2;
 		}
 	}
+	ret = 0;
 	if (optind >= argc || argc - optind > 2) {
 		fprintf(stderr,
 			"axprof annotate: need IMAGE [PROC] (see 'axprof annotate --help')\n");
@@ -469,8 +500,7 @@ int cmd_annotate(int argc, char **argv)
 	}
 	a.image = argv[optind];
 	a.proc = optind + 1 < argc ? argv[optind + 1] : NULL;
-	dir = tl_default_db(dir);
-	ret = tl_view_open(&a.v, dir, (uint32_t)epoch, err, sizeof(err));
+	ret = tl_view_open(&a.v, a.ro.db, a.ro.epoch, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "axprof annotate: %s\n", err);
 		return 1;
@@ -485,7 +515,7 @@ int cmd_annotate(int argc, char **argv)
 	if (!n) {
 		fprintf(stderr,
 			"axprof annotate: no image '%s' in %s epoch %u (see 'axprof report')\n",
-			a.image, dir, a.v.epoch);
+			a.image, a.ro.db, a.v.epoch);
 		ret = 1;
 		goto out;
 	}
@@ -509,7 +539,5 @@ int cmd_annotate(int argc, char **argv)
 out:
 	free(sel);
 	tl_view_close(&a.v);
-	if (tl_finish_stdout("axprof annotate"))
-		ret = 1;
 	return ret;
 }

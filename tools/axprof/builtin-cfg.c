@@ -9,11 +9,12 @@
 
 #include "an_cfg.h"
 #include "isa_dis.h"
-#include "an_elf.h"
+#include "img.h"
 #include "an_proc.h"
 #include "an_sched.h"
 #include "axprof/builtin.h"
 #include "mach_truth.h"
+#include "tl_json.h"
 
 static const char cfg_usage[] =
 	"usage: axprof cfg [--help] [--json | --dot] IMAGE [PROC]\n"
@@ -72,23 +73,6 @@ static const char *hint_for(int err)
 	default:
 		return NULL;
 	}
-}
-
-/* A JSON string (names come from the file: escape everything). */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 /* Instruction text with objdump's tab turned into padding. */
@@ -157,23 +141,34 @@ static int analyse(const struct an_procs *ps, const struct an_proc *p,
 /* ------------------------------------------------------------------------------------------ */
 /* Output. */
 
-static void print_summary(FILE *f, const struct an_proc *p, const struct an_cfg *cfg, bool json)
+/* One procedure's summary: one document per line (JSON Lines). */
+static void json_summary(FILE *f, const char *file, const struct an_proc *p,
+			 const struct an_cfg *cfg)
+{
+	struct tl_json j;
+	char name[512];
+
+	an_proc_name(p, name, sizeof(name));
+	tl_json_doc_open(&j, f, "cfg");
+	tl_json_str(&j, "image", file);
+	tl_json_str(&j, "procedure", name);
+	tl_json_hex(&j, "start", p->start);
+	tl_json_hex(&j, "end", p->end);
+	tl_json_u64(&j, "insns", cfg->ninsns);
+	tl_json_u64(&j, "block_count", cfg->nblocks);
+	tl_json_u64(&j, "edge_count", cfg->nedges);
+	tl_json_u64(&j, "classes", cfg->nclasses);
+	tl_json_u64(&j, "unreachable", cfg->nunreachable);
+	tl_json_bool(&j, "guessed", p->flags & AN_PROC_GUESSED);
+	tl_json_bool(&j, "missing_edges", cfg->flags & AN_CFG_MISSING_EDGES);
+	tl_json_doc_close(&j);
+}
+
+static void print_summary(FILE *f, const struct an_proc *p, const struct an_cfg *cfg)
 {
 	char name[512];
 
 	an_proc_name(p, name, sizeof(name));
-	if (json) {
-		fprintf(f, "{\"proc\":");
-		json_str(f, name);
-		fprintf(f,
-			",\"start\":\"0x%" PRIx64 "\",\"end\":\"0x%" PRIx64 "\",\"insns\":%u,"
-			"\"blocks\":%u,\"edges\":%u,\"classes\":%u,\"unreachable\":%u,"
-			"\"guessed\":%s,\"missing_edges\":%s}\n",
-			p->start, p->end, cfg->ninsns, cfg->nblocks, cfg->nedges, cfg->nclasses,
-			cfg->nunreachable, (p->flags & AN_PROC_GUESSED) ? "true" : "false",
-			(cfg->flags & AN_CFG_MISSING_EDGES) ? "true" : "false");
-		return;
-	}
 	fprintf(f,
 		"0x%016" PRIx64 " 0x%016" PRIx64
 		" %-7s %-7s blocks %5u edges %5u classes %5u  %s\n",
@@ -182,30 +177,29 @@ static void print_summary(FILE *f, const struct an_proc *p, const struct an_cfg 
 		cfg->nclasses, name);
 }
 
-static void block_flags(FILE *f, uint32_t fl, bool json)
-{
-	static const struct {
-		uint32_t bit;
-		const char *name;
-	} names[] = {
-		{ AN_BLK_ENTRY, "entry" },
-		{ AN_BLK_UNREACHABLE, "unreachable" },
-		{ AN_BLK_PAD, "pad" },
-		{ AN_BLK_JMP, "jmp" },
-		{ AN_BLK_UNRESOLVED, "unresolved" },
-		{ AN_BLK_CALL, "call" },
-	};
-	bool first = true;
+static const struct {
+	uint32_t bit;
+	const char *name;
+} blk_flag_names[] = {
+	{ AN_BLK_ENTRY, "entry" }, { AN_BLK_UNREACHABLE, "unreachable" }, { AN_BLK_PAD, "pad" },
+	{ AN_BLK_JMP, "jmp" },	   { AN_BLK_UNRESOLVED, "unresolved" },	  { AN_BLK_CALL, "call" },
+};
+#define NBLK_FLAGS (sizeof(blk_flag_names) / sizeof(blk_flag_names[0]))
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!(fl & names[i].bit))
-			continue;
-		if (json)
-			fprintf(f, "%s\"%s\"", first ? "" : ",", names[i].name);
-		else
-			fprintf(f, " [%s]", names[i].name);
-		first = false;
-	}
+static void block_flags(FILE *f, uint32_t fl)
+{
+	for (size_t i = 0; i < NBLK_FLAGS; i++)
+		if (fl & blk_flag_names[i].bit)
+			fprintf(f, " [%s]", blk_flag_names[i].name);
+}
+
+static void json_block_flags(struct tl_json *j, uint32_t fl)
+{
+	tl_json_arr_open(j, "flags");
+	for (size_t i = 0; i < NBLK_FLAGS; i++)
+		if (fl & blk_flag_names[i].bit)
+			tl_json_str(j, NULL, blk_flag_names[i].name);
+	tl_json_arr_close(j);
 }
 
 static void print_edge_text(FILE *f, const struct an_cfg *cfg, uint32_t e)
@@ -253,7 +247,7 @@ static void print_text(FILE *f, const struct an_proc *p, const struct pa *a)
 
 		fprintf(f, "\nblock b%u 0x%" PRIx64 " insns %u class %u", b, bl->addr, bl->n,
 			bl->cls);
-		block_flags(f, bl->flags, false);
+		block_flags(f, bl->flags);
 		fputc('\n', f);
 		for (uint32_t k = bl->pred; k < bl->pred + bl->npred; k++) {
 			fputs("  in  ", f);
@@ -285,87 +279,122 @@ static void print_text(FILE *f, const struct an_proc *p, const struct pa *a)
 	}
 }
 
-static void json_node(FILE *f, uint32_t n)
+static void json_node(struct tl_json *j, const char *key, uint32_t n)
 {
 	if (n == AN_NODE_ENTRY)
-		fputs("\"entry\"", f);
+		tl_json_str(j, key, "entry");
 	else if (n == AN_NODE_EXIT)
-		fputs("\"exit\"", f);
+		tl_json_str(j, key, "exit");
 	else
-		fprintf(f, "%u", n);
+		tl_json_u64(j, key, n);
 }
 
-static void print_json(FILE *f, const struct an_proc *p, const struct pa *a)
+static void json_insn(struct tl_json *j, const struct an_cfg *cfg, const struct an_sched_insn *s,
+		      uint32_t i)
+{
+	uint64_t pc = an_cfg_addr(cfg, i);
+	char text[128];
+
+	insn_text(cfg->insn[i].word, pc, text, sizeof(text));
+	tl_json_obj_open(j, NULL);
+	tl_json_hex(j, "address", pc);
+	tl_json_word(j, "word", cfg->insn[i].word);
+	tl_json_str(j, "text", text);
+	tl_json_u64(j, "cycle", s->cycle);
+	tl_json_u64(j, "m", s->m);
+	tl_json_bool(j, "issue_point", s->m);
+	tl_json_str(j, "pipe", an_sched_pipe_name(s->pipe));
+	tl_json_u64(j, "stall", s->stall);
+	tl_json_str(j, "reason", an_stall_name[s->reason]);
+	if (s->culprit_pc != UINT64_MAX)
+		tl_json_hex(j, "culprit", s->culprit_pc);
+	if (s->reason == AN_STALL_DEP)
+		tl_json_u64(j, "lat", s->lat);
+	tl_json_obj_close(j);
+}
+
+static void json_blocks(struct tl_json *j, const struct pa *a)
 {
 	const struct an_cfg *cfg = a->cfg;
-	char name[512], text[128];
 
-	an_proc_name(p, name, sizeof(name));
-	fputs("{\"proc\":", f);
-	json_str(f, name);
-	fprintf(f,
-		",\"start\":\"0x%" PRIx64 "\",\"end\":\"0x%" PRIx64 "\",\"insns\":%u,"
-		"\"classes\":%u,\"guessed\":%s,\"missing_edges\":%s",
-		p->start, p->end, cfg->ninsns, cfg->nclasses,
-		(p->flags & AN_PROC_GUESSED) ? "true" : "false",
-		(cfg->flags & AN_CFG_MISSING_EDGES) ? "true" : "false");
-	if (p->flags & (AN_PROC_GP | AN_PROC_GP_INHERITED))
-		fprintf(f, ",\"gp\":\"0x%" PRIx64 "\"", p->gp);
-	fputs(",\"blocks\":[", f);
+	tl_json_arr_open(j, "blocks");
 	for (uint32_t b = 0; b < cfg->nblocks; b++) {
 		const struct an_block *bl = &cfg->block[b];
 
-		fprintf(f, "%s{\"index\":%u,\"addr\":\"0x%" PRIx64 "\",\"class\":%u,\"flags\":[",
-			b ? "," : "", b, bl->addr, bl->cls);
-		block_flags(f, bl->flags, true);
-		fputs("],\"insns\":[", f);
-		for (uint32_t i = bl->first; i < bl->first + bl->n; i++) {
-			const struct an_sched_insn *s = &a->sched[i];
-			uint64_t pc = an_cfg_addr(cfg, i);
-
-			insn_text(cfg->insn[i].word, pc, text, sizeof(text));
-			fprintf(f, "%s{\"addr\":\"0x%" PRIx64 "\",\"word\":\"0x%08x\",\"text\":",
-				i == bl->first ? "" : ",", pc, cfg->insn[i].word);
-			json_str(f, text);
-			fprintf(f,
-				",\"cycle\":%u,\"m\":%u,\"issue_point\":%s,\"pipe\":\"%s\","
-				"\"stall\":%u,\"reason\":\"%s\"",
-				s->cycle, s->m, s->m ? "true" : "false",
-				an_sched_pipe_name(s->pipe), s->stall, an_stall_name[s->reason]);
-			if (s->culprit_pc != UINT64_MAX)
-				fprintf(f, ",\"culprit\":\"0x%" PRIx64 "\"", s->culprit_pc);
-			if (s->reason == AN_STALL_DEP)
-				fprintf(f, ",\"lat\":%u", s->lat);
-			fputc('}', f);
-		}
-		fputs("]}", f);
+		tl_json_obj_open(j, NULL);
+		tl_json_u64(j, "index", b);
+		tl_json_hex(j, "address", bl->addr);
+		tl_json_u64(j, "class", bl->cls);
+		json_block_flags(j, bl->flags);
+		tl_json_arr_open(j, "instructions");
+		for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
+			json_insn(j, cfg, &a->sched[i], i);
+		tl_json_arr_close(j);
+		tl_json_obj_close(j);
 	}
-	fputs("],\"edges\":[", f);
+	tl_json_arr_close(j);
+}
+
+static void json_edges(struct tl_json *j, const struct an_cfg *cfg)
+{
+	tl_json_arr_open(j, "edges");
 	for (uint32_t e = 0; e < cfg->nedges; e++) {
 		const struct an_edge *ed = &cfg->edge[e];
 
-		fprintf(f, "%s{\"from\":", e ? "," : "");
-		json_node(f, ed->from);
-		fputs(",\"to\":", f);
-		json_node(f, ed->to);
-		fprintf(f, ",\"kind\":\"%s\"", an_edge_kind_name[ed->kind]);
+		tl_json_obj_open(j, NULL);
+		json_node(j, "from", ed->from);
+		json_node(j, "to", ed->to);
+		tl_json_str(j, "kind", an_edge_kind_name[ed->kind]);
 		if (ed->why)
-			fprintf(f, ",\"why\":\"%s\"", an_exit_why_name[ed->why]);
-		fprintf(f, ",\"class\":%u}", ed->cls);
+			tl_json_str(j, "why", an_exit_why_name[ed->why]);
+		tl_json_u64(j, "class", ed->cls);
+		tl_json_obj_close(j);
 	}
-	fputs("],\"jump_tables\":[", f);
-	for (uint32_t j = 0; j < cfg->njtabs; j++) {
-		const struct an_jtab *jt = &cfg->jtab[j];
+	tl_json_arr_close(j);
+}
 
-		fprintf(f, "%s{\"jmp\":\"0x%" PRIx64 "\",\"resolved\":%s", j ? "," : "", jt->jmp,
-			jt->resolved ? "true" : "false");
+static void json_jump_tables(struct tl_json *j, const struct an_cfg *cfg)
+{
+	tl_json_arr_open(j, "jump_tables");
+	for (uint32_t k = 0; k < cfg->njtabs; k++) {
+		const struct an_jtab *jt = &cfg->jtab[k];
+
+		tl_json_obj_open(j, NULL);
+		tl_json_hex(j, "jmp", jt->jmp);
+		tl_json_bool(j, "resolved", jt->resolved);
 		if (jt->table)
-			fprintf(f, ",\"table\":\"0x%" PRIx64 "\"", jt->table);
-		if (jt->resolved)
-			fprintf(f, ",\"base\":\"0x%" PRIx64 "\",\"entries\":%u", jt->base, jt->n);
-		fputc('}', f);
+			tl_json_hex(j, "table", jt->table);
+		if (jt->resolved) {
+			tl_json_hex(j, "base", jt->base);
+			tl_json_u64(j, "entries", jt->n);
+		}
+		tl_json_obj_close(j);
 	}
-	fputs("]}\n", f);
+	tl_json_arr_close(j);
+}
+
+static void print_json(FILE *f, const char *file, const struct an_proc *p, const struct pa *a)
+{
+	const struct an_cfg *cfg = a->cfg;
+	struct tl_json j;
+	char name[512];
+
+	an_proc_name(p, name, sizeof(name));
+	tl_json_doc_open(&j, f, "cfg");
+	tl_json_str(&j, "image", file);
+	tl_json_str(&j, "procedure", name);
+	tl_json_hex(&j, "start", p->start);
+	tl_json_hex(&j, "end", p->end);
+	tl_json_u64(&j, "insns", cfg->ninsns);
+	tl_json_u64(&j, "classes", cfg->nclasses);
+	tl_json_bool(&j, "guessed", p->flags & AN_PROC_GUESSED);
+	tl_json_bool(&j, "missing_edges", cfg->flags & AN_CFG_MISSING_EDGES);
+	if (p->flags & (AN_PROC_GP | AN_PROC_GP_INHERITED))
+		tl_json_hex(&j, "gp", p->gp);
+	json_blocks(&j, a);
+	json_edges(&j, cfg);
+	json_jump_tables(&j, cfg);
+	tl_json_doc_close(&j);
 }
 
 static void print_dot(FILE *f, const struct an_proc *p, const struct pa *a)
@@ -375,7 +404,7 @@ static void print_dot(FILE *f, const struct an_proc *p, const struct pa *a)
 
 	an_proc_name(p, name, sizeof(name));
 	fputs("digraph ", f);
-	json_str(f, name);
+	tl_json_write_str(f, name);
 	fputs(" {\n  node [shape=box, fontname=\"monospace\"];\n"
 	      "  ENTRY [shape=oval]; EXIT [shape=oval];\n",
 	      f);
@@ -540,140 +569,271 @@ out:
 	return ret;
 }
 
-static int run_all(const struct an_procs *ps, const struct an_sched_model *m, bool json, bool check,
-		   const struct truthck *tc, struct counts *c, char *err, size_t errlen)
+/* Add one analysed procedure to the --check counts. */
+static void count_proc(struct counts *c, const struct an_proc *p, const struct pa *a)
+{
+	const struct an_cfg *cfg = a->cfg;
+
+	c->procs++;
+	c->guessed += !!(p->flags & AN_PROC_GUESSED);
+	c->missing += !!(cfg->flags & AN_CFG_MISSING_EDGES);
+	c->blocks += cfg->nblocks;
+	c->edges += cfg->nedges;
+	c->classes += cfg->nclasses;
+	c->unreachable += cfg->nunreachable;
+	c->insns += cfg->ninsns;
+	for (uint32_t b = 0; b < cfg->nblocks; b++)
+		c->pad += !!(cfg->block[b].flags & AN_BLK_PAD);
+	for (uint32_t j = 0; j < cfg->njtabs; j++) {
+		c->jtabs++;
+		c->jtabs_resolved += cfg->jtab[j].resolved;
+	}
+	for (uint32_t k = 0; k < cfg->ninsns; k++)
+		c->issue_points += a->sched[k].m > 0;
+}
+
+/* --check on one procedure: 0, or 1 after a message naming the violation. */
+static int check_proc(const struct an_proc *p, const struct an_cfg *cfg)
+{
+	char msg[256], name[512];
+
+	if (!an_cfg_check(cfg, msg, sizeof(msg)))
+		return 0;
+	an_proc_name(p, name, sizeof(name));
+	fprintf(stderr, "axprof cfg: check failed in %s at 0x%" PRIx64 ": %s\n", name, p->start,
+		msg);
+	return 1;
+}
+
+struct cfg_args {
+	const char *file, *pname, *truth;
+	bool json, dot, check, have_base;
+	uint64_t base; /* --base */
+};
+
+/*
+ * Every procedure: its summary line (text or JSON), or with --check its invariants (and the
+ * truth's counts). Returns 0, 1 when a check failed, or -Exxx with a message in err.
+ */
+static int run_all(const struct cfg_args *args, const struct an_procs *ps,
+		   const struct an_sched_model *m, const struct truthck *tc, struct counts *c,
+		   char *err, size_t errlen)
 {
 	int bad = 0;
 
 	for (size_t i = 0; i < ps->n; i++) {
 		const struct an_proc *p = &ps->v[i];
 		struct pa a = { 0 };
-		char msg[256];
 		int ret = analyse(ps, p, m, &a, err, errlen);
 
 		if (ret)
 			return ret;
-		c->procs++;
-		c->guessed += !!(p->flags & AN_PROC_GUESSED);
-		c->missing += !!(a.cfg->flags & AN_CFG_MISSING_EDGES);
-		c->blocks += a.cfg->nblocks;
-		c->edges += a.cfg->nedges;
-		c->classes += a.cfg->nclasses;
-		c->unreachable += a.cfg->nunreachable;
-		c->insns += a.cfg->ninsns;
-		for (uint32_t b = 0; b < a.cfg->nblocks; b++)
-			c->pad += !!(a.cfg->block[b].flags & AN_BLK_PAD);
-		for (uint32_t j = 0; j < a.cfg->njtabs; j++) {
-			c->jtabs++;
-			c->jtabs_resolved += a.cfg->jtab[j].resolved;
-		}
-		for (uint32_t k = 0; k < a.cfg->ninsns; k++)
-			c->issue_points += a.sched[k].m > 0;
+		count_proc(c, p, &a);
 		if (tc && truth_check(tc, p, a.cfg, c)) {
 			snprintf(err, errlen, "out of memory checking against the truth");
 			pa_free(&a);
 			return -ENOMEM;
 		}
-		if (check) {
-			if (an_cfg_check(a.cfg, msg, sizeof(msg))) {
-				char name[512];
-
-				an_proc_name(p, name, sizeof(name));
-				fprintf(stderr,
-					"axprof cfg: check failed in %s at 0x%" PRIx64 ": %s\n",
-					name, p->start, msg);
-				bad = 1;
-			}
-		} else {
-			print_summary(stdout, p, a.cfg, json);
-		}
+		if (args->check)
+			bad |= check_proc(p, a.cfg);
+		else if (args->json)
+			json_summary(stdout, args->file, p, a.cfg);
+		else
+			print_summary(stdout, p, a.cfg);
 		pa_free(&a);
 	}
 	return bad;
 }
 
-int cmd_cfg(int argc, char **argv)
+/* The command line into a: 0, -1 after --help, or 2 after a usage message. */
+static int parse_args(int argc, char **argv, struct cfg_args *a)
 {
-	const char *file = NULL, *pname = NULL, *truth = NULL;
-	bool json = false, dot = false, check = false;
-	struct truthck tc = { .t = NULL, .base = 0 };
-	bool have_base = false;
-	struct an_sched_model *model = NULL;
-	struct an_procs *ps = NULL;
-	struct an_elf *elf = NULL;
-	char err[512] = "";
-	int ret, status = 1;
-
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		const char *s = argv[i];
 
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
 			fputs(cfg_usage, stdout);
-			return 0;
+			return -1;
 		}
-		if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--dot")) {
-			dot = true;
-		} else if (!strcmp(a, "--check")) {
-			check = true;
-		} else if (!strcmp(a, "--truth")) {
+		if (!strcmp(s, "--json")) {
+			a->json = true;
+		} else if (!strcmp(s, "--dot")) {
+			a->dot = true;
+		} else if (!strcmp(s, "--check")) {
+			a->check = true;
+		} else if (!strcmp(s, "--truth")) {
 			if (i + 1 >= argc)
 				return usage_error("%s", "--truth needs a FILE");
-			truth = argv[++i];
-		} else if (!strcmp(a, "--base")) {
+			a->truth = argv[++i];
+		} else if (!strcmp(s, "--base")) {
 			char *end;
 
 			if (i + 1 >= argc)
 				return usage_error("%s", "--base needs an ADDR");
 			errno = 0;
-			tc.base = strtoull(argv[++i], &end, 0);
+			a->base = strtoull(argv[++i], &end, 0);
 			if (errno || *end || !*argv[i] || argv[i][0] == '-')
 				return usage_error("--base needs an address, got '%s'", argv[i]);
-			have_base = true;
-		} else if (a[0] == '-' && a[1] != '\0') {
-			return usage_error("unknown option '%s'", a);
-		} else if (!file) {
-			file = a;
-		} else if (!pname) {
-			pname = a;
+			a->have_base = true;
+		} else if (s[0] == '-' && s[1] != '\0') {
+			return usage_error("unknown option '%s'", s);
+		} else if (!a->file) {
+			a->file = s;
+		} else if (!a->pname) {
+			a->pname = s;
 		} else {
-			return usage_error("extra argument '%s'", a);
+			return usage_error("extra argument '%s'", s);
 		}
 	}
-	if (!file)
+	return 0;
+}
+
+/* The options that exclude each other: 0, or 2 after a usage message. */
+static int check_args(const struct cfg_args *a)
+{
+	if (!a->file)
 		return usage_error("%s", "no IMAGE given");
-	if (json && dot)
+	if (a->json && a->dot)
 		return usage_error("%s", "--json and --dot exclude each other");
-	if (dot && !pname)
+	if (a->dot && !a->pname)
 		return usage_error("%s", "--dot needs a PROC");
-	if (check && (pname || json || dot))
+	if (a->check && (a->pname || a->json || a->dot))
 		return usage_error("%s", "--check takes only an IMAGE");
-	if ((truth || have_base) && !check)
+	if ((a->truth || a->have_base) && !a->check)
 		return usage_error("%s", "--truth and --base go with --check");
-	if (have_base && !truth)
+	if (a->have_base && !a->truth)
 		return usage_error("%s", "--base needs --truth");
+	return 0;
+}
 
-	ret = an_elf_open(file, &elf, err, sizeof(err));
-	if (ret) {
-		const char *hint = hint_for(ret);
+static int open_image(const char *file, struct img **elf)
+{
+	struct ax_error err;
+	int ret = img_open(file, 0, elf, &err);
+	const char *hint = hint_for(ret);
 
-		fprintf(stderr, "axprof cfg: %s\n", err);
-		if (hint)
-			fprintf(stderr, "axprof cfg: %s\n", hint);
+	if (!ret)
+		return 0;
+	fprintf(stderr, "axprof cfg: %s\n", err.msg);
+	if (hint)
+		fprintf(stderr, "axprof cfg: %s\n", hint);
+	return 1;
+}
+
+static int read_truth(const char *truth, struct mach_truth **t)
+{
+	struct ax_error err;
+	int ret = mach_truth_read(truth, t, &err);
+
+	if (ret)
+		fprintf(stderr, "axprof cfg: not a usable truth file: %s\n", err.msg);
+	return ret ? 1 : 0;
+}
+
+/* PROC's blocks, edges and schedule as text, JSON or dot. 0, or 1 after a message. */
+static int show_proc(const struct cfg_args *args, const struct an_procs *ps,
+		     const struct an_sched_model *m)
+{
+	const struct an_proc *p = an_procs_lookup(ps, args->pname);
+	struct pa a = { 0 };
+	char err[512];
+
+	if (!p) {
+		fprintf(stderr,
+			"axprof cfg: %s: no procedure '%s' (run 'axprof cfg %s' for the list)\n",
+			args->file, args->pname, args->file);
 		return 1;
 	}
-	if (truth) {
-		struct mach_truth *t = NULL;
-		struct ax_error terr;
-
-		ret = mach_truth_read(truth, &t, &terr);
-		if (ret) {
-			fprintf(stderr, "axprof cfg: not a usable truth file: %s\n", terr.msg);
-			goto out;
-		}
-		tc.t = t;
+	if (analyse(ps, p, m, &a, err, sizeof(err))) {
+		fprintf(stderr, "axprof cfg: %s: %s\n", args->file, err);
+		return 1;
 	}
+	if (args->json)
+		print_json(stdout, args->file, p, &a);
+	else if (args->dot)
+		print_dot(stdout, p, &a);
+	else
+		print_text(stdout, p, &a);
+	pa_free(&a);
+	return 0;
+}
+
+static void print_counts(const char *file, const struct counts *c, double s, bool truth)
+{
+	printf("%s: procedures %zu (guessed %zu), missing-edge procedures %zu (%.1f%%), "
+	       "instructions %zu, blocks %zu (unreachable %zu, padding %zu), edges %zu, classes "
+	       "%zu, issue points %zu, jump tables %zu (resolved %zu), %.3f s\n",
+	       file, c->procs, c->guessed, c->missing,
+	       c->procs ? 100.0 * (double)c->missing / (double)c->procs : 0.0, c->insns, c->blocks,
+	       c->unreachable, c->pad, c->edges, c->classes, c->issue_points, c->jtabs,
+	       c->jtabs_resolved, s);
+	if (truth)
+		printf("%s: truth: procedures run %zu, classes checked %zu, classes with unequal "
+		       "counts %zu, blocks with unequal counts %zu\n",
+		       file, c->t_procs, c->t_classes, c->t_bad_classes, c->t_bad_blocks);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Every procedure (summary or --check). 0, or 1 after a message. */
+static int all_procs(const struct cfg_args *args, const struct an_procs *ps,
+		     const struct an_sched_model *m, const struct truthck *tc)
+{
+	struct counts c = { 0 };
+	struct timespec t0;
+	char err[512] = "";
+	double s;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = run_all(args, ps, m, tc, &c, err, sizeof(err));
+	s = seconds_since(&t0);
+	if (ret < 0) {
+		fprintf(stderr, "axprof cfg: %s: %s\n", args->file, err);
+		return 1;
+	}
+	if (!args->check)
+		return 0;
+	print_counts(args->file, &c, s, tc != NULL);
+	if (ret > 0) {
+		fprintf(stderr, "axprof cfg: %s: invariant violations (above)\n", args->file);
+		return 1;
+	}
+	if (c.t_bad_classes || c.t_bad_blocks) {
+		fprintf(stderr, "axprof cfg: %s: classes disagree with the truth (above)\n",
+			args->file);
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_cfg(int argc, char **argv)
+{
+	struct cfg_args args = { 0 };
+	struct mach_truth *truth = NULL;
+	struct truthck tc = { 0 };
+	struct an_sched_model *model = NULL;
+	struct an_procs *ps = NULL;
+	struct img *elf = NULL;
+	char err[512] = "";
+	int ret, status = 1;
+
+	ret = parse_args(argc, argv, &args);
+	if (!ret)
+		ret = check_args(&args);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (open_image(args.file, &elf))
+		return 1;
+	if (args.truth && read_truth(args.truth, &truth))
+		goto out;
+	tc = (struct truthck){ .t = truth, .base = args.base };
 	ret = an_procs_find(elf, &ps, err, sizeof(err));
 	if (!ret)
 		ret = an_sched_model_new(&model);
@@ -681,79 +841,14 @@ int cmd_cfg(int argc, char **argv)
 		fprintf(stderr, "axprof cfg: %s\n", err[0] ? err : strerror(-ret));
 		goto out;
 	}
-	if (pname) {
-		const struct an_proc *p = an_procs_lookup(ps, pname);
-		struct pa a = { 0 };
-
-		if (!p) {
-			fprintf(stderr,
-				"axprof cfg: %s: no procedure '%s' (run 'axprof cfg %s' for the "
-				"list)\n",
-				file, pname, file);
-			goto out;
-		}
-		ret = analyse(ps, p, model, &a, err, sizeof(err));
-		if (ret) {
-			fprintf(stderr, "axprof cfg: %s: %s\n", file, err);
-			goto out;
-		}
-		if (json)
-			print_json(stdout, p, &a);
-		else if (dot)
-			print_dot(stdout, p, &a);
-		else
-			print_text(stdout, p, &a);
-		pa_free(&a);
-	} else {
-		struct counts c = { 0 };
-		struct timespec t0, t1;
-
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		ret = run_all(ps, model, json, check, tc.t ? &tc : NULL, &c, err, sizeof(err));
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		if (ret < 0) {
-			fprintf(stderr, "axprof cfg: %s: %s\n", file, err);
-			goto out;
-		}
-		if (check) {
-			double s = (double)(t1.tv_sec - t0.tv_sec) +
-				   (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-
-			printf("%s: procedures %zu (guessed %zu), missing-edge procedures %zu "
-			       "(%.1f%%), instructions %zu, blocks %zu (unreachable %zu, padding "
-			       "%zu), edges %zu, classes %zu, issue points %zu, jump tables %zu "
-			       "(resolved %zu), %.3f s\n",
-			       file, c.procs, c.guessed, c.missing,
-			       c.procs ? 100.0 * (double)c.missing / (double)c.procs : 0.0, c.insns,
-			       c.blocks, c.unreachable, c.pad, c.edges, c.classes, c.issue_points,
-			       c.jtabs, c.jtabs_resolved, s);
-			if (tc.t)
-				printf("%s: truth: procedures run %zu, classes checked %zu, classes "
-				       "with unequal counts %zu, blocks with unequal counts %zu\n",
-				       file, c.t_procs, c.t_classes, c.t_bad_classes,
-				       c.t_bad_blocks);
-			if (ret > 0) {
-				fprintf(stderr, "axprof cfg: %s: invariant violations (above)\n",
-					file);
-				goto out;
-			}
-			if (c.t_bad_classes || c.t_bad_blocks) {
-				fprintf(stderr,
-					"axprof cfg: %s: classes disagree with the truth (above)\n",
-					file);
-				goto out;
-			}
-		}
-	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "axprof cfg: writing the output failed: %s\n", strerror(errno));
-		goto out;
-	}
-	status = 0;
+	if (args.pname)
+		status = show_proc(&args, ps, model);
+	else
+		status = all_procs(&args, ps, model, truth ? &tc : NULL);
 out:
-	mach_truth_free((struct mach_truth *)tc.t);
+	mach_truth_free(truth);
 	an_sched_model_free(model);
 	an_procs_free(ps);
-	an_elf_close(elf);
+	img_close(elf);
 	return status;
 }

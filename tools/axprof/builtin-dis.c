@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_elf.h"
+#include "img.h"
 #include "an_listing.h"
 #include "axprof/builtin.h"
+#include "tl_json.h"
 
 static const char dis_usage[] =
 	"usage: axprof dis [--help] [--json] [--section NAME] [--start ADDR] [--stop ADDR] FILE\n"
@@ -16,7 +17,7 @@ static const char dis_usage[] =
 	"object or object file) in the format of `alpha-linux-gnu-objdump -d FILE`, so that\n"
 	"the two outputs diff clean.\n"
 	"\n"
-	"  --json          one JSON object per instruction, one per line\n"
+	"  --json          one JSON document per instruction, one per line (docs/axprof-json.7)\n"
 	"  --section NAME  only section NAME (like objdump -j NAME)\n"
 	"  --start ADDR    start at address ADDR (like objdump --start-address)\n"
 	"  --stop ADDR     stop before address ADDR (like objdump --stop-address)\n"
@@ -35,6 +36,27 @@ static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ..
 	va_end(ap);
 	fprintf(stderr, "\n(see 'axprof dis --help')\n");
 	return 2;
+}
+
+/* --json: one document per instruction (JSON Lines). */
+static void json_insn(void *priv, const struct an_listing_insn *in)
+{
+	struct tl_json j;
+
+	tl_json_doc_open(&j, stdout, "dis");
+	tl_json_str(&j, "image", priv);
+	tl_json_str(&j, "section", in->section);
+	tl_json_hex(&j, "address", in->addr);
+	tl_json_word(&j, "word", in->word);
+	tl_json_str(&j, "mnemonic", in->mnemonic);
+	tl_json_str(&j, "operands", in->operands);
+	if (in->symbol) {
+		tl_json_str(&j, "symbol", in->symbol);
+		tl_json_i64(&j, "offset", in->offset);
+	}
+	if (in->has_target)
+		tl_json_hex(&j, "target", in->target);
+	tl_json_doc_close(&j);
 }
 
 static int parse_addr(const char *s, uint64_t *out)
@@ -97,7 +119,8 @@ int cmd_dis(int argc, char **argv)
 		.stop = AN_LISTING_NOADDR,
 	};
 	const char *file = NULL;
-	struct an_elf *elf;
+	struct ax_error ierr;
+	struct img *elf;
 	char err[512] = "";
 	int ret;
 
@@ -110,7 +133,7 @@ int cmd_dis(int argc, char **argv)
 			return 0;
 		}
 		if (!strcmp(a, "--json")) {
-			opts.json = true;
+			opts.insn = json_insn;
 			continue;
 		}
 		v = opt_value(argc, argv, &i, "--section", &m);
@@ -149,28 +172,26 @@ int cmd_dis(int argc, char **argv)
 	}
 	if (!file)
 		return usage_error("%s", "no FILE given");
+	if (opts.insn)
+		opts.priv = (void *)file;
 
-	ret = an_elf_open(file, &elf, err, sizeof(err));
+	ret = img_open(file, 0, &elf, &ierr);
 	if (ret) {
 		const char *hint = hint_for(ret);
 
-		fprintf(stderr, "axprof dis: %s\n", err);
+		fprintf(stderr, "axprof dis: %s\n", ierr.msg);
 		if (hint)
 			fprintf(stderr, "axprof dis: %s\n", hint);
 		return 1;
 	}
 	ret = an_listing_print(elf, &opts, stdout, NULL, err, sizeof(err));
-	an_elf_close(elf);
+	img_close(elf);
 	if (ret) {
 		fprintf(stderr, "axprof dis: %s\n", err);
 		if (ret == -ENOEXEC && !opts.section)
 			fprintf(stderr,
 				"axprof dis: the file holds no code (try 'axprof dis --section "
 				"NAME' for a data section)\n");
-		return 1;
-	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "axprof dis: writing the listing failed: %s\n", strerror(errno));
 		return 1;
 	}
 	return 0;

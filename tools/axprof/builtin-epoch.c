@@ -17,38 +17,39 @@ static void usage(FILE *f)
 		   "Options:\n"
 		   "  -d, --db DIR   the database (default $AXPROF_DB, else ./axprof-db)\n"
 		   "  --list         only list the epochs (the current one marked with *)\n"
-		   "  --json         JSON output\n"
+		   "  --json         JSON output (docs/axprof-json.7)\n"
 		   "  --help         this text\n");
 }
 
 int cmd_epoch(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
+		TL_LONGOPT_DB,
+		TL_LONGOPT_JSON,
 		{ "list", no_argument, NULL, 'l' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *dir = NULL;
-	bool list = false, json = false;
+	struct tl_ropts ro;
+	const char *dir;
+	bool list = false, json;
 	struct ax_error perr;
 	struct pdb_db *db;
 	uint32_t cur = 0, *ep = NULL;
 	size_t n = 0;
 	int c, ret;
 
+	tl_ropts_init(&ro, "axprof epoch", 0);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:", longopts, NULL)) != -1) {
+		ret = tl_ropts_parse(&ro, c, optarg);
+		if (ret == 2)
+			return 2;
+		if (ret)
+			continue;
 		switch (c) {
-		case 'd':
-			dir = optarg;
-			break;
 		case 'l':
 			list = true;
-			break;
-		case 'j':
-			json = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -62,7 +63,8 @@ int cmd_epoch(int argc, char **argv)
 		fprintf(stderr, "axprof epoch: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	dir = tl_default_db(dir);
+	dir = ro.db;
+	json = ro.json;
 	ret = pdb_open(dir, !list, &db, &perr);
 	if (ret) {
 		fprintf(stderr, "axprof epoch: %s\n", perr.msg);
@@ -80,20 +82,26 @@ int cmd_epoch(int argc, char **argv)
 		pdb_close(db);
 		return 1;
 	}
-	if (list && json) {
-		printf("{\"current\":%u,\"epochs\":[", cur);
-		for (size_t i = 0; i < n; i++)
-			printf("%s%u", i ? "," : "", ep[i]);
-		printf("]}\n");
+	if (json) {
+		struct tl_json j;
+
+		tl_json_doc_open(&j, stdout, "epoch");
+		tl_json_str(&j, "database", dir);
+		tl_json_u64(&j, "epoch", cur);
+		if (list) {
+			tl_json_arr_open(&j, "epochs");
+			for (size_t i = 0; i < n; i++)
+				tl_json_u64(&j, NULL, ep[i]);
+			tl_json_arr_close(&j);
+		}
+		tl_json_doc_close(&j);
 	} else if (list) {
 		for (size_t i = 0; i < n; i++)
 			printf("%s%u\n", ep[i] == cur ? "*" : " ", ep[i]);
-	} else if (json) {
-		printf("{\"epoch\":%u}\n", cur);
 	} else {
 		printf("%u\n", cur);
 	}
 	free(ep);
 	pdb_close(db);
-	return tl_finish_stdout("axprof epoch");
+	return 0;
 }

@@ -25,7 +25,7 @@ static void usage(FILE *f)
 		"  --pid-file F    the daemon's pid file (default DIR/axprofd.pid)\n"
 		"  --timeout S     give up waiting after S seconds (default 30)\n"
 		"  --no-wait       only send the request\n"
-		"  --json          JSON output\n"
+		"  --json          JSON output (docs/axprof-json.7)\n"
 		"  --help          this text\n\n"
 		"Exit status: 0 flushed, 1 no daemon or it did not answer in time, 2 bad options.\n");
 }
@@ -49,29 +49,34 @@ static long long status_value(const char *path, const char *key)
 int cmd_flush(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
+		TL_LONGOPT_DB,
+		TL_LONGOPT_JSON,
 		{ "pid-file", required_argument, NULL, 'p' },
 		{ "timeout", required_argument, NULL, 't' },
-		{ "no-wait", no_argument, NULL, 'n' },
-		{ "json", no_argument, NULL, 'j' },
+		{ "no-wait", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *dir = NULL, *pidfile = NULL;
+	struct tl_ropts ro;
+	const char *pidfile = NULL;
 	char pbuf[4096], sbuf[4200];
-	bool wait = true, json = false;
+	bool wait = true;
 	double timeout = 30;
 	long long pid, before, after = -1;
 	char *end;
 	FILE *f;
 	int c;
 
+	tl_ropts_init(&ro, "axprof flush", 0);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:", longopts, NULL)) != -1) {
+		int r = tl_ropts_parse(&ro, c, optarg);
+
+		if (r == 2)
+			return 2;
+		if (r)
+			continue;
 		switch (c) {
-		case 'd':
-			dir = optarg;
-			break;
 		case 'p':
 			pidfile = optarg;
 			break;
@@ -83,11 +88,8 @@ int cmd_flush(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'n':
+		case 'W':
 			wait = false;
-			break;
-		case 'j':
-			json = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -102,7 +104,7 @@ int cmd_flush(int argc, char **argv)
 		return 2;
 	}
 	if (!pidfile) {
-		snprintf(pbuf, sizeof(pbuf), "%s/axprofd.pid", tl_default_db(dir));
+		snprintf(pbuf, sizeof(pbuf), "%s/axprofd.pid", ro.db);
 		pidfile = pbuf;
 	}
 	snprintf(sbuf, sizeof(sbuf), "%s.status", pidfile);
@@ -139,11 +141,19 @@ int cmd_flush(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (json)
-		printf("{\"pid\":%lld,\"flushes\":%lld}\n", pid, after);
-	else if (wait)
+	if (ro.json) {
+		struct tl_json j;
+
+		tl_json_doc_open(&j, stdout, "flush");
+		tl_json_str(&j, "database", ro.db);
+		tl_json_i64(&j, "pid", pid);
+		tl_json_bool(&j, "waited", wait);
+		if (wait)
+			tl_json_i64(&j, "flushes", after);
+		tl_json_doc_close(&j);
+	} else if (wait)
 		printf("axprofd (pid %lld) flushed (flush %lld)\n", pid, after);
 	else
 		printf("flush requested from axprofd (pid %lld)\n", pid);
-	return tl_finish_stdout("axprof flush");
+	return 0;
 }

@@ -14,66 +14,62 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: axprof merge -d DST [--into N] [--epoch N] [--json] SRC...\n\n"
+		"usage: axprof merge -d DST [--into N] [--epoch N] [--force] [--json] SRC...\n\n"
 		"Add the profiles of each SRC database into DST (created if missing): samples and\n"
 		"counts add up, value hotlists merge (pdb_merge_db). By default every epoch of each\n"
 		"SRC goes into DST's current epoch. SRC may be DST itself when --epoch and --into\n"
-		"name different epochs (merging epochs of one database).\n\n"
+		"name different epochs (merging epochs of one database). A repeated merge, which\n"
+		"would count samples twice, is refused: each epoch records which epochs of which\n"
+		"databases were merged into it.\n\n"
 		"Options:\n"
 		"  -d, --db DST   the database to add to\n"
 		"  --into N       into DST's epoch N (created if missing) instead of the current one\n"
 		"  --epoch N      only SRC's epoch N\n"
-		"  --json         print what was merged as JSON\n"
+		"  --force        merge even an epoch already merged (its samples count twice)\n"
+		"  --json         print what was merged as JSON (docs/axprof-json.7)\n"
 		"  --help         this text\n\n"
 		"Not atomic as a whole: each image is merged atomically, but a merge interrupted by a\n"
-		"crash and run again adds twice what it had done.\n");
-}
-
-static int parse_epoch(const char *s, uint32_t *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v < 1 || v > PDB_EPOCH_MAX)
-		return -EINVAL;
-	*out = (uint32_t)v;
-	return 0;
+		"crash is recorded as done; run again with --force it adds twice what it had done.\n\n"
+		"Exit status: 0, 1 when a source could not be merged (or was merged before), 2 for\n"
+		"bad options.\n");
 }
 
 int cmd_merge(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },	   { "into", required_argument, NULL, 'i' },
-		{ "epoch", required_argument, NULL, 'e' }, { "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },	   { NULL, 0, NULL, 0 },
+		TL_LONGOPT_DB,
+		TL_LONGOPT_EPOCH,
+		TL_LONGOPT_JSON,
+		{ "into", required_argument, NULL, 'i' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
-	const char *dst_dir = NULL;
-	uint32_t into = 0, only = 0;
-	bool json = false, first = true;
+	struct tl_ropts ro;
+	struct tl_json j;
+	const char *dst_dir;
+	uint32_t into = 0, only;
+	bool json, force = false;
 	char dst_real[PATH_MAX];
 	struct ax_error perr;
 	struct pdb_db *dst;
 	int c, ret, status = 0;
 
+	tl_ropts_init(&ro, "axprof merge", 0);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:", longopts, NULL)) != -1) {
+		ret = tl_ropts_parse(&ro, c, optarg);
+		if (ret == 2)
+			return 2;
+		if (ret)
+			continue;
 		switch (c) {
-		case 'd':
-			dst_dir = optarg;
-			break;
 		case 'i':
-		case 'e':
-			if (parse_epoch(optarg, c == 'i' ? &into : &only)) {
-				fprintf(stderr,
-					"axprof merge: --%s needs an epoch 1..%u, not '%s'\n",
-					c == 'i' ? "into" : "epoch", PDB_EPOCH_MAX, optarg);
+			if (tl_parse_epoch("axprof merge", "--into", optarg, &into))
 				return 2;
-			}
 			break;
-		case 'j':
-			json = true;
+		case 'f':
+			force = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -83,7 +79,10 @@ int cmd_merge(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!dst_dir) {
+	dst_dir = ro.db;
+	only = ro.epoch;
+	json = ro.json;
+	if (!(ro.seen & TL_SEEN_DB)) {
 		fprintf(stderr, "axprof merge: -d DST is required (see 'axprof merge --help')\n");
 		return 2;
 	}
@@ -103,11 +102,11 @@ int cmd_merge(int argc, char **argv)
 	}
 	if (!realpath(dst_dir, dst_real))
 		snprintf(dst_real, sizeof(dst_real), "%s", dst_dir);
-	if (json)
-		printf("{\"database\":");
 	if (json) {
-		tl_json_str(stdout, dst_dir);
-		printf(",\"epoch\":%u,\"merged\":[", into);
+		tl_json_doc_open(&j, stdout, "merge");
+		tl_json_str(&j, "database", dst_dir);
+		tl_json_u64(&j, "epoch", into);
+		tl_json_arr_open(&j, "merged");
 	}
 	for (int a = optind; a < argc; a++) {
 		char real[PATH_MAX];
@@ -144,18 +143,20 @@ int cmd_merge(int argc, char **argv)
 				}
 				continue;
 			}
-			ret = pdb_merge_db(dst, into, src, ep[i]);
+			ret = pdb_merge_db(dst, into, src, ep[i], force ? PDB_MERGE_FORCE : 0);
 			if (ret) {
-				fprintf(stderr, "axprof merge: %s epoch %u: %s\n", argv[a], ep[i],
-					pdb_errmsg(dst));
+				fprintf(stderr, "axprof merge: %s epoch %u: %s%s\n", argv[a], ep[i],
+					pdb_errmsg(dst),
+					ret == -EALREADY ? "; not merged (--force merges anyway)" :
+							   "");
 				status = 1;
 				continue;
 			}
 			if (json) {
-				printf("%s{\"source\":", first ? "" : ",");
-				tl_json_str(stdout, argv[a]);
-				printf(",\"epoch\":%u}", ep[i]);
-				first = false;
+				tl_json_obj_open(&j, NULL);
+				tl_json_str(&j, "source", argv[a]);
+				tl_json_u64(&j, "source_epoch", ep[i]);
+				tl_json_obj_close(&j);
 			} else {
 				printf("merged %s epoch %u into %s epoch %u\n", argv[a], ep[i],
 				       dst_dir, into);
@@ -166,7 +167,7 @@ int cmd_merge(int argc, char **argv)
 			pdb_close(src);
 	}
 	if (json)
-		printf("]}\n");
+		tl_json_doc_close(&j);
 	pdb_close(dst);
-	return tl_finish_stdout("axprof merge") ? 1 : status;
+	return status;
 }

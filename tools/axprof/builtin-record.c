@@ -140,37 +140,81 @@ static int parse_u32(const char *s, uint32_t *out)
 	return 0;
 }
 
+enum {
+	O_CPU = 256,
+	O_TRUTH,
+	O_VTRUTH,
+	O_SAVE,
+	O_SYSROOT,
+	O_HOSTED,
+	O_DEVICE,
+	O_FLUSH,
+	O_JSON,
+	O_HELP,
+};
+
+/* The record-only options; the sampling options are daemon/dmn_opts.h's, shared with axprofd. */
+static int record_opt(struct rec_opts *o, int c, const char *arg)
+{
+	uint32_t v;
+
+	switch (c) {
+	case 'd':
+		o->db = arg;
+		return 0;
+	case O_CPU:
+		if (strcmp(arg, "ev5")) {
+			fprintf(stderr,
+				"axprof record: --cpu must be ev5 (sampling needs its PMU), not '%s'\n",
+				arg);
+			return -1;
+		}
+		return 0;
+	case O_TRUTH:
+		o->truth = arg;
+		return 0;
+	case O_VTRUTH:
+		o->value_truth = arg;
+		return 0;
+	case O_SAVE:
+		o->save = arg;
+		return 0;
+	case O_SYSROOT:
+		o->sysroot = arg;
+		return 0;
+	case O_HOSTED:
+		o->hosted = true;
+		return 0;
+	case O_DEVICE:
+		o->device = arg;
+		return 0;
+	case O_FLUSH:
+		if (parse_u32(arg, &v)) {
+			fprintf(stderr, "axprof record: --flush-interval needs seconds, not '%s'\n",
+				arg);
+			return -1;
+		}
+		o->flush_interval = v;
+		return 0;
+	case O_JSON:
+		o->json = true;
+		return 0;
+	case 'q':
+		o->quiet = true;
+		return 0;
+	case O_HELP:
+		return -2;
+	default:
+		return -1;
+	}
+}
+
 /* Returns the index of PROG in argv, or -1 after a message (usage error), or -2 for --help. */
 static int parse_opts(int argc, char **argv, struct rec_opts *o)
 {
-	enum {
-		O_MODE = 256,
-		O_PERIOD,
-		O_EVENT,
-		O_SHARE,
-		O_BUDGET,
-		O_HOTM,
-		O_SEED,
-		O_CPU,
-		O_TRUTH,
-		O_VTRUTH,
-		O_SAVE,
-		O_SYSROOT,
-		O_HOSTED,
-		O_DEVICE,
-		O_FLUSH,
-		O_JSON,
-		O_HELP,
-	};
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },
-		{ "mode", required_argument, NULL, O_MODE },
-		{ "period", required_argument, NULL, O_PERIOD },
-		{ "event", required_argument, NULL, O_EVENT },
-		{ "share", required_argument, NULL, O_SHARE },
-		{ "budget", required_argument, NULL, O_BUDGET },
-		{ "hotlist-m", required_argument, NULL, O_HOTM },
-		{ "seed", required_argument, NULL, O_SEED },
+		DMN_SAMPLING_LONGOPTS,
 		{ "cpu", required_argument, NULL, O_CPU },
 		{ "truth", required_argument, NULL, O_TRUTH },
 		{ "value-truth", required_argument, NULL, O_VTRUTH },
@@ -184,165 +228,31 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned int mode = VS_MODE_CYCLES;
-	const char *period[VS_EVENT_NR + 1], *events = NULL, *share = NULL;
-	unsigned int nperiod = 0;
-	uint32_t budget = 0, hotm = 0, num, den, mask;
-	bool have_seed = false;
-	uint64_t seed = 0;
-	int c;
+	struct dmn_sampling smp = { 0 };
+	char err[512];
+	int c, ret;
 
 	memset(o, 0, sizeof(*o));
 	o->device = "/dev/axprof";
 	o->flush_interval = FLUSH_INTERVAL_DEFAULT;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+d:q", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			o->db = optarg;
-			break;
-		case O_MODE:
-			if (!strcmp(optarg, "cycles"))
-				mode = VS_MODE_CYCLES;
-			else if (!strcmp(optarg, "vprof"))
-				mode = VS_MODE_VPROF;
-			else if (!strcmp(optarg, "vreplay"))
-				mode = VS_MODE_VREPLAY;
-			else {
-				fprintf(stderr,
-					"axprof record: --mode must be cycles, vprof or vreplay, not '%s'\n",
-					optarg);
-				return -1;
-			}
-			break;
-		case O_PERIOD:
-			if (nperiod == sizeof(period) / sizeof(period[0])) {
-				fprintf(stderr, "axprof record: too many --period options\n");
-				return -1;
-			}
-			period[nperiod++] = optarg;
-			break;
-		case O_EVENT:
-			events = optarg;
-			break;
-		case O_SHARE:
-			share = optarg;
-			break;
-		case O_BUDGET:
-			if (parse_u32(optarg, &budget) || !budget || budget > VS_BUDGET_MAX) {
-				fprintf(stderr, "axprof record: --budget needs 1..%u, not '%s'\n",
-					VS_BUDGET_MAX, optarg);
-				return -1;
-			}
-			break;
-		case O_HOTM:
-			if (parse_u32(optarg, &hotm) || hotm < HOTLIST_MIN_M ||
-			    hotm > HOTLIST_MAX_M) {
-				fprintf(stderr,
-					"axprof record: --hotlist-m needs %d..%d, not '%s'\n",
-					HOTLIST_MIN_M, HOTLIST_MAX_M, optarg);
-				return -1;
-			}
-			break;
-		case O_SEED: {
-			char *end;
-
-			errno = 0;
-			seed = strtoull(optarg, &end, 0);
-			if (errno || end == optarg || *end) {
-				fprintf(stderr, "axprof record: --seed needs a number, not '%s'\n",
-					optarg);
-				return -1;
-			}
-			have_seed = true;
-			break;
-		}
-		case O_CPU:
-			if (strcmp(optarg, "ev5")) {
-				fprintf(stderr,
-					"axprof record: --cpu must be ev5 (sampling needs its PMU), not '%s'\n",
-					optarg);
-				return -1;
-			}
-			break;
-		case O_TRUTH:
-			o->truth = optarg;
-			break;
-		case O_VTRUTH:
-			o->value_truth = optarg;
-			break;
-		case O_SAVE:
-			o->save = optarg;
-			break;
-		case O_SYSROOT:
-			o->sysroot = optarg;
-			break;
-		case O_HOSTED:
-			o->hosted = true;
-			break;
-		case O_DEVICE:
-			o->device = optarg;
-			break;
-		case O_FLUSH:
-			if (parse_u32(optarg, &o->flush_interval)) {
-				fprintf(stderr,
-					"axprof record: --flush-interval needs seconds, not '%s'\n",
-					optarg);
-				return -1;
-			}
-			break;
-		case O_JSON:
-			o->json = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case O_HELP:
-			return -2;
-		default:
+		ret = dmn_sampling_opt(&smp, c, optarg, err, sizeof(err));
+		if (ret < 0) {
+			fprintf(stderr, "axprof record: %s\n", err);
 			return -1;
 		}
+		if (!ret && (ret = record_opt(o, c, optarg)) < 0)
+			return ret;
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "axprof record: no program to run (see 'axprof record --help')\n");
 		return -1;
 	}
-	vs_config_default(&o->cfg, mode);
-	for (unsigned int i = 0; i < nperiod; i++) {
-		if (dmn_parse_period(period[i], &o->cfg)) {
-			fprintf(stderr,
-				"axprof record: --period needs LO-HI or E=LO-HI (E: imiss, dmiss, branchmp, insns) with 1 <= LO <= HI < LO + 2^20, not '%s'\n",
-				period[i]);
-			return -1;
-		}
+	if (dmn_sampling_config(&smp, &o->cfg, err, sizeof(err))) {
+		fprintf(stderr, "axprof record: %s\n", err);
+		return -1;
 	}
-	if (events) {
-		if (dmn_parse_events(events, &mask)) {
-			fprintf(stderr,
-				"axprof record: --event takes cycles, imiss, dmiss, branchmp, insns, not '%s'\n",
-				events);
-			return -1;
-		}
-		o->cfg.events = mask;
-		o->cfg.interp_events &= mask;
-		if (!o->cfg.interp_events)
-			o->cfg.interp_events = mask;
-	}
-	if (share) {
-		if (dmn_parse_pair(share, '/', &num, &den) || !den || num > den) {
-			fprintf(stderr, "axprof record: --share needs N/D with N <= D, not '%s'\n",
-				share);
-			return -1;
-		}
-		o->cfg.interp_num = num;
-		o->cfg.interp_den = den;
-	}
-	if (budget)
-		o->cfg.interp_budget = budget;
-	if (hotm)
-		o->cfg.hotlist_m = hotm;
-	if (have_seed)
-		o->cfg.seed = seed;
 	o->db = tl_default_db(o->db);
 	return optind;
 }
@@ -385,34 +295,46 @@ struct summary {
 	bool hosted;
 };
 
-/*
- * The database keeps sample counts, not the periods they were taken at: say which options give
- * the analysis commands the periods of this recording when they differ from what they assume
- * (the default CYCLES period; no period for the other events).
- */
-static void period_hint(const struct vs_config *cfg)
+/* The summary as one JSON document on stderr (docs/axprof-json.7, "record"). */
+static void json_summary(const struct rec *r, const struct summary *sm, const struct dmn_stats *ds)
 {
-	static const unsigned int evs[] = { VS_EV_IMISS, VS_EV_DMISS, VS_EV_BRANCHMP };
-	const struct vs_period *c = &cfg->period[VS_EV_CYCLES];
-	double mean = ((double)c->lo + (double)c->hi) / 2;
-	char buf[256], evn[32];
-	size_t n = 0;
+	const struct vs_stats *vs = &ds->vs;
+	uint64_t srec = ds->records[VS_REC_SAMPLE];
+	struct tl_json j;
+	char evn[32];
 
-	buf[0] = 0;
-	if (mean != CMD_DEFAULT_PERIOD)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " --period %g", mean);
-	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]) && n < sizeof(buf); i++) {
-		const struct vs_period *p = &cfg->period[evs[i]];
-
-		if (!(cfg->events & (1u << evs[i])))
-			continue;
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " --event-period %s=%g",
-				      tl_event_lower(dmn_pdb_event(evs[i]), evn, sizeof(evn)),
-				      ((double)p->lo + (double)p->hi) / 2);
-	}
-	if (buf[0])
-		fprintf(stderr,
-			"axprof record: analyse with these periods: axprof annotate%s ...\n", buf);
+	tl_json_doc_open(&j, stderr, "record");
+	tl_json_str(&j, "database", r->o.db);
+	tl_json_u64(&j, "epoch", sm->epoch);
+	tl_json_str(&j, "substrate", sm->hosted ? "hosted" : "kernel");
+	tl_json_u64(&j, "insns", sm->insns);
+	tl_json_u64(&j, "interpreted_insns", sm->interp_insns);
+	tl_json_u64(&j, "cycles", sm->cycles);
+	tl_json_num(&j, "seconds", sm->seconds, 3);
+	tl_json_u64(&j, "samples", vs->samples);
+	tl_json_obj_open(&j, "samples_by_event");
+	for (unsigned int e = 0; e < VS_EVENT_NR; e++)
+		if (vs->samples_event[e])
+			tl_json_u64(&j, tl_event_lower(dmn_pdb_event(e), evn, sizeof(evn)),
+				    vs->samples_event[e]);
+	tl_json_obj_close(&j);
+	tl_json_u64(&j, "interpretations", vs->interp_started);
+	tl_json_obj_open(&j, "stops");
+	for (unsigned int i = 0; i < AXP_STOP_NR; i++)
+		if (vs->stops[i])
+			tl_json_u64(&j, axp_stop_name[i], vs->stops[i]);
+	tl_json_obj_close(&j);
+	tl_json_u64(&j, "dropped", sum_drops(vs));
+	tl_json_u64(&j, "sample_records", srec);
+	tl_json_num(&j, "reduction", srec ? (double)vs->samples / (double)srec : 0, 2);
+	tl_json_u64(&j, "records",
+		    ds->records[1] + ds->records[2] + ds->records[3] + ds->records[4] +
+			    ds->records[5]);
+	tl_json_u64(&j, "damaged", ds->damaged);
+	tl_json_u64(&j, "unknown_samples", ds->samples_unknown);
+	tl_json_num(&j, "unknown_percent",
+		    ds->samples ? 100.0 * (double)ds->samples_unknown / (double)ds->samples : 0, 3);
+	tl_json_doc_close(&j);
 }
 
 static void print_summary(const struct rec *r, const struct summary *sm, const struct dmn_stats *ds)
@@ -426,40 +348,7 @@ static void print_summary(const struct rec *r, const struct summary *sm, const s
 	bool first = true;
 
 	if (r->o.json) {
-		fprintf(stderr,
-			"{\"substrate\":\"%s\",\"instructions\":%" PRIu64
-			",\"interpreted_instructions\":%" PRIu64 ",\"cycles\":%" PRIu64
-			",\"seconds\":%.3f,\"samples\":%" PRIu64 ",\"samples_by_event\":{",
-			sm->hosted ? "hosted" : "kernel", sm->insns, sm->interp_insns, sm->cycles,
-			sm->seconds, vs->samples);
-		for (unsigned int e = 0; e < VS_EVENT_NR; e++) {
-			if (!vs->samples_event[e])
-				continue;
-			fprintf(stderr, "%s\"%s\":%" PRIu64, first ? "" : ",",
-				tl_event_lower(dmn_pdb_event(e), evn, sizeof(evn)),
-				vs->samples_event[e]);
-			first = false;
-		}
-		fprintf(stderr, "},\"interpretations\":%" PRIu64 ",\"stops\":{",
-			vs->interp_started);
-		first = true;
-		for (unsigned int i = 0; i < AXP_STOP_NR; i++) {
-			if (!vs->stops[i])
-				continue;
-			fprintf(stderr, "%s\"%s\":%" PRIu64, first ? "" : ",", axp_stop_name[i],
-				vs->stops[i]);
-			first = false;
-		}
-		fprintf(stderr,
-			"},\"dropped\":%" PRIu64 ",\"sample_records\":%" PRIu64
-			",\"reduction\":%.2f,\"records\":%" PRIu64 ",\"damaged\":%" PRIu64
-			",\"unknown_samples\":%" PRIu64 ",\"unknown_percent\":%.3f,\"database\":",
-			sum_drops(vs), srec, reduction,
-			ds->records[1] + ds->records[2] + ds->records[3] + ds->records[4] +
-				ds->records[5],
-			ds->damaged, ds->samples_unknown, unknown);
-		tl_json_str(stderr, r->o.db);
-		fprintf(stderr, ",\"epoch\":%u}\n", sm->epoch);
+		json_summary(r, sm, ds);
 		return;
 	}
 	if (sm->insns)
@@ -494,7 +383,6 @@ static void print_summary(const struct rec *r, const struct summary *sm, const s
 		"axprof record: %" PRIu64 " unknown samples (%.2f%%), %" PRIu64
 		" damaged records; database %s, epoch %u\n",
 		ds->samples_unknown, unknown, ds->damaged, r->o.db, sm->epoch);
-	period_hint(&r->o.cfg);
 }
 
 /* ---- the hosted machine: its process events, as axprofd takes the kernel's ---- */
@@ -979,6 +867,7 @@ int cmd_record(int argc, char **argv)
 	}
 	dopts.db_dir = r.o.db;
 	dopts.flags = kernel ? DMN_PROC_MAPS : 0;
+	dopts.cfg = &r.o.cfg; /* the database keeps the periods */
 	if (dmn_new(&r.d, &dopts, &perr)) {
 		fprintf(stderr, "axprof record: cannot open the database: %s\n", perr.msg);
 		return 1;

@@ -9,7 +9,9 @@
 
 #include "an_freq_image.h"
 #include "axprof/builtin.h"
+#include "tl_json_an.h"
 #include "tl_periods.h"
+#include "tl_prof.h"
 #include "tl_view.h"
 
 /*
@@ -22,12 +24,12 @@
 
 struct report {
 	struct tl_view v;
-	const char *sel;
+	struct tl_ropts ro; /* -d, --epoch, --image, --json, -n (--stalls: procedures shown) */
 	unsigned int ev[MAX_COLS]; /* events shown; ev[0] sorts */
 	unsigned int ncol;
-	bool procs, json, stalls, period_given;
-	double period[AN_EV_NR]; /* --stalls: mean sampling periods (an_fi_opts) */
-	long limit; /* --stalls: procedures shown, 0: all */
+	bool procs, stalls;
+	bool assumed; /* --stalls: an image's CYCLES period was assumed (none stored) */
+	struct tl_periods per; /* --stalls: --period, --event-period */
 };
 
 static void usage(FILE *f)
@@ -56,13 +58,14 @@ static void usage(FILE *f)
 		"  --event E        sort by event E (cycles, imiss, dmiss, branchmp, retired,\n"
 		"                   replay; default the first recorded)\n"
 		"  --stalls         where each procedure's cycles went (see above)\n"
-		"  -n N             --stalls: the N procedures with most samples (default all)\n"
-		"  --period P       --stalls: mean CYCLES sampling period (default 62000, the\n"
-		"                   recorder's default; give the mean of record's --period)\n"
+		"  -n, --top N      --stalls: the N procedures with most samples (default 0: all)\n"
+		"  --period P       --stalls: mean CYCLES sampling period, P or LO-HI (default: the\n"
+		"                   one the database stored for each image, else 62000, the\n"
+		"                   recorder's default)\n"
 		"  --event-period E=P  --stalls: mean period of event E (imiss, dmiss, dtbmiss,\n"
-		"                   itbmiss, branchmp), when it was sampled: its samples then bound\n"
-		"                   the stalls of its cause\n"
-		"  --json           JSON output\n"
+		"                   itbmiss, branchmp; default the stored one), when it was sampled:\n"
+		"                   its samples then bound the stalls of its cause\n"
+		"  --json           JSON output (docs/axprof-json.7)\n"
 		"  --help           this text\n");
 }
 
@@ -239,29 +242,48 @@ static void print_rows(const struct report *rp, const struct rows *rs)
 	}
 }
 
-static void json_rows(const struct report *rp, const struct rows *rs)
+/* {"cycles":N,...} of the shown events. */
+static void json_events(struct tl_json *j, const char *key, const struct report *rp,
+			const uint64_t *c, bool by_event)
 {
 	char evn[32];
 
+	tl_json_obj_open(j, key);
+	for (unsigned int k = 0; k < rp->ncol; k++)
+		tl_json_u64(j, tl_event_lower(rp->ev[k], evn, sizeof(evn)),
+			    by_event ? c[rp->ev[k]] : c[k]);
+	tl_json_obj_close(j);
+}
+
+static void json_report(const struct report *rp, const struct rows *rs)
+{
+	struct tl_json j;
+	char evn[32];
+
+	tl_json_doc_open(&j, stdout, "report");
+	tl_json_str(&j, "database", pdb_dir(rp->v.db));
+	tl_json_u64(&j, "epoch", rp->v.epoch);
+	tl_json_arr_open(&j, "events");
+	for (unsigned int c = 0; c < rp->ncol; c++)
+		tl_json_str(&j, NULL, tl_event_lower(rp->ev[c], evn, sizeof(evn)));
+	tl_json_arr_close(&j);
+	json_events(&j, "totals", rp, rp->v.total, true);
+	tl_json_arr_open(&j, rp->procs ? "procedures" : "images");
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->r[i];
 
-		printf("%s{", i ? "," : "");
+		tl_json_obj_open(&j, NULL);
 		if (rp->procs) {
-			printf("\"procedure\":");
-			tl_json_str(stdout, r->name);
+			tl_json_str(&j, "procedure", r->name);
 			if (r->start != UINT64_MAX)
-				printf(",\"address\":\"0x%" PRIx64 "\"", r->start);
-			printf(",");
+				tl_json_hex(&j, "address", r->start);
 		}
-		printf("\"image\":");
-		tl_json_str(stdout, r->image);
-		printf(",\"samples\":{");
-		for (unsigned int k = 0; k < rp->ncol; k++)
-			printf("%s\"%s\":%" PRIu64, k ? "," : "",
-			       tl_event_lower(rp->ev[k], evn, sizeof(evn)), r->c[k]);
-		printf("}}");
+		tl_json_str(&j, "image", r->image);
+		json_events(&j, "samples_by_event", rp, r->c, false);
+		tl_json_obj_close(&j);
 	}
+	tl_json_arr_close(&j);
+	tl_json_doc_close(&j);
 }
 
 static int run(struct report *rp)
@@ -269,15 +291,15 @@ static int run(struct report *rp)
 	const struct tl_view_image **sel;
 	struct rows rs = { 0 };
 	size_t n;
-	char evn[32];
 	int ret = 0;
 
 	sel = calloc(rp->v.n ? rp->v.n : 1, sizeof(*sel));
 	if (!sel)
 		return -ENOMEM;
-	n = tl_view_select(&rp->v, rp->sel, rp->ev[0], sel);
-	if (rp->sel && *rp->sel && !n) {
-		fprintf(stderr, "axprof report: no image '%s' in epoch %u\n", rp->sel, rp->v.epoch);
+	n = tl_view_select(&rp->v, rp->ro.image, rp->ev[0], sel);
+	if (rp->ro.image && *rp->ro.image && !n) {
+		fprintf(stderr, "axprof report: no image '%s' in epoch %u\n", rp->ro.image,
+			rp->v.epoch);
 		free(sel);
 		return -ENOENT;
 	}
@@ -300,7 +322,7 @@ static int run(struct report *rp)
 		for (unsigned int k = 0; k < rp->ncol; k++)
 			r->c[k] = im->total[rp->ev[k]];
 	}
-	if (!ret && !rp->procs && (!rp->sel || !*rp->sel) && rp->v.unknown) {
+	if (!ret && !rp->procs && (!rp->ro.image || !*rp->ro.image) && rp->v.unknown) {
 		struct row *r = rows_add(&rs);
 
 		if (r) {
@@ -327,20 +349,8 @@ static int run(struct report *rp)
 	}
 	rs.n = k;
 	qsort(rs.r, rs.n, sizeof(rs.r[0]), row_cmp);
-	if (rp->json) {
-		printf("{\"database\":");
-		tl_json_str(stdout, pdb_dir(rp->v.db));
-		printf(",\"epoch\":%u,\"events\":[", rp->v.epoch);
-		for (unsigned int c = 0; c < rp->ncol; c++)
-			printf("%s\"%s\"", c ? "," : "",
-			       tl_event_lower(rp->ev[c], evn, sizeof(evn)));
-		printf("],\"totals\":{");
-		for (unsigned int c = 0; c < rp->ncol; c++)
-			printf("%s\"%s\":%" PRIu64, c ? "," : "",
-			       tl_event_lower(rp->ev[c], evn, sizeof(evn)), rp->v.total[rp->ev[c]]);
-		printf("},\"%s\":[", rp->procs ? "procedures" : "images");
-		json_rows(rp, &rs);
-		printf("]}\n");
+	if (rp->ro.json) {
+		json_report(rp, &rs);
 	} else {
 		printf("axprof report: database %s, epoch %u\n\n", pdb_dir(rp->v.db), rp->v.epoch);
 		header(rp, rp->procs ? "procedure                      image" : "image");
@@ -392,8 +402,8 @@ static void stall_text(const struct report *rp, const struct srow *v, size_t n,
 		       const struct an_stall_summary *tot)
 {
 	printf("axprof report: database %s, epoch %u; mean CYCLES period %.0f%s\n\n",
-	       pdb_dir(rp->v.db), rp->v.epoch, rp->period[AN_EV_CYCLES],
-	       rp->period_given ? "" : " (assumed: the recorder's default; see --period)");
+	       pdb_dir(rp->v.db), rp->v.epoch, tot->period,
+	       tl_psrc_note(rp->assumed ? TL_PSRC_ASSUMED : TL_PSRC_STORED));
 	printf("Where each procedure's cycles went, in %% of its CYCLES samples: issuing (exec),\n"
 	       "static stalls, and dynamic stalls by cause (one split among the causes not ruled\n"
 	       "out; `axprof annotate IMAGE PROC` shows the ranges and the culprits).\n");
@@ -410,22 +420,25 @@ static void stall_text(const struct report *rp, const struct srow *v, size_t n,
 static void stall_json(const struct report *rp, const struct srow *v, size_t n,
 		       const struct an_stall_summary *tot)
 {
-	printf("{\"database\":");
-	tl_json_str(stdout, pdb_dir(rp->v.db));
-	printf(",\"epoch\":%u,\"period\":%.3f,\"period_assumed\":%s,\"procedures\":[", rp->v.epoch,
-	       rp->period[AN_EV_CYCLES], rp->period_given ? "false" : "true");
+	struct tl_json j;
+
+	tl_json_doc_open(&j, stdout, "report");
+	tl_json_str(&j, "database", pdb_dir(rp->v.db));
+	tl_json_u64(&j, "epoch", rp->v.epoch);
+	tl_json_num(&j, "period", tot->period, 3);
+	tl_json_bool(&j, "period_assumed", rp->assumed);
+	tl_json_arr_open(&j, "procedures");
 	for (size_t i = 0; i < n; i++) {
-		printf("%s{\"procedure\":", i ? "," : "");
-		tl_json_str(stdout, v[i].p.name);
-		printf(",\"image\":");
-		tl_json_str(stdout, v[i].image);
-		printf(",\"address\":\"0x%" PRIx64 "\",\"summary\":", v[i].p.start);
-		an_stall_summary_json(stdout, NULL, &v[i].p.s);
-		printf("}");
+		tl_json_obj_open(&j, NULL);
+		tl_json_str(&j, "procedure", v[i].p.name);
+		tl_json_str(&j, "image", v[i].image);
+		tl_json_hex(&j, "address", v[i].p.start);
+		tl_json_stall_summary(&j, "summary", &v[i].p.s);
+		tl_json_obj_close(&j);
 	}
-	printf("],\"total\":");
-	an_stall_summary_json(stdout, NULL, tot);
-	printf("}\n");
+	tl_json_arr_close(&j);
+	tl_json_stall_summary(&j, "total", tot);
+	tl_json_doc_close(&j);
 }
 
 /* Analyse every selected image with CYCLES samples; images that cannot be read are named. */
@@ -438,13 +451,13 @@ static int run_stalls(struct report *rp)
 	size_t n = 0, nsel, i, k;
 	int ret = 0;
 
-	memcpy(o.period, rp->period, sizeof(o.period));
 	sel = calloc(rp->v.n ? rp->v.n : 1, sizeof(*sel));
 	if (!sel)
 		return -ENOMEM;
-	nsel = tl_view_select(&rp->v, rp->sel, PDB_EV_CYCLES, sel);
-	if (rp->sel && *rp->sel && !nsel) {
-		fprintf(stderr, "axprof report: no image '%s' in epoch %u\n", rp->sel, rp->v.epoch);
+	nsel = tl_view_select(&rp->v, rp->ro.image, PDB_EV_CYCLES, sel);
+	if (rp->ro.image && *rp->ro.image && !nsel) {
+		fprintf(stderr, "axprof report: no image '%s' in epoch %u\n", rp->ro.image,
+			rp->v.epoch);
 		free(sel);
 		return -ENOENT;
 	}
@@ -464,7 +477,9 @@ static int run_stalls(struct report *rp)
 				im->name, im->total[PDB_EV_CYCLES]);
 			continue;
 		}
-		ret = an_stall_procs(im->img.path, im->prof, &o, &ps, &np, &skipped, err,
+		if (tl_periods_for(&rp->per, im->prof, o.period) == TL_PSRC_ASSUMED)
+			rp->assumed = true;
+		ret = tl_stall_procs(im->img.path, im->prof, &o, &ps, &np, &skipped, err,
 				     sizeof(err));
 		if (ret == -ENOMEM)
 			break;
@@ -499,16 +514,17 @@ static int run_stalls(struct report *rp)
 		fprintf(stderr,
 			"axprof report: no procedure with CYCLES samples could be analysed "
 			"in epoch %u%s%s\n",
-			rp->v.epoch, rp->sel ? " for image " : "", rp->sel ? rp->sel : "");
+			rp->v.epoch, rp->ro.image ? " for image " : "",
+			rp->ro.image ? rp->ro.image : "");
 		ret = -ENOENT;
 	}
 	if (!ret) {
 		if (!tot.period)
-			tot.period = rp->period[AN_EV_CYCLES];
+			tot.period = o.period[AN_EV_CYCLES];
 		qsort(v, n, sizeof(*v), srow_cmp);
-		if (rp->limit > 0 && (size_t)rp->limit < n)
-			n = (size_t)rp->limit;
-		if (rp->json)
+		if (rp->ro.top > 0 && (size_t)rp->ro.top < n)
+			n = (size_t)rp->ro.top;
+		if (rp->ro.json)
 			stall_json(rp, v, n, &tot);
 		else
 			stall_text(rp, v, n, &tot);
@@ -522,64 +538,46 @@ int cmd_report(int argc, char **argv)
 {
 	enum { O_STALLS = 256, O_PERIOD, O_EVPERIOD };
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "epoch", required_argument, NULL, 'e' },
-		{ "image", required_argument, NULL, 'i' },
+		TL_LONGOPT_DB,
+		TL_LONGOPT_EPOCH,
+		TL_LONGOPT_IMAGE,
+		TL_LONGOPT_JSON,
+		TL_LONGOPT_TOP,
 		{ "procedures", no_argument, NULL, 'p' },
 		{ "event", required_argument, NULL, 'E' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "stalls", no_argument, NULL, O_STALLS },
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVPERIOD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct report rp = { .period[AN_EV_CYCLES] = CMD_DEFAULT_PERIOD };
-	const char *dir = NULL, *evname = NULL;
-	unsigned long epoch = 0;
-	char err[1200], *end;
+	struct report rp = { 0 };
+	const char *evname = NULL;
+	char err[1200];
 	int c, ret, sort_ev = -1;
 	bool stall_opt = false;
 
+	tl_ropts_init(&rp.ro, "axprof report", 0);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:n:", longopts, NULL)) != -1) {
+		ret = tl_ropts_parse(&rp.ro, c, optarg);
+		if (ret == 2)
+			return 2;
+		if (ret)
+			continue;
 		switch (c) {
-		case 'd':
-			dir = optarg;
-			break;
-		case 'n':
-			rp.limit = strtol(optarg, &end, 10);
-			if (end == optarg || *end || rp.limit <= 0) {
-				fprintf(stderr,
-					"axprof report: -n needs a positive count, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			stall_opt = true;
-			break;
 		case O_STALLS:
 			rp.stalls = true;
 			break;
 		case O_PERIOD:
-			if (cmd_period_parse("axprof report", optarg, rp.period))
-				return 2;
-			rp.period_given = stall_opt = true;
-			break;
-		case O_EVPERIOD:
-			if (cmd_event_period_parse("axprof report", optarg, rp.period))
+			if (cmd_period_parse("axprof report", optarg, rp.per.given))
 				return 2;
 			stall_opt = true;
 			break;
-		case 'e':
-			epoch = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || !epoch || epoch > PDB_EPOCH_MAX) {
-				fprintf(stderr, "axprof report: --epoch needs 1..%u, not '%s'\n",
-					PDB_EPOCH_MAX, optarg);
+		case O_EVPERIOD:
+			if (cmd_event_period_parse("axprof report", optarg, rp.per.given))
 				return 2;
-			}
-			break;
-		case 'i':
-			rp.sel = optarg;
+			stall_opt = true;
 			break;
 		case 'p':
 			rp.procs = true;
@@ -592,9 +590,6 @@ int cmd_report(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'j':
-			rp.json = true;
-			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -603,6 +598,8 @@ int cmd_report(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (rp.ro.seen & TL_SEEN_TOP)
+		stall_opt = true;
 	if (optind != argc) {
 		fprintf(stderr, "axprof report: unexpected argument '%s'\n", argv[optind]);
 		return 2;
@@ -617,8 +614,7 @@ int cmd_report(int argc, char **argv)
 				"--procedures and --event do not go with it\n");
 		return 2;
 	}
-	dir = tl_default_db(dir);
-	ret = tl_view_open(&rp.v, dir, (uint32_t)epoch, err, sizeof(err));
+	ret = tl_view_open(&rp.v, rp.ro.db, rp.ro.epoch, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "axprof report: %s\n", err);
 		return 1;
@@ -636,7 +632,5 @@ int cmd_report(int argc, char **argv)
 	}
 	ret = rp.stalls ? run_stalls(&rp) : run(&rp);
 	tl_view_close(&rp.v);
-	if (ret)
-		return 1;
-	return tl_finish_stdout("axprof report");
+	return ret ? 1 : 0;
 }

@@ -9,6 +9,7 @@
 
 #include "axprof/builtin.h"
 #include "mach.h"
+#include "tl_json.h"
 
 extern char **environ;
 
@@ -30,6 +31,8 @@ static void usage(FILE *f)
 		"  --max-insns N      stop after N instructions (exit status 0)\n"
 		"  --trace-syscalls   print every system call to stderr\n"
 		"  --argv0 NAME       the program's argv[0] (default PROG)\n"
+		"  --json             at exit, a summary of the run as one JSON document on standard\n"
+		"                     error (docs/axprof-json.7; standard output is the program's)\n"
 		"  --help             this text\n\n"
 		"Exit status: the program's; 127 if PROG does not exist, 1 if it cannot be loaded,\n"
 		"2 for bad options.\n");
@@ -51,6 +54,32 @@ static double cpu_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The run's summary as one JSON document on stderr (docs/axprof-json.7, "run"). */
+static void json_summary(const struct mach *m, const char *prog, const char *cpu, double seconds,
+			 double cpu_seconds)
+{
+	struct mach_result r;
+	struct tl_json j;
+
+	mach_get_result(m, &r);
+	tl_json_doc_open(&j, stderr, "run");
+	tl_json_str(&j, "program", prog);
+	tl_json_str(&j, "cpu", cpu);
+	tl_json_u64(&j, "insns", r.insns);
+	if (r.timed)
+		tl_json_u64(&j, "cycles", r.cycles);
+	tl_json_num(&j, "seconds", seconds, 3);
+	tl_json_num(&j, "cpu_seconds", cpu_seconds, 3);
+	tl_json_u64(&j, "syscalls", r.syscalls);
+	tl_json_u64(&j, "signals", r.signals);
+	tl_json_bool(&j, "max_insns_reached", r.stopped_at_max);
+	if (r.exit_signal)
+		tl_json_i64(&j, "exit_signal", r.exit_signal);
+	else
+		tl_json_i64(&j, "exit_code", r.exit_code);
+	tl_json_doc_close(&j);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -62,13 +91,14 @@ int cmd_run(int argc, char **argv)
 		{ "max-insns", required_argument, NULL, 'm' },
 		{ "trace-syscalls", no_argument, NULL, 'T' },
 		{ "argv0", required_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mach_opts opts = { .cpu = "none" };
 	struct mach_load_info li;
 	const char *truth = NULL, *samples = NULL, *prog, *argv0 = NULL;
-	bool stats = false;
+	bool stats = false, json = false;
 	struct mach *m;
 	char err[512], *end;
 	double t0, c0;
@@ -113,6 +143,9 @@ int cmd_run(int argc, char **argv)
 		case 'a':
 			argv0 = optarg;
 			break;
+		case 'j':
+			json = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -152,6 +185,8 @@ int cmd_run(int argc, char **argv)
 	status = mach_run(m);
 	if (stats)
 		mach_print_stats(m, stderr, now() - t0, cpu_now() - c0);
+	if (json)
+		json_summary(m, prog, opts.cpu, now() - t0, cpu_now() - c0);
 	if (truth) {
 		ret = mach_truth_write(m, truth);
 		if (ret) {

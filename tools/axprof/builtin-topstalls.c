@@ -8,9 +8,11 @@
 #include <string.h>
 
 #include "axprof/builtin.h"
+#include "tl_json_an.h"
 #include "isa_dis.h"
 #include "an_freq_image.h"
 #include "tl_periods.h"
+#include "tl_prof.h"
 #include "tl_view.h"
 
 /*
@@ -21,7 +23,7 @@
  */
 
 struct stall {
-	char image[128];
+	const char *image; /* the view's name: the full path (text shows its file name) */
 	char proc[256];
 	uint64_t pc;
 	char text[ISA_DIS_TEXT_MAX];
@@ -40,7 +42,8 @@ struct top {
 	struct stall *v;
 	size_t n, cap;
 	double total; /* all CYCLES samples analysed */
-	double period;
+	double cycles; /* their samples x their image's CYCLES period */
+	bool assumed; /* an image's CYCLES period was assumed */
 };
 
 static void usage(FILE *f)
@@ -55,12 +58,13 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n"
 		"  --epoch N             that epoch (default the current one)\n"
-		"  -n N                  how many (default 20)\n"
+		"  -n, --top N           how many (default 20; 0: all)\n"
 		"  --image I             only images whose key, path or file name is I\n"
-		"  --period P            mean CYCLES sampling period (default 62000)\n"
+		"  --period P            mean CYCLES sampling period, P or LO-HI (default: the one the\n"
+		"                        database stored for each image, else 62000)\n"
 		"  --event-period E=P    mean period of event E (imiss, dmiss, dtbmiss, itbmiss,\n"
-		"                        branchmp)\n"
-		"  --json                JSON output\n"
+		"                        branchmp; default the stored one)\n"
+		"  --json                JSON output (docs/axprof-json.7)\n"
 		"  --help                this text\n");
 }
 
@@ -92,6 +96,7 @@ static int add_proc(struct top *t, const struct tl_view_image *vi, const struct 
 		struct stall *x;
 
 		t->total += s;
+		t->cycles += s * fp->period[AN_EV_CYCLES];
 		if (!s)
 			continue;
 		st = f * in->sched.stall;
@@ -110,7 +115,7 @@ static int add_proc(struct top *t, const struct tl_view_image *vi, const struct 
 		}
 		x = &t->v[t->n++];
 		memset(x, 0, sizeof(*x));
-		snprintf(x->image, sizeof(x->image), "%s", base_name(vi->name));
+		x->image = vi->name;
 		snprintf(x->proc, sizeof(x->proc), "%s", fp->name);
 		x->pc = in->pc;
 		insn_text(in->word, in->pc, x->text, sizeof(x->text));
@@ -141,8 +146,9 @@ static int cmp_stall(const void *a, const void *b)
 	return (x->pc > y->pc) - (x->pc < y->pc);
 }
 
-static int scan_image(struct top *t, const struct tl_view_image *vi, const struct an_fi_opts *o)
+static int scan_image(struct top *t, const struct tl_view_image *vi, const struct tl_periods *per)
 {
+	struct an_fi_opts o = { 0 };
 	struct an_fi_image *im;
 	char err[512];
 	int ret;
@@ -153,19 +159,22 @@ static int scan_image(struct top *t, const struct tl_view_image *vi, const struc
 		fprintf(stderr, "axprof topstalls: %s: file unknown, skipped\n", vi->name);
 		return 0;
 	}
-	ret = an_fi_open(vi->img.path, &im, err, sizeof(err));
+	ret = tl_fi_open(vi->img.path, vi->prof, &im, err, sizeof(err));
+	if (ret == -ENOMEM)
+		return ret;
 	if (ret) {
 		fprintf(stderr, "axprof topstalls: %s (skipped)\n", err);
 		return 0;
 	}
-	ret = an_fi_set_profile(im, vi->prof);
+	if (tl_periods_for(per, vi->prof, o.period) == TL_PSRC_ASSUMED)
+		t->assumed = true;
 	for (size_t k = 0; !ret && k < an_fi_procs(im)->n; k++) {
 		const struct an_proc *p = &an_fi_procs(im)->v[k];
 		struct an_fi_proc *fp;
 
 		if (!an_fi_samples_in(im, AN_EV_CYCLES, p->start, p->end))
 			continue;
-		if (an_fi_analyze(im, p, o, &fp, err, sizeof(err))) {
+		if (an_fi_analyze(im, p, &o, &fp, err, sizeof(err))) {
 			fprintf(stderr, "axprof topstalls: %s: %s (skipped)\n", vi->name, err);
 			continue;
 		}
@@ -176,100 +185,81 @@ static int scan_image(struct top *t, const struct tl_view_image *vi, const struc
 	return ret;
 }
 
-static void print_causes(const struct stall *x, bool json)
+static void print_causes(const struct stall *x)
 {
 	bool first = true;
 
 	for (unsigned int c = 0; c < AN_CAUSE_NR; c++) {
 		if (!(x->cand & (1u << c)) || x->hi[c] <= 0)
 			continue;
-		if (json) {
-			printf("%s{\"cause\":\"%s\",\"hi\":%.3f", first ? "" : ",",
-			       an_cause_name(c), x->hi[c]);
-			if (x->culprit[c])
-				printf(",\"culprit\":\"0x%" PRIx64 "\"", x->culprit[c]);
-			printf("}");
-		} else {
-			printf("%s%s", first ? "" : ", ", an_cause_name(c));
-			if (x->culprit[c])
-				printf("<-0x%" PRIx64, x->culprit[c]);
-		}
+		printf("%s%s", first ? "" : ", ", an_cause_name(c));
+		if (x->culprit[c])
+			printf("<-0x%" PRIx64, x->culprit[c]);
 		first = false;
 	}
-	if (!json && x->dyn > 0 && !x->cand)
+	if (x->dyn > 0 && !x->cand)
 		printf("unexplained");
-	else if (!json && !(x->dyn > 0))
+	else if (!(x->dyn > 0))
 		printf("none");
 }
 
-int cmd_topstalls(int argc, char **argv)
+static void json_causes(struct tl_json *j, const struct stall *x)
 {
-	enum { O_EPOCH = 256, O_IMAGE, O_PERIOD, O_EVPERIOD, O_JSON, O_HELP };
+	tl_json_obj_open(j, "causes");
+	for (unsigned int c = 0; c < AN_CAUSE_NR; c++) {
+		if (!(x->cand & (1u << c)) || x->hi[c] <= 0)
+			continue;
+		tl_json_obj_open(j, an_cause_name(c));
+		tl_json_num(j, "hi", x->hi[c], 3);
+		if (x->culprit[c])
+			tl_json_hex(j, "culprit", x->culprit[c]);
+		tl_json_obj_close(j);
+	}
+	tl_json_obj_close(j);
+}
+
+struct ts_args {
+	struct tl_ropts ro;
+	struct tl_periods per; /* --period, --event-period: override the stored periods */
+};
+
+/* The options into a; 0, -1 for --help (printed), or 2 after a usage message. */
+static int parse_args(int argc, char **argv, struct ts_args *a)
+{
+	enum { O_PERIOD = 256, O_EVPERIOD, O_HELP };
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "epoch", required_argument, NULL, O_EPOCH },
-		{ "image", required_argument, NULL, O_IMAGE },
+		TL_LONGOPT_DB,
+		TL_LONGOPT_EPOCH,
+		TL_LONGOPT_IMAGE,
+		TL_LONGOPT_JSON,
+		TL_LONGOPT_TOP,
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVPERIOD },
-		{ "json", no_argument, NULL, O_JSON },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct an_fi_opts o = { 0 };
-	struct tl_view v;
-	struct top t = { 0 };
-	const struct tl_view_image **sel = NULL;
-	const char *dir = NULL, *image = NULL;
-	unsigned long epoch = 0;
-	long count = 20;
-	bool json = false, period_given = false;
-	char err[512], *end;
-	size_t n, k;
-	int c, ret = 0;
+	int c, ret;
 
-	o.period[AN_EV_CYCLES] = CMD_DEFAULT_PERIOD;
+	tl_ropts_init(&a->ro, "axprof topstalls", 20);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:n:", longopts, NULL)) != -1) {
+		ret = tl_ropts_parse(&a->ro, c, optarg);
+		if (ret == 2)
+			return 2;
+		if (ret)
+			continue;
 		switch (c) {
-		case 'd':
-			dir = optarg;
-			break;
-		case 'n':
-			count = strtol(optarg, &end, 10);
-			if (*end || count <= 0) {
-				fprintf(stderr,
-					"axprof topstalls: -n needs a positive count, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case O_EPOCH:
-			epoch = strtoul(optarg, &end, 10);
-			if (*end || !epoch || epoch > PDB_EPOCH_MAX) {
-				fprintf(stderr,
-					"axprof topstalls: --epoch needs an epoch number, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case O_IMAGE:
-			image = optarg;
-			break;
 		case O_PERIOD:
-			if (cmd_period_parse("axprof topstalls", optarg, o.period))
+			if (cmd_period_parse("axprof topstalls", optarg, a->per.given))
 				return 2;
-			period_given = true;
 			break;
 		case O_EVPERIOD:
-			if (cmd_event_period_parse("axprof topstalls", optarg, o.period))
+			if (cmd_event_period_parse("axprof topstalls", optarg, a->per.given))
 				return 2;
-			break;
-		case O_JSON:
-			json = true;
 			break;
 		case O_HELP:
 			usage(stdout);
-			return 0;
+			return -1;
 		default:
 			usage(stderr);
 			return 2;
@@ -279,82 +269,118 @@ int cmd_topstalls(int argc, char **argv)
 		fprintf(stderr, "axprof topstalls: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	dir = tl_default_db(dir);
-	ret = tl_view_open(&v, dir, (uint32_t)epoch, err, sizeof(err));
+	return 0;
+}
+
+/* Every selected image's stalls into t, largest first. 0, or 1 after a message. */
+static int collect(const struct ts_args *a, const struct tl_view *v, struct top *t)
+{
+	const struct tl_view_image **sel = calloc(v->n + 1, sizeof(*sel));
+	size_t n;
+	int ret = 0;
+
+	if (!sel) {
+		fprintf(stderr, "axprof topstalls: out of memory\n");
+		return 1;
+	}
+	n = tl_view_select(v, a->ro.image, PDB_EV_CYCLES, sel);
+	for (size_t k = 0; k < n && !ret; k++)
+		ret = scan_image(t, sel[k], &a->per);
+	free(sel);
 	if (ret) {
+		fprintf(stderr, "axprof topstalls: out of memory\n");
+		return 1;
+	}
+	if (!t->total) {
+		fprintf(stderr, "axprof topstalls: no CYCLES samples in %s epoch %u%s%s\n",
+			a->ro.db, v->epoch, a->ro.image ? " for image " : "",
+			a->ro.image ? a->ro.image : "");
+		return 1;
+	}
+	qsort(t->v, t->n, sizeof(*t->v), cmp_stall);
+	return 0;
+}
+
+static void print_json(const struct tl_view *v, const struct top *t, size_t count)
+{
+	struct tl_json j;
+
+	tl_json_doc_open(&j, stdout, "topstalls");
+	tl_json_str(&j, "database", pdb_dir(v->db));
+	tl_json_u64(&j, "epoch", v->epoch);
+	tl_json_num(&j, "period", t->cycles / t->total, 3);
+	tl_json_bool(&j, "period_assumed", t->assumed);
+	tl_json_num(&j, "samples", t->total, 0);
+	tl_json_arr_open(&j, "stalls");
+	for (size_t i = 0; i < count; i++) {
+		const struct stall *x = &t->v[i];
+
+		tl_json_obj_open(&j, NULL);
+		tl_json_str(&j, "image", x->image);
+		tl_json_str(&j, "procedure", x->proc);
+		tl_json_hex(&j, "address", x->pc);
+		tl_json_str(&j, "text", x->text);
+		tl_json_num(&j, "samples", x->samples, 0);
+		tl_json_num(&j, "static", x->stat, 3);
+		tl_json_str(&j, "static_reason", an_stall_name[x->reason]);
+		tl_json_num(&j, "dynamic", x->dyn, 3);
+		tl_json_num(&j, "cycles_per_exec", x->per_exec, 3);
+		tl_json_str(&j, "confidence", an_conf_name(x->conf));
+		tl_json_num(&j, "unexplained", x->unexplained, 3);
+		json_causes(&j, x);
+		tl_json_obj_close(&j);
+	}
+	tl_json_arr_close(&j);
+	tl_json_doc_close(&j);
+}
+
+static void print_text(const struct top *t, size_t count)
+{
+	printf("mean CYCLES period %.0f%s; %.0f samples analysed\n", t->cycles / t->total,
+	       tl_psrc_note(t->assumed ? TL_PSRC_ASSUMED : TL_PSRC_STORED), t->total);
+	printf("%6s %6s %7s %-6s %-14s %-20s %-18s %s\n", "stall%", "static", "cyc/ex", "conf",
+	       "image", "procedure", "address", "instruction / causes");
+	for (size_t i = 0; i < count; i++) {
+		const struct stall *x = &t->v[i];
+
+		printf("%5.1f%% %5.0f%% %7.1f %-6s %-14.14s %-20.20s 0x%016" PRIx64 " %s\n",
+		       100 * (x->stat + x->dyn) / t->total,
+		       x->stat + x->dyn > 0 ? 100 * x->stat / (x->stat + x->dyn) : 0, x->per_exec,
+		       an_conf_name(x->conf), base_name(x->image), x->proc, x->pc, x->text);
+		printf("%67s ", "");
+		if (x->stat > 0)
+			printf("static: %s; ", an_stall_name[x->reason]);
+		printf("dynamic: ");
+		print_causes(x);
+		printf("\n");
+	}
+}
+
+int cmd_topstalls(int argc, char **argv)
+{
+	struct ts_args a = { 0 };
+	struct tl_view v;
+	struct top t = { 0 };
+	char err[512];
+	size_t count;
+	int ret;
+
+	ret = parse_args(argc, argv, &a);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (tl_view_open(&v, a.ro.db, a.ro.epoch, err, sizeof(err))) {
 		fprintf(stderr, "axprof topstalls: %s\n", err);
 		return 1;
 	}
-	sel = calloc(v.n + 1, sizeof(*sel));
-	if (!sel) {
-		fprintf(stderr, "axprof topstalls: out of memory\n");
-		ret = 1;
-		goto out;
+	ret = collect(&a, &v, &t);
+	if (!ret) {
+		count = a.ro.top && (size_t)a.ro.top < t.n ? (size_t)a.ro.top : t.n;
+		if (a.ro.json)
+			print_json(&v, &t, count);
+		else
+			print_text(&t, count);
 	}
-	n = tl_view_select(&v, image, PDB_EV_CYCLES, sel);
-	for (k = 0; k < n && !ret; k++)
-		ret = scan_image(&t, sel[k], &o);
-	if (ret) {
-		fprintf(stderr, "axprof topstalls: out of memory\n");
-		ret = 1;
-		goto out;
-	}
-	if (!t.total) {
-		fprintf(stderr, "axprof topstalls: no CYCLES samples in %s epoch %u%s%s\n", dir,
-			v.epoch, image ? " for image " : "", image ? image : "");
-		ret = 1;
-		goto out;
-	}
-	qsort(t.v, t.n, sizeof(*t.v), cmp_stall);
-	if ((size_t)count > t.n)
-		count = (long)t.n;
-	if (json) {
-		printf("{\"period\":%.3f,\"samples\":%.0f,\"stalls\":[", o.period[AN_EV_CYCLES],
-		       t.total);
-		for (long i = 0; i < count; i++) {
-			const struct stall *x = &t.v[i];
-
-			printf("%s{\"image\":", i ? "," : "");
-			tl_json_str(stdout, x->image);
-			printf(",\"procedure\":");
-			tl_json_str(stdout, x->proc);
-			printf(",\"addr\":\"0x%" PRIx64 "\",\"text\":", x->pc);
-			tl_json_str(stdout, x->text);
-			printf(",\"samples\":%.0f,\"static\":%.3f,\"static_reason\":\"%s\","
-			       "\"dynamic\":%.3f,\"cycles_per_exec\":%.3f,\"confidence\":\"%s\","
-			       "\"unexplained\":%.3f,\"causes\":[",
-			       x->samples, x->stat, an_stall_name[x->reason], x->dyn, x->per_exec,
-			       an_conf_name(x->conf), x->unexplained);
-			print_causes(x, true);
-			printf("]}");
-		}
-		printf("]}\n");
-	} else {
-		printf("mean CYCLES period %.0f%s; %.0f samples analysed\n", o.period[AN_EV_CYCLES],
-		       period_given ? "" : " (assumed; see --period)", t.total);
-		printf("%6s %6s %7s %-6s %-14s %-20s %-18s %s\n", "stall%", "static", "cyc/ex",
-		       "conf", "image", "procedure", "address", "instruction / causes");
-		for (long i = 0; i < count; i++) {
-			const struct stall *x = &t.v[i];
-
-			printf("%5.1f%% %5.0f%% %7.1f %-6s %-14.14s %-20.20s 0x%016" PRIx64 " %s\n",
-			       100 * (x->stat + x->dyn) / t.total,
-			       x->stat + x->dyn > 0 ? 100 * x->stat / (x->stat + x->dyn) : 0,
-			       x->per_exec, an_conf_name(x->conf), x->image, x->proc, x->pc,
-			       x->text);
-			printf("%67s ", "");
-			if (x->stat > 0)
-				printf("static: %s; ", an_stall_name[x->reason]);
-			printf("dynamic: ");
-			print_causes(x, false);
-			printf("\n");
-		}
-	}
-out:
 	free(t.v);
-	free(sel);
 	tl_view_close(&v);
-	if (tl_finish_stdout("axprof topstalls"))
-		ret = 1;
 	return ret;
 }

@@ -1,4 +1,4 @@
-/* tools/lib/tl_periods.c - the --period and --event-period options the analysis commands share. */
+/* tools/lib/tl_periods.c - the sampling periods the analysis commands use: stored, or given. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "tl_periods.h"
+#include "tl_prof.h"
 
 static const char *const ev_names[AN_EV_NR] = { "cycles",  "imiss",   "dmiss",
 						"dtbmiss", "itbmiss", "branchmp" };
@@ -21,30 +22,86 @@ static int positive(const char *s, double *out)
 	return 0;
 }
 
-int cmd_period_parse(const char *cmd, const char *arg, double period[AN_EV_NR])
+/* "P" or "LO-HI" (the recorder's form: its mean). */
+static int mean_period(const char *s, double *out)
 {
-	if (positive(arg, &period[AN_EV_CYCLES])) {
-		fprintf(stderr, "%s: --period needs a positive number, not '%s'\n", cmd, arg);
+	const char *dash = strchr(s, '-');
+	double lo, hi;
+	char buf[64];
+
+	if (!dash || dash == s)
+		return positive(s, out);
+	if ((size_t)(dash - s) >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, (size_t)(dash - s));
+	buf[dash - s] = 0;
+	if (positive(buf, &lo) || positive(dash + 1, &hi) || lo > hi)
+		return -1;
+	*out = (lo + hi) / 2;
+	return 0;
+}
+
+/* "E=P" or "E=LO-HI" into given[E]; -1 when malformed. */
+static int event_period(const char *arg, double given[AN_EV_NR])
+{
+	const char *eq = strchr(arg, '=');
+
+	for (int e = 0; eq && e < AN_EV_NR; e++) {
+		if (strlen(ev_names[e]) != (size_t)(eq - arg) ||
+		    strncasecmp(arg, ev_names[e], (size_t)(eq - arg)))
+			continue;
+		return mean_period(eq + 1, &given[e]);
+	}
+	return -1;
+}
+
+int cmd_period_parse(const char *cmd, const char *arg, double given[AN_EV_NR])
+{
+	if (strchr(arg, '=') ? event_period(arg, given) : mean_period(arg, &given[AN_EV_CYCLES])) {
+		fprintf(stderr, "%s: --period needs a positive number P or LO-HI, not '%s'\n", cmd,
+			arg);
 		return 2;
 	}
 	return 0;
 }
 
-int cmd_event_period_parse(const char *cmd, const char *arg, double period[AN_EV_NR])
+int cmd_event_period_parse(const char *cmd, const char *arg, double given[AN_EV_NR])
 {
-	const char *eq = strchr(arg, '=');
-
-	for (int e = 1; eq && e < AN_EV_NR; e++) {
-		if (strlen(ev_names[e]) != (size_t)(eq - arg) ||
-		    strncasecmp(arg, ev_names[e], (size_t)(eq - arg)))
-			continue;
-		if (positive(eq + 1, &period[e]))
-			break;
+	if (!event_period(arg, given))
 		return 0;
-	}
 	fprintf(stderr,
-		"%s: --event-period needs E=P, E one of imiss, dmiss, dtbmiss, itbmiss, branchmp "
-		"and P a positive number, not '%s'\n",
+		"%s: --event-period needs E=P or E=LO-HI, E one of imiss, dmiss, dtbmiss, itbmiss, "
+		"branchmp (or cycles) and P a positive number, not '%s'\n",
 		cmd, arg);
 	return 2;
+}
+
+enum tl_psrc tl_periods_for(const struct tl_periods *p, const struct pdb_prof *prof,
+			    double period[AN_EV_NR])
+{
+	enum tl_psrc src = TL_PSRC_ASSUMED;
+
+	for (unsigned int e = 0; e < AN_EV_NR; e++) {
+		double stored;
+
+		if (p->given[e] > 0) {
+			period[e] = p->given[e];
+			if (e == AN_EV_CYCLES)
+				src = TL_PSRC_GIVEN;
+		} else if (prof && pdb_prof_mean_period(prof, tl_pdb_event(e), &stored)) {
+			period[e] = stored;
+			if (e == AN_EV_CYCLES)
+				src = TL_PSRC_STORED;
+		} else {
+			period[e] = e == AN_EV_CYCLES ? CMD_DEFAULT_PERIOD : 0;
+		}
+	}
+	return src;
+}
+
+const char *tl_psrc_note(enum tl_psrc src)
+{
+	return src == TL_PSRC_ASSUMED ?
+		       " (assumed: the recorder's default, none is stored; see --period)" :
+		       "";
 }

@@ -8,19 +8,19 @@
 #include "isa_dis.h"
 #include "tl_view.h"
 
-const char *tl_default_db(const char *opt)
-{
-	const char *env = getenv("AXPROF_DB");
-
-	if (opt && *opt)
-		return opt;
-	return env && *env ? env : "axprof-db";
-}
-
 static void add_totals(uint64_t *total, const struct pdb_prof *p)
 {
 	for (unsigned int e = 0; e < PDB_EV_MAX; e++)
 		total[e] += pdb_prof_total(p, e);
+}
+
+/* The image file of a database image: symbols and code for the reports, or why there are none. */
+static void open_image(struct tl_view_image *im)
+{
+	struct ax_error err;
+
+	if (img_open(im->img.path, 0, &im->elf, &err))
+		snprintf(im->elf_err, sizeof(im->elf_err), "%s", err.msg);
 }
 
 int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, char *err, size_t errlen)
@@ -75,7 +75,7 @@ int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, char *err, 
 		}
 		ret = 0;
 		if (im->img.path[0])
-			an_elf_open(im->img.path, &im->elf, im->elf_err, sizeof(im->elf_err));
+			open_image(im);
 		else
 			snprintf(im->elf_err, sizeof(im->elf_err), "path not recorded");
 	}
@@ -117,7 +117,7 @@ void tl_view_close(struct tl_view *v)
 	for (size_t i = 0; i < v->n; i++) {
 		free((char *)v->im[i].img.path);
 		pdb_prof_free(v->im[i].prof);
-		an_elf_close(v->im[i].elf);
+		img_close(v->im[i].elf);
 	}
 	free(v->im);
 	pdb_prof_free(v->unknown);
@@ -185,33 +185,33 @@ const char *tl_view_proc(const struct tl_view_image *im, uint64_t offset, uint64
 bool tl_view_proc_bounds(const struct tl_view_image *im, const char *name, uint64_t offset,
 			 const char **pname, uint64_t *start, uint64_t *end)
 {
-	const struct an_elf_symbol *s = NULL;
-	const struct an_elf_section *sec;
+	const struct img_symbol *s = NULL;
+	const struct img_section *sec;
 	size_t i, n;
 
 	if (!im->elf)
 		return false;
-	n = an_elf_nfunctions(im->elf);
+	n = img_nfunctions(im->elf);
 	if (name) {
 		for (i = 0; i < n; i++)
-			if (!strcmp(an_elf_function(im->elf, i)->name, name))
+			if (!strcmp(img_function(im->elf, i)->name, name))
 				break;
 	} else {
-		s = an_elf_function_at(im->elf, offset);
+		s = img_function_at(im->elf, offset);
 		for (i = 0; s && i < n; i++)
-			if (an_elf_function(im->elf, i)->value == s->value)
+			if (img_function(im->elf, i)->value == s->value)
 				break;
 	}
 	if (i >= n)
 		return false;
-	s = an_elf_function(im->elf, i);
+	s = img_function(im->elf, i);
 	*pname = s->name;
 	*start = s->value;
 	if (s->size)
 		*end = s->value + s->size;
 	else if (i + 1 < n)
-		*end = an_elf_function(im->elf, i + 1)->value;
-	else if ((sec = an_elf_section_at(im->elf, s->value)))
+		*end = img_function(im->elf, i + 1)->value;
+	else if ((sec = img_section_at(im->elf, s->value)))
 		*end = sec->addr + sec->size;
 	else
 		*end = s->value + 4;
@@ -224,7 +224,7 @@ bool tl_view_insn(const struct tl_view_image *im, uint64_t offset, uint32_t *wor
 	uint32_t w = 0;
 
 	*word = 0;
-	if (!im->elf || an_elf_read32(im->elf, offset, &w)) {
+	if (!im->elf || img_read32(im->elf, offset, &w)) {
 		snprintf(buf, size, "?");
 		return false;
 	}
@@ -265,26 +265,6 @@ int tl_event_parse(const char *name)
 	return pdb_event_id(up);
 }
 
-void tl_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 const char *tl_dest_name(unsigned int dest, char *buf, size_t size)
 {
 	if (dest < 32)
@@ -292,13 +272,4 @@ const char *tl_dest_name(unsigned int dest, char *buf, size_t size)
 	else
 		snprintf(buf, size, "$f%u", dest - 32);
 	return buf;
-}
-
-int tl_finish_stdout(const char *tool)
-{
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "%s: error writing standard output: %s\n", tool, strerror(errno));
-		return 1;
-	}
-	return 0;
 }

@@ -7,24 +7,23 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "an_elf.h"
+#include "img.h"
 #include "pdb.h"
+#include "tl_json.h"
+#include "tl_opts.h"
 
 /*
  * The report tools read one epoch of a database: its images (index), each image's profile, and
- * the image files themselves (symbols and instruction words through analysis/an_elf.h, text
+ * the image files themselves (symbols and instruction words through image/img.h, text
  * through isa_dis.h). Offsets are ELF addresses (daemon/dmn_lib.h, ATTRIBUTION), so symbol
  * lookups and disassembly take them directly.
  */
 
-/* The database directory: -d DIR, else $AXPROF_DB, else "axprof-db". */
-const char *tl_default_db(const char *opt);
-
 struct tl_view_image {
 	struct pdb_image img; /* key, path ("" when unknown) ... */
 	struct pdb_prof *prof; /* NULL when the image has no profile in the epoch */
-	struct an_elf *elf; /* NULL when the file cannot be read (then no symbols, no text) */
-	char elf_err[256]; /* why elf is NULL */
+	struct img *elf; /* NULL when the file cannot be read (then no symbols, no text) */
+	char elf_err[AX_ERROR_MAX]; /* why elf is NULL */
 	const char *name; /* what to print: the path, else the key */
 	uint64_t total[PDB_EV_MAX]; /* samples per event */
 };
@@ -81,13 +80,7 @@ const char *tl_event_lower(unsigned int event, char *buf, size_t size);
 /* Parse an event name, any case ("cycles", "CYCLES", "replay"); -EINVAL. */
 int tl_event_parse(const char *name);
 
-/* JSON: a string with quotes and escapes. */
-void tl_json_str(FILE *f, const char *s);
-
 /* Register name of a hotlist destination: 0-30 objdump's integer names, 32-62 "$fN". */
 const char *tl_dest_name(unsigned int dest, char *buf, size_t size);
-
-/* Check stdout for write errors (perf's rule): 0, or 1 with a message on stderr. */
-int tl_finish_stdout(const char *tool);
 
 #endif /* TL_VIEW_H */

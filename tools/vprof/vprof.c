@@ -22,14 +22,14 @@
 
 struct vp {
 	struct tl_view v;
-	const char *sel, *proc;
+	const char *proc;
 	double min_share;
 	uint64_t min_n; /* fewest observations for the summary */
 	unsigned int nvalues;
-	unsigned int top; /* procedures per image (0: all) */
 	unsigned int event; /* samples column */
-	bool latency, json;
-	bool first_json_img;
+	bool latency;
+	struct tl_ropts ro;
+	struct tl_json j;
 };
 
 /* One image's tables, indexed by offset. */
@@ -46,7 +46,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: vprof [-d DIR] [--epoch N] [--image I] [--proc P] [--min-share X] [--latency]\n"
-		"             [--values K] [--top N] [--json]\n\n"
+		"             [--values K] [-n N] [--json]\n\n"
 		"Value profiles recorded by `axprof record --mode vprof`: for each instruction of the\n"
 		"profiled procedures, its samples, its text, and the most frequent values of its\n"
 		"destination register with their estimated shares (Gibbons-Matias hotlists), e.g.\n"
@@ -61,8 +61,8 @@ static void usage(FILE *f)
 		"  --min-n N        ... observed at least N times (default 10)\n"
 		"  --latency        load latencies (D/S/B/M shares) instead of values\n"
 		"  --values K       values shown per instruction, 1..%d (default 2)\n"
-		"  --top N          procedures per image, by samples (default 10; 0: all)\n"
-		"  --json           JSON output\n"
+		"  -n, --top N      procedures per image, by samples (default 10; 0: all)\n"
+		"  --json           JSON output (docs/axprof-json.7)\n"
 		"  --help           this text\n",
 		TOP_VALUES_MAX);
 }
@@ -164,37 +164,43 @@ static void print_latency(FILE *f, const struct pdb_lat *pl)
 	fprintf(f, " avg %.1f n=%" PRIu64, n ? (double)pl->lat.latency_sum / (double)n : 0.0, n);
 }
 
-static void json_values(const struct vp *vp, const struct pdb_value *pv)
+static void json_values(struct vp *vp, const struct pdb_value *pv)
 {
 	struct hotlist_item it[TOP_VALUES_MAX];
 	unsigned int k = hotlist_top(&pv->h, it, vp->nvalues);
 	char reg[16];
 
-	printf(",\"dest\":\"%s\",\"n\":%" PRIu64 ",\"tau\":%" PRIu64 ",\"values\":[",
-	       tl_dest_name(pv->dest, reg, sizeof(reg)), pv->h.n, pv->h.tau);
-	for (unsigned int i = 0; i < k; i++)
-		printf("%s{\"value\":\"0x%" PRIx64 "\",\"share\":%.6f,\"estimate\":%" PRIu64
-		       ",\"count\":%u}",
-		       i ? "," : "", it[i].value, it[i].share_ppm / 1e6, it[i].estimate,
-		       it[i].count);
-	printf("]");
+	tl_json_str(&vp->j, "dest", tl_dest_name(pv->dest, reg, sizeof(reg)));
+	tl_json_u64(&vp->j, "n", pv->h.n);
+	tl_json_u64(&vp->j, "tau", pv->h.tau);
+	tl_json_arr_open(&vp->j, "values");
+	for (unsigned int i = 0; i < k; i++) {
+		tl_json_obj_open(&vp->j, NULL);
+		tl_json_hex(&vp->j, "value", it[i].value);
+		tl_json_num(&vp->j, "share", it[i].share_ppm / 1e6, 6);
+		tl_json_u64(&vp->j, "estimate", it[i].estimate);
+		tl_json_u64(&vp->j, "count", it[i].count);
+		tl_json_obj_close(&vp->j);
+	}
+	tl_json_arr_close(&vp->j);
 }
 
-static void json_latency(const struct pdb_lat *pl)
+static void json_latency(struct tl_json *j, const struct pdb_lat *pl)
 {
 	static const char *const names[PDB_LAT_LEVELS] = { "unknown", "dcache", "scache", "bcache",
 							   "memory" };
 	uint64_t n = lat_loads(&pl->lat);
 
-	printf(",\"latency\":{\"loads\":%" PRIu64 ",\"average\":%.3f", n,
-	       n ? (double)pl->lat.latency_sum / (double)n : 0.0);
+	tl_json_obj_open(j, "latency");
+	tl_json_u64(j, "loads", n);
+	tl_json_num(j, "average", n ? (double)pl->lat.latency_sum / (double)n : 0.0, 3);
 	for (unsigned int i = 0; i < PDB_LAT_LEVELS; i++)
-		printf(",\"%s\":%" PRIu64, names[i], pl->lat.level[i]);
-	printf("}");
+		tl_json_u64(j, names[i], pl->lat.level[i]);
+	tl_json_obj_close(j);
 }
 
-static void insn_line(const struct vp *vp, const struct tl_view_image *im, const struct tabs *t,
-		      uint64_t off, bool *first)
+static void insn_line(struct vp *vp, const struct tl_view_image *im, const struct tabs *t,
+		      uint64_t off)
 {
 	const struct pdb_value *pv = find_off(t->val, t->nval, sizeof(*t->val), off);
 	const struct pdb_lat *pl = find_off(t->lat, t->nlat, sizeof(*t->lat), off);
@@ -203,16 +209,16 @@ static void insn_line(const struct vp *vp, const struct tl_view_image *im, const
 	uint32_t w;
 
 	tl_view_insn(im, off, &w, text, sizeof(text));
-	if (vp->json) {
-		printf("%s{\"address\":\"0x%" PRIx64 "\",\"samples\":%" PRIu64 ",\"text\":",
-		       *first ? "" : ",", off, s);
-		tl_json_str(stdout, text);
+	if (vp->ro.json) {
+		tl_json_obj_open(&vp->j, NULL);
+		tl_json_hex(&vp->j, "address", off);
+		tl_json_u64(&vp->j, "samples", s);
+		tl_json_str(&vp->j, "text", text);
 		if (pv)
 			json_values(vp, pv);
 		if (pl)
-			json_latency(pl);
-		printf("}");
-		*first = false;
+			json_latency(&vp->j, pl);
+		tl_json_obj_close(&vp->j);
 		return;
 	}
 	char *line = NULL;
@@ -326,26 +332,24 @@ static int image_report(struct vp *vp, const struct tl_view_image *im)
 		tabs_free(&t);
 		return ret;
 	}
-	if (vp->top && n > vp->top)
-		n = vp->top;
-	if (vp->json) {
-		printf("%s{\"image\":", vp->first_json_img ? "" : ",");
-		tl_json_str(stdout, im->name);
-		printf(",\"key\":\"%s\",\"procedures\":[", im->img.key);
-		vp->first_json_img = false;
+	if (vp->ro.top && n > (size_t)vp->ro.top)
+		n = (size_t)vp->ro.top;
+	if (vp->ro.json) {
+		tl_json_obj_open(&vp->j, NULL);
+		tl_json_str(&vp->j, "image", im->name);
+		tl_json_str(&vp->j, "key", im->img.key);
+		tl_json_arr_open(&vp->j, "procedures");
 	} else if (n) {
 		printf("image %s (%s)%s%s\n", im->name, im->img.key, im->elf ? "" : ": ",
 		       im->elf ? "" : im->elf_err);
 	}
 	for (size_t i = 0; i < n; i++) {
-		bool first = true;
-
-		if (vp->json) {
-			printf("%s{\"procedure\":", i ? "," : "");
-			tl_json_str(stdout, ps[i].name);
-			printf(",\"address\":\"0x%" PRIx64 "\",\"samples\":%" PRIu64
-			       ",\"instructions\":[",
-			       ps[i].start, ps[i].samples);
+		if (vp->ro.json) {
+			tl_json_obj_open(&vp->j, NULL);
+			tl_json_str(&vp->j, "procedure", ps[i].name);
+			tl_json_hex(&vp->j, "address", ps[i].start);
+			tl_json_u64(&vp->j, "samples", ps[i].samples);
+			tl_json_arr_open(&vp->j, "instructions");
 		} else {
 			printf("\nprocedure %s (%" PRIu64 " %s samples)\n", ps[i].name,
 			       ps[i].samples, tl_event_lower(vp->event, evn, sizeof(evn)));
@@ -353,13 +357,16 @@ static int image_report(struct vp *vp, const struct tl_view_image *im)
 			       vp->latency ? "latencies" : "values");
 		}
 		for (uint64_t off = ps[i].start; off < ps[i].end; off += 4)
-			insn_line(vp, im, &t, off, &first);
-		if (vp->json)
-			printf("]}");
+			insn_line(vp, im, &t, off);
+		if (vp->ro.json) {
+			tl_json_arr_close(&vp->j);
+			tl_json_obj_close(&vp->j);
+		}
 	}
-	if (vp->json)
-		printf("]}");
-	else if (n)
+	if (vp->ro.json) {
+		tl_json_arr_close(&vp->j);
+		tl_json_obj_close(&vp->j);
+	} else if (n)
 		printf("\n");
 	free(ps);
 	tabs_free(&t);
@@ -433,30 +440,33 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 		tabs_free(&t);
 	}
 	qsort(ss, n, sizeof(*ss), semi_cmp);
-	if (vp->json) {
-		printf("],\"min_share\":%.6f,\"min_n\":%" PRIu64 ",\"semi_invariant\":[",
-		       vp->min_share, vp->min_n);
+	if (vp->ro.json) {
+		struct tl_json *j = &vp->j;
+
+		tl_json_arr_close(j);
+		tl_json_num(j, "min_share", vp->min_share, 6);
+		tl_json_u64(j, "min_n", vp->min_n);
+		tl_json_arr_open(j, "semi_invariant");
 		for (size_t i = 0; i < n; i++) {
 			const char *pn;
 			uint64_t ps, pe;
 			uint32_t w;
 
 			tl_view_insn(ss[i].im, ss[i].off, &w, text, sizeof(text));
-			printf("%s{\"image\":", i ? "," : "");
-			tl_json_str(stdout, ss[i].im->name);
-			printf(",\"address\":\"0x%" PRIx64 "\",\"samples\":%" PRIu64
-			       ",\"dest\":\"%s\",\"value\":\"0x%" PRIx64
-			       "\",\"share\":%.6f,\"n\":%" PRIu64 ",\"text\":",
-			       ss[i].off, ss[i].samples, tl_dest_name(ss[i].dest, reg, sizeof(reg)),
-			       ss[i].value, ss[i].share_ppm / 1e6, ss[i].n);
-			tl_json_str(stdout, text);
-			if (tl_view_proc_bounds(ss[i].im, NULL, ss[i].off, &pn, &ps, &pe)) {
-				printf(",\"procedure\":");
-				tl_json_str(stdout, pn);
-			}
-			printf("}");
+			tl_json_obj_open(j, NULL);
+			tl_json_str(j, "image", ss[i].im->name);
+			tl_json_hex(j, "address", ss[i].off);
+			tl_json_u64(j, "samples", ss[i].samples);
+			tl_json_str(j, "dest", tl_dest_name(ss[i].dest, reg, sizeof(reg)));
+			tl_json_hex(j, "value", ss[i].value);
+			tl_json_num(j, "share", ss[i].share_ppm / 1e6, 6);
+			tl_json_u64(j, "n", ss[i].n);
+			tl_json_str(j, "text", text);
+			if (tl_view_proc_bounds(ss[i].im, NULL, ss[i].off, &pn, &ps, &pe))
+				tl_json_str(j, "procedure", pn);
+			tl_json_obj_close(j);
 		}
-		printf("]}\n");
+		tl_json_doc_close(j);
 		free(ss);
 		return 0;
 	}
@@ -497,9 +507,9 @@ static int run(struct vp *vp)
 	sel = calloc(vp->v.n ? vp->v.n : 1, sizeof(*sel));
 	if (!sel)
 		return -ENOMEM;
-	n = tl_view_select(&vp->v, vp->sel, vp->event, sel);
-	if (vp->sel && *vp->sel && !n) {
-		fprintf(stderr, "vprof: no image '%s' in epoch %u\n", vp->sel, vp->v.epoch);
+	n = tl_view_select(&vp->v, vp->ro.image, vp->event, sel);
+	if (vp->ro.image && *vp->ro.image && !n) {
+		fprintf(stderr, "vprof: no image '%s' in epoch %u\n", vp->ro.image, vp->v.epoch);
 		free(sel);
 		return -ENOENT;
 	}
@@ -516,24 +526,25 @@ static int run(struct vp *vp)
 			free(pv);
 		if (!pdb_prof_latencies(p, &pl, &nl))
 			free(pl);
-		if ((vp->latency ? nl : nv) || (vp->sel && *vp->sel))
+		if ((vp->latency ? nl : nv) || (vp->ro.image && *vp->ro.image))
 			sel[k++] = sel[i];
 	}
-	if (vp->json) {
-		printf("{\"database\":");
-		tl_json_str(stdout, pdb_dir(vp->v.db));
-		printf(",\"epoch\":%u,\"images\":[", vp->v.epoch);
+	if (vp->ro.json) {
+		tl_json_doc_open(&vp->j, stdout, "vprof");
+		tl_json_str(&vp->j, "database", pdb_dir(vp->v.db));
+		tl_json_u64(&vp->j, "epoch", vp->v.epoch);
+		tl_json_str(&vp->j, "mode", vp->latency ? "latency" : "values");
+		tl_json_arr_open(&vp->j, "images");
 	} else {
 		printf("vprof: database %s, epoch %u\n\n", pdb_dir(vp->v.db), vp->v.epoch);
 		if (!k)
 			printf("No %s in this epoch (record with --mode vprof).\n\n",
 			       vp->latency ? "load latencies" : "value profiles");
 	}
-	vp->first_json_img = true;
 	for (size_t i = 0; i < k && !ret; i++)
 		ret = image_report(vp, sel[i]);
-	if (!ret && vp->latency && vp->json)
-		printf("]}\n");
+	if (!ret && vp->latency && vp->ro.json)
+		tl_json_doc_close(&vp->j);
 	else if (!ret && !vp->latency)
 		ret = summary(vp, sel, k);
 	free(sel);
@@ -543,43 +554,32 @@ static int run(struct vp *vp)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "epoch", required_argument, NULL, 'e' },
-		{ "image", required_argument, NULL, 'i' },
+		TL_LONGOPT_DB,
+		TL_LONGOPT_EPOCH,
+		TL_LONGOPT_IMAGE,
+		TL_LONGOPT_JSON,
+		TL_LONGOPT_TOP,
 		{ "proc", required_argument, NULL, 'p' },
 		{ "min-share", required_argument, NULL, 'm' },
-		{ "min-n", required_argument, NULL, 'n' },
+		{ "min-n", required_argument, NULL, 'N' },
 		{ "latency", no_argument, NULL, 'l' },
 		{ "values", required_argument, NULL, 'k' },
-		{ "top", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct vp vp = {
-		.min_share = 0.9, .min_n = 10, .nvalues = 2, .top = 10, .event = PDB_EV_CYCLES
-	};
-	const char *dir = NULL;
-	unsigned long epoch = 0, u;
+	struct vp vp = { .min_share = 0.9, .min_n = 10, .nvalues = 2, .event = PDB_EV_CYCLES };
+	unsigned long u;
 	char err[1200], *end;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "d:", longopts, NULL)) != -1) {
+	tl_ropts_init(&vp.ro, "vprof", 10);
+	while ((c = getopt_long(argc, argv, "d:n:", longopts, NULL)) != -1) {
+		ret = tl_ropts_parse(&vp.ro, c, optarg);
+		if (ret == 2)
+			return 2;
+		if (ret)
+			continue;
 		switch (c) {
-		case 'd':
-			dir = optarg;
-			break;
-		case 'e':
-			epoch = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || !epoch || epoch > PDB_EPOCH_MAX) {
-				fprintf(stderr, "vprof: --epoch needs 1..%u, not '%s'\n",
-					PDB_EPOCH_MAX, optarg);
-				return 2;
-			}
-			break;
-		case 'i':
-			vp.sel = optarg;
-			break;
 		case 'p':
 			vp.proc = optarg;
 			break;
@@ -594,7 +594,7 @@ int main(int argc, char **argv)
 		case 'l':
 			vp.latency = true;
 			break;
-		case 'n':
+		case 'N':
 			u = strtoul(optarg, &end, 10);
 			if (end == optarg || *end) {
 				fprintf(stderr, "vprof: --min-n: bad number '%s'\n", optarg);
@@ -603,21 +603,12 @@ int main(int argc, char **argv)
 			vp.min_n = u;
 			break;
 		case 'k':
-		case 't':
 			u = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || (c == 'k' && (u < 1 || u > TOP_VALUES_MAX)) ||
-			    u > 1000000) {
-				fprintf(stderr, "vprof: --%s: bad number '%s'\n",
-					c == 'k' ? "values" : "top", optarg);
+			if (end == optarg || *end || u < 1 || u > TOP_VALUES_MAX) {
+				fprintf(stderr, "vprof: --values: bad number '%s'\n", optarg);
 				return 2;
 			}
-			if (c == 'k')
-				vp.nvalues = (unsigned int)u;
-			else
-				vp.top = (unsigned int)u;
-			break;
-		case 'j':
-			vp.json = true;
+			vp.nvalues = (unsigned int)u;
 			break;
 		case 'h':
 			usage(stdout);
@@ -631,8 +622,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vprof: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	dir = tl_default_db(dir);
-	ret = tl_view_open(&vp.v, dir, (uint32_t)epoch, err, sizeof(err));
+	ret = tl_view_open(&vp.v, vp.ro.db, vp.ro.epoch, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "vprof: %s\n", err);
 		return 1;

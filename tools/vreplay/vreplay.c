@@ -23,10 +23,10 @@
 
 struct vr {
 	struct tl_view v;
-	const char *sel, *proc;
-	unsigned int top;
-	bool json, have_replays;
-	bool first_img;
+	const char *proc;
+	bool have_replays;
+	struct tl_ropts ro;
+	struct tl_json j;
 };
 
 struct tabs {
@@ -43,7 +43,7 @@ struct tabs {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: vreplay [-d DIR] [--epoch N] [--image I] [--proc P] [--top N] [--json]\n\n"
+		"usage: vreplay [-d DIR] [--epoch N] [--image I] [--proc P] [-n N] [--json]\n\n"
 		"Replay-trap diagnosis from `axprof record --mode vreplay`: for each instruction of\n"
 		"the procedures with conflicts, the hardware replay count (REPLAY samples; \"-\" when\n"
 		"none were recorded), the instruction, its vcount (times interpreted), and the\n"
@@ -55,8 +55,8 @@ static void usage(FILE *f)
 		"  --epoch N      that epoch (default the current one)\n"
 		"  --image I      only images whose key, path or file name is I\n"
 		"  --proc P       only procedure P\n"
-		"  --top N        procedures per image, by conflicts (default 10; 0: all)\n"
-		"  --json         JSON output\n"
+		"  -n, --top N    procedures per image, by conflicts (default 10; 0: all)\n"
+		"  --json         JSON output (docs/axprof-json.7)\n"
 		"  --help         this text\n");
 }
 
@@ -198,8 +198,8 @@ static size_t partners(const struct tabs *t, uint64_t off, const struct pdb_conf
 	return k;
 }
 
-static void insn_line(const struct vr *vr, const struct tl_view_image *im, const struct tabs *t,
-		      uint64_t off, bool *first)
+static void insn_line(struct vr *vr, const struct tl_view_image *im, const struct tabs *t,
+		      uint64_t off)
 {
 	const struct pdb_count *rp = find_count(t->rp, t->nrp, off);
 	const struct pdb_count *vc = find_count(t->vc, t->nvc, off);
@@ -211,29 +211,31 @@ static void insn_line(const struct vr *vr, const struct tl_view_image *im, const
 	uint32_t w;
 
 	tl_view_insn(im, off, &w, text, sizeof(text));
-	if (vr->json) {
-		printf("%s{\"address\":\"0x%" PRIx64 "\",", *first ? "" : ",", off);
-		if (vr->have_replays)
-			printf("\"replays\":%" PRIu64 ",", rp ? rp->count : 0);
-		printf("\"vcount\":%" PRIu64 ",\"text\":", vc ? vc->count : 0);
-		tl_json_str(stdout, text);
-		printf(",\"%s\":[", as_store ? "later_loads" : "earlier_accesses");
-		for (size_t i = 0; i < np; i++) {
-			uint64_t o = as_store ? p[i]->load_offset : p[i]->prior_offset;
+	if (vr->ro.json) {
+		struct tl_json *j = &vr->j;
 
-			printf("%s{\"address\":\"0x%" PRIx64 "\",\"count\":%" PRIu64
-			       ",\"share\":%.6f,\"kind\":\"%s\",\"dist_min\":%u",
-			       i ? "," : "", o, p[i]->count, (double)p[i]->count / (double)total,
-			       p[i]->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load",
-			       p[i]->dist_min);
-			if (!as_store && strcmp(p[i]->prior_key, im->img.key)) {
-				printf(",\"image\":");
-				tl_json_str(stdout, p[i]->prior_key);
-			}
-			printf("}");
+		tl_json_obj_open(j, NULL);
+		tl_json_hex(j, "address", off);
+		if (vr->have_replays)
+			tl_json_u64(j, "replays", rp ? rp->count : 0);
+		tl_json_u64(j, "vcount", vc ? vc->count : 0);
+		tl_json_str(j, "text", text);
+		tl_json_arr_open(j, as_store ? "later_loads" : "earlier_accesses");
+		for (size_t i = 0; i < np; i++) {
+			tl_json_obj_open(j, NULL);
+			tl_json_hex(j, "address",
+				    as_store ? p[i]->load_offset : p[i]->prior_offset);
+			tl_json_u64(j, "count", p[i]->count);
+			tl_json_num(j, "share", (double)p[i]->count / (double)total, 6);
+			tl_json_str(j, "kind",
+				    p[i]->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load");
+			tl_json_u64(j, "dist_min", p[i]->dist_min);
+			if (!as_store && strcmp(p[i]->prior_key, im->img.key))
+				tl_json_str(j, "prior_key", p[i]->prior_key);
+			tl_json_obj_close(j);
 		}
-		printf("]}");
-		*first = false;
+		tl_json_arr_close(j);
+		tl_json_obj_close(j);
 		return;
 	}
 	if (vr->have_replays)
@@ -347,6 +349,24 @@ static void pair_line(const struct tl_view_image *im, const struct pdb_conflict 
 	       c->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load", lw, lt, sw, st);
 }
 
+static void json_pairs(struct tl_json *j, const struct tabs *t)
+{
+	tl_json_arr_open(j, "pairs");
+	for (size_t i = 0; i < t->ncf; i++) {
+		const struct pdb_conflict *c = &t->cf[i];
+
+		tl_json_obj_open(j, NULL);
+		tl_json_hex(j, "load", c->load_offset);
+		tl_json_hex(j, "prior", c->prior_offset);
+		tl_json_str(j, "prior_key", c->prior_key);
+		tl_json_str(j, "kind", c->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load");
+		tl_json_u64(j, "count", c->count);
+		tl_json_u64(j, "dist_min", c->dist_min);
+		tl_json_obj_close(j);
+	}
+	tl_json_arr_close(j);
+}
+
 static int image_report(struct vr *vr, const struct tl_view_image *im)
 {
 	struct tabs t;
@@ -362,26 +382,24 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 		tabs_free(&t);
 		return ret;
 	}
-	if (vr->top && n > vr->top)
-		n = vr->top;
-	if (vr->json) {
-		printf("%s{\"image\":", vr->first_img ? "" : ",");
-		tl_json_str(stdout, im->name);
-		printf(",\"key\":\"%s\",\"procedures\":[", im->img.key);
+	if (vr->ro.top && n > (size_t)vr->ro.top)
+		n = (size_t)vr->ro.top;
+	if (vr->ro.json) {
+		tl_json_obj_open(&vr->j, NULL);
+		tl_json_str(&vr->j, "image", im->name);
+		tl_json_str(&vr->j, "key", im->img.key);
+		tl_json_arr_open(&vr->j, "procedures");
 	} else {
 		printf("image %s (%s)%s%s\n", im->name, im->img.key, im->elf ? "" : ": ",
 		       im->elf ? "" : im->elf_err);
 	}
-	vr->first_img = false;
 	for (size_t i = 0; i < n; i++) {
-		bool first = true;
-
-		if (vr->json) {
-			printf("%s{\"procedure\":", i ? "," : "");
-			tl_json_str(stdout, ps[i].name);
-			printf(",\"address\":\"0x%" PRIx64 "\",\"conflicts\":%" PRIu64
-			       ",\"instructions\":[",
-			       ps[i].start, ps[i].conflicts);
+		if (vr->ro.json) {
+			tl_json_obj_open(&vr->j, NULL);
+			tl_json_str(&vr->j, "procedure", ps[i].name);
+			tl_json_hex(&vr->j, "address", ps[i].start);
+			tl_json_u64(&vr->j, "conflicts", ps[i].conflicts);
+			tl_json_arr_open(&vr->j, "instructions");
 		} else {
 			printf("\nprocedure %s (%" PRIu64 " conflicts)\n", ps[i].name,
 			       ps[i].conflicts);
@@ -389,24 +407,16 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 			       "vcount", "conflicts");
 		}
 		for (uint64_t off = ps[i].start; off < ps[i].end; off += 4)
-			insn_line(vr, im, &t, off, &first);
-		if (vr->json)
-			printf("]}");
-	}
-	if (vr->json) {
-		printf("],\"pairs\":[");
-		for (size_t i = 0; i < t.ncf; i++) {
-			const struct pdb_conflict *c = &t.cf[i];
-
-			printf("%s{\"load\":\"0x%" PRIx64 "\",\"prior\":\"0x%" PRIx64
-			       "\",\"prior_image\":",
-			       i ? "," : "", c->load_offset, c->prior_offset);
-			tl_json_str(stdout, c->prior_key);
-			printf(",\"kind\":\"%s\",\"count\":%" PRIu64 ",\"dist_min\":%u}",
-			       c->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load", c->count,
-			       c->dist_min);
+			insn_line(vr, im, &t, off);
+		if (vr->ro.json) {
+			tl_json_arr_close(&vr->j);
+			tl_json_obj_close(&vr->j);
 		}
-		printf("]}");
+	}
+	if (vr->ro.json) {
+		tl_json_arr_close(&vr->j);
+		json_pairs(&vr->j, &t);
+		tl_json_obj_close(&vr->j);
 	} else {
 		const struct pdb_conflict **order = calloc(t.ncf ? t.ncf : 1, sizeof(*order));
 
@@ -449,9 +459,9 @@ static int run(struct vr *vr)
 	sel = calloc(vr->v.n ? vr->v.n : 1, sizeof(*sel));
 	if (!sel)
 		return -ENOMEM;
-	n = tl_view_select(&vr->v, vr->sel, PDB_EV_CYCLES, sel);
-	if (vr->sel && *vr->sel && !n) {
-		fprintf(stderr, "vreplay: no image '%s' in epoch %u\n", vr->sel, vr->v.epoch);
+	n = tl_view_select(&vr->v, vr->ro.image, PDB_EV_CYCLES, sel);
+	if (vr->ro.image && *vr->ro.image && !n) {
+		fprintf(stderr, "vreplay: no image '%s' in epoch %u\n", vr->ro.image, vr->v.epoch);
 		free(sel);
 		return -ENOENT;
 	}
@@ -463,26 +473,26 @@ static int run(struct vr *vr)
 			continue;
 		if (!pdb_prof_conflicts(sel[i]->prof, &c, &nc))
 			free(c);
-		if (nc || (vr->sel && *vr->sel))
+		if (nc || (vr->ro.image && *vr->ro.image))
 			sel[k++] = sel[i];
 	}
 	vr->have_replays = (vr->v.events >> PDB_EV_REPLAY) & 1;
-	if (vr->json) {
-		printf("{\"database\":");
-		tl_json_str(stdout, pdb_dir(vr->v.db));
-		printf(",\"epoch\":%u,\"replays_recorded\":%s,\"images\":[", vr->v.epoch,
-		       vr->have_replays ? "true" : "false");
+	if (vr->ro.json) {
+		tl_json_doc_open(&vr->j, stdout, "vreplay");
+		tl_json_str(&vr->j, "database", pdb_dir(vr->v.db));
+		tl_json_u64(&vr->j, "epoch", vr->v.epoch);
+		tl_json_bool(&vr->j, "replays_recorded", vr->have_replays);
+		tl_json_arr_open(&vr->j, "images");
 	} else {
 		printf("vreplay: database %s, epoch %u%s\n\n", pdb_dir(vr->v.db), vr->v.epoch,
 		       vr->have_replays ? "" : " (no hardware replay counts recorded: \"-\")");
 		if (!k)
 			printf("No conflicts in this epoch (record with --mode vreplay).\n");
 	}
-	vr->first_img = true;
 	for (size_t i = 0; i < k && !ret; i++)
 		ret = image_report(vr, sel[i]);
-	if (vr->json && !ret)
-		printf("]}\n");
+	if (vr->ro.json && !ret)
+		tl_json_doc_close(&vr->j);
 	free(sel);
 	return ret;
 }
@@ -490,50 +500,29 @@ static int run(struct vr *vr)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "epoch", required_argument, NULL, 'e' },
-		{ "image", required_argument, NULL, 'i' },
+		TL_LONGOPT_DB,
+		TL_LONGOPT_EPOCH,
+		TL_LONGOPT_IMAGE,
+		TL_LONGOPT_JSON,
+		TL_LONGOPT_TOP,
 		{ "proc", required_argument, NULL, 'p' },
-		{ "top", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct vr vr = { .top = 10 };
-	const char *dir = NULL;
-	unsigned long epoch = 0, u;
-	char err[1200], *end;
+	struct vr vr = { 0 };
+	char err[1200];
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "d:", longopts, NULL)) != -1) {
+	tl_ropts_init(&vr.ro, "vreplay", 10);
+	while ((c = getopt_long(argc, argv, "d:n:", longopts, NULL)) != -1) {
+		ret = tl_ropts_parse(&vr.ro, c, optarg);
+		if (ret == 2)
+			return 2;
+		if (ret)
+			continue;
 		switch (c) {
-		case 'd':
-			dir = optarg;
-			break;
-		case 'e':
-			epoch = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || !epoch || epoch > PDB_EPOCH_MAX) {
-				fprintf(stderr, "vreplay: --epoch needs 1..%u, not '%s'\n",
-					PDB_EPOCH_MAX, optarg);
-				return 2;
-			}
-			break;
-		case 'i':
-			vr.sel = optarg;
-			break;
 		case 'p':
 			vr.proc = optarg;
-			break;
-		case 't':
-			u = strtoul(optarg, &end, 10);
-			if (end == optarg || *end || u > 1000000) {
-				fprintf(stderr, "vreplay: --top: bad number '%s'\n", optarg);
-				return 2;
-			}
-			vr.top = (unsigned int)u;
-			break;
-		case 'j':
-			vr.json = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -547,8 +536,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vreplay: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	dir = tl_default_db(dir);
-	ret = tl_view_open(&vr.v, dir, (uint32_t)epoch, err, sizeof(err));
+	ret = tl_view_open(&vr.v, vr.ro.db, vr.ro.epoch, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "vreplay: %s\n", err);
 		return 1;

@@ -1,0 +1,164 @@
+/* tests/daemon/test_dmn_opts.c - the sampling options record and axprofd share (dmn_sampling_*). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dmn_opts.h"
+#include "hotlist.h"
+
+/*
+ * Parse a command line the way record and axprofd do: every option through dmn_sampling_opt(),
+ * then dmn_sampling_config(). Returns its result; err gets the message.
+ */
+static int parse(struct vs_config *cfg, char *err, size_t errlen, ...)
+{
+	static const struct option longopts[] = {
+		DMN_SAMPLING_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct dmn_sampling s = { 0 };
+	char *argv[32] = { (char *)"prog" };
+	int argc = 1, c, ret;
+	va_list ap;
+
+	va_start(ap, errlen);
+	for (char *a; (a = va_arg(ap, char *)) && argc < 31;)
+		argv[argc++] = a;
+	va_end(ap);
+	err[0] = 0;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		ret = dmn_sampling_opt(&s, c, optarg, err, errlen);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			return -E2BIG; /* not a sampling option: the test's mistake */
+	}
+	memset(cfg, 0xa5, sizeof(*cfg)); /* every field must be set */
+	return dmn_sampling_config(&s, cfg, err, errlen);
+}
+
+static void test_dmn_sampling_defaults_are_cycles_mode(void **state)
+{
+	struct vs_config cfg, want;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&cfg, err, sizeof(err), NULL), 0);
+	vs_config_default(&want, VS_MODE_CYCLES);
+	assert_memory_equal(&cfg, &want, sizeof(cfg));
+}
+
+/* axprofd used to keep --period across a later --mode; record applied the mode first. Now
+ * both: the mode's defaults, then the rest, whatever the order. */
+static void test_dmn_sampling_order_does_not_matter(void **state)
+{
+	struct vs_config a, b, want;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&a, err, sizeof(err), "--period", "1000-1100", "--mode", "vprof",
+			       "--seed", "7", NULL),
+			 0);
+	assert_int_equal(parse(&b, err, sizeof(err), "--seed", "7", "--mode", "vprof", "--period",
+			       "1000-1100", NULL),
+			 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+	vs_config_default(&want, VS_MODE_VPROF);
+	want.period[VS_EV_CYCLES] = (struct vs_period){ 1000, 1100 };
+	want.seed = 7;
+	assert_memory_equal(&a, &want, sizeof(a));
+}
+
+static void test_dmn_sampling_every_option_lands_in_the_config(void **state)
+{
+	struct vs_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&cfg, err, sizeof(err), "--mode", "vreplay", "--event",
+			       "cycles,imiss", "--period", "imiss=500-600", "--share", "3/7",
+			       "--budget", "0x20", "--hotlist-m", "8", "--seed", "12345", NULL),
+			 0);
+	assert_int_equal(cfg.mode, VS_MODE_VREPLAY);
+	assert_int_equal(cfg.events, (1u << VS_EV_CYCLES) | (1u << VS_EV_IMISS));
+	assert_int_equal(cfg.period[VS_EV_IMISS].lo, 500);
+	assert_int_equal(cfg.period[VS_EV_IMISS].hi, 600);
+	assert_int_equal(cfg.interp_num, 3);
+	assert_int_equal(cfg.interp_den, 7);
+	assert_int_equal(cfg.interp_budget, 32);
+	assert_int_equal(cfg.hotlist_m, 8);
+	assert_int_equal(cfg.seed, 12345);
+}
+
+static const struct bad {
+	const char *opt, *arg, *msg;
+} bad_args[] = {
+	{ "--mode", "fast", "--mode must be cycles, vprof or vreplay, not 'fast'" },
+	{ "--period", "100", "--period needs LO-HI or E=LO-HI" },
+	{ "--period", "0-10", "not '0-10'" },
+	{ "--period", "20-10", "not '20-10'" },
+	{ "--period", "1-2000000", "< LO + 2^20" },
+	{ "--period", "frob=1-2", "not 'frob=1-2'" },
+	{ "--event", "cycles,", "--event takes cycles, imiss, dmiss, branchmp, insns" },
+	{ "--event", "tlb", "not 'tlb'" },
+	{ "--share", "3/2", "--share needs N/D with N <= D, not '3/2'" },
+	{ "--share", "1/0", "not '1/0'" },
+	{ "--budget", "0", "--budget needs 1..4096, not '0'" },
+	{ "--budget", "4097", "not '4097'" },
+	{ "--hotlist-m", "3", "--hotlist-m needs 4..32, not '3'" },
+	{ "--hotlist-m", "33", "not '33'" },
+	{ "--seed", "-1", "--seed needs a number, not '-1'" },
+	{ "--seed", "12x", "not '12x'" },
+};
+
+static void test_dmn_sampling_rejects_bad_values_with_one_message(void **state)
+{
+	struct vs_config cfg;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad_args) / sizeof(bad_args[0]); i++) {
+		int ret = parse(&cfg, err, sizeof(err), bad_args[i].opt, bad_args[i].arg, NULL);
+
+		if (ret != -EINVAL || !strstr(err, bad_args[i].msg))
+			fail_msg("%s %s: %d '%s', want -EINVAL and '%s'", bad_args[i].opt,
+				 bad_args[i].arg, ret, err, bad_args[i].msg);
+	}
+}
+
+static void test_dmn_sampling_too_many_periods(void **state)
+{
+	struct dmn_sampling s = { 0 };
+	char err[256] = "";
+
+	(void)state;
+	for (int i = 0; i < DMN_PERIOD_OPTS_MAX; i++)
+		assert_int_equal(dmn_sampling_opt(&s, DMN_OPT_PERIOD, "10-20", err, sizeof(err)),
+				 1);
+	assert_int_equal(dmn_sampling_opt(&s, DMN_OPT_PERIOD, "10-20", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "too many --period"));
+	assert_int_equal(dmn_sampling_opt(&s, 'q', NULL, err, sizeof(err)), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dmn_sampling_defaults_are_cycles_mode),
+		cmocka_unit_test(test_dmn_sampling_order_does_not_matter),
+		cmocka_unit_test(test_dmn_sampling_every_option_lands_in_the_config),
+		cmocka_unit_test(test_dmn_sampling_rejects_bad_values_with_one_message),
+		cmocka_unit_test(test_dmn_sampling_too_many_periods),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,97 @@
+/* tools/lib/tl_opts.c - the options every report tool shares (-d, --epoch, --image, --json, -n). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pdb.h"
+#include "tl_opts.h"
+
+const char *tl_default_db(const char *opt)
+{
+	const char *env = getenv("AXPROF_DB");
+
+	if (opt && *opt)
+		return opt;
+	return env && *env ? env : "axprof-db";
+}
+
+void tl_ropts_init(struct tl_ropts *o, const char *cmd, long top_default)
+{
+	memset(o, 0, sizeof(*o));
+	o->cmd = cmd;
+	o->db = tl_default_db(NULL);
+	o->top = top_default;
+}
+
+/* A decimal number lo..hi with nothing after it. */
+static int parse_range(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int tl_parse_epoch(const char *cmd, const char *opt, const char *arg, uint32_t *epoch)
+{
+	long v;
+
+	if (parse_range(arg, 1, PDB_EPOCH_MAX, &v)) {
+		fprintf(stderr, "%s: %s needs an epoch number 1..%u, not '%s'\n", cmd, opt,
+			PDB_EPOCH_MAX, arg);
+		return 2;
+	}
+	*epoch = (uint32_t)v;
+	return 0;
+}
+
+int tl_ropts_parse(struct tl_ropts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'd':
+		o->db = tl_default_db(arg);
+		o->seen |= TL_SEEN_DB;
+		return 1;
+	case TL_OPT_EPOCH:
+		if (tl_parse_epoch(o->cmd, "--epoch", arg, &o->epoch))
+			return 2;
+		o->seen |= TL_SEEN_EPOCH;
+		return 1;
+	case TL_OPT_IMAGE:
+		o->image = arg;
+		o->seen |= TL_SEEN_IMAGE;
+		return 1;
+	case TL_OPT_JSON:
+		o->json = true;
+		o->seen |= TL_SEEN_JSON;
+		return 1;
+	case 'n':
+		if (parse_range(arg, 0, TL_TOP_MAX, &o->top)) {
+			fprintf(stderr, "%s: -n/--top needs a count 0..%ld (0: all), not '%s'\n",
+				o->cmd, TL_TOP_MAX, arg);
+			return 2;
+		}
+		o->seen |= TL_SEEN_TOP;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int tl_finish_stdout(const char *tool)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s: error writing standard output: %s\n", tool,
+			strerror(errno ? errno : EIO));
+		return 1;
+	}
+	return 0;
+}

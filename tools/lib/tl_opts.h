@@ -1,0 +1,86 @@
+/* tools/lib/tl_opts.h - the options every report tool shares (-d, --epoch, --image, --json, -n). */
+#ifndef TL_OPTS_H
+#define TL_OPTS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * The report tools (report, annotate, topstalls, vprof, vreplay, epoch, merge, flush) take these
+ * with one meaning and one set of messages:
+ *   -d, --db DIR    the database (default $AXPROF_DB, else ./axprof-db: tl_default_db)
+ *   --epoch N       that epoch, 1..PDB_EPOCH_MAX (default the current one)
+ *   --image NAME    only images whose key, path or file name is NAME
+ *   --json          JSON output (docs/axprof-json.7)
+ *   -n, --top N     the N first rows (0: all)
+ * A tool lists the TL_LONGOPT_* entries it takes in its getopt_long table (and "d:n:" among its
+ * short options as they apply) and hands every option to tl_ropts_parse() first.
+ */
+enum {
+	TL_OPT_EPOCH = 0x1000,
+	TL_OPT_IMAGE,
+	TL_OPT_JSON,
+};
+
+#define TL_LONGOPT_DB                              \
+	{                                          \
+		"db", required_argument, NULL, 'd' \
+	}
+#define TL_LONGOPT_EPOCH                                       \
+	{                                                      \
+		"epoch", required_argument, NULL, TL_OPT_EPOCH \
+	}
+#define TL_LONGOPT_IMAGE                                       \
+	{                                                      \
+		"image", required_argument, NULL, TL_OPT_IMAGE \
+	}
+#define TL_LONGOPT_JSON                                \
+	{                                              \
+		"json", no_argument, NULL, TL_OPT_JSON \
+	}
+#define TL_LONGOPT_TOP                              \
+	{                                           \
+		"top", required_argument, NULL, 'n' \
+	}
+
+/* Bits of tl_ropts.seen. */
+#define TL_SEEN_DB (1u << 0)
+#define TL_SEEN_EPOCH (1u << 1)
+#define TL_SEEN_IMAGE (1u << 2)
+#define TL_SEEN_JSON (1u << 3)
+#define TL_SEEN_TOP (1u << 4)
+
+/* The largest -n/--top. */
+#define TL_TOP_MAX 100000000L
+
+struct tl_ropts {
+	const char *cmd; /* for messages: "axprof report", "vprof" */
+	const char *db; /* the database directory (tl_ropts_parse fills in the default) */
+	uint32_t epoch; /* 0: the current one */
+	const char *image; /* NULL: every image */
+	bool json;
+	long top; /* -n/--top; the tool's default until given; 0: all */
+	unsigned int seen; /* TL_SEEN_* of the options given */
+};
+
+/* Defaults: db from tl_default_db(NULL), epoch 0, no image, text output, top = top_default. */
+void tl_ropts_init(struct tl_ropts *o, const char *cmd, long top_default);
+
+/*
+ * Take option c (getopt_long's return) with its argument if it is one of the above. Returns 1
+ * when taken, 0 when c is not one of them (the tool's own option), 2 (the usage exit code) after
+ * a message on stderr for a bad argument.
+ */
+int tl_ropts_parse(struct tl_ropts *o, int c, const char *arg);
+
+/* --epoch's argument (1..PDB_EPOCH_MAX) into *epoch; 0, or 2 after a message naming opt. */
+int tl_parse_epoch(const char *cmd, const char *opt, const char *arg, uint32_t *epoch);
+
+/* The database directory: -d DIR, else $AXPROF_DB, else "axprof-db". */
+const char *tl_default_db(const char *opt);
+
+/* Check stdout for write errors (perf's rule): 0, or 1 with a message on stderr. */
+int tl_finish_stdout(const char *tool);
+
+#endif /* TL_OPTS_H */
