@@ -134,7 +134,7 @@ format-check:
 
 check: deps
 	$(Q)$(MAKE) --no-print-directory all tests workloads
-	$(Q)$(MAKE) --no-print-directory check-core format-check
+	$(Q)$(MAKE) --no-print-directory check-core check-layers format-check
 	$(Q)scripts/run-tests $(BUILD) $(TEST_BINS) -- $(CHECK_STEPS)
 
 bench: deps
