@@ -65,12 +65,17 @@ struct mach_opts {
 	const char *prog; /* the program's name in messages (NULL: "program") */
 	uint64_t max_insns; /* 0: unlimited */
 	bool trace_syscalls; /* print each system call to stderr (like qemu -strace) */
+	/* Host signals the embedder handles itself (bit h - 1 for host signal h): the program's
+	 * sigaction() never changes their host disposition, so they never reach the program from
+	 * outside (axprof record keeps SIGINT, SIGTERM and SIGHUP to stop with mach_interrupt()). */
+	uint64_t host_signals_kept;
 };
 
 /* How a run ended and what it did (mach_get_result). */
 struct mach_result {
 	bool exited; /* the process ended (not stopped at max_insns) */
 	bool stopped_at_max; /* --max-insns reached */
+	bool interrupted; /* mach_interrupt() stopped it */
 	int exit_code; /* exit()/exit_group() status, when !exit_signal */
 	int exit_signal; /* Alpha signal that killed it (0: none) */
 	int status; /* as a shell sees it: exit_code, 128 + signal, 0 at max_insns */
@@ -115,6 +120,14 @@ int mach_load(struct mach *m, const char *path, char *const argv[], char *const 
 /* Run until exit; returns the process exit status as a shell would see it (mach_run.c). */
 int mach_run(struct mach *m);
 void mach_get_result(const struct mach *m, struct mach_result *r);
+/*
+ * Stop mach_run() at its next check (within a few million instructions; a blocking system
+ * call returns at once):
+ * the program is stopped where it is, not given a signal, and mach_run() returns 0 with
+ * result.interrupted set and no exit event. Async-signal-safe: meant for a host signal
+ * handler of the embedder (mach_opts.host_signals_kept).
+ */
+void mach_interrupt(struct mach *m);
 /* Instructions executed so far (progress displays; cheap). */
 uint64_t mach_insns(const struct mach *m);
 /* Print instructions, time, MIPS, system calls, signals, then the CPU model's statistics. */

@@ -2,6 +2,7 @@
 #ifndef MACH_INT_H
 #define MACH_INT_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "axp.h"
@@ -143,6 +144,7 @@ struct mach {
 	int exit_code; /* exit()/exit_group() status, when !exit_signal */
 	int exit_signal; /* Alpha signal that killed it (0: exited) */
 	bool stopped_at_max; /* --max-insns reached */
+	volatile sig_atomic_t interrupted; /* mach_interrupt() */
 
 	/* Statistics. */
 	uint64_t insns;

@@ -547,6 +547,8 @@ static void run_timing(struct mach *m)
 		take_irqs(&t);
 		if (info.reason != AXP_STOP_BUDGET && info.reason != AXP_STOP_OBSERVER)
 			handle_stop(m, &info);
+		if (m->interrupted)
+			return;
 		if (m->sigpending || mach_host_signal_flag)
 			while (!m->exited && mach_signal_deliver(m))
 				;
@@ -569,6 +571,8 @@ static void run_functional(struct mach *m)
 			m->insns++;
 		if (info.reason != AXP_STOP_BUDGET)
 			handle_stop(m, &info);
+		if (m->interrupted)
+			return;
 		if (m->sigpending || mach_host_signal_flag)
 			while (!m->exited && mach_signal_deliver(m))
 				;
@@ -609,6 +613,8 @@ int mach_run(struct mach *m)
 	if (m->exited)
 		mach_ev_exit(m);
 	fflush(stdout);
+	if (m->interrupted && !m->exited)
+		return 0;
 	if (m->stopped_at_max) {
 		fprintf(m->err,
 			"axprof run: %s: stopped after %" PRIu64 " instructions (--max-insns)\n",
@@ -619,6 +625,12 @@ int mach_run(struct mach *m)
 		return m->exit_code;
 	print_death(m);
 	return 128 + m->exit_signal;
+}
+
+void mach_interrupt(struct mach *m)
+{
+	m->interrupted = 1;
+	mach_host_signal_flag = 1; /* the run loop looks at once */
 }
 
 void mach_die(struct mach *m)
@@ -661,9 +673,12 @@ void mach_get_result(const struct mach *m, struct mach_result *r)
 	memset(r, 0, sizeof(*r));
 	r->exited = m->exited;
 	r->stopped_at_max = m->stopped_at_max;
+	r->interrupted = m->interrupted && !m->exited;
 	r->exit_code = m->exit_code;
 	r->exit_signal = m->exit_signal;
-	r->status = m->stopped_at_max ? 0 : m->exit_signal ? 128 + m->exit_signal : m->exit_code;
+	r->status = m->stopped_at_max || r->interrupted ? 0 :
+		    m->exit_signal			? 128 + m->exit_signal :
+							  m->exit_code;
 	r->pid = m->pid;
 	r->insns = m->insns;
 	r->syscalls = m->syscalls;

@@ -108,7 +108,7 @@ void mach_signal_sync_host(struct mach *m, int sig)
 	int h = mach_signo_to_host(sig);
 	struct sigaction sa;
 
-	if (!host_managed(h))
+	if (!host_managed(h) || (m->opts.host_signals_kept & (1ull << (h - 1))))
 		return;
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
@@ -580,7 +580,7 @@ static int64_t do_sigsuspend(struct mach *m, uint64_t mask)
 	for (;;) {
 		sigprocmask(SIG_BLOCK, &all, &old);
 		mach_signal_poll(m);
-		if (m->sigpending & ~m->sigmask) {
+		if ((m->sigpending & ~m->sigmask) || m->interrupted) {
 			sigprocmask(SIG_SETMASK, &old, NULL);
 			break;
 		}

@@ -1078,7 +1078,8 @@ void mach_syscall(struct mach *m)
 		m->exit_code = 127;
 		return;
 	}
-	ret = sys_table[nr](m, a);
+	/* Stopped by mach_interrupt() before a call that could block: it never runs. */
+	ret = m->interrupted ? -EINTR : sys_table[nr](m, a);
 	if (ret == SYS_NORET)
 		goto out;
 	if (ret == -EINTR)

@@ -76,6 +76,7 @@ struct rec {
 	bool in_child; /* the machine forked and this is the child (fork event) */
 	bool exit_seen; /* the exit event: exit_pid's maps go after the last records */
 	uint32_t exit_pid;
+	uint64_t stop_kept; /* the stop signals caught (host-signal mask) */
 };
 
 static void usage(FILE *f)
@@ -114,6 +115,8 @@ static void usage(FILE *f)
 		"  --json                print the summary as JSON (on standard error)\n"
 		"  -q, --quiet           no summary\n"
 		"  --help                this text\n\n"
+		"SIGINT, SIGTERM or SIGHUP stop the program and store what was collected; the\n"
+		"recorder then dies by the signal (a second one: at once, storing nothing more).\n\n"
 		"Exit status: the program's; 1 if recording failed, 2 for bad options.\n");
 }
 
@@ -123,6 +126,60 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- SIGINT, SIGTERM, SIGHUP: stop the program, store, summarize, die by the signal ---- */
+
+static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+static volatile sig_atomic_t stop_sig; /* the first stop signal; 0: none */
+static struct mach *stop_mach; /* hosted: the machine to stop */
+
+/* The first signal stops the program (the machine, or the loop of record_kernel); the stop
+ * signals then take their default action, so a second one ends the recorder at once. */
+static void on_stop_signal(int sig)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+	stop_sig = sig;
+	for (unsigned int i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++)
+		sigaction(stop_sigs[i], &dfl, NULL);
+	if (stop_mach)
+		mach_interrupt(stop_mach);
+}
+
+/* Catch the stop signals, except those ignored (nohup stays nohup); returns them as a
+ * host-signal mask (mach_opts.host_signals_kept). */
+static uint64_t catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal }, old;
+	uint64_t kept = 0;
+
+	sigemptyset(&sa.sa_mask);
+	for (unsigned int i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++)
+		sigaddset(&sa.sa_mask, stop_sigs[i]);
+	for (unsigned int i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++) {
+		if (sigaction(stop_sigs[i], NULL, &old) || old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(stop_sigs[i], &sa, NULL); /* no SA_RESTART: a blocking call returns */
+		kept |= 1ull << (stop_sigs[i] - 1);
+	}
+	return kept;
+}
+
+/* After the store: end by the stop signal, as a shell expects of an interrupted program. */
+static int die_by_stop_signal(void)
+{
+	int sig = stop_sig;
+	sigset_t set;
+
+	fflush(stdout);
+	fflush(stderr);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	return 128 + sig;
 }
 
 /* ---- options ---- */
@@ -301,7 +358,7 @@ static void json_summary(const struct rec *r, const struct summary *sm, const st
 	const struct vs_stats *vs = &ds->vs;
 	uint64_t srec = ds->records[VS_REC_SAMPLE];
 	struct tl_json j;
-	char evn[32];
+	char evn[32], sn[24];
 
 	tl_json_doc_open(&j, stderr, "record");
 	tl_json_str(&j, "database", r->o.db);
@@ -331,6 +388,10 @@ static void json_summary(const struct rec *r, const struct summary *sm, const st
 		    ds->records[1] + ds->records[2] + ds->records[3] + ds->records[4] +
 			    ds->records[5]);
 	tl_json_u64(&j, "damaged", ds->damaged);
+	if (stop_sig) {
+		snprintf(sn, sizeof(sn), "SIG%s", sigabbrev_np(stop_sig));
+		tl_json_str(&j, "interrupted", sn);
+	}
 	tl_json_u64(&j, "unknown_samples", ds->samples_unknown);
 	tl_json_num(&j, "unknown_percent",
 		    ds->samples ? 100.0 * (double)ds->samples_unknown / (double)ds->samples : 0, 3);
@@ -351,6 +412,11 @@ static void print_summary(const struct rec *r, const struct summary *sm, const s
 		json_summary(r, sm, ds);
 		return;
 	}
+	if (stop_sig)
+		fprintf(stderr,
+			"axprof record: interrupted by SIG%s: the program was stopped, the samples "
+			"collected so far are stored\n",
+			sigabbrev_np(stop_sig));
 	if (sm->insns)
 		fprintf(stderr,
 			"axprof record: %" PRIu64 " instructions (%" PRIu64
@@ -568,12 +634,16 @@ static int hosted_load(struct rec *r, char **argv)
 	int ret;
 
 	mo.truth = r->o.truth != NULL;
+	mo.host_signals_kept = r->stop_kept;
 	ret = mach_new(&r->m, &mo);
 	if (ret) {
 		fprintf(stderr, "axprof record: cannot create the hosted machine (EV5 model): %s\n",
 			strerror(-ret));
 		return 1;
 	}
+	stop_mach = r->m;
+	if (stop_sig)
+		mach_interrupt(r->m); /* a signal before the machine existed */
 	mach_get_result(r->m, &res);
 	r->host_pid = res.pid;
 	r->pid0 = REC_PID;
@@ -718,6 +788,23 @@ static void on_sigchld(int sig)
 	got_child = 1;
 }
 
+/* Stop the program (the recorder was interrupted, or reading the driver failed): SIGTERM,
+ * SIGKILL if it is still there after 2 s. */
+static void stop_child(pid_t child, int *wstatus)
+{
+	kill(child, SIGTERM);
+	for (int i = 0; i < 20; i++) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		if (waitpid(child, wstatus, WNOHANG) == child)
+			return;
+		nanosleep(&ts, NULL);
+	}
+	kill(child, SIGKILL);
+	while (waitpid(child, wstatus, 0) < 0 && errno == EINTR)
+		;
+}
+
 static int record_kernel(struct rec *r, char **argv)
 {
 	struct dmn_dev dev;
@@ -773,7 +860,7 @@ static int record_kernel(struct rec *r, char **argv)
 	r->pid0 = (uint32_t)child;
 	dmn_proc_refresh(r->d, r->pid0);
 
-	while (alive) {
+	while (alive && !stop_sig) {
 		long n = dmn_dev_pump(&dev, r->d, 100);
 
 		if (n < 0 && n != -EAGAIN && n != -EINTR) {
@@ -802,10 +889,8 @@ static int record_kernel(struct rec *r, char **argv)
 			r->last_flush = now();
 		}
 	}
-	if (alive) {
-		kill(child, SIGTERM);
-		waitpid(child, &wstatus, 0);
-	}
+	if (alive)
+		stop_child(child, &wstatus);
 	sm.seconds = now() - r->t0;
 	progress_clear(r);
 	ret = 0;
@@ -833,7 +918,9 @@ out_stop:
 	sm.epoch = ds.last_epoch;
 	if (!r->o.quiet)
 		print_summary(r, &sm, &ds);
-	if (WIFSIGNALED(wstatus)) {
+	if (stop_sig) {
+		status = ret ? 1 : 128 + stop_sig; /* cmd_record dies by it */
+	} else if (WIFSIGNALED(wstatus)) {
 		signal(WTERMSIG(wstatus), SIG_DFL);
 		raise(WTERMSIG(wstatus));
 		status = 128 + WTERMSIG(wstatus);
@@ -873,6 +960,7 @@ int cmd_record(int argc, char **argv)
 		return 1;
 	}
 	r.progress = isatty(STDERR_FILENO);
+	r.stop_kept = catch_stop_signals();
 	status = kernel ? record_kernel(&r, argv + i) : record_hosted(&r, argv + i);
 	if (r.s)
 		mach_sampler_free(r.s);
@@ -883,5 +971,8 @@ int cmd_record(int argc, char **argv)
 	if (r.save_maps >= 0)
 		close(r.save_maps);
 	dmn_free(r.d);
+	stop_mach = NULL;
+	if (stop_sig && status != 1) /* 1: storing failed, which the status must say */
+		status = die_by_stop_signal();
 	return status;
 }
