@@ -40,9 +40,12 @@ static void usage(FILE *f)
 static int run(const struct cmd *c, int argc, char **argv)
 {
 	char tool[64];
-	int ret = c->fn(argc, argv);
+	int ret;
 
+	/* getopt's own messages ("unrecognized option") name argv[0]: "axprof CMD", not "CMD". */
 	snprintf(tool, sizeof(tool), "axprof %s", c->name);
+	argv[0] = tool;
+	ret = c->fn(argc, argv);
 	if (tl_finish_stdout(tool) && !ret)
 		ret = 1;
 	return ret;

@@ -49,7 +49,7 @@ int cmd_merge(int argc, char **argv)
 	struct tl_json j;
 	const char *dst_dir;
 	uint32_t into = 0, only;
-	bool json, force = false;
+	bool json, force = false, into_given;
 	char dst_real[PATH_MAX];
 	struct ax_error perr;
 	struct pdb_db *dst;
@@ -81,6 +81,7 @@ int cmd_merge(int argc, char **argv)
 	}
 	dst_dir = ro.db;
 	only = ro.epoch;
+	into_given = into != 0;
 	json = ro.json;
 	if (!(ro.seen & TL_SEEN_DB)) {
 		fprintf(stderr, "axprof merge: -d DST is required (see 'axprof merge --help')\n");
@@ -116,6 +117,14 @@ int cmd_merge(int argc, char **argv)
 		bool same;
 
 		same = realpath(argv[a], real) && !strcmp(real, dst_real);
+		if (same && !only && !into_given) {
+			fprintf(stderr,
+				"axprof merge: %s is the database %s itself: not merged (to merge one "
+				"of its epochs into another, name them: --epoch N and/or --into M)\n",
+				argv[a], dst_dir);
+			status = 1;
+			continue;
+		}
 		if (same) {
 			src = dst;
 		} else if (pdb_open(argv[a], false, &src, &perr)) {

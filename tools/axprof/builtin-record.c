@@ -306,6 +306,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		fprintf(stderr, "axprof record: no program to run (see 'axprof record --help')\n");
 		return -1;
 	}
+	if (tl_check_sysroot("axprof record", o->sysroot))
+		return -1;
 	if (dmn_sampling_config(&smp, &o->cfg, err, sizeof(err))) {
 		fprintf(stderr, "axprof record: %s\n", err);
 		return -1;
@@ -930,6 +932,31 @@ out_stop:
 	return ret && !status ? 1 : status;
 }
 
+/*
+ * Can PROG be run? Checked before the database is made, so that a mistyped name leaves
+ * nothing behind. The kernel path looks it up in $PATH (execvp); the hosted machine loads the
+ * file as named. false with errno set when not.
+ */
+static bool prog_found(const char *prog, bool kernel)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (!kernel || strchr(prog, '/'))
+		return !access(prog, F_OK);
+	for (const char *p = path && *path ? path : "/bin:/usr/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+
+		if (snprintf(buf, sizeof(buf), "%.*s%s%s", (int)n, p, n ? "/" : "", prog) <
+			    (int)sizeof(buf) &&
+		    !access(buf, X_OK))
+			return true;
+		p += n + (p[n] == ':');
+	}
+	errno = ENOENT;
+	return false;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct dmn_opts dopts = { 0 };
@@ -951,6 +978,11 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "axprof record: --truth, --value-truth and --save-records need the "
 				"hosted machine (--hosted)\n");
 		return 2;
+	}
+	if (!prog_found(argv[i], kernel)) {
+		fprintf(stderr, "axprof record: cannot run %s: %s (no database made)\n", argv[i],
+			strerror(errno));
+		return 127;
 	}
 	dopts.db_dir = r.o.db;
 	dopts.flags = kernel ? DMN_PROC_MAPS : 0;

@@ -10,6 +10,7 @@
 #include "axprof/builtin.h"
 #include "mach.h"
 #include "tl_json.h"
+#include "tl_opts.h"
 
 extern char **environ;
 
@@ -130,9 +131,11 @@ int cmd_run(int argc, char **argv)
 		case 'm':
 			errno = 0;
 			opts.max_insns = strtoull(optarg, &end, 0);
-			if (errno || !*optarg || *end) {
+			/* strtoull takes "-1" as 2^64 - 1: a digit first */
+			if (errno || *optarg < '0' || *optarg > '9' || *end) {
 				fprintf(stderr,
-					"axprof run: --max-insns needs a number, not '%s'\n",
+					"axprof run: --max-insns needs a number of instructions (0 "
+					"or more), not '%s'\n",
 					optarg);
 				return 2;
 			}
@@ -158,6 +161,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "axprof run: no program to run (see 'axprof run --help')\n");
 		return 2;
 	}
+	if (tl_check_sysroot("axprof run", opts.sysroot))
+		return 2;
 	if ((truth || samples) && strcmp(opts.cpu, "ev5")) {
 		fprintf(stderr, "axprof run: --%s needs --cpu ev5\n", truth ? "truth" : "samples");
 		return 2;

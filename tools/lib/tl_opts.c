@@ -1,5 +1,6 @@
 /* tools/lib/tl_opts.c - the options every report tool shares (-d, --epoch, --image, --json, -n). */
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,23 @@ int tl_finish_stdout(const char *tool)
 		fprintf(stderr, "%s: error writing standard output: %s\n", tool,
 			strerror(errno ? errno : EIO));
 		return 1;
+	}
+	return 0;
+}
+
+int tl_check_sysroot(const char *cmd, const char *sysroot)
+{
+	struct stat st;
+
+	if (!sysroot || !*sysroot)
+		return 0;
+	if (stat(sysroot, &st)) {
+		fprintf(stderr, "%s: --sysroot %s: %s\n", cmd, sysroot, strerror(errno));
+		return 2;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "%s: --sysroot %s: not a directory\n", cmd, sysroot);
+		return 2;
 	}
 	return 0;
 }

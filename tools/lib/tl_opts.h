@@ -83,4 +83,8 @@ const char *tl_default_db(const char *opt);
 /* Check stdout for write errors (perf's rule): 0, or 1 with a message on stderr. */
 int tl_finish_stdout(const char *tool);
 
+/* --sysroot DIR of run and record: DIR must be a directory (else the host's files would be
+ * used silently). 0, or 2 after a message "CMD: --sysroot DIR: why"; NULL or "" is fine. */
+int tl_check_sysroot(const char *cmd, const char *sysroot);
+
 #endif /* TL_OPTS_H */

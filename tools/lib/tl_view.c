@@ -170,6 +170,17 @@ size_t tl_view_select(const struct tl_view *v, const char *sel, unsigned int eve
 	return k;
 }
 
+bool tl_view_has_proc(const struct tl_view *v, const char *sel, const char *name)
+{
+	uint64_t b, e;
+	const char *pn;
+
+	for (size_t i = 0; i < v->n; i++)
+		if (matches(&v->im[i], sel) && tl_view_proc_bounds(&v->im[i], name, 0, &pn, &b, &e))
+			return true;
+	return false;
+}
+
 const char *tl_view_proc(const struct tl_view_image *im, uint64_t offset, uint64_t *start)
 {
 	const char *name;

@@ -65,6 +65,8 @@ const char *tl_view_proc(const struct tl_view_image *im, uint64_t offset, uint64
  * The procedure holding offset (or, with name != NULL, the procedure named name; offset is then
  * ignored): its name, first address and end (one past its last instruction). false if none.
  */
+/* Has some image matching sel (as tl_view_select) a procedure called name? (--proc) */
+bool tl_view_has_proc(const struct tl_view *v, const char *sel, const char *name);
 bool tl_view_proc_bounds(const struct tl_view_image *im, const char *name, uint64_t offset,
 			 const char **pname, uint64_t *start, uint64_t *end);
 

@@ -595,9 +595,14 @@ int main(int argc, char **argv)
 			vp.latency = true;
 			break;
 		case 'N':
+			errno = 0;
 			u = strtoul(optarg, &end, 10);
-			if (end == optarg || *end) {
-				fprintf(stderr, "vprof: --min-n: bad number '%s'\n", optarg);
+			/* strtoul takes "-1" as ULONG_MAX: a digit first */
+			if (*optarg < '0' || *optarg > '9' || errno || *end) {
+				fprintf(stderr,
+					"vprof: --min-n needs a number of executions (0 or more), "
+					"not '%s'\n",
+					optarg);
 				return 2;
 			}
 			vp.min_n = u;
@@ -625,6 +630,14 @@ int main(int argc, char **argv)
 	ret = tl_view_open(&vp.v, vp.ro.db, vp.ro.epoch, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "vprof: %s\n", err);
+		return 1;
+	}
+	if (vp.proc && !tl_view_has_proc(&vp.v, vp.ro.image, vp.proc)) {
+		fprintf(stderr,
+			"vprof: no procedure '%s' in %s of epoch %u (no symbol of that name)\n",
+			vp.proc, vp.ro.image && *vp.ro.image ? vp.ro.image : "the images",
+			vp.v.epoch);
+		tl_view_close(&vp.v);
 		return 1;
 	}
 	if (!(vp.v.events & (1u << PDB_EV_CYCLES)))

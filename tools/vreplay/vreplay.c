@@ -541,6 +541,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vreplay: %s\n", err);
 		return 1;
 	}
+	if (vr.proc && !tl_view_has_proc(&vr.v, vr.ro.image, vr.proc)) {
+		fprintf(stderr,
+			"vreplay: no procedure '%s' in %s of epoch %u (no symbol of that name)\n",
+			vr.proc, vr.ro.image && *vr.ro.image ? vr.ro.image : "the images",
+			vr.v.epoch);
+		tl_view_close(&vr.v);
+		return 1;
+	}
 	ret = run(&vr);
 	tl_view_close(&vr.v);
 	if (ret)
