@@ -228,26 +228,93 @@ int pdb_epoch_current(struct pdb_db *db, uint32_t *epoch)
 	return epoch_check(db, *epoch);
 }
 
-static int epoch_new_locked(struct pdb_db *db, uint32_t *epoch)
+/* Is the directory at path empty (false when unreadable)? */
+static bool dir_empty(const char *path)
 {
-	char path[PATH_MAX], text[16];
-	uint32_t max;
+	DIR *dir = opendir(path);
+	struct dirent *d;
+	bool empty = true;
+
+	if (!dir)
+		return false;
+	while (empty && (d = readdir(dir)))
+		empty = !strcmp(d->d_name, ".") || !strcmp(d->d_name, "..");
+	closedir(dir);
+	return empty;
+}
+
+/*
+ * The number of the next epoch: max + 1, or max itself when epoch-max is an empty directory
+ * above the current epoch, left by an epoch_new_locked() that a crash stopped between its
+ * mkdir and its write of DIR/current (reused: numbers are not skipped).
+ */
+static int epoch_next(struct pdb_db *db, uint32_t *next)
+{
+	char path[PATH_MAX];
+	struct ax_error keep = db->err;
+	uint32_t max, cur;
 	int err;
 
 	err = epoch_max(db, &max);
 	if (err)
 		return err;
+	epoch_path(db, max, path);
+	if (max && dir_empty(path)) {
+		err = pdb_epoch_current(db, &cur);
+		if (!err && cur < max) {
+			*next = max;
+			return 0;
+		}
+		/* No current epoch, or a damaged DIR/current, is not this call's error: it is
+		 * replaced. Failing to read it is. */
+		if (err && err != -ENOENT && err != -EBADMSG)
+			return err;
+		db->err = keep;
+	}
 	if (max >= PDB_EPOCH_MAX)
 		return ax_fail(&db->err, -EOVERFLOW, "%s: no epoch number left", db->dir);
-	epoch_path(db, max + 1, path);
-	err = pdb_mkdir(path, &db->err);
+	*next = max + 1;
+	return 0;
+}
+
+/* Does DIR/current name epoch? db->err is kept. */
+static bool current_is(struct pdb_db *db, uint32_t epoch)
+{
+	struct ax_error keep = db->err;
+	uint32_t cur;
+	bool is = !pdb_epoch_current(db, &cur) && cur == epoch;
+
+	db->err = keep;
+	return is;
+}
+
+/*
+ * All or nothing: the new directory goes again when DIR/current could not be made to name it.
+ * (When only the directory's fsync after the rename failed, current names it: the epoch stays,
+ * and the error is returned all the same.)
+ */
+static int epoch_new_locked(struct pdb_db *db, uint32_t *epoch)
+{
+	char dir[PATH_MAX], path[PATH_MAX], text[16];
+	uint32_t next;
+	bool made;
+	int err;
+
+	err = epoch_next(db, &next);
 	if (err)
 		return err;
-	snprintf(path, sizeof(path), "%s/current", db->dir);
-	snprintf(text, sizeof(text), "%u\n", max + 1);
-	err = pdb_replace_file(path, text, strlen(text), &db->err);
+	epoch_path(db, next, dir);
+	made = !is_dir(dir);
+	err = pdb_mkdir(dir, &db->err);
+	if (!err) {
+		snprintf(path, sizeof(path), "%s/current", db->dir);
+		snprintf(text, sizeof(text), "%u\n", next);
+		err = pdb_replace_file(path, text, strlen(text), &db->err);
+	}
+	if (err && made && !current_is(db, next))
+		rmdir(dir); /* still empty: made under the lock */
 	if (!err)
-		*epoch = max + 1;
+		*epoch = next;
 	return err;
 }
 

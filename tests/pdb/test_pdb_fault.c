@@ -203,6 +203,82 @@ static void test_pdb_fault_index_and_epochs(void **state)
 	tdir_free(d);
 }
 
+/* The epochs (as numbers, ascending) and the current one, as one comparable value. */
+static void epochs_state(struct pdb_db *db, uint32_t *max, size_t *n, uint32_t *cur)
+{
+	uint32_t *ep;
+
+	assert_int_equal(pdb_epoch_list(db, &ep, n), 0);
+	*max = *n ? ep[*n - 1] : 0;
+	free(ep);
+	assert_int_equal(pdb_epoch_current(db, cur), 0);
+}
+
+/*
+ * pdb_epoch_new with each operation failing at each point (issue 12, defect 7): the error, and
+ * the epochs and DIR/current as they were (no empty epoch left behind), unless DIR/current was
+ * already replaced (only its directory's fsync failed): then the epoch is whole. Either way the
+ * next epoch gets the next number; an empty epoch a crash left above the current one is reused.
+ */
+static void test_pdb_fault_epoch_new_all_or_nothing(void **state)
+{
+	char *d = tdir_new();
+	struct pdb_db *db;
+	struct ax_error e;
+	uint32_t want = 2, got, max, cur;
+	unsigned int i, failures = 0;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(pdb_open(d, true, &db, &e), 0);
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		for (int nth = 1;; nth++) {
+			struct fault_plan plan = { ops[i].op, nth, ops[i].err, 0, 0 };
+			int ret;
+
+			pdb_set_fault_hook(fault_cb, &plan);
+			ret = pdb_epoch_new(db, &got);
+			pdb_set_fault_hook(NULL, NULL);
+			epochs_state(db, &max, &n, &cur);
+			if (!ret) {
+				assert_int_equal(got, want);
+				assert_int_equal(cur, want);
+				assert_int_equal(max, want);
+				assert_int_equal(n, want);
+				want++;
+				if (!plan.fired)
+					break;
+				continue;
+			}
+			failures++;
+			assert_int_equal(ret, -ops[i].err);
+			assert_int_equal(count_temps(d), 0);
+			if (cur == want) { /* only the fsync after the rename failed */
+				assert_int_equal(ops[i].op, PDB_OP_FSYNC);
+				assert_int_equal(max, want);
+				want++;
+				continue;
+			}
+			assert_int_equal(cur, want - 1);
+			assert_int_equal(max, want - 1);
+			assert_int_equal(n, want - 1);
+		}
+	}
+	assert_true(failures >= 6);
+	/* A crash between the mkdir and DIR/current: the empty epoch is the next one. */
+	assert_int_equal(mkdir(tpath(d, "epoch-50"), 0755), 0); /* a merge --into's, not empty */
+	assert_int_equal(mkdir(tpath(d, "epoch-50/k"), 0755), 0);
+	assert_int_equal(pdb_epoch_new(db, &got), 0);
+	assert_int_equal(got, 51);
+	assert_int_equal(mkdir(tpath(d, "epoch-52"), 0755), 0);
+	assert_int_equal(pdb_epoch_new(db, &got), 0);
+	assert_int_equal(got, 52);
+	assert_int_equal(pdb_epoch_new(db, &got), 0);
+	assert_int_equal(got, 53);
+	pdb_close(db);
+	tdir_free(d);
+}
+
 /* Allocation failures anywhere in load and in profile building: -ENOMEM, nothing leaked. */
 static void test_pdb_fault_alloc_everywhere(void **state)
 {
@@ -308,6 +384,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pdb_fault_merge_store_keeps_old_files),
 		cmocka_unit_test(test_pdb_fault_index_and_epochs),
+		cmocka_unit_test(test_pdb_fault_epoch_new_all_or_nothing),
 		cmocka_unit_test(test_pdb_fault_alloc_everywhere),
 		cmocka_unit_test(test_pdb_fault_open_create),
 	};
