@@ -1,9 +1,12 @@
 /* tests/machine/test_mach_run.c - unit tests of the run loop (mach_run.c) on hand-made code. */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -135,6 +138,57 @@ static void test_mach_run_max_insns_stops_the_program(void **state)
 	assert_int_equal(f->m->insns, 5000);
 }
 
+static struct mach *alarm_mach;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	mach_interrupt(alarm_mach);
+}
+
+/* A host signal handler stops an endless program: mach_run returns 0, interrupted, no exit. */
+static void test_mach_run_interrupt_from_a_signal_handler_stops_the_run(void **state)
+{
+	struct fixture *f = *state;
+	const uint32_t w[] = { LDA(1, 31, 1), BNE(1, -1) }; /* forever */
+	struct itimerval it = { .it_value = { 0, 50 * 1000 } };
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct mach_result res;
+
+	code(f->m, w, 2);
+	alarm_mach = f->m;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGALRM, &sa, NULL), 0);
+	assert_int_equal(setitimer(ITIMER_REAL, &it, NULL), 0);
+	assert_int_equal(mach_run(f->m), 0);
+	signal(SIGALRM, SIG_DFL);
+	mach_get_result(f->m, &res);
+	assert_true(res.interrupted);
+	assert_false(res.exited);
+	assert_int_equal(res.status, 0);
+	assert_true(res.insns > 0);
+}
+
+/* A kept host signal: the program's sigaction does not take its host disposition over. */
+static void test_mach_run_kept_host_signal_stays_the_embedders(void **state)
+{
+	struct fixture *f = *state;
+	struct sigaction sa = { .sa_handler = on_alarm }, now;
+
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGINT, &sa, NULL), 0);
+	f->m->opts.host_signals_kept = 1ull << (SIGINT - 1);
+	f->m->sigact[MACH_SIGINT].handler = 0x120000100ull; /* the program handles SIGINT */
+	mach_signal_sync_host(f->m, MACH_SIGINT);
+	assert_int_equal(sigaction(SIGINT, NULL, &now), 0);
+	assert_ptr_equal(now.sa_handler, on_alarm);
+	f->m->opts.host_signals_kept = 0; /* not kept: the program's */
+	mach_signal_sync_host(f->m, MACH_SIGINT);
+	assert_int_equal(sigaction(SIGINT, NULL, &now), 0);
+	assert_ptr_not_equal(now.sa_handler, on_alarm);
+	signal(SIGINT, SIG_DFL);
+}
+
 static unsigned int irqs;
 
 static void count_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
@@ -172,6 +226,11 @@ static void test_mach_run_timing_mode_counts_and_interrupts(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(
+			test_mach_run_interrupt_from_a_signal_handler_stops_the_run, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(test_mach_run_kept_host_signal_stays_the_embedders,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mach_run_exit_group_status_passes_through,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mach_run_unique_register_round_trip, setup,

@@ -5,7 +5,8 @@
 # the recorder must stop the program, store every sample it collected (the database's CYCLES
 # total equals the --json summary's samples_by_event.cycles, and is not 0), print the summary
 # (marked "interrupted") and die by the same signal (status 128 + N). A second signal while the
-# store waits for the database lock (held here with flock(1)) ends the recorder at once.
+# store waits for the database lock (held here with flock(1)) ends the recorder at once. A
+# program blocked in a system call is stopped as well.
 . "$(dirname "$0")/lib.sh"
 need "$axprof" "$wl/copy"
 set -m # background jobs get SIGINT (a shell without job control ignores it for them)
@@ -47,25 +48,36 @@ print("" if v is None else v)
 EOF
 }
 
-for sig in INT TERM HUP; do
-	db=$tmp/db-$sig
-	"$axprof" record --json -d "$db" -- "${long[@]}" >"$tmp/out" 2>"$tmp/err-$sig" &
+# SIG, or SIG:FLUSH-INTERVAL (stores during the run as well: the total is still exact).
+for spec in INT TERM HUP INT:1; do
+	sig=${spec%%:*}
+	flush=600
+	[ "$spec" != "$sig" ] && flush=${spec#*:}
+	db=$tmp/db-$spec
+	"$axprof" record --json --flush-interval "$flush" -d "$db" -- "${long[@]}" >"$tmp/out" \
+		2>"$tmp/err-$sig" &
 	pid=$!
-	sleep 2
+	sleep 2.5
 	kill -"$sig" "$pid"
 	wait_for "$pid" 60
-	want=$((128 + $(kill -l "$sig")))
+	sig="$sig (flush every $flush s)"
+	sig=${sig% (flush every 600 s)}
+	want=$((128 + $(kill -l "${spec%%:*}")))
 	if [ "$rc" = "$want" ]; then
 		ok "SIG$sig: record dies by the signal (status $want) after storing"
 	else
 		bad "SIG$sig: exit status" "$rc, want $want"
 	fi
-	said=$(json_get "$tmp/err-$sig" samples_by_event.cycles)
-	intr=$(json_get "$tmp/err-$sig" interrupted)
-	if [ -n "$said" ] && [ "$said" -gt 0 ] && [ "$intr" = "SIG$sig" ]; then
-		ok "SIG$sig: summary printed: $said CYCLES samples, interrupted $intr"
+	err=$tmp/err-${spec%%:*}
+	said=$(json_get "$err" samples_by_event.cycles)
+	intr=$(json_get "$err" interrupted)
+	all=$(json_get "$err" samples)
+	dropped=$(json_get "$err" dropped)
+	if [ -n "$said" ] && [ "$said" -gt 0 ] && [ "$intr" = "SIG${spec%%:*}" ] &&
+		[ "$all" = "$said" ] && [ "$dropped" = 0 ]; then
+		ok "SIG$sig: summary printed: $said CYCLES samples, none dropped, interrupted $intr"
 	else
-		bad "SIG$sig: summary" "cycles '$said', interrupted '$intr': $(tail -c 300 "$tmp/err-$sig")"
+		bad "SIG$sig: summary" "cycles '$said' of '$all', dropped '$dropped', interrupted '$intr': $(tail -c 300 "$err")"
 	fi
 	"$axprof" report --json -d "$db" >"$tmp/rep" 2>"$tmp/rep.err"
 	stored=$(json_get "$tmp/rep" totals.cycles)
@@ -75,6 +87,30 @@ for sig in INT TERM HUP; do
 		bad "SIG$sig: stored samples" "database '$stored', recorder said '$said'"
 	fi
 done
+
+# A program blocked in a system call (lua reading a pipe no one writes): stopped all the same.
+if [ -x "$wl/lua" ]; then
+	db=$tmp/db-blocked
+	mkfifo "$tmp/fifo"
+	exec 3<>"$tmp/fifo"
+	"$axprof" record --json -d "$db" -- "$wl/lua" -e 'io.read()' <&3 >/dev/null \
+		2>"$tmp/err-blocked" &
+	pid=$!
+	sleep 2
+	kill -TERM "$pid"
+	wait_for "$pid" 20
+	exec 3<&-
+	said=$(json_get "$tmp/err-blocked" samples_by_event.cycles)
+	"$axprof" report --json -d "$db" >"$tmp/rep" 2>"$tmp/rep.err"
+	stored=$(json_get "$tmp/rep" totals.cycles)
+	if [ "$rc" = 143 ] && [ -n "$said" ] && [ "$stored" = "$said" ]; then
+		ok "SIGTERM to a program blocked in read(2): stopped, $stored samples stored, status 143"
+	else
+		bad "SIGTERM, blocked program" "status $rc, said '$said', stored '$stored'"
+	fi
+else
+	echo "skip  blocked program: $wl/lua not built (make workloads)"
+fi
 
 # A second signal while the store waits: the recorder ends at once, by that signal.
 db=$tmp/db-twice
