@@ -296,7 +296,7 @@ static bool current_is(struct pdb_db *db, uint32_t epoch)
 static int epoch_new_locked(struct pdb_db *db, uint32_t *epoch)
 {
 	char dir[PATH_MAX], path[PATH_MAX], text[16];
-	uint32_t next;
+	uint32_t next = 0;
 	bool made;
 	int err;
 

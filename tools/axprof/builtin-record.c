@@ -132,7 +132,7 @@ static double now(void)
 
 static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
 static volatile sig_atomic_t stop_sig; /* the first stop signal; 0: none */
-static struct mach *stop_mach; /* hosted: the machine to stop */
+static struct mach *volatile stop_mach; /* hosted: the machine to stop */
 
 /* The first signal stops the program (the machine, or the loop of record_kernel); the stop
  * signals then take their default action, so a second one ends the recorder at once. */
@@ -994,6 +994,7 @@ int cmd_record(int argc, char **argv)
 	r.progress = isatty(STDERR_FILENO);
 	r.stop_kept = catch_stop_signals();
 	status = kernel ? record_kernel(&r, argv + i) : record_hosted(&r, argv + i);
+	stop_mach = NULL; /* before it is freed */
 	if (r.s)
 		mach_sampler_free(r.s);
 	if (r.m)
@@ -1003,7 +1004,6 @@ int cmd_record(int argc, char **argv)
 	if (r.save_maps >= 0)
 		close(r.save_maps);
 	dmn_free(r.d);
-	stop_mach = NULL;
 	if (stop_sig && status != 1) /* 1: storing failed, which the status must say */
 		status = die_by_stop_signal();
 	return status;
