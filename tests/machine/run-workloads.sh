@@ -140,7 +140,10 @@ expect "bad --cpu" 2 "--cpu must be" "$axprof" run --cpu ev6 -- /bin/true
 expect "bad --max-insns" 2 "needs a number" "$axprof" run --max-insns x -- /bin/true
 expect "--truth without ev5" 2 "needs --cpu ev5" "$axprof" run --truth "$tmp/x" -- /bin/true
 if [ -x "$BUILD/workloads/exitcode" ]; then
+	mkdir -p "$tmp/emptyroot"
 	expect "missing interpreter" 1 "interpreter /lib/ld-linux.so.2.*(not found|not an Alpha).*sysroot" \
+		"$axprof" run --sysroot "$tmp/emptyroot" -- "$BUILD/workloads/exitcode"
+	expect "missing sysroot" 2 "--sysroot $tmp/nowhere: No such file" \
 		"$axprof" run --sysroot "$tmp/nowhere" -- "$BUILD/workloads/exitcode"
 	"$axprof" run --max-insns 1000 -- "$BUILD/workloads/exitcode" >/dev/null 2>"$tmp/max"
 	s=$?
