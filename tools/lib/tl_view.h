@@ -41,9 +41,9 @@ struct tl_view {
 
 /*
  * Open dir read-only and load epoch (0: the current one) with every image's profile and ELF.
- * On failure a message in err[errlen]; -ENOENT for a missing database or epoch.
+ * On failure a message in err (may be NULL); -ENOENT for a missing database or epoch.
  */
-int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, char *err, size_t errlen);
+int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, struct ax_error *err);
 void tl_view_close(struct tl_view *v);
 
 /*
