@@ -17,10 +17,7 @@ static void add_totals(uint64_t *total, const struct pdb_prof *p)
 /* The image file of a database image: symbols and code for the reports, or why there are none. */
 static void open_image(struct tl_view_image *im)
 {
-	struct ax_error err;
-
-	if (img_open(im->img.path, 0, &im->elf, &err))
-		snprintf(im->elf_err, sizeof(im->elf_err), "%s", err.msg);
+	img_open(im->img.path, 0, &im->elf, &im->elf_err);
 }
 
 int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, struct ax_error *err)
@@ -73,7 +70,7 @@ int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, struct ax_e
 		if (im->img.path[0])
 			open_image(im);
 		else
-			snprintf(im->elf_err, sizeof(im->elf_err), "path not recorded");
+			ax_fail(&im->elf_err, -ENOENT, "path not recorded");
 	}
 	pdb_image_list_free(list, n);
 	if (ret)

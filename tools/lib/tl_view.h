@@ -23,7 +23,7 @@ struct tl_view_image {
 	struct pdb_image img; /* key, path ("" when unknown) ... */
 	struct pdb_prof *prof; /* NULL when the image has no profile in the epoch */
 	struct img *elf; /* NULL when the file cannot be read (then no symbols, no text) */
-	char elf_err[AX_ERROR_MAX]; /* why elf is NULL */
+	struct ax_error elf_err; /* why elf is NULL */
 	const char *name; /* what to print: the path, else the key */
 	uint64_t total[PDB_EV_MAX]; /* samples per event */
 };

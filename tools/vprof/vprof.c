@@ -341,7 +341,7 @@ static int image_report(struct vp *vp, const struct tl_view_image *im)
 		tl_json_arr_open(&vp->j, "procedures");
 	} else if (n) {
 		printf("image %s (%s)%s%s\n", im->name, im->img.key, im->elf ? "" : ": ",
-		       im->elf ? "" : im->elf_err);
+		       im->elf ? "" : im->elf_err.msg);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (vp->ro.json) {

@@ -391,7 +391,7 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 		tl_json_arr_open(&vr->j, "procedures");
 	} else {
 		printf("image %s (%s)%s%s\n", im->name, im->img.key, im->elf ? "" : ": ",
-		       im->elf ? "" : im->elf_err);
+		       im->elf ? "" : im->elf_err.msg);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (vr->ro.json) {
