@@ -12,7 +12,7 @@
  * FIX and MAX/MVI all known) prints after the raw bytes on a -d line. Some forms keep objdump's
  * trailing tab ("nop\t", "unop\t", "fnop\t"). A word that is not an instruction for objdump is
  * ".long 0x...". The decode itself is kmod/interp's axp_decode(); which encodings objdump
- * accepts, and how it names them, are this module's own rules (see an_dis.c).
+ * accepts, and how it names them, are this module's own rules (see isa_dis.c).
  */
 
 /*
