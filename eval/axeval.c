@@ -10,7 +10,7 @@
 
 #include "ev_eval.h"
 #include "pdb.h"
-#include "tl_json.h"
+#include "ax_json.h"
 #include "tl_periods.h"
 
 /*
@@ -453,35 +453,35 @@ static void print_summary(const struct ev_eval_acc *tot, const struct figures *f
 static int write_json(const char *path, const struct ev_eval_acc *tot, const struct figures *f)
 {
 	FILE *out = fopen(path, "w");
-	struct tl_json j;
+	struct ax_json j;
 
 	if (!out) {
 		fprintf(stderr, "axeval: cannot create %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	tl_json_doc_open(&j, out, "axeval");
-	tl_json_num(&j, "samples", tot->samples, 0);
-	tl_json_num(&j, "within5", f->w5, 4);
-	tl_json_num(&j, "within10", f->w10, 4);
-	tl_json_num(&j, "within15", f->w15, 4);
-	tl_json_num(&j, "edges_within10", f->e10, 4);
-	tl_json_num(&j, "icache_corr_top", f->f10.top, 4);
-	tl_json_num(&j, "icache_corr_bottom", f->f10.bot, 4);
-	tl_json_num(&j, "icache_corr_mid", f->f10.mid, 4);
-	tl_json_num(&j, "icache_corr_truth", f->f10.truth, 4);
-	tl_json_num(&j, "unexplained_share", f->unexp, 4);
-	tl_json_num(&j, "recall", tot->dyn_true > 0 ? tot->dyn_kept / tot->dyn_true : 0, 4);
-	tl_json_arr_open(&j, "fig8");
+	ax_json_doc_open(&j, out, "axeval");
+	ax_json_num(&j, "samples", tot->samples, 0);
+	ax_json_num(&j, "within5", f->w5, 4);
+	ax_json_num(&j, "within10", f->w10, 4);
+	ax_json_num(&j, "within15", f->w15, 4);
+	ax_json_num(&j, "edges_within10", f->e10, 4);
+	ax_json_num(&j, "icache_corr_top", f->f10.top, 4);
+	ax_json_num(&j, "icache_corr_bottom", f->f10.bot, 4);
+	ax_json_num(&j, "icache_corr_mid", f->f10.mid, 4);
+	ax_json_num(&j, "icache_corr_truth", f->f10.truth, 4);
+	ax_json_num(&j, "unexplained_share", f->unexp, 4);
+	ax_json_num(&j, "recall", tot->dyn_true > 0 ? tot->dyn_kept / tot->dyn_true : 0, 4);
+	ax_json_arr_open(&j, "fig8");
 	for (int b = 0; b < EV_EVAL_NB; b++) {
-		tl_json_obj_open(&j, NULL);
-		tl_json_str(&j, "bucket", ev_eval_bucket_label(b));
-		tl_json_num(&j, "share", tot->insn.total > 0 ? tot->insn.w[b] / tot->insn.total : 0,
+		ax_json_obj_open(&j, NULL);
+		ax_json_str(&j, "bucket", ev_eval_bucket_label(b));
+		ax_json_num(&j, "share", tot->insn.total > 0 ? tot->insn.w[b] / tot->insn.total : 0,
 			    5);
-		tl_json_num(&j, "low_share",
+		ax_json_num(&j, "low_share",
 			    tot->insn.total > 0 ? tot->insn.low[b] / tot->insn.total : 0, 5);
-		tl_json_obj_close(&j);
+		ax_json_obj_close(&j);
 	}
-	tl_json_doc_close(&j);
+	ax_json_doc_close(&j);
 	if (fclose(out)) {
 		fprintf(stderr, "axeval: error writing %s\n", path);
 		return 1;

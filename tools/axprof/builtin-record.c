@@ -299,41 +299,41 @@ static void json_summary(const struct rec *r, const struct summary *sm, const st
 {
 	const struct vs_stats *vs = &ds->vs;
 	uint64_t srec = ds->records[VS_REC_SAMPLE];
-	struct tl_json j;
+	struct ax_json j;
 	char evn[32];
 
-	tl_json_doc_open(&j, stderr, "record");
-	tl_json_str(&j, "database", r->o.db);
-	tl_json_u64(&j, "epoch", sm->epoch);
-	tl_json_str(&j, "substrate", sm->hosted ? "hosted" : "kernel");
-	tl_json_u64(&j, "insns", sm->insns);
-	tl_json_u64(&j, "interpreted_insns", sm->interp_insns);
-	tl_json_u64(&j, "cycles", sm->cycles);
-	tl_json_num(&j, "seconds", sm->seconds, 3);
-	tl_json_u64(&j, "samples", vs->samples);
-	tl_json_obj_open(&j, "samples_by_event");
+	ax_json_doc_open(&j, stderr, "record");
+	ax_json_str(&j, "database", r->o.db);
+	ax_json_u64(&j, "epoch", sm->epoch);
+	ax_json_str(&j, "substrate", sm->hosted ? "hosted" : "kernel");
+	ax_json_u64(&j, "insns", sm->insns);
+	ax_json_u64(&j, "interpreted_insns", sm->interp_insns);
+	ax_json_u64(&j, "cycles", sm->cycles);
+	ax_json_num(&j, "seconds", sm->seconds, 3);
+	ax_json_u64(&j, "samples", vs->samples);
+	ax_json_obj_open(&j, "samples_by_event");
 	for (unsigned int e = 0; e < VS_EVENT_NR; e++)
 		if (vs->samples_event[e])
-			tl_json_u64(&j, tl_event_lower(dmn_pdb_event(e), evn, sizeof(evn)),
+			ax_json_u64(&j, tl_event_lower(dmn_pdb_event(e), evn, sizeof(evn)),
 				    vs->samples_event[e]);
-	tl_json_obj_close(&j);
-	tl_json_u64(&j, "interpretations", vs->interp_started);
-	tl_json_obj_open(&j, "stops");
+	ax_json_obj_close(&j);
+	ax_json_u64(&j, "interpretations", vs->interp_started);
+	ax_json_obj_open(&j, "stops");
 	for (unsigned int i = 0; i < AXP_STOP_NR; i++)
 		if (vs->stops[i])
-			tl_json_u64(&j, axp_stop_name[i], vs->stops[i]);
-	tl_json_obj_close(&j);
-	tl_json_u64(&j, "dropped", sum_drops(vs));
-	tl_json_u64(&j, "sample_records", srec);
-	tl_json_num(&j, "reduction", srec ? (double)vs->samples / (double)srec : 0, 2);
-	tl_json_u64(&j, "records",
+			ax_json_u64(&j, axp_stop_name[i], vs->stops[i]);
+	ax_json_obj_close(&j);
+	ax_json_u64(&j, "dropped", sum_drops(vs));
+	ax_json_u64(&j, "sample_records", srec);
+	ax_json_num(&j, "reduction", srec ? (double)vs->samples / (double)srec : 0, 2);
+	ax_json_u64(&j, "records",
 		    ds->records[1] + ds->records[2] + ds->records[3] + ds->records[4] +
 			    ds->records[5]);
-	tl_json_u64(&j, "damaged", ds->damaged);
-	tl_json_u64(&j, "unknown_samples", ds->samples_unknown);
-	tl_json_num(&j, "unknown_percent",
+	ax_json_u64(&j, "damaged", ds->damaged);
+	ax_json_u64(&j, "unknown_samples", ds->samples_unknown);
+	ax_json_num(&j, "unknown_percent",
 		    ds->samples ? 100.0 * (double)ds->samples_unknown / (double)ds->samples : 0, 3);
-	tl_json_doc_close(&j);
+	ax_json_doc_close(&j);
 }
 
 static void print_summary(const struct rec *r, const struct summary *sm, const struct dmn_stats *ds)

@@ -243,47 +243,47 @@ static void print_rows(const struct report *rp, const struct rows *rs)
 }
 
 /* {"cycles":N,...} of the shown events. */
-static void json_events(struct tl_json *j, const char *key, const struct report *rp,
+static void json_events(struct ax_json *j, const char *key, const struct report *rp,
 			const uint64_t *c, bool by_event)
 {
 	char evn[32];
 
-	tl_json_obj_open(j, key);
+	ax_json_obj_open(j, key);
 	for (unsigned int k = 0; k < rp->ncol; k++)
-		tl_json_u64(j, tl_event_lower(rp->ev[k], evn, sizeof(evn)),
+		ax_json_u64(j, tl_event_lower(rp->ev[k], evn, sizeof(evn)),
 			    by_event ? c[rp->ev[k]] : c[k]);
-	tl_json_obj_close(j);
+	ax_json_obj_close(j);
 }
 
 static void json_report(const struct report *rp, const struct rows *rs)
 {
-	struct tl_json j;
+	struct ax_json j;
 	char evn[32];
 
-	tl_json_doc_open(&j, stdout, "report");
-	tl_json_str(&j, "database", pdb_dir(rp->v.db));
-	tl_json_u64(&j, "epoch", rp->v.epoch);
-	tl_json_arr_open(&j, "events");
+	ax_json_doc_open(&j, stdout, "report");
+	ax_json_str(&j, "database", pdb_dir(rp->v.db));
+	ax_json_u64(&j, "epoch", rp->v.epoch);
+	ax_json_arr_open(&j, "events");
 	for (unsigned int c = 0; c < rp->ncol; c++)
-		tl_json_str(&j, NULL, tl_event_lower(rp->ev[c], evn, sizeof(evn)));
-	tl_json_arr_close(&j);
+		ax_json_str(&j, NULL, tl_event_lower(rp->ev[c], evn, sizeof(evn)));
+	ax_json_arr_close(&j);
 	json_events(&j, "totals", rp, rp->v.total, true);
-	tl_json_arr_open(&j, rp->procs ? "procedures" : "images");
+	ax_json_arr_open(&j, rp->procs ? "procedures" : "images");
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->r[i];
 
-		tl_json_obj_open(&j, NULL);
+		ax_json_obj_open(&j, NULL);
 		if (rp->procs) {
-			tl_json_str(&j, "procedure", r->name);
+			ax_json_str(&j, "procedure", r->name);
 			if (r->start != UINT64_MAX)
-				tl_json_hex(&j, "address", r->start);
+				ax_json_hex(&j, "address", r->start);
 		}
-		tl_json_str(&j, "image", r->image);
+		ax_json_str(&j, "image", r->image);
 		json_events(&j, "samples_by_event", rp, r->c, false);
-		tl_json_obj_close(&j);
+		ax_json_obj_close(&j);
 	}
-	tl_json_arr_close(&j);
-	tl_json_doc_close(&j);
+	ax_json_arr_close(&j);
+	ax_json_doc_close(&j);
 }
 
 static int run(struct report *rp)
@@ -420,25 +420,25 @@ static void stall_text(const struct report *rp, const struct srow *v, size_t n,
 static void stall_json(const struct report *rp, const struct srow *v, size_t n,
 		       const struct an_stall_summary *tot)
 {
-	struct tl_json j;
+	struct ax_json j;
 
-	tl_json_doc_open(&j, stdout, "report");
-	tl_json_str(&j, "database", pdb_dir(rp->v.db));
-	tl_json_u64(&j, "epoch", rp->v.epoch);
-	tl_json_num(&j, "period", tot->period, 3);
-	tl_json_bool(&j, "period_assumed", rp->assumed);
-	tl_json_arr_open(&j, "procedures");
+	ax_json_doc_open(&j, stdout, "report");
+	ax_json_str(&j, "database", pdb_dir(rp->v.db));
+	ax_json_u64(&j, "epoch", rp->v.epoch);
+	ax_json_num(&j, "period", tot->period, 3);
+	ax_json_bool(&j, "period_assumed", rp->assumed);
+	ax_json_arr_open(&j, "procedures");
 	for (size_t i = 0; i < n; i++) {
-		tl_json_obj_open(&j, NULL);
-		tl_json_str(&j, "procedure", v[i].p.name);
-		tl_json_str(&j, "image", v[i].image);
-		tl_json_hex(&j, "address", v[i].p.start);
+		ax_json_obj_open(&j, NULL);
+		ax_json_str(&j, "procedure", v[i].p.name);
+		ax_json_str(&j, "image", v[i].image);
+		ax_json_hex(&j, "address", v[i].p.start);
 		tl_json_stall_summary(&j, "summary", &v[i].p.s);
-		tl_json_obj_close(&j);
+		ax_json_obj_close(&j);
 	}
-	tl_json_arr_close(&j);
+	ax_json_arr_close(&j);
 	tl_json_stall_summary(&j, "total", tot);
-	tl_json_doc_close(&j);
+	ax_json_doc_close(&j);
 }
 
 /* Analyse every selected image with CYCLES samples; images that cannot be read are named. */

@@ -203,19 +203,19 @@ static void print_causes(const struct stall *x)
 		printf("none");
 }
 
-static void json_causes(struct tl_json *j, const struct stall *x)
+static void json_causes(struct ax_json *j, const struct stall *x)
 {
-	tl_json_obj_open(j, "causes");
+	ax_json_obj_open(j, "causes");
 	for (unsigned int c = 0; c < AN_CAUSE_NR; c++) {
 		if (!(x->cand & (1u << c)) || x->hi[c] <= 0)
 			continue;
-		tl_json_obj_open(j, an_cause_name(c));
-		tl_json_num(j, "hi", x->hi[c], 3);
+		ax_json_obj_open(j, an_cause_name(c));
+		ax_json_num(j, "hi", x->hi[c], 3);
 		if (x->culprit[c])
-			tl_json_hex(j, "culprit", x->culprit[c]);
-		tl_json_obj_close(j);
+			ax_json_hex(j, "culprit", x->culprit[c]);
+		ax_json_obj_close(j);
 	}
-	tl_json_obj_close(j);
+	ax_json_obj_close(j);
 }
 
 struct ts_args {
@@ -303,35 +303,35 @@ static int collect(const struct ts_args *a, const struct tl_view *v, struct top 
 
 static void print_json(const struct tl_view *v, const struct top *t, size_t count)
 {
-	struct tl_json j;
+	struct ax_json j;
 
-	tl_json_doc_open(&j, stdout, "topstalls");
-	tl_json_str(&j, "database", pdb_dir(v->db));
-	tl_json_u64(&j, "epoch", v->epoch);
-	tl_json_num(&j, "period", t->cycles / t->total, 3);
-	tl_json_bool(&j, "period_assumed", t->assumed);
-	tl_json_num(&j, "samples", t->total, 0);
-	tl_json_arr_open(&j, "stalls");
+	ax_json_doc_open(&j, stdout, "topstalls");
+	ax_json_str(&j, "database", pdb_dir(v->db));
+	ax_json_u64(&j, "epoch", v->epoch);
+	ax_json_num(&j, "period", t->cycles / t->total, 3);
+	ax_json_bool(&j, "period_assumed", t->assumed);
+	ax_json_num(&j, "samples", t->total, 0);
+	ax_json_arr_open(&j, "stalls");
 	for (size_t i = 0; i < count; i++) {
 		const struct stall *x = &t->v[i];
 
-		tl_json_obj_open(&j, NULL);
-		tl_json_str(&j, "image", x->image);
-		tl_json_str(&j, "procedure", x->proc);
-		tl_json_hex(&j, "address", x->pc);
-		tl_json_str(&j, "text", x->text);
-		tl_json_num(&j, "samples", x->samples, 0);
-		tl_json_num(&j, "static", x->stat, 3);
-		tl_json_str(&j, "static_reason", an_stall_name[x->reason]);
-		tl_json_num(&j, "dynamic", x->dyn, 3);
-		tl_json_num(&j, "cycles_per_exec", x->per_exec, 3);
-		tl_json_str(&j, "confidence", an_conf_name(x->conf));
-		tl_json_num(&j, "unexplained", x->unexplained, 3);
+		ax_json_obj_open(&j, NULL);
+		ax_json_str(&j, "image", x->image);
+		ax_json_str(&j, "procedure", x->proc);
+		ax_json_hex(&j, "address", x->pc);
+		ax_json_str(&j, "text", x->text);
+		ax_json_num(&j, "samples", x->samples, 0);
+		ax_json_num(&j, "static", x->stat, 3);
+		ax_json_str(&j, "static_reason", an_stall_name[x->reason]);
+		ax_json_num(&j, "dynamic", x->dyn, 3);
+		ax_json_num(&j, "cycles_per_exec", x->per_exec, 3);
+		ax_json_str(&j, "confidence", an_conf_name(x->conf));
+		ax_json_num(&j, "unexplained", x->unexplained, 3);
 		json_causes(&j, x);
-		tl_json_obj_close(&j);
+		ax_json_obj_close(&j);
 	}
-	tl_json_arr_close(&j);
-	tl_json_doc_close(&j);
+	ax_json_arr_close(&j);
+	ax_json_doc_close(&j);
 }
 
 static void print_text(const struct top *t, size_t count)

@@ -9,7 +9,7 @@
 
 #include "img.h"
 #include "pdb.h"
-#include "tl_json.h"
+#include "ax_json.h"
 #include "tl_opts.h"
 
 /*
