@@ -286,7 +286,8 @@ static int parse(int argc, char **argv, struct axd *a)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct dmn_sampling smp = { 0 };
-	char err[512], *end;
+	struct ax_error err;
+	char *end;
 	unsigned long u;
 	int c, ret;
 
@@ -294,9 +295,9 @@ static int parse(int argc, char **argv, struct axd *a)
 	a->flush_interval = 600;
 	a->proc_maps = true;
 	while ((c = getopt_long(argc, argv, "d:f", longopts, NULL)) != -1) {
-		ret = dmn_sampling_opt(&smp, c, optarg, err, sizeof(err));
+		ret = dmn_sampling_opt(&smp, c, optarg, &err);
 		if (ret < 0) {
-			fprintf(stderr, "axprofd: %s\n", err);
+			fprintf(stderr, "axprofd: %s\n", err.msg);
 			return -1;
 		}
 		if (ret)
@@ -359,8 +360,8 @@ static int parse(int argc, char **argv, struct axd *a)
 		fprintf(stderr, "axprofd: -d DIR is required (see axprofd --help)\n");
 		return -1;
 	}
-	if (dmn_sampling_config(&smp, &a->cfg, err, sizeof(err))) {
-		fprintf(stderr, "axprofd: %s\n", err);
+	if (dmn_sampling_config(&smp, &a->cfg, &err)) {
+		fprintf(stderr, "axprofd: %s\n", err.msg);
 		return -1;
 	}
 	return 0;

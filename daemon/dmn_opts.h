@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ax_err.h"
 #include "vs_abi.h"
 
 /* "A<sep>B" with A and B decimal 32-bit numbers. Returns 0 or -EINVAL. */
@@ -70,16 +71,15 @@ struct dmn_sampling {
 
 /*
  * Take option c (getopt_long's return) with its argument if it is a sampling option. Returns 1
- * when taken, 0 when it is not one, -EINVAL with a message in err (too many --period).
+ * when taken, 0 when it is not one, -EINVAL with a message in err (may be NULL; too many --period).
  */
-int dmn_sampling_opt(struct dmn_sampling *s, int c, const char *arg, char *err, size_t errlen);
+int dmn_sampling_opt(struct dmn_sampling *s, int c, const char *arg, struct ax_error *err);
 
 /*
  * The configuration the options describe into cfg, checked with vs_config_check(). Returns 0,
- * or -EINVAL with a message in err naming the option, its argument and what it needs (the
+ * or -EINVAL with a message in err (may be NULL) naming the option, its argument and what it needs (the
  * caller prefixes its own name: "axprof record: ", "axprofd: ").
  */
-int dmn_sampling_config(const struct dmn_sampling *s, struct vs_config *cfg, char *err,
-			size_t errlen);
+int dmn_sampling_config(const struct dmn_sampling *s, struct vs_config *cfg, struct ax_error *err);
 
 #endif /* DMN_OPTS_H */

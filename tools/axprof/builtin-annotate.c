@@ -363,7 +363,7 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 	struct an_fi_image *im = NULL;
 	struct pick *pk = NULL;
 	size_t npk = 0, k;
-	char err[512];
+	struct ax_error err;
 	int ret;
 
 	if (!vi->img.path || !*vi->img.path) {
@@ -372,9 +372,9 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 			vi->name);
 		return 1;
 	}
-	ret = tl_fi_open(vi->img.path, vi->prof, &im, err, sizeof(err));
+	ret = tl_fi_open(vi->img.path, vi->prof, &im, &err);
 	if (ret) {
-		fprintf(stderr, "axprof annotate: %s\n", err);
+		fprintf(stderr, "axprof annotate: %s\n", err.msg);
 		return 1;
 	}
 	a->psrc = tl_periods_for(&a->per, vi->prof, a->o.period);
@@ -416,9 +416,9 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 	for (k = 0; k < npk; k++) {
 		struct an_fi_proc *fp;
 
-		ret = an_fi_analyze(im, pk[k].p, &a->o, &fp, err, sizeof(err));
+		ret = an_fi_analyze(im, pk[k].p, &a->o, &fp, &err);
 		if (ret) {
-			fprintf(stderr, "axprof annotate: %s: %s\n", vi->name, err);
+			fprintf(stderr, "axprof annotate: %s: %s\n", vi->name, err.msg);
 			goto fail;
 		}
 		if (!fp->samples[AN_EV_CYCLES] && a->proc)
@@ -460,7 +460,7 @@ int cmd_annotate(int argc, char **argv)
 	};
 	struct ann a = { 0 };
 	const struct tl_view_image **sel = NULL;
-	char err[512];
+	struct ax_error err;
 	size_t n;
 	int c, ret = 0;
 
@@ -474,11 +474,11 @@ int cmd_annotate(int argc, char **argv)
 			continue;
 		switch (c) {
 		case O_PERIOD:
-			if (cmd_period_parse("axprof annotate", optarg, a.per.given))
+			if (tl_period_parse("axprof annotate", optarg, a.per.given))
 				return 2;
 			break;
 		case O_EVPERIOD:
-			if (cmd_event_period_parse("axprof annotate", optarg, a.per.given))
+			if (tl_event_period_parse("axprof annotate", optarg, a.per.given))
 				return 2;
 			break;
 		case O_CSV:
@@ -500,9 +500,9 @@ int cmd_annotate(int argc, char **argv)
 	}
 	a.image = argv[optind];
 	a.proc = optind + 1 < argc ? argv[optind + 1] : NULL;
-	ret = tl_view_open(&a.v, a.ro.db, a.ro.epoch, err, sizeof(err));
+	ret = tl_view_open(&a.v, a.ro.db, a.ro.epoch, &err);
 	if (ret) {
-		fprintf(stderr, "axprof annotate: %s\n", err);
+		fprintf(stderr, "axprof annotate: %s\n", err.msg);
 		return 1;
 	}
 	sel = calloc(a.v.n + 1, sizeof(*sel));

@@ -120,9 +120,9 @@ static void pa_free(struct pa *a)
 }
 
 static int analyse(const struct an_procs *ps, const struct an_proc *p,
-		   const struct an_sched_model *m, struct pa *a, char *err, size_t errlen)
+		   const struct an_sched_model *m, struct pa *a, struct ax_error *err)
 {
-	int ret = an_cfg_build(ps, p, &a->cfg, err, errlen);
+	int ret = an_cfg_build(ps, p, &a->cfg, err);
 
 	if (ret)
 		return ret;
@@ -132,7 +132,7 @@ static int analyse(const struct an_procs *ps, const struct an_proc *p,
 		ret = a->sched ? an_sched_cfg(m, a->cfg, a->sched) : -ENOMEM;
 	}
 	if (ret) {
-		snprintf(err, errlen, "analysing 0x%" PRIx64 ": %s", p->start, strerror(-ret));
+		ax_fail(err, ret, "analysing 0x%" PRIx64 ": %s", p->start, strerror(-ret));
 		pa_free(a);
 	}
 	return ret;
@@ -595,13 +595,14 @@ static void count_proc(struct counts *c, const struct an_proc *p, const struct p
 /* --check on one procedure: 0, or 1 after a message naming the violation. */
 static int check_proc(const struct an_proc *p, const struct an_cfg *cfg)
 {
-	char msg[256], name[512];
+	struct ax_error err;
+	char name[512];
 
-	if (!an_cfg_check(cfg, msg, sizeof(msg)))
+	if (!an_cfg_check(cfg, &err))
 		return 0;
 	an_proc_name(p, name, sizeof(name));
 	fprintf(stderr, "axprof cfg: check failed in %s at 0x%" PRIx64 ": %s\n", name, p->start,
-		msg);
+		err.msg);
 	return 1;
 }
 
@@ -617,22 +618,21 @@ struct cfg_args {
  */
 static int run_all(const struct cfg_args *args, const struct an_procs *ps,
 		   const struct an_sched_model *m, const struct truthck *tc, struct counts *c,
-		   char *err, size_t errlen)
+		   struct ax_error *err)
 {
 	int bad = 0;
 
 	for (size_t i = 0; i < ps->n; i++) {
 		const struct an_proc *p = &ps->v[i];
 		struct pa a = { 0 };
-		int ret = analyse(ps, p, m, &a, err, errlen);
+		int ret = analyse(ps, p, m, &a, err);
 
 		if (ret)
 			return ret;
 		count_proc(c, p, &a);
 		if (tc && truth_check(tc, p, a.cfg, c)) {
-			snprintf(err, errlen, "out of memory checking against the truth");
 			pa_free(&a);
-			return -ENOMEM;
+			return ax_fail(err, -ENOMEM, "out of memory checking against the truth");
 		}
 		if (args->check)
 			bad |= check_proc(p, a.cfg);
@@ -736,7 +736,7 @@ static int show_proc(const struct cfg_args *args, const struct an_procs *ps,
 {
 	const struct an_proc *p = an_procs_lookup(ps, args->pname);
 	struct pa a = { 0 };
-	char err[512];
+	struct ax_error err;
 
 	if (!p) {
 		fprintf(stderr,
@@ -744,8 +744,8 @@ static int show_proc(const struct cfg_args *args, const struct an_procs *ps,
 			args->file, args->pname, args->file);
 		return 1;
 	}
-	if (analyse(ps, p, m, &a, err, sizeof(err))) {
-		fprintf(stderr, "axprof cfg: %s: %s\n", args->file, err);
+	if (analyse(ps, p, m, &a, &err)) {
+		fprintf(stderr, "axprof cfg: %s: %s\n", args->file, err.msg);
 		return 1;
 	}
 	if (args->json)
@@ -787,15 +787,15 @@ static int all_procs(const struct cfg_args *args, const struct an_procs *ps,
 {
 	struct counts c = { 0 };
 	struct timespec t0;
-	char err[512] = "";
+	struct ax_error err;
 	double s;
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ret = run_all(args, ps, m, tc, &c, err, sizeof(err));
+	ret = run_all(args, ps, m, tc, &c, &err);
 	s = seconds_since(&t0);
 	if (ret < 0) {
-		fprintf(stderr, "axprof cfg: %s: %s\n", args->file, err);
+		fprintf(stderr, "axprof cfg: %s: %s\n", args->file, err.msg);
 		return 1;
 	}
 	if (!args->check)
@@ -821,7 +821,7 @@ int cmd_cfg(int argc, char **argv)
 	struct an_sched_model *model = NULL;
 	struct an_procs *ps = NULL;
 	struct img *elf = NULL;
-	char err[512] = "";
+	struct ax_error err = { 0 };
 	int ret, status = 1;
 
 	ret = parse_args(argc, argv, &args);
@@ -834,11 +834,11 @@ int cmd_cfg(int argc, char **argv)
 	if (args.truth && read_truth(args.truth, &truth))
 		goto out;
 	tc = (struct truthck){ .t = truth, .base = args.base };
-	ret = an_procs_find(elf, &ps, err, sizeof(err));
+	ret = an_procs_find(elf, &ps, &err);
 	if (!ret)
 		ret = an_sched_model_new(&model);
 	if (ret) {
-		fprintf(stderr, "axprof cfg: %s\n", err[0] ? err : strerror(-ret));
+		fprintf(stderr, "axprof cfg: %s\n", err.msg[0] ? err.msg : strerror(-ret));
 		goto out;
 	}
 	if (args.pname)

@@ -121,7 +121,7 @@ int cmd_dis(int argc, char **argv)
 	const char *file = NULL;
 	struct ax_error ierr;
 	struct img *elf;
-	char err[512] = "";
+	struct ax_error err;
 	int ret;
 
 	for (int i = 1; i < argc; i++) {
@@ -184,10 +184,10 @@ int cmd_dis(int argc, char **argv)
 			fprintf(stderr, "axprof dis: %s\n", hint);
 		return 1;
 	}
-	ret = an_listing_print(elf, &opts, stdout, NULL, err, sizeof(err));
+	ret = an_listing_print(elf, &opts, stdout, NULL, &err);
 	img_close(elf);
 	if (ret) {
-		fprintf(stderr, "axprof dis: %s\n", err);
+		fprintf(stderr, "axprof dis: %s\n", err.msg);
 		if (ret == -ENOEXEC && !opts.section)
 			fprintf(stderr,
 				"axprof dis: the file holds no code (try 'axprof dis --section "

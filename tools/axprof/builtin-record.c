@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "axprof/builtin.h"
-#include "tl_periods.h"
 #include "dmn_dev.h"
 #include "dmn_lib.h"
 #include "dmn_opts.h"
@@ -229,7 +228,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct dmn_sampling smp = { 0 };
-	char err[512];
+	struct ax_error err;
 	int c, ret;
 
 	memset(o, 0, sizeof(*o));
@@ -237,9 +236,9 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 	o->flush_interval = FLUSH_INTERVAL_DEFAULT;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+d:q", longopts, NULL)) != -1) {
-		ret = dmn_sampling_opt(&smp, c, optarg, err, sizeof(err));
+		ret = dmn_sampling_opt(&smp, c, optarg, &err);
 		if (ret < 0) {
-			fprintf(stderr, "axprof record: %s\n", err);
+			fprintf(stderr, "axprof record: %s\n", err.msg);
 			return -1;
 		}
 		if (!ret && (ret = record_opt(o, c, optarg)) < 0)
@@ -249,8 +248,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		fprintf(stderr, "axprof record: no program to run (see 'axprof record --help')\n");
 		return -1;
 	}
-	if (dmn_sampling_config(&smp, &o->cfg, err, sizeof(err))) {
-		fprintf(stderr, "axprof record: %s\n", err);
+	if (dmn_sampling_config(&smp, &o->cfg, &err)) {
+		fprintf(stderr, "axprof record: %s\n", err.msg);
 		return -1;
 	}
 	o->db = tl_default_db(o->db);
@@ -564,7 +563,7 @@ static int hosted_load(struct rec *r, char **argv)
 				  .priv = r };
 	struct mach_result res;
 	struct mach_load_info li;
-	char err[512];
+	struct ax_error err;
 	int ret;
 
 	mo.truth = r->o.truth != NULL;
@@ -581,9 +580,9 @@ static int hosted_load(struct rec *r, char **argv)
 	if (open_saves(r))
 		return 1;
 	mach_set_events(r->m, &ev);
-	ret = mach_load(r->m, argv[0], argv, environ, &li, err, sizeof(err));
+	ret = mach_load(r->m, argv[0], argv, environ, &li, &err);
 	if (ret) {
-		fprintf(stderr, "axprof record: %s\n", err);
+		fprintf(stderr, "axprof record: %s\n", err.msg);
 		return ret == -ENOENT ? 127 : 1;
 	}
 	return 0;

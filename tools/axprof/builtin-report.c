@@ -465,7 +465,7 @@ static int run_stalls(struct report *rp)
 		const struct tl_view_image *im = sel[i];
 		struct an_stall_proc *ps;
 		size_t np, skipped;
-		char err[512];
+		struct ax_error err;
 		struct srow *nv;
 
 		if (!im->prof || !im->total[PDB_EV_CYCLES])
@@ -479,14 +479,13 @@ static int run_stalls(struct report *rp)
 		}
 		if (tl_periods_for(&rp->per, im->prof, o.period) == TL_PSRC_ASSUMED)
 			rp->assumed = true;
-		ret = tl_stall_procs(im->img.path, im->prof, &o, &ps, &np, &skipped, err,
-				     sizeof(err));
+		ret = tl_stall_procs(im->img.path, im->prof, &o, &ps, &np, &skipped, &err);
 		if (ret == -ENOMEM)
 			break;
 		if (ret) {
 			fprintf(stderr,
 				"axprof report: %s (its %" PRIu64 " CYCLES samples are left out)\n",
-				err, im->total[PDB_EV_CYCLES]);
+				err.msg, im->total[PDB_EV_CYCLES]);
 			ret = 0;
 			continue;
 		}
@@ -553,7 +552,7 @@ int cmd_report(int argc, char **argv)
 	};
 	struct report rp = { 0 };
 	const char *evname = NULL;
-	char err[1200];
+	struct ax_error err;
 	int c, ret, sort_ev = -1;
 	bool stall_opt = false;
 
@@ -570,12 +569,12 @@ int cmd_report(int argc, char **argv)
 			rp.stalls = true;
 			break;
 		case O_PERIOD:
-			if (cmd_period_parse("axprof report", optarg, rp.per.given))
+			if (tl_period_parse("axprof report", optarg, rp.per.given))
 				return 2;
 			stall_opt = true;
 			break;
 		case O_EVPERIOD:
-			if (cmd_event_period_parse("axprof report", optarg, rp.per.given))
+			if (tl_event_period_parse("axprof report", optarg, rp.per.given))
 				return 2;
 			stall_opt = true;
 			break;
@@ -614,9 +613,9 @@ int cmd_report(int argc, char **argv)
 				"--procedures and --event do not go with it\n");
 		return 2;
 	}
-	ret = tl_view_open(&rp.v, rp.ro.db, rp.ro.epoch, err, sizeof(err));
+	ret = tl_view_open(&rp.v, rp.ro.db, rp.ro.epoch, &err);
 	if (ret) {
-		fprintf(stderr, "axprof report: %s\n", err);
+		fprintf(stderr, "axprof report: %s\n", err.msg);
 		return 1;
 	}
 	if (sort_ev >= 0)

@@ -100,7 +100,8 @@ int cmd_run(int argc, char **argv)
 	const char *truth = NULL, *samples = NULL, *prog, *argv0 = NULL;
 	bool stats = false, json = false;
 	struct mach *m;
-	char err[512], *end;
+	struct ax_error err;
+	char *end;
 	double t0, c0;
 	int c, ret, status;
 
@@ -174,9 +175,9 @@ int cmd_run(int argc, char **argv)
 	}
 	if (argv0)
 		argv[optind] = (char *)argv0; /* the file stays `prog` */
-	ret = mach_load(m, prog, argv + optind, environ, &li, err, sizeof(err));
+	ret = mach_load(m, prog, argv + optind, environ, &li, &err);
 	if (ret) {
-		fprintf(stderr, "axprof run: %s\n", err);
+		fprintf(stderr, "axprof run: %s\n", err.msg);
 		mach_free(m);
 		return ret == -ENOENT ? 127 : 1;
 	}

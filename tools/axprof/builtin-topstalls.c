@@ -150,7 +150,7 @@ static int scan_image(struct top *t, const struct tl_view_image *vi, const struc
 {
 	struct an_fi_opts o = { 0 };
 	struct an_fi_image *im;
-	char err[512];
+	struct ax_error err;
 	int ret;
 
 	if (!vi->prof || !vi->total[PDB_EV_CYCLES])
@@ -159,11 +159,11 @@ static int scan_image(struct top *t, const struct tl_view_image *vi, const struc
 		fprintf(stderr, "axprof topstalls: %s: file unknown, skipped\n", vi->name);
 		return 0;
 	}
-	ret = tl_fi_open(vi->img.path, vi->prof, &im, err, sizeof(err));
+	ret = tl_fi_open(vi->img.path, vi->prof, &im, &err);
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret) {
-		fprintf(stderr, "axprof topstalls: %s (skipped)\n", err);
+		fprintf(stderr, "axprof topstalls: %s (skipped)\n", err.msg);
 		return 0;
 	}
 	if (tl_periods_for(per, vi->prof, o.period) == TL_PSRC_ASSUMED)
@@ -174,8 +174,8 @@ static int scan_image(struct top *t, const struct tl_view_image *vi, const struc
 
 		if (!an_fi_samples_in(im, AN_EV_CYCLES, p->start, p->end))
 			continue;
-		if (an_fi_analyze(im, p, &o, &fp, err, sizeof(err))) {
-			fprintf(stderr, "axprof topstalls: %s: %s (skipped)\n", vi->name, err);
+		if (an_fi_analyze(im, p, &o, &fp, &err)) {
+			fprintf(stderr, "axprof topstalls: %s: %s (skipped)\n", vi->name, err.msg);
 			continue;
 		}
 		ret = add_proc(t, vi, fp);
@@ -250,11 +250,11 @@ static int parse_args(int argc, char **argv, struct ts_args *a)
 			continue;
 		switch (c) {
 		case O_PERIOD:
-			if (cmd_period_parse("axprof topstalls", optarg, a->per.given))
+			if (tl_period_parse("axprof topstalls", optarg, a->per.given))
 				return 2;
 			break;
 		case O_EVPERIOD:
-			if (cmd_event_period_parse("axprof topstalls", optarg, a->per.given))
+			if (tl_event_period_parse("axprof topstalls", optarg, a->per.given))
 				return 2;
 			break;
 		case O_HELP:
@@ -361,15 +361,15 @@ int cmd_topstalls(int argc, char **argv)
 	struct ts_args a = { 0 };
 	struct tl_view v;
 	struct top t = { 0 };
-	char err[512];
+	struct ax_error err;
 	size_t count;
 	int ret;
 
 	ret = parse_args(argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	if (tl_view_open(&v, a.ro.db, a.ro.epoch, err, sizeof(err))) {
-		fprintf(stderr, "axprof topstalls: %s\n", err);
+	if (tl_view_open(&v, a.ro.db, a.ro.epoch, &err)) {
+		fprintf(stderr, "axprof topstalls: %s\n", err.msg);
 		return 1;
 	}
 	ret = collect(&a, &v, &t);

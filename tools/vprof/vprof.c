@@ -341,7 +341,7 @@ static int image_report(struct vp *vp, const struct tl_view_image *im)
 		ax_json_arr_open(&vp->j, "procedures");
 	} else if (n) {
 		printf("image %s (%s)%s%s\n", im->name, im->img.key, im->elf ? "" : ": ",
-		       im->elf ? "" : im->elf_err);
+		       im->elf ? "" : im->elf_err.msg);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (vp->ro.json) {
@@ -569,7 +569,8 @@ int main(int argc, char **argv)
 	};
 	struct vp vp = { .min_share = 0.9, .min_n = 10, .nvalues = 2, .event = PDB_EV_CYCLES };
 	unsigned long u;
-	char err[1200], *end;
+	struct ax_error err;
+	char *end;
 	int c, ret;
 
 	tl_ropts_init(&vp.ro, "vprof", 10);
@@ -622,9 +623,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vprof: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	ret = tl_view_open(&vp.v, vp.ro.db, vp.ro.epoch, err, sizeof(err));
+	ret = tl_view_open(&vp.v, vp.ro.db, vp.ro.epoch, &err);
 	if (ret) {
-		fprintf(stderr, "vprof: %s\n", err);
+		fprintf(stderr, "vprof: %s\n", err.msg);
 		return 1;
 	}
 	if (!(vp.v.events & (1u << PDB_EV_CYCLES)))

@@ -391,7 +391,7 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 		ax_json_arr_open(&vr->j, "procedures");
 	} else {
 		printf("image %s (%s)%s%s\n", im->name, im->img.key, im->elf ? "" : ": ",
-		       im->elf ? "" : im->elf_err);
+		       im->elf ? "" : im->elf_err.msg);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (vr->ro.json) {
@@ -510,7 +510,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vr vr = { 0 };
-	char err[1200];
+	struct ax_error err;
 	int c, ret;
 
 	tl_ropts_init(&vr.ro, "vreplay", 10);
@@ -536,9 +536,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vreplay: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	ret = tl_view_open(&vr.v, vr.ro.db, vr.ro.epoch, err, sizeof(err));
+	ret = tl_view_open(&vr.v, vr.ro.db, vr.ro.epoch, &err);
 	if (ret) {
-		fprintf(stderr, "vreplay: %s\n", err);
+		fprintf(stderr, "vreplay: %s\n", err.msg);
 		return 1;
 	}
 	ret = run(&vr);
