@@ -119,6 +119,16 @@ else
 			ok "$n (stdout as on Linux/Alpha)"
 		fi
 	done
+	# An uncaught SIGBUS past EOF: status 128 + SIGBUS and the fault's message.
+	if [ -x "$tmp/mmap_eof" ]; then
+		("$axprof" run -- "$tmp/mmap_eof" "$tmp/l" uncaught >/dev/null 2>"$tmp/bus.msg"; exit $?) 2>/dev/null
+		s=$?
+		if [ "$s" = 135 ] && grep -Eq '^axprof run: .*mmap_eof: SIGBUS at pc 0x[0-9a-f]+: ldq .*: load at address 0x[0-9a-f]+ \(past the end of the file\)$' "$tmp/bus.msg"; then
+			ok "uncaught SIGBUS past EOF: status 135 and message"
+		else
+			bad "uncaught SIGBUS past EOF" "status $s, message: $(cat "$tmp/bus.msg")"
+		fi
+	fi
 	# execve of an Alpha program re-enters the machine (qemu-alpha cannot do this part).
 	if [ -x "$tmp/procs" ]; then
 		if "$axprof" run -- "$tmp/procs" exec 2>&1 | grep -q "exec'd child: argc 3 argv\[2\] two" &&

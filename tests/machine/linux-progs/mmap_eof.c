@@ -64,6 +64,12 @@ int main(int argc, char **argv)
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || write(fd, data, sizeof(data)) != (ssize_t)sizeof(data))
 		return 3;
+	if (argc > 2 && !strcmp(argv[2], "uncaught")) {
+		/* No handler: the SIGBUS kills the program (status 135 from a shell). */
+		p = mmap(NULL, 2 * pg, PROT_READ, MAP_PRIVATE, fd, 0);
+		unlink(path);
+		return p == MAP_FAILED ? 4 : (int)*(volatile long *)(p + pg);
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_fault;
 	sa.sa_flags = SA_SIGINFO;
