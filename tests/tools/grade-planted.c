@@ -22,7 +22,10 @@
  *    the ground truth share is the machine's exact count / executions (value-truth file), and
  *    the estimate is the hotlist's share (estimate / n, hotlist.h). A dominant value (planted
  *    share >= 0.5) must be the hotlist's top value; every estimate must lie within --tolerance
- *    (default 0.02) of the truth; the truth must agree with the planted share (exactness of
+ *    (default 0.02) of the truth, or within 6 tau / n when that is wider: a counting sample's
+ *    count of a value drifts by about tau at each threshold raise and merge (hotlist.h), so at
+ *    tau = 41, n = 9,700 a correct hotlist can be 2.2 points off (a recording whose guest
+ *    environment differs by a few bytes gave that); the truth must agree with the planted share (exactness of
  *    the machine and of the planted file, 0.005); the negative control (SHARE "<0.01") must have
  *    no value above 0.01 + tolerance. WHAT is mapped onto a register write the hotlists see:
  *      result     the instruction itself
@@ -290,7 +293,8 @@ static int grade_values(struct ctx *c, FILE *pl)
 		} else if (dominant && it[0].value != value) {
 			ok = false;
 			why = "not the top value";
-		} else if (fabs(est - truth) > c->tol) {
+		} else if (fabs(est - truth) >
+			   fmax(c->tol, 6.0 * (double)pv->h.tau / (double)pv->h.n)) {
 			ok = false;
 			why = "estimate off";
 		}
