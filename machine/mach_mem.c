@@ -509,8 +509,9 @@ int mach_mem_remap(struct mach_mem *m, uint64_t old, uint64_t old_len, uint64_t 
 	if (!mach_mem_range_ok(m, old, old_len, 0))
 		return -EFAULT;
 	bits = m->pg[old >> MACH_PAGE_SHIFT] & ~MACH_PG_DECODED;
-	if (bits & MACH_PG_EOF)
-		return -EFAULT; /* XXX: moving pages past EOF is not done (Linux moves them) */
+	for (uint64_t pn = old >> MACH_PAGE_SHIFT; pn < (old + old_len) >> MACH_PAGE_SHIFT; pn++)
+		if (m->pg[pn] & MACH_PG_EOF)
+			return -EFAULT; /* XXX: moving pages past EOF is not done (Linux does) */
 	if (bits & MACH_PG_SHARED)
 		return -EINVAL; /* XXX: moving host MAP_SHARED pages is not done */
 	if (!(flags & MACH_REMAP_FIXED)) {
