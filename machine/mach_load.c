@@ -525,8 +525,14 @@ int mach_load(struct mach *m, const char *path, char *const argv[], char *const 
 		uint64_t ilo, ihi, ialign, iend;
 
 		ret = elf_extent(&interp, &ilo, &ihi, &ialign, err, errlen);
-		if (ret)
+		if (ret) {
+			char why[512];
+
+			snprintf(why, sizeof(why), "%s", err ? err : "");
+			errf(err, errlen, "%s: interpreter %s (host file %s)", path, why,
+			     interp.host);
 			goto out;
+		}
 		if (interp.eh.e_type == ET_DYN) {
 			uint64_t base = mach_mem_find_free(m->mem, 0, ihi - ilo);
 
