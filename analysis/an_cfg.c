@@ -571,12 +571,12 @@ static int block_edges(struct builder *b, uint32_t blk, uint32_t last, uint32_t 
 	return 0;
 }
 
-static void set_err(char *err, size_t errlen, const struct an_proc *p, const char *what)
+static int set_err(struct ax_error *err, int code, const struct an_proc *p, const char *what)
 {
 	char name[128];
 
 	an_proc_name(p, name, sizeof(name));
-	snprintf(err, errlen, "procedure %s at 0x%" PRIx64 ": %s", name, p->start, what);
+	return ax_fail(err, code, "procedure %s at 0x%" PRIx64 ": %s", name, p->start, what);
 }
 
 /* Reachability from ENTRY over the temporary edges. */
@@ -745,8 +745,8 @@ out:
 	return err;
 }
 
-int an_cfg_build(const struct an_procs *ps, const struct an_proc *p, struct an_cfg **out, char *err,
-		 size_t errlen)
+int an_cfg_build(const struct an_procs *ps, const struct an_proc *p, struct an_cfg **out,
+		 struct ax_error *err)
 {
 	struct builder b = { .ps = ps, .p = p };
 	struct an_cfg *cfg;
@@ -757,8 +757,7 @@ int an_cfg_build(const struct an_procs *ps, const struct an_proc *p, struct an_c
 	if (p->start >= p->end || (p->start & 3) || (p->end & 3) ||
 	    (p->end - p->start) / 4 > UINT32_MAX / 4 || p->start < p->sec->addr ||
 	    p->end > p->sec->addr + p->sec->size) {
-		set_err(err, errlen, p, "empty, misaligned or outside its section");
-		return -EINVAL;
+		return set_err(err, -EINVAL, p, "empty, misaligned or outside its section");
 	}
 	n = (uint32_t)((p->end - p->start) / 4);
 	cfg = calloc(1, sizeof(*cfg));
@@ -887,7 +886,7 @@ int an_cfg_build(const struct an_procs *ps, const struct an_proc *p, struct an_c
 	return 0;
 
 out_nomem:
-	set_err(err, errlen, p, "out of memory building the CFG");
+	set_err(err, -ENOMEM, p, "out of memory building the CFG");
 	free(b.ctl);
 	free(b.lead);
 	free(b.te);
@@ -984,18 +983,22 @@ out:
 /* ------------------------------------------------------------------------------------------ */
 /* Invariants. */
 
-static int __attribute__((format(printf, 3, 4))) bad(char *msg, size_t msglen, const char *fmt, ...)
+static int __attribute__((format(printf, 2, 3))) bad(struct ax_error *err, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!err)
+		return -EBADMSG;
+	memset(err, 0, sizeof(*err));
+	err->code = -EBADMSG;
 	va_start(ap, fmt);
-	vsnprintf(msg, msglen, fmt, ap);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
 	return -EBADMSG;
 }
 
 /* Blocks tile the procedure, each with an in-range successor range of its own edges. */
-static int check_blocks(const struct an_cfg *cfg, char *msg, size_t msglen)
+static int check_blocks(const struct an_cfg *cfg, struct ax_error *err)
 {
 	uint32_t nb = cfg->nblocks, ne = cfg->nedges, next = 0;
 
@@ -1003,71 +1006,66 @@ static int check_blocks(const struct an_cfg *cfg, char *msg, size_t msglen)
 		const struct an_block *bl = &cfg->block[b];
 
 		if (bl->first != next || !bl->n || bl->addr != an_cfg_addr(cfg, bl->first))
-			return bad(msg, msglen, "block %u does not follow block %u", b, b - 1);
+			return bad(err, "block %u does not follow block %u", b, b - 1);
 		for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
 			if (cfg->blk_of[i] != b)
-				return bad(msg, msglen, "instruction %u is not mapped to block %u",
-					   i, b);
+				return bad(err, "instruction %u is not mapped to block %u", i, b);
 		next += bl->n;
 		if (bl->nsucc && (bl->succ + bl->nsucc > ne))
-			return bad(msg, msglen, "block %u: successor range out of bounds", b);
+			return bad(err, "block %u: successor range out of bounds", b);
 		for (uint32_t e = bl->succ; e < bl->succ + bl->nsucc; e++)
 			if (cfg->edge[e].from != b)
-				return bad(msg, msglen,
+				return bad(err,
 					   "block %u: edge %u in its successor range is from %u", b,
 					   e, cfg->edge[e].from);
 		if (!bl->nsucc)
-			return bad(msg, msglen, "block %u (0x%" PRIx64 ") has no successor", b,
-				   bl->addr);
+			return bad(err, "block %u (0x%" PRIx64 ") has no successor", b, bl->addr);
 	}
 	if (next != cfg->ninsns)
-		return bad(msg, msglen, "blocks cover %u of %u instructions", next, cfg->ninsns);
+		return bad(err, "blocks cover %u of %u instructions", next, cfg->ninsns);
 	return 0;
 }
 
 /* An edge's kind, source and destination are in range and agree with each other. */
-static int check_edge_ends(const struct an_cfg *cfg, uint32_t e, char *msg, size_t msglen)
+static int check_edge_ends(const struct an_cfg *cfg, uint32_t e, struct ax_error *err)
 {
 	const struct an_edge *ed = &cfg->edge[e];
 	uint32_t nb = cfg->nblocks;
 
 	if (ed->kind >= AN_EDGE_KIND_NR)
-		return bad(msg, msglen, "edge %u: bad kind", e);
+		return bad(err, "edge %u: bad kind", e);
 	if (ed->from == AN_NODE_ENTRY) {
 		if (ed->kind != AN_EDGE_ENTRY || ed->to >= nb ||
 		    !(cfg->block[ed->to].flags & AN_BLK_ENTRY))
-			return bad(msg, msglen, "edge %u: bad ENTRY edge", e);
+			return bad(err, "edge %u: bad ENTRY edge", e);
 		return 0;
 	}
 	if (ed->from >= nb || ed->kind == AN_EDGE_ENTRY)
-		return bad(msg, msglen, "edge %u: bad source", e);
+		return bad(err, "edge %u: bad source", e);
 	if ((ed->to == AN_NODE_EXIT) != (ed->kind == AN_EDGE_EXIT || ed->kind == AN_EDGE_NORETURN))
-		return bad(msg, msglen, "edge %u: EXIT edges and kinds disagree", e);
+		return bad(err, "edge %u: EXIT edges and kinds disagree", e);
 	if (ed->to != AN_NODE_EXIT && ed->to >= nb)
-		return bad(msg, msglen, "edge %u: bad destination", e);
+		return bad(err, "edge %u: bad destination", e);
 	return 0;
 }
 
 /* Fall-through and call-return edges go to the next block, after the right instruction. */
-static int check_fall_edge(const struct an_cfg *cfg, uint32_t e, enum ctl c, char *msg,
-			   size_t msglen)
+static int check_fall_edge(const struct an_cfg *cfg, uint32_t e, enum ctl c, struct ax_error *err)
 {
 	const struct an_edge *ed = &cfg->edge[e];
 
 	if (ed->to != ed->from + 1)
-		return bad(msg, msglen,
-			   "edge %u: %s edge from block %u does not go to the next block", e,
+		return bad(err, "edge %u: %s edge from block %u does not go to the next block", e,
 			   an_edge_kind_name[ed->kind], ed->from);
 	if ((ed->kind == AN_EDGE_CALLRET) != (c == CTL_CALL || c == CTL_PAL))
-		return bad(msg, msglen, "edge %u: call-return edge after a non-call", e);
+		return bad(err, "edge %u: call-return edge after a non-call", e);
 	if (ed->kind == AN_EDGE_FALL && c != CTL_NONE && c != CTL_COND)
-		return bad(msg, msglen, "edge %u: fall-through after a transfer", e);
+		return bad(err, "edge %u: fall-through after a transfer", e);
 	return 0;
 }
 
 /* A taken edge leaves a branch for the block at its target. */
-static int check_taken_edge(const struct an_cfg *cfg, uint32_t e, enum ctl c, char *msg,
-			    size_t msglen)
+static int check_taken_edge(const struct an_cfg *cfg, uint32_t e, enum ctl c, struct ax_error *err)
 {
 	const struct an_edge *ed = &cfg->edge[e];
 	const struct an_block *fb = &cfg->block[ed->from];
@@ -1075,29 +1073,27 @@ static int check_taken_edge(const struct an_cfg *cfg, uint32_t e, enum ctl c, ch
 	bool inside;
 
 	if (c != CTL_COND && c != CTL_BR)
-		return bad(msg, msglen, "edge %u: taken edge after a non-branch", e);
+		return bad(err, "edge %u: taken edge after a non-branch", e);
 	t = target_index(cfg, &cfg->insn[last], last, &inside);
 	if (!inside || cfg->block[ed->to].first != t)
-		return bad(msg, msglen, "edge %u: taken edge does not go to the branch target", e);
+		return bad(err, "edge %u: taken edge does not go to the branch target", e);
 	return 0;
 }
 
 /* An exit edge's reason agrees with the instruction and the CFG's flags. */
-static int check_exit_edge(const struct an_cfg *cfg, uint32_t e, enum ctl c, char *msg,
-			   size_t msglen)
+static int check_exit_edge(const struct an_cfg *cfg, uint32_t e, enum ctl c, struct ax_error *err)
 {
 	const struct an_edge *ed = &cfg->edge[e];
 
 	if (ed->why == AN_EXIT_RETURN && c != CTL_RET && c != CTL_JMP)
-		return bad(msg, msglen, "edge %u: return edge after a non-return", e);
+		return bad(err, "edge %u: return edge after a non-return", e);
 	if (ed->why == AN_EXIT_UNKNOWN && !(cfg->flags & AN_CFG_MISSING_EDGES))
-		return bad(msg, msglen, "edge %u: unknown exit but the CFG is not missing edges",
-			   e);
+		return bad(err, "edge %u: unknown exit but the CFG is not missing edges", e);
 	return 0;
 }
 
 /* An edge agrees with the last instruction of its source block. */
-static int check_edge_kind(const struct an_cfg *cfg, uint32_t e, char *msg, size_t msglen)
+static int check_edge_kind(const struct an_cfg *cfg, uint32_t e, struct ax_error *err)
 {
 	const struct an_edge *ed = &cfg->edge[e];
 	const struct an_block *fb = &cfg->block[ed->from];
@@ -1106,34 +1102,34 @@ static int check_edge_kind(const struct an_cfg *cfg, uint32_t e, char *msg, size
 	switch (ed->kind) {
 	case AN_EDGE_FALL:
 	case AN_EDGE_CALLRET:
-		return check_fall_edge(cfg, e, c, msg, msglen);
+		return check_fall_edge(cfg, e, c, err);
 	case AN_EDGE_TAKEN:
-		return check_taken_edge(cfg, e, c, msg, msglen);
+		return check_taken_edge(cfg, e, c, err);
 	case AN_EDGE_JTAB:
 		if (c != CTL_JMP)
-			return bad(msg, msglen, "edge %u: jump-table edge after a non-JMP", e);
+			return bad(err, "edge %u: jump-table edge after a non-JMP", e);
 		return 0;
 	case AN_EDGE_EXIT:
-		return check_exit_edge(cfg, e, c, msg, msglen);
+		return check_exit_edge(cfg, e, c, err);
 	default:
 		return 0;
 	}
 }
 
-static int check_edges(const struct an_cfg *cfg, char *msg, size_t msglen)
+static int check_edges(const struct an_cfg *cfg, struct ax_error *err)
 {
 	int ret = 0;
 
 	for (uint32_t e = 0; e < cfg->nedges && !ret; e++) {
-		ret = check_edge_ends(cfg, e, msg, msglen);
+		ret = check_edge_ends(cfg, e, err);
 		if (!ret && cfg->edge[e].from != AN_NODE_ENTRY)
-			ret = check_edge_kind(cfg, e, msg, msglen);
+			ret = check_edge_kind(cfg, e, err);
 	}
 	return ret;
 }
 
 /* The predecessor lists of the blocks and of EXIT hold every edge exactly once. */
-static int check_preds(const struct an_cfg *cfg, uint8_t *seen, char *msg, size_t msglen)
+static int check_preds(const struct an_cfg *cfg, uint8_t *seen, struct ax_error *err)
 {
 	uint32_t nb = cfg->nblocks, ne = cfg->nedges;
 
@@ -1144,7 +1140,7 @@ static int check_preds(const struct an_cfg *cfg, uint8_t *seen, char *msg, size_
 			uint32_t e = cfg->pred[k];
 
 			if (e >= ne || cfg->edge[e].to != b || seen[e])
-				return bad(msg, msglen, "block %u: bad predecessor list", b);
+				return bad(err, "block %u: bad predecessor list", b);
 			seen[e] = 1;
 		}
 	}
@@ -1152,12 +1148,12 @@ static int check_preds(const struct an_cfg *cfg, uint8_t *seen, char *msg, size_
 		uint32_t e = cfg->pred[k];
 
 		if (e >= ne || cfg->edge[e].to != AN_NODE_EXIT || seen[e])
-			return bad(msg, msglen, "bad EXIT predecessor list");
+			return bad(err, "bad EXIT predecessor list");
 		seen[e] = 1;
 	}
 	for (uint32_t e = 0; e < ne; e++)
 		if (!seen[e])
-			return bad(msg, msglen, "edge %u is in no predecessor list", e);
+			return bad(err, "edge %u is in no predecessor list", e);
 	return 0;
 }
 
@@ -1214,43 +1210,39 @@ static void mark_to_exit(const struct an_cfg *cfg, uint8_t *bwd, uint32_t *q)
 
 /* Unreachable flags match reachability from ENTRY; every reachable block reaches EXIT. */
 static int check_reachability(const struct an_cfg *cfg, const uint8_t *fwd, const uint8_t *bwd,
-			      char *msg, size_t msglen)
+			      struct ax_error *err)
 {
 	for (uint32_t b = 0; b < cfg->nblocks; b++) {
 		bool unr = cfg->block[b].flags & AN_BLK_UNREACHABLE;
 
 		if (unr == (bool)fwd[b])
-			return bad(msg, msglen,
-				   "block %u (0x%" PRIx64 "): reachability flag is wrong", b,
+			return bad(err, "block %u (0x%" PRIx64 "): reachability flag is wrong", b,
 				   cfg->block[b].addr);
 		if (fwd[b] && !bwd[b])
-			return bad(msg, msglen,
-				   "block %u (0x%" PRIx64 "): reachable but cannot reach EXIT", b,
-				   cfg->block[b].addr);
+			return bad(err, "block %u (0x%" PRIx64 "): reachable but cannot reach EXIT",
+				   b, cfg->block[b].addr);
 	}
 	return 0;
 }
 
 /* Every block and edge has a class below nclasses <= blocks + edges. */
-static int check_class_ranges(const struct an_cfg *cfg, char *msg, size_t msglen)
+static int check_class_ranges(const struct an_cfg *cfg, struct ax_error *err)
 {
 	uint32_t nb = cfg->nblocks, ne = cfg->nedges;
 
 	if (cfg->nclasses > nb + ne)
-		return bad(msg, msglen, "%u classes for %u blocks and %u edges", cfg->nclasses, nb,
-			   ne);
+		return bad(err, "%u classes for %u blocks and %u edges", cfg->nclasses, nb, ne);
 	for (uint32_t b = 0; b < nb; b++)
 		if (cfg->block[b].cls >= cfg->nclasses)
-			return bad(msg, msglen, "block %u: class out of range", b);
+			return bad(err, "block %u: class out of range", b);
 	for (uint32_t e = 0; e < ne; e++)
 		if (cfg->edge[e].cls >= cfg->nclasses)
-			return bad(msg, msglen, "edge %u: class out of range", e);
+			return bad(err, "edge %u: class out of range", e);
 	return 0;
 }
 
 /* A reachable block with a single edge in (or out) shares that edge's class. */
-static int check_class_sharing(const struct an_cfg *cfg, const uint8_t *fwd, char *msg,
-			       size_t msglen)
+static int check_class_sharing(const struct an_cfg *cfg, const uint8_t *fwd, struct ax_error *err)
 {
 	for (uint32_t b = 0; b < cfg->nblocks; b++) {
 		const struct an_block *bl = &cfg->block[b];
@@ -1258,60 +1250,57 @@ static int check_class_sharing(const struct an_cfg *cfg, const uint8_t *fwd, cha
 		if (!fwd[b])
 			continue;
 		if (bl->npred == 1 && cfg->edge[cfg->pred[bl->pred]].cls != bl->cls)
-			return bad(msg, msglen,
-				   "block %u: single predecessor edge in another class", b);
+			return bad(err, "block %u: single predecessor edge in another class", b);
 		if (bl->nsucc == 1 && cfg->edge[bl->succ].cls != bl->cls)
-			return bad(msg, msglen, "block %u: single successor edge in another class",
-				   b);
+			return bad(err, "block %u: single successor edge in another class", b);
 	}
 	return 0;
 }
 
-static int check_classes(const struct an_cfg *cfg, const uint8_t *fwd, char *msg, size_t msglen)
+static int check_classes(const struct an_cfg *cfg, const uint8_t *fwd, struct ax_error *err)
 {
 	int ret;
 
 	if (!(cfg->flags & AN_CFG_CLASSES))
 		return 0;
-	ret = check_class_ranges(cfg, msg, msglen);
+	ret = check_class_ranges(cfg, err);
 	if (ret)
 		return ret;
 	if (!(cfg->flags & AN_CFG_MISSING_EDGES))
-		return check_class_sharing(cfg, fwd, msg, msglen);
+		return check_class_sharing(cfg, fwd, err);
 	if (cfg->nclasses != cfg->nblocks + cfg->nedges)
-		return bad(msg, msglen, "missing edges but classes are shared");
+		return bad(err, "missing edges but classes are shared");
 	return 0;
 }
 
-int an_cfg_check(const struct an_cfg *cfg, char *msg, size_t msglen)
+int an_cfg_check(const struct an_cfg *cfg, struct ax_error *err)
 {
 	uint32_t nb = cfg->nblocks, ne = cfg->nedges, *q;
 	uint8_t *fwd, *bwd, *seen_pred;
 	int ret;
 
 	if (!nb || !cfg->ninsns)
-		return bad(msg, msglen, "no blocks");
+		return bad(err, "no blocks");
 	fwd = calloc(nb, 1);
 	bwd = calloc(nb, 1);
 	seen_pred = calloc((size_t)ne + 1, 1);
 	q = malloc(((size_t)nb + 1) * sizeof(*q));
 	if (!fwd || !bwd || !seen_pred || !q) {
-		snprintf(msg, msglen, "out of memory");
-		ret = -ENOMEM;
+		ret = ax_fail(err, -ENOMEM, "out of memory");
 		goto out_free;
 	}
-	ret = check_blocks(cfg, msg, msglen);
+	ret = check_blocks(cfg, err);
 	if (!ret)
-		ret = check_edges(cfg, msg, msglen);
+		ret = check_edges(cfg, err);
 	if (!ret)
-		ret = check_preds(cfg, seen_pred, msg, msglen);
+		ret = check_preds(cfg, seen_pred, err);
 	if (!ret) {
 		mark_from_entry(cfg, fwd, q);
 		mark_to_exit(cfg, bwd, q);
-		ret = check_reachability(cfg, fwd, bwd, msg, msglen);
+		ret = check_reachability(cfg, fwd, bwd, err);
 	}
 	if (!ret)
-		ret = check_classes(cfg, fwd, msg, msglen);
+		ret = check_classes(cfg, fwd, err);
 out_free:
 	free(fwd);
 	free(bwd);

@@ -144,11 +144,11 @@ struct an_cfg {
 
 /*
  * Build the CFG of procedure p of ps. Returns 0 and *out, or -ENOMEM, or -EINVAL (an empty or
- * misaligned procedure) with a message in err. An unresolvable JMP is not an error: the CFG is
+ * misaligned procedure) with a message in err (may be NULL). An unresolvable JMP is not an error: the CFG is
  * marked AN_CFG_MISSING_EDGES.
  */
-int an_cfg_build(const struct an_procs *ps, const struct an_proc *p, struct an_cfg **out, char *err,
-		 size_t errlen);
+int an_cfg_build(const struct an_procs *ps, const struct an_proc *p, struct an_cfg **out,
+		 struct ax_error *err);
 void an_cfg_free(struct an_cfg *cfg);
 
 /*
@@ -165,9 +165,9 @@ int an_cfg_classes(struct an_cfg *cfg);
  * successor ranges and predecessor lists hold every edge once; with classes: every class is
  * below nclasses <= blocks + edges, all distinct when edges are missing, and otherwise a block
  * with a single edge in (or out) shares that edge's class. Returns 0, or -EBADMSG with the first
- * violation in msg.
+ * violation in err (may be NULL).
  */
-int an_cfg_check(const struct an_cfg *cfg, char *msg, size_t msglen);
+int an_cfg_check(const struct an_cfg *cfg, struct ax_error *err);
 
 /* The block holding address addr, or UINT32_MAX. */
 uint32_t an_cfg_block_at(const struct an_cfg *cfg, uint64_t addr);

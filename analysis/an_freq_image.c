@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,43 +16,24 @@ struct an_fi_image {
 	size_t nev[AN_EV_NR];
 };
 
-static int errmsg(char *err, size_t len, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int errmsg(char *err, size_t len, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
-
-int an_fi_open(const char *path, struct an_fi_image **out, char *err, size_t errlen)
+int an_fi_open(const char *path, struct an_fi_image **out, struct ax_error *err)
 {
 	struct an_fi_image *im;
-	struct ax_error ierr;
 	int ret;
 
 	*out = NULL;
 	im = calloc(1, sizeof(*im));
 	if (!im)
-		return errmsg(err, errlen, -ENOMEM, "%s: out of memory", path);
-	ret = img_open(path, 0, &im->elf, &ierr);
-	if (ret) {
-		errmsg(err, errlen, ret, "%s", ierr.msg);
+		return ax_fail(err, -ENOMEM, "%s: out of memory", path);
+	ret = img_open(path, 0, &im->elf, err);
+	if (ret)
 		goto fail;
-	}
-	ret = an_procs_find(im->elf, &im->procs, err, errlen);
+	ret = an_procs_find(im->elf, &im->procs, err);
 	if (ret)
 		goto fail;
 	ret = an_sched_model_new(&im->model);
 	if (ret) {
-		errmsg(err, errlen, ret, "%s: cannot build the EV5 model: %s", path,
-		       strerror(-ret));
+		ax_fail(err, ret, "%s: cannot build the EV5 model: %s", path, strerror(-ret));
 		goto fail;
 	}
 	*out = im;
@@ -367,7 +347,7 @@ static int mark_clean(const struct an_fi_proc *fp, const struct an_fi_opts *o,
 }
 
 int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct an_fi_opts *o,
-		  struct an_fi_proc **out, char *err, size_t errlen)
+		  struct an_fi_proc **out, struct ax_error *err)
 {
 	struct an_fg_insn *fin = NULL;
 	struct an_fg_block *fbl = NULL;
@@ -381,14 +361,14 @@ int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct 
 
 	*out = NULL;
 	if (!(o->period[AN_EV_CYCLES] > 0))
-		return errmsg(err, errlen, -EINVAL, "no CYCLES sampling period");
+		return ax_fail(err, -EINVAL, "no CYCLES sampling period");
 	fp = calloc(1, sizeof(*fp));
 	if (!fp)
-		return errmsg(err, errlen, -ENOMEM, "out of memory");
+		return ax_fail(err, -ENOMEM, "out of memory");
 	fp->proc = p;
 	an_proc_name(p, fp->name, sizeof(fp->name));
 	memcpy(fp->period, o->period, sizeof(fp->period));
-	ret = an_cfg_build(im->procs, p, &fp->cfg, err, errlen);
+	ret = an_cfg_build(im->procs, p, &fp->cfg, err);
 	if (ret)
 		goto fail;
 	ret = an_cfg_classes(fp->cfg);
@@ -403,7 +383,7 @@ int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct 
 		goto nomem;
 	ret = an_sched_cfg(im->model, fp->cfg, sched);
 	if (ret) {
-		errmsg(err, errlen, ret, "%s: cannot schedule: %s", fp->name, strerror(-ret));
+		ax_fail(err, ret, "%s: cannot schedule: %s", fp->name, strerror(-ret));
 		goto fail;
 	}
 	for (unsigned int ev = 0; ev < AN_EV_NR; ev++)
@@ -437,8 +417,7 @@ int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct 
 		goto nomem;
 	ret = an_freq_estimate(&g, o->freq, fp->cls);
 	if (ret) {
-		errmsg(err, errlen, ret, "%s: frequency estimation failed: %s", fp->name,
-		       strerror(-ret));
+		ax_fail(err, ret, "%s: frequency estimation failed: %s", fp->name, strerror(-ret));
 		goto fail;
 	}
 	for (e = 0; e < fp->cfg->nedges; e++) {
@@ -459,8 +438,7 @@ int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct 
 	/* §6.2: culprits. */
 	ret = explain(fp, o);
 	if (ret) {
-		errmsg(err, errlen, ret, "%s: culprit analysis failed: %s", fp->name,
-		       strerror(-ret));
+		ax_fail(err, ret, "%s: culprit analysis failed: %s", fp->name, strerror(-ret));
 		goto fail;
 	}
 	free(fin);
@@ -470,7 +448,7 @@ int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct 
 	*out = fp;
 	return 0;
 nomem:
-	ret = errmsg(err, errlen, -ENOMEM, "out of memory");
+	ret = ax_fail(err, -ENOMEM, "out of memory");
 fail:
 	free(fin);
 	free(fbl);
@@ -579,11 +557,10 @@ int an_stall_procs(struct an_fi_image *im, const struct an_fi_opts *o, struct an
 	for (i = 0; i < an_fi_procs(im)->n; i++) {
 		const struct an_proc *p = &an_fi_procs(im)->v[i];
 		struct an_fi_proc *fp;
-		char e2[256];
 
 		if (!an_fi_samples_in(im, AN_EV_CYCLES, p->start, p->end))
 			continue;
-		if (an_fi_analyze(im, p, o, &fp, e2, sizeof(e2))) {
+		if (an_fi_analyze(im, p, o, &fp, NULL)) {
 			(*skipped)++; /* a procedure the CFG builder rejects */
 			continue;
 		}

@@ -77,10 +77,10 @@ struct an_count {
 
 /*
  * Open the ELF image at path and find its procedures. Returns 0 and *out, or -Exxx with a
- * one-line message in err: what img_open() and an_procs_find() return (not ELF, not Alpha,
+ * one-line message in err (may be NULL): what img_open() and an_procs_find() return (not ELF, not Alpha,
  * no code, damaged headers...), -ENOMEM.
  */
-int an_fi_open(const char *path, struct an_fi_image **out, char *err, size_t errlen);
+int an_fi_open(const char *path, struct an_fi_image **out, struct ax_error *err);
 void an_fi_close(struct an_fi_image *im);
 const struct img *an_fi_elf(const struct an_fi_image *im);
 const struct an_procs *an_fi_procs(const struct an_fi_image *im);
@@ -96,11 +96,11 @@ uint64_t an_fi_samples_in(const struct an_fi_image *im, unsigned int ev, uint64_
 
 /*
  * Analyse procedure p of the image. Returns 0 and *out (free with an_fi_proc_free), or -Exxx
- * with a message in err: -EINVAL (no CYCLES period, a procedure the CFG builder rejects),
+ * with a message in err (may be NULL): -EINVAL (no CYCLES period, a procedure the CFG builder rejects),
  * -ENOMEM.
  */
 int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct an_fi_opts *o,
-		  struct an_fi_proc **out, char *err, size_t errlen);
+		  struct an_fi_proc **out, struct ax_error *err);
 void an_fi_proc_free(struct an_fi_proc *fp);
 
 /* ------------------------------------------------------------------------------------------ */

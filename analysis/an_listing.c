@@ -2,7 +2,6 @@
 #include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -566,7 +565,7 @@ static bool wanted(const struct img *e, const struct an_listing_opts *opts,
 }
 
 int an_listing_print(const struct img *e, const struct an_listing_opts *opts, FILE *out,
-		     struct an_listing_stats *stats, char *err, size_t errlen)
+		     struct an_listing_stats *stats, struct ax_error *err)
 {
 	struct lst l = { .e = e, .opts = opts, .out = out };
 	bool found = false;
@@ -580,17 +579,14 @@ int an_listing_print(const struct img *e, const struct an_listing_opts *opts, FI
 	}
 	if (!found) {
 		if (opts->section)
-			snprintf(err, errlen, "%s: no section named '%s'", img_path(e),
-				 opts->section);
-		else
-			snprintf(err, errlen,
-				 "%s: no executable section with contents: nothing to disassemble",
-				 img_path(e));
-		return -ENOEXEC;
+			return ax_fail(err, -ENOEXEC, "%s: no section named '%s'", img_path(e),
+				       opts->section);
+		return ax_fail(err, -ENOEXEC,
+			       "%s: no executable section with contents: nothing to disassemble",
+			       img_path(e));
 	}
 	if (build_syms(&l)) {
-		snprintf(err, errlen, "%s: out of memory", img_path(e));
-		ret = -ENOMEM;
+		ret = ax_fail(err, -ENOMEM, "%s: out of memory", img_path(e));
 		goto out_free;
 	}
 	if (img_type(e) == ET_REL)
@@ -613,8 +609,7 @@ int an_listing_print(const struct img *e, const struct an_listing_opts *opts, FI
 		list_section(&l);
 	}
 	if (ferror(out)) {
-		snprintf(err, errlen, "write error: %s", strerror(errno));
-		ret = -EIO;
+		ret = ax_fail(err, -EIO, "write error: %s", strerror(errno));
 	}
 	if (stats)
 		*stats = l.st;

@@ -52,11 +52,11 @@ struct an_listing_stats {
 };
 
 /*
- * Write the listing of e to out. Returns 0, or -ENOEXEC with a message in err when there is
+ * Write the listing of e to out. Returns 0, or -ENOEXEC with a message in err (may be NULL) when there is
  * nothing to disassemble (no code section, or --section names no section with contents),
  * -ENOMEM, or -EIO when writing failed. stats may be NULL.
  */
 int an_listing_print(const struct img *e, const struct an_listing_opts *opts, FILE *out,
-		     struct an_listing_stats *stats, char *err, size_t errlen);
+		     struct an_listing_stats *stats, struct ax_error *err);
 
 #endif /* AN_LISTING_H */

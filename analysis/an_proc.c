@@ -575,8 +575,6 @@ static bool has_jmp(const struct an_proc *p)
  */
 static int merge_guessed(struct an_procs *ps)
 {
-	char err[256];
-
 	for (size_t i = 0; i < ps->n; i++) {
 		struct an_proc *p = &ps->v[i];
 
@@ -586,7 +584,7 @@ static int merge_guessed(struct an_procs *ps)
 			uint64_t want = p->end;
 			struct an_cfg *cfg;
 			size_t k;
-			int ret = an_cfg_build(ps, p, &cfg, err, sizeof(err));
+			int ret = an_cfg_build(ps, p, &cfg, NULL);
 
 			if (ret == -ENOMEM)
 				return ret;
@@ -617,7 +615,7 @@ static int merge_guessed(struct an_procs *ps)
 	return 0;
 }
 
-int an_procs_find(const struct img *e, struct an_procs **out, char *err, size_t errlen)
+int an_procs_find(const struct img *e, struct an_procs **out, struct ax_error *err)
 {
 	struct finder f = { .e = e, .entry = img_entry(e) };
 	struct an_procs *ps = NULL;
@@ -637,8 +635,8 @@ int an_procs_find(const struct img *e, struct an_procs **out, char *err, size_t 
 			goto out_free;
 	}
 	if (!ncode) {
-		snprintf(err, errlen, "%s: no code section with contents to analyse", img_path(e));
-		ret = -ENOEXEC;
+		ret = ax_fail(err, -ENOEXEC, "%s: no code section with contents to analyse",
+			      img_path(e));
 		goto out_free;
 	}
 	vec_sort_unique(&f.calls);
@@ -695,7 +693,7 @@ int an_procs_find(const struct img *e, struct an_procs **out, char *err, size_t 
 
 out_free:
 	if (ret == -ENOMEM)
-		snprintf(err, errlen, "%s: out of memory finding procedures", img_path(e));
+		ax_fail(err, ret, "%s: out of memory finding procedures", img_path(e));
 	an_procs_free(ps);
 	free(f.v);
 	free(f.calls.v);

@@ -74,10 +74,10 @@ struct an_procs {
 };
 
 /*
- * Find the procedures of e. Returns 0 and *out, -ENOEXEC with a message in err when e has no
+ * Find the procedures of e. Returns 0 and *out, -ENOEXEC with a message in err (may be NULL) when e has no
  * code section with contents, or -ENOMEM.
  */
-int an_procs_find(const struct img *e, struct an_procs **out, char *err, size_t errlen);
+int an_procs_find(const struct img *e, struct an_procs **out, struct ax_error *err);
 void an_procs_free(struct an_procs *ps);
 
 /* The procedure containing addr, or NULL. */

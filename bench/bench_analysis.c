@@ -37,7 +37,7 @@ static int analyse(const char *path, const struct an_sched_model *m, struct tota
 	struct an_procs *ps = NULL;
 	struct img *elf;
 	struct ax_error ierr;
-	char err[512];
+	struct ax_error err;
 	size_t cap = 0;
 	int ret;
 
@@ -47,18 +47,18 @@ static int analyse(const char *path, const struct an_sched_model *m, struct tota
 		fprintf(stderr, "bench_analysis: %s\n", ierr.msg);
 		return ret;
 	}
-	ret = an_procs_find(elf, &ps, err, sizeof(err));
+	ret = an_procs_find(elf, &ps, &err);
 	if (ret) {
-		fprintf(stderr, "bench_analysis: %s\n", err);
+		fprintf(stderr, "bench_analysis: %s\n", err.msg);
 		goto out;
 	}
 	t->code_bytes = ps->stats.code_bytes;
 	for (size_t i = 0; i < ps->n; i++) {
 		struct an_cfg *cfg;
 
-		ret = an_cfg_build(ps, &ps->v[i], &cfg, err, sizeof(err));
+		ret = an_cfg_build(ps, &ps->v[i], &cfg, &err);
 		if (ret) {
-			fprintf(stderr, "bench_analysis: %s\n", err);
+			fprintf(stderr, "bench_analysis: %s\n", err.msg);
 			goto out;
 		}
 		if (cfg->ninsns > cap) {

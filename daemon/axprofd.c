@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ax_json.h"
 #include "dmn_dev.h"
 #include "dmn_lib.h"
 #include "dmn_opts.h"
@@ -39,6 +40,7 @@ static void on_signal(int sig)
 
 struct axd {
 	const char *dir;
+	const char *db; /* DIR as given (JSON) */
 	const char *pidfile;
 	char status[PATH_MAX + 16];
 	const char *device;
@@ -70,18 +72,7 @@ static void usage(FILE *f)
 		"  -f, --foreground      do not detach\n"
 		"  --pid-file F          write the pid here (default DIR/axprofd.pid); F.status gets\n"
 		"                        the counters after every flush\n"
-		"  --device PATH         the driver (default /dev/axprof)\n"
-		"  --mode MODE           cycles (default), vprof or vreplay\n"
-		"  --period LO-HI        CYCLES sampling period, uniform in [LO, HI] (default\n"
-		"                        60000-64000)\n"
-		"  --period E=LO-HI      the period of event E (imiss, dmiss, branchmp, insns;\n"
-		"                        default 60000-64000); repeat for several events\n"
-		"  --event E[,E...]      events to sample: cycles, imiss, dmiss, branchmp, insns\n"
-		"                        (default cycles)\n"
-		"  --share N/D           interpret N of every D user samples (vprof 1/2, vreplay 1/129)\n"
-		"  --budget N            instructions per interpretation (vprof 4, vreplay 128)\n"
-		"  --hotlist-m M         hotlist capacity, 4..32 (default 16)\n"
-		"  --seed N              sampling seed (default fixed: runs are reproducible)\n"
+		"  --device PATH         the driver (default /dev/axprof)\n" DMN_SAMPLING_HELP
 		"                        (the sampling options mean exactly what they mean to\n"
 		"                        `axprof record`; their order does not matter)\n"
 		"  --flush-interval S    seconds between stores (default 600)\n"
@@ -214,23 +205,43 @@ static void tell_parent(int fd, char verdict)
 	}
 }
 
-static void print_json(struct axd *a)
+/* At exit, the counters as one document (docs/axprof-json.7, "axprofd"). */
+static void print_json(const struct axd *a)
 {
+	static const char *const rec_name[VS_REC_SLOTS] = {
+		[0] = "unknown", /* records of a type this daemon does not know */
+		[VS_REC_SAMPLE] = "sample",
+		[VS_REC_HOTLIST] = "hotlist",
+		[VS_REC_LATENCY] = "latency",
+		[VS_REC_CONFLICT] = "conflict",
+		[VS_REC_VCOUNT] = "vcount",
+		[VS_REC_STATS] = "stats",
+	};
 	struct dmn_stats st;
+	struct ax_json j;
 
 	dmn_get_stats(a->d, &st);
-	printf("{\"tool\":\"axprofd\",\"flushes\":%" PRIu64 ",\"flush_errors\":%" PRIu64
-	       ",\"bytes\":%" PRIu64 ",\"records\":{\"sample\":%" PRIu64 ",\"hotlist\":%" PRIu64
-	       ",\"latency\":%" PRIu64 ",\"conflict\":%" PRIu64 ",\"vcount\":%" PRIu64
-	       ",\"stats\":%" PRIu64 ",\"unknown_type\":%" PRIu64 "},\"damaged\":%" PRIu64
-	       ",\"damaged_bytes\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"samples_unknown\":%" PRIu64
-	       ",\"samples_kernel\":%" PRIu64 ",\"obs_unknown\":%" PRIu64
-	       ",\"epoch\":%u,\"stats_cpus\":%u,\"sampler_samples\":%" PRIu64 "}\n",
-	       a->flushes, st.flush_errors, st.bytes, st.records[VS_REC_SAMPLE],
-	       st.records[VS_REC_HOTLIST], st.records[VS_REC_LATENCY], st.records[VS_REC_CONFLICT],
-	       st.records[VS_REC_VCOUNT], st.records[VS_REC_STATS], st.records[0], st.damaged,
-	       st.damaged_bytes, st.samples, st.samples_unknown, st.samples_kernel, st.obs_unknown,
-	       st.last_epoch, st.stats_cpus, st.vs.samples);
+	ax_json_doc_open(&j, stdout, "axprofd");
+	ax_json_str(&j, "database", a->db);
+	ax_json_u64(&j, "epoch", st.last_epoch);
+	ax_json_u64(&j, "flushes", a->flushes);
+	ax_json_u64(&j, "flush_errors", st.flush_errors);
+	ax_json_u64(&j, "bytes", st.bytes);
+	ax_json_u64(&j, "sample_records", st.records[VS_REC_SAMPLE]);
+	ax_json_obj_open(&j, "records_by_type");
+	for (unsigned int t = 0; t < VS_REC_SLOTS; t++)
+		if (rec_name[t])
+			ax_json_u64(&j, rec_name[t], st.records[t]);
+	ax_json_obj_close(&j);
+	ax_json_u64(&j, "damaged", st.damaged);
+	ax_json_u64(&j, "damaged_bytes", st.damaged_bytes);
+	ax_json_u64(&j, "samples", st.samples);
+	ax_json_u64(&j, "unknown_samples", st.samples_unknown);
+	ax_json_u64(&j, "kernel_samples", st.samples_kernel);
+	ax_json_u64(&j, "unknown_observations", st.obs_unknown);
+	ax_json_u64(&j, "stats_cpus", st.stats_cpus);
+	ax_json_u64(&j, "sampler_samples", st.vs.samples);
+	ax_json_doc_close(&j);
 }
 
 static int parse(int argc, char **argv, struct axd *a)
@@ -264,7 +275,8 @@ static int parse(int argc, char **argv, struct axd *a)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct dmn_sampling smp = { 0 };
-	char err[512], *end;
+	struct ax_error err;
+	char *end;
 	unsigned long u;
 	int c, ret;
 
@@ -272,9 +284,9 @@ static int parse(int argc, char **argv, struct axd *a)
 	a->flush_interval = 600;
 	a->proc_maps = true;
 	while ((c = getopt_long(argc, argv, "d:f", longopts, NULL)) != -1) {
-		ret = dmn_sampling_opt(&smp, c, optarg, err, sizeof(err));
+		ret = dmn_sampling_opt(&smp, c, optarg, &err);
 		if (ret < 0) {
-			fprintf(stderr, "axprofd: %s\n", err);
+			fprintf(stderr, "axprofd: %s\n", err.msg);
 			return -1;
 		}
 		if (ret)
@@ -282,6 +294,7 @@ static int parse(int argc, char **argv, struct axd *a)
 		switch (c) {
 		case 'd':
 			a->dir = optarg;
+			a->db = optarg;
 			break;
 		case 'f':
 			a->foreground = true;
@@ -336,8 +349,8 @@ static int parse(int argc, char **argv, struct axd *a)
 		fprintf(stderr, "axprofd: -d DIR is required (see axprofd --help)\n");
 		return -1;
 	}
-	if (dmn_sampling_config(&smp, &a->cfg, err, sizeof(err))) {
-		fprintf(stderr, "axprofd: %s\n", err);
+	if (dmn_sampling_config(&smp, &a->cfg, &err)) {
+		fprintf(stderr, "axprofd: %s\n", err.msg);
 		return -1;
 	}
 	return 0;

@@ -56,7 +56,7 @@ struct dmn {
 	struct dmn_stats st;
 	struct vs_stats cpu[DMN_MAX_CPUS];
 	bool has_cpu[DMN_MAX_CPUS];
-	char err[AX_ERROR_MAX];
+	struct ax_error err; /* the last failure (dmn_last_error) */
 };
 
 /* dmn_maps.c */
@@ -64,6 +64,8 @@ struct dmn_proc *dmn_proc_find(struct dmn *d, uint32_t pid, bool create);
 /* The image of pc in pid (reading /proc when allowed), with its offset; NULL if none. */
 struct dmn_image *dmn_lookup(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t *offset);
 void dmn_maps_free(struct dmn *d);
+/* Record a failure as d's last (ax_err.h); return code. dmn_fail_with() copies e's report. */
 int dmn_fail(struct dmn *d, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int dmn_fail_with(struct dmn *d, int code, const struct ax_error *e);
 
 #endif /* DMN_INT_H */

@@ -91,7 +91,9 @@ struct dmn;
 int dmn_new(struct dmn **out, const struct dmn_opts *opts, struct ax_error *err);
 void dmn_free(struct dmn *d);
 struct pdb_db *dmn_db(struct dmn *d);
-const char *dmn_errmsg(const struct dmn *d); /* the last failure, "" if none */
+/* The last failure (ax_err.h; its message "" if none), as pdb_last_error(). */
+const char *dmn_errmsg(const struct dmn *d);
+const struct ax_error *dmn_last_error(const struct dmn *d);
 
 /* Image-map events. path is a host path readable by this process. 0 or -Exxx. */
 int dmn_exec(struct dmn *d, uint32_t pid, const char *path, uint64_t bias);

@@ -26,9 +26,18 @@ int dmn_fail(struct dmn *d, int code, const char *fmt, ...)
 {
 	va_list ap;
 
+	memset(&d->err, 0, sizeof(d->err));
+	d->err.code = code;
 	va_start(ap, fmt);
-	vsnprintf(d->err, sizeof(d->err), fmt, ap);
+	vsnprintf(d->err.msg, sizeof(d->err.msg), fmt, ap);
 	va_end(ap);
+	return code;
+}
+
+int dmn_fail_with(struct dmn *d, int code, const struct ax_error *e)
+{
+	d->err = *e;
+	d->err.code = code;
 	return code;
 }
 
@@ -124,7 +133,7 @@ static int image_get(struct dmn *d, const char *path, struct dmn_image **out)
 	}
 	ret = pdb_image_describe(im->path, &im->desc, &perr);
 	if (ret) {
-		dmn_fail(d, ret, "%s", perr.msg);
+		dmn_fail_with(d, ret, &perr);
 		image_free(im);
 		return ret;
 	}
@@ -609,7 +618,7 @@ int dmn_load_events(struct dmn *d, const char *path)
 		if (ret && !first) {
 			char why[AX_ERROR_MAX];
 
-			snprintf(why, sizeof(why), "%s", d->err);
+			snprintf(why, sizeof(why), "%s", d->err.msg);
 			first = dmn_fail(d, ret, "%s:%u: %s", path, no, why);
 		}
 	}

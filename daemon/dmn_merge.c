@@ -76,7 +76,12 @@ struct pdb_db *dmn_db(struct dmn *d)
 
 const char *dmn_errmsg(const struct dmn *d)
 {
-	return d->err;
+	return d->err.msg;
+}
+
+const struct ax_error *dmn_last_error(const struct dmn *d)
+{
+	return &d->err;
 }
 
 /* ---- records ---- */
@@ -276,7 +281,7 @@ static int store(struct dmn *d, uint32_t epoch, const char *key, struct pdb_prof
 	int ret = pdb_merge_store(d->db, epoch, key, prof);
 
 	if (ret)
-		return dmn_fail(d, ret, "%s", pdb_errmsg(d->db));
+		return dmn_fail_with(d, ret, pdb_last_error(d->db));
 	pdb_prof_clear(prof);
 	d->st.images_flushed++;
 	return 0;
@@ -290,7 +295,7 @@ int dmn_flush(struct dmn *d)
 	ret = pdb_epoch_current(d->db, &epoch);
 	if (ret) {
 		d->st.flush_errors++;
-		return dmn_fail(d, ret, "%s", pdb_errmsg(d->db));
+		return dmn_fail_with(d, ret, pdb_last_error(d->db));
 	}
 	for (size_t i = 0; i < d->nimg; i++) {
 		struct dmn_image *im = d->img[i];
@@ -301,7 +306,7 @@ int dmn_flush(struct dmn *d)
 			ret = pdb_image_add(d->db, epoch, &im->desc);
 			if (ret) {
 				if (!first)
-					first = dmn_fail(d, ret, "%s", pdb_errmsg(d->db));
+					first = dmn_fail_with(d, ret, pdb_last_error(d->db));
 				continue;
 			}
 			im->indexed_epoch = epoch;

@@ -87,7 +87,7 @@ int dmn_parse_period(const char *s, struct vs_config *cfg)
 	return 0;
 }
 
-int dmn_sampling_opt(struct dmn_sampling *s, int c, const char *arg, char *err, size_t errlen)
+int dmn_sampling_opt(struct dmn_sampling *s, int c, const char *arg, struct ax_error *err)
 {
 	switch (c) {
 	case DMN_OPT_MODE:
@@ -95,8 +95,8 @@ int dmn_sampling_opt(struct dmn_sampling *s, int c, const char *arg, char *err, 
 		return 1;
 	case DMN_OPT_PERIOD:
 		if (s->nperiod == DMN_PERIOD_OPTS_MAX) {
-			snprintf(err, errlen, "too many --period options (at most %d)",
-				 DMN_PERIOD_OPTS_MAX);
+			ax_fail(err, -EINVAL, "too many --period options (at most %d)",
+				DMN_PERIOD_OPTS_MAX);
 			return -EINVAL;
 		}
 		s->period[s->nperiod++] = arg;
@@ -137,7 +137,7 @@ static int parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 	return 0;
 }
 
-static int set_mode(const char *m, struct vs_config *cfg, char *err, size_t errlen)
+static int set_mode(const char *m, struct vs_config *cfg, struct ax_error *err)
 {
 	unsigned int mode = !m			  ? VS_MODE_CYCLES :
 			    !strcmp(m, "cycles")  ? VS_MODE_CYCLES :
@@ -146,22 +146,22 @@ static int set_mode(const char *m, struct vs_config *cfg, char *err, size_t errl
 						    VS_MODE_NR;
 
 	if (mode == VS_MODE_NR) {
-		snprintf(err, errlen, "--mode must be cycles, vprof or vreplay, not '%s'", m);
+		ax_fail(err, -EINVAL, "--mode must be cycles, vprof or vreplay, not '%s'", m);
 		return -EINVAL;
 	}
 	vs_config_default(cfg, mode);
 	return 0;
 }
 
-static int set_events(const char *ev, struct vs_config *cfg, char *err, size_t errlen)
+static int set_events(const char *ev, struct vs_config *cfg, struct ax_error *err)
 {
 	uint32_t mask;
 
 	if (dmn_parse_events(ev, &mask)) {
-		snprintf(err, errlen,
-			 "--event takes cycles, imiss, dmiss, branchmp, insns (comma-separated), "
-			 "not '%s'",
-			 ev);
+		ax_fail(err, -EINVAL,
+			"--event takes cycles, imiss, dmiss, branchmp, insns (comma-separated), "
+			"not '%s'",
+			ev);
 		return -EINVAL;
 	}
 	cfg->events = mask;
@@ -171,12 +171,12 @@ static int set_events(const char *ev, struct vs_config *cfg, char *err, size_t e
 	return 0;
 }
 
-static int set_share(const char *sh, struct vs_config *cfg, char *err, size_t errlen)
+static int set_share(const char *sh, struct vs_config *cfg, struct ax_error *err)
 {
 	uint32_t num, den;
 
 	if (dmn_parse_pair(sh, '/', &num, &den) || !den || num > den) {
-		snprintf(err, errlen, "--share needs N/D with N <= D, not '%s'", sh);
+		ax_fail(err, -EINVAL, "--share needs N/D with N <= D, not '%s'", sh);
 		return -EINVAL;
 	}
 	cfg->interp_num = num;
@@ -185,30 +185,29 @@ static int set_share(const char *sh, struct vs_config *cfg, char *err, size_t er
 }
 
 /* --budget, --hotlist-m and --seed. */
-static int set_numbers(const struct dmn_sampling *s, struct vs_config *cfg, char *err,
-		       size_t errlen)
+static int set_numbers(const struct dmn_sampling *s, struct vs_config *cfg, struct ax_error *err)
 {
 	uint64_t v;
 
 	if (s->budget) {
 		if (parse_num(s->budget, 1, VS_BUDGET_MAX, &v)) {
-			snprintf(err, errlen, "--budget needs 1..%u, not '%s'", VS_BUDGET_MAX,
-				 s->budget);
+			ax_fail(err, -EINVAL, "--budget needs 1..%u, not '%s'", VS_BUDGET_MAX,
+				s->budget);
 			return -EINVAL;
 		}
 		cfg->interp_budget = (uint32_t)v;
 	}
 	if (s->hotlist_m) {
 		if (parse_num(s->hotlist_m, HOTLIST_MIN_M, HOTLIST_MAX_M, &v)) {
-			snprintf(err, errlen, "--hotlist-m needs %d..%d, not '%s'", HOTLIST_MIN_M,
-				 HOTLIST_MAX_M, s->hotlist_m);
+			ax_fail(err, -EINVAL, "--hotlist-m needs %d..%d, not '%s'", HOTLIST_MIN_M,
+				HOTLIST_MAX_M, s->hotlist_m);
 			return -EINVAL;
 		}
 		cfg->hotlist_m = (uint32_t)v;
 	}
 	if (s->seed) {
 		if (parse_num(s->seed, 0, UINT64_MAX, &v)) {
-			snprintf(err, errlen, "--seed needs a number, not '%s'", s->seed);
+			ax_fail(err, -EINVAL, "--seed needs a number, not '%s'", s->seed);
 			return -EINVAL;
 		}
 		cfg->seed = v;
@@ -216,30 +215,28 @@ static int set_numbers(const struct dmn_sampling *s, struct vs_config *cfg, char
 	return 0;
 }
 
-int dmn_sampling_config(const struct dmn_sampling *s, struct vs_config *cfg, char *err,
-			size_t errlen)
+int dmn_sampling_config(const struct dmn_sampling *s, struct vs_config *cfg, struct ax_error *err)
 {
 	const char *why = NULL;
-	int ret = set_mode(s->mode, cfg, err, errlen);
+	int ret = set_mode(s->mode, cfg, err);
 
 	for (unsigned int i = 0; !ret && i < s->nperiod; i++) {
 		ret = dmn_parse_period(s->period[i], cfg);
 		if (ret)
-			snprintf(
-				err, errlen,
+			ax_fail(err, -EINVAL,
 				"--period needs LO-HI or E=LO-HI (E: cycles, imiss, dmiss, branchmp, "
 				"insns) with 1 <= LO <= HI < LO + 2^20, not '%s'",
 				s->period[i]);
 	}
 	if (!ret && s->events)
-		ret = set_events(s->events, cfg, err, errlen);
+		ret = set_events(s->events, cfg, err);
 	if (!ret && s->share)
-		ret = set_share(s->share, cfg, err, errlen);
+		ret = set_share(s->share, cfg, err);
 	if (!ret)
-		ret = set_numbers(s, cfg, err, errlen);
+		ret = set_numbers(s, cfg, err);
 	if (!ret && vs_config_check(cfg, &why)) {
-		snprintf(err, errlen, "the sampling options do not go together: %s",
-			 why ? why : "rejected by the sampler");
+		ax_fail(err, -EINVAL, "the sampling options do not go together: %s",
+			why ? why : "rejected by the sampler");
 		ret = -EINVAL;
 	}
 	return ret;

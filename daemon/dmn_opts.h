@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ax_err.h"
 #include "vs_abi.h"
 
 /* "A<sep>B" with A and B decimal 32-bit numbers. Returns 0 or -EINVAL. */
@@ -49,6 +50,20 @@ enum {
 };
 
 /* clang-format off */
+/* The sampling options' lines of a --help text (record and axprofd print the same). */
+#define DMN_SAMPLING_HELP \
+	"  --mode MODE           cycles (default), vprof or vreplay\n" \
+	"  --period LO-HI        CYCLES sampling period, uniform in [LO, HI] (default\n" \
+	"                        60000-64000)\n" \
+	"  --period E=LO-HI      the period of event E (imiss, dmiss, branchmp, insns;\n" \
+	"                        default 60000-64000); repeat for several events\n" \
+	"  --event E[,E...]      events to sample: cycles, imiss, dmiss, branchmp, insns\n" \
+	"                        (default cycles)\n" \
+	"  --share N/D           interpret N of every D user samples (vprof 1/2, vreplay 1/129)\n" \
+	"  --budget N            instructions per interpretation (vprof 4, vreplay 128)\n" \
+	"  --hotlist-m M         hotlist capacity, 4..32 (default 16)\n" \
+	"  --seed N              sampling seed (default fixed: runs are reproducible)\n"
+
 #define DMN_SAMPLING_LONGOPTS \
 	{ "mode", required_argument, NULL, DMN_OPT_MODE }, \
 	{ "period", required_argument, NULL, DMN_OPT_PERIOD }, \
@@ -70,16 +85,15 @@ struct dmn_sampling {
 
 /*
  * Take option c (getopt_long's return) with its argument if it is a sampling option. Returns 1
- * when taken, 0 when it is not one, -EINVAL with a message in err (too many --period).
+ * when taken, 0 when it is not one, -EINVAL with a message in err (may be NULL; too many --period).
  */
-int dmn_sampling_opt(struct dmn_sampling *s, int c, const char *arg, char *err, size_t errlen);
+int dmn_sampling_opt(struct dmn_sampling *s, int c, const char *arg, struct ax_error *err);
 
 /*
  * The configuration the options describe into cfg, checked with vs_config_check(). Returns 0,
- * or -EINVAL with a message in err naming the option, its argument and what it needs (the
+ * or -EINVAL with a message in err (may be NULL) naming the option, its argument and what it needs (the
  * caller prefixes its own name: "axprof record: ", "axprofd: ").
  */
-int dmn_sampling_config(const struct dmn_sampling *s, struct vs_config *cfg, char *err,
-			size_t errlen);
+int dmn_sampling_config(const struct dmn_sampling *s, struct vs_config *cfg, struct ax_error *err);
 
 #endif /* DMN_OPTS_H */

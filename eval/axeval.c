@@ -10,7 +10,7 @@
 
 #include "ev_eval.h"
 #include "pdb.h"
-#include "tl_json.h"
+#include "ax_json.h"
 #include "tl_periods.h"
 
 /*
@@ -132,33 +132,28 @@ static int cmp_pt(const void *a, const void *b)
  */
 static int grade_run(const char *name, const char *dbdir, const char *image,
 		     const struct mach_truth *t, const struct tl_periods *per, unsigned int flags,
-		     struct ev_eval_acc *a, FILE *detail, double *all, char *err, size_t errlen)
+		     struct ev_eval_acc *a, FILE *detail, double *all, struct ax_error *err)
 {
 	struct an_fi_opts oi = { 0 }, *o = &oi;
 	bool assumed = false;
 	struct pdb_image *list = NULL, me;
-	struct ax_error pe;
 	struct pdb_db *db;
 	struct pdb_prof *up = NULL;
 	uint32_t epoch;
 	size_t n = 0;
 	int ret;
 
-	ret = pdb_open(dbdir, false, &db, &pe);
-	if (ret) {
-		snprintf(err, errlen, "%s", pe.msg);
+	ret = pdb_open(dbdir, false, &db, err);
+	if (ret)
 		return ret;
-	}
-	ret = pdb_image_describe(image, &me, &pe);
-	if (ret) {
-		snprintf(err, errlen, "%s", pe.msg);
+	ret = pdb_image_describe(image, &me, err);
+	if (ret)
 		goto out;
-	}
 	ret = pdb_epoch_current(db, &epoch);
 	if (!ret)
 		ret = pdb_image_list(db, epoch, &list, &n);
 	if (ret) {
-		snprintf(err, errlen, "%s: %s", dbdir, pdb_errmsg(db));
+		ax_fail(err, ret, "%s: %s", dbdir, pdb_errmsg(db));
 		goto out;
 	}
 	if (!pdb_load(db, epoch, PDB_KEY_UNKNOWN, &up)) {
@@ -170,7 +165,7 @@ static int grade_run(const char *name, const char *dbdir, const char *image,
 		bool main_image = !strcmp(list[k].key, me.key);
 		const char *path = main_image ? image : list[k].path;
 		uint64_t bias = 0;
-		char tag[160], e2[512];
+		char tag[160];
 
 		if (pdb_load(db, epoch, list[k].key, &prof))
 			continue;
@@ -197,12 +192,10 @@ static int grade_run(const char *name, const char *dbdir, const char *image,
 		else
 			snprintf(tag, sizeof(tag), "%.60s/%.80s", name,
 				 strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
-		ret = ev_eval_image(path, prof, t, bias, o, flags, a, detail, tag, e2, sizeof(e2));
+		ret = ev_eval_image(path, prof, t, bias, o, flags, a, detail, tag, err);
 		pdb_prof_free(prof);
-		if (ret) {
-			snprintf(err, errlen, "%s", e2);
+		if (ret)
 			goto out;
-		}
 	}
 out:
 	pdb_image_list_free(list, n);
@@ -240,11 +233,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_PERIOD:
-			if (cmd_period_parse("axeval", optarg, o->per.given))
+			if (tl_period_parse("axeval", optarg, o->per.given))
 				return 2;
 			break;
 		case O_EVP:
-			if (cmd_event_period_parse("axeval", optarg, o->per.given))
+			if (tl_event_period_parse("axeval", optarg, o->per.given))
 				return 2;
 			break;
 		case O_TEV:
@@ -330,7 +323,7 @@ static int grade_one(char *const run[4], const struct opts *o, FILE *detail,
 	struct mach_truth *t = NULL;
 	struct ax_error terr;
 	double all = 0;
-	char err[1024];
+	struct ax_error err;
 	int ret, status = 0;
 
 	ret = mach_truth_read(run[3], &t, &terr);
@@ -338,11 +331,10 @@ static int grade_one(char *const run[4], const struct opts *o, FILE *detail,
 		printf("%-13s cannot read the truth: %s\n", run[0], terr.msg);
 		return 1;
 	}
-	ret = grade_run(run[0], run[1], run[2], t, &o->per, o->flags, &a, detail, &all, err,
-			sizeof(err));
+	ret = grade_run(run[0], run[1], run[2], t, &o->per, o->flags, &a, detail, &all, &err);
 	a.samples_image = all;
 	if (ret) {
-		printf("%-13s analysis failed: %s\n", run[0], err);
+		printf("%-13s analysis failed: %s\n", run[0], err.msg);
 		status = 1;
 	} else {
 		print_run(run[0], &a);
@@ -461,35 +453,35 @@ static void print_summary(const struct ev_eval_acc *tot, const struct figures *f
 static int write_json(const char *path, const struct ev_eval_acc *tot, const struct figures *f)
 {
 	FILE *out = fopen(path, "w");
-	struct tl_json j;
+	struct ax_json j;
 
 	if (!out) {
 		fprintf(stderr, "axeval: cannot create %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	tl_json_doc_open(&j, out, "axeval");
-	tl_json_num(&j, "samples", tot->samples, 0);
-	tl_json_num(&j, "within5", f->w5, 4);
-	tl_json_num(&j, "within10", f->w10, 4);
-	tl_json_num(&j, "within15", f->w15, 4);
-	tl_json_num(&j, "edges_within10", f->e10, 4);
-	tl_json_num(&j, "icache_corr_top", f->f10.top, 4);
-	tl_json_num(&j, "icache_corr_bottom", f->f10.bot, 4);
-	tl_json_num(&j, "icache_corr_mid", f->f10.mid, 4);
-	tl_json_num(&j, "icache_corr_truth", f->f10.truth, 4);
-	tl_json_num(&j, "unexplained_share", f->unexp, 4);
-	tl_json_num(&j, "recall", tot->dyn_true > 0 ? tot->dyn_kept / tot->dyn_true : 0, 4);
-	tl_json_arr_open(&j, "fig8");
+	ax_json_doc_open(&j, out, "axeval");
+	ax_json_num(&j, "samples", tot->samples, 0);
+	ax_json_num(&j, "within5", f->w5, 4);
+	ax_json_num(&j, "within10", f->w10, 4);
+	ax_json_num(&j, "within15", f->w15, 4);
+	ax_json_num(&j, "edges_within10", f->e10, 4);
+	ax_json_num(&j, "icache_corr_top", f->f10.top, 4);
+	ax_json_num(&j, "icache_corr_bottom", f->f10.bot, 4);
+	ax_json_num(&j, "icache_corr_mid", f->f10.mid, 4);
+	ax_json_num(&j, "icache_corr_truth", f->f10.truth, 4);
+	ax_json_num(&j, "unexplained_share", f->unexp, 4);
+	ax_json_num(&j, "recall", tot->dyn_true > 0 ? tot->dyn_kept / tot->dyn_true : 0, 4);
+	ax_json_arr_open(&j, "fig8");
 	for (int b = 0; b < EV_EVAL_NB; b++) {
-		tl_json_obj_open(&j, NULL);
-		tl_json_str(&j, "bucket", ev_eval_bucket_label(b));
-		tl_json_num(&j, "share", tot->insn.total > 0 ? tot->insn.w[b] / tot->insn.total : 0,
+		ax_json_obj_open(&j, NULL);
+		ax_json_str(&j, "bucket", ev_eval_bucket_label(b));
+		ax_json_num(&j, "share", tot->insn.total > 0 ? tot->insn.w[b] / tot->insn.total : 0,
 			    5);
-		tl_json_num(&j, "low_share",
+		ax_json_num(&j, "low_share",
 			    tot->insn.total > 0 ? tot->insn.low[b] / tot->insn.total : 0, 5);
-		tl_json_obj_close(&j);
+		ax_json_obj_close(&j);
 	}
-	tl_json_doc_close(&j);
+	ax_json_doc_close(&j);
 	if (fclose(out)) {
 		fprintf(stderr, "axeval: error writing %s\n", path);
 		return 1;

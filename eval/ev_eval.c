@@ -245,7 +245,7 @@ static int cmp_pp(const void *a, const void *b)
 
 static int grade_proc(struct ctx *c, struct an_fi_image *im, const struct an_proc *p,
 		      const struct an_fi_opts *o, struct ev_eval_acc *acc, FILE *detail,
-		      const char *tag, bool fig10, char *err, size_t errlen)
+		      const char *tag, bool fig10, struct ax_error *err)
 {
 	struct an_fi_opts ov = *o;
 	struct an_fi_proc *fp, *fx;
@@ -254,7 +254,7 @@ static int grade_proc(struct ctx *c, struct an_fi_image *im, const struct an_pro
 	int ret;
 
 	ov.exec_override = NULL;
-	ret = an_fi_analyze(im, p, &ov, &fp, err, errlen);
+	ret = an_fi_analyze(im, p, &ov, &fp, err);
 	if (ret)
 		return ret;
 	for (uint32_t i = 0; i < fp->ninsns; i++) {
@@ -310,7 +310,7 @@ static int grade_proc(struct ctx *c, struct an_fi_image *im, const struct an_pro
 		/* §6.2: culprits with measured execution counts, to isolate them from §6.1. */
 		ov.exec_override = override;
 		ov.override_priv = c;
-		ret = an_fi_analyze(im, p, &ov, &fx, err, errlen);
+		ret = an_fi_analyze(im, p, &ov, &fx, err);
 		if (ret) {
 			an_fi_proc_free(fp);
 			return ret;
@@ -374,7 +374,7 @@ static int truth_events(struct an_fi_image *im, const struct mach_truth *t, uint
 
 int ev_eval_image(const char *image, const struct pdb_prof *prof, const struct mach_truth *t,
 		  uint64_t offset_bias, const struct an_fi_opts *o, unsigned int flags,
-		  struct ev_eval_acc *acc, FILE *detail, const char *tag, char *err, size_t errlen)
+		  struct ev_eval_acc *acc, FILE *detail, const char *tag, struct ax_error *err)
 {
 	struct ctx c = { .t = t, .bias = offset_bias };
 	struct an_fi_opts oe = *o;
@@ -386,18 +386,18 @@ int ev_eval_image(const char *image, const struct pdb_prof *prof, const struct m
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ret = an_fi_open(image, &im, err, errlen);
+	ret = an_fi_open(image, &im, err);
 	if (ret)
 		return ret;
 	ret = tl_fi_set_profile(im, prof);
 	if (ret) {
-		snprintf(err, errlen, "%s: cannot take the profile: %s", image, strerror(-ret));
+		ax_fail(err, ret, "%s: cannot take the profile: %s", image, strerror(-ret));
 		goto out;
 	}
 	if (flags & EV_EVAL_TRUTH_EVENTS) {
 		ret = truth_events(im, t, offset_bias, &oe);
 		if (ret) {
-			snprintf(err, errlen, "out of memory");
+			ax_fail(err, ret, "out of memory");
 			goto out;
 		}
 		o = &oe;
@@ -407,8 +407,7 @@ int ev_eval_image(const char *image, const struct pdb_prof *prof, const struct m
 	acc->samples_image += (double)an_fi_samples_in(im, AN_EV_CYCLES, 0, UINT64_MAX);
 	v = calloc(an_fi_procs(im)->n + 1, sizeof(*v));
 	if (!v) {
-		ret = -ENOMEM;
-		snprintf(err, errlen, "out of memory");
+		ret = ax_fail(err, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (k = 0; k < an_fi_procs(im)->n; k++) {
@@ -424,12 +423,11 @@ int ev_eval_image(const char *image, const struct pdb_prof *prof, const struct m
 	for (k = 0; k < n; k++) {
 		/* Figure 10 takes "the procedures accounting for 99.9% of the execution time". */
 		bool fig10 = cum < 0.999 * total;
-		char e2[256];
 
 		cum += v[k].samples;
-		ret = grade_proc(&c, im, v[k].p, o, acc, detail, tag, fig10, e2, sizeof(e2));
+		ret = grade_proc(&c, im, v[k].p, o, acc, detail, tag, fig10, NULL);
 		if (ret == -ENOMEM) {
-			snprintf(err, errlen, "out of memory");
+			ax_fail(err, ret, "out of memory");
 			goto out;
 		}
 		if (ret) {

@@ -90,11 +90,11 @@ int ev_eval_acc_merge(struct ev_eval_acc *a, const struct ev_eval_acc *b);
  * the exec_override fields are ignored) and compare with truth. offset_bias is added to image
  * offsets to get the run's pcs (0 for a program linked at a fixed address). detail, when not
  * NULL, gets one CSV line per instruction with samples (the tuning view). Returns 0 or -Exxx
- * with a message in err.
+ * with a message in err (may be NULL).
  */
 int ev_eval_image(const char *image, const struct pdb_prof *prof, const struct mach_truth *t,
 		  uint64_t offset_bias, const struct an_fi_opts *o, unsigned int flags,
-		  struct ev_eval_acc *acc, FILE *detail, const char *tag, char *err, size_t errlen);
+		  struct ev_eval_acc *acc, FILE *detail, const char *tag, struct ax_error *err);
 
 /*
  * flags: EV_EVAL_TRUTH_EVENTS replaces the profile's IMISS, DMISS, DTBMISS, ITBMISS and

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ax_err.h"
 #include "mach_cpu.h"
 
 /*
@@ -110,7 +111,7 @@ struct mach_load_info {
 	uint64_t execfn, random, platform; /* AT_EXECFN, AT_RANDOM, AT_PLATFORM */
 };
 int mach_load(struct mach *m, const char *path, char *const argv[], char *const envp[],
-	      struct mach_load_info *info, char *err, size_t errlen);
+	      struct mach_load_info *info, struct ax_error *err);
 
 /* Run until exit; returns the process exit status as a shell would see it (mach_run.c). */
 int mach_run(struct mach *m);

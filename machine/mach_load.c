@@ -3,7 +3,6 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -44,19 +43,6 @@ struct elf_file {
 	Elf64_Phdr *ph;
 };
 
-static void errf(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void errf(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 static inline uint64_t page_down(uint64_t v)
 {
 	return v & ~MACH_PAGE_MASK;
@@ -93,8 +79,8 @@ static void elf_close(struct elf_file *f)
 }
 
 /* Open and check an Alpha ELF file (the checks of load_elf_binary/load_elf_interp). */
-static int elf_open(struct elf_file *f, const char *hostpath, const char *name, char *err,
-		    size_t errlen)
+static int elf_open(struct elf_file *f, const char *hostpath, const char *name,
+		    struct ax_error *err)
 {
 	unsigned char *id = f->eh.e_ident;
 	struct stat st;
@@ -105,46 +91,47 @@ static int elf_open(struct elf_file *f, const char *hostpath, const char *name, 
 	f->ph = NULL;
 	f->fd = open(hostpath, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0) {
-		ret = -errno;
-		errf(err, errlen, "%s: %s", name, strerror(errno));
-		return ret == -ENOENT || ret == -ENOTDIR ? -ENOENT : ret;
+		int e = errno;
+
+		ret = e == ENOENT || e == ENOTDIR ? -ENOENT : -e;
+		return ax_fail(err, ret, "%s: %s", name, strerror(e));
 	}
 	if (fstat(f->fd, &st)) {
-		ret = -errno;
-		errf(err, errlen, "%s: %s", name, strerror(errno));
+		ret = ax_syserr(err, -errno, name, "fstat");
 		elf_close(f);
 		return ret;
 	}
 	f->size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
 	if (read_full(f->fd, &f->eh, sizeof(f->eh), 0) || memcmp(id, ELFMAG, SELFMAG)) {
-		errf(err, errlen, "%s: not an ELF file", name);
+		ax_fail(err, -ENOEXEC, "%s: not an ELF file", name);
 		goto out_noexec;
 	}
 	if (id[EI_CLASS] != ELFCLASS64 || id[EI_DATA] != ELFDATA2LSB ||
 	    f->eh.e_machine != EM_ALPHA) {
-		errf(err, errlen, "%s: not an Alpha program (ELF class %u, data %u, machine %u)",
-		     name, id[EI_CLASS], id[EI_DATA], f->eh.e_machine);
+		ax_fail(err, -ENOEXEC,
+			"%s: not an Alpha program (ELF class %u, data %u, machine %u)", name,
+			id[EI_CLASS], id[EI_DATA], f->eh.e_machine);
 		goto out_noexec;
 	}
 	if (f->eh.e_type != ET_EXEC && f->eh.e_type != ET_DYN) {
-		errf(err, errlen, "%s: not an executable (ELF type %u)", name, f->eh.e_type);
+		ax_fail(err, -ENOEXEC, "%s: not an executable (ELF type %u)", name, f->eh.e_type);
 		goto out_noexec;
 	}
 	if (f->eh.e_phentsize != sizeof(Elf64_Phdr) || f->eh.e_phnum < 1 ||
 	    f->eh.e_phnum > ELF_MAX_PHNUM) {
-		errf(err, errlen, "%s: bad program headers (%u of %u bytes)", name, f->eh.e_phnum,
-		     f->eh.e_phentsize);
+		ax_fail(err, -ENOEXEC, "%s: bad program headers (%u of %u bytes)", name,
+			f->eh.e_phnum, f->eh.e_phentsize);
 		goto out_noexec;
 	}
 	phsize = (size_t)f->eh.e_phnum * sizeof(Elf64_Phdr);
 	f->ph = malloc(phsize);
 	if (!f->ph) {
 		elf_close(f);
-		return -ENOMEM;
+		return ax_fail(err, -ENOMEM, "%s: out of memory", name);
 	}
 	if (read_full(f->fd, f->ph, phsize, f->eh.e_phoff)) {
-		errf(err, errlen,
-		     "%s: truncated or corrupt: program headers past the end of the file", name);
+		ax_fail(err, -ENOEXEC,
+			"%s: truncated or corrupt: program headers past the end of the file", name);
 		goto out_noexec;
 	}
 	return 0;
@@ -160,43 +147,44 @@ out_noexec:
  * its memory size, nothing wrapping around, an alignment of 0 or a power of two that its
  * address and offset agree on (and they agree on the page).
  */
-static int elf_check_load(const struct elf_file *f, unsigned int i, char *err, size_t errlen)
+static int elf_check_load(const struct elf_file *f, unsigned int i, struct ax_error *err)
 {
 	const Elf64_Phdr *p = &f->ph[i];
 	uint64_t a = p->p_align > 1 ? p->p_align : 1;
 
 	if (p->p_offset > f->size || p->p_filesz > f->size - p->p_offset) {
-		errf(err, errlen,
-		     "%s: truncated or corrupt: PT_LOAD segment %u needs file bytes 0x%llx-0x%llx "
-		     "but the file has only 0x%llx bytes",
-		     f->name, i, (unsigned long long)p->p_offset,
-		     (unsigned long long)(p->p_offset + p->p_filesz), (unsigned long long)f->size);
-		return -ENOEXEC;
+		return ax_fail(
+			err, -ENOEXEC,
+			"%s: truncated or corrupt: PT_LOAD segment %u needs file bytes 0x%llx-0x%llx "
+			"but the file has only 0x%llx bytes",
+			f->name, i, (unsigned long long)p->p_offset,
+			(unsigned long long)(p->p_offset + p->p_filesz),
+			(unsigned long long)f->size);
 	}
 	if (p->p_filesz > p->p_memsz || p->p_memsz > MACH_TASK_SIZE ||
 	    p->p_vaddr > MACH_TASK_SIZE - p->p_memsz) {
-		errf(err, errlen,
-		     "%s: bad PT_LOAD segment %u (address 0x%llx, file size 0x%llx, memory size "
-		     "0x%llx)",
-		     f->name, i, (unsigned long long)p->p_vaddr, (unsigned long long)p->p_filesz,
-		     (unsigned long long)p->p_memsz);
-		return -ENOEXEC;
+		return ax_fail(
+			err, -ENOEXEC,
+			"%s: bad PT_LOAD segment %u (address 0x%llx, file size 0x%llx, memory size "
+			"0x%llx)",
+			f->name, i, (unsigned long long)p->p_vaddr, (unsigned long long)p->p_filesz,
+			(unsigned long long)p->p_memsz);
 	}
 	if ((a & (a - 1)) || (p->p_vaddr & (a - 1)) != (p->p_offset & (a - 1)) ||
 	    (p->p_vaddr & MACH_PAGE_MASK) != (p->p_offset & MACH_PAGE_MASK)) {
-		errf(err, errlen,
-		     "%s: bad PT_LOAD segment %u: address 0x%llx and offset 0x%llx do not agree "
-		     "on alignment 0x%llx",
-		     f->name, i, (unsigned long long)p->p_vaddr, (unsigned long long)p->p_offset,
-		     (unsigned long long)p->p_align);
-		return -ENOEXEC;
+		return ax_fail(
+			err, -ENOEXEC,
+			"%s: bad PT_LOAD segment %u: address 0x%llx and offset 0x%llx do not agree "
+			"on alignment 0x%llx",
+			f->name, i, (unsigned long long)p->p_vaddr, (unsigned long long)p->p_offset,
+			(unsigned long long)p->p_align);
 	}
 	return 0;
 }
 
 /* Extent of the PT_LOAD segments: [lo, hi) page aligned; max alignment. */
 static int elf_extent(const struct elf_file *f, uint64_t *lo, uint64_t *hi, uint64_t *align,
-		      char *err, size_t errlen)
+		      struct ax_error *err)
 {
 	bool any = false;
 
@@ -209,7 +197,7 @@ static int elf_extent(const struct elf_file *f, uint64_t *lo, uint64_t *hi, uint
 
 		if (p->p_type != PT_LOAD)
 			continue;
-		ret = elf_check_load(f, i, err, errlen);
+		ret = elf_check_load(f, i, err);
 		if (ret)
 			return ret;
 		any = true;
@@ -221,7 +209,7 @@ static int elf_extent(const struct elf_file *f, uint64_t *lo, uint64_t *hi, uint
 			*align = p->p_align;
 	}
 	if (!any) {
-		errf(err, errlen, "%s: no PT_LOAD segment", f->name);
+		ax_fail(err, -ENOEXEC, "%s: no PT_LOAD segment", f->name);
 		return -ENOEXEC;
 	}
 	return 0;
@@ -235,7 +223,7 @@ static unsigned int elf_prot(uint32_t pf)
 
 /* Map every PT_LOAD at bias + p_vaddr; *end gets the end of the highest segment. */
 static int elf_map(struct mach *m, const struct elf_file *f, uint64_t bias, uint64_t *end,
-		   char *err, size_t errlen)
+		   struct ax_error *err)
 {
 	static const uint8_t zeros[MACH_PAGE_SIZE];
 	uint64_t va;
@@ -276,8 +264,8 @@ static int elf_map(struct mach *m, const struct elf_file *f, uint64_t bias, uint
 	return 0;
 
 fail:
-	errf(err, errlen, "%s: cannot map segment at 0x%llx: %s", f->name,
-	     (unsigned long long)(bias + f->ph[0].p_vaddr), strerror(-ret));
+	ax_fail(err, ret, "%s: cannot map segment at 0x%llx: %s", f->name,
+		(unsigned long long)(bias + f->ph[0].p_vaddr), strerror(-ret));
 	return ret;
 }
 
@@ -438,7 +426,7 @@ out:
 }
 
 int mach_load(struct mach *m, const char *path, char *const argv[], char *const envp[],
-	      struct mach_load_info *info, char *err, size_t errlen)
+	      struct mach_load_info *info, struct ax_error *err)
 {
 	struct elf_file prog = { .fd = -1 }, interp = { .fd = -1 };
 	char interp_name[PATH_MAX], hostbuf[PATH_MAX];
@@ -447,12 +435,12 @@ int mach_load(struct mach *m, const char *path, char *const argv[], char *const 
 	int ret;
 
 	memset(info, 0, sizeof(*info));
-	ret = elf_open(&prog, path, path, err, errlen);
+	ret = elf_open(&prog, path, path, err);
 	if (ret)
 		return ret;
 	if (!realpath(path, m->exe))
 		snprintf(m->exe, sizeof(m->exe), "%s", path);
-	ret = elf_extent(&prog, &lo, &hi, &align, err, errlen);
+	ret = elf_extent(&prog, &lo, &hi, &align, err);
 	if (ret)
 		goto out;
 
@@ -463,34 +451,33 @@ int mach_load(struct mach *m, const char *path, char *const argv[], char *const 
 		if (p->p_type != PT_INTERP)
 			continue;
 		if (p->p_offset > prog.size || p->p_filesz > prog.size - p->p_offset) {
-			errf(err, errlen,
-			     "%s: truncated or corrupt: PT_INTERP is past the end of "
-			     "the file",
-			     path);
-			ret = -ENOEXEC;
+			ret = ax_fail(
+				err, -ENOEXEC,
+				"%s: truncated or corrupt: PT_INTERP is past the end of the file",
+				path);
 			goto out;
 		}
 		if (p->p_filesz < 2 || p->p_filesz > PATH_MAX ||
 		    read_full(prog.fd, interp_name, p->p_filesz, p->p_offset) ||
 		    interp_name[p->p_filesz - 1]) {
-			errf(err, errlen, "%s: bad PT_INTERP", path);
+			ax_fail(err, -ENOEXEC, "%s: bad PT_INTERP", path);
 			ret = -ENOEXEC;
 			goto out;
 		}
 		hp = mach_path(m, interp_name, hostbuf, sizeof(hostbuf));
-		ret = elf_open(&interp, hp, interp_name, err, errlen);
+		ret = elf_open(&interp, hp, interp_name, err);
 		if (ret == -ENOENT) {
-			errf(err, errlen,
-			     "%s: interpreter %s not found (sysroot %s; see --sysroot)", path,
-			     interp_name, m->sysroot[0] ? m->sysroot : "none");
+			ax_fail(err, ret,
+				"%s: interpreter %s not found (sysroot %s; see --sysroot)", path,
+				interp_name, m->sysroot[0] ? m->sysroot : "none");
 			goto out;
 		}
 		if (ret) {
-			char why[256];
+			char why[AX_ERROR_MAX];
 
-			snprintf(why, sizeof(why), "%s", err);
-			errf(err, errlen, "%s: interpreter %s (sysroot %s; see --sysroot)", path,
-			     why, m->sysroot[0] ? m->sysroot : "none");
+			snprintf(why, sizeof(why), "%s", err ? err->msg : "");
+			ax_fail(err, -ELIBBAD, "%s: interpreter %s (sysroot %s; see --sysroot)",
+				path, why, m->sysroot[0] ? m->sysroot : "none");
 			ret = -ELIBBAD;
 			goto out;
 		}
@@ -503,14 +490,14 @@ int mach_load(struct mach *m, const char *path, char *const argv[], char *const 
 		bias = (MACH_ET_DYN_BASE - lo) & ~(align - 1);
 		if (!mach_mem_find_free(m->mem, bias + lo, hi - lo) ||
 		    mach_mem_find_free(m->mem, bias + lo, hi - lo) != bias + lo) {
-			errf(err, errlen, "%s: no room for the program", path);
+			ax_fail(err, -ENOMEM, "%s: no room for the program", path);
 			ret = -ENOMEM;
 			goto out;
 		}
 	}
 	prog.host = m->exe;
 	mach_ev_exec(m, m->exe, bias);
-	ret = elf_map(m, &prog, bias, &end, err, errlen);
+	ret = elf_map(m, &prog, bias, &end, err);
 	if (ret)
 		goto out;
 	info->load_bias = bias;
@@ -524,26 +511,27 @@ int mach_load(struct mach *m, const char *path, char *const argv[], char *const 
 	if (has_interp) {
 		uint64_t ilo, ihi, ialign, iend;
 
-		ret = elf_extent(&interp, &ilo, &ihi, &ialign, err, errlen);
+		ret = elf_extent(&interp, &ilo, &ihi, &ialign, err);
 		if (ret) {
-			char why[512];
+			char why[AX_ERROR_MAX];
 
-			snprintf(why, sizeof(why), "%s", err ? err : "");
-			errf(err, errlen, "%s: interpreter %s (host file %s)", path, why,
-			     interp.host);
+			snprintf(why, sizeof(why), "%s", err ? err->msg : "");
+			ax_fail(err, ret, "%s: interpreter %s (host file %s)", path, why,
+				interp.host);
 			goto out;
 		}
 		if (interp.eh.e_type == ET_DYN) {
 			uint64_t base = mach_mem_find_free(m->mem, 0, ihi - ilo);
 
 			if (!base) {
-				errf(err, errlen, "%s: no room for the interpreter", interp_name);
+				ax_fail(err, -ENOMEM, "%s: no room for the interpreter",
+					interp_name);
 				ret = -ENOMEM;
 				goto out;
 			}
 			ibias = base - ilo;
 		}
-		ret = elf_map(m, &interp, ibias, &iend, err, errlen);
+		ret = elf_map(m, &interp, ibias, &iend, err);
 		if (ret)
 			goto out;
 		info->interp_base = ibias + ilo;
@@ -552,7 +540,7 @@ int mach_load(struct mach *m, const char *path, char *const argv[], char *const 
 
 	ret = build_stack(m, path, argv, envp, &prog, info);
 	if (ret) {
-		errf(err, errlen, "%s: arguments and environment too large", path);
+		ax_fail(err, ret, "%s: arguments and environment too large", path);
 		goto out;
 	}
 

@@ -47,10 +47,10 @@ struct fixture {
 
 static void fixture_open(struct fixture *im, const char *file)
 {
-	char err[256];
+	struct ax_error err;
 
 	assert_int_equal(img_open(file, 0, &im->elf, NULL), 0);
-	assert_int_equal(an_procs_find(im->elf, &im->ps, err, sizeof(err)), 0);
+	assert_int_equal(an_procs_find(im->elf, &im->ps, &err), 0);
 }
 
 static void fixture_close(struct fixture *im)
@@ -64,13 +64,13 @@ static struct an_cfg *cfg_of(const struct fixture *im, const char *name)
 {
 	const struct an_proc *p = an_procs_lookup(im->ps, name);
 	struct an_cfg *cfg = NULL;
-	char err[256];
+	struct ax_error err;
 
 	assert_non_null(p);
-	assert_int_equal(an_cfg_build(im->ps, p, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(an_cfg_build(im->ps, p, &cfg, &err), 0);
 	assert_int_equal(an_cfg_classes(cfg), 0);
-	if (an_cfg_check(cfg, err, sizeof(err)))
-		fail_msg("%s: %s", name, err);
+	if (an_cfg_check(cfg, &err))
+		fail_msg("%s: %s", name, err.msg);
 	return cfg;
 }
 
@@ -381,10 +381,10 @@ static void test_an_cfg_stripped_same_graphs(void **state)
 	assert_int_equal(full.ps->n, str.ps->n);
 	for (size_t i = 0; i < full.ps->n; i++) {
 		struct an_cfg *a, *b;
-		char err[256];
+		struct ax_error err;
 
-		assert_int_equal(an_cfg_build(full.ps, &full.ps->v[i], &a, err, sizeof(err)), 0);
-		assert_int_equal(an_cfg_build(str.ps, &str.ps->v[i], &b, err, sizeof(err)), 0);
+		assert_int_equal(an_cfg_build(full.ps, &full.ps->v[i], &a, &err), 0);
+		assert_int_equal(an_cfg_build(str.ps, &str.ps->v[i], &b, &err), 0);
 		assert_int_equal(an_cfg_classes(a), 0);
 		assert_int_equal(an_cfg_classes(b), 0);
 		assert_int_equal(a->nblocks, b->nblocks);
@@ -402,31 +402,31 @@ static void test_an_cfg_check_detects_damage(void **state)
 {
 	struct fixture im;
 	struct an_cfg *cfg;
-	char msg[256];
+	struct ax_error msg;
 	uint32_t saved;
 
 	(void)state;
 	fixture_open(&im, FIXTURES "cfgtest.so");
 	cfg = cfg_of(&im, "loops");
-	assert_int_equal(an_cfg_check(cfg, msg, sizeof(msg)), 0);
+	assert_int_equal(an_cfg_check(cfg, &msg), 0);
 	/* a fall-through edge that skips a block */
 	for (uint32_t e = 0; e < cfg->nedges; e++) {
 		if (cfg->edge[e].kind != AN_EDGE_FALL || cfg->edge[e].to + 1 >= cfg->nblocks)
 			continue;
 		saved = cfg->edge[e].to;
 		cfg->edge[e].to++;
-		assert_int_equal(an_cfg_check(cfg, msg, sizeof(msg)), -EBADMSG);
+		assert_int_equal(an_cfg_check(cfg, &msg), -EBADMSG);
 		cfg->edge[e].to = saved;
 		break;
 	}
 	/* a class shared across a missing-edges CFG */
 	cfg->flags |= AN_CFG_MISSING_EDGES;
-	assert_int_equal(an_cfg_check(cfg, msg, sizeof(msg)), -EBADMSG);
+	assert_int_equal(an_cfg_check(cfg, &msg), -EBADMSG);
 	cfg->flags &= ~AN_CFG_MISSING_EDGES;
 	/* a wrong reachability flag */
 	cfg->block[0].flags |= AN_BLK_UNREACHABLE;
-	assert_int_equal(an_cfg_check(cfg, msg, sizeof(msg)), -EBADMSG);
-	assert_non_null(strstr(msg, "reachab"));
+	assert_int_equal(an_cfg_check(cfg, &msg), -EBADMSG);
+	assert_non_null(strstr(msg.msg, "reachab"));
 	an_cfg_free(cfg);
 	fixture_close(&im);
 }

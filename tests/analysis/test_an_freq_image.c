@@ -172,15 +172,15 @@ static void test_an_freq_image_loop(void **state)
 	struct an_fi_proc *fp;
 	struct an_count s[8];
 	struct an_stall_summary sum;
-	char err[256];
+	struct ax_error err;
 	size_t n = 0;
 	uint32_t loop_first = 2, stalled = AN_NONE;
 
 	(void)state;
 	struct file f;
 	write_elf(&f, false, 0x9026);
-	assert_int_equal(an_fi_open(f.path, &im, err, sizeof(err)), 0);
-	assert_int_equal(an_fi_analyze(im, proc(im, TEXT), &o, &fp, err, sizeof(err)), 0);
+	assert_int_equal(an_fi_open(f.path, &im, &err), 0);
+	assert_int_equal(an_fi_analyze(im, proc(im, TEXT), &o, &fp, &err), 0);
 	assert_true(fp->ninsns == 8);
 	/* Samples from the schedule: F = 50 in the loop, one stall of 20 cycles per execution. */
 	for (uint32_t i = loop_first; i < loop_first + 4; i++) {
@@ -198,7 +198,7 @@ static void test_an_freq_image_loop(void **state)
 	an_fi_proc_free(fp);
 	assert_true(stalled != AN_NONE);
 	assert_int_equal(an_fi_set_samples(im, AN_EV_CYCLES, s, n), 0);
-	assert_int_equal(an_fi_analyze(im, proc(im, TEXT), &o, &fp, err, sizeof(err)), 0);
+	assert_int_equal(an_fi_analyze(im, proc(im, TEXT), &o, &fp, &err), 0);
 	assert_true(fabs(fp->insn[loop_first].cp.f - 50) < 1e-9);
 	assert_true(fabs(fp->insn[stalled].cp.dyn - 1000) < 1e-6);
 	assert_true(fabs(fp->insn[stalled].cp.cpi - (fp->insn[stalled].sched.m + 20)) < 1e-9);
@@ -218,14 +218,14 @@ static void test_an_freq_image_unresolved_jump(void **state)
 	struct an_fi_image *im;
 	struct an_fi_proc *fp;
 	struct an_count s[] = { { TEXT + 0x20, 40 }, { TEXT + 0x24, 3 }, { TEXT + 0x28, 9 } };
-	char err[256];
+	struct ax_error err;
 	struct file f;
 
 	(void)state;
 	write_elf(&f, false, 0x9026);
-	assert_int_equal(an_fi_open(f.path, &im, err, sizeof(err)), 0);
+	assert_int_equal(an_fi_open(f.path, &im, &err), 0);
 	assert_int_equal(an_fi_set_samples(im, AN_EV_CYCLES, s, 3), 0);
-	assert_int_equal(an_fi_analyze(im, proc(im, TEXT + 0x20), &o, &fp, err, sizeof(err)), 0);
+	assert_int_equal(an_fi_analyze(im, proc(im, TEXT + 0x20), &o, &fp, &err), 0);
 	assert_true(fp->cfg->flags & AN_CFG_MISSING_EDGES);
 	for (uint32_t i = 0; i < fp->ninsns; i++) {
 		assert_true(isfinite(fp->insn[i].cp.f) && fp->insn[i].cp.f >= 0);
@@ -244,17 +244,16 @@ static void test_an_freq_image_stripped(void **state)
 	struct an_fi_opts o = opts();
 	struct an_fi_image *im;
 	struct an_fi_proc *fp;
-	char err[256];
+	struct ax_error err;
 	struct file f;
 
 	(void)state;
 	write_elf(&f, true, 0x9026);
-	assert_int_equal(an_fi_open(f.path, &im, err, sizeof(err)), 0);
+	assert_int_equal(an_fi_open(f.path, &im, &err), 0);
 	assert_true(an_fi_procs(im)->n >= 1);
 	for (size_t k = 0; k < an_fi_procs(im)->n; k++) {
 		assert_true(an_fi_procs(im)->v[k].flags & AN_PROC_GUESSED);
-		assert_int_equal(
-			an_fi_analyze(im, &an_fi_procs(im)->v[k], &o, &fp, err, sizeof(err)), 0);
+		assert_int_equal(an_fi_analyze(im, &an_fi_procs(im)->v[k], &o, &fp, &err), 0);
 		assert_true(strncmp(fp->name, "proc_", 5) == 0);
 		an_fi_proc_free(fp);
 	}
@@ -269,15 +268,16 @@ static void test_an_freq_image_no_samples(void **state)
 	struct an_fi_image *im;
 	struct an_fi_proc *fp;
 	struct an_stall_summary sum;
-	char err[256], *buf = NULL;
+	struct ax_error err;
+	char *buf = NULL;
 	size_t len = 0;
 	struct file f;
 	FILE *out;
 
 	(void)state;
 	write_elf(&f, false, 0x9026);
-	assert_int_equal(an_fi_open(f.path, &im, err, sizeof(err)), 0);
-	assert_int_equal(an_fi_analyze(im, proc(im, TEXT), &o, &fp, err, sizeof(err)), 0);
+	assert_int_equal(an_fi_open(f.path, &im, &err), 0);
+	assert_int_equal(an_fi_analyze(im, proc(im, TEXT), &o, &fp, &err), 0);
 	for (uint32_t i = 0; i < fp->ninsns; i++)
 		assert_true(fp->insn[i].cp.f == 0 && fp->insn[i].cp.cpi == 0);
 	an_stall_summary(fp, &sum);
@@ -293,8 +293,8 @@ static void test_an_freq_image_no_samples(void **state)
 
 	/* No CYCLES period: refused with a message. */
 	o.period[AN_EV_CYCLES] = 0;
-	assert_int_equal(an_fi_analyze(im, proc(im, TEXT), &o, &fp, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "period"));
+	assert_int_equal(an_fi_analyze(im, proc(im, TEXT), &o, &fp, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "period"));
 	an_fi_close(im);
 	unlink(f.path);
 }
@@ -305,23 +305,26 @@ static void test_an_freq_image_bad_files(void **state)
 	static const char not_elf[] = "this is not an ELF file\n";
 	struct an_fi_image *im;
 	struct file f;
-	char err[512];
+	struct ax_error err;
 	uint8_t junk[80];
 	int ret;
 
 	(void)state;
-	assert_int_equal(an_fi_open("/nonexistent/axprof-test", &im, err, sizeof(err)), -ENOENT);
+	assert_int_equal(an_fi_open("/nonexistent/axprof-test", &im, &err), -ENOENT);
 	assert_null(im);
 
 	write_raw(&f, not_elf, sizeof(not_elf));
-	ret = an_fi_open(f.path, &im, err, sizeof(err));
+	ret = an_fi_open(f.path, &im, &err);
 	assert_int_equal(ret, -ENOEXEC);
-	assert_non_null(strstr(err, f.path));
+	assert_non_null(strstr(err.msg, f.path));
 	unlink(f.path);
 
-	write_elf(&f, false, EM_X86_64); /* an x86-64 ELF */
-	ret = an_fi_open(f.path, &im, err, sizeof(err));
+	write_elf(&f, false, EM_X86_64); /* an x86-64 ELF: img_open's message, naming the file */
+	ret = an_fi_open(f.path, &im, &err);
 	assert_int_equal(ret, -ENOEXEC);
+	assert_int_equal(err.code, -ENOEXEC);
+	assert_non_null(strstr(err.msg, f.path));
+	assert_non_null(strstr(err.msg, "not an Alpha file"));
 	unlink(f.path);
 
 	memset(junk, 0, sizeof(junk)); /* truncated: an ELF header and nothing after */
@@ -334,9 +337,12 @@ static void test_an_freq_image_bad_files(void **state)
 	junk[19] = 0x90;
 	junk[0x3c] = 9; /* e_shnum far beyond the file */
 	write_raw(&f, junk, 64);
-	ret = an_fi_open(f.path, &im, err, sizeof(err));
+	ret = an_fi_open(f.path, &im, &err);
 	assert_true(ret == -EBADMSG || ret == -ENOEXEC);
-	assert_true(strlen(err) > 0);
+	assert_int_equal(err.code, ret);
+	assert_non_null(strstr(err.msg, f.path));
+	if (ret == -EBADMSG)
+		assert_true(err.line > 0); /* AX_CORRUPT: the line of the failed check */
 	unlink(f.path);
 }
 
@@ -349,20 +355,20 @@ static void test_an_freq_image_report(void **state)
 	struct an_fi_image *im;
 	struct an_count good[4];
 	size_t n = 9, skipped = 9;
-	char err[256];
+	struct ax_error err;
 	struct file f;
 	const struct an_stall_summary *s;
 
 	(void)state;
 	write_elf(&f, false, 0x9026);
-	assert_int_equal(an_fi_open(f.path, &im, err, sizeof(err)), 0);
+	assert_int_equal(an_fi_open(f.path, &im, &err), 0);
 	assert_int_equal(an_fi_set_samples(im, AN_EV_CYCLES, bad, 2), -EINVAL);
 	assert_int_equal(an_fi_set_samples(im, AN_EV_NR, bad, 1), -EINVAL);
 	an_fi_close(im);
 
 	for (unsigned int i = 0; i < 4; i++)
 		good[i] = (struct an_count){ TEXT + 8 + 4 * i, 100 };
-	assert_int_equal(an_fi_open(f.path, &im, err, sizeof(err)), 0);
+	assert_int_equal(an_fi_open(f.path, &im, &err), 0);
 	assert_int_equal(an_fi_set_samples(im, AN_EV_CYCLES, good, 4), 0);
 	assert_int_equal(an_stall_procs(im, &o, &v, &n, &skipped), 0);
 	an_fi_close(im);
@@ -395,7 +401,7 @@ static void test_tl_prof_stall_procs(void **state)
 	struct an_stall_proc *v = (void *)1;
 	size_t n = 9, skipped = 9;
 	struct pdb_prof *prof;
-	char err[256];
+	struct ax_error err;
 	struct file f;
 
 	(void)state;
@@ -405,7 +411,7 @@ static void test_tl_prof_stall_procs(void **state)
 	for (uint64_t a = TEXT + 8; a < TEXT + 0x18; a += 4)
 		assert_int_equal(pdb_prof_add_sample(prof, PDB_EV_CYCLES, a, 100), 0);
 	assert_int_equal(pdb_prof_add_sample(prof, PDB_EV_IMISS, TEXT + 8, 7), 0);
-	assert_int_equal(tl_stall_procs(f.path, prof, &o, &v, &n, &skipped, err, sizeof(err)), 0);
+	assert_int_equal(tl_stall_procs(f.path, prof, &o, &v, &n, &skipped, &err), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(v[0].name, "f");
 	assert_true(v[0].s.samples == 400);
@@ -414,12 +420,11 @@ static void test_tl_prof_stall_procs(void **state)
 	assert_int_equal(tl_pdb_event(AN_EV_BRANCHMP), PDB_EV_BRANCHMP);
 	assert_int_equal(tl_pdb_event(AN_EV_NR), PDB_EV_MAX);
 	v = (void *)1;
-	assert_int_equal(
-		tl_stall_procs("/nonexistent/x", prof, &o, &v, &n, &skipped, err, sizeof(err)),
-		-ENOENT);
+	assert_int_equal(tl_stall_procs("/nonexistent/x", prof, &o, &v, &n, &skipped, &err),
+			 -ENOENT);
 	assert_null(v);
 	assert_int_equal(n, 0);
-	assert_non_null(strstr(err, "/nonexistent/x"));
+	assert_non_null(strstr(err.msg, "/nonexistent/x"));
 	pdb_prof_free(prof);
 	unlink(f.path);
 }

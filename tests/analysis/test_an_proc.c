@@ -40,10 +40,10 @@ static int teardown(void **state)
 static struct an_procs *open_procs(struct img **elf, const char *file)
 {
 	struct an_procs *ps = NULL;
-	char err[256];
+	struct ax_error err;
 
 	assert_int_equal(img_open(file, 0, elf, NULL), 0);
-	assert_int_equal(an_procs_find(*elf, &ps, err, sizeof(err)), 0);
+	assert_int_equal(an_procs_find(*elf, &ps, &err), 0);
 	return ps;
 }
 
@@ -226,14 +226,20 @@ static void test_an_proc_no_code(void **state)
 {
 	struct img *elf;
 	struct an_procs *ps = (void *)1;
-	char err[256] = "";
+	struct ax_error err;
+	char want[128];
 
 	(void)state;
 	assert_int_equal(mkelf_write(path, TEXT, NULL, 0, NULL, 0, 0, NULL, 0), 0);
 	assert_int_equal(img_open(path, 0, &elf, NULL), 0);
-	assert_int_equal(an_procs_find(elf, &ps, err, sizeof(err)), -ENOEXEC);
+	assert_int_equal(an_procs_find(elf, &ps, &err), -ENOEXEC);
 	assert_null(ps);
-	assert_non_null(strstr(err, "no code"));
+	snprintf(want, sizeof(want), "%s: no code section with contents to analyse", path);
+	assert_string_equal(err.msg, want); /* names the file */
+	assert_int_equal(err.code, -ENOEXEC);
+	ps = (void *)1;
+	assert_int_equal(an_procs_find(elf, &ps, NULL), -ENOEXEC); /* err may be NULL */
+	assert_null(ps);
 	img_close(elf);
 }
 

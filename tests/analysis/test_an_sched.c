@@ -486,7 +486,7 @@ static void test_an_sched_cfg_matches_machine(void **state)
 		struct img *elf;
 		struct an_cfg *cfg;
 		struct mach_ev5 *mm;
-		char err[256];
+		struct ax_error err;
 
 		for (uint32_t i = 0; i < n1; i++)
 			w[i] = random_insn(&ea[i]);
@@ -522,9 +522,8 @@ static void test_an_sched_cfg_matches_machine(void **state)
 					 0);
 		}
 		assert_int_equal(img_open(path, 0, &elf, NULL), 0);
-		assert_int_equal(an_procs_find(elf, &ps, err, sizeof(err)), 0);
-		assert_int_equal(an_cfg_build(ps, an_procs_lookup(ps, "f"), &cfg, err, sizeof(err)),
-				 0);
+		assert_int_equal(an_procs_find(elf, &ps, &err), 0);
+		assert_int_equal(an_cfg_build(ps, an_procs_lookup(ps, "f"), &cfg, &err), 0);
 		assert_int_equal(an_sched_cfg(model, cfg, s), 0);
 		assert_int_equal(cfg->nblocks, 2);
 		/* absolute cycles: block 1 continues from block 0's last instruction by its M */

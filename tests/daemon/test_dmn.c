@@ -171,6 +171,8 @@ static void test_dmn_attribute_exec_bias(void **state)
 	/* A file that does not exist cannot be mapped; the message names it. */
 	assert_int_equal(dmn_exec(d, 102, "/nonexistent/prog", 0), -ENOENT);
 	assert_non_null(strstr(dmn_errmsg(d), "/nonexistent/prog"));
+	assert_int_equal(dmn_last_error(d)->code, -ENOENT);
+	assert_ptr_equal(dmn_last_error(d)->msg, dmn_errmsg(d));
 	dmn_free(d);
 	tdir_free(dir);
 }

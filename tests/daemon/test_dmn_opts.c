@@ -18,7 +18,7 @@
  * Parse a command line the way record and axprofd do: every option through dmn_sampling_opt(),
  * then dmn_sampling_config(). Returns its result; err gets the message.
  */
-static int parse(struct vs_config *cfg, char *err, size_t errlen, ...)
+static int parse(struct vs_config *cfg, struct ax_error *err, ...)
 {
 	static const struct option longopts[] = {
 		DMN_SAMPLING_LONGOPTS,
@@ -29,31 +29,31 @@ static int parse(struct vs_config *cfg, char *err, size_t errlen, ...)
 	int argc = 1, c, ret;
 	va_list ap;
 
-	va_start(ap, errlen);
+	va_start(ap, err);
 	for (char *a; (a = va_arg(ap, char *)) && argc < 31;)
 		argv[argc++] = a;
 	va_end(ap);
-	err[0] = 0;
+	ax_error_clear(err);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		ret = dmn_sampling_opt(&s, c, optarg, err, errlen);
+		ret = dmn_sampling_opt(&s, c, optarg, err);
 		if (ret < 0)
 			return ret;
 		if (!ret)
 			return -E2BIG; /* not a sampling option: the test's mistake */
 	}
 	memset(cfg, 0xa5, sizeof(*cfg)); /* every field must be set */
-	return dmn_sampling_config(&s, cfg, err, errlen);
+	return dmn_sampling_config(&s, cfg, err);
 }
 
 static void test_dmn_sampling_defaults_are_cycles_mode(void **state)
 {
 	struct vs_config cfg, want;
-	char err[256];
+	struct ax_error err;
 
 	(void)state;
-	assert_int_equal(parse(&cfg, err, sizeof(err), NULL), 0);
+	assert_int_equal(parse(&cfg, &err, NULL), 0);
 	vs_config_default(&want, VS_MODE_CYCLES);
 	assert_memory_equal(&cfg, &want, sizeof(cfg));
 }
@@ -63,15 +63,15 @@ static void test_dmn_sampling_defaults_are_cycles_mode(void **state)
 static void test_dmn_sampling_order_does_not_matter(void **state)
 {
 	struct vs_config a, b, want;
-	char err[256];
+	struct ax_error err;
 
 	(void)state;
-	assert_int_equal(parse(&a, err, sizeof(err), "--period", "1000-1100", "--mode", "vprof",
-			       "--seed", "7", NULL),
-			 0);
-	assert_int_equal(parse(&b, err, sizeof(err), "--seed", "7", "--mode", "vprof", "--period",
-			       "1000-1100", NULL),
-			 0);
+	assert_int_equal(
+		parse(&a, &err, "--period", "1000-1100", "--mode", "vprof", "--seed", "7", NULL),
+		0);
+	assert_int_equal(
+		parse(&b, &err, "--seed", "7", "--mode", "vprof", "--period", "1000-1100", NULL),
+		0);
 	assert_memory_equal(&a, &b, sizeof(a));
 	vs_config_default(&want, VS_MODE_VPROF);
 	want.period[VS_EV_CYCLES] = (struct vs_period){ 1000, 1100 };
@@ -82,12 +82,12 @@ static void test_dmn_sampling_order_does_not_matter(void **state)
 static void test_dmn_sampling_every_option_lands_in_the_config(void **state)
 {
 	struct vs_config cfg;
-	char err[256];
+	struct ax_error err;
 
 	(void)state;
-	assert_int_equal(parse(&cfg, err, sizeof(err), "--mode", "vreplay", "--event",
-			       "cycles,imiss", "--period", "imiss=500-600", "--share", "3/7",
-			       "--budget", "0x20", "--hotlist-m", "8", "--seed", "12345", NULL),
+	assert_int_equal(parse(&cfg, &err, "--mode", "vreplay", "--event", "cycles,imiss",
+			       "--period", "imiss=500-600", "--share", "3/7", "--budget", "0x20",
+			       "--hotlist-m", "8", "--seed", "12345", NULL),
 			 0);
 	assert_int_equal(cfg.mode, VS_MODE_VREPLAY);
 	assert_int_equal(cfg.events, (1u << VS_EV_CYCLES) | (1u << VS_EV_IMISS));
@@ -124,30 +124,46 @@ static const struct bad {
 static void test_dmn_sampling_rejects_bad_values_with_one_message(void **state)
 {
 	struct vs_config cfg;
-	char err[256];
+	struct ax_error err;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad_args) / sizeof(bad_args[0]); i++) {
-		int ret = parse(&cfg, err, sizeof(err), bad_args[i].opt, bad_args[i].arg, NULL);
+		int ret = parse(&cfg, &err, bad_args[i].opt, bad_args[i].arg, NULL);
 
-		if (ret != -EINVAL || !strstr(err, bad_args[i].msg))
+		if (ret != -EINVAL || !strstr(err.msg, bad_args[i].msg))
 			fail_msg("%s %s: %d '%s', want -EINVAL and '%s'", bad_args[i].opt,
-				 bad_args[i].arg, ret, err, bad_args[i].msg);
+				 bad_args[i].arg, ret, err.msg, bad_args[i].msg);
 	}
 }
 
 static void test_dmn_sampling_too_many_periods(void **state)
 {
 	struct dmn_sampling s = { 0 };
-	char err[256] = "";
+	struct ax_error err = { 0 };
 
 	(void)state;
 	for (int i = 0; i < DMN_PERIOD_OPTS_MAX; i++)
-		assert_int_equal(dmn_sampling_opt(&s, DMN_OPT_PERIOD, "10-20", err, sizeof(err)),
-				 1);
-	assert_int_equal(dmn_sampling_opt(&s, DMN_OPT_PERIOD, "10-20", err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "too many --period"));
-	assert_int_equal(dmn_sampling_opt(&s, 'q', NULL, err, sizeof(err)), 0);
+		assert_int_equal(dmn_sampling_opt(&s, DMN_OPT_PERIOD, "10-20", &err), 1);
+	assert_int_equal(dmn_sampling_opt(&s, DMN_OPT_PERIOD, "10-20", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "too many --period"));
+	assert_int_equal(dmn_sampling_opt(&s, 'q', NULL, &err), 0);
+}
+
+/* A bad --period leaves the whole message and its code in err; a NULL err is allowed. */
+static void test_dmn_sampling_bad_period_fills_ax_error(void **state)
+{
+	struct dmn_sampling s = { 0 };
+	struct vs_config cfg;
+	struct ax_error err;
+
+	(void)state;
+	assert_int_equal(dmn_sampling_opt(&s, DMN_OPT_PERIOD, "9-3", &err), 1);
+	memset(&err, 0x5a, sizeof(err));
+	assert_int_equal(dmn_sampling_config(&s, &cfg, &err), -EINVAL);
+	assert_int_equal(err.code, -EINVAL);
+	assert_string_equal(err.msg, "--period needs LO-HI or E=LO-HI (E: cycles, imiss, dmiss, "
+				     "branchmp, insns) with 1 <= LO <= HI < LO + 2^20, not '9-3'");
+	assert_int_equal(dmn_sampling_config(&s, &cfg, NULL), -EINVAL);
 }
 
 int main(void)
@@ -158,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_dmn_sampling_every_option_lands_in_the_config),
 		cmocka_unit_test(test_dmn_sampling_rejects_bad_values_with_one_message),
 		cmocka_unit_test(test_dmn_sampling_too_many_periods),
+		cmocka_unit_test(test_dmn_sampling_bad_period_fills_ax_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -153,7 +153,7 @@ static void test_mach_events_dynamic_program_exec_mmap_exit(void **state)
 	struct mach_load_info li;
 	struct mach_result res;
 	const struct ev *e;
-	char err[512];
+	struct ax_error err;
 	struct mach *m;
 	size_t loaded;
 
@@ -165,7 +165,7 @@ static void test_mach_events_dynamic_program_exec_mmap_exit(void **state)
 	}
 	assert_non_null(realpath(prog, real));
 	m = new_machine(l);
-	assert_int_equal(mach_load(m, prog, argv, envp, &li, err, sizeof(err)), 0);
+	assert_int_equal(mach_load(m, prog, argv, envp, &li, &err), 0);
 
 	/* exec first: the program and its load bias */
 	assert_true(l->n > 0);

@@ -16,7 +16,7 @@
 struct fixture {
 	struct mach *m;
 	char path[64];
-	char err[512];
+	struct ax_error err;
 };
 
 static int setup(void **state)
@@ -132,7 +132,7 @@ static void test_mach_load_static_exec_stack_layout(void **state)
 	size_t n = 0;
 
 	write_elf(f->path, ET_EXEC, EM_ALPHA, 0x120000000ull, NULL);
-	assert_int_equal(mach_load(m, f->path, argv, envp, &li, f->err, sizeof(f->err)), 0);
+	assert_int_equal(mach_load(m, f->path, argv, envp, &li, &f->err), 0);
 	sp = li.sp;
 	assert_int_equal(sp & 15, 0);
 	assert_int_equal(m->ctx.r[30], sp);
@@ -218,7 +218,7 @@ static void test_mach_load_pie_goes_to_et_dyn_base(void **state)
 	struct mach_load_info li;
 
 	write_elf(f->path, ET_DYN, EM_ALPHA, 0, NULL);
-	assert_int_equal(mach_load(f->m, f->path, argv, NULL, &li, f->err, sizeof(f->err)), 0);
+	assert_int_equal(mach_load(f->m, f->path, argv, NULL, &li, &f->err), 0);
 	assert_int_equal(li.load_bias, MACH_ET_DYN_BASE);
 	assert_int_equal(li.entry, MACH_ET_DYN_BASE + 0x200);
 	assert_int_equal(li.phdr, MACH_ET_DYN_BASE + sizeof(Elf64_Ehdr));
@@ -237,7 +237,7 @@ static void test_mach_load_dynamic_maps_interpreter_from_sysroot(void **state)
 	assert_int_equal(fread(&eh, sizeof(eh), 1, fp), 1);
 	fclose(fp);
 	write_elf(f->path, ET_EXEC, EM_ALPHA, 0x120000000ull, "/lib/ld-linux.so.2");
-	assert_int_equal(mach_load(f->m, f->path, argv, NULL, &li, f->err, sizeof(f->err)), 0);
+	assert_int_equal(mach_load(f->m, f->path, argv, NULL, &li, &f->err), 0);
 	assert_int_equal(li.interp_base, MACH_UNMAPPED_BASE);
 	assert_int_equal(li.entry, MACH_UNMAPPED_BASE + eh.e_entry);
 	assert_int_equal(f->m->ctx.pc, li.entry);
@@ -251,32 +251,30 @@ static void test_mach_load_bad_inputs_are_named(void **state)
 	struct mach_load_info li;
 	FILE *fp;
 
-	assert_int_equal(
-		mach_load(f->m, "/nonexistent/prog", argv, NULL, &li, f->err, sizeof(f->err)),
-		-ENOENT);
-	assert_non_null(strstr(f->err, "/nonexistent/prog"));
+	assert_int_equal(mach_load(f->m, "/nonexistent/prog", argv, NULL, &li, &f->err), -ENOENT);
+	assert_string_equal(f->err.msg, "/nonexistent/prog: No such file or directory");
+	assert_int_equal(f->err.code, -ENOENT);
+	assert_int_equal(mach_load(f->m, "/nonexistent/prog", argv, NULL, &li, NULL), -ENOENT);
 
 	fp = fopen(f->path, "w");
 	assert_non_null(fp);
 	fputs("#!/bin/sh\necho not elf\n", fp);
 	fclose(fp);
-	assert_int_equal(mach_load(f->m, f->path, argv, NULL, &li, f->err, sizeof(f->err)),
-			 -ENOEXEC);
-	assert_non_null(strstr(f->err, "not an ELF file"));
+	assert_int_equal(mach_load(f->m, f->path, argv, NULL, &li, &f->err), -ENOEXEC);
+	assert_non_null(strstr(f->err.msg, "not an ELF file"));
+	assert_non_null(strstr(f->err.msg, f->path));
+	assert_int_equal(f->err.code, -ENOEXEC);
 
 	write_elf(f->path, ET_EXEC, EM_X86_64, 0x400000, NULL);
-	assert_int_equal(mach_load(f->m, f->path, argv, NULL, &li, f->err, sizeof(f->err)),
-			 -ENOEXEC);
-	assert_non_null(strstr(f->err, "not an Alpha program"));
+	assert_int_equal(mach_load(f->m, f->path, argv, NULL, &li, &f->err), -ENOEXEC);
+	assert_non_null(strstr(f->err.msg, "not an Alpha program"));
 
 	write_elf(f->path, ET_REL, EM_ALPHA, 0, NULL);
-	assert_int_equal(mach_load(f->m, f->path, argv, NULL, &li, f->err, sizeof(f->err)),
-			 -ENOEXEC);
+	assert_int_equal(mach_load(f->m, f->path, argv, NULL, &li, &f->err), -ENOEXEC);
 
 	write_elf(f->path, ET_EXEC, EM_ALPHA, 0x120000000ull, "/lib/no-such-ld.so");
-	assert_int_equal(mach_load(f->m, f->path, argv, NULL, &li, f->err, sizeof(f->err)),
-			 -ENOENT);
-	assert_non_null(strstr(f->err, "interpreter /lib/no-such-ld.so not found"));
+	assert_int_equal(mach_load(f->m, f->path, argv, NULL, &li, &f->err), -ENOENT);
+	assert_non_null(strstr(f->err.msg, "interpreter /lib/no-such-ld.so not found"));
 }
 
 /* Overwrite field `field` (a byte offset in Elf64_Phdr) of program header i of f->path. */
@@ -301,10 +299,11 @@ static void assert_rejected(struct fixture *f, const char *what)
 	struct mach_opts o = { .sysroot = SYSROOT };
 
 	assert_int_equal(mach_new(&m, &o), 0);
-	assert_int_equal(mach_load(m, f->path, argv, NULL, &li, f->err, sizeof(f->err)), -ENOEXEC);
+	assert_int_equal(mach_load(m, f->path, argv, NULL, &li, &f->err), -ENOEXEC);
+	assert_int_equal(f->err.code, -ENOEXEC);
 	mach_free(m);
-	if (!strstr(f->err, f->path) || !strstr(f->err, what))
-		fail_msg("message \"%s\" lacks the file or \"%s\"", f->err, what);
+	if (!strstr(f->err.msg, f->path) || !strstr(f->err.msg, what))
+		fail_msg("message \"%s\" lacks the file or \"%s\"", f->err.msg, what);
 }
 
 static void test_mach_load_segments_checked_against_the_file(void **state)
@@ -343,7 +342,7 @@ static void test_mach_load_segments_checked_against_the_file(void **state)
 	 * /proc/self/cmdline reads them. */
 	write_elf(f->path, ET_EXEC, EM_ALPHA, 0x120000000ull, NULL);
 	assert_int_equal(truncate(f->path, 0x2020), 0);
-	assert_int_equal(mach_load(f->m, f->path, argv, NULL, &li, f->err, sizeof(f->err)), 0);
+	assert_int_equal(mach_load(f->m, f->path, argv, NULL, &li, &f->err), 0);
 	assert_int_equal(f->m->arg_end - f->m->arg_start, strlen(f->path) + 5);
 	assert_int_equal(
 		mach_mem_read(f->m->mem, f->m->arg_start, args, f->m->arg_end - f->m->arg_start),

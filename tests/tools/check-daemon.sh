@@ -23,7 +23,7 @@ field() { # JSON-ish FILE KEY: the number after "KEY":
 "$axd" -f --once --no-proc-maps --json -d "$tmp/u" --device "$rec" >"$tmp/u.json" 2>"$tmp/u.err"
 rc=$?
 s=$(field "$tmp/u.json" samples)
-su=$(field "$tmp/u.json" samples_unknown)
+su=$(field "$tmp/u.json" unknown_samples)
 if [ "$rc" = 0 ] && [ -n "$s" ] && [ "$s" -gt 0 ] && [ "$s" = "$su" ]; then
 	ok "no maps: all $s samples counted unknown"
 else
@@ -35,7 +35,7 @@ else
 	bad "unknown profile" "$("$axprof" report -d "$tmp/u" 2>&1 | tail -n 3 | tr '\n' ' ')"
 fi
 "$axd" -f --once --no-proc-maps --json -d "$tmp/k" --device "$rec" --maps "$maps" >"$tmp/k.json"
-if [ "$(field "$tmp/k.json" samples_unknown)" = 0 ] && [ "$(field "$tmp/k.json" samples)" = "$s" ]; then
+if [ "$(field "$tmp/k.json" unknown_samples)" = 0 ] && [ "$(field "$tmp/k.json" samples)" = "$s" ]; then
 	ok "with the saved maps: every sample attributed"
 else
 	bad "attributed" "$(cat "$tmp/k.json")"

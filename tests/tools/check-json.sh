@@ -2,10 +2,10 @@
 # tests/tools/check-json.sh - every tool's --json follows docs/axprof-json.7.
 #
 # Databases recorded on the hosted machine (cycles, vprof, vreplay), then every tool's --json
-# output (every mode) goes through check-json.py, which reads the key list and each tool's
-# required keys from the manual page itself. A program whose path holds a byte that is not UTF-8
-# is recorded too: report, annotate and topstalls must still write valid JSON (the byte becomes
-# U+FFFD).
+# output (every mode; axprofd's on saved driver records) goes through check-json.py, which reads
+# the key list and each tool's required keys from the manual page itself. A program whose path holds a byte that is not UTF-8
+# is recorded too: report, annotate, topstalls, dis and axprofd (a database path with the byte)
+# must still write valid JSON (the byte becomes U+FFFD).
 . "$(dirname "$0")/lib.sh"
 need "$axprof" "$bin/axprofd" "$bin/vprof" "$bin/vreplay" "$bin/axeval" "$wl/semiinv" "$wl/storeload" "$wl/copy"
 command -v python3 >/dev/null || { echo "check-json: python3 needed"; exit 1; }
@@ -78,6 +78,17 @@ else
 	bad "axprofd" "$(head -c 300 "$tmp/f.err")"
 fi
 
+# axprofd --json: driver records saved by record (tests/tools/golden/) read as a fake device,
+# with their image maps (samples attributed, every record type but unknown) and without (all
+# samples unknown, observations dropped).
+for w in semiinv storeload; do
+	sed -e "s#@WL@#$wl#g" "$here/golden/$w.rec.maps" >"$tmp/$w.maps"
+	j "axprofd-$w.json" axprofd "$bin/axprofd" -f --once --no-proc-maps --json -d "$tmp/d-$w" \
+		--device "$here/golden/$w.rec" --maps "$tmp/$w.maps"
+done
+j axprofd-nomaps.json axprofd "$bin/axprofd" -f --once --no-proc-maps --json -d "$tmp/d-none" \
+	--device "$here/golden/semiinv.rec"
+
 if python3 "$here/check-json.py" "$doc" "${files[@]}" >"$tmp/check.out" 2>&1; then
 	ok "${#files[@]} outputs follow axprof-json.7: $(cat "$tmp/check.out")"
 else
@@ -105,6 +116,8 @@ j u-procs.json report "$axprof" report -d "$tmp/u" --procedures --json
 j u-topstalls.json topstalls "$axprof" topstalls -d "$tmp/u" --json
 j u-annotate.json annotate "$axprof" annotate -d "$tmp/u" --json -n 1 "$badname"
 j u-dis.json dis "$axprof" dis --json --stop 0x120000600 "$tmp/w/$badname"
+j u-axprofd.json axprofd "$bin/axprofd" -f --once --no-proc-maps --json -d "$tmp/w/$badname.db" \
+	--device "$here/golden/semiinv.rec"
 if python3 "$here/check-json.py" "$doc" "${files[@]}" >"$tmp/check.out" 2>&1; then
 	ok "a path with byte 0xff: valid JSON ($(cat "$tmp/check.out"))"
 else
@@ -114,5 +127,10 @@ if grep -q $'semi\xef\xbf\xbdinv' "$out/u-report.json" && ! grep -q $'\xff' "$ou
 	ok "the byte is replaced by U+FFFD"
 else
 	bad "non-UTF-8 path" "no U+FFFD in: $(head -c 300 "$out/u-report.json")"
+fi
+if grep -q "\"database\":\"$tmp/w/semi"$'\xef\xbf\xbd'"inv.db\"" "$out/u-axprofd.json"; then
+	ok "axprofd: the database as given, its byte replaced"
+else
+	bad "axprofd non-UTF-8 database" "$(head -c 300 "$out/u-axprofd.json")"
 fi
 finish

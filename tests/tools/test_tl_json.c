@@ -1,6 +1,5 @@
-/* tests/tools/test_tl_json.c - the tools' JSON writer (tl_json) and report options (tl_opts). */
+/* tests/tools/test_tl_json.c - stall summaries as JSON (tl_json_an), report options (tl_opts). */
 #define _GNU_SOURCE
-#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "tl_json.h"
+#include "ax_json.h"
 #include "tl_json_an.h"
 #include "tl_opts.h"
 
@@ -22,83 +21,6 @@ static char *contents(FILE *f, char **buf)
 	return *buf;
 }
 
-static char *str_json(const char *s)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	tl_json_write_str(f, s);
-	return contents(f, &buf);
-}
-
-static void test_tl_json_strings_are_escaped_and_utf8(void **state)
-{
-	static const struct {
-		const char *in, *out;
-	} v[] = {
-		{ "plain", "\"plain\"" },
-		{ "a\"b\\c", "\"a\\\"b\\\\c\"" },
-		{ "t\tn\nx\x01", "\"t\\tn\\nx\\u0001\"" },
-		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
-		  "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"" },
-		/* Not UTF-8: each bad byte becomes U+FFFD. */
-		{ "semi\xffinv", "\"semi\xef\xbf\xbdinv\"" },
-		{ "\xc3", "\"\xef\xbf\xbd\"" }, /* cut short */
-		{ "\xc0\xaf", "\"\xef\xbf\xbd\xef\xbf\xbd\"" }, /* overlong */
-		{ "\xed\xa0\x80", "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"" }, /* surrogate */
-		{ "\xf4\x90\x80\x80", "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"" },
-		{ "\xe2\x82x", "\"\xef\xbf\xbd\xef\xbf\xbdx\"" },
-	};
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		char *out = str_json(v[i].in);
-
-		assert_string_equal(out, v[i].out);
-		free(out);
-	}
-}
-
-static void test_tl_json_documents_nest_with_commas(void **state)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct tl_json j;
-
-	(void)state;
-	assert_non_null(f);
-	tl_json_doc_open(&j, f, "report");
-	tl_json_u64(&j, "epoch", 3);
-	tl_json_hex(&j, "address", 0x120000ee0);
-	tl_json_word(&j, "word", 0x27bb0002);
-	tl_json_num(&j, "share", 0.5, 3);
-	tl_json_num(&j, "bad", NAN, 3);
-	tl_json_arr_open(&j, "images");
-	tl_json_obj_open(&j, NULL);
-	tl_json_str(&j, "image", "/a");
-	tl_json_bool(&j, "ok", true);
-	tl_json_obj_close(&j);
-	tl_json_obj_open(&j, NULL);
-	tl_json_i64(&j, "offset", -4);
-	tl_json_arr_open(&j, "epochs");
-	tl_json_u64(&j, NULL, 1);
-	tl_json_u64(&j, NULL, 2);
-	/* doc_close closes what is still open, each with its own bracket. */
-	tl_json_doc_close(&j);
-	tl_json_doc_open(&j, f, "dis");
-	tl_json_null(&j, "target");
-	tl_json_doc_close(&j);
-	assert_string_equal(contents(f, &buf),
-			    "{\"tool\":\"report\",\"epoch\":3,\"address\":\"0x120000ee0\","
-			    "\"word\":\"0x27bb0002\",\"share\":0.500,\"bad\":null,\"images\":["
-			    "{\"image\":\"/a\",\"ok\":true},{\"offset\":-4,\"epochs\":[1,2]}]}\n"
-			    "{\"tool\":\"dis\",\"target\":null}\n");
-	free(buf);
-}
-
 /* A summary of a procedure without samples: zeros, never NaN (no division by zero). */
 static void test_tl_json_stall_summary_of_nothing(void **state)
 {
@@ -106,13 +28,13 @@ static void test_tl_json_stall_summary_of_nothing(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct tl_json j;
+	struct ax_json j;
 
 	(void)state;
 	assert_non_null(f);
-	tl_json_doc_open(&j, f, "report");
+	ax_json_doc_open(&j, f, "report");
 	tl_json_stall_summary(&j, "summary", &sum);
-	tl_json_doc_close(&j);
+	ax_json_doc_close(&j);
 	contents(f, &buf);
 	assert_null(strstr(buf, "nan"));
 	assert_null(strstr(buf, "null"));
@@ -181,8 +103,6 @@ static void test_tl_ropts_parse_rejects_bad_numbers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tl_json_strings_are_escaped_and_utf8),
-		cmocka_unit_test(test_tl_json_documents_nest_with_commas),
 		cmocka_unit_test(test_tl_json_stall_summary_of_nothing),
 		cmocka_unit_test(test_tl_ropts_parse_takes_the_shared_options),
 		cmocka_unit_test(test_tl_ropts_parse_rejects_bad_numbers),

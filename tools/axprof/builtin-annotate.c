@@ -201,100 +201,100 @@ static void print_text(const struct ann *a, const struct tl_view_image *vi,
 
 /* ---- JSON ---- */
 
-static void json_blocks(struct tl_json *j, const struct an_fi_proc *fp, double P)
+static void json_blocks(struct ax_json *j, const struct an_fi_proc *fp, double P)
 {
 	const struct an_cfg *cfg = fp->cfg;
 
-	tl_json_arr_open(j, "blocks");
+	ax_json_arr_open(j, "blocks");
 	for (uint32_t b = 0; b < cfg->nblocks; b++) {
 		const struct an_block *bl = &cfg->block[b];
 		const struct an_fest *c = &fp->cls[bl->cls];
 
-		tl_json_obj_open(j, NULL);
-		tl_json_hex(j, "address", bl->addr);
-		tl_json_u64(j, "insns", bl->n);
-		tl_json_u64(j, "class", bl->cls);
-		tl_json_num(j, "executions", c->f * P, 3);
-		tl_json_str(j, "how", an_fhow_name(c->how));
-		tl_json_str(j, "confidence", an_conf_name(c->conf));
-		tl_json_u64(j, "issue_points", c->points);
-		tl_json_u64(j, "used", c->used);
-		tl_json_obj_close(j);
+		ax_json_obj_open(j, NULL);
+		ax_json_hex(j, "address", bl->addr);
+		ax_json_u64(j, "insns", bl->n);
+		ax_json_u64(j, "class", bl->cls);
+		ax_json_num(j, "executions", c->f * P, 3);
+		ax_json_str(j, "how", an_fhow_name(c->how));
+		ax_json_str(j, "confidence", an_conf_name(c->conf));
+		ax_json_u64(j, "issue_points", c->points);
+		ax_json_u64(j, "used", c->used);
+		ax_json_obj_close(j);
 	}
-	tl_json_arr_close(j);
+	ax_json_arr_close(j);
 }
 
-static void json_edges(struct tl_json *j, const struct an_fi_proc *fp, double P)
+static void json_edges(struct ax_json *j, const struct an_fi_proc *fp, double P)
 {
 	const struct an_cfg *cfg = fp->cfg;
 
-	tl_json_arr_open(j, "edges");
+	ax_json_arr_open(j, "edges");
 	for (uint32_t e = 0; e < cfg->nedges; e++) {
 		const struct an_edge *ed = &cfg->edge[e];
 
 		if (ed->from >= cfg->nblocks || ed->to >= cfg->nblocks)
 			continue;
-		tl_json_obj_open(j, NULL);
-		tl_json_u64(j, "from", ed->from);
-		tl_json_u64(j, "to", ed->to);
-		tl_json_str(j, "kind", an_edge_kind_name[ed->kind]);
-		tl_json_num(j, "executions", fp->edge_f[e] >= 0 ? fp->edge_f[e] * P : -1.0, 3);
-		tl_json_obj_close(j);
+		ax_json_obj_open(j, NULL);
+		ax_json_u64(j, "from", ed->from);
+		ax_json_u64(j, "to", ed->to);
+		ax_json_str(j, "kind", an_edge_kind_name[ed->kind]);
+		ax_json_num(j, "executions", fp->edge_f[e] >= 0 ? fp->edge_f[e] * P : -1.0, 3);
+		ax_json_obj_close(j);
 	}
-	tl_json_arr_close(j);
+	ax_json_arr_close(j);
 }
 
-static void json_dynamic(struct tl_json *j, const struct an_fi_proc *fp,
+static void json_dynamic(struct ax_json *j, const struct an_fi_proc *fp,
 			 const struct an_cp_result *r)
 {
-	tl_json_obj_open(j, "dynamic_stall");
-	tl_json_num(j, "samples", r->dyn, 3);
-	tl_json_num(j, "cycles", r->f > 0 ? r->dyn / r->f : 0.0, 4);
-	tl_json_obj_open(j, "causes");
+	ax_json_obj_open(j, "dynamic_stall");
+	ax_json_num(j, "samples", r->dyn, 3);
+	ax_json_num(j, "cycles", r->f > 0 ? r->dyn / r->f : 0.0, 4);
+	ax_json_obj_open(j, "causes");
 	for (unsigned int c = 0; c < AN_CAUSE_NR; c++) {
 		if (!(r->cand & (1u << c)))
 			continue;
-		tl_json_obj_open(j, an_cause_name(c));
-		tl_json_num(j, "lo", r->lo[c], 3);
-		tl_json_num(j, "hi", r->hi[c], 3);
+		ax_json_obj_open(j, an_cause_name(c));
+		ax_json_num(j, "lo", r->lo[c], 3);
+		ax_json_num(j, "hi", r->hi[c], 3);
 		if (r->culprit[c] != AN_NONE)
-			tl_json_hex(j, "culprit", fp->insn[r->culprit[c]].pc);
-		tl_json_obj_close(j);
+			ax_json_hex(j, "culprit", fp->insn[r->culprit[c]].pc);
+		ax_json_obj_close(j);
 	}
-	tl_json_obj_close(j);
-	tl_json_num(j, "unexplained", r->unexplained, 3);
-	tl_json_obj_close(j);
+	ax_json_obj_close(j);
+	ax_json_num(j, "unexplained", r->unexplained, 3);
+	ax_json_obj_close(j);
 }
 
-static void json_insn(struct tl_json *j, const struct an_fi_proc *fp, const struct an_fi_insn *in,
+static void json_insn(struct ax_json *j, const struct an_fi_proc *fp, const struct an_fi_insn *in,
 		      double P)
 {
 	const struct an_cp_result *r = &in->cp;
 	char t[ISA_DIS_TEXT_MAX];
 
 	insn_text(in, t, sizeof(t));
-	tl_json_obj_open(j, NULL);
-	tl_json_hex(j, "address", in->pc);
-	tl_json_str(j, "text", t);
-	tl_json_u64(j, "block", in->block);
-	tl_json_u64(j, "samples", in->samples[AN_EV_CYCLES]);
-	tl_json_num(j, "executions", r->f * P, 3);
-	tl_json_num(j, "cpi", r->cpi, 4);
-	tl_json_u64(j, "m", in->sched.m);
-	tl_json_str(j, "confidence", an_conf_name(in->conf));
-	tl_json_obj_open(j, "static_stall");
-	tl_json_u64(j, "cycles", in->sched.stall);
-	tl_json_str(j, "reason", an_stall_name[in->sched.reason]);
+	ax_json_obj_open(j, NULL);
+	ax_json_hex(j, "address", in->pc);
+	ax_json_str(j, "text", t);
+	ax_json_u64(j, "block", in->block);
+	ax_json_u64(j, "samples", in->samples[AN_EV_CYCLES]);
+	ax_json_num(j, "executions", r->f * P, 3);
+	ax_json_num(j, "cpi", r->cpi, 4);
+	ax_json_u64(j, "m", in->sched.m);
+	ax_json_str(j, "confidence", an_conf_name(in->conf));
+	ax_json_obj_open(j, "static_stall");
+	ax_json_u64(j, "cycles", in->sched.stall);
+	ax_json_str(j, "reason", an_stall_name[in->sched.reason]);
 	if (in->static_culprit >= 0)
-		tl_json_hex(j, "culprit", fp->insn[in->static_culprit].pc);
-	tl_json_obj_close(j);
+		ax_json_hex(j, "culprit", fp->insn[in->static_culprit].pc);
+	ax_json_obj_close(j);
 	json_dynamic(j, fp, r);
-	tl_json_obj_open(j, "samples_by_event");
+	ax_json_obj_open(j, "samples_by_event");
 	for (unsigned int e = 1; e < AN_EV_NR; e++)
 		if (in->samples[e])
-			tl_json_u64(j, ev_names[e], in->samples[e]);
-	tl_json_obj_close(j);
-	tl_json_obj_close(j);
+			ax_json_u64(j, ev_names[e], in->samples[e]);
+	ax_json_obj_close(j);
+	ax_json_obj_close(j);
 }
 
 /* One procedure: one document (JSON Lines). */
@@ -304,28 +304,28 @@ static void print_json(const struct ann *a, const struct tl_view_image *vi,
 	const struct an_cfg *cfg = fp->cfg;
 	struct an_stall_summary s;
 	double P = fp->period[AN_EV_CYCLES];
-	struct tl_json j;
+	struct ax_json j;
 
 	an_stall_summary(fp, &s);
-	tl_json_doc_open(&j, stdout, "annotate");
-	tl_json_str(&j, "database", pdb_dir(a->v.db));
-	tl_json_u64(&j, "epoch", a->v.epoch);
-	tl_json_str(&j, "image", vi->name);
-	tl_json_str(&j, "key", vi->img.key);
-	tl_json_str(&j, "procedure", fp->name);
-	tl_json_hex(&j, "start", fp->proc->start);
-	tl_json_hex(&j, "end", fp->proc->end);
-	tl_json_num(&j, "period", P, 3);
-	tl_json_bool(&j, "period_assumed", a->psrc == TL_PSRC_ASSUMED);
-	tl_json_bool(&j, "missing_edges", cfg->flags & AN_CFG_MISSING_EDGES);
+	ax_json_doc_open(&j, stdout, "annotate");
+	ax_json_str(&j, "database", pdb_dir(a->v.db));
+	ax_json_u64(&j, "epoch", a->v.epoch);
+	ax_json_str(&j, "image", vi->name);
+	ax_json_str(&j, "key", vi->img.key);
+	ax_json_str(&j, "procedure", fp->name);
+	ax_json_hex(&j, "start", fp->proc->start);
+	ax_json_hex(&j, "end", fp->proc->end);
+	ax_json_num(&j, "period", P, 3);
+	ax_json_bool(&j, "period_assumed", a->psrc == TL_PSRC_ASSUMED);
+	ax_json_bool(&j, "missing_edges", cfg->flags & AN_CFG_MISSING_EDGES);
 	tl_json_stall_summary(&j, "summary", &s);
 	json_blocks(&j, fp, P);
 	json_edges(&j, fp, P);
-	tl_json_arr_open(&j, "instructions");
+	ax_json_arr_open(&j, "instructions");
 	for (uint32_t i = 0; i < fp->ninsns; i++)
 		json_insn(&j, fp, &fp->insn[i], P);
-	tl_json_arr_close(&j);
-	tl_json_doc_close(&j);
+	ax_json_arr_close(&j);
+	ax_json_doc_close(&j);
 }
 
 static void write_csv(struct ann *a, const struct tl_view_image *vi, const struct an_fi_proc *fp)
@@ -363,7 +363,7 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 	struct an_fi_image *im = NULL;
 	struct pick *pk = NULL;
 	size_t npk = 0, k;
-	char err[512];
+	struct ax_error err;
 	int ret;
 
 	if (!vi->img.path || !*vi->img.path) {
@@ -372,9 +372,9 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 			vi->name);
 		return 1;
 	}
-	ret = tl_fi_open(vi->img.path, vi->prof, &im, err, sizeof(err));
+	ret = tl_fi_open(vi->img.path, vi->prof, &im, &err);
 	if (ret) {
-		fprintf(stderr, "axprof annotate: %s\n", err);
+		fprintf(stderr, "axprof annotate: %s\n", err.msg);
 		return 1;
 	}
 	a->psrc = tl_periods_for(&a->per, vi->prof, a->o.period);
@@ -416,9 +416,9 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 	for (k = 0; k < npk; k++) {
 		struct an_fi_proc *fp;
 
-		ret = an_fi_analyze(im, pk[k].p, &a->o, &fp, err, sizeof(err));
+		ret = an_fi_analyze(im, pk[k].p, &a->o, &fp, &err);
 		if (ret) {
-			fprintf(stderr, "axprof annotate: %s: %s\n", vi->name, err);
+			fprintf(stderr, "axprof annotate: %s: %s\n", vi->name, err.msg);
 			goto fail;
 		}
 		if (!fp->samples[AN_EV_CYCLES] && a->proc)
@@ -460,7 +460,7 @@ int cmd_annotate(int argc, char **argv)
 	};
 	struct ann a = { 0 };
 	const struct tl_view_image **sel = NULL;
-	char err[512];
+	struct ax_error err;
 	size_t n;
 	int c, ret = 0;
 
@@ -474,11 +474,11 @@ int cmd_annotate(int argc, char **argv)
 			continue;
 		switch (c) {
 		case O_PERIOD:
-			if (cmd_period_parse("axprof annotate", optarg, a.per.given))
+			if (tl_period_parse("axprof annotate", optarg, a.per.given))
 				return 2;
 			break;
 		case O_EVPERIOD:
-			if (cmd_event_period_parse("axprof annotate", optarg, a.per.given))
+			if (tl_event_period_parse("axprof annotate", optarg, a.per.given))
 				return 2;
 			break;
 		case O_CSV:
@@ -500,9 +500,9 @@ int cmd_annotate(int argc, char **argv)
 	}
 	a.image = argv[optind];
 	a.proc = optind + 1 < argc ? argv[optind + 1] : NULL;
-	ret = tl_view_open(&a.v, a.ro.db, a.ro.epoch, err, sizeof(err));
+	ret = tl_view_open(&a.v, a.ro.db, a.ro.epoch, &err);
 	if (ret) {
-		fprintf(stderr, "axprof annotate: %s\n", err);
+		fprintf(stderr, "axprof annotate: %s\n", err.msg);
 		return 1;
 	}
 	sel = calloc(a.v.n + 1, sizeof(*sel));

@@ -14,7 +14,7 @@
 #include "an_sched.h"
 #include "axprof/builtin.h"
 #include "mach_truth.h"
-#include "tl_json.h"
+#include "ax_json.h"
 
 static const char cfg_usage[] =
 	"usage: axprof cfg [--help] [--json | --dot] IMAGE [PROC]\n"
@@ -120,9 +120,9 @@ static void pa_free(struct pa *a)
 }
 
 static int analyse(const struct an_procs *ps, const struct an_proc *p,
-		   const struct an_sched_model *m, struct pa *a, char *err, size_t errlen)
+		   const struct an_sched_model *m, struct pa *a, struct ax_error *err)
 {
-	int ret = an_cfg_build(ps, p, &a->cfg, err, errlen);
+	int ret = an_cfg_build(ps, p, &a->cfg, err);
 
 	if (ret)
 		return ret;
@@ -132,7 +132,7 @@ static int analyse(const struct an_procs *ps, const struct an_proc *p,
 		ret = a->sched ? an_sched_cfg(m, a->cfg, a->sched) : -ENOMEM;
 	}
 	if (ret) {
-		snprintf(err, errlen, "analysing 0x%" PRIx64 ": %s", p->start, strerror(-ret));
+		ax_fail(err, ret, "analysing 0x%" PRIx64 ": %s", p->start, strerror(-ret));
 		pa_free(a);
 	}
 	return ret;
@@ -145,23 +145,23 @@ static int analyse(const struct an_procs *ps, const struct an_proc *p,
 static void json_summary(FILE *f, const char *file, const struct an_proc *p,
 			 const struct an_cfg *cfg)
 {
-	struct tl_json j;
+	struct ax_json j;
 	char name[512];
 
 	an_proc_name(p, name, sizeof(name));
-	tl_json_doc_open(&j, f, "cfg");
-	tl_json_str(&j, "image", file);
-	tl_json_str(&j, "procedure", name);
-	tl_json_hex(&j, "start", p->start);
-	tl_json_hex(&j, "end", p->end);
-	tl_json_u64(&j, "insns", cfg->ninsns);
-	tl_json_u64(&j, "block_count", cfg->nblocks);
-	tl_json_u64(&j, "edge_count", cfg->nedges);
-	tl_json_u64(&j, "classes", cfg->nclasses);
-	tl_json_u64(&j, "unreachable", cfg->nunreachable);
-	tl_json_bool(&j, "guessed", p->flags & AN_PROC_GUESSED);
-	tl_json_bool(&j, "missing_edges", cfg->flags & AN_CFG_MISSING_EDGES);
-	tl_json_doc_close(&j);
+	ax_json_doc_open(&j, f, "cfg");
+	ax_json_str(&j, "image", file);
+	ax_json_str(&j, "procedure", name);
+	ax_json_hex(&j, "start", p->start);
+	ax_json_hex(&j, "end", p->end);
+	ax_json_u64(&j, "insns", cfg->ninsns);
+	ax_json_u64(&j, "block_count", cfg->nblocks);
+	ax_json_u64(&j, "edge_count", cfg->nedges);
+	ax_json_u64(&j, "classes", cfg->nclasses);
+	ax_json_u64(&j, "unreachable", cfg->nunreachable);
+	ax_json_bool(&j, "guessed", p->flags & AN_PROC_GUESSED);
+	ax_json_bool(&j, "missing_edges", cfg->flags & AN_CFG_MISSING_EDGES);
+	ax_json_doc_close(&j);
 }
 
 static void print_summary(FILE *f, const struct an_proc *p, const struct an_cfg *cfg)
@@ -193,13 +193,13 @@ static void block_flags(FILE *f, uint32_t fl)
 			fprintf(f, " [%s]", blk_flag_names[i].name);
 }
 
-static void json_block_flags(struct tl_json *j, uint32_t fl)
+static void json_block_flags(struct ax_json *j, uint32_t fl)
 {
-	tl_json_arr_open(j, "flags");
+	ax_json_arr_open(j, "flags");
 	for (size_t i = 0; i < NBLK_FLAGS; i++)
 		if (fl & blk_flag_names[i].bit)
-			tl_json_str(j, NULL, blk_flag_names[i].name);
-	tl_json_arr_close(j);
+			ax_json_str(j, NULL, blk_flag_names[i].name);
+	ax_json_arr_close(j);
 }
 
 static void print_edge_text(FILE *f, const struct an_cfg *cfg, uint32_t e)
@@ -279,122 +279,122 @@ static void print_text(FILE *f, const struct an_proc *p, const struct pa *a)
 	}
 }
 
-static void json_node(struct tl_json *j, const char *key, uint32_t n)
+static void json_node(struct ax_json *j, const char *key, uint32_t n)
 {
 	if (n == AN_NODE_ENTRY)
-		tl_json_str(j, key, "entry");
+		ax_json_str(j, key, "entry");
 	else if (n == AN_NODE_EXIT)
-		tl_json_str(j, key, "exit");
+		ax_json_str(j, key, "exit");
 	else
-		tl_json_u64(j, key, n);
+		ax_json_u64(j, key, n);
 }
 
-static void json_insn(struct tl_json *j, const struct an_cfg *cfg, const struct an_sched_insn *s,
+static void json_insn(struct ax_json *j, const struct an_cfg *cfg, const struct an_sched_insn *s,
 		      uint32_t i)
 {
 	uint64_t pc = an_cfg_addr(cfg, i);
 	char text[128];
 
 	insn_text(cfg->insn[i].word, pc, text, sizeof(text));
-	tl_json_obj_open(j, NULL);
-	tl_json_hex(j, "address", pc);
-	tl_json_word(j, "word", cfg->insn[i].word);
-	tl_json_str(j, "text", text);
-	tl_json_u64(j, "cycle", s->cycle);
-	tl_json_u64(j, "m", s->m);
-	tl_json_bool(j, "issue_point", s->m);
-	tl_json_str(j, "pipe", an_sched_pipe_name(s->pipe));
-	tl_json_u64(j, "stall", s->stall);
-	tl_json_str(j, "reason", an_stall_name[s->reason]);
+	ax_json_obj_open(j, NULL);
+	ax_json_hex(j, "address", pc);
+	ax_json_word(j, "word", cfg->insn[i].word);
+	ax_json_str(j, "text", text);
+	ax_json_u64(j, "cycle", s->cycle);
+	ax_json_u64(j, "m", s->m);
+	ax_json_bool(j, "issue_point", s->m);
+	ax_json_str(j, "pipe", an_sched_pipe_name(s->pipe));
+	ax_json_u64(j, "stall", s->stall);
+	ax_json_str(j, "reason", an_stall_name[s->reason]);
 	if (s->culprit_pc != UINT64_MAX)
-		tl_json_hex(j, "culprit", s->culprit_pc);
+		ax_json_hex(j, "culprit", s->culprit_pc);
 	if (s->reason == AN_STALL_DEP)
-		tl_json_u64(j, "lat", s->lat);
-	tl_json_obj_close(j);
+		ax_json_u64(j, "lat", s->lat);
+	ax_json_obj_close(j);
 }
 
-static void json_blocks(struct tl_json *j, const struct pa *a)
+static void json_blocks(struct ax_json *j, const struct pa *a)
 {
 	const struct an_cfg *cfg = a->cfg;
 
-	tl_json_arr_open(j, "blocks");
+	ax_json_arr_open(j, "blocks");
 	for (uint32_t b = 0; b < cfg->nblocks; b++) {
 		const struct an_block *bl = &cfg->block[b];
 
-		tl_json_obj_open(j, NULL);
-		tl_json_u64(j, "index", b);
-		tl_json_hex(j, "address", bl->addr);
-		tl_json_u64(j, "class", bl->cls);
+		ax_json_obj_open(j, NULL);
+		ax_json_u64(j, "index", b);
+		ax_json_hex(j, "address", bl->addr);
+		ax_json_u64(j, "class", bl->cls);
 		json_block_flags(j, bl->flags);
-		tl_json_arr_open(j, "instructions");
+		ax_json_arr_open(j, "instructions");
 		for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
 			json_insn(j, cfg, &a->sched[i], i);
-		tl_json_arr_close(j);
-		tl_json_obj_close(j);
+		ax_json_arr_close(j);
+		ax_json_obj_close(j);
 	}
-	tl_json_arr_close(j);
+	ax_json_arr_close(j);
 }
 
-static void json_edges(struct tl_json *j, const struct an_cfg *cfg)
+static void json_edges(struct ax_json *j, const struct an_cfg *cfg)
 {
-	tl_json_arr_open(j, "edges");
+	ax_json_arr_open(j, "edges");
 	for (uint32_t e = 0; e < cfg->nedges; e++) {
 		const struct an_edge *ed = &cfg->edge[e];
 
-		tl_json_obj_open(j, NULL);
+		ax_json_obj_open(j, NULL);
 		json_node(j, "from", ed->from);
 		json_node(j, "to", ed->to);
-		tl_json_str(j, "kind", an_edge_kind_name[ed->kind]);
+		ax_json_str(j, "kind", an_edge_kind_name[ed->kind]);
 		if (ed->why)
-			tl_json_str(j, "why", an_exit_why_name[ed->why]);
-		tl_json_u64(j, "class", ed->cls);
-		tl_json_obj_close(j);
+			ax_json_str(j, "why", an_exit_why_name[ed->why]);
+		ax_json_u64(j, "class", ed->cls);
+		ax_json_obj_close(j);
 	}
-	tl_json_arr_close(j);
+	ax_json_arr_close(j);
 }
 
-static void json_jump_tables(struct tl_json *j, const struct an_cfg *cfg)
+static void json_jump_tables(struct ax_json *j, const struct an_cfg *cfg)
 {
-	tl_json_arr_open(j, "jump_tables");
+	ax_json_arr_open(j, "jump_tables");
 	for (uint32_t k = 0; k < cfg->njtabs; k++) {
 		const struct an_jtab *jt = &cfg->jtab[k];
 
-		tl_json_obj_open(j, NULL);
-		tl_json_hex(j, "jmp", jt->jmp);
-		tl_json_bool(j, "resolved", jt->resolved);
+		ax_json_obj_open(j, NULL);
+		ax_json_hex(j, "jmp", jt->jmp);
+		ax_json_bool(j, "resolved", jt->resolved);
 		if (jt->table)
-			tl_json_hex(j, "table", jt->table);
+			ax_json_hex(j, "table", jt->table);
 		if (jt->resolved) {
-			tl_json_hex(j, "base", jt->base);
-			tl_json_u64(j, "entries", jt->n);
+			ax_json_hex(j, "base", jt->base);
+			ax_json_u64(j, "entries", jt->n);
 		}
-		tl_json_obj_close(j);
+		ax_json_obj_close(j);
 	}
-	tl_json_arr_close(j);
+	ax_json_arr_close(j);
 }
 
 static void print_json(FILE *f, const char *file, const struct an_proc *p, const struct pa *a)
 {
 	const struct an_cfg *cfg = a->cfg;
-	struct tl_json j;
+	struct ax_json j;
 	char name[512];
 
 	an_proc_name(p, name, sizeof(name));
-	tl_json_doc_open(&j, f, "cfg");
-	tl_json_str(&j, "image", file);
-	tl_json_str(&j, "procedure", name);
-	tl_json_hex(&j, "start", p->start);
-	tl_json_hex(&j, "end", p->end);
-	tl_json_u64(&j, "insns", cfg->ninsns);
-	tl_json_u64(&j, "classes", cfg->nclasses);
-	tl_json_bool(&j, "guessed", p->flags & AN_PROC_GUESSED);
-	tl_json_bool(&j, "missing_edges", cfg->flags & AN_CFG_MISSING_EDGES);
+	ax_json_doc_open(&j, f, "cfg");
+	ax_json_str(&j, "image", file);
+	ax_json_str(&j, "procedure", name);
+	ax_json_hex(&j, "start", p->start);
+	ax_json_hex(&j, "end", p->end);
+	ax_json_u64(&j, "insns", cfg->ninsns);
+	ax_json_u64(&j, "classes", cfg->nclasses);
+	ax_json_bool(&j, "guessed", p->flags & AN_PROC_GUESSED);
+	ax_json_bool(&j, "missing_edges", cfg->flags & AN_CFG_MISSING_EDGES);
 	if (p->flags & (AN_PROC_GP | AN_PROC_GP_INHERITED))
-		tl_json_hex(&j, "gp", p->gp);
+		ax_json_hex(&j, "gp", p->gp);
 	json_blocks(&j, a);
 	json_edges(&j, cfg);
 	json_jump_tables(&j, cfg);
-	tl_json_doc_close(&j);
+	ax_json_doc_close(&j);
 }
 
 static void print_dot(FILE *f, const struct an_proc *p, const struct pa *a)
@@ -404,7 +404,7 @@ static void print_dot(FILE *f, const struct an_proc *p, const struct pa *a)
 
 	an_proc_name(p, name, sizeof(name));
 	fputs("digraph ", f);
-	tl_json_write_str(f, name);
+	ax_json_write_str(f, name);
 	fputs(" {\n  node [shape=box, fontname=\"monospace\"];\n"
 	      "  ENTRY [shape=oval]; EXIT [shape=oval];\n",
 	      f);
@@ -595,13 +595,14 @@ static void count_proc(struct counts *c, const struct an_proc *p, const struct p
 /* --check on one procedure: 0, or 1 after a message naming the violation. */
 static int check_proc(const struct an_proc *p, const struct an_cfg *cfg)
 {
-	char msg[256], name[512];
+	struct ax_error err;
+	char name[512];
 
-	if (!an_cfg_check(cfg, msg, sizeof(msg)))
+	if (!an_cfg_check(cfg, &err))
 		return 0;
 	an_proc_name(p, name, sizeof(name));
 	fprintf(stderr, "axprof cfg: check failed in %s at 0x%" PRIx64 ": %s\n", name, p->start,
-		msg);
+		err.msg);
 	return 1;
 }
 
@@ -617,22 +618,21 @@ struct cfg_args {
  */
 static int run_all(const struct cfg_args *args, const struct an_procs *ps,
 		   const struct an_sched_model *m, const struct truthck *tc, struct counts *c,
-		   char *err, size_t errlen)
+		   struct ax_error *err)
 {
 	int bad = 0;
 
 	for (size_t i = 0; i < ps->n; i++) {
 		const struct an_proc *p = &ps->v[i];
 		struct pa a = { 0 };
-		int ret = analyse(ps, p, m, &a, err, errlen);
+		int ret = analyse(ps, p, m, &a, err);
 
 		if (ret)
 			return ret;
 		count_proc(c, p, &a);
 		if (tc && truth_check(tc, p, a.cfg, c)) {
-			snprintf(err, errlen, "out of memory checking against the truth");
 			pa_free(&a);
-			return -ENOMEM;
+			return ax_fail(err, -ENOMEM, "out of memory checking against the truth");
 		}
 		if (args->check)
 			bad |= check_proc(p, a.cfg);
@@ -736,7 +736,7 @@ static int show_proc(const struct cfg_args *args, const struct an_procs *ps,
 {
 	const struct an_proc *p = an_procs_lookup(ps, args->pname);
 	struct pa a = { 0 };
-	char err[512];
+	struct ax_error err;
 
 	if (!p) {
 		fprintf(stderr,
@@ -744,8 +744,8 @@ static int show_proc(const struct cfg_args *args, const struct an_procs *ps,
 			args->file, args->pname, args->file);
 		return 1;
 	}
-	if (analyse(ps, p, m, &a, err, sizeof(err))) {
-		fprintf(stderr, "axprof cfg: %s: %s\n", args->file, err);
+	if (analyse(ps, p, m, &a, &err)) {
+		fprintf(stderr, "axprof cfg: %s: %s\n", args->file, err.msg);
 		return 1;
 	}
 	if (args->json)
@@ -787,15 +787,15 @@ static int all_procs(const struct cfg_args *args, const struct an_procs *ps,
 {
 	struct counts c = { 0 };
 	struct timespec t0;
-	char err[512] = "";
+	struct ax_error err;
 	double s;
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ret = run_all(args, ps, m, tc, &c, err, sizeof(err));
+	ret = run_all(args, ps, m, tc, &c, &err);
 	s = seconds_since(&t0);
 	if (ret < 0) {
-		fprintf(stderr, "axprof cfg: %s: %s\n", args->file, err);
+		fprintf(stderr, "axprof cfg: %s: %s\n", args->file, err.msg);
 		return 1;
 	}
 	if (!args->check)
@@ -821,7 +821,7 @@ int cmd_cfg(int argc, char **argv)
 	struct an_sched_model *model = NULL;
 	struct an_procs *ps = NULL;
 	struct img *elf = NULL;
-	char err[512] = "";
+	struct ax_error err = { 0 };
 	int ret, status = 1;
 
 	ret = parse_args(argc, argv, &args);
@@ -834,11 +834,11 @@ int cmd_cfg(int argc, char **argv)
 	if (args.truth && read_truth(args.truth, &truth))
 		goto out;
 	tc = (struct truthck){ .t = truth, .base = args.base };
-	ret = an_procs_find(elf, &ps, err, sizeof(err));
+	ret = an_procs_find(elf, &ps, &err);
 	if (!ret)
 		ret = an_sched_model_new(&model);
 	if (ret) {
-		fprintf(stderr, "axprof cfg: %s\n", err[0] ? err : strerror(-ret));
+		fprintf(stderr, "axprof cfg: %s\n", err.msg[0] ? err.msg : strerror(-ret));
 		goto out;
 	}
 	if (args.pname)

@@ -8,7 +8,7 @@
 #include "img.h"
 #include "an_listing.h"
 #include "axprof/builtin.h"
-#include "tl_json.h"
+#include "ax_json.h"
 
 static const char dis_usage[] =
 	"usage: axprof dis [--help] [--json] [--section NAME] [--start ADDR] [--stop ADDR] FILE\n"
@@ -41,22 +41,22 @@ static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ..
 /* --json: one document per instruction (JSON Lines). */
 static void json_insn(void *priv, const struct an_listing_insn *in)
 {
-	struct tl_json j;
+	struct ax_json j;
 
-	tl_json_doc_open(&j, stdout, "dis");
-	tl_json_str(&j, "image", priv);
-	tl_json_str(&j, "section", in->section);
-	tl_json_hex(&j, "address", in->addr);
-	tl_json_word(&j, "word", in->word);
-	tl_json_str(&j, "mnemonic", in->mnemonic);
-	tl_json_str(&j, "operands", in->operands);
+	ax_json_doc_open(&j, stdout, "dis");
+	ax_json_str(&j, "image", priv);
+	ax_json_str(&j, "section", in->section);
+	ax_json_hex(&j, "address", in->addr);
+	ax_json_word(&j, "word", in->word);
+	ax_json_str(&j, "mnemonic", in->mnemonic);
+	ax_json_str(&j, "operands", in->operands);
 	if (in->symbol) {
-		tl_json_str(&j, "symbol", in->symbol);
-		tl_json_i64(&j, "offset", in->offset);
+		ax_json_str(&j, "symbol", in->symbol);
+		ax_json_i64(&j, "offset", in->offset);
 	}
 	if (in->has_target)
-		tl_json_hex(&j, "target", in->target);
-	tl_json_doc_close(&j);
+		ax_json_hex(&j, "target", in->target);
+	ax_json_doc_close(&j);
 }
 
 static int parse_addr(const char *s, uint64_t *out)
@@ -121,7 +121,7 @@ int cmd_dis(int argc, char **argv)
 	const char *file = NULL;
 	struct ax_error ierr;
 	struct img *elf;
-	char err[512] = "";
+	struct ax_error err;
 	int ret;
 
 	for (int i = 1; i < argc; i++) {
@@ -184,10 +184,10 @@ int cmd_dis(int argc, char **argv)
 			fprintf(stderr, "axprof dis: %s\n", hint);
 		return 1;
 	}
-	ret = an_listing_print(elf, &opts, stdout, NULL, err, sizeof(err));
+	ret = an_listing_print(elf, &opts, stdout, NULL, &err);
 	img_close(elf);
 	if (ret) {
-		fprintf(stderr, "axprof dis: %s\n", err);
+		fprintf(stderr, "axprof dis: %s\n", err.msg);
 		if (ret == -ENOEXEC && !opts.section)
 			fprintf(stderr,
 				"axprof dis: the file holds no code (try 'axprof dis --section "

@@ -83,18 +83,18 @@ int cmd_epoch(int argc, char **argv)
 		return 1;
 	}
 	if (json) {
-		struct tl_json j;
+		struct ax_json j;
 
-		tl_json_doc_open(&j, stdout, "epoch");
-		tl_json_str(&j, "database", dir);
-		tl_json_u64(&j, "epoch", cur);
+		ax_json_doc_open(&j, stdout, "epoch");
+		ax_json_str(&j, "database", dir);
+		ax_json_u64(&j, "epoch", cur);
 		if (list) {
-			tl_json_arr_open(&j, "epochs");
+			ax_json_arr_open(&j, "epochs");
 			for (size_t i = 0; i < n; i++)
-				tl_json_u64(&j, NULL, ep[i]);
-			tl_json_arr_close(&j);
+				ax_json_u64(&j, NULL, ep[i]);
+			ax_json_arr_close(&j);
 		}
-		tl_json_doc_close(&j);
+		ax_json_doc_close(&j);
 	} else if (list) {
 		for (size_t i = 0; i < n; i++)
 			printf("%s%u\n", ep[i] == cur ? "*" : " ", ep[i]);

@@ -142,15 +142,15 @@ int cmd_flush(int argc, char **argv)
 		}
 	}
 	if (ro.json) {
-		struct tl_json j;
+		struct ax_json j;
 
-		tl_json_doc_open(&j, stdout, "flush");
-		tl_json_str(&j, "database", ro.db);
-		tl_json_i64(&j, "pid", pid);
-		tl_json_bool(&j, "waited", wait);
+		ax_json_doc_open(&j, stdout, "flush");
+		ax_json_str(&j, "database", ro.db);
+		ax_json_i64(&j, "pid", pid);
+		ax_json_bool(&j, "waited", wait);
 		if (wait)
-			tl_json_i64(&j, "flushes", after);
-		tl_json_doc_close(&j);
+			ax_json_i64(&j, "flushes", after);
+		ax_json_doc_close(&j);
 	} else if (wait)
 		printf("axprofd (pid %lld) flushed (flush %lld)\n", pid, after);
 	else

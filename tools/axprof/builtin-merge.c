@@ -46,7 +46,7 @@ int cmd_merge(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tl_ropts ro;
-	struct tl_json j;
+	struct ax_json j;
 	const char *dst_dir;
 	uint32_t into = 0, only;
 	bool json, force = false;
@@ -103,10 +103,10 @@ int cmd_merge(int argc, char **argv)
 	if (!realpath(dst_dir, dst_real))
 		snprintf(dst_real, sizeof(dst_real), "%s", dst_dir);
 	if (json) {
-		tl_json_doc_open(&j, stdout, "merge");
-		tl_json_str(&j, "database", dst_dir);
-		tl_json_u64(&j, "epoch", into);
-		tl_json_arr_open(&j, "merged");
+		ax_json_doc_open(&j, stdout, "merge");
+		ax_json_str(&j, "database", dst_dir);
+		ax_json_u64(&j, "epoch", into);
+		ax_json_arr_open(&j, "merged");
 	}
 	for (int a = optind; a < argc; a++) {
 		char real[PATH_MAX];
@@ -153,10 +153,10 @@ int cmd_merge(int argc, char **argv)
 				continue;
 			}
 			if (json) {
-				tl_json_obj_open(&j, NULL);
-				tl_json_str(&j, "source", argv[a]);
-				tl_json_u64(&j, "source_epoch", ep[i]);
-				tl_json_obj_close(&j);
+				ax_json_obj_open(&j, NULL);
+				ax_json_str(&j, "source", argv[a]);
+				ax_json_u64(&j, "source_epoch", ep[i]);
+				ax_json_obj_close(&j);
 			} else {
 				printf("merged %s epoch %u into %s epoch %u\n", argv[a], ep[i],
 				       dst_dir, into);
@@ -167,7 +167,7 @@ int cmd_merge(int argc, char **argv)
 			pdb_close(src);
 	}
 	if (json)
-		tl_json_doc_close(&j);
+		ax_json_doc_close(&j);
 	pdb_close(dst);
 	return status;
 }

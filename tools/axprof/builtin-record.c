@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "axprof/builtin.h"
-#include "tl_periods.h"
 #include "dmn_dev.h"
 #include "dmn_lib.h"
 #include "dmn_opts.h"
@@ -88,18 +87,7 @@ static void usage(FILE *f)
 		"natively under the kernel driver; otherwise on the hosted Alpha machine with EV5\n"
 		"timing. The program's input, output and exit status pass through.\n\n"
 		"Options:\n"
-		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n"
-		"  --mode MODE           cycles (default), vprof or vreplay\n"
-		"  --period LO-HI        CYCLES sampling period, uniform in [LO, HI] (default\n"
-		"                        60000-64000)\n"
-		"  --period E=LO-HI      the period of event E (imiss, dmiss, branchmp, insns;\n"
-		"                        default 60000-64000); repeat for several events\n"
-		"  --event E[,E...]      events to sample: cycles, imiss, dmiss, branchmp, insns\n"
-		"                        (default cycles)\n"
-		"  --share N/D           interpret N of every D user samples (vprof 1/2, vreplay 1/129)\n"
-		"  --budget N            instructions per interpretation (vprof 4, vreplay 128)\n"
-		"  --hotlist-m M         hotlist capacity, 4..32 (default 16)\n"
-		"  --seed N              sampling seed (default fixed: runs are reproducible)\n"
+		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n" DMN_SAMPLING_HELP
 		"  --cpu ev5             the hosted machine's timing model (the only one; the PMU needs it)\n"
 		"  --truth FILE          hosted: write the machine's ground-truth file\n"
 		"  --value-truth FILE    hosted: write exact per-pc value histograms of PROG's own code\n"
@@ -229,7 +217,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct dmn_sampling smp = { 0 };
-	char err[512];
+	struct ax_error err;
 	int c, ret;
 
 	memset(o, 0, sizeof(*o));
@@ -237,9 +225,9 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 	o->flush_interval = FLUSH_INTERVAL_DEFAULT;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+d:q", longopts, NULL)) != -1) {
-		ret = dmn_sampling_opt(&smp, c, optarg, err, sizeof(err));
+		ret = dmn_sampling_opt(&smp, c, optarg, &err);
 		if (ret < 0) {
-			fprintf(stderr, "axprof record: %s\n", err);
+			fprintf(stderr, "axprof record: %s\n", err.msg);
 			return -1;
 		}
 		if (!ret && (ret = record_opt(o, c, optarg)) < 0)
@@ -249,8 +237,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		fprintf(stderr, "axprof record: no program to run (see 'axprof record --help')\n");
 		return -1;
 	}
-	if (dmn_sampling_config(&smp, &o->cfg, err, sizeof(err))) {
-		fprintf(stderr, "axprof record: %s\n", err);
+	if (dmn_sampling_config(&smp, &o->cfg, &err)) {
+		fprintf(stderr, "axprof record: %s\n", err.msg);
 		return -1;
 	}
 	o->db = tl_default_db(o->db);
@@ -300,41 +288,41 @@ static void json_summary(const struct rec *r, const struct summary *sm, const st
 {
 	const struct vs_stats *vs = &ds->vs;
 	uint64_t srec = ds->records[VS_REC_SAMPLE];
-	struct tl_json j;
+	struct ax_json j;
 	char evn[32];
 
-	tl_json_doc_open(&j, stderr, "record");
-	tl_json_str(&j, "database", r->o.db);
-	tl_json_u64(&j, "epoch", sm->epoch);
-	tl_json_str(&j, "substrate", sm->hosted ? "hosted" : "kernel");
-	tl_json_u64(&j, "insns", sm->insns);
-	tl_json_u64(&j, "interpreted_insns", sm->interp_insns);
-	tl_json_u64(&j, "cycles", sm->cycles);
-	tl_json_num(&j, "seconds", sm->seconds, 3);
-	tl_json_u64(&j, "samples", vs->samples);
-	tl_json_obj_open(&j, "samples_by_event");
+	ax_json_doc_open(&j, stderr, "record");
+	ax_json_str(&j, "database", r->o.db);
+	ax_json_u64(&j, "epoch", sm->epoch);
+	ax_json_str(&j, "substrate", sm->hosted ? "hosted" : "kernel");
+	ax_json_u64(&j, "insns", sm->insns);
+	ax_json_u64(&j, "interpreted_insns", sm->interp_insns);
+	ax_json_u64(&j, "cycles", sm->cycles);
+	ax_json_num(&j, "seconds", sm->seconds, 3);
+	ax_json_u64(&j, "samples", vs->samples);
+	ax_json_obj_open(&j, "samples_by_event");
 	for (unsigned int e = 0; e < VS_EVENT_NR; e++)
 		if (vs->samples_event[e])
-			tl_json_u64(&j, tl_event_lower(dmn_pdb_event(e), evn, sizeof(evn)),
+			ax_json_u64(&j, tl_event_lower(dmn_pdb_event(e), evn, sizeof(evn)),
 				    vs->samples_event[e]);
-	tl_json_obj_close(&j);
-	tl_json_u64(&j, "interpretations", vs->interp_started);
-	tl_json_obj_open(&j, "stops");
+	ax_json_obj_close(&j);
+	ax_json_u64(&j, "interpretations", vs->interp_started);
+	ax_json_obj_open(&j, "stops");
 	for (unsigned int i = 0; i < AXP_STOP_NR; i++)
 		if (vs->stops[i])
-			tl_json_u64(&j, axp_stop_name[i], vs->stops[i]);
-	tl_json_obj_close(&j);
-	tl_json_u64(&j, "dropped", sum_drops(vs));
-	tl_json_u64(&j, "sample_records", srec);
-	tl_json_num(&j, "reduction", srec ? (double)vs->samples / (double)srec : 0, 2);
-	tl_json_u64(&j, "records",
+			ax_json_u64(&j, axp_stop_name[i], vs->stops[i]);
+	ax_json_obj_close(&j);
+	ax_json_u64(&j, "dropped", sum_drops(vs));
+	ax_json_u64(&j, "sample_records", srec);
+	ax_json_num(&j, "reduction", srec ? (double)vs->samples / (double)srec : 0, 2);
+	ax_json_u64(&j, "records",
 		    ds->records[1] + ds->records[2] + ds->records[3] + ds->records[4] +
 			    ds->records[5]);
-	tl_json_u64(&j, "damaged", ds->damaged);
-	tl_json_u64(&j, "unknown_samples", ds->samples_unknown);
-	tl_json_num(&j, "unknown_percent",
+	ax_json_u64(&j, "damaged", ds->damaged);
+	ax_json_u64(&j, "unknown_samples", ds->samples_unknown);
+	ax_json_num(&j, "unknown_percent",
 		    ds->samples ? 100.0 * (double)ds->samples_unknown / (double)ds->samples : 0, 3);
-	tl_json_doc_close(&j);
+	ax_json_doc_close(&j);
 }
 
 static void print_summary(const struct rec *r, const struct summary *sm, const struct dmn_stats *ds)
@@ -564,7 +552,7 @@ static int hosted_load(struct rec *r, char **argv)
 				  .priv = r };
 	struct mach_result res;
 	struct mach_load_info li;
-	char err[512];
+	struct ax_error err;
 	int ret;
 
 	mo.truth = r->o.truth != NULL;
@@ -581,9 +569,9 @@ static int hosted_load(struct rec *r, char **argv)
 	if (open_saves(r))
 		return 1;
 	mach_set_events(r->m, &ev);
-	ret = mach_load(r->m, argv[0], argv, environ, &li, err, sizeof(err));
+	ret = mach_load(r->m, argv[0], argv, environ, &li, &err);
 	if (ret) {
-		fprintf(stderr, "axprof record: %s\n", err);
+		fprintf(stderr, "axprof record: %s\n", err.msg);
 		return ret == -ENOENT ? 127 : 1;
 	}
 	return 0;

@@ -243,47 +243,47 @@ static void print_rows(const struct report *rp, const struct rows *rs)
 }
 
 /* {"cycles":N,...} of the shown events. */
-static void json_events(struct tl_json *j, const char *key, const struct report *rp,
+static void json_events(struct ax_json *j, const char *key, const struct report *rp,
 			const uint64_t *c, bool by_event)
 {
 	char evn[32];
 
-	tl_json_obj_open(j, key);
+	ax_json_obj_open(j, key);
 	for (unsigned int k = 0; k < rp->ncol; k++)
-		tl_json_u64(j, tl_event_lower(rp->ev[k], evn, sizeof(evn)),
+		ax_json_u64(j, tl_event_lower(rp->ev[k], evn, sizeof(evn)),
 			    by_event ? c[rp->ev[k]] : c[k]);
-	tl_json_obj_close(j);
+	ax_json_obj_close(j);
 }
 
 static void json_report(const struct report *rp, const struct rows *rs)
 {
-	struct tl_json j;
+	struct ax_json j;
 	char evn[32];
 
-	tl_json_doc_open(&j, stdout, "report");
-	tl_json_str(&j, "database", pdb_dir(rp->v.db));
-	tl_json_u64(&j, "epoch", rp->v.epoch);
-	tl_json_arr_open(&j, "events");
+	ax_json_doc_open(&j, stdout, "report");
+	ax_json_str(&j, "database", pdb_dir(rp->v.db));
+	ax_json_u64(&j, "epoch", rp->v.epoch);
+	ax_json_arr_open(&j, "events");
 	for (unsigned int c = 0; c < rp->ncol; c++)
-		tl_json_str(&j, NULL, tl_event_lower(rp->ev[c], evn, sizeof(evn)));
-	tl_json_arr_close(&j);
+		ax_json_str(&j, NULL, tl_event_lower(rp->ev[c], evn, sizeof(evn)));
+	ax_json_arr_close(&j);
 	json_events(&j, "totals", rp, rp->v.total, true);
-	tl_json_arr_open(&j, rp->procs ? "procedures" : "images");
+	ax_json_arr_open(&j, rp->procs ? "procedures" : "images");
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->r[i];
 
-		tl_json_obj_open(&j, NULL);
+		ax_json_obj_open(&j, NULL);
 		if (rp->procs) {
-			tl_json_str(&j, "procedure", r->name);
+			ax_json_str(&j, "procedure", r->name);
 			if (r->start != UINT64_MAX)
-				tl_json_hex(&j, "address", r->start);
+				ax_json_hex(&j, "address", r->start);
 		}
-		tl_json_str(&j, "image", r->image);
+		ax_json_str(&j, "image", r->image);
 		json_events(&j, "samples_by_event", rp, r->c, false);
-		tl_json_obj_close(&j);
+		ax_json_obj_close(&j);
 	}
-	tl_json_arr_close(&j);
-	tl_json_doc_close(&j);
+	ax_json_arr_close(&j);
+	ax_json_doc_close(&j);
 }
 
 static int run(struct report *rp)
@@ -420,25 +420,25 @@ static void stall_text(const struct report *rp, const struct srow *v, size_t n,
 static void stall_json(const struct report *rp, const struct srow *v, size_t n,
 		       const struct an_stall_summary *tot)
 {
-	struct tl_json j;
+	struct ax_json j;
 
-	tl_json_doc_open(&j, stdout, "report");
-	tl_json_str(&j, "database", pdb_dir(rp->v.db));
-	tl_json_u64(&j, "epoch", rp->v.epoch);
-	tl_json_num(&j, "period", tot->period, 3);
-	tl_json_bool(&j, "period_assumed", rp->assumed);
-	tl_json_arr_open(&j, "procedures");
+	ax_json_doc_open(&j, stdout, "report");
+	ax_json_str(&j, "database", pdb_dir(rp->v.db));
+	ax_json_u64(&j, "epoch", rp->v.epoch);
+	ax_json_num(&j, "period", tot->period, 3);
+	ax_json_bool(&j, "period_assumed", rp->assumed);
+	ax_json_arr_open(&j, "procedures");
 	for (size_t i = 0; i < n; i++) {
-		tl_json_obj_open(&j, NULL);
-		tl_json_str(&j, "procedure", v[i].p.name);
-		tl_json_str(&j, "image", v[i].image);
-		tl_json_hex(&j, "address", v[i].p.start);
+		ax_json_obj_open(&j, NULL);
+		ax_json_str(&j, "procedure", v[i].p.name);
+		ax_json_str(&j, "image", v[i].image);
+		ax_json_hex(&j, "address", v[i].p.start);
 		tl_json_stall_summary(&j, "summary", &v[i].p.s);
-		tl_json_obj_close(&j);
+		ax_json_obj_close(&j);
 	}
-	tl_json_arr_close(&j);
+	ax_json_arr_close(&j);
 	tl_json_stall_summary(&j, "total", tot);
-	tl_json_doc_close(&j);
+	ax_json_doc_close(&j);
 }
 
 /* Analyse every selected image with CYCLES samples; images that cannot be read are named. */
@@ -465,7 +465,7 @@ static int run_stalls(struct report *rp)
 		const struct tl_view_image *im = sel[i];
 		struct an_stall_proc *ps;
 		size_t np, skipped;
-		char err[512];
+		struct ax_error err;
 		struct srow *nv;
 
 		if (!im->prof || !im->total[PDB_EV_CYCLES])
@@ -479,14 +479,13 @@ static int run_stalls(struct report *rp)
 		}
 		if (tl_periods_for(&rp->per, im->prof, o.period) == TL_PSRC_ASSUMED)
 			rp->assumed = true;
-		ret = tl_stall_procs(im->img.path, im->prof, &o, &ps, &np, &skipped, err,
-				     sizeof(err));
+		ret = tl_stall_procs(im->img.path, im->prof, &o, &ps, &np, &skipped, &err);
 		if (ret == -ENOMEM)
 			break;
 		if (ret) {
 			fprintf(stderr,
 				"axprof report: %s (its %" PRIu64 " CYCLES samples are left out)\n",
-				err, im->total[PDB_EV_CYCLES]);
+				err.msg, im->total[PDB_EV_CYCLES]);
 			ret = 0;
 			continue;
 		}
@@ -553,7 +552,7 @@ int cmd_report(int argc, char **argv)
 	};
 	struct report rp = { 0 };
 	const char *evname = NULL;
-	char err[1200];
+	struct ax_error err;
 	int c, ret, sort_ev = -1;
 	bool stall_opt = false;
 
@@ -570,12 +569,12 @@ int cmd_report(int argc, char **argv)
 			rp.stalls = true;
 			break;
 		case O_PERIOD:
-			if (cmd_period_parse("axprof report", optarg, rp.per.given))
+			if (tl_period_parse("axprof report", optarg, rp.per.given))
 				return 2;
 			stall_opt = true;
 			break;
 		case O_EVPERIOD:
-			if (cmd_event_period_parse("axprof report", optarg, rp.per.given))
+			if (tl_event_period_parse("axprof report", optarg, rp.per.given))
 				return 2;
 			stall_opt = true;
 			break;
@@ -614,9 +613,9 @@ int cmd_report(int argc, char **argv)
 				"--procedures and --event do not go with it\n");
 		return 2;
 	}
-	ret = tl_view_open(&rp.v, rp.ro.db, rp.ro.epoch, err, sizeof(err));
+	ret = tl_view_open(&rp.v, rp.ro.db, rp.ro.epoch, &err);
 	if (ret) {
-		fprintf(stderr, "axprof report: %s\n", err);
+		fprintf(stderr, "axprof report: %s\n", err.msg);
 		return 1;
 	}
 	if (sort_ev >= 0)

@@ -9,7 +9,7 @@
 
 #include "axprof/builtin.h"
 #include "mach.h"
-#include "tl_json.h"
+#include "ax_json.h"
 
 extern char **environ;
 
@@ -59,25 +59,25 @@ static void json_summary(const struct mach *m, const char *prog, const char *cpu
 			 double cpu_seconds)
 {
 	struct mach_result r;
-	struct tl_json j;
+	struct ax_json j;
 
 	mach_get_result(m, &r);
-	tl_json_doc_open(&j, stderr, "run");
-	tl_json_str(&j, "program", prog);
-	tl_json_str(&j, "cpu", cpu);
-	tl_json_u64(&j, "insns", r.insns);
+	ax_json_doc_open(&j, stderr, "run");
+	ax_json_str(&j, "program", prog);
+	ax_json_str(&j, "cpu", cpu);
+	ax_json_u64(&j, "insns", r.insns);
 	if (r.timed)
-		tl_json_u64(&j, "cycles", r.cycles);
-	tl_json_num(&j, "seconds", seconds, 3);
-	tl_json_num(&j, "cpu_seconds", cpu_seconds, 3);
-	tl_json_u64(&j, "syscalls", r.syscalls);
-	tl_json_u64(&j, "signals", r.signals);
-	tl_json_bool(&j, "max_insns_reached", r.stopped_at_max);
+		ax_json_u64(&j, "cycles", r.cycles);
+	ax_json_num(&j, "seconds", seconds, 3);
+	ax_json_num(&j, "cpu_seconds", cpu_seconds, 3);
+	ax_json_u64(&j, "syscalls", r.syscalls);
+	ax_json_u64(&j, "signals", r.signals);
+	ax_json_bool(&j, "max_insns_reached", r.stopped_at_max);
 	if (r.exit_signal)
-		tl_json_i64(&j, "exit_signal", r.exit_signal);
+		ax_json_i64(&j, "exit_signal", r.exit_signal);
 	else
-		tl_json_i64(&j, "exit_code", r.exit_code);
-	tl_json_doc_close(&j);
+		ax_json_i64(&j, "exit_code", r.exit_code);
+	ax_json_doc_close(&j);
 }
 
 int cmd_run(int argc, char **argv)
@@ -100,7 +100,8 @@ int cmd_run(int argc, char **argv)
 	const char *truth = NULL, *samples = NULL, *prog, *argv0 = NULL;
 	bool stats = false, json = false;
 	struct mach *m;
-	char err[512], *end;
+	struct ax_error err;
+	char *end;
 	double t0, c0;
 	int c, ret, status;
 
@@ -174,9 +175,9 @@ int cmd_run(int argc, char **argv)
 	}
 	if (argv0)
 		argv[optind] = (char *)argv0; /* the file stays `prog` */
-	ret = mach_load(m, prog, argv + optind, environ, &li, err, sizeof(err));
+	ret = mach_load(m, prog, argv + optind, environ, &li, &err);
 	if (ret) {
-		fprintf(stderr, "axprof run: %s\n", err);
+		fprintf(stderr, "axprof run: %s\n", err.msg);
 		mach_free(m);
 		return ret == -ENOENT ? 127 : 1;
 	}

@@ -150,7 +150,7 @@ static int scan_image(struct top *t, const struct tl_view_image *vi, const struc
 {
 	struct an_fi_opts o = { 0 };
 	struct an_fi_image *im;
-	char err[512];
+	struct ax_error err;
 	int ret;
 
 	if (!vi->prof || !vi->total[PDB_EV_CYCLES])
@@ -159,11 +159,11 @@ static int scan_image(struct top *t, const struct tl_view_image *vi, const struc
 		fprintf(stderr, "axprof topstalls: %s: file unknown, skipped\n", vi->name);
 		return 0;
 	}
-	ret = tl_fi_open(vi->img.path, vi->prof, &im, err, sizeof(err));
+	ret = tl_fi_open(vi->img.path, vi->prof, &im, &err);
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret) {
-		fprintf(stderr, "axprof topstalls: %s (skipped)\n", err);
+		fprintf(stderr, "axprof topstalls: %s (skipped)\n", err.msg);
 		return 0;
 	}
 	if (tl_periods_for(per, vi->prof, o.period) == TL_PSRC_ASSUMED)
@@ -174,8 +174,8 @@ static int scan_image(struct top *t, const struct tl_view_image *vi, const struc
 
 		if (!an_fi_samples_in(im, AN_EV_CYCLES, p->start, p->end))
 			continue;
-		if (an_fi_analyze(im, p, &o, &fp, err, sizeof(err))) {
-			fprintf(stderr, "axprof topstalls: %s: %s (skipped)\n", vi->name, err);
+		if (an_fi_analyze(im, p, &o, &fp, &err)) {
+			fprintf(stderr, "axprof topstalls: %s: %s (skipped)\n", vi->name, err.msg);
 			continue;
 		}
 		ret = add_proc(t, vi, fp);
@@ -203,19 +203,19 @@ static void print_causes(const struct stall *x)
 		printf("none");
 }
 
-static void json_causes(struct tl_json *j, const struct stall *x)
+static void json_causes(struct ax_json *j, const struct stall *x)
 {
-	tl_json_obj_open(j, "causes");
+	ax_json_obj_open(j, "causes");
 	for (unsigned int c = 0; c < AN_CAUSE_NR; c++) {
 		if (!(x->cand & (1u << c)) || x->hi[c] <= 0)
 			continue;
-		tl_json_obj_open(j, an_cause_name(c));
-		tl_json_num(j, "hi", x->hi[c], 3);
+		ax_json_obj_open(j, an_cause_name(c));
+		ax_json_num(j, "hi", x->hi[c], 3);
 		if (x->culprit[c])
-			tl_json_hex(j, "culprit", x->culprit[c]);
-		tl_json_obj_close(j);
+			ax_json_hex(j, "culprit", x->culprit[c]);
+		ax_json_obj_close(j);
 	}
-	tl_json_obj_close(j);
+	ax_json_obj_close(j);
 }
 
 struct ts_args {
@@ -250,11 +250,11 @@ static int parse_args(int argc, char **argv, struct ts_args *a)
 			continue;
 		switch (c) {
 		case O_PERIOD:
-			if (cmd_period_parse("axprof topstalls", optarg, a->per.given))
+			if (tl_period_parse("axprof topstalls", optarg, a->per.given))
 				return 2;
 			break;
 		case O_EVPERIOD:
-			if (cmd_event_period_parse("axprof topstalls", optarg, a->per.given))
+			if (tl_event_period_parse("axprof topstalls", optarg, a->per.given))
 				return 2;
 			break;
 		case O_HELP:
@@ -303,35 +303,35 @@ static int collect(const struct ts_args *a, const struct tl_view *v, struct top 
 
 static void print_json(const struct tl_view *v, const struct top *t, size_t count)
 {
-	struct tl_json j;
+	struct ax_json j;
 
-	tl_json_doc_open(&j, stdout, "topstalls");
-	tl_json_str(&j, "database", pdb_dir(v->db));
-	tl_json_u64(&j, "epoch", v->epoch);
-	tl_json_num(&j, "period", t->cycles / t->total, 3);
-	tl_json_bool(&j, "period_assumed", t->assumed);
-	tl_json_num(&j, "samples", t->total, 0);
-	tl_json_arr_open(&j, "stalls");
+	ax_json_doc_open(&j, stdout, "topstalls");
+	ax_json_str(&j, "database", pdb_dir(v->db));
+	ax_json_u64(&j, "epoch", v->epoch);
+	ax_json_num(&j, "period", t->cycles / t->total, 3);
+	ax_json_bool(&j, "period_assumed", t->assumed);
+	ax_json_num(&j, "samples", t->total, 0);
+	ax_json_arr_open(&j, "stalls");
 	for (size_t i = 0; i < count; i++) {
 		const struct stall *x = &t->v[i];
 
-		tl_json_obj_open(&j, NULL);
-		tl_json_str(&j, "image", x->image);
-		tl_json_str(&j, "procedure", x->proc);
-		tl_json_hex(&j, "address", x->pc);
-		tl_json_str(&j, "text", x->text);
-		tl_json_num(&j, "samples", x->samples, 0);
-		tl_json_num(&j, "static", x->stat, 3);
-		tl_json_str(&j, "static_reason", an_stall_name[x->reason]);
-		tl_json_num(&j, "dynamic", x->dyn, 3);
-		tl_json_num(&j, "cycles_per_exec", x->per_exec, 3);
-		tl_json_str(&j, "confidence", an_conf_name(x->conf));
-		tl_json_num(&j, "unexplained", x->unexplained, 3);
+		ax_json_obj_open(&j, NULL);
+		ax_json_str(&j, "image", x->image);
+		ax_json_str(&j, "procedure", x->proc);
+		ax_json_hex(&j, "address", x->pc);
+		ax_json_str(&j, "text", x->text);
+		ax_json_num(&j, "samples", x->samples, 0);
+		ax_json_num(&j, "static", x->stat, 3);
+		ax_json_str(&j, "static_reason", an_stall_name[x->reason]);
+		ax_json_num(&j, "dynamic", x->dyn, 3);
+		ax_json_num(&j, "cycles_per_exec", x->per_exec, 3);
+		ax_json_str(&j, "confidence", an_conf_name(x->conf));
+		ax_json_num(&j, "unexplained", x->unexplained, 3);
 		json_causes(&j, x);
-		tl_json_obj_close(&j);
+		ax_json_obj_close(&j);
 	}
-	tl_json_arr_close(&j);
-	tl_json_doc_close(&j);
+	ax_json_arr_close(&j);
+	ax_json_doc_close(&j);
 }
 
 static void print_text(const struct top *t, size_t count)
@@ -361,15 +361,15 @@ int cmd_topstalls(int argc, char **argv)
 	struct ts_args a = { 0 };
 	struct tl_view v;
 	struct top t = { 0 };
-	char err[512];
+	struct ax_error err;
 	size_t count;
 	int ret;
 
 	ret = parse_args(argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	if (tl_view_open(&v, a.ro.db, a.ro.epoch, err, sizeof(err))) {
-		fprintf(stderr, "axprof topstalls: %s\n", err);
+	if (tl_view_open(&v, a.ro.db, a.ro.epoch, &err)) {
+		fprintf(stderr, "axprof topstalls: %s\n", err.msg);
 		return 1;
 	}
 	ret = collect(&a, &v, &t);

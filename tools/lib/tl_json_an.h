@@ -3,7 +3,7 @@
 #define TL_JSON_AN_H
 
 #include "an_freq_image.h"
-#include "tl_json.h"
+#include "ax_json.h"
 
 /*
  * A procedure's (or a total's) stall summary as the object `key` (docs/axprof-json.7,
@@ -11,6 +11,6 @@
  * lo, hi, split) and unexplained; every quantity but cycles, insns and cpi is in CYCLES
  * samples.
  */
-void tl_json_stall_summary(struct tl_json *j, const char *key, const struct an_stall_summary *s);
+void tl_json_stall_summary(struct ax_json *j, const char *key, const struct an_stall_summary *s);
 
 #endif /* TL_JSON_AN_H */

@@ -55,7 +55,7 @@ static int event_period(const char *arg, double given[AN_EV_NR])
 	return -1;
 }
 
-int cmd_period_parse(const char *cmd, const char *arg, double given[AN_EV_NR])
+int tl_period_parse(const char *cmd, const char *arg, double given[AN_EV_NR])
 {
 	if (strchr(arg, '=') ? event_period(arg, given) : mean_period(arg, &given[AN_EV_CYCLES])) {
 		fprintf(stderr, "%s: --period needs a positive number P or LO-HI, not '%s'\n", cmd,
@@ -65,7 +65,7 @@ int cmd_period_parse(const char *cmd, const char *arg, double given[AN_EV_NR])
 	return 0;
 }
 
-int cmd_event_period_parse(const char *cmd, const char *arg, double given[AN_EV_NR])
+int tl_event_period_parse(const char *cmd, const char *arg, double given[AN_EV_NR])
 {
 	if (!event_period(arg, given))
 		return 0;
@@ -93,7 +93,7 @@ enum tl_psrc tl_periods_for(const struct tl_periods *p, const struct pdb_prof *p
 			if (e == AN_EV_CYCLES)
 				src = TL_PSRC_STORED;
 		} else {
-			period[e] = e == AN_EV_CYCLES ? CMD_DEFAULT_PERIOD : 0;
+			period[e] = e == AN_EV_CYCLES ? TL_DEFAULT_PERIOD : 0;
 		}
 	}
 	return src;

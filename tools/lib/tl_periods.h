@@ -1,12 +1,12 @@
 /* tools/lib/tl_periods.h - the sampling periods the analysis commands use: stored, or given. */
-#ifndef AXPROF_PERIODS_H
-#define AXPROF_PERIODS_H
+#ifndef TL_PERIODS_H
+#define TL_PERIODS_H
 
 #include "an_culprit.h"
 #include "pdb.h"
 
 /* `axprof record`'s default CYCLES period is 60000-64000: its mean, when nothing else is known. */
-#define CMD_DEFAULT_PERIOD 62000.0
+#define TL_DEFAULT_PERIOD 62000.0
 
 /*
  * An analysis takes the mean sampling period of each event of an image (an_fi_opts.period).
@@ -31,8 +31,8 @@ struct tl_periods {
  * (cycles, imiss, dmiss, dtbmiss, itbmiss, branchmp) into given[E]. Return 0, or 2 (the usage
  * exit code) after a message on stderr that starts with cmd.
  */
-int cmd_period_parse(const char *cmd, const char *arg, double given[AN_EV_NR]);
-int cmd_event_period_parse(const char *cmd, const char *arg, double given[AN_EV_NR]);
+int tl_period_parse(const char *cmd, const char *arg, double given[AN_EV_NR]);
+int tl_event_period_parse(const char *cmd, const char *arg, double given[AN_EV_NR]);
 
 /*
  * The periods to analyse prof with (NULL: no profile, nothing stored) into period[]. Returns
@@ -44,4 +44,4 @@ enum tl_psrc tl_periods_for(const struct tl_periods *p, const struct pdb_prof *p
 /* " (assumed: ...)" after a printed CYCLES period that was assumed, "" otherwise. */
 const char *tl_psrc_note(enum tl_psrc src);
 
-#endif /* AXPROF_PERIODS_H */
+#endif /* TL_PERIODS_H */

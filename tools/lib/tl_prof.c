@@ -58,17 +58,17 @@ int tl_fi_set_profile(struct an_fi_image *im, const struct pdb_prof *prof)
 	return 0;
 }
 
-int tl_fi_open(const char *path, const struct pdb_prof *prof, struct an_fi_image **out, char *err,
-	       size_t errlen)
+int tl_fi_open(const char *path, const struct pdb_prof *prof, struct an_fi_image **out,
+	       struct ax_error *err)
 {
 	int ret;
 
-	ret = an_fi_open(path, out, err, errlen);
+	ret = an_fi_open(path, out, err);
 	if (ret || !prof)
 		return ret;
 	ret = tl_fi_set_profile(*out, prof);
 	if (ret) {
-		snprintf(err, errlen, "%s: cannot take its profile: %s", path, strerror(-ret));
+		ax_fail(err, ret, "%s: cannot take its profile: %s", path, strerror(-ret));
 		an_fi_close(*out);
 		*out = NULL;
 	}
@@ -76,7 +76,7 @@ int tl_fi_open(const char *path, const struct pdb_prof *prof, struct an_fi_image
 }
 
 int tl_stall_procs(const char *path, const struct pdb_prof *prof, const struct an_fi_opts *o,
-		   struct an_stall_proc **out, size_t *n, size_t *skipped, char *err, size_t errlen)
+		   struct an_stall_proc **out, size_t *n, size_t *skipped, struct ax_error *err)
 {
 	struct an_fi_image *im;
 	int ret;
@@ -84,12 +84,12 @@ int tl_stall_procs(const char *path, const struct pdb_prof *prof, const struct a
 	*out = NULL;
 	*n = 0;
 	*skipped = 0;
-	ret = tl_fi_open(path, prof, &im, err, errlen);
+	ret = tl_fi_open(path, prof, &im, err);
 	if (ret)
 		return ret;
 	ret = an_stall_procs(im, o, out, n, skipped);
 	if (ret)
-		snprintf(err, errlen, "out of memory");
+		ax_fail(err, ret, "out of memory");
 	an_fi_close(im);
 	return ret;
 }

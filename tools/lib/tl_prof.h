@@ -20,17 +20,16 @@ int tl_fi_set_profile(struct an_fi_image *im, const struct pdb_prof *prof);
 
 /*
  * an_fi_open() the ELF file at path and give it prof's samples (prof may be NULL: none). 0 and
- * *out, or -Exxx with a one-line message in err.
+ * *out, or -Exxx with a one-line message in err (may be NULL).
  */
-int tl_fi_open(const char *path, const struct pdb_prof *prof, struct an_fi_image **out, char *err,
-	       size_t errlen);
+int tl_fi_open(const char *path, const struct pdb_prof *prof, struct an_fi_image **out,
+	       struct ax_error *err);
 
 /*
  * an_stall_procs() of the image at path with prof's samples: 0, or -Exxx with a message in err
- * (the image cannot be read, -ENOMEM).
+ * (may be NULL; the image cannot be read, -ENOMEM).
  */
 int tl_stall_procs(const char *path, const struct pdb_prof *prof, const struct an_fi_opts *o,
-		   struct an_stall_proc **out, size_t *n, size_t *skipped, char *err,
-		   size_t errlen);
+		   struct an_stall_proc **out, size_t *n, size_t *skipped, struct ax_error *err);
 
 #endif /* TL_PROF_H */

@@ -17,25 +17,19 @@ static void add_totals(uint64_t *total, const struct pdb_prof *p)
 /* The image file of a database image: symbols and code for the reports, or why there are none. */
 static void open_image(struct tl_view_image *im)
 {
-	struct ax_error err;
-
-	if (img_open(im->img.path, 0, &im->elf, &err))
-		snprintf(im->elf_err, sizeof(im->elf_err), "%s", err.msg);
+	img_open(im->img.path, 0, &im->elf, &im->elf_err);
 }
 
-int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, char *err, size_t errlen)
+int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, struct ax_error *err)
 {
-	struct ax_error perr;
 	struct pdb_image *list = NULL;
 	size_t n = 0;
 	int ret;
 
 	memset(v, 0, sizeof(*v));
-	ret = pdb_open(dir, false, &v->db, &perr);
-	if (ret) {
-		snprintf(err, errlen, "%s", perr.msg);
+	ret = pdb_open(dir, false, &v->db, err);
+	if (ret)
 		return ret;
-	}
 	if (!epoch) {
 		ret = pdb_epoch_current(v->db, &epoch);
 		if (ret)
@@ -48,8 +42,7 @@ int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, char *err, 
 	v->im = calloc(n ? n : 1, sizeof(*v->im));
 	if (!v->im) {
 		pdb_image_list_free(list, n);
-		ret = -ENOMEM;
-		snprintf(err, errlen, "out of memory");
+		ret = ax_fail(err, -ENOMEM, "out of memory");
 		goto out_close;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -77,7 +70,7 @@ int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, char *err, 
 		if (im->img.path[0])
 			open_image(im);
 		else
-			snprintf(im->elf_err, sizeof(im->elf_err), "path not recorded");
+			ax_fail(&im->elf_err, -ENOENT, "path not recorded");
 	}
 	pdb_image_list_free(list, n);
 	if (ret)
@@ -106,7 +99,13 @@ int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, char *err, 
 	return 0;
 
 out_err:
-	snprintf(err, errlen, "%s", pdb_errmsg(v->db)[0] ? pdb_errmsg(v->db) : strerror(-ret));
+	/* The database's own report (with the line and offset of any damage), else the errno. */
+	if (err && pdb_errmsg(v->db)[0]) {
+		*err = *pdb_last_error(v->db);
+		err->code = ret;
+	} else {
+		ax_fail(err, ret, "%s", strerror(-ret));
+	}
 out_close:
 	tl_view_close(v);
 	return ret;

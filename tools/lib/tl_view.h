@@ -9,7 +9,7 @@
 
 #include "img.h"
 #include "pdb.h"
-#include "tl_json.h"
+#include "ax_json.h"
 #include "tl_opts.h"
 
 /*
@@ -23,7 +23,7 @@ struct tl_view_image {
 	struct pdb_image img; /* key, path ("" when unknown) ... */
 	struct pdb_prof *prof; /* NULL when the image has no profile in the epoch */
 	struct img *elf; /* NULL when the file cannot be read (then no symbols, no text) */
-	char elf_err[AX_ERROR_MAX]; /* why elf is NULL */
+	struct ax_error elf_err; /* why elf is NULL */
 	const char *name; /* what to print: the path, else the key */
 	uint64_t total[PDB_EV_MAX]; /* samples per event */
 };
@@ -41,9 +41,9 @@ struct tl_view {
 
 /*
  * Open dir read-only and load epoch (0: the current one) with every image's profile and ELF.
- * On failure a message in err[errlen]; -ENOENT for a missing database or epoch.
+ * On failure a message in err (may be NULL); -ENOENT for a missing database or epoch.
  */
-int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, char *err, size_t errlen);
+int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, struct ax_error *err);
 void tl_view_close(struct tl_view *v);
 
 /*

@@ -29,7 +29,7 @@ struct vp {
 	unsigned int event; /* samples column */
 	bool latency;
 	struct tl_ropts ro;
-	struct tl_json j;
+	struct ax_json j;
 };
 
 /* One image's tables, indexed by offset. */
@@ -170,33 +170,33 @@ static void json_values(struct vp *vp, const struct pdb_value *pv)
 	unsigned int k = hotlist_top(&pv->h, it, vp->nvalues);
 	char reg[16];
 
-	tl_json_str(&vp->j, "dest", tl_dest_name(pv->dest, reg, sizeof(reg)));
-	tl_json_u64(&vp->j, "n", pv->h.n);
-	tl_json_u64(&vp->j, "tau", pv->h.tau);
-	tl_json_arr_open(&vp->j, "values");
+	ax_json_str(&vp->j, "dest", tl_dest_name(pv->dest, reg, sizeof(reg)));
+	ax_json_u64(&vp->j, "n", pv->h.n);
+	ax_json_u64(&vp->j, "tau", pv->h.tau);
+	ax_json_arr_open(&vp->j, "values");
 	for (unsigned int i = 0; i < k; i++) {
-		tl_json_obj_open(&vp->j, NULL);
-		tl_json_hex(&vp->j, "value", it[i].value);
-		tl_json_num(&vp->j, "share", it[i].share_ppm / 1e6, 6);
-		tl_json_u64(&vp->j, "estimate", it[i].estimate);
-		tl_json_u64(&vp->j, "count", it[i].count);
-		tl_json_obj_close(&vp->j);
+		ax_json_obj_open(&vp->j, NULL);
+		ax_json_hex(&vp->j, "value", it[i].value);
+		ax_json_num(&vp->j, "share", it[i].share_ppm / 1e6, 6);
+		ax_json_u64(&vp->j, "estimate", it[i].estimate);
+		ax_json_u64(&vp->j, "count", it[i].count);
+		ax_json_obj_close(&vp->j);
 	}
-	tl_json_arr_close(&vp->j);
+	ax_json_arr_close(&vp->j);
 }
 
-static void json_latency(struct tl_json *j, const struct pdb_lat *pl)
+static void json_latency(struct ax_json *j, const struct pdb_lat *pl)
 {
 	static const char *const names[PDB_LAT_LEVELS] = { "unknown", "dcache", "scache", "bcache",
 							   "memory" };
 	uint64_t n = lat_loads(&pl->lat);
 
-	tl_json_obj_open(j, "latency");
-	tl_json_u64(j, "loads", n);
-	tl_json_num(j, "average", n ? (double)pl->lat.latency_sum / (double)n : 0.0, 3);
+	ax_json_obj_open(j, "latency");
+	ax_json_u64(j, "loads", n);
+	ax_json_num(j, "average", n ? (double)pl->lat.latency_sum / (double)n : 0.0, 3);
 	for (unsigned int i = 0; i < PDB_LAT_LEVELS; i++)
-		tl_json_u64(j, names[i], pl->lat.level[i]);
-	tl_json_obj_close(j);
+		ax_json_u64(j, names[i], pl->lat.level[i]);
+	ax_json_obj_close(j);
 }
 
 static void insn_line(struct vp *vp, const struct tl_view_image *im, const struct tabs *t,
@@ -210,15 +210,15 @@ static void insn_line(struct vp *vp, const struct tl_view_image *im, const struc
 
 	tl_view_insn(im, off, &w, text, sizeof(text));
 	if (vp->ro.json) {
-		tl_json_obj_open(&vp->j, NULL);
-		tl_json_hex(&vp->j, "address", off);
-		tl_json_u64(&vp->j, "samples", s);
-		tl_json_str(&vp->j, "text", text);
+		ax_json_obj_open(&vp->j, NULL);
+		ax_json_hex(&vp->j, "address", off);
+		ax_json_u64(&vp->j, "samples", s);
+		ax_json_str(&vp->j, "text", text);
 		if (pv)
 			json_values(vp, pv);
 		if (pl)
 			json_latency(&vp->j, pl);
-		tl_json_obj_close(&vp->j);
+		ax_json_obj_close(&vp->j);
 		return;
 	}
 	char *line = NULL;
@@ -335,21 +335,21 @@ static int image_report(struct vp *vp, const struct tl_view_image *im)
 	if (vp->ro.top && n > (size_t)vp->ro.top)
 		n = (size_t)vp->ro.top;
 	if (vp->ro.json) {
-		tl_json_obj_open(&vp->j, NULL);
-		tl_json_str(&vp->j, "image", im->name);
-		tl_json_str(&vp->j, "key", im->img.key);
-		tl_json_arr_open(&vp->j, "procedures");
+		ax_json_obj_open(&vp->j, NULL);
+		ax_json_str(&vp->j, "image", im->name);
+		ax_json_str(&vp->j, "key", im->img.key);
+		ax_json_arr_open(&vp->j, "procedures");
 	} else if (n) {
 		printf("image %s (%s)%s%s\n", im->name, im->img.key, im->elf ? "" : ": ",
-		       im->elf ? "" : im->elf_err);
+		       im->elf ? "" : im->elf_err.msg);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (vp->ro.json) {
-			tl_json_obj_open(&vp->j, NULL);
-			tl_json_str(&vp->j, "procedure", ps[i].name);
-			tl_json_hex(&vp->j, "address", ps[i].start);
-			tl_json_u64(&vp->j, "samples", ps[i].samples);
-			tl_json_arr_open(&vp->j, "instructions");
+			ax_json_obj_open(&vp->j, NULL);
+			ax_json_str(&vp->j, "procedure", ps[i].name);
+			ax_json_hex(&vp->j, "address", ps[i].start);
+			ax_json_u64(&vp->j, "samples", ps[i].samples);
+			ax_json_arr_open(&vp->j, "instructions");
 		} else {
 			printf("\nprocedure %s (%" PRIu64 " %s samples)\n", ps[i].name,
 			       ps[i].samples, tl_event_lower(vp->event, evn, sizeof(evn)));
@@ -359,13 +359,13 @@ static int image_report(struct vp *vp, const struct tl_view_image *im)
 		for (uint64_t off = ps[i].start; off < ps[i].end; off += 4)
 			insn_line(vp, im, &t, off);
 		if (vp->ro.json) {
-			tl_json_arr_close(&vp->j);
-			tl_json_obj_close(&vp->j);
+			ax_json_arr_close(&vp->j);
+			ax_json_obj_close(&vp->j);
 		}
 	}
 	if (vp->ro.json) {
-		tl_json_arr_close(&vp->j);
-		tl_json_obj_close(&vp->j);
+		ax_json_arr_close(&vp->j);
+		ax_json_obj_close(&vp->j);
 	} else if (n)
 		printf("\n");
 	free(ps);
@@ -441,32 +441,32 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 	}
 	qsort(ss, n, sizeof(*ss), semi_cmp);
 	if (vp->ro.json) {
-		struct tl_json *j = &vp->j;
+		struct ax_json *j = &vp->j;
 
-		tl_json_arr_close(j);
-		tl_json_num(j, "min_share", vp->min_share, 6);
-		tl_json_u64(j, "min_n", vp->min_n);
-		tl_json_arr_open(j, "semi_invariant");
+		ax_json_arr_close(j);
+		ax_json_num(j, "min_share", vp->min_share, 6);
+		ax_json_u64(j, "min_n", vp->min_n);
+		ax_json_arr_open(j, "semi_invariant");
 		for (size_t i = 0; i < n; i++) {
 			const char *pn;
 			uint64_t ps, pe;
 			uint32_t w;
 
 			tl_view_insn(ss[i].im, ss[i].off, &w, text, sizeof(text));
-			tl_json_obj_open(j, NULL);
-			tl_json_str(j, "image", ss[i].im->name);
-			tl_json_hex(j, "address", ss[i].off);
-			tl_json_u64(j, "samples", ss[i].samples);
-			tl_json_str(j, "dest", tl_dest_name(ss[i].dest, reg, sizeof(reg)));
-			tl_json_hex(j, "value", ss[i].value);
-			tl_json_num(j, "share", ss[i].share_ppm / 1e6, 6);
-			tl_json_u64(j, "n", ss[i].n);
-			tl_json_str(j, "text", text);
+			ax_json_obj_open(j, NULL);
+			ax_json_str(j, "image", ss[i].im->name);
+			ax_json_hex(j, "address", ss[i].off);
+			ax_json_u64(j, "samples", ss[i].samples);
+			ax_json_str(j, "dest", tl_dest_name(ss[i].dest, reg, sizeof(reg)));
+			ax_json_hex(j, "value", ss[i].value);
+			ax_json_num(j, "share", ss[i].share_ppm / 1e6, 6);
+			ax_json_u64(j, "n", ss[i].n);
+			ax_json_str(j, "text", text);
 			if (tl_view_proc_bounds(ss[i].im, NULL, ss[i].off, &pn, &ps, &pe))
-				tl_json_str(j, "procedure", pn);
-			tl_json_obj_close(j);
+				ax_json_str(j, "procedure", pn);
+			ax_json_obj_close(j);
 		}
-		tl_json_doc_close(j);
+		ax_json_doc_close(j);
 		free(ss);
 		return 0;
 	}
@@ -530,11 +530,11 @@ static int run(struct vp *vp)
 			sel[k++] = sel[i];
 	}
 	if (vp->ro.json) {
-		tl_json_doc_open(&vp->j, stdout, "vprof");
-		tl_json_str(&vp->j, "database", pdb_dir(vp->v.db));
-		tl_json_u64(&vp->j, "epoch", vp->v.epoch);
-		tl_json_str(&vp->j, "mode", vp->latency ? "latency" : "values");
-		tl_json_arr_open(&vp->j, "images");
+		ax_json_doc_open(&vp->j, stdout, "vprof");
+		ax_json_str(&vp->j, "database", pdb_dir(vp->v.db));
+		ax_json_u64(&vp->j, "epoch", vp->v.epoch);
+		ax_json_str(&vp->j, "mode", vp->latency ? "latency" : "values");
+		ax_json_arr_open(&vp->j, "images");
 	} else {
 		printf("vprof: database %s, epoch %u\n\n", pdb_dir(vp->v.db), vp->v.epoch);
 		if (!k)
@@ -544,7 +544,7 @@ static int run(struct vp *vp)
 	for (size_t i = 0; i < k && !ret; i++)
 		ret = image_report(vp, sel[i]);
 	if (!ret && vp->latency && vp->ro.json)
-		tl_json_doc_close(&vp->j);
+		ax_json_doc_close(&vp->j);
 	else if (!ret && !vp->latency)
 		ret = summary(vp, sel, k);
 	free(sel);
@@ -569,7 +569,8 @@ int main(int argc, char **argv)
 	};
 	struct vp vp = { .min_share = 0.9, .min_n = 10, .nvalues = 2, .event = PDB_EV_CYCLES };
 	unsigned long u;
-	char err[1200], *end;
+	struct ax_error err;
+	char *end;
 	int c, ret;
 
 	tl_ropts_init(&vp.ro, "vprof", 10);
@@ -622,9 +623,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vprof: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	ret = tl_view_open(&vp.v, vp.ro.db, vp.ro.epoch, err, sizeof(err));
+	ret = tl_view_open(&vp.v, vp.ro.db, vp.ro.epoch, &err);
 	if (ret) {
-		fprintf(stderr, "vprof: %s\n", err);
+		fprintf(stderr, "vprof: %s\n", err.msg);
 		return 1;
 	}
 	if (!(vp.v.events & (1u << PDB_EV_CYCLES)))

@@ -26,7 +26,7 @@ struct vr {
 	const char *proc;
 	bool have_replays;
 	struct tl_ropts ro;
-	struct tl_json j;
+	struct ax_json j;
 };
 
 struct tabs {
@@ -212,30 +212,30 @@ static void insn_line(struct vr *vr, const struct tl_view_image *im, const struc
 
 	tl_view_insn(im, off, &w, text, sizeof(text));
 	if (vr->ro.json) {
-		struct tl_json *j = &vr->j;
+		struct ax_json *j = &vr->j;
 
-		tl_json_obj_open(j, NULL);
-		tl_json_hex(j, "address", off);
+		ax_json_obj_open(j, NULL);
+		ax_json_hex(j, "address", off);
 		if (vr->have_replays)
-			tl_json_u64(j, "replays", rp ? rp->count : 0);
-		tl_json_u64(j, "vcount", vc ? vc->count : 0);
-		tl_json_str(j, "text", text);
-		tl_json_arr_open(j, as_store ? "later_loads" : "earlier_accesses");
+			ax_json_u64(j, "replays", rp ? rp->count : 0);
+		ax_json_u64(j, "vcount", vc ? vc->count : 0);
+		ax_json_str(j, "text", text);
+		ax_json_arr_open(j, as_store ? "later_loads" : "earlier_accesses");
 		for (size_t i = 0; i < np; i++) {
-			tl_json_obj_open(j, NULL);
-			tl_json_hex(j, "address",
+			ax_json_obj_open(j, NULL);
+			ax_json_hex(j, "address",
 				    as_store ? p[i]->load_offset : p[i]->prior_offset);
-			tl_json_u64(j, "count", p[i]->count);
-			tl_json_num(j, "share", (double)p[i]->count / (double)total, 6);
-			tl_json_str(j, "kind",
+			ax_json_u64(j, "count", p[i]->count);
+			ax_json_num(j, "share", (double)p[i]->count / (double)total, 6);
+			ax_json_str(j, "kind",
 				    p[i]->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load");
-			tl_json_u64(j, "dist_min", p[i]->dist_min);
+			ax_json_u64(j, "dist_min", p[i]->dist_min);
 			if (!as_store && strcmp(p[i]->prior_key, im->img.key))
-				tl_json_str(j, "prior_key", p[i]->prior_key);
-			tl_json_obj_close(j);
+				ax_json_str(j, "prior_key", p[i]->prior_key);
+			ax_json_obj_close(j);
 		}
-		tl_json_arr_close(j);
-		tl_json_obj_close(j);
+		ax_json_arr_close(j);
+		ax_json_obj_close(j);
 		return;
 	}
 	if (vr->have_replays)
@@ -349,22 +349,22 @@ static void pair_line(const struct tl_view_image *im, const struct pdb_conflict 
 	       c->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load", lw, lt, sw, st);
 }
 
-static void json_pairs(struct tl_json *j, const struct tabs *t)
+static void json_pairs(struct ax_json *j, const struct tabs *t)
 {
-	tl_json_arr_open(j, "pairs");
+	ax_json_arr_open(j, "pairs");
 	for (size_t i = 0; i < t->ncf; i++) {
 		const struct pdb_conflict *c = &t->cf[i];
 
-		tl_json_obj_open(j, NULL);
-		tl_json_hex(j, "load", c->load_offset);
-		tl_json_hex(j, "prior", c->prior_offset);
-		tl_json_str(j, "prior_key", c->prior_key);
-		tl_json_str(j, "kind", c->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load");
-		tl_json_u64(j, "count", c->count);
-		tl_json_u64(j, "dist_min", c->dist_min);
-		tl_json_obj_close(j);
+		ax_json_obj_open(j, NULL);
+		ax_json_hex(j, "load", c->load_offset);
+		ax_json_hex(j, "prior", c->prior_offset);
+		ax_json_str(j, "prior_key", c->prior_key);
+		ax_json_str(j, "kind", c->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load");
+		ax_json_u64(j, "count", c->count);
+		ax_json_u64(j, "dist_min", c->dist_min);
+		ax_json_obj_close(j);
 	}
-	tl_json_arr_close(j);
+	ax_json_arr_close(j);
 }
 
 static int image_report(struct vr *vr, const struct tl_view_image *im)
@@ -385,21 +385,21 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 	if (vr->ro.top && n > (size_t)vr->ro.top)
 		n = (size_t)vr->ro.top;
 	if (vr->ro.json) {
-		tl_json_obj_open(&vr->j, NULL);
-		tl_json_str(&vr->j, "image", im->name);
-		tl_json_str(&vr->j, "key", im->img.key);
-		tl_json_arr_open(&vr->j, "procedures");
+		ax_json_obj_open(&vr->j, NULL);
+		ax_json_str(&vr->j, "image", im->name);
+		ax_json_str(&vr->j, "key", im->img.key);
+		ax_json_arr_open(&vr->j, "procedures");
 	} else {
 		printf("image %s (%s)%s%s\n", im->name, im->img.key, im->elf ? "" : ": ",
-		       im->elf ? "" : im->elf_err);
+		       im->elf ? "" : im->elf_err.msg);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (vr->ro.json) {
-			tl_json_obj_open(&vr->j, NULL);
-			tl_json_str(&vr->j, "procedure", ps[i].name);
-			tl_json_hex(&vr->j, "address", ps[i].start);
-			tl_json_u64(&vr->j, "conflicts", ps[i].conflicts);
-			tl_json_arr_open(&vr->j, "instructions");
+			ax_json_obj_open(&vr->j, NULL);
+			ax_json_str(&vr->j, "procedure", ps[i].name);
+			ax_json_hex(&vr->j, "address", ps[i].start);
+			ax_json_u64(&vr->j, "conflicts", ps[i].conflicts);
+			ax_json_arr_open(&vr->j, "instructions");
 		} else {
 			printf("\nprocedure %s (%" PRIu64 " conflicts)\n", ps[i].name,
 			       ps[i].conflicts);
@@ -409,14 +409,14 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 		for (uint64_t off = ps[i].start; off < ps[i].end; off += 4)
 			insn_line(vr, im, &t, off);
 		if (vr->ro.json) {
-			tl_json_arr_close(&vr->j);
-			tl_json_obj_close(&vr->j);
+			ax_json_arr_close(&vr->j);
+			ax_json_obj_close(&vr->j);
 		}
 	}
 	if (vr->ro.json) {
-		tl_json_arr_close(&vr->j);
+		ax_json_arr_close(&vr->j);
 		json_pairs(&vr->j, &t);
-		tl_json_obj_close(&vr->j);
+		ax_json_obj_close(&vr->j);
 	} else {
 		const struct pdb_conflict **order = calloc(t.ncf ? t.ncf : 1, sizeof(*order));
 
@@ -478,11 +478,11 @@ static int run(struct vr *vr)
 	}
 	vr->have_replays = (vr->v.events >> PDB_EV_REPLAY) & 1;
 	if (vr->ro.json) {
-		tl_json_doc_open(&vr->j, stdout, "vreplay");
-		tl_json_str(&vr->j, "database", pdb_dir(vr->v.db));
-		tl_json_u64(&vr->j, "epoch", vr->v.epoch);
-		tl_json_bool(&vr->j, "replays_recorded", vr->have_replays);
-		tl_json_arr_open(&vr->j, "images");
+		ax_json_doc_open(&vr->j, stdout, "vreplay");
+		ax_json_str(&vr->j, "database", pdb_dir(vr->v.db));
+		ax_json_u64(&vr->j, "epoch", vr->v.epoch);
+		ax_json_bool(&vr->j, "replays_recorded", vr->have_replays);
+		ax_json_arr_open(&vr->j, "images");
 	} else {
 		printf("vreplay: database %s, epoch %u%s\n\n", pdb_dir(vr->v.db), vr->v.epoch,
 		       vr->have_replays ? "" : " (no hardware replay counts recorded: \"-\")");
@@ -492,7 +492,7 @@ static int run(struct vr *vr)
 	for (size_t i = 0; i < k && !ret; i++)
 		ret = image_report(vr, sel[i]);
 	if (vr->ro.json && !ret)
-		tl_json_doc_close(&vr->j);
+		ax_json_doc_close(&vr->j);
 	free(sel);
 	return ret;
 }
@@ -510,7 +510,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vr vr = { 0 };
-	char err[1200];
+	struct ax_error err;
 	int c, ret;
 
 	tl_ropts_init(&vr.ro, "vreplay", 10);
@@ -536,9 +536,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vreplay: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	ret = tl_view_open(&vr.v, vr.ro.db, vr.ro.epoch, err, sizeof(err));
+	ret = tl_view_open(&vr.v, vr.ro.db, vr.ro.epoch, &err);
 	if (ret) {
-		fprintf(stderr, "vreplay: %s\n", err);
+		fprintf(stderr, "vreplay: %s\n", err.msg);
 		return 1;
 	}
 	ret = run(&vr);

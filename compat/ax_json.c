@@ -1,10 +1,10 @@
-/* tools/lib/tl_json.c - the one JSON writer of every axprof tool (schema: docs/axprof-json.7). */
+/* compat/ax_json.c - the one JSON writer of every axprof program (schema: docs/axprof-json.7). */
 #include <inttypes.h>
 #include <math.h>
 
-#include "tl_json.h"
+#include "ax_json.h"
 
-unsigned int tl_utf8_len(const unsigned char *s)
+unsigned int ax_utf8_len(const unsigned char *s)
 {
 	unsigned int n, i;
 	uint32_t cp;
@@ -34,13 +34,13 @@ unsigned int tl_utf8_len(const unsigned char *s)
 	return n;
 }
 
-void tl_json_write_str(FILE *f, const char *s)
+void ax_json_write_str(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	fputc('"', f);
 	while (*p) {
-		unsigned int n = tl_utf8_len(p);
+		unsigned int n = ax_utf8_len(p);
 
 		if (!n) {
 			fputs("\xef\xbf\xbd", f); /* U+FFFD for a byte that is not UTF-8 */
@@ -63,73 +63,73 @@ void tl_json_write_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void tl_json_init(struct tl_json *j, FILE *f)
+void ax_json_init(struct ax_json *j, FILE *f)
 {
 	j->f = f;
 	j->depth = 0;
-	for (unsigned int i = 0; i <= TL_JSON_DEPTH; i++) {
+	for (unsigned int i = 0; i <= AX_JSON_DEPTH; i++) {
 		j->comma[i] = false;
 		j->closer[i] = 0;
 	}
 }
 
 /* Before any value: the comma and the key. */
-static void lead(struct tl_json *j, const char *key)
+static void lead(struct ax_json *j, const char *key)
 {
 	if (j->comma[j->depth])
 		fputc(',', j->f);
 	j->comma[j->depth] = true;
 	if (key) {
-		tl_json_write_str(j->f, key);
+		ax_json_write_str(j->f, key);
 		fputc(':', j->f);
 	}
 }
 
-static void nest_open(struct tl_json *j, const char *key, char c)
+static void nest_open(struct ax_json *j, const char *key, char c)
 {
 	lead(j, key);
 	fputc(c, j->f);
-	if (j->depth < TL_JSON_DEPTH)
+	if (j->depth < AX_JSON_DEPTH)
 		j->depth++;
 	j->comma[j->depth] = false;
 	j->closer[j->depth] = c == '{' ? '}' : ']';
 }
 
-static void nest_close(struct tl_json *j, char c)
+static void nest_close(struct ax_json *j, char c)
 {
 	fputc(c, j->f);
 	if (j->depth)
 		j->depth--;
 }
 
-void tl_json_obj_open(struct tl_json *j, const char *key)
+void ax_json_obj_open(struct ax_json *j, const char *key)
 {
 	nest_open(j, key, '{');
 }
 
-void tl_json_obj_close(struct tl_json *j)
+void ax_json_obj_close(struct ax_json *j)
 {
 	nest_close(j, '}');
 }
 
-void tl_json_arr_open(struct tl_json *j, const char *key)
+void ax_json_arr_open(struct ax_json *j, const char *key)
 {
 	nest_open(j, key, '[');
 }
 
-void tl_json_arr_close(struct tl_json *j)
+void ax_json_arr_close(struct ax_json *j)
 {
 	nest_close(j, ']');
 }
 
-void tl_json_doc_open(struct tl_json *j, FILE *f, const char *tool)
+void ax_json_doc_open(struct ax_json *j, FILE *f, const char *tool)
 {
-	tl_json_init(j, f);
-	tl_json_obj_open(j, NULL);
-	tl_json_str(j, "tool", tool);
+	ax_json_init(j, f);
+	ax_json_obj_open(j, NULL);
+	ax_json_str(j, "tool", tool);
 }
 
-void tl_json_doc_close(struct tl_json *j)
+void ax_json_doc_close(struct ax_json *j)
 {
 	while (j->depth)
 		nest_close(j, j->closer[j->depth]);
@@ -137,25 +137,25 @@ void tl_json_doc_close(struct tl_json *j)
 	j->comma[0] = false;
 }
 
-void tl_json_str(struct tl_json *j, const char *key, const char *s)
+void ax_json_str(struct ax_json *j, const char *key, const char *s)
 {
 	lead(j, key);
-	tl_json_write_str(j->f, s ? s : "");
+	ax_json_write_str(j->f, s ? s : "");
 }
 
-void tl_json_u64(struct tl_json *j, const char *key, uint64_t v)
+void ax_json_u64(struct ax_json *j, const char *key, uint64_t v)
 {
 	lead(j, key);
 	fprintf(j->f, "%" PRIu64, v);
 }
 
-void tl_json_i64(struct tl_json *j, const char *key, int64_t v)
+void ax_json_i64(struct ax_json *j, const char *key, int64_t v)
 {
 	lead(j, key);
 	fprintf(j->f, "%" PRId64, v);
 }
 
-void tl_json_num(struct tl_json *j, const char *key, double v, int decimals)
+void ax_json_num(struct ax_json *j, const char *key, double v, int decimals)
 {
 	lead(j, key);
 	if (isfinite(v))
@@ -164,25 +164,25 @@ void tl_json_num(struct tl_json *j, const char *key, double v, int decimals)
 		fputs("null", j->f);
 }
 
-void tl_json_bool(struct tl_json *j, const char *key, bool v)
+void ax_json_bool(struct ax_json *j, const char *key, bool v)
 {
 	lead(j, key);
 	fputs(v ? "true" : "false", j->f);
 }
 
-void tl_json_null(struct tl_json *j, const char *key)
+void ax_json_null(struct ax_json *j, const char *key)
 {
 	lead(j, key);
 	fputs("null", j->f);
 }
 
-void tl_json_hex(struct tl_json *j, const char *key, uint64_t v)
+void ax_json_hex(struct ax_json *j, const char *key, uint64_t v)
 {
 	lead(j, key);
 	fprintf(j->f, "\"0x%" PRIx64 "\"", v);
 }
 
-void tl_json_word(struct tl_json *j, const char *key, uint32_t w)
+void ax_json_word(struct ax_json *j, const char *key, uint32_t w)
 {
 	lead(j, key);
 	fprintf(j->f, "\"0x%08" PRIx32 "\"", w);
