@@ -130,6 +130,26 @@ static void files_add(struct mach *m, uint64_t start, uint64_t end, uint64_t off
 	f->n++;
 }
 
+bool mach_files_at(const struct mach *m, uint64_t va, struct mach_file_span *fs, uint64_t *next)
+{
+	const struct mach_files *f = m->files;
+
+	*next = UINT64_MAX;
+	for (size_t i = 0; f && i < f->n; i++) {
+		const struct mach_file_map *e = &f->map[i];
+
+		if (e->start <= va && va < e->end) {
+			*fs = (struct mach_file_span){ e->start, e->end, e->off, e->path };
+			return true;
+		}
+		if (e->start > va) {
+			*next = e->start;
+			break;
+		}
+	}
+	return false;
+}
+
 /* ---- emitting ---- */
 
 void mach_ev_exec(struct mach *m, const char *path, uint64_t bias)

@@ -71,6 +71,7 @@
 #define MACH_SEGV_MAPERR 1
 #define MACH_SEGV_ACCERR 2
 #define MACH_BUS_ADRALN 1
+#define MACH_BUS_ADRERR 2
 #define MACH_TRAP_BRKPT 1
 #define MACH_TRAP_UNK 5
 
@@ -116,6 +117,7 @@ struct mach {
 	struct mach_opts opts;
 	char sysroot[4096]; /* "" when none */
 	char exe[4096]; /* host path of the program (/proc/self/exe) */
+	uint64_t arg_start, arg_end; /* the argument strings on the stack (/proc/self/cmdline) */
 	const char *prog; /* name for messages */
 	FILE *err; /* where the machine's own messages go (stderr) */
 
@@ -206,6 +208,24 @@ void mach_ev_mremap(struct mach *m, uint64_t old, uint64_t old_len, uint64_t new
 void mach_ev_fork(struct mach *m, int32_t parent);
 void mach_ev_exit(struct mach *m);
 void mach_files_free(struct mach_files *f);
+
+/* A file mapping as the event table knows it (path: its host path, owned by the table). */
+struct mach_file_span {
+	uint64_t start, end, off;
+	const char *path;
+};
+
+/* The file mapping holding va: true and *fs; else false and *next = the start of the next file
+ * mapping above va (UINT64_MAX if none). */
+bool mach_files_at(const struct mach *m, uint64_t va, struct mach_file_span *fs, uint64_t *next);
+
+/* The process's own /proc files (mach_procfs.c). For a path naming /proc/self/maps, cmdline or
+ * exe (or the same under /proc/<pid>/ or /proc/thread-self/), open the Alpha process's version
+ * with host open flags `hostflags`: returns 1 and *fd (a host fd or -errno); 0 if the path is
+ * not one of them. */
+int mach_procfs_open(struct mach *m, const char *path, int hostflags, int *fd);
+/* What readlink of path gives when it is the process's own exe link, else NULL. */
+const char *mach_procfs_link(const struct mach *m, const char *path);
 
 /* IEEE software control word <-> FPCR (asm/fpu.h ieee_swcr_to_fpcr/ieee_fpcr_to_swcr). */
 uint64_t mach_swcr_to_fpcr(uint64_t sw);

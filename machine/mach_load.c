@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mach_int.h"
@@ -37,6 +38,7 @@ struct elf_file {
 	int fd;
 	const char *name; /* as the user or the program named it, for messages */
 	const char *host; /* its host path (the mmap events') */
+	uint64_t size; /* the file's size in bytes */
 	Elf64_Ehdr eh;
 	Elf64_Phdr *ph;
 };
@@ -81,6 +83,7 @@ static int elf_open(struct elf_file *f, const char *hostpath, const char *name,
 		    struct ax_error *err)
 {
 	unsigned char *id = f->eh.e_ident;
+	struct stat st;
 	size_t phsize;
 	int ret;
 
@@ -93,6 +96,12 @@ static int elf_open(struct elf_file *f, const char *hostpath, const char *name,
 		ret = e == ENOENT || e == ENOTDIR ? -ENOENT : -e;
 		return ax_fail(err, ret, "%s: %s", name, strerror(e));
 	}
+	if (fstat(f->fd, &st)) {
+		ret = ax_syserr(err, -errno, name, "fstat");
+		elf_close(f);
+		return ret;
+	}
+	f->size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
 	if (read_full(f->fd, &f->eh, sizeof(f->eh), 0) || memcmp(id, ELFMAG, SELFMAG)) {
 		ax_fail(err, -ENOEXEC, "%s: not an ELF file", name);
 		goto out_noexec;
@@ -121,7 +130,8 @@ static int elf_open(struct elf_file *f, const char *hostpath, const char *name,
 		return ax_fail(err, -ENOMEM, "%s: out of memory", name);
 	}
 	if (read_full(f->fd, f->ph, phsize, f->eh.e_phoff)) {
-		ax_fail(err, -ENOEXEC, "%s: truncated program headers", name);
+		ax_fail(err, -ENOEXEC,
+			"%s: truncated or corrupt: program headers past the end of the file", name);
 		goto out_noexec;
 	}
 	return 0;
@@ -129,6 +139,47 @@ static int elf_open(struct elf_file *f, const char *hostpath, const char *name,
 out_noexec:
 	elf_close(f);
 	return -ENOEXEC;
+}
+
+/*
+ * A PT_LOAD segment that can be mapped whole (what qemu-alpha checks before it maps, where
+ * Linux would map it and fault later): its file bytes inside the file, no more of them than
+ * its memory size, nothing wrapping around, an alignment of 0 or a power of two that its
+ * address and offset agree on (and they agree on the page).
+ */
+static int elf_check_load(const struct elf_file *f, unsigned int i, struct ax_error *err)
+{
+	const Elf64_Phdr *p = &f->ph[i];
+	uint64_t a = p->p_align > 1 ? p->p_align : 1;
+
+	if (p->p_offset > f->size || p->p_filesz > f->size - p->p_offset) {
+		return ax_fail(
+			err, -ENOEXEC,
+			"%s: truncated or corrupt: PT_LOAD segment %u needs file bytes 0x%llx-0x%llx "
+			"but the file has only 0x%llx bytes",
+			f->name, i, (unsigned long long)p->p_offset,
+			(unsigned long long)(p->p_offset + p->p_filesz),
+			(unsigned long long)f->size);
+	}
+	if (p->p_filesz > p->p_memsz || p->p_memsz > MACH_TASK_SIZE ||
+	    p->p_vaddr > MACH_TASK_SIZE - p->p_memsz) {
+		return ax_fail(
+			err, -ENOEXEC,
+			"%s: bad PT_LOAD segment %u (address 0x%llx, file size 0x%llx, memory size "
+			"0x%llx)",
+			f->name, i, (unsigned long long)p->p_vaddr, (unsigned long long)p->p_filesz,
+			(unsigned long long)p->p_memsz);
+	}
+	if ((a & (a - 1)) || (p->p_vaddr & (a - 1)) != (p->p_offset & (a - 1)) ||
+	    (p->p_vaddr & MACH_PAGE_MASK) != (p->p_offset & MACH_PAGE_MASK)) {
+		return ax_fail(
+			err, -ENOEXEC,
+			"%s: bad PT_LOAD segment %u: address 0x%llx and offset 0x%llx do not agree "
+			"on alignment 0x%llx",
+			f->name, i, (unsigned long long)p->p_vaddr, (unsigned long long)p->p_offset,
+			(unsigned long long)p->p_align);
+	}
+	return 0;
 }
 
 /* Extent of the PT_LOAD segments: [lo, hi) page aligned; max alignment. */
@@ -142,15 +193,13 @@ static int elf_extent(const struct elf_file *f, uint64_t *lo, uint64_t *hi, uint
 	*align = MACH_PAGE_SIZE;
 	for (unsigned int i = 0; i < f->eh.e_phnum; i++) {
 		const Elf64_Phdr *p = &f->ph[i];
+		int ret;
 
 		if (p->p_type != PT_LOAD)
 			continue;
-		if (p->p_filesz > p->p_memsz || p->p_memsz > MACH_TASK_SIZE ||
-		    p->p_vaddr > MACH_TASK_SIZE - p->p_memsz ||
-		    (p->p_vaddr & MACH_PAGE_MASK) != (p->p_offset & MACH_PAGE_MASK)) {
-			ax_fail(err, -ENOEXEC, "%s: bad PT_LOAD segment %u", f->name, i);
-			return -ENOEXEC;
-		}
+		ret = elf_check_load(f, i, err);
+		if (ret)
+			return ret;
 		any = true;
 		if (page_down(p->p_vaddr) < *lo)
 			*lo = page_down(p->p_vaddr);
@@ -310,8 +359,10 @@ static int build_stack(struct mach *m, const char *execfn, char *const argv[], c
 	info->execfn = push_bytes(&s, execfn, strlen(execfn) + 1);
 	for (i = envc; i-- > 0;)
 		envpp[i] = push_bytes(&s, envp[i], strlen(envp[i]) + 1);
+	m->arg_end = s.p;
 	for (i = argc; i-- > 0;)
 		argp[i] = push_bytes(&s, argv[i], strlen(argv[i]) + 1);
+	m->arg_start = s.p;
 	/* arch_align_stack() is the identity on Alpha; the platform string, then AT_RANDOM's
 	 * 16 bytes (deterministic here: the machine is reproducible). */
 	info->platform = push_bytes(&s, platform, strlen(platform) + 1);
@@ -399,6 +450,13 @@ int mach_load(struct mach *m, const char *path, char *const argv[], char *const 
 
 		if (p->p_type != PT_INTERP)
 			continue;
+		if (p->p_offset > prog.size || p->p_filesz > prog.size - p->p_offset) {
+			ret = ax_fail(
+				err, -ENOEXEC,
+				"%s: truncated or corrupt: PT_INTERP is past the end of the file",
+				path);
+			goto out;
+		}
 		if (p->p_filesz < 2 || p->p_filesz > PATH_MAX ||
 		    read_full(prog.fd, interp_name, p->p_filesz, p->p_offset) ||
 		    interp_name[p->p_filesz - 1]) {
@@ -454,8 +512,14 @@ int mach_load(struct mach *m, const char *path, char *const argv[], char *const 
 		uint64_t ilo, ihi, ialign, iend;
 
 		ret = elf_extent(&interp, &ilo, &ihi, &ialign, err);
-		if (ret)
+		if (ret) {
+			char why[AX_ERROR_MAX];
+
+			snprintf(why, sizeof(why), "%s", err ? err->msg : "");
+			ax_fail(err, ret, "%s: interpreter %s (host file %s)", path, why,
+				interp.host);
 			goto out;
+		}
 		if (interp.eh.e_type == ET_DYN) {
 			uint64_t base = mach_mem_find_free(m->mem, 0, ihi - ilo);
 

@@ -33,6 +33,15 @@ static inline uint8_t pg_bits(unsigned int prot)
 static void dtlb_flush(struct mach_mem *m);
 static void decode_drop(struct mach_mem *m, uint64_t va, uint64_t len);
 
+/* Give n pages from `first` the pg[] byte `bits` (non-zero) and note their chunks used. */
+static void set_pages(struct mach_mem *m, uint64_t first, uint64_t n, uint8_t bits)
+{
+	memset(m->pg + first, bits, n);
+	for (uint64_t c = first >> MACH_CHUNK_SHIFT; n && c <= (first + n - 1) >> MACH_CHUNK_SHIFT;
+	     c++)
+		m->used[c] = 1;
+}
+
 static inline bool range_valid(uint64_t va, uint64_t len)
 {
 	return len && va < MACH_TASK_SIZE && len <= MACH_TASK_SIZE - va;
@@ -72,6 +81,8 @@ void mach_mem_free(struct mach_mem *m)
 		return;
 	decode_drop(m, 0, MACH_TASK_SIZE);
 	munmap(m->pg, MACH_NPAGES);
+	if (m->eofprot)
+		munmap(m->eofprot, MACH_NPAGES);
 	munmap(m->host, MACH_TASK_SIZE);
 	free(m);
 }
@@ -314,9 +325,11 @@ uint64_t mach_mem_find_free(const struct mach_mem *m, uint64_t hint, uint64_t le
 }
 
 /* Host-map file pages into [va, va+len); bytes past the end of a regular file are anonymous
- * zero pages (the host would raise SIGBUS on whole host pages past EOF). */
+ * zero pages (the host would raise SIGBUS on whole host pages past EOF). *eof gets the offset
+ * in the mapping of its first guest page wholly past the end of the file (len if none): those
+ * pages fault SIGBUS, the rest of the last file page reads zeros, as on Linux. */
 static int map_file(struct mach_mem *m, uint64_t va, uint64_t len, int fd, uint64_t off,
-		    bool shared, unsigned int prot)
+		    bool shared, unsigned int prot, uint64_t *eof)
 {
 	struct stat st;
 	uint64_t filebytes = len;
@@ -329,12 +342,14 @@ static int map_file(struct mach_mem *m, uint64_t va, uint64_t len, int fd, uint6
 		return -ENODEV;
 	if (shared)
 		hprot = PROT_READ | ((prot & MACH_PROT_W) ? PROT_WRITE : 0);
+	*eof = len;
 	if (S_ISREG(st.st_mode)) {
 		uint64_t size = (uint64_t)st.st_size;
 
 		filebytes = off >= size ? 0 : size - off;
 		if (filebytes > len)
 			filebytes = len;
+		*eof = page_up(filebytes);
 		filebytes = (filebytes + HOST_PAGE - 1) & ~(HOST_PAGE - 1);
 	}
 	if (filebytes) {
@@ -352,12 +367,33 @@ static int map_file(struct mach_mem *m, uint64_t va, uint64_t len, int fd, uint6
 	return 0;
 }
 
+static int alloc_eofprot(struct mach_mem *m)
+{
+	void *p;
+
+	if (m->eofprot)
+		return 0;
+	p = mmap(NULL, MACH_NPAGES, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	m->eofprot = p;
+	return 0;
+}
+
+/* n pages past the end of their file, with the pg[] bits `bits` kept in eofprot[]. */
+static void set_eof_pages(struct mach_mem *m, uint64_t first, uint64_t n, uint8_t bits)
+{
+	set_pages(m, first, n, MACH_PG_MAPPED | MACH_PG_EOF | (bits & MACH_PG_SHARED));
+	memset(m->eofprot + first, bits, n);
+}
+
 int mach_mem_map(struct mach_mem *m, uint64_t va, uint64_t len, unsigned int prot,
 		 unsigned int flags, int fd, uint64_t off, uint64_t *out)
 {
 	bool fixed = flags & (MACH_MAP_FIXED | MACH_MAP_NOREPLACE);
 	bool shared = (flags & MACH_MAP_SHARED) && fd >= 0;
-	uint64_t n, first;
+	uint64_t n, first, eof;
 	uint8_t bits;
 	int err;
 	void *p;
@@ -383,10 +419,13 @@ int mach_mem_map(struct mach_mem *m, uint64_t va, uint64_t len, unsigned int pro
 	}
 	first = va >> MACH_PAGE_SHIFT;
 	n = len >> MACH_PAGE_SHIFT;
+	eof = len;
 	if (fixed && !range_free(m, va, len))
 		release(m, va, len);
 	if (fd >= 0) {
-		err = map_file(m, va, len, fd, off, shared, prot);
+		err = map_file(m, va, len, fd, off, shared, prot, &eof);
+		if (!err && eof < len)
+			err = alloc_eofprot(m);
 		if (err) {
 			release(m, va, len);
 			return err;
@@ -398,7 +437,10 @@ int mach_mem_map(struct mach_mem *m, uint64_t va, uint64_t len, unsigned int pro
 			return -ENOMEM;
 	}
 	bits = pg_bits(prot) | (shared ? MACH_PG_SHARED : 0);
-	memset(m->pg + first, bits, n);
+	set_pages(m, first, eof >> MACH_PAGE_SHIFT, bits);
+	if (eof < len)
+		set_eof_pages(m, first + (eof >> MACH_PAGE_SHIFT), n - (eof >> MACH_PAGE_SHIFT),
+			      bits);
 	m->mapped_pages += n;
 	*out = va;
 	return 0;
@@ -440,6 +482,10 @@ int mach_mem_protect(struct mach_mem *m, uint64_t va, uint64_t len, unsigned int
 			if (mprotect(m->host + (p << MACH_PAGE_SHIFT), MACH_PAGE_SIZE, hprot))
 				return -EACCES;
 		}
+		if (m->pg[p] & MACH_PG_EOF) {
+			m->eofprot[p] = pg_bits(prot) | shared;
+			continue;
+		}
 		m->pg[p] = pg_bits(prot) | shared;
 	}
 	return 0;
@@ -462,7 +508,10 @@ int mach_mem_remap(struct mach_mem *m, uint64_t old, uint64_t old_len, uint64_t 
 		return -EINVAL;
 	if (!mach_mem_range_ok(m, old, old_len, 0))
 		return -EFAULT;
-	bits = m->pg[old >> MACH_PAGE_SHIFT];
+	bits = m->pg[old >> MACH_PAGE_SHIFT] & ~MACH_PG_DECODED;
+	for (uint64_t pn = old >> MACH_PAGE_SHIFT; pn < (old + old_len) >> MACH_PAGE_SHIFT; pn++)
+		if (m->pg[pn] & MACH_PG_EOF)
+			return -EFAULT; /* XXX: moving pages past EOF is not done (Linux does) */
 	if (bits & MACH_PG_SHARED)
 		return -EINVAL; /* XXX: moving host MAP_SHARED pages is not done */
 	if (!(flags & MACH_REMAP_FIXED)) {
@@ -480,7 +529,7 @@ int mach_mem_remap(struct mach_mem *m, uint64_t old, uint64_t old_len, uint64_t 
 				return -ENOMEM;
 			first = (old + old_len) >> MACH_PAGE_SHIFT;
 			n = (new_len - old_len) >> MACH_PAGE_SHIFT;
-			memset(m->pg + first, bits, n);
+			set_pages(m, first, n, bits);
 			m->mapped_pages += n;
 			*out = old;
 			return 0;
@@ -508,11 +557,51 @@ int mach_mem_remap(struct mach_mem *m, uint64_t old, uint64_t old_len, uint64_t 
 	memcpy(m->host + dst, m->host + old, old_len < new_len ? old_len : new_len);
 	first = dst >> MACH_PAGE_SHIFT;
 	n = new_len >> MACH_PAGE_SHIFT;
-	memset(m->pg + first, bits, n);
+	set_pages(m, first, n, bits);
 	m->mapped_pages += n;
 	release(m, old, old_len);
 	*out = dst;
 	return 0;
+}
+
+unsigned int mach_mem_prot(const struct mach_mem *m, uint64_t va)
+{
+	unsigned int b = mach_mem_page(m, va);
+
+	if (b & MACH_PG_EOF)
+		b = m->eofprot[va >> MACH_PAGE_SHIFT];
+	return b & (MACH_PROT_R | MACH_PROT_W | MACH_PROT_X);
+}
+
+/* What makes two mapped pages one run for mach_mem_next_run(). */
+static unsigned int run_flags(const struct mach_mem *m, uint64_t pn)
+{
+	uint8_t b = m->pg[pn];
+
+	return mach_mem_prot(m, pn << MACH_PAGE_SHIFT) | (b & MACH_PG_SHARED);
+}
+
+bool mach_mem_next_run(const struct mach_mem *m, uint64_t from, uint64_t *start, uint64_t *end,
+		       unsigned int *flags)
+{
+	uint64_t pn = from >> MACH_PAGE_SHIFT, q;
+	unsigned int f;
+
+	while (pn < MACH_NPAGES && !m->pg[pn]) {
+		if (!m->used[pn >> MACH_CHUNK_SHIFT])
+			pn = ((pn >> MACH_CHUNK_SHIFT) + 1) << MACH_CHUNK_SHIFT;
+		else
+			pn++;
+	}
+	if (pn >= MACH_NPAGES)
+		return false;
+	f = run_flags(m, pn);
+	for (q = pn + 1; q < MACH_NPAGES && m->pg[q] && run_flags(m, q) == f; q++)
+		;
+	*start = pn << MACH_PAGE_SHIFT;
+	*end = q << MACH_PAGE_SHIFT;
+	*flags = f;
+	return true;
 }
 
 void mach_mem_brk_init(struct mach_mem *m, uint64_t start)

@@ -13,6 +13,9 @@
  *
  *   pg[] byte:  bit 0 R  bit 1 W  bit 2 X  bit 3 MAPPED  bit 4 SHARED (host MAP_SHARED file)
  *               bit 5 DECODED (the page has a decode-cache page)
+ *               bit 6 EOF (a file page wholly past the end of its file: bits 0-2 are clear so
+ *               every access faults, and the fault is SIGBUS as on Linux when the protection
+ *               kept in eofprot[] allows the access)
  *
  * Decode cache: an executed page gets an array of 2048 decoded instructions, each decoded on
  * first fetch (op AXP_OP_NR marks "not yet"). A store that hits a DECODED page (the store fast
@@ -42,6 +45,11 @@
 #define MACH_PG_MAPPED 0x08u
 #define MACH_PG_SHARED 0x10u
 #define MACH_PG_DECODED 0x20u
+#define MACH_PG_EOF 0x40u
+
+/* Chunks of pages whose pg[] bytes may be non-zero (mach_mem_next_run()'s scan). */
+#define MACH_CHUNK_SHIFT 16
+#define MACH_NCHUNKS (MACH_NPAGES >> MACH_CHUNK_SHIFT)
 
 /* mach_mem_map() flags (the system-call layer translates Alpha's MAP_* to these). */
 #define MACH_MAP_FIXED 0x1u
@@ -65,6 +73,8 @@ struct mach_dpage {
 struct mach_mem {
 	uint8_t *host; /* host address of Alpha address 0 */
 	uint8_t *pg; /* per-page protection bytes, MACH_NPAGES of them */
+	uint8_t *eofprot; /* protection of MACH_PG_EOF pages (allocated with the first one) */
+	uint8_t used[MACH_NCHUNKS]; /* chunk of pg[] ever given a non-zero byte */
 	uint64_t start_brk, brk; /* brk area: [start_brk, PAGE_ALIGN(brk)) */
 	uint64_t mapped_pages; /* statistics */
 	struct {
@@ -125,6 +135,16 @@ int mach_mem_str(const struct mach_mem *m, uint64_t va, uint64_t max, const char
 const struct axp_insn *mach_mem_fetch_insn(void *priv, uint64_t va, int *err);
 /* Forget decoded instructions in [va, va+len) (CALL_PAL imb: the whole space). */
 void mach_mem_code_changed(struct mach_mem *m, uint64_t va, uint64_t len);
+
+/* The guest protection (MACH_PROT_*) of the page holding va, as mmap/mprotect set it, also
+ * for a page past the end of its file; 0 if unmapped. */
+unsigned int mach_mem_prot(const struct mach_mem *m, uint64_t va);
+
+/* The next run of mapped pages at or above `from` with the same protection, sharing and
+ * past-EOF state: [*start, *end) and its MACH_PROT_* | MACH_PG_SHARED in *flags. False when
+ * no page is mapped above `from`. */
+bool mach_mem_next_run(const struct mach_mem *m, uint64_t from, uint64_t *start, uint64_t *end,
+		       unsigned int *flags);
 
 /* Protection byte of the page holding va (0 for addresses outside the space). */
 static inline unsigned int mach_mem_page(const struct mach_mem *m, uint64_t va)

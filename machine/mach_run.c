@@ -21,7 +21,8 @@
  *            rduniq 0x9e   v0 = unique                   bugchk 0x81 SIGTRAP
  *            wruniq 0x9f   unique = a0                   gentrap 0xaa SIGFPE/SIGTRAP by a0
  *            imb 0x86      instruction-stream barrier     other       SIGILL ILL_ILLOPC
- *   fetch/load/store fault  SIGSEGV (SEGV_MAPERR unmapped, SEGV_ACCERR protection)
+ *   fetch/load/store fault  SIGSEGV (SEGV_MAPERR unmapped, SEGV_ACCERR protection); SIGBUS
+ *                           BUS_ADRERR on a file page wholly past the end of the file
  *   unaligned LDx_L/STx_C   SIGBUS BUS_ADRALN
  *   illegal instruction     SIGILL ILL_ILLOPC
  *   arithmetic trap         SIGFPE FPE_FLTINV (traps.c do_entArith), after the instruction
@@ -138,7 +139,8 @@ static void fault(struct mach *m, int sig, int code, uint64_t pc, uint64_t addr,
 
 	if (sig == MACH_SIGSEGV || sig == MACH_SIGBUS) {
 		si.trap_a0 = addr;
-		si.trap_a1 = code == MACH_SEGV_ACCERR ? 1 : 0; /* MMCSR: ACV or TNV */
+		si.trap_a1 =
+			sig == MACH_SIGSEGV && code == MACH_SEGV_ACCERR; /* MMCSR: ACV or TNV */
 	}
 	m->fault_pc = pc;
 	mach_mem_read(m->mem, pc, &w, 4);
@@ -147,12 +149,22 @@ static void fault(struct mach *m, int sig, int code, uint64_t pc, uint64_t addr,
 	mach_signal_raise(m, &si);
 }
 
-static void memory_fault(struct mach *m, const struct axp_stop_info *info, const char *what)
+/* A fetch, load or store (needing `need`) that failed: SIGBUS BUS_ADRERR for a page past the
+ * end of its file that allows the access (do_page_fault's VM_FAULT_SIGBUS), else SIGSEGV. */
+static void memory_fault(struct mach *m, const struct axp_stop_info *info, const char *what,
+			 unsigned int need)
 {
 	unsigned int pg = mach_mem_page(m->mem, info->addr);
 	int code = (pg & MACH_PG_MAPPED) ? MACH_SEGV_ACCERR : MACH_SEGV_MAPERR;
 	char cause[96];
 
+	if ((pg & MACH_PG_EOF) && (mach_mem_prot(m->mem, info->addr) & need) == need) {
+		snprintf(cause, sizeof(cause),
+			 "%s at address 0x%" PRIx64 " (past the end of the file)", what,
+			 info->addr);
+		fault(m, MACH_SIGBUS, MACH_BUS_ADRERR, info->pc, info->addr, cause);
+		return;
+	}
 	snprintf(cause, sizeof(cause), "%s at address 0x%" PRIx64 " (%s)", what, info->addr,
 		 code == MACH_SEGV_ACCERR ? "permission" : "not mapped");
 	fault(m, MACH_SIGSEGV, code, info->pc, info->addr, cause);
@@ -248,13 +260,13 @@ static void handle_stop(struct mach *m, const struct axp_stop_info *info)
 		call_pal(m);
 		break;
 	case AXP_STOP_FETCH_FAULT:
-		memory_fault(m, info, "instruction fetch");
+		memory_fault(m, info, "instruction fetch", MACH_PROT_X);
 		break;
 	case AXP_STOP_LOAD_FAULT:
-		memory_fault(m, info, "load");
+		memory_fault(m, info, "load", MACH_PROT_R);
 		break;
 	case AXP_STOP_STORE_FAULT:
-		memory_fault(m, info, "store");
+		memory_fault(m, info, "store", MACH_PROT_W);
 		break;
 	case AXP_STOP_UNALIGNED:
 		fault(m, MACH_SIGBUS, MACH_BUS_ADRALN, info->pc, info->addr,

@@ -317,6 +317,8 @@ static int64_t do_openat(struct mach *m, int dirfd, uint64_t pathva, uint64_t fl
 
 	if (ret)
 		return ret;
+	if (mach_procfs_open(m, path, mach_oflags_to_host(flags), &ret))
+		return ret;
 	return sys_ret(openat(dirfd, path, mach_oflags_to_host(flags), (mode_t)mode));
 }
 
@@ -961,9 +963,10 @@ static int64_t sys_readlinkat(struct mach *m, const uint64_t *a)
 
 	if (ret)
 		return ret;
-	if (!strcmp(s, "/proc/self/exe")) {
-		n = (ssize_t)strlen(m->exe);
-		memcpy(out, m->exe, (size_t)n);
+	path = mach_procfs_link(m, s);
+	if (path) {
+		n = (ssize_t)strlen(path);
+		memcpy(out, path, (size_t)n);
 	} else {
 		path = mach_path(m, s, buf, sizeof(buf));
 		n = readlinkat(dirfd_of(a[0]), path, out, sizeof(out));

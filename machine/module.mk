@@ -21,6 +21,8 @@ $(BUILD)/tests/machine/%: $(MACH_GEN_HDRS)
 
 # End-to-end checks of `axprof run` and its speed figures.
 CHECK_STEPS += tests/machine/run-workloads.sh
+# Truncated programs and interpreters are run whole or rejected, never half loaded.
+CHECK_STEPS += tests/machine/truncated-elf.sh
 BENCH_STEPS += bench/machine-speed.sh
 
 # Samples-vs-truth agreement check (tests/machine/samples-vs-truth.sh).

@@ -7,7 +7,8 @@
 #   2. the same golden check for a few workloads under --cpu ev5 (timing must not change results),
 #      and --truth writes a file;
 #   3. tests/machine/progs/*.c compiled for Alpha and run under both qemu-alpha and axprof run:
-#      stdout and exit status must be identical (signals, FP traps, files, arguments);
+#      stdout and exit status must be identical (signals, FP traps, files, arguments, /proc/self);
+#      tests/machine/linux-progs/*.c, where qemu-alpha is not Linux, against their .expected;
 #   4. bad input: missing program, not ELF, not Alpha, missing interpreter, bad options, and the
 #      message of an uncaught fault.
 # Skips (with a note) what needs a missing tool: alpha-linux-gnu-gcc, qemu-alpha.
@@ -95,6 +96,39 @@ else
 			ok "$n (same stdout and exit status $as as qemu-alpha)"
 		fi
 	done
+	# Programs where qemu-alpha is not Linux: their stdout must be the .expected file, what
+	# Linux/Alpha prints (mmap_eof: qemu-alpha raises SIGSEGV SEGV_MAPERR on a file page past
+	# EOF and refuses a mapping that starts past EOF; Linux raises SIGBUS BUS_ADRERR).
+	for src in "$here"/linux-progs/*.c; do
+		n=$(basename "$src" .c)
+		bin=$tmp/$n
+		if ! "$ACC" -O2 -o "$bin" "$src" 2>"$tmp/$n.cc"; then
+			bad "$n" "does not compile: $(head -c 300 "$tmp/$n.cc")"
+			continue
+		fi
+		mkdir -p "$tmp/l"
+		(cd "$tmp/l" && "$axprof" run --sysroot "$SYSROOT" -- "$bin" "$tmp/l" >"$tmp/$n.aout" \
+			2>"$tmp/$n.aerr") 2>/dev/null
+		as=$?
+		if [ "$as" != 0 ]; then
+			bad "$n" "exit status $as; stderr: $(head -c 300 "$tmp/$n.aerr")"
+		elif ! cmp -s "${src%.c}.expected" "$tmp/$n.aout"; then
+			bad "$n" "stdout differs from Linux's ($n.expected)"
+			diff -u "${src%.c}.expected" "$tmp/$n.aout" | head -n 20
+		else
+			ok "$n (stdout as on Linux/Alpha)"
+		fi
+	done
+	# An uncaught SIGBUS past EOF: status 128 + SIGBUS and the fault's message.
+	if [ -x "$tmp/mmap_eof" ]; then
+		("$axprof" run -- "$tmp/mmap_eof" "$tmp/l" uncaught >/dev/null 2>"$tmp/bus.msg"; exit $?) 2>/dev/null
+		s=$?
+		if [ "$s" = 135 ] && grep -Eq '^axprof run: .*mmap_eof: SIGBUS at pc 0x[0-9a-f]+: ldq .*: load at address 0x[0-9a-f]+ \(past the end of the file\)$' "$tmp/bus.msg"; then
+			ok "uncaught SIGBUS past EOF: status 135 and message"
+		else
+			bad "uncaught SIGBUS past EOF" "status $s, message: $(cat "$tmp/bus.msg")"
+		fi
+	fi
 	# execve of an Alpha program re-enters the machine (qemu-alpha cannot do this part).
 	if [ -x "$tmp/procs" ]; then
 		if "$axprof" run -- "$tmp/procs" exec 2>&1 | grep -q "exec'd child: argc 3 argv\[2\] two" &&

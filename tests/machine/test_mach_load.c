@@ -277,6 +277,80 @@ static void test_mach_load_bad_inputs_are_named(void **state)
 	assert_non_null(strstr(f->err.msg, "interpreter /lib/no-such-ld.so not found"));
 }
 
+/* Overwrite field `field` (a byte offset in Elf64_Phdr) of program header i of f->path. */
+static void patch_phdr(struct fixture *f, unsigned int i, size_t field, uint64_t v)
+{
+	FILE *fp = fopen(f->path, "r+b");
+
+	assert_non_null(fp);
+	assert_int_equal(
+		fseek(fp, (long)(sizeof(Elf64_Ehdr) + i * sizeof(Elf64_Phdr) + field), SEEK_SET),
+		0);
+	assert_int_equal(fwrite(&v, 8, 1, fp), 1);
+	fclose(fp);
+}
+
+/* mach_load() of f->path fails with -ENOEXEC and a message naming the file and saying `what`. */
+static void assert_rejected(struct fixture *f, const char *what)
+{
+	char *argv[] = { f->path, NULL };
+	struct mach_load_info li;
+	struct mach *m;
+	struct mach_opts o = { .sysroot = SYSROOT };
+
+	assert_int_equal(mach_new(&m, &o), 0);
+	assert_int_equal(mach_load(m, f->path, argv, NULL, &li, &f->err), -ENOEXEC);
+	assert_int_equal(f->err.code, -ENOEXEC);
+	mach_free(m);
+	if (!strstr(f->err.msg, f->path) || !strstr(f->err.msg, what))
+		fail_msg("message \"%s\" lacks the file or \"%s\"", f->err.msg, what);
+}
+
+static void test_mach_load_segments_checked_against_the_file(void **state)
+{
+	struct fixture *f = *state;
+	char *argv[] = { f->path, (char *)"one", NULL };
+	struct mach_load_info li;
+	char args[128];
+
+	/* Cut inside the RW segment's 16 file bytes (0x2010..0x2020): rejected. */
+	write_elf(f->path, ET_EXEC, EM_ALPHA, 0x120000000ull, NULL);
+	assert_int_equal(truncate(f->path, 0x2010 + 15), 0);
+	assert_rejected(f,
+			"truncated or corrupt: PT_LOAD segment 1 needs file bytes 0x2010-0x2020");
+	/* Cut in the text segment and inside the program headers. */
+	assert_int_equal(truncate(f->path, 0x3ff), 0);
+	assert_rejected(f, "PT_LOAD segment 0");
+	assert_int_equal(truncate(f->path, sizeof(Elf64_Ehdr) + 60), 0);
+	assert_rejected(f, "program headers past the end of the file");
+	/* An offset that wraps around, more file than memory, an alignment that is not a power of
+	 * two or that the address and offset disagree on. */
+	write_elf(f->path, ET_EXEC, EM_ALPHA, 0x120000000ull, NULL);
+	patch_phdr(f, 1, offsetof(Elf64_Phdr, p_offset), UINT64_MAX - 7);
+	assert_rejected(f, "truncated or corrupt");
+	write_elf(f->path, ET_EXEC, EM_ALPHA, 0x120000000ull, NULL);
+	patch_phdr(f, 1, offsetof(Elf64_Phdr, p_memsz), 8);
+	assert_rejected(f, "bad PT_LOAD segment 1");
+	write_elf(f->path, ET_EXEC, EM_ALPHA, 0x120000000ull, NULL);
+	patch_phdr(f, 1, offsetof(Elf64_Phdr, p_align), 0x3000);
+	assert_rejected(f, "alignment 0x3000");
+	write_elf(f->path, ET_EXEC, EM_ALPHA, 0x120000000ull, NULL);
+	patch_phdr(f, 1, offsetof(Elf64_Phdr, p_vaddr), 0x120012010ull + 0x4000);
+	assert_rejected(f, "do not agree");
+
+	/* Cut right after the last segment's file bytes: loads, and the arguments are where
+	 * /proc/self/cmdline reads them. */
+	write_elf(f->path, ET_EXEC, EM_ALPHA, 0x120000000ull, NULL);
+	assert_int_equal(truncate(f->path, 0x2020), 0);
+	assert_int_equal(mach_load(f->m, f->path, argv, NULL, &li, &f->err), 0);
+	assert_int_equal(f->m->arg_end - f->m->arg_start, strlen(f->path) + 5);
+	assert_int_equal(
+		mach_mem_read(f->m->mem, f->m->arg_start, args, f->m->arg_end - f->m->arg_start),
+		0);
+	assert_string_equal(args, f->path);
+	assert_string_equal(args + strlen(f->path) + 1, "one");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +362,8 @@ int main(void)
 			test_mach_load_dynamic_maps_interpreter_from_sysroot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mach_load_bad_inputs_are_named, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_mach_load_segments_checked_against_the_file,
+						setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

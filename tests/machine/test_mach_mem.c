@@ -232,14 +232,56 @@ static void test_mach_mem_file_mapping_zero_fills_past_eof(void **state)
 	assert_int_equal(v, 0);
 	assert_int_equal(load(m, va + 6000, 8, &v), 0); /* past EOF, next host page */
 	assert_int_equal(v, 0);
-	assert_int_equal(load(m, va + PG + 8, 8, &v), 0);
-	assert_int_equal(v, 0);
+	/* The second page is wholly past EOF: it faults (SIGBUS for the machine). */
+	assert_int_equal(load(m, va + PG + 8, 8, &v), -EFAULT);
 	/* Private: writes (once writable) do not reach the file. */
 	assert_int_equal(mach_mem_protect(m, va, PG, RW), 0);
 	assert_int_equal(store(m, va, 1, 0), 0);
 	assert_int_equal(pread(fd, data, 1, 0), 1);
 	assert_int_equal(data[0], 1);
 	assert_int_equal(mach_mem_map(m, 0, PG, MACH_PROT_R, 0, fd, 100, &va), -EINVAL);
+	close(fd);
+}
+
+static void test_mach_mem_pages_past_eof_fault_and_keep_their_protection(void **state)
+{
+	struct mach_mem *m = *state;
+	char path[] = "/tmp/test_mach_mem.XXXXXX";
+	int fd = mkstemp(path);
+	uint64_t va, v, start, end;
+	unsigned int flags;
+	char c = 'x';
+
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(pwrite(fd, &c, 1, 99), 1); /* 100 bytes */
+	assert_int_equal(mach_mem_map(m, 0, 3 * PG, MACH_PROT_R, 0, fd, 0, &va), 0);
+	assert_int_equal(load(m, va + 99, 1, &v), 0);
+	assert_int_equal(v, 'x');
+	assert_int_equal(load(m, va + PG - 8, 8, &v), 0); /* the partial last page reads zeros */
+	assert_int_equal(v, 0);
+	assert_int_equal(load(m, va + PG, 8, &v), -EFAULT);
+	assert_int_equal(load(m, va + 2 * PG + 16, 8, &v), -EFAULT);
+	assert_int_equal(mach_mem_read(m, va + PG, &v, 8), -EFAULT); /* system calls: EFAULT */
+	assert_true(mach_mem_page(m, va + PG) & MACH_PG_EOF);
+	assert_false(mach_mem_page(m, va) & MACH_PG_EOF);
+	assert_int_equal(mach_mem_prot(m, va + PG), MACH_PROT_R);
+	/* One run for the whole mapping: past-EOF pages are part of it. */
+	assert_true(mach_mem_next_run(m, 0, &start, &end, &flags));
+	assert_int_equal(start, va);
+	assert_int_equal(end, va + 3 * PG);
+	assert_int_equal(flags, MACH_PROT_R);
+	/* mprotect changes what they would allow, not that they fault. */
+	assert_int_equal(mach_mem_protect(m, va, 3 * PG, RW), 0);
+	assert_int_equal(mach_mem_prot(m, va + PG), RW);
+	assert_int_equal(store(m, va + PG, 8, 1), -EFAULT);
+	assert_int_equal(store(m, va, 8, 1), 0);
+	/* A mapping that starts past EOF is all such pages; unmapping forgets them. */
+	assert_int_equal(mach_mem_map(m, 0, PG, MACH_PROT_R, 0, fd, PG, &va), 0);
+	assert_true(mach_mem_page(m, va) & MACH_PG_EOF);
+	assert_int_equal(mach_mem_unmap(m, va, PG), 0);
+	assert_int_equal(mach_mem_page(m, va), 0);
+	assert_int_equal(mach_mem_prot(m, va), 0);
 	close(fd);
 }
 
@@ -367,6 +409,9 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_mach_mem_file_mapping_zero_fills_past_eof,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_mach_mem_pages_past_eof_fault_and_keep_their_protection, setup,
+			teardown),
 		cmocka_unit_test_setup_teardown(test_mach_mem_read_write_str_checks, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(
