@@ -164,7 +164,7 @@
  * with pdb_prof_samples() and friends (arrays sorted by offset).
  */
 
-#define PDB_FORMAT_VERSION 2
+#define PDB_FORMAT_VERSION 3
 #define PDB_FORMAT_OLDEST 1 /* the oldest version readers take */
 #define PDB_HEADER_SIZE 48
 #define PDB_PAYLOAD_MAX (1ull << 30) /* decompressed payload, bytes */
@@ -186,13 +186,15 @@ enum pdb_ftype {
 	PDB_FT_UNKNOWN = 6,
 	PDB_FT_INDEX = 7,
 	PDB_FT_ORIGINS = 8, /* version >= 2 */
+	PDB_FT_MANIFEST = 9, /* version >= 3 */
 	PDB_FT_NR,
 };
 
 /* Header flags (offset 8). */
 #define PDB_FL_ZLIB (1u << 0) /* the stored payload is a zlib stream */
 #define PDB_FL_ALIGN4 (1u << 1) /* offset and pc columns hold the values divided by 4 */
-#define PDB_FL_KNOWN (PDB_FL_ZLIB | PDB_FL_ALIGN4)
+#define PDB_FL_IDENT (1u << 2) /* the payload starts with an identity record (version >= 3) */
+#define PDB_FL_KNOWN (PDB_FL_ZLIB | PDB_FL_ALIGN4 | PDB_FL_IDENT)
 
 /*
  * Events: stable on-disk ids (the header's event field and unknown.prof's event column). Ids

@@ -36,6 +36,18 @@ const char *pdb_dir(const struct pdb_db *db)
 	return db->dir;
 }
 
+struct ax_error *pdb_db_err(struct pdb_db *db)
+{
+	return &db->err;
+}
+
+/* The identity files of key (PDB_KEY_UNKNOWN, "" for the epoch's own) in epoch carry. */
+static void ident_of(struct pdb_ident *id, uint32_t epoch, const char *key)
+{
+	id->epoch = epoch;
+	snprintf(id->key, sizeof(id->key), "%s", key);
+}
+
 /* --- paths --- */
 
 static void epoch_path(const struct pdb_db *db, uint32_t epoch, char *buf)
@@ -500,6 +512,7 @@ void pdb_close(struct pdb_db *db)
 
 static int read_index(struct pdb_db *db, uint32_t epoch, struct pdb_image **list, size_t *n)
 {
+	struct pdb_ident id;
 	char path[PATH_MAX];
 	size_t len;
 	void *buf;
@@ -513,7 +526,8 @@ static int read_index(struct pdb_db *db, uint32_t epoch, struct pdb_image **list
 		return 0;
 	if (err)
 		return err;
-	err = pdb_parse_index(buf, len, path, list, n, &db->err);
+	ident_of(&id, epoch, "");
+	err = pdb_parse_index_id(buf, len, path, &id, list, n, &db->err);
 	free(buf);
 	return err;
 }
@@ -560,6 +574,7 @@ static int index_update(struct pdb_db *db, uint32_t epoch, const struct pdb_imag
 			bool replace)
 {
 	struct pdb_image *list, *l, *old;
+	struct pdb_ident id;
 	char path[PATH_MAX];
 	size_t n, k, i, j, len;
 	bool changed = false;
@@ -603,7 +618,8 @@ static int index_update(struct pdb_db *db, uint32_t epoch, const struct pdb_imag
 	}
 	if (!changed)
 		goto out_free;
-	err = pdb_encode_index(list, k, &buf, &len);
+	ident_of(&id, epoch, "");
+	err = pdb_encode_index_id(list, k, &id, &buf, &len);
 	if (err) {
 		ax_fail(&db->err, err, "%s/epoch-%u/index: cannot encode: %s", db->dir, epoch,
 			strerror(-err));
@@ -706,15 +722,17 @@ static int check_key(struct pdb_db *db, const char *key)
 	return 0;
 }
 
-/* The tables a key may hold. */
-static uint64_t key_tables(const char *key)
-{
-	return strcmp(key, PDB_KEY_UNKNOWN) ? PDB_T_IMAGE_MASK : PDB_T_BIT(PDB_T_UNKNOWN);
-}
+#define key_tables pdb_key_tables
 
-/* Read the files of the tables in mask from kdir into p (missing files are empty tables). */
-static int load_tables(struct pdb_db *db, const char *kdir, uint64_t mask, struct pdb_prof *p)
+/*
+ * Read the files of the tables in mask from kdir, key's directory in epoch, into p (missing
+ * files are empty tables; pdb_mf_check tells which must be there). Each file's identity must
+ * be (epoch, key).
+ */
+static int load_tables(struct pdb_db *db, uint32_t epoch, const char *key, const char *kdir,
+		       uint64_t mask, struct pdb_prof *p)
 {
+	struct pdb_ident id;
 	char path[PATH_MAX];
 	unsigned int t;
 	size_t len;
@@ -730,7 +748,8 @@ static int load_tables(struct pdb_db *db, const char *kdir, uint64_t mask, struc
 			continue;
 		if (err)
 			return err;
-		err = pdb_parse_table(buf, len, path, (int)t, p, &db->err);
+		ident_of(&id, epoch, key);
+		err = pdb_parse_table(buf, len, path, (int)t, &id, p, &db->err);
 		free(buf);
 		if (err)
 			return err;
@@ -751,12 +770,15 @@ int pdb_load(struct pdb_db *db, uint32_t epoch, const char *key, struct pdb_prof
 	if (err)
 		return err;
 	key_path(db, epoch, key, kdir);
+	err = pdb_mf_check(db, epoch, key, kdir);
+	if (err)
+		return err;
 	if (!is_dir(kdir))
 		return ax_fail(&db->err, -ENOENT, "%s: no profile for image %s", kdir, key);
 	p = pdb_prof_new();
 	if (!p)
 		return ax_fail(&db->err, -ENOMEM, "%s: out of memory", kdir);
-	err = load_tables(db, kdir, key_tables(key), p);
+	err = load_tables(db, epoch, key, kdir, key_tables(key), p);
 	if (err) {
 		pdb_prof_free(p);
 		return err;
@@ -769,9 +791,10 @@ int pdb_load(struct pdb_db *db, uint32_t epoch, const char *key, struct pdb_prof
  * Replace the files of the tables in mask by p's and remove those in del (lock held). Every new
  * file is written and fsynced before the first rename, so a failure before then changes nothing.
  */
-static int write_tables(struct pdb_db *db, const char *kdir, const struct pdb_prof *p,
-			uint64_t mask, uint64_t del)
+static int write_tables(struct pdb_db *db, uint32_t epoch, const char *key, const char *kdir,
+			const struct pdb_prof *p, uint64_t mask, uint64_t del)
 {
+	struct pdb_ident id;
 	char(*tmp)[PATH_MAX];
 	char path[PATH_MAX];
 	uint64_t written = 0;
@@ -788,7 +811,8 @@ static int write_tables(struct pdb_db *db, const char *kdir, const struct pdb_pr
 		if (!(mask & PDB_T_BIT(t)))
 			continue;
 		table_path(kdir, t, path);
-		err = pdb_encode_table(p, t, &buf, &len);
+		ident_of(&id, epoch, key);
+		err = pdb_encode_table(p, t, &id, &buf, &len);
 		if (err) {
 			ax_fail(&db->err, err, "%s: cannot encode: %s", path, strerror(-err));
 			break;
@@ -849,8 +873,13 @@ int pdb_store(struct pdb_db *db, uint32_t epoch, const char *key, const struct p
 		return err;
 	err = prepare(db, epoch, key, prof, kdir);
 	mask = pdb_prof_tables(prof);
+	/* The manifest stops listing a file before it goes and lists a new one after it came. */
 	if (!err)
-		err = write_tables(db, kdir, prof, mask, key_tables(key) & ~mask);
+		err = pdb_mf_update(db, epoch, key, mask, 0);
+	if (!err)
+		err = write_tables(db, epoch, key, kdir, prof, mask, key_tables(key) & ~mask);
+	if (!err)
+		err = pdb_mf_update(db, epoch, key, mask, mask);
 	unlock_db(db);
 	return err;
 }
@@ -876,14 +905,18 @@ int pdb_merge_store(struct pdb_db *db, uint32_t epoch, const char *key, const st
 		goto out_free;
 	err = prepare(db, epoch, key, prof, kdir);
 	if (!err)
-		err = load_tables(db, kdir, mask, sum);
+		err = pdb_mf_check(db, epoch, key, kdir);
+	if (!err)
+		err = load_tables(db, epoch, key, kdir, mask, sum);
 	if (!err) {
 		err = pdb_prof_merge_tables(sum, prof, mask);
 		if (err)
 			ax_fail(&db->err, err, "%s: cannot merge: %s", kdir, strerror(-err));
 	}
 	if (!err)
-		err = write_tables(db, kdir, sum, mask, 0);
+		err = write_tables(db, epoch, key, kdir, sum, mask, 0);
+	if (!err)
+		err = pdb_mf_update(db, epoch, key, ~0ull, mask);
 	unlock_db(db);
 out_free:
 	pdb_prof_free(sum);
@@ -929,6 +962,7 @@ static void origins_path(const struct pdb_db *db, uint32_t epoch, char *buf)
 
 int pdb_origins(struct pdb_db *db, uint32_t epoch, struct pdb_origin **list, size_t *n)
 {
+	struct pdb_ident id;
 	char path[PATH_MAX];
 	size_t len;
 	void *buf;
@@ -945,7 +979,8 @@ int pdb_origins(struct pdb_db *db, uint32_t epoch, struct pdb_origin **list, siz
 		return 0;
 	if (err)
 		return err;
-	err = pdb_parse_origins(buf, len, path, list, n, &db->err);
+	ident_of(&id, epoch, "");
+	err = pdb_parse_origins_id(buf, len, path, &id, list, n, &db->err);
 	free(buf);
 	return err;
 }
@@ -1004,6 +1039,7 @@ static int check_lineage(struct pdb_db *dst, struct pdb_db *src, const struct li
 static int write_lineage(struct pdb_db *dst, const struct lineage *l)
 {
 	struct pdb_origin *v;
+	struct pdb_ident id;
 	char path[PATH_MAX];
 	size_t n = 0, k = 0, len;
 	void *buf;
@@ -1023,7 +1059,8 @@ static int write_lineage(struct pdb_db *dst, const struct lineage *l)
 		if (!k || cmp_origin_q(&v[k - 1], &v[i]))
 			v[k++] = v[i];
 	origins_path(dst, l->dst_epoch, path);
-	err = pdb_encode_origins(v, k, &buf, &len);
+	ident_of(&id, l->dst_epoch, "");
+	err = pdb_encode_origins_id(v, k, &id, &buf, &len);
 	free(v);
 	if (err)
 		return ax_fail(&dst->err, err, "%s: cannot encode: %s", path, strerror(-err));

@@ -9,6 +9,7 @@
 #define WANT_ANY (-1) /* pdb_parse_table: any profile table */
 #define WANT_INDEX (-2) /* an index file */
 #define WANT_ORIGINS (-3) /* an epoch's merge record */
+#define WANT_MANIFEST (-4) /* an epoch's manifest */
 
 /* zlib allocates through the library's allocator, so the fault hook reaches it too. */
 static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
@@ -34,6 +35,20 @@ struct enc {
 	uint32_t event;
 	uint16_t type;
 };
+
+/* The identity record at the start of the payload (PDB_FL_IDENT); none when id is NULL. */
+static void put_ident(struct enc *e, const struct pdb_ident *id)
+{
+	size_t klen;
+
+	if (!id)
+		return;
+	klen = strlen(id->key);
+	e->flags |= PDB_FL_IDENT;
+	pdb_wbuf_varint(&e->b, id->epoch);
+	pdb_wbuf_varint(&e->b, klen);
+	pdb_wbuf_bytes(&e->b, id->key, klen);
+}
 
 static unsigned int shift_of(uint32_t flags)
 {
@@ -301,7 +316,8 @@ static int finish(struct enc *e, void **buf, size_t *len)
 	return 0;
 }
 
-int pdb_encode_table(const struct pdb_prof *p, unsigned int t, void **buf, size_t *len)
+int pdb_encode_table(const struct pdb_prof *p, unsigned int t, const struct pdb_ident *id,
+		     void **buf, size_t *len)
 {
 	struct enc e;
 	unsigned int ev;
@@ -316,6 +332,7 @@ int pdb_encode_table(const struct pdb_prof *p, unsigned int t, void **buf, size_
 	memset(&e, 0, sizeof(e));
 	e.type = (uint16_t)pdb_table_type(t, &ev);
 	e.event = ev;
+	put_ident(&e, id);
 	if (t < PDB_EV_MAX)
 		err = enc_counts(&e, &p->t[t], &p->period[t]);
 	else if (t == PDB_T_VCOUNT)
@@ -344,10 +361,10 @@ int pdb_encode(const struct pdb_prof *p, unsigned int type, unsigned int event, 
 	};
 
 	if (type == PDB_FT_SAMPLES)
-		return event < PDB_EV_MAX ? pdb_encode_table(p, event, buf, len) : -EINVAL;
+		return event < PDB_EV_MAX ? pdb_encode_table(p, event, NULL, buf, len) : -EINVAL;
 	if (type < PDB_FT_VALUES || type > PDB_FT_UNKNOWN)
 		return -EINVAL;
-	return pdb_encode_table(p, table_of_type[type], buf, len);
+	return pdb_encode_table(p, table_of_type[type], NULL, buf, len);
 }
 
 static int cmp_image_ptr(const void *a, const void *b)
@@ -357,6 +374,12 @@ static int cmp_image_ptr(const void *a, const void *b)
 }
 
 int pdb_encode_index(const struct pdb_image *list, size_t n, void **buf, size_t *len)
+{
+	return pdb_encode_index_id(list, n, NULL, buf, len);
+}
+
+int pdb_encode_index_id(const struct pdb_image *list, size_t n, const struct pdb_ident *id,
+			void **buf, size_t *len)
 {
 	const struct pdb_image **v;
 	struct enc e;
@@ -375,6 +398,7 @@ int pdb_encode_index(const struct pdb_image *list, size_t n, void **buf, size_t 
 	qsort(v, n, sizeof(*v), cmp_image_ptr);
 	memset(&e, 0, sizeof(e));
 	e.type = PDB_FT_INDEX;
+	put_ident(&e, id);
 	for (i = 0; i < n; i++) {
 		const char *path = v[i]->path ? v[i]->path : "";
 		size_t klen = strnlen(v[i]->key, PDB_KEY_MAX + 1), plen = strlen(path);
@@ -413,6 +437,12 @@ static int cmp_origin(const struct pdb_origin *a, const struct pdb_origin *b)
 
 int pdb_encode_origins(const struct pdb_origin *v, size_t n, void **buf, size_t *len)
 {
+	return pdb_encode_origins_id(v, n, NULL, buf, len);
+}
+
+int pdb_encode_origins_id(const struct pdb_origin *v, size_t n, const struct pdb_ident *id,
+			  void **buf, size_t *len)
+{
 	struct enc e;
 	size_t i;
 	int err;
@@ -427,6 +457,7 @@ int pdb_encode_origins(const struct pdb_origin *v, size_t n, void **buf, size_t 
 			return -EINVAL;
 	memset(&e, 0, sizeof(e));
 	e.type = PDB_FT_ORIGINS;
+	put_ident(&e, id);
 	for (i = 0; i < n; i++)
 		pdb_wbuf_varint(&e.b, i ? v[i].id - v[i - 1].id : v[i].id);
 	for (i = 0; i < n; i++)
@@ -478,6 +509,7 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 		[PDB_FT_UNKNOWN] = PDB_T_UNKNOWN,
 		[PDB_FT_INDEX] = -1,
 		[PDB_FT_ORIGINS] = -1,
+		[PDB_FT_MANIFEST] = -1,
 	};
 	unsigned int want_type = 0, want_event = 0, version;
 	uint64_t slen;
@@ -510,17 +542,21 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 		want_type = PDB_FT_INDEX;
 	else if (want == WANT_ORIGINS)
 		want_type = PDB_FT_ORIGINS;
+	else if (want == WANT_MANIFEST)
+		want_type = PDB_FT_MANIFEST;
 	if (h->type < PDB_FT_SAMPLES || h->type >= PDB_FT_NR ||
-	    (want == WANT_ANY && (h->type == PDB_FT_INDEX || h->type == PDB_FT_ORIGINS)) ||
+	    (want == WANT_ANY && table_of_type[h->type] < 0) ||
 	    (want_type && h->type != want_type))
 		return AX_CORRUPT(err, name, 6, "file type %u where %s was expected", h->type,
 				  want == WANT_INDEX   ? "an index" :
 				  want == WANT_ORIGINS ? "a merge record" :
+				  want == WANT_MANIFEST ? "a manifest" :
 							 "a profile table");
-	if (h->type == PDB_FT_ORIGINS && version < 2)
+	if ((h->type == PDB_FT_ORIGINS && version < 2) ||
+	    (h->type == PDB_FT_MANIFEST && version < 3))
 		return AX_CORRUPT(err, name, 6, "file type %u in a version %u file", h->type,
 				  version);
-	if (h->flags & ~PDB_FL_KNOWN)
+	if (h->flags & ~PDB_FL_KNOWN || ((h->flags & PDB_FL_IDENT) && version < 3))
 		return AX_CORRUPT(err, name, 8, "unknown flags 0x%x", h->flags);
 	if (h->type == PDB_FT_SAMPLES) {
 		if (h->event >= PDB_EV_MAX || (want >= 0 && h->event != want_event))
@@ -970,9 +1006,39 @@ static int parse_unknown(struct pctx *c, const struct hdr *h, struct pdb_prof *p
 	return err;
 }
 
+/*
+ * The identity record (PDB_FL_IDENT) at the start of the payload: checked against want (when
+ * not NULL), the place the file was read from. Files without one (versions 1 and 2, or written
+ * by pdb_encode() for tools) carry no identity to check.
+ */
+static int parse_ident(struct pctx *c, const struct hdr *h, const struct pdb_ident *want)
+{
+	char key[PDB_KEY_MAX + 1];
+	uint64_t epoch, klen;
+
+	if (!(h->flags & PDB_FL_IDENT))
+		return 0;
+	if (pdb_varint(c->p, c->len, &c->pos, &epoch) || epoch > PDB_EPOCH_MAX ||
+	    pdb_varint(c->p, c->len, &c->pos, &klen) || klen > PDB_KEY_MAX ||
+	    klen > c->len - c->pos || memchr(c->p + c->pos, 0, (size_t)klen))
+		return PDB_CORRUPT_IN(c, 0, "bad identity record");
+	memcpy(key, c->p + c->pos, (size_t)klen);
+	key[klen] = 0;
+	c->pos += (size_t)klen;
+	if (want && (epoch != want->epoch || strcmp(key, want->key)))
+		return PDB_CORRUPT_IN(c, 0,
+				      "the file belongs to %s%s%s epoch %llu, but lies in %s%s%s "
+				      "epoch %u (moved, copied or swapped from elsewhere)",
+				      *key ? "image " : "", key, *key ? "," : "the database's",
+				      (unsigned long long)epoch, *want->key ? "image " : "",
+				      want->key, *want->key ? "," : "the database's", want->epoch);
+	return 0;
+}
+
 /* Check and decompress a whole file; *payload is malloc'd (or points into buf: *owned false). */
-static int open_file(const void *buf, size_t len, const char *name, int want, struct hdr *h,
-		     struct pctx *c, uint8_t **owned, struct ax_error *err)
+static int open_file(const void *buf, size_t len, const char *name, int want,
+		     const struct pdb_ident *id, struct hdr *h, struct pctx *c, uint8_t **owned,
+		     struct ax_error *err)
 {
 	const uint8_t *b = buf;
 	int ret;
@@ -989,22 +1055,25 @@ static int open_file(const void *buf, size_t len, const char *name, int want, st
 	c->shift = shift_of(h->flags);
 	if (!c->zlib) {
 		c->p = b + PDB_HEADER_SIZE;
-		return 0;
+	} else {
+		ret = inflate_payload(b + PDB_HEADER_SIZE, (size_t)h->slen, c->len, owned, name,
+				      err);
+		c->p = *owned;
 	}
-	ret = inflate_payload(b + PDB_HEADER_SIZE, (size_t)h->slen, c->len, owned, name, err);
-	c->p = *owned;
+	if (!ret)
+		ret = parse_ident(c, h, id);
 	return ret;
 }
 
-int pdb_parse_table(const void *buf, size_t len, const char *name, int want, struct pdb_prof *p,
-		    struct ax_error *err)
+int pdb_parse_table(const void *buf, size_t len, const char *name, int want,
+		    const struct pdb_ident *id, struct pdb_prof *p, struct ax_error *err)
 {
 	uint8_t *owned;
 	struct pctx c;
 	struct hdr h;
 	int ret;
 
-	ret = open_file(buf, len, name, want, &h, &c, &owned, err);
+	ret = open_file(buf, len, name, want, id, &h, &c, &owned, err);
 	if (ret)
 		goto out_free;
 	if (h.table < PDB_EV_MAX || h.table == PDB_T_VCOUNT)
@@ -1027,7 +1096,7 @@ out_free:
 int pdb_parse(const void *buf, size_t len, const char *name, struct pdb_prof *p,
 	      struct ax_error *err)
 {
-	return pdb_parse_table(buf, len, name, WANT_ANY, p, err);
+	return pdb_parse_table(buf, len, name, WANT_ANY, NULL, p, err);
 }
 
 /* A length-prefixed byte string of at most max bytes: *ptr points into the payload. */
@@ -1105,6 +1174,12 @@ static int parse_index_rows(struct pctx *c, const struct hdr *h, struct pdb_imag
 int pdb_parse_index(const void *buf, size_t len, const char *name, struct pdb_image **list,
 		    size_t *n, struct ax_error *err)
 {
+	return pdb_parse_index_id(buf, len, name, NULL, list, n, err);
+}
+
+int pdb_parse_index_id(const void *buf, size_t len, const char *name, const struct pdb_ident *id,
+		       struct pdb_image **list, size_t *n, struct ax_error *err)
+{
 	struct pdb_image *l = NULL;
 	uint8_t *owned;
 	struct pctx c;
@@ -1113,7 +1188,7 @@ int pdb_parse_index(const void *buf, size_t len, const char *name, struct pdb_im
 
 	*list = NULL;
 	*n = 0;
-	ret = open_file(buf, len, name, WANT_INDEX, &h, &c, &owned, err);
+	ret = open_file(buf, len, name, WANT_INDEX, id, &h, &c, &owned, err);
 	if (ret)
 		goto out_free;
 	/* A row takes at least 7 bytes (a 1-byte key and six varints). */
@@ -1144,6 +1219,13 @@ out_free:
 int pdb_parse_origins(const void *buf, size_t len, const char *name, struct pdb_origin **list,
 		      size_t *n, struct ax_error *err)
 {
+	return pdb_parse_origins_id(buf, len, name, NULL, list, n, err);
+}
+
+int pdb_parse_origins_id(const void *buf, size_t len, const char *name,
+			 const struct pdb_ident *id, struct pdb_origin **list, size_t *n,
+			 struct ax_error *err)
+{
 	struct pdb_origin *v = NULL;
 	struct cols k = { 0 };
 	uint8_t *owned;
@@ -1154,7 +1236,7 @@ int pdb_parse_origins(const void *buf, size_t len, const char *name, struct pdb_
 
 	*list = NULL;
 	*n = 0;
-	ret = open_file(buf, len, name, WANT_ORIGINS, &h, &c, &owned, err);
+	ret = open_file(buf, len, name, WANT_ORIGINS, id, &h, &c, &owned, err);
 	if (!ret)
 		ret = read_cols(&c, h.n, 2, &k);
 	if (!ret)
@@ -1195,4 +1277,114 @@ void pdb_image_list_free(struct pdb_image *list, size_t n)
 	for (i = 0; i < n; i++)
 		free((char *)list[i].path);
 	free(list);
+}
+
+static int cmp_mf(const void *a, const void *b)
+{
+	return strcmp(((const struct pdb_mf *)a)->key, ((const struct pdb_mf *)b)->key);
+}
+
+/* The tables a key may hold: the unknown table for PDB_KEY_UNKNOWN, the others otherwise. */
+uint64_t pdb_key_tables(const char *key)
+{
+	return strcmp(key, PDB_KEY_UNKNOWN) ? PDB_T_IMAGE_MASK : PDB_T_BIT(PDB_T_UNKNOWN);
+}
+
+static bool mf_key_ok(const char *key)
+{
+	return pdb_key_is_valid(key) || !strcmp(key, PDB_KEY_UNKNOWN);
+}
+
+int pdb_encode_manifest(const struct pdb_mf *v, size_t n, const struct pdb_ident *id, void **buf,
+			size_t *len)
+{
+	struct enc e;
+	size_t i;
+	int err;
+
+	*buf = NULL;
+	*len = 0;
+	if (!n)
+		return -ENODATA;
+	for (i = 0; i < n; i++)
+		if (!mf_key_ok(v[i].key) || !v[i].tables ||
+		    (v[i].tables & ~pdb_key_tables(v[i].key)) ||
+		    (i && cmp_mf(&v[i - 1], &v[i]) >= 0))
+			return -EINVAL;
+	memset(&e, 0, sizeof(e));
+	e.type = PDB_FT_MANIFEST;
+	put_ident(&e, id);
+	for (i = 0; i < n; i++) {
+		size_t klen = strlen(v[i].key);
+
+		pdb_wbuf_varint(&e.b, klen);
+		pdb_wbuf_bytes(&e.b, v[i].key, klen);
+		pdb_wbuf_varint(&e.b, v[i].tables);
+	}
+	e.n = n;
+	err = finish(&e, buf, len);
+	free(e.b.p);
+	return err;
+}
+
+static int parse_mf_rows(struct pctx *c, uint64_t n, struct pdb_mf *v)
+{
+	const uint8_t *s;
+	size_t at, len;
+	uint64_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		at = c->pos;
+		err = get_bytes(c, PDB_KEY_MAX, "key", i, &s, &len);
+		if (err)
+			return err;
+		memcpy(v[i].key, s, len);
+		v[i].key[len] = 0;
+		if (memchr(s, 0, len) || !mf_key_ok(v[i].key) ||
+		    (i > 0 && cmp_mf(&v[i - 1], &v[i]) >= 0))
+			return PDB_CORRUPT_IN(c, at, "key of row %llu invalid or out of order",
+					      (unsigned long long)i);
+		at = c->pos;
+		if (pdb_varint(c->p, c->len, &c->pos, &v[i].tables) || !v[i].tables ||
+		    (v[i].tables & ~pdb_key_tables(v[i].key)))
+			return PDB_CORRUPT_IN(c, at, "bad table set in row %llu",
+					      (unsigned long long)i);
+	}
+	return 0;
+}
+
+int pdb_parse_manifest(const void *buf, size_t len, const char *name, const struct pdb_ident *id,
+		       struct pdb_mf **list, size_t *n, struct ax_error *err)
+{
+	struct pdb_mf *v = NULL;
+	uint8_t *owned;
+	struct pctx c;
+	struct hdr h;
+	int ret;
+
+	*list = NULL;
+	*n = 0;
+	ret = open_file(buf, len, name, WANT_MANIFEST, id, &h, &c, &owned, err);
+	/* A row takes at least 3 bytes (a 1-byte key and a varint). */
+	if (!ret && h.n > (c.len - c.pos) / 3)
+		ret = PDB_CORRUPT_IN(&c, c.pos, "%llu manifest rows cannot fit %zu bytes",
+				     (unsigned long long)h.n, c.len - c.pos);
+	if (!ret) {
+		v = pdb_calloc((size_t)h.n, sizeof(*v));
+		if (!v)
+			ret = ax_fail(err, -ENOMEM, "%s: out of memory", name);
+	}
+	if (!ret)
+		ret = parse_mf_rows(&c, h.n, v);
+	if (!ret && c.pos != c.len)
+		ret = PDB_CORRUPT_IN(&c, c.pos, "%zu bytes after the last row", c.len - c.pos);
+	if (!ret) {
+		*list = v;
+		*n = (size_t)h.n;
+		v = NULL;
+	}
+	free(v);
+	free(owned);
+	return ret;
 }

@@ -218,10 +218,64 @@ uint64_t pdb_fnv64(uint64_t h, const void *buf, size_t len);
 
 /* --- files (pdb_file.c) --- */
 
-int pdb_encode_table(const struct pdb_prof *p, unsigned int t, void **buf, size_t *len);
+/* What a file belongs to (IDENTITY in pdb.h): key "" for the epoch's own files. */
+struct pdb_ident {
+	uint32_t epoch;
+	char key[PDB_KEY_MAX + 1];
+};
+
+/* One row of an epoch's manifest: the table files (PDB_T_BIT) a key has. */
+struct pdb_mf {
+	char key[PDB_KEY_MAX + 1];
+	uint64_t tables;
+};
+
+/*
+ * The encoders write id's identity record (none when id is NULL); the parsers check a file's
+ * identity record against id (when both are there) and report a mismatch as damage.
+ */
+int pdb_encode_table(const struct pdb_prof *p, unsigned int t, const struct pdb_ident *id,
+		     void **buf, size_t *len);
 /* Parse a file that must hold table want (or any profile table when want < 0) into p. */
-int pdb_parse_table(const void *buf, size_t len, const char *name, int want, struct pdb_prof *p,
-		    struct ax_error *err);
+int pdb_parse_table(const void *buf, size_t len, const char *name, int want,
+		    const struct pdb_ident *id, struct pdb_prof *p, struct ax_error *err);
+int pdb_encode_index_id(const struct pdb_image *list, size_t n, const struct pdb_ident *id,
+			void **buf, size_t *len);
+int pdb_parse_index_id(const void *buf, size_t len, const char *name, const struct pdb_ident *id,
+		       struct pdb_image **list, size_t *n, struct ax_error *err);
+int pdb_encode_origins_id(const struct pdb_origin *v, size_t n, const struct pdb_ident *id,
+			  void **buf, size_t *len);
+int pdb_parse_origins_id(const void *buf, size_t len, const char *name,
+			 const struct pdb_ident *id, struct pdb_origin **list, size_t *n,
+			 struct ax_error *err);
+/* A manifest (v sorted by key, strictly, n >= 1); parse one (free() the list). */
+int pdb_encode_manifest(const struct pdb_mf *v, size_t n, const struct pdb_ident *id, void **buf,
+			size_t *len);
+int pdb_parse_manifest(const void *buf, size_t len, const char *name, const struct pdb_ident *id,
+		       struct pdb_mf **list, size_t *n, struct ax_error *err);
+/* The tables a key may hold (PDB_T_BIT): the unknown one for PDB_KEY_UNKNOWN, else the others. */
+uint64_t pdb_key_tables(const char *key);
+
+/* --- manifests (pdb_manifest.c); db is struct pdb_db, errors go to its message --- */
+
+struct pdb_db;
+/*
+ * Read the epoch's manifest into a sorted list (free()). *have false (and no list) when the epoch
+ * has no manifest (a database written before version 3).
+ */
+int pdb_mf_read(struct pdb_db *db, uint32_t epoch, struct pdb_mf **list, size_t *n, bool *have);
+/* The manifest's table set of key (0 when not listed). */
+uint64_t pdb_mf_tables(const struct pdb_mf *list, size_t n, const char *key);
+/*
+ * Make key's table set (set & keep) | add in the epoch's manifest (lock held): rewritten,
+ * atomically, only when it changes. A missing manifest is first rebuilt from the epoch's files.
+ */
+int pdb_mf_update(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t keep,
+		  uint64_t add);
+/* Damage when the manifest lists for key a table whose file is not in kdir. */
+int pdb_mf_check(struct pdb_db *db, uint32_t epoch, const char *key, const char *kdir);
+/* For pdb_db.c and pdb_manifest.c: the error of db, its directory. */
+struct ax_error *pdb_db_err(struct pdb_db *db);
 
 /* --- I/O (pdb_io.c); every function fills err on failure --- */
 
