@@ -788,22 +788,20 @@ int pdb_load(struct pdb_db *db, uint32_t epoch, const char *key, struct pdb_prof
 }
 
 /*
- * Replace the files of the tables in mask by p's and remove those in del (lock held). Every new
- * file is written and fsynced before the first rename, so a failure before then changes nothing.
+ * Replace the files of the tables in mask by p's and remove those in del (lock held); key's
+ * manifest entry becomes (entry & keep) | mask. Every new file, the manifest included, is
+ * written and fsynced before the first rename, so a failure before then changes nothing. The
+ * manifest is renamed after the tables and before any removal: it never lists a missing file.
  */
-static int write_tables(struct pdb_db *db, uint32_t epoch, const char *key, const char *kdir,
-			const struct pdb_prof *p, uint64_t mask, uint64_t del)
+/* Encode the tables in mask of p and write each to a temporary file (tmp[t]), fsynced. */
+static int stage_tables(struct pdb_db *db, const struct pdb_ident *id, const char *kdir,
+			const struct pdb_prof *p, uint64_t mask, char (*tmp)[PATH_MAX],
+			uint64_t *written)
 {
-	struct pdb_ident id;
-	char(*tmp)[PATH_MAX];
 	char path[PATH_MAX];
-	uint64_t written = 0;
 	unsigned int t;
 	int err = 0;
 
-	tmp = pdb_malloc(PDB_T_NR * sizeof(*tmp));
-	if (!tmp)
-		return ax_fail(&db->err, -ENOMEM, "%s: out of memory", kdir);
 	for (t = 0; t < PDB_T_NR && !err; t++) {
 		size_t len;
 		void *buf;
@@ -811,8 +809,7 @@ static int write_tables(struct pdb_db *db, uint32_t epoch, const char *key, cons
 		if (!(mask & PDB_T_BIT(t)))
 			continue;
 		table_path(kdir, t, path);
-		ident_of(&id, epoch, key);
-		err = pdb_encode_table(p, t, &id, &buf, &len);
+		err = pdb_encode_table(p, t, id, &buf, &len);
 		if (err) {
 			ax_fail(&db->err, err, "%s: cannot encode: %s", path, strerror(-err));
 			break;
@@ -820,8 +817,33 @@ static int write_tables(struct pdb_db *db, uint32_t epoch, const char *key, cons
 		err = pdb_write_temp(path, buf, len, tmp[t], &db->err);
 		free(buf);
 		if (!err)
-			written |= PDB_T_BIT(t);
+			*written |= PDB_T_BIT(t);
 	}
+	return err;
+}
+
+static int write_tables(struct pdb_db *db, uint32_t epoch, const char *key, const char *kdir,
+			const struct pdb_prof *p, uint64_t mask, uint64_t del, uint64_t keep)
+{
+	struct pdb_mf_tx *mf;
+	struct pdb_ident id;
+	char(*tmp)[PATH_MAX];
+	char path[PATH_MAX];
+	uint64_t written = 0;
+	unsigned int t;
+	int err;
+
+	tmp = pdb_malloc(PDB_T_NR * sizeof(*tmp));
+	mf = pdb_calloc(1, sizeof(*mf));
+	if (!tmp || !mf) {
+		free(tmp);
+		free(mf);
+		return ax_fail(&db->err, -ENOMEM, "%s: out of memory", kdir);
+	}
+	ident_of(&id, epoch, key);
+	err = stage_tables(db, &id, kdir, p, mask, tmp, &written);
+	if (!err)
+		err = pdb_mf_prepare(db, epoch, key, keep, mask, mf);
 	for (t = 0; t < PDB_T_NR; t++) {
 		if (!(written & PDB_T_BIT(t)))
 			continue;
@@ -831,6 +853,10 @@ static int write_tables(struct pdb_db *db, uint32_t epoch, const char *key, cons
 		if (err) /* after a failure: drop the temporaries not yet renamed */
 			unlink(tmp[t]);
 	}
+	if (!err)
+		err = pdb_mf_commit(db, mf);
+	else
+		pdb_mf_abort(mf);
 	for (t = 0; t < PDB_T_NR && !err; t++) {
 		if (!(del & PDB_T_BIT(t)) || (mask & PDB_T_BIT(t)))
 			continue;
@@ -840,6 +866,7 @@ static int write_tables(struct pdb_db *db, uint32_t epoch, const char *key, cons
 	if (!err && (written || del))
 		err = pdb_fsync_dir(kdir, &db->err);
 	free(tmp);
+	free(mf);
 	return err;
 }
 
@@ -873,13 +900,8 @@ int pdb_store(struct pdb_db *db, uint32_t epoch, const char *key, const struct p
 		return err;
 	err = prepare(db, epoch, key, prof, kdir);
 	mask = pdb_prof_tables(prof);
-	/* The manifest stops listing a file before it goes and lists a new one after it came. */
 	if (!err)
-		err = pdb_mf_update(db, epoch, key, mask, 0);
-	if (!err)
-		err = write_tables(db, epoch, key, kdir, prof, mask, key_tables(key) & ~mask);
-	if (!err)
-		err = pdb_mf_update(db, epoch, key, mask, mask);
+		err = write_tables(db, epoch, key, kdir, prof, mask, key_tables(key) & ~mask, mask);
 	unlock_db(db);
 	return err;
 }
@@ -914,9 +936,7 @@ int pdb_merge_store(struct pdb_db *db, uint32_t epoch, const char *key, const st
 			ax_fail(&db->err, err, "%s: cannot merge: %s", kdir, strerror(-err));
 	}
 	if (!err)
-		err = write_tables(db, epoch, key, kdir, sum, mask, 0);
-	if (!err)
-		err = pdb_mf_update(db, epoch, key, ~0ull, mask);
+		err = write_tables(db, epoch, key, kdir, sum, mask, 0, ~0ull);
 	unlock_db(db);
 out_free:
 	pdb_prof_free(sum);

@@ -3,6 +3,7 @@
 #define PDB_INT_H
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -267,11 +268,26 @@ int pdb_mf_read(struct pdb_db *db, uint32_t epoch, struct pdb_mf **list, size_t 
 /* The manifest's table set of key (0 when not listed). */
 uint64_t pdb_mf_tables(const struct pdb_mf *list, size_t n, const char *key);
 /*
- * Make key's table set (set & keep) | add in the epoch's manifest (lock held): rewritten,
- * atomically, only when it changes. A missing manifest is first rebuilt from the epoch's files.
+ * A manifest update, staged before a store's first rename and committed after its table files
+ * were renamed (and before any is removed): the manifest never lists a file that is not there.
  */
-int pdb_mf_update(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t keep,
-		  uint64_t add);
+enum { PDB_MF_NONE, PDB_MF_RENAME, PDB_MF_UNLINK };
+struct pdb_mf_tx {
+	int action; /* PDB_MF_*: what commit does */
+	uint32_t epoch;
+	char path[PATH_MAX]; /* the manifest */
+	char tmp[PATH_MAX]; /* its new version (PDB_MF_RENAME) */
+};
+/*
+ * Stage key's table set (set & keep) | add in the epoch's manifest (lock held): a new manifest
+ * is written to a temporary file only when the set changes. A missing manifest is first rebuilt
+ * from the epoch's files.
+ */
+int pdb_mf_prepare(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t keep,
+		   uint64_t add, struct pdb_mf_tx *tx);
+/* Rename (or remove) the manifest, fsync the epoch directory. On failure the temp is dropped. */
+int pdb_mf_commit(struct pdb_db *db, struct pdb_mf_tx *tx);
+void pdb_mf_abort(struct pdb_mf_tx *tx); /* drop a staged update */
 /* Damage when the manifest lists for key a table whose file is not in kdir. */
 int pdb_mf_check(struct pdb_db *db, uint32_t epoch, const char *key, const char *kdir);
 /* For pdb_db.c and pdb_manifest.c: the error of db, its directory. */

@@ -128,34 +128,33 @@ static int mf_scan(struct pdb_db *db, uint32_t epoch, struct pdb_mf **list, size
 	return err;
 }
 
-/* Write list as the epoch's manifest (remove it when the list is empty). */
-static int mf_write(struct pdb_db *db, uint32_t epoch, const struct pdb_mf *list, size_t n)
+/* Write list to a temporary file, or plan the manifest's removal when the list is empty. */
+static int mf_stage(struct pdb_db *db, uint32_t epoch, const struct pdb_mf *list, size_t n,
+		    struct pdb_mf_tx *tx)
 {
 	struct pdb_ident id = { .epoch = epoch };
-	char path[PATH_MAX];
 	size_t len;
 	void *buf;
 	int err;
 
-	mf_path(db, epoch, path);
+	mf_path(db, epoch, tx->path);
 	if (!n) {
-		err = pdb_unlink(path, pdb_db_err(db));
-		if (!err) {
-			snprintf(path, sizeof(path), "%s/epoch-%u", pdb_dir(db), epoch);
-			err = pdb_fsync_dir(path, pdb_db_err(db));
-		}
-		return err == -ENOENT ? 0 : err;
+		tx->action = PDB_MF_UNLINK;
+		return 0;
 	}
 	err = pdb_encode_manifest(list, n, &id, &buf, &len);
 	if (err)
-		return ax_fail(pdb_db_err(db), err, "%s: cannot encode: %s", path, strerror(-err));
-	err = pdb_replace_file(path, buf, len, pdb_db_err(db));
+		return ax_fail(pdb_db_err(db), err, "%s: cannot encode: %s", tx->path,
+			       strerror(-err));
+	err = pdb_write_temp(tx->path, buf, len, tx->tmp, pdb_db_err(db));
 	free(buf);
+	if (!err)
+		tx->action = PDB_MF_RENAME;
 	return err;
 }
 
-int pdb_mf_update(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t keep,
-		  uint64_t add)
+int pdb_mf_prepare(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t keep,
+		   uint64_t add, struct pdb_mf_tx *tx)
 {
 	struct pdb_mf *list, *e = NULL;
 	uint64_t tables;
@@ -163,6 +162,8 @@ int pdb_mf_update(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t k
 	bool have;
 	int err;
 
+	tx->action = PDB_MF_NONE;
+	tx->epoch = epoch;
 	err = pdb_mf_read(db, epoch, &list, &n, &have);
 	if (!err && !have)
 		err = mf_scan(db, epoch, &list, &n);
@@ -183,10 +184,40 @@ int pdb_mf_update(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t k
 			qsort(list, n, sizeof(*list), cmp_mf);
 	}
 	if (!err && (have || n))
-		err = mf_write(db, epoch, list, n);
+		err = mf_stage(db, epoch, list, n, tx);
 out_free:
 	free(list);
 	return err;
+}
+
+int pdb_mf_commit(struct pdb_db *db, struct pdb_mf_tx *tx)
+{
+	char dir[PATH_MAX];
+	int err = 0;
+
+	if (tx->action == PDB_MF_RENAME)
+		err = pdb_rename(tx->tmp, tx->path, pdb_db_err(db));
+	else if (tx->action == PDB_MF_UNLINK)
+		err = pdb_unlink(tx->path, pdb_db_err(db));
+	if (err == -ENOENT && tx->action == PDB_MF_UNLINK)
+		err = 0;
+	if (err) {
+		pdb_mf_abort(tx);
+		return err;
+	}
+	if (tx->action != PDB_MF_NONE) {
+		snprintf(dir, sizeof(dir), "%s/epoch-%u", pdb_dir(db), tx->epoch);
+		err = pdb_fsync_dir(dir, pdb_db_err(db));
+	}
+	tx->action = PDB_MF_NONE;
+	return err;
+}
+
+void pdb_mf_abort(struct pdb_mf_tx *tx)
+{
+	if (tx->action == PDB_MF_RENAME)
+		unlink(tx->tmp);
+	tx->action = PDB_MF_NONE;
 }
 
 int pdb_mf_check(struct pdb_db *db, uint32_t epoch, const char *key, const char *kdir)

@@ -268,7 +268,7 @@ static void test_pdb_damage_header_fields(void **state)
 		{ 6, 2, PDB_FT_NR, true, 6 },
 		{ 6, 2, PDB_FT_INDEX, true, 6 },
 		{ 6, 2, 0x100 | PDB_FT_SAMPLES, true, 6 },
-		{ 8, 4, PDB_FL_ZLIB | PDB_FL_ALIGN4 | 4, true, 8 }, /* flags */
+		{ 8, 4, PDB_FL_ZLIB | PDB_FL_ALIGN4 | 0x10, true, 8 }, /* flags */
 		{ 8, 4, 0x80000000u | PDB_FL_ZLIB, true, 8 },
 		{ 12, 4, PDB_EV_MAX, true, 12 }, /* event */
 		{ 12, 4, 0xffffffffu, true, 12 },
