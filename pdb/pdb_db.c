@@ -650,6 +650,45 @@ int pdb_image_add(struct pdb_db *db, uint32_t epoch, const struct pdb_image *img
 	return err;
 }
 
+/*
+ * Append to list[0..*k) the images the epoch's manifest lists that are neither indexed nor have
+ * a directory (flags 0), so that readers find them missing (pdb_load) instead of never asking.
+ */
+static int add_manifest_keys(struct pdb_db *db, uint32_t epoch, struct pdb_image **list,
+			     size_t *k)
+{
+	struct pdb_image *l, *im;
+	struct pdb_mf *mf;
+	size_t n, i, j;
+	bool have;
+	int err;
+
+	err = pdb_mf_read(db, epoch, &mf, &n, &have);
+	for (i = 0; !err && i < n; i++) {
+		for (j = 0; j < *k && strcmp((*list)[j].key, mf[i].key); j++)
+			;
+		if (j < *k || !pdb_key_is_valid(mf[i].key))
+			continue;
+		l = pdb_realloc(*list, (*k + 1) * sizeof(*l));
+		if (!l) {
+			err = ax_fail(&db->err, -ENOMEM, "%s: out of memory", db->dir);
+			break;
+		}
+		*list = l;
+		im = &l[*k];
+		memset(im, 0, sizeof(*im));
+		memcpy(im->key, mf[i].key, sizeof(im->key));
+		im->path = pdb_strdup("");
+		if (!im->path) {
+			err = ax_fail(&db->err, -ENOMEM, "%s: out of memory", db->dir);
+			break;
+		}
+		(*k)++;
+	}
+	free(mf);
+	return err;
+}
+
 int pdb_image_list(struct pdb_db *db, uint32_t epoch, struct pdb_image **listp, size_t *np)
 {
 	struct pdb_image *list, *l, *im;
@@ -699,6 +738,8 @@ int pdb_image_list(struct pdb_db *db, uint32_t epoch, struct pdb_image **listp, 
 		}
 	}
 	closedir(dir);
+	if (!err)
+		err = add_manifest_keys(db, epoch, &list, &k);
 	n = k;
 	if (err)
 		goto out_free;
@@ -1132,6 +1173,23 @@ static int record_merge(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *s
 	return err;
 }
 
+/* Damage (on src) when src's manifest lists a file that is missing, checked before any write. */
+static int check_listed(struct pdb_db *src, uint32_t epoch, const struct pdb_image *list,
+			size_t n)
+{
+	char kdir[PATH_MAX];
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i <= n; i++) {
+		const char *key = i < n ? list[i].key : PDB_KEY_UNKNOWN;
+
+		key_path(src, epoch, key, kdir);
+		err = pdb_mf_check(src, epoch, key, kdir);
+	}
+	return err;
+}
+
 int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uint32_t src_epoch,
 		 unsigned int flags)
 {
@@ -1145,6 +1203,9 @@ int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uin
 	err = from_src(dst, src, pdb_image_list(src, src_epoch, &list, &n));
 	if (err)
 		return err;
+	err = from_src(dst, src, check_listed(src, src_epoch, list, n));
+	if (err)
+		goto out_free;
 	if (dst_epoch == 0 || dst_epoch > PDB_EPOCH_MAX) {
 		err = ax_fail(&dst->err, -EINVAL, "bad epoch %u", dst_epoch);
 		goto out_free;

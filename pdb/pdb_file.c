@@ -1027,8 +1027,8 @@ static int parse_ident(struct pctx *c, const struct hdr *h, const struct pdb_ide
 	c->pos += (size_t)klen;
 	if (want && (epoch != want->epoch || strcmp(key, want->key)))
 		return PDB_CORRUPT_IN(c, 0,
-				      "the file belongs to %s%s%s epoch %llu, but lies in %s%s%s "
-				      "epoch %u (moved, copied or swapped from elsewhere)",
+				      "the file claims %s%s%s epoch %llu, but lies in %s%s%s "
+				      "epoch %u (swapped, moved or copied here?)",
 				      *key ? "image " : "", key, *key ? "," : "the database's",
 				      (unsigned long long)epoch, *want->key ? "image " : "",
 				      want->key, *want->key ? "," : "the database's", want->epoch);

@@ -222,8 +222,9 @@ void pdb_mf_abort(struct pdb_mf_tx *tx)
 
 int pdb_mf_check(struct pdb_db *db, uint32_t epoch, const char *key, const char *kdir)
 {
-	char path[PATH_MAX], name[32];
+	char path[PATH_MAX], buf[32];
 	struct pdb_mf *list;
+	const char *name;
 	uint64_t tables;
 	unsigned int t;
 	size_t n;
@@ -238,12 +239,13 @@ int pdb_mf_check(struct pdb_db *db, uint32_t epoch, const char *key, const char 
 	for (t = 0; t < PDB_T_NR && !err; t++) {
 		if (!(tables & PDB_T_BIT(t)))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", kdir, pdb_table_file(t, name));
+		name = pdb_table_file(t, buf);
+		snprintf(path, sizeof(path), "%s/%s", kdir, name);
 		if (!file_exists(path))
 			err = AX_CORRUPT(pdb_db_err(db), path, 0,
-					 "missing: epoch %u's manifest lists %s for image %s "
-					 "(deleted or moved?)",
-					 epoch, name, key);
+					 "missing: image %s: %s listed in epoch-%u/manifest but "
+					 "not there (deleted or moved?)",
+					 key, name, epoch);
 	}
 	return err;
 }

@@ -11,4 +11,4 @@ CHECK_STEPS += tests/tools/check-cli.sh tests/tools/check-daemon.sh tests/tools/
 	tests/tools/check-merge-epochs.sh tests/tools/check-planted-vprof.sh \
 	tests/tools/check-planted-vreplay.sh tests/tools/check-sampling-output.sh \
 	tests/tools/check-sampling-opts.sh tests/tools/check-json.sh tests/tools/check-periods.sh \
-	tests/tools/check-record-signals.sh tests/tools/check-cli-values.sh
+	tests/tools/check-record-signals.sh tests/tools/check-cli-values.sh tests/tools/check-identity.sh
