@@ -654,8 +654,7 @@ int pdb_image_add(struct pdb_db *db, uint32_t epoch, const struct pdb_image *img
  * Append to list[0..*k) the images the epoch's manifest lists that are neither indexed nor have
  * a directory (flags 0), so that readers find them missing (pdb_load) instead of never asking.
  */
-static int add_manifest_keys(struct pdb_db *db, uint32_t epoch, struct pdb_image **list,
-			     size_t *k)
+static int add_manifest_keys(struct pdb_db *db, uint32_t epoch, struct pdb_image **list, size_t *k)
 {
 	struct pdb_image *l, *im;
 	struct pdb_mf *mf;
@@ -1174,8 +1173,7 @@ static int record_merge(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *s
 }
 
 /* Damage (on src) when src's manifest lists a file that is missing, checked before any write. */
-static int check_listed(struct pdb_db *src, uint32_t epoch, const struct pdb_image *list,
-			size_t n)
+static int check_listed(struct pdb_db *src, uint32_t epoch, const struct pdb_image *list, size_t n)
 {
 	char kdir[PATH_MAX];
 	size_t i;

@@ -545,13 +545,12 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 	else if (want == WANT_MANIFEST)
 		want_type = PDB_FT_MANIFEST;
 	if (h->type < PDB_FT_SAMPLES || h->type >= PDB_FT_NR ||
-	    (want == WANT_ANY && table_of_type[h->type] < 0) ||
-	    (want_type && h->type != want_type))
+	    (want == WANT_ANY && table_of_type[h->type] < 0) || (want_type && h->type != want_type))
 		return AX_CORRUPT(err, name, 6, "file type %u where %s was expected", h->type,
-				  want == WANT_INDEX   ? "an index" :
-				  want == WANT_ORIGINS ? "a merge record" :
+				  want == WANT_INDEX	? "an index" :
+				  want == WANT_ORIGINS	? "a merge record" :
 				  want == WANT_MANIFEST ? "a manifest" :
-							 "a profile table");
+							  "a profile table");
 	if ((h->type == PDB_FT_ORIGINS && version < 2) ||
 	    (h->type == PDB_FT_MANIFEST && version < 3))
 		return AX_CORRUPT(err, name, 6, "file type %u in a version %u file", h->type,
@@ -1222,9 +1221,8 @@ int pdb_parse_origins(const void *buf, size_t len, const char *name, struct pdb_
 	return pdb_parse_origins_id(buf, len, name, NULL, list, n, err);
 }
 
-int pdb_parse_origins_id(const void *buf, size_t len, const char *name,
-			 const struct pdb_ident *id, struct pdb_origin **list, size_t *n,
-			 struct ax_error *err)
+int pdb_parse_origins_id(const void *buf, size_t len, const char *name, const struct pdb_ident *id,
+			 struct pdb_origin **list, size_t *n, struct ax_error *err)
 {
 	struct pdb_origin *v = NULL;
 	struct cols k = { 0 };

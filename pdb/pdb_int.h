@@ -246,9 +246,8 @@ int pdb_parse_index_id(const void *buf, size_t len, const char *name, const stru
 		       struct pdb_image **list, size_t *n, struct ax_error *err);
 int pdb_encode_origins_id(const struct pdb_origin *v, size_t n, const struct pdb_ident *id,
 			  void **buf, size_t *len);
-int pdb_parse_origins_id(const void *buf, size_t len, const char *name,
-			 const struct pdb_ident *id, struct pdb_origin **list, size_t *n,
-			 struct ax_error *err);
+int pdb_parse_origins_id(const void *buf, size_t len, const char *name, const struct pdb_ident *id,
+			 struct pdb_origin **list, size_t *n, struct ax_error *err);
 /* A manifest (v sorted by key, strictly, n >= 1); parse one (free() the list). */
 int pdb_encode_manifest(const struct pdb_mf *v, size_t n, const struct pdb_ident *id, void **buf,
 			size_t *len);
@@ -283,8 +282,8 @@ struct pdb_mf_tx {
  * is written to a temporary file only when the set changes. A missing manifest is first rebuilt
  * from the epoch's files.
  */
-int pdb_mf_prepare(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t keep,
-		   uint64_t add, struct pdb_mf_tx *tx);
+int pdb_mf_prepare(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t keep, uint64_t add,
+		   struct pdb_mf_tx *tx);
 /* Rename (or remove) the manifest, fsync the epoch directory. On failure the temp is dropped. */
 int pdb_mf_commit(struct pdb_db *db, struct pdb_mf_tx *tx);
 void pdb_mf_abort(struct pdb_mf_tx *tx); /* drop a staged update */

@@ -153,8 +153,8 @@ static int mf_stage(struct pdb_db *db, uint32_t epoch, const struct pdb_mf *list
 	return err;
 }
 
-int pdb_mf_prepare(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t keep,
-		   uint64_t add, struct pdb_mf_tx *tx)
+int pdb_mf_prepare(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t keep, uint64_t add,
+		   struct pdb_mf_tx *tx)
 {
 	struct pdb_mf *list, *e = NULL;
 	uint64_t tables;
