@@ -24,6 +24,8 @@
  *   DIR/epoch-N/unknown.prof    PDB_FT_UNKNOWN: samples no image claimed, (pid, pc, event) -> count
  *   DIR/epoch-N/merged          PDB_FT_ORIGINS: the (database identity, epoch) pairs whose samples
  *                               were merged into this epoch (MERGES)
+ *   DIR/epoch-N/manifest        PDB_FT_MANIFEST (version >= 3): the table files each image (and
+ *                               "unknown") has in this epoch (MANIFEST)
  *   DIR/epoch-N/<key>/          one image, named by its key (below)
  *       <EVENT>.prof            PDB_FT_SAMPLES: offset -> samples of one event (CYCLES.prof, ...)
  *       values.prof             PDB_FT_VALUES: offset -> destination register + value hotlist
@@ -49,11 +51,13 @@
  *
  *   OFFSET  SIZE  DESCRIPTION
  *   0       4     magic: the bytes 'A' 'X' 'P' 'D'
- *   4       2     format version: PDB_FORMAT_VERSION (2) when written; readers take
+ *   4       2     format version: PDB_FORMAT_VERSION (3) when written; readers take
  *                 PDB_FORMAT_OLDEST (1) .. PDB_FORMAT_VERSION (version 1 had no period record
- *                 in PDB_FT_SAMPLES files and no PDB_FT_ORIGINS; everything else is the same)
+ *                 in PDB_FT_SAMPLES files and no PDB_FT_ORIGINS; versions 1 and 2 had no
+ *                 PDB_FL_IDENT and no PDB_FT_MANIFEST; everything else is the same)
  *   6       2     file type: PDB_FT_* (must match the file's name)
- *   8       4     flags: PDB_FL_*; readers refuse unknown bits
+ *   8       4     flags: PDB_FL_*; readers refuse unknown bits (and PDB_FL_IDENT before
+ *                 version 3)
  *   12      4     event: PDB_EV_* id for PDB_FT_SAMPLES (must match the name), 0 otherwise
  *   16      8     record count, n >= 1
  *   24      8     payload length after decompression, 1 .. PDB_PAYLOAD_MAX (a file with no record
@@ -70,8 +74,18 @@
  * stored length <= decompressed length <= PDB_PAYLOAD_MAX and <= 1032 x stored length (zlib's
  * best ratio), 1 <= record count <= decompressed length (every record takes at least one byte
  * per column), payload CRC, decompression to exactly the announced length (the buffer grows with
- * the bytes the stream really yields), then every record. Memory stays proportional to what the
- * file really holds.
+ * the bytes the stream really yields), the identity record (IDENTITY), then every record.
+ * Memory stays proportional to what the file really holds.
+ *
+ * IDENTITY (version >= 3). With PDB_FL_IDENT the payload starts with what the file belongs to:
+ * varint epoch (1..PDB_EPOCH_MAX), varint key length (0..PDB_KEY_MAX), the key's bytes (no NUL):
+ * the image key for an image's tables, "unknown" for unknown.prof, the empty key for the epoch's
+ * own files (index, merged, manifest). The file type and event, checked against the file name,
+ * say which table it is. Every file the database writes has one, and every reader of a database
+ * checks it against the file's place (epoch-N directory, key directory): a file swapped between
+ * two images, or copied from another epoch, is damage ("FILE: ...: the file claims image A,
+ * epoch 1, but lies in image B, epoch 1"). Files without one (versions 1 and 2, and those
+ * pdb_encode() writes for tools) have nothing to check. The record count excludes it.
  *
  * PAYLOADS. A varint is unsigned LEB128 (7 bits a byte, low group first, at most 10 bytes, the
  * value fitting 64 bits). "Column" means n varints, one per record, stored one after another:
@@ -106,6 +120,10 @@
  *        text_size, flags (varint, 0 in versions 1 and 2).
  *   PDB_FT_ORIGINS (version >= 2): columns  identity (delta), epoch (1..PDB_EPOCH_MAX); records
  *        sorted by (identity, epoch), strictly.
+ *   PDB_FT_MANIFEST (version >= 3): n rows sorted by key, strictly; each row: key (varint length
+ *        1..PDB_KEY_MAX, bytes: a valid key or "unknown"), tables (varint, not 0: bit e for
+ *        <EVENT>.prof of event e (e < PDB_EV_MAX), then bits 32 values.prof, 33 latency.prof,
+ *        34 conflicts.prof, 35 vcount.prof, for "unknown" bit 36 unknown.prof, and only those).
  *   Trailing bytes after the last column are damage.
  *
  * PERIODS. A sample stands for "period" events, the period being drawn uniformly from the
@@ -137,6 +155,19 @@
  * that fails part way is recorded: rerun with PDB_MERGE_FORCE only knowing that it adds again
  * what was merged before the failure. Samples stored into an epoch after it was merged elsewhere
  * are not told apart: merging it again (forced) adds the old ones twice.
+ *
+ * MANIFEST (version >= 3). epoch-N/manifest lists, for every key with files in the epoch, which
+ * table files it has, so that a reader notices a missing file instead of reading it as no
+ * samples: pdb_load() of a key the manifest lists reports each listed file that is not there
+ * as damage ("FILE: offset 0: missing: image K: CYCLES.prof listed in epoch-N/manifest but not
+ * there"), a listed image whose directory is gone included (pdb_image_list() lists it, so readers
+ * ask for it), and pdb_merge_db() checks the source's before it writes anything. Files present
+ * but not listed are read (a crash between a store's renames leaves them so). Every store updates
+ * the manifest when the key's set of files changes: its new version is written and fsynced with
+ * the store's table files, renamed after them and before any table file is removed, so it never
+ * lists a file that is not there; it is removed when it would be empty. An epoch without one (a
+ * database written before version 3) is read without the check and gets one, made from the
+ * files present, at its next store. A manifest deleted by hand is not noticed.
  *
  * UPDATES. Every file is replaced as a whole: write ".NAME.tmp.XXXXXX" in the same directory,
  * fsync it, rename it over NAME, fsync the directory (the renames of one pdb_store share one
