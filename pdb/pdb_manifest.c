@@ -220,32 +220,49 @@ void pdb_mf_abort(struct pdb_mf_tx *tx)
 	tx->action = PDB_MF_NONE;
 }
 
+/* The first table of key the manifest lists that kdir lacks (its file into path), or -1. */
+static int mf_first_missing(struct pdb_db *db, uint32_t epoch, const char *key, const char *kdir,
+			    char *path, int *err)
+{
+	struct pdb_mf *list;
+	uint64_t tables;
+	unsigned int t;
+	char buf[32];
+	size_t n;
+	bool have;
+
+	*err = pdb_mf_read(db, epoch, &list, &n, &have);
+	if (*err || !have)
+		return -1;
+	tables = pdb_mf_tables(list, n, key);
+	free(list);
+	for (t = 0; t < PDB_T_NR; t++) {
+		if (!(tables & PDB_T_BIT(t)))
+			continue;
+		snprintf(path, PATH_MAX, "%s/%s", kdir, pdb_table_file(t, buf));
+		if (!file_exists(path))
+			return (int)t;
+	}
+	return -1;
+}
+
 int pdb_mf_check(struct pdb_db *db, uint32_t epoch, const char *key, const char *kdir)
 {
 	char path[PATH_MAX], buf[32];
-	struct pdb_mf *list;
-	const char *name;
-	uint64_t tables;
-	unsigned int t;
-	size_t n;
-	bool have;
-	int err;
+	int err, t;
 
-	err = pdb_mf_read(db, epoch, &list, &n, &have);
-	if (err || !have)
+	t = mf_first_missing(db, epoch, key, kdir, path, &err);
+	if (t < 0)
 		return err;
-	tables = pdb_mf_tables(list, n, key);
-	free(list);
-	for (t = 0; t < PDB_T_NR && !err; t++) {
-		if (!(tables & PDB_T_BIT(t)))
-			continue;
-		name = pdb_table_file(t, buf);
-		snprintf(path, sizeof(path), "%s/%s", kdir, name);
-		if (!file_exists(path))
-			err = AX_CORRUPT(pdb_db_err(db), path, 0,
-					 "missing: image %s: %s listed in epoch-%u/manifest but "
-					 "not there (deleted or moved?)",
-					 key, name, epoch);
-	}
-	return err;
+	/*
+	 * A pdb_store that drops a table renames the manifest before it removes the file: read
+	 * the manifest again before calling the file missing.
+	 */
+	t = mf_first_missing(db, epoch, key, kdir, path, &err);
+	if (t < 0)
+		return err;
+	return AX_CORRUPT(pdb_db_err(db), path, 0,
+			  "missing: image %s: %s listed in epoch-%u/manifest but not there "
+			  "(deleted or moved?)",
+			  key, pdb_table_file((unsigned int)t, buf), epoch);
 }
