@@ -32,7 +32,7 @@ ALL_TARGETS :=
 CHECK_STEPS :=	# extra commands run after the unit tests by `make check`
 BENCH_STEPS :=
 
-.PHONY: all check check-core check-layers bench deps clean format-check tests modules
+.PHONY: all check check-core check-layers bench deps clean format-check tests modules san-tools
 all:
 
 # Modules and layers (DESIGN.md "Layers"). Each directory's module.mk declares its module:
@@ -95,6 +95,20 @@ endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 TOOL_BINS := $(addprefix $(BUILD)/bin/,$(TOOLS))
 
+# The user's tools once more with the sanitizers, against the -san archives: build/san-bin/<name>,
+# run by tests/tools/check-san-tools.sh (through AXPROF_BIN) so that `make check` fails on an
+# ASan/UBSan/LSan finding in the tools themselves, not only in the unit tests.
+SAN_TOOLS := axprof vprof vreplay axprofd axeval
+define san_tool_rule
+$(BUILD)/san-bin/$(1): $$(patsubst %.c,$(BUILD)/san/%.o,$$($(1)_SRCS)) $(LIB_SAN)
+	@mkdir -p $$(dir $$@)
+	$$(if $$(Q),@echo "  LD-SAN  $$@")
+	$$(Q)$$(CC) $$(SANFLAGS) -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach t,$(SAN_TOOLS),$(eval $(call san_tool_rule,$(t))))
+SAN_TOOL_BINS := $(addprefix $(BUILD)/san-bin/,$(SAN_TOOLS))
+san-tools: $(SAN_TOOL_BINS)
+
 # Unit tests: every tests/<dir>/test_<file>.c is one cmocka program, built with the sanitizers.
 TEST_SRCS := $(wildcard tests/*/test_*.c)
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
@@ -133,7 +147,7 @@ format-check:
 	if [ "$$bad" != 0 ]; then echo "format-check: clang-format would change $$bad places (run clang-format -i)"; exit 1; fi
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory all tests workloads
+	$(Q)$(MAKE) --no-print-directory all tests workloads san-tools
 	$(Q)$(MAKE) --no-print-directory check-core check-layers format-check
 	$(Q)scripts/run-tests $(BUILD) $(TEST_BINS) -- $(CHECK_STEPS)
 

@@ -512,7 +512,8 @@ int an_cyceq_exitless(const struct an_cyceq_graph *g, uint32_t *nodes, uint32_t 
 	err = reach_compute(g, &r);
 	if (err)
 		return err;
-	memcpy(nodes, r.extra, (size_t)r.nextra * sizeof(uint32_t));
+	if (r.nextra) /* memcpy() from NULL is undefined even for 0 bytes */
+		memcpy(nodes, r.extra, (size_t)r.nextra * sizeof(uint32_t));
 	*n = r.nextra;
 	reach_free(&r);
 	return 0;

@@ -570,7 +570,8 @@ int an_stall_procs(struct an_fi_image *im, const struct an_fi_opts *o, struct an
 		n++;
 		an_fi_proc_free(fp);
 	}
-	qsort(v, n, sizeof(*v), cmp_stall_proc);
+	if (n > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(v, n, sizeof(*v), cmp_stall_proc);
 	*out = v;
 	*nout = n;
 	return 0;

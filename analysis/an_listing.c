@@ -221,7 +221,8 @@ static void sort_syms(struct lst *l, const char *cursec)
 			while (j < hi)
 				t[k++] = a[j++];
 		}
-		memcpy(a, t, (size_t)l->n * sizeof(*a));
+		if (l->n) /* memcpy() from NULL is undefined even for 0 bytes */
+			memcpy(a, t, (size_t)l->n * sizeof(*a));
 	}
 }
 

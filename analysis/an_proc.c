@@ -370,7 +370,8 @@ static int section_functions(const struct finder *f, const struct img_section *s
 		v[k].order = i;
 		k++;
 	}
-	qsort(v, k, sizeof(*v), cmp_fsym);
+	if (k > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(v, k, sizeof(*v), cmp_fsym);
 	*n = 0;
 	for (size_t i = 0; i < k; i++)
 		if (!*n || v[*n - 1].sym->value != v[i].sym->value)
@@ -649,7 +650,8 @@ int an_procs_find(const struct img *e, struct an_procs **out, struct ax_error *e
 		if (ret)
 			goto out_free;
 	}
-	qsort(f.v, f.n, sizeof(*f.v), cmp_proc);
+	if (f.n > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(f.v, f.n, sizeof(*f.v), cmp_proc);
 
 	ps = calloc(1, sizeof(*ps));
 	if (!ps) {

@@ -443,7 +443,8 @@ int dmn_fork(struct dmn *d, uint32_t parent, uint32_t child)
 	map = malloc((n ? n : 1) * sizeof(*map));
 	if (!map)
 		return -ENOMEM;
-	memcpy(map, p->map, n * sizeof(*map)); /* p may move when the child is inserted */
+	if (n) /* memcpy() from NULL is undefined even for 0 bytes */
+		memcpy(map, p->map, n * sizeof(*map)); /* p may move when the child is inserted */
 	c = dmn_proc_find(d, child, true);
 	if (!c) {
 		free(map);

@@ -419,7 +419,8 @@ int ev_eval_image(const char *image, const struct pdb_prof *prof, const struct m
 			total += s;
 		}
 	}
-	qsort(v, n, sizeof(*v), cmp_pp);
+	if (n > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(v, n, sizeof(*v), cmp_pp);
 	for (k = 0; k < n; k++) {
 		/* Figure 10 takes "the procedures accounting for 99.9% of the execution time". */
 		bool fig10 = cum < 0.999 * total;

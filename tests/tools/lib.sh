@@ -5,7 +5,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 BUILD=${BUILD:-build}
 case "$BUILD" in /*) ;; *) BUILD=$top/$BUILD ;; esac
-bin=$BUILD/bin
+# AXPROF_BIN: another directory of the same tools (check-san-tools.sh: build/san-bin).
+bin=${AXPROF_BIN:-$BUILD/bin}
 axprof=$bin/axprof
 wl=$BUILD/workloads
 passed=0

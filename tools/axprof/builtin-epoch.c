@@ -79,6 +79,7 @@ int cmd_epoch(int argc, char **argv)
 	}
 	if (ret) {
 		fprintf(stderr, "axprof epoch: %s\n", pdb_errmsg(db));
+		free(ep); /* the list, when only `current` failed */
 		pdb_close(db);
 		return 1;
 	}

@@ -174,7 +174,8 @@ static int image_procs(struct report *rp, const struct tl_view_image *im, struct
 		}
 		free(cs);
 	}
-	qsort(ps, nps, sizeof(*ps), ps_cmp);
+	if (nps > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(ps, nps, sizeof(*ps), ps_cmp);
 	for (size_t i = 0; i < nps;) {
 		struct row *r = rows_add(rs);
 
@@ -348,7 +349,8 @@ static int run(struct report *rp)
 			rs.r[k++] = rs.r[i];
 	}
 	rs.n = k;
-	qsort(rs.r, rs.n, sizeof(rs.r[0]), row_cmp);
+	if (rs.n > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(rs.r, rs.n, sizeof(rs.r[0]), row_cmp);
 	if (rp->ro.json) {
 		json_report(rp, &rs);
 	} else {
@@ -520,7 +522,8 @@ static int run_stalls(struct report *rp)
 	if (!ret) {
 		if (!tot.period)
 			tot.period = o.period[AN_EV_CYCLES];
-		qsort(v, n, sizeof(*v), srow_cmp);
+		if (n > 1) /* qsort(NULL, 0, ...) is undefined */
+			qsort(v, n, sizeof(*v), srow_cmp);
 		if (rp->ro.top > 0 && (size_t)rp->ro.top < n)
 			n = (size_t)rp->ro.top;
 		if (rp->ro.json)

@@ -297,7 +297,8 @@ static int collect(const struct ts_args *a, const struct tl_view *v, struct top 
 			a->ro.image ? a->ro.image : "");
 		return 1;
 	}
-	qsort(t->v, t->n, sizeof(*t->v), cmp_stall);
+	if (t->n > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(t->v, t->n, sizeof(*t->v), cmp_stall);
 	return 0;
 }
 

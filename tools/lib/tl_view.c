@@ -165,7 +165,8 @@ size_t tl_view_select(const struct tl_view *v, const char *sel, unsigned int eve
 		if (matches(&v->im[i], sel))
 			out[k++] = &v->im[i];
 	sort_event = event < PDB_EV_MAX ? event : 0;
-	qsort(out, k, sizeof(*out), by_samples);
+	if (k > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(out, k, sizeof(*out), by_samples);
 	return k;
 }
 

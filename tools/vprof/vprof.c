@@ -310,7 +310,8 @@ static int procs_of(const struct vp *vp, const struct tl_view_image *im, const s
 		p.samples = range_samples(t, p.start, p.end);
 		ps[n++] = p;
 	}
-	qsort(ps, n, sizeof(*ps), proc_cmp);
+	if (n > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(ps, n, sizeof(*ps), proc_cmp);
 	*out = ps;
 	*nout = n;
 	return 0;
@@ -439,7 +440,8 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 		}
 		tabs_free(&t);
 	}
-	qsort(ss, n, sizeof(*ss), semi_cmp);
+	if (n > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(ss, n, sizeof(*ss), semi_cmp);
 	if (vp->ro.json) {
 		struct ax_json *j = &vp->j;
 

@@ -191,7 +191,8 @@ static size_t partners(const struct tabs *t, uint64_t off, const struct pdb_conf
 	}
 	for (size_t i = 0; i < k; i++)
 		*total += all[i]->count;
-	qsort(all, k, sizeof(all[0]), cnf_count_cmp);
+	if (k > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(all, k, sizeof(all[0]), cnf_count_cmp);
 	if (k > PARTNERS_MAX)
 		k = PARTNERS_MAX;
 	memcpy(p, all, k * sizeof(*p));
@@ -314,7 +315,8 @@ static int procs_of(const struct vr *vr, const struct tl_view_image *im, const s
 		p.conflicts = t->cf[i].count;
 		ps[n++] = p;
 	}
-	qsort(ps, n, sizeof(*ps), proc_cmp);
+	if (n > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(ps, n, sizeof(*ps), proc_cmp);
 	*out = ps;
 	*nout = n;
 	return 0;
@@ -427,7 +429,8 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 		}
 		for (size_t i = 0; i < t.ncf; i++)
 			order[i] = &t.cf[i];
-		qsort(order, t.ncf, sizeof(*order), cnf_count_cmp);
+		if (t.ncf > 1) /* qsort(NULL, 0, ...) is undefined */
+			qsort(order, t.ncf, sizeof(*order), cnf_count_cmp);
 		printf("\nConflicting pairs, by count (share of the load's conflicts; dist: fewest "
 		       "instructions apart):\n");
 		printf("%8s %7s %4s  %-10s %-22s %-26s    %s\n", "count", "share", "dist", "kind",
