@@ -141,20 +141,28 @@ static int analyse(const struct an_procs *ps, const struct an_proc *p,
 /* ------------------------------------------------------------------------------------------ */
 /* Output. */
 
+/* Open a procedure's document with the keys every cfg document starts with. */
+static void json_proc_open(struct ax_json *j, FILE *f, const char *file, const struct an_proc *p,
+			   const struct an_cfg *cfg)
+{
+	char name[512];
+
+	an_proc_name(p, name, sizeof(name));
+	ax_json_doc_open(j, f, "cfg");
+	ax_json_str(j, "image", file);
+	ax_json_str(j, "procedure", name);
+	ax_json_hex(j, "start", p->start);
+	ax_json_hex(j, "end", p->end);
+	ax_json_u64(j, "insns", cfg->ninsns);
+}
+
 /* One procedure's summary: one document per line (JSON Lines). */
 static void json_summary(FILE *f, const char *file, const struct an_proc *p,
 			 const struct an_cfg *cfg)
 {
 	struct ax_json j;
-	char name[512];
 
-	an_proc_name(p, name, sizeof(name));
-	ax_json_doc_open(&j, f, "cfg");
-	ax_json_str(&j, "image", file);
-	ax_json_str(&j, "procedure", name);
-	ax_json_hex(&j, "start", p->start);
-	ax_json_hex(&j, "end", p->end);
-	ax_json_u64(&j, "insns", cfg->ninsns);
+	json_proc_open(&j, f, file, p, cfg);
 	ax_json_u64(&j, "block_count", cfg->nblocks);
 	ax_json_u64(&j, "edge_count", cfg->nedges);
 	ax_json_u64(&j, "classes", cfg->nclasses);
@@ -377,15 +385,8 @@ static void print_json(FILE *f, const char *file, const struct an_proc *p, const
 {
 	const struct an_cfg *cfg = a->cfg;
 	struct ax_json j;
-	char name[512];
 
-	an_proc_name(p, name, sizeof(name));
-	ax_json_doc_open(&j, f, "cfg");
-	ax_json_str(&j, "image", file);
-	ax_json_str(&j, "procedure", name);
-	ax_json_hex(&j, "start", p->start);
-	ax_json_hex(&j, "end", p->end);
-	ax_json_u64(&j, "insns", cfg->ninsns);
+	json_proc_open(&j, f, file, p, cfg);
 	ax_json_u64(&j, "classes", cfg->nclasses);
 	ax_json_bool(&j, "guessed", p->flags & AN_PROC_GUESSED);
 	ax_json_bool(&j, "missing_edges", cfg->flags & AN_CFG_MISSING_EDGES);
