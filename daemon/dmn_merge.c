@@ -276,56 +276,81 @@ long dmn_feed(struct dmn *d, const void *buf, size_t len, bool eof)
 
 /* ---- flushing ---- */
 
-static int store(struct dmn *d, uint32_t epoch, const char *key, struct pdb_prof *prof)
+/* Stage every non-empty profile (and its index entry) into the open transaction. */
+static int stage_all(struct dmn *d, uint32_t epoch, size_t *nimg, uint64_t *nsamples)
 {
-	int ret = pdb_merge_store(d->db, epoch, key, prof);
+	int ret = 0;
 
-	if (ret)
-		return dmn_fail_with(d, ret, pdb_last_error(d->db));
-	pdb_prof_clear(prof);
-	d->st.images_flushed++;
-	return 0;
+	*nimg = 0;
+	*nsamples = 0;
+	for (size_t i = 0; i < d->nimg && !ret; i++) {
+		struct dmn_image *im = d->img[i];
+
+		if (pdb_prof_is_empty(im->prof))
+			continue;
+		(*nimg)++;
+		for (unsigned int e = 0; e < PDB_EV_MAX; e++)
+			*nsamples += pdb_prof_total(im->prof, e);
+		if (im->indexed_epoch != epoch)
+			ret = pdb_image_add(d->db, epoch, &im->desc);
+		if (!ret)
+			ret = pdb_merge_store(d->db, epoch, im->desc.key, im->prof);
+	}
+	if (!ret && !pdb_prof_is_empty(d->unknown))
+		ret = pdb_merge_store(d->db, epoch, PDB_KEY_UNKNOWN, d->unknown);
+	return ret;
 }
 
+/*
+ * One transaction (pdb.h TRANSACTIONS): every image's profile, its index entry and the unknown
+ * profile are stored together or not at all. On failure nothing is stored and the profiles stay
+ * in memory for the next flush; the message says what was not stored.
+ */
 int dmn_flush(struct dmn *d)
 {
+	struct pdb_tx *tx;
+	uint64_t nsamples;
 	uint32_t epoch;
-	int ret, first = 0;
+	size_t nimg;
+	int ret;
 
 	ret = pdb_epoch_current(d->db, &epoch);
+	if (!ret)
+		ret = pdb_tx_begin(d->db, &tx);
 	if (ret) {
 		d->st.flush_errors++;
 		return dmn_fail_with(d, ret, pdb_last_error(d->db));
+	}
+	ret = stage_all(d, epoch, &nimg, &nsamples);
+	if (ret)
+		pdb_tx_abort(tx);
+	else
+		ret = pdb_tx_commit(tx);
+	if (ret) {
+		d->st.flush_errors++;
+		dmn_fail_with(d, ret, pdb_last_error(d->db));
+		snprintf(d->err.msg + strlen(d->err.msg), sizeof(d->err.msg) - strlen(d->err.msg),
+			 " (nothing was stored: the profiles of %zu images, %llu samples, and "
+			 "the unknown samples were not written)",
+			 nimg, (unsigned long long)nsamples);
+		return ret;
 	}
 	for (size_t i = 0; i < d->nimg; i++) {
 		struct dmn_image *im = d->img[i];
 
 		if (pdb_prof_is_empty(im->prof))
 			continue;
-		if (im->indexed_epoch != epoch) {
-			ret = pdb_image_add(d->db, epoch, &im->desc);
-			if (ret) {
-				if (!first)
-					first = dmn_fail_with(d, ret, pdb_last_error(d->db));
-				continue;
-			}
-			im->indexed_epoch = epoch;
-		}
-		ret = store(d, epoch, im->desc.key, im->prof);
-		if (ret && !first)
-			first = ret;
+		im->indexed_epoch = epoch;
+		pdb_prof_clear(im->prof);
+		d->st.images_flushed++;
 	}
 	if (!pdb_prof_is_empty(d->unknown)) {
-		ret = store(d, epoch, PDB_KEY_UNKNOWN, d->unknown);
-		if (ret && !first)
-			first = ret;
+		pdb_prof_clear(d->unknown);
+		d->st.images_flushed++;
 	}
 	d->st.last_epoch = epoch;
-	if (first)
-		d->st.flush_errors++;
-	else
-		d->st.flushes++;
-	return first;
+	d->st.flushes++;
+	return 0;
 }
 
 void dmn_discard(struct dmn *d)

@@ -218,6 +218,7 @@ enum pdb_ftype {
 	PDB_FT_INDEX = 7,
 	PDB_FT_ORIGINS = 8, /* version >= 2 */
 	PDB_FT_MANIFEST = 9, /* version >= 3 */
+	PDB_FT_JOURNAL = 10, /* version >= 3: DIR/journal (TRANSACTIONS) */
 	PDB_FT_NR,
 };
 
@@ -449,6 +450,30 @@ int pdb_merge_store(struct pdb_db *db, uint32_t epoch, const char *key,
 #define PDB_MERGE_FORCE (1u << 0)
 int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uint32_t src_epoch,
 		 unsigned int flags);
+
+/*
+ * TRANSACTIONS (see the top of this file): several updates of one database, all or nothing.
+ * pdb_tx_begin takes DIR/lock exclusively (finishing an interrupted transaction first) until
+ * the commit or the abort. While it is in progress, pdb_store, pdb_merge_store and
+ * pdb_image_add on db join it (their pdb_tx_ forms say so explicitly) and reads through db
+ * (pdb_load, pdb_image_list, ...) see what it staged. A failed operation poisons it: commit then
+ * aborts and returns that failure. pdb_tx_commit and pdb_tx_abort end it (and free tx); after
+ * a failed commit the database holds the state before, or (when the message says the update
+ * was committed) the state after, which the next writer or reader finishes.
+ */
+struct pdb_tx;
+int pdb_tx_begin(struct pdb_db *db, struct pdb_tx **txp);
+int pdb_tx_store(struct pdb_tx *tx, uint32_t epoch, const char *key, const struct pdb_prof *prof);
+int pdb_tx_merge_store(struct pdb_tx *tx, uint32_t epoch, const char *key,
+		       const struct pdb_prof *prof);
+int pdb_tx_image_add(struct pdb_tx *tx, uint32_t epoch, const struct pdb_image *img);
+int pdb_tx_commit(struct pdb_tx *tx);
+void pdb_tx_abort(struct pdb_tx *tx);
+/*
+ * Finish an interrupted transaction: apply DIR/journal (idempotently) and remove it; 0 when
+ * there is none. -EBADMSG (and nothing changed) when the journal is damaged.
+ */
+int pdb_recover(struct pdb_db *db);
 
 /* --- files in memory (pdb_file.c): for tools, the fuzzer and tests --- */
 

@@ -15,12 +15,6 @@
 /* Room left in a PATH_MAX buffer after the database directory: epoch, key and file names. */
 #define DIR_MAX (PATH_MAX - 256)
 
-struct pdb_db {
-	char *dir;
-	int lockfd; /* DIR/lock, opened at the first update */
-	struct ax_error err; /* the last failure */
-};
-
 const char *pdb_errmsg(const struct pdb_db *db)
 {
 	return db->err.msg;
@@ -107,29 +101,86 @@ static bool entry_is_dir(const char *parent, const struct dirent *d)
 	return is_dir(path);
 }
 
-/* --- lock --- */
+/* --- lock (pdb.h UPDATES: writers LOCK_EX for a transaction, readers LOCK_SH while open) --- */
 
-static int lock_db(struct pdb_db *db)
+/*
+ * The handles this process has open: a process's exclusive lock must not wait for its own
+ * readers' shared locks (another description of the same file), so it suspends them.
+ */
+static struct pdb_db **open_dbs;
+static size_t nopen;
+
+static bool same_db(const struct pdb_db *a, const struct pdb_db *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a->dir, &sa) && !stat(b->dir, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/* Release (or take again) the shared locks of this process's other readers of db. */
+static void suspend_readers(struct pdb_db *db, bool suspend)
+{
+	size_t i;
+
+	for (i = 0; i < nopen; i++) {
+		struct pdb_db *o = open_dbs[i];
+
+		if (o == db || !o->shared || o->lockfd < 0 || !same_db(o, db))
+			continue;
+		while (flock(o->lockfd, suspend ? LOCK_UN : LOCK_SH) && errno == EINTR)
+			;
+	}
+}
+
+static int lock_fd(struct pdb_db *db, int op)
 {
 	char path[PATH_MAX];
 
 	if (db->lockfd < 0) {
 		snprintf(path, sizeof(path), "%s/lock", db->dir);
 		db->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (db->lockfd < 0 && op == LOCK_SH)
+			db->lockfd = open(path, O_RDONLY | O_CLOEXEC);
 		if (db->lockfd < 0)
 			return ax_syserr(&db->err, -errno, path, "open");
 	}
-	while (flock(db->lockfd, LOCK_EX))
+	while (flock(db->lockfd, op))
 		if (errno != EINTR)
 			return ax_fail(&db->err, -errno, "%s/lock: flock: %s", db->dir,
 				       strerror(errno));
 	return 0;
 }
 
-static void unlock_db(struct pdb_db *db)
+int pdb_lock(struct pdb_db *db)
 {
-	flock(db->lockfd, LOCK_UN);
+	int err;
+
+	if (db->depth++)
+		return 0;
+	suspend_readers(db, true);
+	err = lock_fd(db, LOCK_EX);
+	if (!err)
+		err = pdb_recover_locked(db);
+	if (err) {
+		db->depth = 1;
+		pdb_unlock(db);
+	}
+	return err;
 }
+
+void pdb_unlock(struct pdb_db *db)
+{
+	if (!db->depth || --db->depth)
+		return;
+	if (db->lockfd >= 0)
+		while (flock(db->lockfd, db->shared ? LOCK_SH : LOCK_UN) && errno == EINTR)
+			;
+	suspend_readers(db, false);
+}
+
+#define lock_db pdb_lock
+#define unlock_db pdb_unlock
 
 /* --- epochs --- */
 
@@ -434,17 +485,121 @@ static void sweep(const char *path, int depth)
 
 		if (snprintf(sub, sizeof(sub), "%s/%s", path, d->d_name) >= (int)sizeof(sub))
 			continue;
-		if (pdb_is_temp_name(d->d_name))
+		if (pdb_is_temp_name(d->d_name)) {
 			unlink(sub);
-		else if (descend && entry_is_dir(path, d))
+		} else if (descend && entry_is_dir(path, d)) {
 			sweep(sub, depth - 1);
+			/* An empty image directory: made by a transaction that did not commit. */
+			if (depth == 1)
+				rmdir(sub);
+		}
 	}
 	closedir(dir);
+}
+
+/* DIR/format: "N\n", the format version that made the database (MANIFEST); 0 when absent. */
+static int read_format(struct pdb_db *db, unsigned int *version)
+{
+	char path[PATH_MAX];
+	struct ax_error e;
+	size_t len, i;
+	void *buf;
+	int err;
+
+	*version = 0;
+	snprintf(path, sizeof(path), "%s/format", db->dir);
+	err = pdb_read_file(path, &buf, &len, &e);
+	if (err == -ENOENT)
+		return 0;
+	if (err) {
+		db->err = e;
+		return err;
+	}
+	for (i = 0; i + 1 < len && i < 4 && ((char *)buf)[i] >= '0' && ((char *)buf)[i] <= '9'; i++)
+		*version = *version * 10 + (unsigned int)(((char *)buf)[i] - '0');
+	if (i == 0 || i + 1 != len || ((char *)buf)[i] != '\n' || *version < 3) {
+		free(buf);
+		return AX_CORRUPT(&db->err, path, i,
+				  "not a format version (3 or more) and a newline");
+	}
+	free(buf);
+	if (*version > PDB_FORMAT_VERSION)
+		return AX_CORRUPT(&db->err, path, 0,
+				  "format version %u is newer than this reader's (%d): use a newer "
+				  "axprof",
+				  *version, PDB_FORMAT_VERSION);
+	return 0;
+}
+
+static int write_format(struct pdb_db *db)
+{
+	char path[PATH_MAX], text[16];
+
+	snprintf(path, sizeof(path), "%s/format", db->dir);
+	snprintf(text, sizeof(text), "%d\n", PDB_FORMAT_VERSION);
+	return pdb_replace_file(path, text, strlen(text), &db->err);
+}
+
+/* A reader's shared lock, after finishing an interrupted update (the journal) if there is one. */
+static int open_shared(struct pdb_db *db)
+{
+	char path[PATH_MAX], msg[AX_ERROR_MAX];
+	struct stat st;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/lock", db->dir);
+	err = lock_fd(db, LOCK_SH);
+	if (err && stat(path, &st) && errno == ENOENT)
+		return 0; /* a read-only copy that nobody can write: nothing to lock */
+	if (err)
+		return err;
+	db->shared = true;
+	snprintf(path, sizeof(path), "%s/journal", db->dir);
+	if (stat(path, &st))
+		return 0;
+	err = pdb_lock(db);
+	if (!err) {
+		pdb_unlock(db);
+		return 0;
+	}
+	snprintf(msg, sizeof(msg), "%s", db->err.msg);
+	return ax_fail(&db->err, err,
+		       "%s: an interrupted update must be finished before the database is read, "
+		       "and this failed: %s; run `axprof fsck -d %s --repair` as a user who may "
+		       "write it",
+		       path, msg, db->dir);
+}
+
+static int register_db(struct pdb_db *db)
+{
+	struct pdb_db **v = pdb_realloc(open_dbs, (nopen + 1) * sizeof(*v));
+
+	if (!v)
+		return ax_fail(&db->err, -ENOMEM, "%s: out of memory", db->dir);
+	open_dbs = v;
+	open_dbs[nopen++] = db;
+	return 0;
+}
+
+static void unregister_db(struct pdb_db *db)
+{
+	size_t i;
+
+	for (i = 0; i < nopen; i++)
+		if (open_dbs[i] == db) {
+			open_dbs[i] = open_dbs[--nopen];
+			break;
+		}
+	if (!nopen) {
+		free(open_dbs);
+		open_dbs = NULL;
+	}
 }
 
 int pdb_open(const char *dir, bool create, struct pdb_db **dbp, struct ax_error *err)
 {
 	struct pdb_db *db;
+	unsigned int version;
 	uint32_t max, e;
 	uint64_t id;
 	int ret;
@@ -466,15 +621,20 @@ int pdb_open(const char *dir, bool create, struct pdb_db **dbp, struct ax_error 
 	db->lockfd = -1;
 	db->dir = pdb_strdup(dir);
 	if (!db->dir) {
-		ret = ax_fail(err, -ENOMEM, "%s: out of memory", dir);
-		goto out_free;
+		free(db);
+		return ax_fail(err, -ENOMEM, "%s: out of memory", dir);
 	}
+	ret = register_db(db);
+	if (ret)
+		goto out_err;
 	if (create) {
-		ret = lock_db(db);
+		ret = lock_db(db); /* finishes an interrupted update */
 		if (ret)
 			goto out_err;
 		sweep(db->dir, 2);
 		ret = epoch_max(db, &max);
+		if (!ret && !max)
+			ret = write_format(db);
 		if (!ret && !max)
 			ret = epoch_new_locked(db, &e);
 		if (!ret && !max)
@@ -485,15 +645,19 @@ int pdb_open(const char *dir, bool create, struct pdb_db **dbp, struct ax_error 
 		if (!ret && !max)
 			ret = ax_fail(&db->err, -ENOENT,
 				      "%s: not a profile database (no epoch-N directory)", dir);
+		if (!ret)
+			ret = open_shared(db);
 	}
+	if (!ret)
+		ret = read_format(db, &version);
 	if (ret)
 		goto out_err;
+	db->mf_required = version >= 3;
 	*dbp = db;
 	return 0;
 out_err:
 	if (err)
 		*err = db->err;
-out_free:
 	pdb_close(db);
 	return ret;
 }
@@ -502,10 +666,36 @@ void pdb_close(struct pdb_db *db)
 {
 	if (!db)
 		return;
+	if (db->tx)
+		pdb_tx_abort(db->tx);
+	unregister_db(db);
 	if (db->lockfd >= 0)
 		close(db->lockfd);
 	free(db->dir);
 	free(db);
+}
+
+/* --- transactions of one call --- */
+
+/* Join db's transaction, or begin one of our own (*own). */
+static int tx_enter(struct pdb_db *db, struct pdb_tx **own)
+{
+	*own = NULL;
+	if (db->tx)
+		return pdb_tx_status(db);
+	return pdb_tx_begin(db, own);
+}
+
+/* Commit (or abort after err) our own transaction; poison a joined one after err. */
+static int tx_leave(struct pdb_db *db, struct pdb_tx *own, int err)
+{
+	if (!own)
+		return pdb_tx_fail(db, err);
+	if (err) {
+		pdb_tx_abort(own);
+		return err;
+	}
+	return pdb_tx_commit(own);
 }
 
 /* --- index --- */
@@ -521,7 +711,7 @@ static int read_index(struct pdb_db *db, uint32_t epoch, struct pdb_image **list
 	*list = NULL;
 	*n = 0;
 	snprintf(path, sizeof(path), "%s/epoch-%u/index", db->dir, epoch);
-	err = pdb_read_file(path, &buf, &len, &db->err);
+	err = pdb_db_read(db, path, &buf, &len);
 	if (err == -ENOENT)
 		return 0;
 	if (err)
@@ -626,7 +816,7 @@ static int index_update(struct pdb_db *db, uint32_t epoch, const struct pdb_imag
 		goto out_free;
 	}
 	snprintf(path, sizeof(path), "%s/epoch-%u/index", db->dir, epoch);
-	err = pdb_replace_file(path, buf, len, &db->err);
+	err = pdb_tx_stage(db, path, buf, len);
 	free(buf);
 out_free:
 	pdb_image_list_free(list, k);
@@ -637,17 +827,18 @@ int pdb_image_add(struct pdb_db *db, uint32_t epoch, const struct pdb_image *img
 {
 	int err;
 
+	struct pdb_tx *own;
+
 	err = check_image(db, img);
 	if (err)
-		return err;
-	err = lock_db(db);
+		return pdb_tx_fail(db, err);
+	err = tx_enter(db, &own);
 	if (err)
 		return err;
 	err = epoch_check(db, epoch);
 	if (!err)
 		err = index_update(db, epoch, img, 1, true);
-	unlock_db(db);
-	return err;
+	return tx_leave(db, own, err);
 }
 
 /*
@@ -783,7 +974,7 @@ static int load_tables(struct pdb_db *db, uint32_t epoch, const char *key, const
 		if (!(mask & PDB_T_BIT(t)))
 			continue;
 		table_path(kdir, t, path);
-		err = pdb_read_file(path, &buf, &len, &db->err);
+		err = pdb_db_read(db, path, &buf, &len);
 		if (err == -ENOENT)
 			continue;
 		if (err)
@@ -828,86 +1019,39 @@ int pdb_load(struct pdb_db *db, uint32_t epoch, const char *key, struct pdb_prof
 }
 
 /*
- * Replace the files of the tables in mask by p's and remove those in del (lock held); key's
- * manifest entry becomes (entry & keep) | mask. Every new file, the manifest included, is
- * written and fsynced before the first rename, so a failure before then changes nothing. The
- * manifest is renamed after the tables and before any removal: it never lists a missing file.
+ * Stage the files of the tables in mask (p's) and the removal of those in del into db's
+ * transaction; key's manifest entry becomes (entry & keep) | mask.
  */
-/* Encode the tables in mask of p and write each to a temporary file (tmp[t]), fsynced. */
-static int stage_tables(struct pdb_db *db, const struct pdb_ident *id, const char *kdir,
-			const struct pdb_prof *p, uint64_t mask, char (*tmp)[PATH_MAX],
-			uint64_t *written)
+static int write_tables(struct pdb_db *db, uint32_t epoch, const char *key, const char *kdir,
+			const struct pdb_prof *p, uint64_t mask, uint64_t del, uint64_t keep)
 {
+	struct pdb_ident id;
 	char path[PATH_MAX];
 	unsigned int t;
 	int err = 0;
 
+	ident_of(&id, epoch, key);
 	for (t = 0; t < PDB_T_NR && !err; t++) {
 		size_t len;
 		void *buf;
 
-		if (!(mask & PDB_T_BIT(t)))
-			continue;
 		table_path(kdir, t, path);
-		err = pdb_encode_table(p, t, id, &buf, &len);
-		if (err) {
-			ax_fail(&db->err, err, "%s: cannot encode: %s", path, strerror(-err));
-			break;
+		if (mask & PDB_T_BIT(t)) {
+			err = pdb_encode_table(p, t, &id, &buf, &len);
+			if (err) {
+				ax_fail(&db->err, err, "%s: cannot encode: %s", path,
+					strerror(-err));
+				break;
+			}
+			err = pdb_tx_stage(db, path, buf, len);
+			free(buf);
+		} else if (del & PDB_T_BIT(t)) {
+			err = pdb_tx_unlink(db, path);
 		}
-		err = pdb_write_temp(path, buf, len, tmp[t], &db->err);
-		free(buf);
-		if (!err)
-			*written |= PDB_T_BIT(t);
-	}
-	return err;
-}
-
-static int write_tables(struct pdb_db *db, uint32_t epoch, const char *key, const char *kdir,
-			const struct pdb_prof *p, uint64_t mask, uint64_t del, uint64_t keep)
-{
-	struct pdb_mf_tx *mf;
-	struct pdb_ident id;
-	char(*tmp)[PATH_MAX];
-	char path[PATH_MAX];
-	uint64_t written = 0;
-	unsigned int t;
-	int err;
-
-	tmp = pdb_malloc(PDB_T_NR * sizeof(*tmp));
-	mf = pdb_calloc(1, sizeof(*mf));
-	if (!tmp || !mf) {
-		free(tmp);
-		free(mf);
-		return ax_fail(&db->err, -ENOMEM, "%s: out of memory", kdir);
-	}
-	ident_of(&id, epoch, key);
-	err = stage_tables(db, &id, kdir, p, mask, tmp, &written);
-	if (!err)
-		err = pdb_mf_prepare(db, epoch, key, keep, mask, mf);
-	for (t = 0; t < PDB_T_NR; t++) {
-		if (!(written & PDB_T_BIT(t)))
-			continue;
-		table_path(kdir, t, path);
-		if (!err)
-			err = pdb_rename(tmp[t], path, &db->err);
-		if (err) /* after a failure: drop the temporaries not yet renamed */
-			unlink(tmp[t]);
 	}
 	if (!err)
-		err = pdb_mf_commit(db, mf);
-	else
-		pdb_mf_abort(mf);
-	for (t = 0; t < PDB_T_NR && !err; t++) {
-		if (!(del & PDB_T_BIT(t)) || (mask & PDB_T_BIT(t)))
-			continue;
-		table_path(kdir, t, path);
-		err = pdb_unlink(path, &db->err);
-	}
-	if (!err && (written || del))
-		err = pdb_fsync_dir(kdir, &db->err);
-	free(tmp);
-	free(mf);
-	return err;
+		err = pdb_mf_prepare(db, epoch, key, keep, mask);
+	return pdb_tx_fail(db, err);
 }
 
 /* Check key and prof's tables against each other; make the image directory (lock held). */
@@ -923,31 +1067,32 @@ static int prepare(struct pdb_db *db, uint32_t epoch, const char *key, const str
 	if (err)
 		return err;
 	key_path(db, epoch, key, kdir);
-	return pdb_mkdir(kdir, &db->err);
+	return pdb_tx_mkdir(db, kdir);
 }
 
 int pdb_store(struct pdb_db *db, uint32_t epoch, const char *key, const struct pdb_prof *prof)
 {
+	struct pdb_tx *own;
 	char kdir[PATH_MAX];
 	uint64_t mask;
 	int err;
 
 	err = check_key(db, key);
 	if (err)
-		return err;
-	err = lock_db(db);
+		return pdb_tx_fail(db, err);
+	err = tx_enter(db, &own);
 	if (err)
 		return err;
 	err = prepare(db, epoch, key, prof, kdir);
 	mask = pdb_prof_tables(prof);
 	if (!err)
 		err = write_tables(db, epoch, key, kdir, prof, mask, key_tables(key) & ~mask, mask);
-	unlock_db(db);
-	return err;
+	return tx_leave(db, own, err);
 }
 
 int pdb_merge_store(struct pdb_db *db, uint32_t epoch, const char *key, const struct pdb_prof *prof)
 {
+	struct pdb_tx *own;
 	char kdir[PATH_MAX];
 	struct pdb_prof *sum;
 	uint64_t mask;
@@ -955,14 +1100,14 @@ int pdb_merge_store(struct pdb_db *db, uint32_t epoch, const char *key, const st
 
 	err = check_key(db, key);
 	if (err)
-		return err;
+		return pdb_tx_fail(db, err);
 	mask = pdb_prof_tables(prof);
 	if (!mask)
 		return 0;
 	sum = pdb_prof_new();
 	if (!sum)
-		return ax_fail(&db->err, -ENOMEM, "out of memory");
-	err = lock_db(db);
+		return pdb_tx_fail(db, ax_fail(&db->err, -ENOMEM, "out of memory"));
+	err = tx_enter(db, &own);
 	if (err)
 		goto out_free;
 	err = prepare(db, epoch, key, prof, kdir);
@@ -977,10 +1122,26 @@ int pdb_merge_store(struct pdb_db *db, uint32_t epoch, const char *key, const st
 	}
 	if (!err)
 		err = write_tables(db, epoch, key, kdir, sum, mask, 0, ~0ull);
-	unlock_db(db);
+	err = tx_leave(db, own, err);
 out_free:
 	pdb_prof_free(sum);
 	return err;
+}
+
+int pdb_tx_store(struct pdb_tx *tx, uint32_t epoch, const char *key, const struct pdb_prof *prof)
+{
+	return pdb_store(pdb_tx_db(tx), epoch, key, prof);
+}
+
+int pdb_tx_merge_store(struct pdb_tx *tx, uint32_t epoch, const char *key,
+		       const struct pdb_prof *prof)
+{
+	return pdb_merge_store(pdb_tx_db(tx), epoch, key, prof);
+}
+
+int pdb_tx_image_add(struct pdb_tx *tx, uint32_t epoch, const struct pdb_image *img)
+{
+	return pdb_image_add(pdb_tx_db(tx), epoch, img);
 }
 
 /* --- merging databases --- */
@@ -1034,7 +1195,7 @@ int pdb_origins(struct pdb_db *db, uint32_t epoch, struct pdb_origin **list, siz
 	if (err)
 		return err;
 	origins_path(db, epoch, path);
-	err = pdb_read_file(path, &buf, &len, &db->err);
+	err = pdb_db_read(db, path, &buf, &len);
 	if (err == -ENOENT)
 		return 0;
 	if (err)
@@ -1124,7 +1285,7 @@ static int write_lineage(struct pdb_db *dst, const struct lineage *l)
 	free(v);
 	if (err)
 		return ax_fail(&dst->err, err, "%s: cannot encode: %s", path, strerror(-err));
-	err = pdb_replace_file(path, buf, len, &dst->err);
+	err = pdb_tx_stage(dst, path, buf, len);
 	free(buf);
 	return err;
 }
@@ -1140,7 +1301,7 @@ static int record_merge_locked(struct pdb_db *dst, struct pdb_db *src, struct li
 	int err;
 
 	epoch_path(dst, l->dst_epoch, path);
-	err = pdb_mkdir(path, &dst->err);
+	err = pdb_tx_mkdir(dst, path);
 	if (!err)
 		err = from_src(dst, src, pdb_origins(src, l->src_epoch, &l->s, &l->ns));
 	if (!err)
@@ -1152,6 +1313,7 @@ static int record_merge_locked(struct pdb_db *dst, struct pdb_db *src, struct li
 	return err;
 }
 
+/* Check and extend dst_epoch's merge record in dst's transaction. */
 static int record_merge(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src,
 			uint32_t src_epoch, unsigned int flags)
 {
@@ -1162,11 +1324,7 @@ static int record_merge(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *s
 	if (!err)
 		err = pdb_identity(dst, &l.dst_id);
 	if (!err)
-		err = lock_db(dst);
-	if (err)
-		return err;
-	err = record_merge_locked(dst, src, &l, flags);
-	unlock_db(dst);
+		err = record_merge_locked(dst, src, &l, flags);
 	free(l.s);
 	free(l.d);
 	return err;
@@ -1192,6 +1350,7 @@ int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uin
 		 unsigned int flags)
 {
 	struct pdb_image *list = NULL;
+	struct pdb_tx *tx;
 	size_t n = 0, i, k;
 	int err;
 
@@ -1208,6 +1367,10 @@ int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uin
 		err = ax_fail(&dst->err, -EINVAL, "bad epoch %u", dst_epoch);
 		goto out_free;
 	}
+	/* One transaction: the record, every image, the index and the unknown profile. */
+	err = pdb_tx_begin(dst, &tx);
+	if (err)
+		goto out_free;
 	err = record_merge(dst, dst_epoch, src, src_epoch, flags);
 	for (i = 0; !err && i < n; i++)
 		if (list[i].flags & PDB_IMG_HAS_DIR)
@@ -1221,15 +1384,15 @@ int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uin
 				free((char *)list[i].path);
 		}
 		n = k;
-		err = lock_db(dst);
-		if (!err) {
-			if (k)
-				err = index_update(dst, dst_epoch, list, k, false);
-			unlock_db(dst);
-		}
+		if (k)
+			err = index_update(dst, dst_epoch, list, k, false);
 	}
 	if (!err)
 		err = merge_one(dst, dst_epoch, src, src_epoch, PDB_KEY_UNKNOWN);
+	if (err)
+		pdb_tx_abort(tx);
+	else
+		err = pdb_tx_commit(tx);
 out_free:
 	pdb_image_list_free(list, n);
 	return err;

@@ -10,6 +10,7 @@
 #define WANT_INDEX (-2) /* an index file */
 #define WANT_ORIGINS (-3) /* an epoch's merge record */
 #define WANT_MANIFEST (-4) /* an epoch's manifest */
+#define WANT_JOURNAL (-5) /* the database's journal */
 
 /* zlib allocates through the library's allocator, so the fault hook reaches it too. */
 static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
@@ -510,6 +511,7 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 		[PDB_FT_INDEX] = -1,
 		[PDB_FT_ORIGINS] = -1,
 		[PDB_FT_MANIFEST] = -1,
+		[PDB_FT_JOURNAL] = -1,
 	};
 	unsigned int want_type = 0, want_event = 0, version;
 	uint64_t slen;
@@ -544,15 +546,18 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 		want_type = PDB_FT_ORIGINS;
 	else if (want == WANT_MANIFEST)
 		want_type = PDB_FT_MANIFEST;
+	else if (want == WANT_JOURNAL)
+		want_type = PDB_FT_JOURNAL;
 	if (h->type < PDB_FT_SAMPLES || h->type >= PDB_FT_NR ||
 	    (want == WANT_ANY && table_of_type[h->type] < 0) || (want_type && h->type != want_type))
 		return AX_CORRUPT(err, name, 6, "file type %u where %s was expected", h->type,
 				  want == WANT_INDEX	? "an index" :
 				  want == WANT_ORIGINS	? "a merge record" :
 				  want == WANT_MANIFEST ? "a manifest" :
+				  want == WANT_JOURNAL	? "a journal" :
 							  "a profile table");
 	if ((h->type == PDB_FT_ORIGINS && version < 2) ||
-	    (h->type == PDB_FT_MANIFEST && version < 3))
+	    ((h->type == PDB_FT_MANIFEST || h->type == PDB_FT_JOURNAL) && version < 3))
 		return AX_CORRUPT(err, name, 6, "file type %u in a version %u file", h->type,
 				  version);
 	if (h->flags & ~PDB_FL_KNOWN || ((h->flags & PDB_FL_IDENT) && version < 3))
@@ -1383,6 +1388,160 @@ int pdb_parse_manifest(const void *buf, size_t len, const char *name, const stru
 		v = NULL;
 	}
 	free(v);
+	free(owned);
+	return ret;
+}
+
+/* --- the journal (pdb.h TRANSACTIONS) --- */
+
+/* A journal path: relative, components not empty, not "." or "..", at most PATH_MAX - 256. */
+static bool jpath_ok(const char *p, size_t len)
+{
+	size_t i, start = 0;
+
+	if (!len || len > PATH_MAX - 256 || memchr(p, 0, len))
+		return false;
+	for (i = 0; i <= len; i++) {
+		if (i < len && p[i] != '/')
+			continue;
+		if (i == start || (i - start == 1 && p[start] == '.') ||
+		    (i - start == 2 && p[start] == '.' && p[start + 1] == '.'))
+			return false;
+		start = i + 1;
+	}
+	return true;
+}
+
+/* tmp is a temporary file name in path's directory. */
+static bool jtmp_ok(const char *path, const char *tmp)
+{
+	const char *ps = strrchr(path, '/'), *ts = strrchr(tmp, '/');
+	size_t pd = ps ? (size_t)(ps - path) : 0, td = ts ? (size_t)(ts - tmp) : 0;
+
+	return pd == td && !memcmp(path, tmp, pd) && pdb_is_temp_name(ts ? ts + 1 : tmp);
+}
+
+int pdb_encode_journal(const struct pdb_jop *v, size_t n, void **buf, size_t *len)
+{
+	struct enc e;
+	size_t i;
+	int err;
+
+	*buf = NULL;
+	*len = 0;
+	memset(&e, 0, sizeof(e));
+	e.type = PDB_FT_JOURNAL;
+	for (i = 0; i < n; i++) {
+		size_t pl = strlen(v[i].path), tl;
+
+		if (v[i].dead)
+			continue;
+		if (!jpath_ok(v[i].path, pl) ||
+		    (v[i].kind == PDB_J_RENAME && !jtmp_ok(v[i].path, v[i].tmp)) ||
+		    (v[i].kind != PDB_J_RENAME && v[i].kind != PDB_J_UNLINK)) {
+			free(e.b.p);
+			return -EINVAL;
+		}
+		pdb_wbuf_varint(&e.b, v[i].kind);
+		pdb_wbuf_varint(&e.b, pl);
+		pdb_wbuf_bytes(&e.b, v[i].path, pl);
+		if (v[i].kind == PDB_J_RENAME) {
+			tl = strlen(v[i].tmp);
+			pdb_wbuf_varint(&e.b, tl);
+			pdb_wbuf_bytes(&e.b, v[i].tmp, tl);
+		}
+		e.n++;
+	}
+	if (!e.n)
+		return -ENODATA;
+	err = finish(&e, buf, len);
+	free(e.b.p);
+	return err;
+}
+
+void pdb_jops_free(struct pdb_jop *v, size_t n)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; i < n; i++) {
+		free(v[i].path);
+		free(v[i].tmp);
+	}
+	free(v);
+}
+
+/* One path of a journal row into a new string (*out). */
+static int get_jpath(struct pctx *c, uint64_t row, char **out)
+{
+	const uint8_t *s;
+	size_t at = c->pos, len;
+	int err = get_bytes(c, PATH_MAX - 256, "path", row, &s, &len);
+
+	if (err)
+		return err;
+	if (!jpath_ok((const char *)s, len))
+		return PDB_CORRUPT_IN(c, at, "bad path in row %llu", (unsigned long long)row);
+	*out = pdb_malloc(len + 1);
+	if (!*out)
+		return ax_fail(c->err, -ENOMEM, "%s: out of memory", c->name);
+	memcpy(*out, s, len);
+	(*out)[len] = 0;
+	return 0;
+}
+
+int pdb_parse_journal(const void *buf, size_t len, const char *name, struct pdb_jop **list,
+		      size_t *n, struct ax_error *err)
+{
+	struct pdb_jop *v = NULL;
+	uint8_t *owned;
+	struct pctx c;
+	struct hdr h = { 0 };
+	uint64_t i, kind;
+	size_t at;
+	int ret;
+
+	*list = NULL;
+	*n = 0;
+	ret = open_file(buf, len, name, WANT_JOURNAL, NULL, &h, &c, &owned, err);
+	/* A row takes at least 3 bytes (kind, a path length and one byte). */
+	if (!ret && h.n > (c.len - c.pos) / 3)
+		ret = PDB_CORRUPT_IN(&c, c.pos, "%llu journal rows cannot fit %zu bytes",
+				     (unsigned long long)h.n, c.len - c.pos);
+	if (!ret) {
+		v = pdb_calloc((size_t)h.n, sizeof(*v));
+		if (!v)
+			ret = ax_fail(err, -ENOMEM, "%s: out of memory", name);
+	}
+	for (i = 0; !ret && i < h.n; i++) {
+		at = c.pos;
+		if (pdb_varint(c.p, c.len, &c.pos, &kind) ||
+		    (kind != PDB_J_RENAME && kind != PDB_J_UNLINK)) {
+			ret = PDB_CORRUPT_IN(&c, at, "bad operation in row %llu",
+					     (unsigned long long)i);
+			break;
+		}
+		v[i].kind = (unsigned int)kind;
+		ret = get_jpath(&c, i, &v[i].path);
+		if (!ret && kind == PDB_J_RENAME) {
+			at = c.pos;
+			ret = get_jpath(&c, i, &v[i].tmp);
+			if (!ret && !jtmp_ok(v[i].path, v[i].tmp))
+				ret = PDB_CORRUPT_IN(&c, at,
+						     "row %llu: not a temporary file beside its "
+						     "destination",
+						     (unsigned long long)i);
+		}
+	}
+	if (!ret && c.pos != c.len)
+		ret = PDB_CORRUPT_IN(&c, c.pos, "%zu bytes after the last row", c.len - c.pos);
+	if (!ret) {
+		*list = v;
+		*n = (size_t)h.n;
+		v = NULL;
+	}
+	pdb_jops_free(v, (size_t)h.n);
 	free(owned);
 	return ret;
 }

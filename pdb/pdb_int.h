@@ -267,30 +267,67 @@ int pdb_mf_read(struct pdb_db *db, uint32_t epoch, struct pdb_mf **list, size_t 
 /* The manifest's table set of key (0 when not listed). */
 uint64_t pdb_mf_tables(const struct pdb_mf *list, size_t n, const char *key);
 /*
- * A manifest update, staged before a store's first rename and committed after its table files
- * were renamed (and before any is removed): the manifest never lists a file that is not there.
+ * Stage key's table set (set & keep) | add in the epoch's manifest into db's transaction (lock
+ * held): a new manifest is staged only when the set changes, its removal when it becomes empty.
+ * A missing manifest is first rebuilt from the epoch's files (a database older than version 3).
  */
-enum { PDB_MF_NONE, PDB_MF_RENAME, PDB_MF_UNLINK };
-struct pdb_mf_tx {
-	int action; /* PDB_MF_*: what commit does */
-	uint32_t epoch;
-	char path[PATH_MAX]; /* the manifest */
-	char tmp[PATH_MAX]; /* its new version (PDB_MF_RENAME) */
-};
-/*
- * Stage key's table set (set & keep) | add in the epoch's manifest (lock held): a new manifest
- * is written to a temporary file only when the set changes. A missing manifest is first rebuilt
- * from the epoch's files.
- */
-int pdb_mf_prepare(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t keep, uint64_t add,
-		   struct pdb_mf_tx *tx);
-/* Rename (or remove) the manifest, fsync the epoch directory. On failure the temp is dropped. */
-int pdb_mf_commit(struct pdb_db *db, struct pdb_mf_tx *tx);
-void pdb_mf_abort(struct pdb_mf_tx *tx); /* drop a staged update */
+int pdb_mf_prepare(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t keep, uint64_t add);
 /* Damage when the manifest lists for key a table whose file is not in kdir. */
 int pdb_mf_check(struct pdb_db *db, uint32_t epoch, const char *key, const char *kdir);
 /* For pdb_db.c and pdb_manifest.c: the error of db, its directory. */
 struct ax_error *pdb_db_err(struct pdb_db *db);
+
+/* --- the database handle (pdb_db.c) and its transactions (pdb_tx.c) --- */
+
+struct pdb_db {
+	char *dir;
+	int lockfd; /* DIR/lock: -1 until the first lock (none on a read-only medium) */
+	int depth; /* nesting of the exclusive lock (lock_db) */
+	bool shared; /* a reader's handle: LOCK_SH held from pdb_open to pdb_close */
+	bool mf_required; /* DIR/format says every epoch with files has a manifest */
+	struct pdb_tx *tx; /* the transaction in progress, or NULL */
+	struct ax_error err; /* the last failure */
+};
+
+/* Take and release DIR/lock exclusively (nested calls count); the first take recovers. */
+int pdb_lock(struct pdb_db *db);
+void pdb_unlock(struct pdb_db *db);
+
+/* Journal operations (PDB_FT_JOURNAL); paths relative to DIR. */
+enum { PDB_J_RENAME = 1, PDB_J_UNLINK = 2 };
+struct pdb_jop {
+	unsigned int kind; /* PDB_J_* */
+	char *path; /* the final file */
+	char *tmp; /* PDB_J_RENAME: its new version, a temporary file in the same directory */
+	bool dead; /* superseded by a later operation on path (never encoded) */
+};
+int pdb_encode_journal(const struct pdb_jop *v, size_t n, void **buf, size_t *len);
+/* Parse and check a journal: relative paths, no "." or ".." component, tmp beside path. */
+int pdb_parse_journal(const void *buf, size_t len, const char *name, struct pdb_jop **list,
+		      size_t *n, struct ax_error *err);
+void pdb_jops_free(struct pdb_jop *v, size_t n);
+
+/*
+ * Inside a transaction (db->tx): stage path's new content (a fsynced temporary file, renamed at
+ * commit), stage its removal, make a directory (removed again, when empty, by an abort). A
+ * failure poisons the transaction: it can only be aborted.
+ */
+int pdb_tx_stage(struct pdb_db *db, const char *path, const void *buf, size_t len);
+int pdb_tx_unlink(struct pdb_db *db, const char *path);
+int pdb_tx_mkdir(struct pdb_db *db, const char *path);
+/* Mark db's transaction failed with err (when one is in progress); returns err. */
+int pdb_tx_fail(struct pdb_db *db, int err);
+/*
+ * Reads through the transaction: what path holds once it commits (the staged temporary file,
+ * or nothing when its removal is staged).
+ */
+int pdb_db_read(struct pdb_db *db, const char *path, void **buf, size_t *len);
+bool pdb_db_exists(struct pdb_db *db, const char *path);
+bool pdb_tx_staged(struct pdb_db *db, const char *path); /* a new version or removal staged */
+/* Finish an interrupted transaction (DIR/journal) with the exclusive lock held. */
+int pdb_recover_locked(struct pdb_db *db);
+struct pdb_db *pdb_tx_db(struct pdb_tx *tx);
+int pdb_tx_status(const struct pdb_db *db); /* the transaction's failure, 0 when none */
 
 /* --- I/O (pdb_io.c); every function fills err on failure --- */
 

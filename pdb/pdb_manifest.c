@@ -18,18 +18,41 @@ static int cmp_mf(const void *a, const void *b)
 	return strcmp(((const struct pdb_mf *)a)->key, ((const struct pdb_mf *)b)->key);
 }
 
-static bool file_exists(const char *path)
-{
-	struct stat st;
-
-	return !lstat(path, &st) || (errno != ENOENT && errno != ENOTDIR);
-}
-
 static bool is_dir(const char *path)
 {
 	struct stat st;
 
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static int mf_scan(struct pdb_db *db, uint32_t epoch, struct pdb_mf **list, size_t *n);
+
+/*
+ * A database made by version 3 or later (DIR/format) keeps a manifest in every epoch that has
+ * files: one missing there was deleted, and what it listed cannot be checked (MANIFEST).
+ */
+static int mf_required(struct pdb_db *db, uint32_t epoch, const char *path)
+{
+	struct pdb_tx *tx = db->tx;
+	struct pdb_mf *list = NULL;
+	size_t n = 0;
+	int err;
+
+	if (pdb_tx_staged(db, path))
+		return 0; /* the transaction removes it: the epoch becomes empty */
+	db->tx = NULL; /* the files the database holds, not the staged ones */
+	err = mf_scan(db, epoch, &list, &n);
+	db->tx = tx;
+	free(list);
+	if (err == -ENOENT)
+		return 0; /* no epoch directory: nothing to list */
+	if (err || !n)
+		return err;
+	return AX_CORRUPT(
+		pdb_db_err(db), path, 0,
+		"missing: epoch %u has profile files but no manifest, which this database "
+		"(%s/format) requires (deleted by hand?)",
+		epoch, pdb_dir(db));
 }
 
 int pdb_mf_read(struct pdb_db *db, uint32_t epoch, struct pdb_mf **list, size_t *n, bool *have)
@@ -44,9 +67,9 @@ int pdb_mf_read(struct pdb_db *db, uint32_t epoch, struct pdb_mf **list, size_t 
 	*n = 0;
 	*have = false;
 	mf_path(db, epoch, path);
-	err = pdb_read_file(path, &buf, &len, pdb_db_err(db));
+	err = pdb_db_read(db, path, &buf, &len);
 	if (err == -ENOENT)
-		return 0;
+		return db->mf_required ? mf_required(db, epoch, path) : 0;
 	if (err)
 		return err;
 	err = pdb_parse_manifest(buf, len, path, &id, list, n, pdb_db_err(db));
@@ -67,7 +90,7 @@ uint64_t pdb_mf_tables(const struct pdb_mf *list, size_t n, const char *key)
 }
 
 /* The table files of key present in kdir. */
-static uint64_t tables_on_disk(const char *kdir, const char *key)
+static uint64_t tables_on_disk(struct pdb_db *db, const char *kdir, const char *key)
 {
 	uint64_t mask = pdb_key_tables(key), have = 0;
 	char path[PATH_MAX], name[32];
@@ -77,7 +100,7 @@ static uint64_t tables_on_disk(const char *kdir, const char *key)
 		if (!(mask & PDB_T_BIT(t)))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", kdir, pdb_table_file(t, name));
-		if (file_exists(path))
+		if (pdb_db_exists(db, path))
 			have |= PDB_T_BIT(t);
 	}
 	return have;
@@ -110,7 +133,7 @@ static int mf_scan(struct pdb_db *db, uint32_t epoch, struct pdb_mf **list, size
 	int err;
 
 	snprintf(edir, sizeof(edir), "%s/epoch-%u", pdb_dir(db), epoch);
-	err = mf_append(db, list, n, PDB_KEY_UNKNOWN, tables_on_disk(edir, PDB_KEY_UNKNOWN));
+	err = mf_append(db, list, n, PDB_KEY_UNKNOWN, tables_on_disk(db, edir, PDB_KEY_UNKNOWN));
 	dir = opendir(edir);
 	if (!dir)
 		return err ? err : ax_syserr(pdb_db_err(db), -errno, edir, "opendir");
@@ -120,7 +143,7 @@ static int mf_scan(struct pdb_db *db, uint32_t epoch, struct pdb_mf **list, size
 		if (snprintf(kdir, sizeof(kdir), "%s/%s", edir, d->d_name) >= (int)sizeof(kdir) ||
 		    !is_dir(kdir))
 			continue;
-		err = mf_append(db, list, n, d->d_name, tables_on_disk(kdir, d->d_name));
+		err = mf_append(db, list, n, d->d_name, tables_on_disk(db, kdir, d->d_name));
 	}
 	closedir(dir);
 	if (!err && *n)
@@ -129,32 +152,26 @@ static int mf_scan(struct pdb_db *db, uint32_t epoch, struct pdb_mf **list, size
 }
 
 /* Write list to a temporary file, or plan the manifest's removal when the list is empty. */
-static int mf_stage(struct pdb_db *db, uint32_t epoch, const struct pdb_mf *list, size_t n,
-		    struct pdb_mf_tx *tx)
+static int mf_stage(struct pdb_db *db, uint32_t epoch, const struct pdb_mf *list, size_t n)
 {
 	struct pdb_ident id = { .epoch = epoch };
+	char path[PATH_MAX];
 	size_t len;
 	void *buf;
 	int err;
 
-	mf_path(db, epoch, tx->path);
-	if (!n) {
-		tx->action = PDB_MF_UNLINK;
-		return 0;
-	}
+	mf_path(db, epoch, path);
+	if (!n)
+		return pdb_tx_unlink(db, path);
 	err = pdb_encode_manifest(list, n, &id, &buf, &len);
 	if (err)
-		return ax_fail(pdb_db_err(db), err, "%s: cannot encode: %s", tx->path,
-			       strerror(-err));
-	err = pdb_write_temp(tx->path, buf, len, tx->tmp, pdb_db_err(db));
+		return ax_fail(pdb_db_err(db), err, "%s: cannot encode: %s", path, strerror(-err));
+	err = pdb_tx_stage(db, path, buf, len);
 	free(buf);
-	if (!err)
-		tx->action = PDB_MF_RENAME;
 	return err;
 }
 
-int pdb_mf_prepare(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t keep, uint64_t add,
-		   struct pdb_mf_tx *tx)
+int pdb_mf_prepare(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t keep, uint64_t add)
 {
 	struct pdb_mf *list, *e = NULL;
 	uint64_t tables;
@@ -162,8 +179,6 @@ int pdb_mf_prepare(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t 
 	bool have;
 	int err;
 
-	tx->action = PDB_MF_NONE;
-	tx->epoch = epoch;
 	err = pdb_mf_read(db, epoch, &list, &n, &have);
 	if (!err && !have)
 		err = mf_scan(db, epoch, &list, &n);
@@ -184,40 +199,10 @@ int pdb_mf_prepare(struct pdb_db *db, uint32_t epoch, const char *key, uint64_t 
 			qsort(list, n, sizeof(*list), cmp_mf);
 	}
 	if (!err && (have || n))
-		err = mf_stage(db, epoch, list, n, tx);
+		err = mf_stage(db, epoch, list, n);
 out_free:
 	free(list);
 	return err;
-}
-
-int pdb_mf_commit(struct pdb_db *db, struct pdb_mf_tx *tx)
-{
-	char dir[PATH_MAX];
-	int err = 0;
-
-	if (tx->action == PDB_MF_RENAME)
-		err = pdb_rename(tx->tmp, tx->path, pdb_db_err(db));
-	else if (tx->action == PDB_MF_UNLINK)
-		err = pdb_unlink(tx->path, pdb_db_err(db));
-	if (err == -ENOENT && tx->action == PDB_MF_UNLINK)
-		err = 0;
-	if (err) {
-		pdb_mf_abort(tx);
-		return err;
-	}
-	if (tx->action != PDB_MF_NONE) {
-		snprintf(dir, sizeof(dir), "%s/epoch-%u", pdb_dir(db), tx->epoch);
-		err = pdb_fsync_dir(dir, pdb_db_err(db));
-	}
-	tx->action = PDB_MF_NONE;
-	return err;
-}
-
-void pdb_mf_abort(struct pdb_mf_tx *tx)
-{
-	if (tx->action == PDB_MF_RENAME)
-		unlink(tx->tmp);
-	tx->action = PDB_MF_NONE;
 }
 
 /* The first table of key the manifest lists that kdir lacks (its file into path), or -1. */
@@ -240,7 +225,7 @@ static int mf_first_missing(struct pdb_db *db, uint32_t epoch, const char *key, 
 		if (!(tables & PDB_T_BIT(t)))
 			continue;
 		snprintf(path, PATH_MAX, "%s/%s", kdir, pdb_table_file(t, buf));
-		if (!file_exists(path))
+		if (!pdb_db_exists(db, path))
 			return (int)t;
 	}
 	return -1;

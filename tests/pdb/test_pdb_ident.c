@@ -172,6 +172,12 @@ static void test_pdb_ident_version2_database_reads_and_upgrades(void **state)
 	make_version2(tpath(d, "epoch-1/" K0 "/vcount.prof"), p, PDB_FT_VCOUNT, 0);
 	make_version2(tpath(d, "epoch-1/" K1 "/CYCLES.prof"), p, PDB_FT_SAMPLES, PDB_EV_CYCLES);
 	assert_int_equal(unlink(tpath(d, "epoch-1/manifest")), 0);
+	/* A version-2 database has no DIR/format: a missing manifest is not damage there. */
+	assert_int_equal(pdb_load(db, 1, K0, &q), -EBADMSG);
+	assert_true(strstr(pdb_errmsg(db), "no manifest") != NULL);
+	assert_int_equal(unlink(tpath(d, "format")), 0);
+	pdb_close(db);
+	assert_int_equal(pdb_open(d, true, &db, NULL), 0);
 	assert_int_equal(pdb_load(db, 1, K0, &q), 0);
 	assert_int_equal(pdb_prof_count(q, PDB_EV_CYCLES, 0x40), 9);
 	pdb_prof_free(q);
