@@ -547,6 +547,12 @@ static int open_shared(struct pdb_db *db)
 	struct stat st;
 	int err;
 
+	/* This process updating the database now: the shared lock comes when it ends. */
+	for (size_t i = 0; i < nopen; i++)
+		if (open_dbs[i] != db && open_dbs[i]->depth && same_db(open_dbs[i], db)) {
+			db->shared = true;
+			return lock_fd(db, LOCK_UN);
+		}
 	snprintf(path, sizeof(path), "%s/lock", db->dir);
 	err = lock_fd(db, LOCK_SH);
 	if (err && stat(path, &st) && errno == ENOENT)

@@ -152,15 +152,19 @@ int pdb_tx_mkdir(struct pdb_db *db, const char *path)
 		return tx->err;
 	made = !is_dir(path);
 	err = pdb_mkdir(path, &db->err);
-	if (!err && made) {
+	if (made && is_dir(path)) { /* made, even when the fsync of its parent failed */
 		d = pdb_realloc(tx->dirs, (tx->ndirs + 1) * sizeof(*d));
 		if (d) {
 			tx->dirs = d;
 			d[tx->ndirs] = pdb_strdup(path);
-			if (d[tx->ndirs])
-				tx->ndirs++;
 		}
-		/* Out of memory here only leaves an empty directory behind. */
+		if (d && d[tx->ndirs]) {
+			tx->ndirs++;
+		} else {
+			rmdir(path);
+			if (!err)
+				err = ax_fail(&db->err, -ENOMEM, "%s: out of memory", path);
+		}
 	}
 	return pdb_tx_fail(db, err);
 }

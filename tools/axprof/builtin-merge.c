@@ -28,8 +28,8 @@ static void usage(FILE *f)
 		"  --force        merge even an epoch already merged (its samples count twice)\n"
 		"  --json         print what was merged as JSON (docs/axprof-json.7)\n"
 		"  --help         this text\n\n"
-		"Not atomic as a whole: each image is merged atomically, but a merge interrupted by a\n"
-		"crash is recorded as done; run again with --force it adds twice what it had done.\n\n"
+		"Each source epoch is merged in one transaction: a merge interrupted by a crash leaves\n"
+		"DST as it was before or after, never half; run again it merges or is refused.\n\n"
 		"Exit status: 0, 1 when a source could not be merged (or was merged before), 2 for\n"
 		"bad options.\n");
 }
