@@ -283,14 +283,18 @@ static int stage_all(struct dmn *d, uint32_t epoch, size_t *nimg, uint64_t *nsam
 
 	*nimg = 0;
 	*nsamples = 0;
+	for (size_t i = 0; i < d->nimg; i++) {
+		if (pdb_prof_is_empty(d->img[i]->prof))
+			continue;
+		(*nimg)++;
+		for (unsigned int e = 0; e < PDB_EV_MAX; e++)
+			*nsamples += pdb_prof_total(d->img[i]->prof, e);
+	}
 	for (size_t i = 0; i < d->nimg && !ret; i++) {
 		struct dmn_image *im = d->img[i];
 
 		if (pdb_prof_is_empty(im->prof))
 			continue;
-		(*nimg)++;
-		for (unsigned int e = 0; e < PDB_EV_MAX; e++)
-			*nsamples += pdb_prof_total(im->prof, e);
 		if (im->indexed_epoch != epoch)
 			ret = pdb_image_add(d->db, epoch, &im->desc);
 		if (!ret)
@@ -330,7 +334,7 @@ int dmn_flush(struct dmn *d)
 		d->st.flush_errors++;
 		dmn_fail_with(d, ret, pdb_last_error(d->db));
 		snprintf(d->err.msg + strlen(d->err.msg), sizeof(d->err.msg) - strlen(d->err.msg),
-			 " (nothing was stored: the profiles of %zu images, %llu samples, and "
+			 " (nothing was stored: the profiles of %zu image(s), %llu samples, and "
 			 "the unknown samples were not written)",
 			 nimg, (unsigned long long)nsamples);
 		return ret;

@@ -14,6 +14,20 @@ $(PDB_STRESS): tests/pdb/pdb_stress.c $(LIB)
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)
 CHECK_STEPS += tests/pdb/pdb_crash.sh
 
+# kill -9 campaigns on record, merge, epoch and flush (tests/pdb/pdb_tx_crash.sh): a short one in
+# make check, >= 100 trials each in `make crash`. failopen.so fails one file of a flush.
+PDB_FAILOPEN := $(BUILD)/tests/pdb/failopen.so
+TEST_PROGS += $(PDB_FAILOPEN)
+$(PDB_FAILOPEN): tests/pdb/failopen.c
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(WARN) -O2 -fPIC -shared -o $@ $< -ldl
+CHECK_STEPS += tests/pdb/pdb_tx_crash.sh
+.PHONY: crash
+crash: all tests
+	TX_TRIALS=100 nice tests/pdb/pdb_tx_crash.sh
+	PDB_KILLS=100 nice tests/pdb/pdb_crash.sh
+
 # The reader's fuzz target: built with gcc as a replay program by `make tests`, and with clang's
 # libFuzzer by `make fuzz` (when clang is installed). Seeds: pdb_stress corpus DIR.
 TEST_PROGS += $(BUILD)/tests/pdb/fuzz_pdb_read

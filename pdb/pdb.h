@@ -14,7 +14,11 @@
  *
  * LAYOUT. A database is a directory:
  *
- *   DIR/lock                    empty; writers hold flock(LOCK_EX) on it for each update
+ *   DIR/lock                    empty; writers hold flock(LOCK_EX) on it for each transaction,
+ *                               readers flock(LOCK_SH) from pdb_open to pdb_close (LOCKS)
+ *   DIR/format                  text "3\n": the format version that made the database (absent in
+ *                               databases made before it; then manifests are optional, MANIFEST)
+ *   DIR/journal                 PDB_FT_JOURNAL: a committed transaction not yet applied (UPDATES)
  *   DIR/id                      text: 16 lower-case hex digits and "\n", the database's random
  *                               identity (MERGES), made at creation (or at the first merge of a
  *                               database older than version 2)
@@ -151,9 +155,10 @@
  * (S, s) is already in d's record, when (D, d) is in s's record (d was merged into s: merging
  * back counts d's own samples twice), or when the two records share a pair (both already hold
  * the samples of a third epoch); PDB_MERGE_FORCE merges anyway. Then d's record becomes its
- * record + (S, s) + s's record. The record is written before the samples are merged, so a merge
- * that fails part way is recorded: rerun with PDB_MERGE_FORCE only knowing that it adds again
- * what was merged before the failure. Samples stored into an epoch after it was merged elsewhere
+ * record + (S, s) + s's record. The new record, every image's tables, the index and the unknown
+ * profile are one transaction (UPDATES): a merge that fails or is killed part way leaves d
+ * exactly as before (a rerun merges) or exactly as after (a rerun is refused), never half, so a
+ * retry never counts samples twice. Samples stored into an epoch after it was merged elsewhere
  * are not told apart: merging it again (forced) adds the old ones twice.
  *
  * MANIFEST (version >= 3). epoch-N/manifest lists, for every key with files in the epoch, which
@@ -162,23 +167,69 @@
  * as damage ("FILE: offset 0: missing: image K: CYCLES.prof listed in epoch-N/manifest but not
  * there"), a listed image whose directory is gone included (pdb_image_list() lists it, so readers
  * ask for it), and pdb_merge_db() checks the source's before it writes anything. Files present
- * but not listed are read (a crash between a store's renames leaves them so). Every store updates
- * the manifest when the key's set of files changes: its new version is written and fsynced with
- * the store's table files, renamed after them and before any table file is removed, so it never
- * lists a file that is not there; it is removed when it would be empty. An epoch without one (a
- * database written before version 3) is read without the check and gets one, made from the
- * files present, at its next store. A manifest deleted by hand is not noticed.
+ * but not listed are read (a version-2 writer may have left them so). Every store updates the
+ * manifest when the key's set of files changes, in the same transaction as the table files
+ * (UPDATES), so it never lists a file that is not there; it is removed when it would be empty.
+ * An epoch without one (a database written before version 3) is read without the check and gets
+ * one, made from the files present, at its next store. A database made with DIR/format
+ * requires them: there an epoch that has table files but no manifest is damage
+ * ("epoch-N/manifest: missing: epoch N has profile files but no manifest ..."), so a manifest
+ * deleted by hand is noticed; databases made before DIR/format existed (versions 1 and 2, and
+ * early version-3 ones) still read without one.
  *
- * UPDATES. Every file is replaced as a whole: write ".NAME.tmp.XXXXXX" in the same directory,
- * fsync it, rename it over NAME, fsync the directory (the renames of one pdb_store share one
- * directory fsync). A crash at any instant leaves each file either old or new. The files of one
- * image are renamed one after another, so a crash inside a store can leave some of them one
- * update ahead of the others; each file always holds a whole number of updates (no torn merge).
- * Every new file of a store is written and fsynced before the first rename: a store that fails
- * while encoding, allocating, writing or fsyncing a file leaves every file old; only a failed
- * rename or directory fsync can leave the files renamed before it new. Writers serialise through
- * DIR/lock (flock), so a daemon and `axprof merge` may update one database together; readers
- * take no lock.
+ * UPDATES (TRANSACTIONS). Every update is a transaction, all or nothing for the database: a
+ * flush of the daemon library (every image, its index entry and the unknown profile), a
+ * pdb_merge_db (MERGES), each one-call pdb_store, pdb_merge_store and pdb_image_add. A
+ * transaction (pdb_tx_begin .. pdb_tx_commit) holds DIR/lock exclusively throughout. Each
+ * operation writes the new version of each file it changes to ".NAME.tmp.XXXXXX" beside it and
+ * fsyncs it, without renaming (directories it needs are made at once; an abort removes the
+ * ones it made, and pdb_open(create) removes empty image directories a crash left); reads in
+ * the transaction see the staged versions. pdb_tx_commit then:
+ *   1. with one file changed: renames it over NAME and fsyncs its directory (that rename is the
+ *      commit point; no journal);
+ *   2. else writes DIR/journal (below) as ".journal.tmp.XXXXXX", fsyncs it, renames it to
+ *      DIR/journal and fsyncs DIR: THE COMMIT POINT;
+ *   3. applies the journal: renames each temporary file over its destination, removes the files
+ *      to remove, fsyncs every directory touched;
+ *   4. removes DIR/journal and fsyncs DIR.
+ * A crash or kill -9 before the commit point leaves the old files and some temporary files
+ * (removed by the next pdb_open(create)); after it, the journal. RECOVERY: whoever takes the
+ * lock next (every writer at the start of a transaction, pdb_open(create), and pdb_open of a
+ * reader, which upgrades its lock for this) finds DIR/journal and applies it again, idempotently:
+ * a rename whose temporary file is there is done, one whose temporary file is gone while the
+ * destination is there was done, and both gone is an error (the journal stays); removals of
+ * missing files are done. Then it removes the journal (pdb_recover() does just this). A reader
+ * that cannot finish it (no write permission) fails with a message naming the journal and
+ * `axprof fsck --repair`. The journal is renamed into place whole, so a damaged one is never
+ * the product of a crash: it is reported (-EBADMSG, "... the journal of an interrupted update
+ * is damaged, nothing was applied; run `axprof fsck -d DIR --repair`") and nothing is guessed.
+ * A new epoch (pdb_epoch_new) is one rename of DIR/current after the mkdir of its directory; an
+ * empty epoch directory above the current one that a crash left is reused by the next one.
+ *
+ * THE JOURNAL (PDB_FT_JOURNAL, version >= 3, no identity record): a file with the common
+ * header; record count n >= 1 = operations; the payload is n rows, each:
+ *
+ *   OFFSET  SIZE  DESCRIPTION
+ *   0       v     kind: 1 = rename TMP over PATH, 2 = remove PATH
+ *   .       v     PATH length, 1 .. PATH_MAX - 256
+ *   .       ...   PATH, relative to DIR ("epoch-3/b-1a2b/CYCLES.prof"): no NUL, no empty, "."
+ *                 or ".." component, no leading '/'
+ *   .       v     (kind 1) TMP length, as above
+ *   .       ...   (kind 1) TMP: a temporary file name (".NAME.tmp.XXXXXX") in PATH's directory
+ *
+ * (v: a varint.) Each PATH appears once (a later change of a file in one transaction replaces
+ * the earlier). Trailing bytes are damage.
+ *
+ * LOCKS. Writers serialise through DIR/lock, so a daemon and `axprof merge` may update one
+ * database together. Readers (pdb_open without create) hold it shared from pdb_open to
+ * pdb_close, so they never see part of a transaction, and a transaction waits for them (a
+ * long-lived reader delays writers; none of the tools is one). In one process, a handle's
+ * exclusive lock releases the shared locks of the process's other handles on the same
+ * database for its duration (one thread: they cannot read meanwhile) instead of waiting for
+ * them; a reader opened while the process holds the exclusive lock gets its shared lock when
+ * that ends. pdb_merge_db of one database's epoch into another of the same database works
+ * through this. Two processes merging A into B and B into A at once can deadlock (each reader
+ * of its source waits for the other's); do not.
  *
  * ERRORS. Functions return 0 or -Exxx (-EBADMSG for a damaged file, -ENOENT for a missing
  * epoch or image, -EINVAL for a bad argument, -ENOMEM, or the errno of a failed system call).
@@ -189,9 +240,10 @@
  *
  * USE. The daemon keeps one struct pdb_prof per image it has seen since its last flush, adds
  * what it drains (pdb_prof_add_sample(p, PDB_EV_CYCLES, pc - load_base, count), ...; samples it
- * cannot attribute go to a profile stored under PDB_KEY_UNKNOWN), registers each image once per
- * epoch (pdb_image_describe + pdb_image_add) and at every flush calls pdb_merge_store(db, epoch,
- * key, p) then pdb_prof_clear(p). Tools pdb_image_list an epoch, pdb_load an image and walk it
+ * cannot attribute go to a profile stored under PDB_KEY_UNKNOWN), and at every flush, in one
+ * transaction (pdb_tx_begin), registers each image new to the epoch (pdb_image_describe +
+ * pdb_image_add) and calls pdb_merge_store(db, epoch, key, p) for each; after pdb_tx_commit it
+ * calls pdb_prof_clear(p) (after a failure nothing was stored and the profiles stay). Tools pdb_image_list an epoch, pdb_load an image and walk it
  * with pdb_prof_samples() and friends (arrays sorted by offset).
  */
 
@@ -434,18 +486,20 @@ void pdb_image_list_free(struct pdb_image *list, size_t n);
  * directory; the unknown profile of an existing epoch without unknown.prof loads empty.
  */
 int pdb_load(struct pdb_db *db, uint32_t epoch, const char *key, struct pdb_prof **profp);
-/* Replace key's profile by prof (files of empty tables are removed). */
+/*
+ * Replace key's profile by prof (files of empty tables are removed). This, pdb_merge_store and
+ * pdb_image_add are each a transaction of their own, or join the one in progress on db.
+ */
 int pdb_store(struct pdb_db *db, uint32_t epoch, const char *key, const struct pdb_prof *prof);
 /* Add prof to key's profile: rewrites only the files of prof's non-empty tables. */
 int pdb_merge_store(struct pdb_db *db, uint32_t epoch, const char *key,
 		    const struct pdb_prof *prof);
 /*
  * Add every profile, index entry and the unknown profile of src's src_epoch into dst's dst_epoch
- * (created if missing), and record the merge (MERGES). Merging an epoch into itself is -EINVAL;
- * a repeated merge -EALREADY (the message names what was merged before) unless flags has
- * PDB_MERGE_FORCE. Each image is merged atomically as pdb_merge_store does; the whole is not:
- * after a crash, rerunning (forced) adds twice what was done. Errors are reported on dst
- * (messages for src's files too).
+ * (created if missing), and record the merge (MERGES), all in one transaction (UPDATES).
+ * Merging an epoch into itself is -EINVAL; a repeated merge -EALREADY (the message names what
+ * was merged before) unless flags has PDB_MERGE_FORCE. Errors are reported on dst (messages for
+ * src's files too).
  */
 #define PDB_MERGE_FORCE (1u << 0)
 int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uint32_t src_epoch,

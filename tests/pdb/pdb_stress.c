@@ -12,14 +12,22 @@
 /*
  * pdb_stress write DIR
  *	Merge the same increment into images A and B and the unknown profile of DIR's current epoch,
- *	forever. After each flush (every pdb_merge_store of the round returned: files fsynced and
- *	renamed) write "K\n" (K = flushes done by this process) to stdout, unbuffered.
+ *	forever, each round one transaction (a daemon's flush). After each flush (committed) write
+ *	"K\n" (K = flushes done by this process) to stdout, unbuffered.
  * pdb_stress check DIR STATE ACKED
  *	Read every table of DIR's current epoch. Each must hold exactly k increments for one whole
  *	k (no torn merge: every record k times its increment), and k must be the table's k in the
  *	file STATE (0 when absent) plus ACKED, or one more (a flush in progress when the writer was
- *	killed). STATE is rewritten with the new values. Prints "KMIN KMAX PARTIAL": the smallest
- *	and largest k and how many tables got the unacknowledged flush. Exit 0 when consistent.
+ *	killed), the same one for every table (a flush is all or nothing). STATE is rewritten with
+ *	the new values. Prints "KMIN KMAX PARTIAL": the smallest and largest k and how many tables
+ *	got the unacknowledged flush (all or none). Exit 0 when consistent.
+ * pdb_stress fill DIR SEED IMAGES OFFSETS
+ *	Make a database of IMAGES indexed images with OFFSETS random offsets each, and an unknown
+ *	profile (the source and destination of the merge campaign, pdb_tx_crash.sh).
+ * pdb_stress dump DIR
+ *	Print the whole database as canonical text (epochs, current, merge records, index, every
+ *	table of every image and the unknown profile): two databases in the same state print the
+ *	same. Images without samples and empty epochs above the current one print nothing.
  * pdb_stress open DIR
  *	pdb_open(DIR, create) and close: removes the temporary files killed writers left.
  * pdb_stress corpus DIR
@@ -118,14 +126,21 @@ static int cmd_write(const char *dir)
 			die("index", ret, db);
 	}
 	for (n = 1;; n++) {
+		struct pdb_tx *tx;
 		char line[32];
 		int len;
 
+		ret = pdb_tx_begin(db, &tx);
+		if (ret)
+			die("begin", ret, db);
 		for (k = 0; k < 3; k++) {
-			ret = pdb_merge_store(db, epoch, keys[k], inc[k]);
+			ret = pdb_tx_merge_store(tx, epoch, keys[k], inc[k]);
 			if (ret)
 				die("merge", ret, db);
 		}
+		ret = pdb_tx_commit(tx);
+		if (ret)
+			die("commit", ret, db);
 		len = snprintf(line, sizeof(line), "%llu\n", (unsigned long long)n);
 		if (write(1, line, (size_t)len) != len)
 			die("ack", -errno, NULL);
@@ -346,6 +361,11 @@ static int cmd_check(const char *dir, const char *state, int64_t acked)
 		if (table_k[k] > kmax)
 			kmax = table_k[k];
 	}
+	if (kmin != kmax) {
+		fprintf(stderr, "pdb_stress check: a mix of flushes: tables hold %lld to %lld\n",
+			(long long)kmin, (long long)kmax);
+		return 1;
+	}
 	f = fopen(state, "w");
 	for (k = 0; f && k < ntables; k++)
 		fprintf(f, "%lld\n", (long long)table_k[k]);
@@ -355,6 +375,194 @@ static int cmd_check(const char *dir, const char *state, int64_t acked)
 	}
 	printf("%lld %lld %u\n", (long long)kmin, (long long)kmax, partial);
 	return 0;
+}
+
+/* --- fill and dump --- */
+
+static int cmd_fill(const char *dir, unsigned int seed, unsigned int nimg, unsigned int noff)
+{
+	struct pdb_prof *p = pdb_prof_new(), *u = pdb_prof_new();
+	struct ax_error err;
+	struct pdb_image im;
+	struct pdb_db *db;
+	unsigned int i, j;
+	uint32_t epoch;
+	int ret;
+
+	if (!p || !u)
+		die("out of memory", -ENOMEM, NULL);
+	srand(seed);
+	ret = pdb_open(dir, true, &db, &err);
+	if (ret) {
+		fprintf(stderr, "pdb_stress: %s\n", err.msg);
+		return 2;
+	}
+	ret = pdb_epoch_current(db, &epoch);
+	for (i = 0; !ret && i < nimg; i++) {
+		memset(&im, 0, sizeof(im));
+		snprintf(im.key, sizeof(im.key), "b-%04x", 0x100 + i);
+		im.path = i % 2 ? "/lib/lib.so" : "/bin/prog";
+		im.size = 4096 + i;
+		pdb_prof_clear(p);
+		for (j = 0; j < noff; j++) {
+			uint64_t off = 4 * (uint64_t)(rand() % (int)(8 * noff));
+
+			pdb_prof_add_sample(p, PDB_EV_CYCLES, off, 1 + (uint64_t)(rand() % 50));
+			if (j % 4 == 0)
+				pdb_prof_add_sample(p, PDB_EV_IMISS, off, 1);
+			if (j % 3 == 0)
+				pdb_prof_add_vcount(p, off, 1 + (uint64_t)(rand() % 9));
+		}
+		pdb_prof_add_period(p, PDB_EV_CYCLES, pdb_prof_total(p, PDB_EV_CYCLES), 900, 1100);
+		ret = pdb_image_add(db, epoch, &im);
+		if (!ret)
+			ret = pdb_merge_store(db, epoch, im.key, p);
+		pdb_prof_add_unknown(u, 100 + i, 0x120000000ull + 4 * (uint64_t)(rand() % 1000), 0,
+				     1 + (uint64_t)(rand() % 5));
+	}
+	if (!ret)
+		ret = pdb_merge_store(db, epoch, PDB_KEY_UNKNOWN, u);
+	if (ret)
+		die("fill", ret, db);
+	pdb_close(db);
+	pdb_prof_free(p);
+	pdb_prof_free(u);
+	return 0;
+}
+
+static void dump_counts(const char *what, struct pdb_count *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		printf("  %s %llx %llu\n", what, (unsigned long long)v[i].offset,
+		       (unsigned long long)v[i].count);
+	free(v);
+}
+
+static void dump_prof(const struct pdb_prof *p)
+{
+	struct pdb_count *c;
+	struct pdb_lat *l;
+	struct pdb_conflict *x;
+	struct pdb_value *v;
+	struct pdb_unknown *u;
+	struct pdb_period pr;
+	size_t n, i, j;
+
+	for (unsigned int e = 0; e < PDB_EV_MAX; e++) {
+		pdb_prof_period(p, e, &pr);
+		if (pr.samples)
+			printf("  period %u %llu %llu\n", e, (unsigned long long)pr.samples,
+			       (unsigned long long)pr.events2);
+		if (!pdb_prof_samples(p, e, &c, &n))
+			dump_counts(pdb_event_name(e), c, n);
+	}
+	if (!pdb_prof_vcounts(p, &c, &n))
+		dump_counts("vcount", c, n);
+	if (!pdb_prof_latencies(p, &l, &n)) {
+		for (i = 0; i < n; i++) {
+			const uint64_t *w = (const uint64_t *)&l[i].lat;
+
+			printf("  lat %llx", (unsigned long long)l[i].offset);
+			for (j = 0; j < sizeof(l[i].lat) / 8; j++)
+				printf(" %llu", (unsigned long long)w[j]);
+			printf("\n");
+		}
+		free(l);
+	}
+	if (!pdb_prof_conflicts(p, &x, &n)) {
+		for (i = 0; i < n; i++)
+			printf("  cnf %llx %s %llx %u %llu %u\n",
+			       (unsigned long long)x[i].load_offset, x[i].prior_key,
+			       (unsigned long long)x[i].prior_offset, x[i].kind,
+			       (unsigned long long)x[i].count, x[i].dist_min);
+		free(x);
+	}
+	if (!pdb_prof_values(p, &v, &n)) {
+		for (i = 0; i < n; i++) {
+			printf("  val %llx %u n=%llu", (unsigned long long)v[i].offset, v[i].dest,
+			       (unsigned long long)v[i].h.n);
+			for (j = 0; j < v[i].h.used; j++)
+				printf(" %llx:%llu", (unsigned long long)v[i].h.value[j],
+				       (unsigned long long)v[i].h.count[j]);
+			printf("\n");
+		}
+		free(v);
+	}
+	if (!pdb_prof_unknowns(p, &u, &n)) {
+		for (i = 0; i < n; i++)
+			printf("  unk %u %llx %u %llu\n", u[i].pid, (unsigned long long)u[i].pc,
+			       u[i].event, (unsigned long long)u[i].count);
+		free(u);
+	}
+}
+
+static int dump_fail(struct pdb_db *db, int ret)
+{
+	fprintf(stderr, "pdb_stress dump: %s\n", pdb_errmsg(db));
+	pdb_close(db);
+	return ret ? 1 : 0;
+}
+
+static int cmd_dump(const char *dir)
+{
+	struct pdb_image *list;
+	struct pdb_origin *o;
+	struct ax_error err;
+	struct pdb_prof *p;
+	struct pdb_db *db;
+	uint32_t *ep, cur;
+	size_t ne, n, no, i, j;
+	int ret;
+
+	ret = pdb_open(dir, false, &db, &err);
+	if (ret) {
+		fprintf(stderr, "pdb_stress dump: %s\n", err.msg);
+		return 1;
+	}
+	ret = pdb_epoch_current(db, &cur);
+	if (!ret)
+		ret = pdb_epoch_list(db, &ep, &ne);
+	if (ret)
+		return dump_fail(db, ret);
+	printf("current %u\n", cur);
+	for (i = 0; i < ne; i++) {
+		ret = pdb_image_list(db, ep[i], &list, &n);
+		if (!ret)
+			ret = pdb_origins(db, ep[i], &o, &no);
+		if (ret)
+			return dump_fail(db, ret);
+		if (ep[i] > cur && !n && !no) {
+			free(o);
+			continue; /* an empty epoch a killed `axprof epoch` left: reused next */
+		}
+		printf("epoch %u\n", ep[i]);
+		for (j = 0; j < no; j++)
+			printf(" merged %016llx %u\n", (unsigned long long)o[j].id, o[j].epoch);
+		free(o);
+		for (j = 0; j <= n; j++) {
+			const char *key = j < n ? list[j].key : PDB_KEY_UNKNOWN;
+
+			if (j < n && (list[j].flags & PDB_IMG_INDEXED))
+				printf(" index %s %s %u %llu %lld %llu\n", key, list[j].path,
+				       list[j].build_id_len, (unsigned long long)list[j].size,
+				       (long long)list[j].mtime_ns,
+				       (unsigned long long)list[j].text_size);
+			ret = pdb_load(db, ep[i], key, &p);
+			if (ret == -ENOENT)
+				continue;
+			if (ret)
+				return dump_fail(db, ret);
+			if (!pdb_prof_is_empty(p)) {
+				printf(" image %s\n", key);
+				dump_prof(p);
+			}
+			pdb_prof_free(p);
+		}
+		pdb_image_list_free(list, n);
+	}
+	free(ep);
+	pdb_close(db);
+	return fflush(stdout) ? 1 : 0;
 }
 
 /* --- corpus --- */
@@ -453,7 +661,12 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "corpus"))
 		return cmd_corpus(argv[2]);
-	fprintf(stderr,
-		"usage: pdb_stress write DIR | check DIR STATE ACKED | open DIR | corpus DIR\n");
+	if (argc == 3 && !strcmp(argv[1], "dump"))
+		return cmd_dump(argv[2]);
+	if (argc == 6 && !strcmp(argv[1], "fill"))
+		return cmd_fill(argv[2], (unsigned int)atoi(argv[3]), (unsigned int)atoi(argv[4]),
+				(unsigned int)atoi(argv[5]));
+	fprintf(stderr, "usage: pdb_stress write DIR | check DIR STATE ACKED | open DIR | corpus "
+			"DIR | fill DIR SEED IMAGES OFFSETS | dump DIR\n");
 	return 2;
 }
