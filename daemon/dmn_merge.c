@@ -276,11 +276,9 @@ long dmn_feed(struct dmn *d, const void *buf, size_t len, bool eof)
 
 /* ---- flushing ---- */
 
-/* Stage every non-empty profile (and its index entry) into the open transaction. */
-static int stage_all(struct dmn *d, uint32_t epoch, size_t *nimg, uint64_t *nsamples)
+/* The images with something to store and their samples (for the message of a failure). */
+static void count_pending(const struct dmn *d, size_t *nimg, uint64_t *nsamples)
 {
-	int ret = 0;
-
 	*nimg = 0;
 	*nsamples = 0;
 	for (size_t i = 0; i < d->nimg; i++) {
@@ -290,6 +288,13 @@ static int stage_all(struct dmn *d, uint32_t epoch, size_t *nimg, uint64_t *nsam
 		for (unsigned int e = 0; e < PDB_EV_MAX; e++)
 			*nsamples += pdb_prof_total(d->img[i]->prof, e);
 	}
+}
+
+/* Stage every non-empty profile (and its index entry) into the open transaction. */
+static int stage_all(struct dmn *d, uint32_t epoch)
+{
+	int ret = 0;
+
 	for (size_t i = 0; i < d->nimg && !ret; i++) {
 		struct dmn_image *im = d->img[i];
 
@@ -305,40 +310,47 @@ static int stage_all(struct dmn *d, uint32_t epoch, size_t *nimg, uint64_t *nsam
 	return ret;
 }
 
+static int flush_failed(struct dmn *d, int ret)
+{
+	uint64_t nsamples;
+	size_t nimg, len;
+
+	count_pending(d, &nimg, &nsamples);
+	d->st.flush_errors++;
+	dmn_fail_with(d, ret, pdb_last_error(d->db));
+	len = strlen(d->err.msg);
+	snprintf(
+		d->err.msg + len, sizeof(d->err.msg) - len,
+		" (nothing was stored: the profiles of %zu image(s), %llu samples, and the unknown "
+		"samples were not written)",
+		nimg, (unsigned long long)nsamples);
+	return ret;
+}
+
 /*
- * One transaction (pdb.h TRANSACTIONS): every image's profile, its index entry and the unknown
+ * One transaction (pdb.h UPDATES): every image's profile, its index entry and the unknown
  * profile are stored together or not at all. On failure nothing is stored and the profiles stay
- * in memory for the next flush; the message says what was not stored.
+ * in memory (a later flush stores them); the message says what was not stored.
  */
 int dmn_flush(struct dmn *d)
 {
 	struct pdb_tx *tx;
-	uint64_t nsamples;
 	uint32_t epoch;
-	size_t nimg;
 	int ret;
 
 	ret = pdb_epoch_current(d->db, &epoch);
 	if (!ret)
 		ret = pdb_tx_begin(d->db, &tx);
-	if (ret) {
-		d->st.flush_errors++;
-		return dmn_fail_with(d, ret, pdb_last_error(d->db));
-	}
-	ret = stage_all(d, epoch, &nimg, &nsamples);
+	if (ret)
+		return flush_failed(d, ret);
+	ret = stage_all(d, epoch);
 	if (ret)
 		pdb_tx_abort(tx);
 	else
 		ret = pdb_tx_commit(tx);
-	if (ret) {
-		d->st.flush_errors++;
-		dmn_fail_with(d, ret, pdb_last_error(d->db));
-		snprintf(d->err.msg + strlen(d->err.msg), sizeof(d->err.msg) - strlen(d->err.msg),
-			 " (nothing was stored: the profiles of %zu image(s), %llu samples, and "
-			 "the unknown samples were not written)",
-			 nimg, (unsigned long long)nsamples);
-		return ret;
-	}
+	/* A failure after the commit point stored it all: storing it again would count twice. */
+	if (ret && !pdb_tx_committed(d->db))
+		return flush_failed(d, ret);
 	for (size_t i = 0; i < d->nimg; i++) {
 		struct dmn_image *im = d->img[i];
 

@@ -524,6 +524,13 @@ int pdb_tx_image_add(struct pdb_tx *tx, uint32_t epoch, const struct pdb_image *
 int pdb_tx_commit(struct pdb_tx *tx);
 void pdb_tx_abort(struct pdb_tx *tx);
 /*
+ * Did db's last transaction pass its commit point? False from pdb_tx_begin on (and after its
+ * failure), true after a successful pdb_tx_commit and after a commit that failed later (an
+ * fsync after the rename, applying the journal): the update is then in the database (the next
+ * writer or reader finishes it) and must not be made again.
+ */
+bool pdb_tx_committed(const struct pdb_db *db);
+/*
  * Finish an interrupted transaction: apply DIR/journal (idempotently) and remove it; 0 when
  * there is none. -EBADMSG (and nothing changed) when the journal is damaged.
  */

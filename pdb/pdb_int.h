@@ -285,6 +285,7 @@ struct pdb_db {
 	int depth; /* nesting of the exclusive lock (lock_db) */
 	bool shared; /* a reader's handle: LOCK_SH held from pdb_open to pdb_close */
 	bool mf_required; /* DIR/format says every epoch with files has a manifest */
+	bool committed; /* the last pdb_tx_commit passed its commit point */
 	struct pdb_tx *tx; /* the transaction in progress, or NULL */
 	struct ax_error err; /* the last failure */
 };

@@ -211,6 +211,7 @@ int pdb_tx_begin(struct pdb_db *db, struct pdb_tx **txp)
 	int err;
 
 	*txp = NULL;
+	db->committed = false;
 	if (db->tx)
 		return ax_fail(&db->err, -EBUSY, "%s: a transaction is already in progress",
 			       db->dir);
@@ -381,6 +382,7 @@ int pdb_tx_commit(struct pdb_tx *tx)
 	size_t live = 0, i;
 	int err = tx->err;
 
+	db->committed = false;
 	if (err) {
 		pdb_tx_abort(tx);
 		return err;
@@ -397,12 +399,16 @@ int pdb_tx_commit(struct pdb_tx *tx)
 	if (live == 1) {
 		/* One file: its own rename (or removal) is the commit point. */
 		err = apply_ops(db, one, 1);
-		if (err && one->kind == PDB_J_RENAME)
+		/* Done when the file was renamed (removed), even if the fsync after it failed. */
+		db->committed = !err || (one->kind == PDB_J_RENAME ? !exists(one->tmp) :
+								     !exists(one->path));
+		if (err && !db->committed)
 			unlink(one->tmp);
 		tx_end(tx);
 		return err;
 	}
 	err = journal_write(tx, &committed);
+	db->committed = committed;
 	if (err && !committed) {
 		pdb_tx_abort(tx);
 		return err;
@@ -415,6 +421,11 @@ int pdb_tx_commit(struct pdb_tx *tx)
 		committed_error(db, err);
 	tx_end(tx); /* the temporary files stay for the recovery */
 	return err;
+}
+
+bool pdb_tx_committed(const struct pdb_db *db)
+{
+	return db->committed;
 }
 
 int pdb_recover_locked(struct pdb_db *db)

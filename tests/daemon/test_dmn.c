@@ -605,6 +605,78 @@ static void test_dmn_discard_drops_memory_profiles(void **state)
 	tdir_free(dir);
 }
 
+/*
+ * A flush is one transaction: with the nth creation, write or rename failing it stores nothing
+ * (no image, no index entry, no unknown sample), says what it kept, and the next flush stores
+ * everything exactly once.
+ */
+static void test_dmn_flush_all_or_nothing(void **state)
+{
+	static const enum pdb_op ops[] = { PDB_OP_OPEN, PDB_OP_WRITE, PDB_OP_RENAME };
+	uint64_t bias = 0x10000000ull, pc = bias + text_vaddr + 0x100;
+	unsigned int failures = 0;
+
+	(void)state;
+	for (unsigned int i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		for (int nth = 1;; nth++) {
+			struct fault_plan plan = { ops[i], nth, EIO, 0, 0 };
+			char *dir = tdir_new();
+			struct dmn *d = new_dmn(dir, 0, NULL);
+			struct stream s = { .n = 0 };
+			struct pdb_image *list;
+			struct pdb_prof *p;
+			struct pdb_db *db;
+			size_t n;
+			int ret;
+
+			assert_int_equal(dmn_exec(d, 100, exe, bias), 0);
+			put_sample(&s, 100, pc, 5, VS_EV_CYCLES, false);
+			put_sample(&s, 100, pc + 4, 3, VS_EV_IMISS, false);
+			put_vcount(&s, 100, pc, 9);
+			put_sample(&s, 999, pc, 11, VS_EV_CYCLES, false);
+			feed_all(d, &s);
+			pdb_set_fault_hook(fault_cb, &plan);
+			ret = dmn_flush(d);
+			pdb_set_fault_hook(NULL, NULL);
+			if (plan.fired && ret) {
+				failures++;
+				assert_non_null(strstr(dmn_errmsg(d), "nothing was stored"));
+				/* Nothing of the flush is there (a committed journal is finished). */
+				assert_int_equal(pdb_open(dir, false, &db, NULL), 0);
+				assert_int_equal(pdb_image_list(db, 1, &list, &n), 0);
+				assert_int_equal(n, 0);
+				assert_int_equal(pdb_load(db, 1, PDB_KEY_UNKNOWN, &p), 0);
+				assert_true(pdb_prof_is_empty(p));
+				pdb_prof_free(p);
+				pdb_close(db);
+				assert_int_equal(dmn_flush(d), 0);
+			} else {
+				assert_int_equal(ret, 0);
+			}
+			/* Stored exactly once. */
+			assert_int_equal(pdb_open(dir, false, &db, NULL), 0);
+			assert_int_equal(pdb_load(db, 1, image_key(), &p), 0);
+			assert_int_equal(pdb_prof_total(p, PDB_EV_CYCLES), 5);
+			assert_int_equal(pdb_prof_total(p, PDB_EV_IMISS), 3);
+			assert_int_equal(pdb_prof_count(p, PDB_EV_CYCLES, text_vaddr + 0x100), 5);
+			pdb_prof_free(p);
+			assert_int_equal(pdb_load(db, 1, PDB_KEY_UNKNOWN, &p), 0);
+			assert_false(pdb_prof_is_empty(p));
+			pdb_prof_free(p);
+			assert_int_equal(pdb_image_list(db, 1, &list, &n), 0);
+			assert_int_equal(n, 1);
+			assert_true(list[0].flags & PDB_IMG_INDEXED);
+			pdb_image_list_free(list, n);
+			pdb_close(db);
+			dmn_free(d);
+			tdir_free(dir);
+			if (!plan.fired)
+				break;
+		}
+	}
+	assert_true(failures >= 10);
+}
+
 static void test_dmn_event_mapping(void **state)
 {
 	(void)state;
@@ -631,6 +703,7 @@ int main(void)
 		cmocka_unit_test(test_dmn_proc_maps),
 		cmocka_unit_test(test_dmn_load_events_file),
 		cmocka_unit_test(test_dmn_discard_drops_memory_profiles),
+		cmocka_unit_test(test_dmn_flush_all_or_nothing),
 		cmocka_unit_test(test_dmn_event_mapping),
 	};
 

@@ -253,13 +253,14 @@ static void test_pdb_tx_fault_every_step(void **state)
 			struct fault_plan plan = { ops[i].op, nth, ops[i].err, 0, 0 };
 			char *d = tdir_new();
 			struct pdb_db *db = base_db(d, &f);
-			bool journal;
+			bool journal, committed;
 			int ret, st;
 
 			pdb_set_fault_hook(fault_cb, &plan);
 			ret = run_tx(db, &f, true);
 			pdb_set_fault_hook(NULL, NULL);
 			journal = file_exists(tpath(d, "journal"));
+			committed = pdb_tx_committed(db);
 			pdb_close(db);
 			if (!plan.fired) {
 				assert_int_equal(ret, 0);
@@ -273,6 +274,8 @@ static void test_pdb_tx_fault_every_step(void **state)
 			assert_false(file_exists(tpath(d, "journal")));
 			if (journal)
 				assert_int_equal(st, 1);
+			/* pdb_tx_committed() tells which: a retry knows whether to redo it. */
+			assert_int_equal(st, committed);
 			st ? afters++ : befores++;
 			/* A writer's open removes what an uncommitted transaction left. */
 			assert_int_equal(pdb_open(d, true, &db, NULL), 0);
