@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# tests/workloads/check-micro.sh - the EV6 microbenchmarks run, agree with qemu-alpha, and are the loops derived.
+#
+# For every row of workloads/ev6-micro/expected.tsv: the program exits 0 with the same output
+# under qemu-alpha and under `axprof run` (functional); its instructions per iteration,
+# (instructions at 2N - instructions at N) / N from `axprof run --stats`, equal the table's
+# insns within 0.05 (EXPECTED.md's cycle derivations count those instructions: a changed loop
+# body must fail here); a bad iteration count exits 2.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-build}
+case "$BUILD" in /*) ;; *) BUILD=$top/$BUILD ;; esac
+axprof=$BUILD/bin/axprof
+mdir=$BUILD/workloads/ev6-micro
+table=$top/workloads/ev6-micro/expected.tsv
+passed=0
+failed=0
+ok() {
+	passed=$((passed + 1))
+	echo "ok    $1"
+}
+bad() {
+	failed=$((failed + 1))
+	echo "FAIL  $1: $2"
+}
+[ -x "$axprof" ] || {
+	echo "check-micro.sh: $axprof not built (make all)" >&2
+	exit 1
+}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/axprof-micro.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+insns() { # prog iters -> instructions of a functional run
+	"$axprof" run --stats "$1" "$2" 2>&1 >/dev/null |
+		awk '$1 == "axprof" && $2 == "run:" && $4 == "instructions," { print $3; exit }'
+}
+
+rows=0
+while IFS=$'\t' read -r name _ iters want _ _; do
+	case "$name" in '#'* | name | '') continue ;; esac
+	rows=$((rows + 1))
+	prog=$mdir/$name
+	if [ ! -x "$prog" ]; then
+		bad "$name" "$prog not built"
+		continue
+	fi
+	qemu-alpha -L /usr/alpha-linux-gnu "$prog" 100 >"$tmp/q" 2>&1
+	qs=$?
+	"$axprof" run "$prog" 100 >"$tmp/a" 2>&1
+	as=$?
+	if [ "$qs" = 0 ] && [ "$as" = 0 ] && cmp -s "$tmp/q" "$tmp/a" && grep -q "^$name: " "$tmp/a"; then
+		ok "$name: same output under qemu-alpha and axprof run"
+	else
+		bad "$name" "qemu-alpha exit $qs, axprof run exit $as, outputs $(cmp -s "$tmp/q" "$tmp/a" && echo equal || echo differ)"
+	fi
+	i1=$(insns "$prog" "$iters")
+	i2=$(insns "$prog" $((2 * iters)))
+	if [ -n "$i1" ] && [ -n "$i2" ] && awk -v a="$i1" -v b="$i2" -v n="$iters" -v w="$want" \
+		'BEGIN { d = (b - a) / n - w; exit !(d < 0.05 && d > -0.05) }'; then
+		ok "$name: $want instructions per iteration"
+	else
+		bad "$name" "instructions per iteration $(awk -v a="${i1:-0}" -v b="${i2:-0}" -v n="$iters" 'BEGIN { printf "%.3f", (b - a) / n }'), the table says $want"
+	fi
+done <"$table"
+if [ "$rows" -ge 16 ]; then
+	ok "$rows microbenchmarks in the table (at least 16)"
+else
+	bad "table" "only $rows microbenchmarks"
+fi
+"$axprof" run "$mdir/ctl_loop" 0 >/dev/null 2>"$tmp/e"
+rc=$?
+if [ "$rc" = 2 ] && grep -q usage "$tmp/e"; then
+	ok "a bad iteration count: usage, exit 2"
+else
+	bad "bad argument" "exit $rc"
+fi
+echo "check-micro.sh: $passed ok, $failed failing"
+[ "$failed" = 0 ]
