@@ -5,7 +5,10 @@
 # under qemu-alpha and under `axprof run` (functional); its instructions per iteration,
 # (instructions at 2N - instructions at N) / N from `axprof run --stats`, equal the table's
 # insns within 0.05 (EXPECTED.md's cycle derivations count those instructions: a changed loop
-# body must fail here); a bad iteration count exits 2.
+# body must fail here); a bad iteration count exits 2. Then the eval harness (eval/run-micro.sh)
+# on two rows: it skips ev6 with a message while `axprof run` rejects it (else prints its
+# table), and under ev5 its difference method gives e_fadd_dep 8 x 4 = 32 cycles per iteration
+# (EV5-MODEL.md: FADD latency 4, one dependent chain) and exactly 12 instructions.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -74,6 +77,22 @@ if [ "$rc" = 2 ] && grep -q usage "$tmp/e"; then
 	ok "a bad iteration count: usage, exit 2"
 else
 	bad "bad argument" "exit $rc"
+fi
+MICRO_CPUS="ev6 ev5" BUILD=$BUILD "$top/eval/run-micro.sh" e_fadd_dep m_l1_dep >"$tmp/ev" 2>&1
+rc=$?
+if "$axprof" run --cpu ev6 "$mdir/ctl_loop" 1 >/dev/null 2>&1; then
+	grep -q "under --cpu ev6" "$tmp/ev" && ok "eval harness: an ev6 table" ||
+		bad "eval harness" "no ev6 table: $(head -c 300 "$tmp/ev")"
+else
+	grep -q "skipping ev6: axprof run rejects --cpu ev6" "$tmp/ev" &&
+		ok "eval harness: ev6 skipped with a message" ||
+		bad "eval harness" "no skip message for ev6: $(head -c 300 "$tmp/ev")"
+fi
+if [ "$rc" = 0 ] && awk '$1 == "e_fadd_dep" && NF == 5 && $4 > 31.9 && $4 < 32.1 && $5 == "12.00" { f = 1 }
+	END { exit !f }' "$tmp/ev"; then
+	ok "eval harness under ev5: e_fadd_dep 32 cycles, 12 instructions per iteration"
+else
+	bad "eval harness" "exit $rc: $(head -c 600 "$tmp/ev")"
 fi
 echo "check-micro.sh: $passed ok, $failed failing"
 [ "$failed" = 0 ]
