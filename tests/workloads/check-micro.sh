@@ -8,7 +8,9 @@
 # body must fail here); a bad iteration count exits 2. Then the eval harness (eval/run-micro.sh)
 # on two rows: it skips ev6 with a message while `axprof run` rejects it (else prints its
 # table), and under ev5 its difference method gives e_fadd_dep 8 x 4 = 32 cycles per iteration
-# (EV5-MODEL.md: FADD latency 4, one dependent chain) and exactly 12 instructions.
+# (EV5-MODEL.md: FADD latency 4, one dependent chain) and exactly 12 instructions. Last, the
+# planted conflict of m_replay_sl: recorded under --mode vreplay, vreplay names its stq as the
+# earlier access of its ldq (the pair the 21264 takes store-load order traps on).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -93,6 +95,23 @@ if [ "$rc" = 0 ] && awk '$1 == "e_fadd_dep" && NF == 5 && $4 > 31.9 && $4 < 32.1
 	ok "eval harness under ev5: e_fadd_dep 32 cycles, 12 instructions per iteration"
 else
 	bad "eval harness" "exit $rc: $(head -c 600 "$tmp/ev")"
+fi
+"$axprof" record -q --hosted -d "$tmp/db" --mode vreplay --period 5000-5500 --share 1/8 \
+	-- "$mdir/m_replay_sl" 50000 >/dev/null 2>"$tmp/rec" &&
+	"$BUILD/bin/vreplay" -d "$tmp/db" --image m_replay_sl --json >"$tmp/vr.json" 2>>"$tmp/rec"
+rc=$?
+pair=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+ins = {i["text"]: i["address"] for im in d["images"] for p in im["procedures"]
+       for i in p["instructions"]}
+st, ld = ins.get("stq t2,0(t1)"), ins.get("ldq t3,0(a1)")
+ok = any(p["load"] == ld and p["prior"] == st and p["kind"] == "store-load" and p["count"] > 0
+         for im in d["images"] for p in im["pairs"])
+print("yes" if st and ld and ok else "no")' "$tmp/vr.json" 2>&1)
+if [ "$rc" = 0 ] && [ "$pair" = yes ]; then
+	ok "m_replay_sl: vreplay names the planted store for the planted load"
+else
+	bad "m_replay_sl under vreplay" "exit $rc, pair found: $pair $(head -c 200 "$tmp/rec")"
 fi
 echo "check-micro.sh: $passed ok, $failed failing"
 [ "$failed" = 0 ]

@@ -2,7 +2,7 @@
 #include "micro.h"
 
 /*
- * Body: 4 x ("mulq t0,t9,t0"; "maxub8 t0,zero,t0"), nop, nop, subq n, bne: 12 instructions.
+ * Body: 4 x ("mulq t0,t8,t0"; "maxub8 t0,zero,t0"), nop, nop, subq n, bne: 12 instructions.
  * The multiply issues only on U1 (cluster 1) and the MVI maxub8 only on U0 (cluster 0)
  * (GCC ev6.md: "Multiplies issue only to U1", "Motion video insns also issue only to U0";
  * HRM Table 2-2 [U]), so every link of the chain crosses clusters.
@@ -11,10 +11,10 @@
  * register file copy, written one cycle late by the other; GCC ev6.md says the same) = 12;
  * 4 pairs = 48 (40 without the crossing delay).
  */
-#define PAIR "\tmulq $1,$9,$1\n\tmaxub8 $1,$31,$1\n"
+#define PAIR "\tmulq $1,$22,$1\n\tmaxub8 $1,$31,$1\n"
 /* clang-format off */
 __asm__(K_BEGIN("k_e_cluster")
-	"\tlda $1,5($31)\n\tlda $9,1($31)\n"
+	"\tlda $1,5($31)\n\tlda $22,1($31)\n"
 	"\t.align 6\n"
 	"1:\t" PAIR PAIR PAIR PAIR
 	"\tnop\n\tnop\n"

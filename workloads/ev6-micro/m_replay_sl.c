@@ -17,9 +17,9 @@
  */
 /* clang-format off */
 __asm__(K_BEGIN("k_m_replay_sl")
-	"\tmov $17,$2\n\tlda $9,1($31)\n\tclr $3\n\tclr $5\n"
+	"\tmov $17,$2\n\tlda $22,1($31)\n\tclr $3\n\tclr $5\n"
 	"\t.align 6\n"
-	"1:\tmulq $2,$9,$2\n"
+	"1:\tmulq $2,$22,$2\n"
 	"\tstq $3,0($2)\n"
 	"\tldq $4,0($17)\n"
 	"\taddq $5,$4,$5\n"
