@@ -228,8 +228,9 @@
  * database for its duration (one thread: they cannot read meanwhile) instead of waiting for
  * them; a reader opened while the process holds the exclusive lock gets its shared lock when
  * that ends. pdb_merge_db of one database's epoch into another of the same database works
- * through this. Two processes merging A into B and B into A at once can deadlock (each reader
- * of its source waits for the other's); do not.
+ * through this (the list of a process's handles is global: open, use and close handles in one
+ * thread). Two processes merging A into B and B into A at once can deadlock (each reader of
+ * its source waits for the other's); do not.
  *
  * ERRORS. Functions return 0 or -Exxx (-EBADMSG for a damaged file, -ENOENT for a missing
  * epoch or image, -EINVAL for a bad argument, -ENOMEM, or the errno of a failed system call).
