@@ -25,7 +25,7 @@ $(PDB_FAILOPEN): tests/pdb/failopen.c
 CHECK_STEPS += tests/pdb/pdb_tx_crash.sh
 .PHONY: crash
 crash: all tests
-	TX_TRIALS=100 nice tests/pdb/pdb_tx_crash.sh
+	TX_TRIALS=100 TX_RECORD_TRIALS=100 nice tests/pdb/pdb_tx_crash.sh
 	PDB_KILLS=100 nice tests/pdb/pdb_crash.sh
 
 # The reader's fuzz target: built with gcc as a replay program by `make tests`, and with clang's
