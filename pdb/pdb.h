@@ -223,7 +223,8 @@
  * LOCKS. Writers serialise through DIR/lock, so a daemon and `axprof merge` may update one
  * database together. Readers (pdb_open without create) hold it shared from pdb_open to
  * pdb_close, so they never see part of a transaction, and a transaction waits for them (a
- * long-lived reader delays writers; none of the tools is one). In one process, a handle's
+ * long-lived reader delays writers; none of the tools is one) -- until their first update:
+ * a handle that writes is a writer from then on and holds the lock only for its transactions. In one process, a handle's
  * exclusive lock releases the shared locks of the process's other handles on the same
  * database for its duration (one thread: they cannot read meanwhile) instead of waiting for
  * them; a reader opened while the process holds the exclusive lock gets its shared lock when

@@ -169,12 +169,18 @@ int pdb_lock(struct pdb_db *db)
 	return err;
 }
 
+/*
+ * A handle that wrote is a writer from then on: it releases the lock between its transactions
+ * rather than going back to a shared lock, which would make other processes' writers wait for
+ * it to close (a process waiting for another writer while holding one deadlocks otherwise).
+ */
 void pdb_unlock(struct pdb_db *db)
 {
 	if (!db->depth || --db->depth)
 		return;
+	db->shared = false;
 	if (db->lockfd >= 0)
-		while (flock(db->lockfd, db->shared ? LOCK_SH : LOCK_UN) && errno == EINTR)
+		while (flock(db->lockfd, LOCK_UN) && errno == EINTR)
 			;
 	suspend_readers(db, false);
 }
@@ -566,7 +572,7 @@ static int open_shared(struct pdb_db *db)
 	err = pdb_lock(db);
 	if (!err) {
 		pdb_unlock(db);
-		return 0;
+		return open_shared(db); /* a reader again, the journal finished */
 	}
 	snprintf(msg, sizeof(msg), "%s", db->err.msg);
 	return ax_fail(&db->err, err,
