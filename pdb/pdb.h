@@ -450,6 +450,41 @@ int pdb_merge_store(struct pdb_db *db, uint32_t epoch, const char *key,
 int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uint32_t src_epoch,
 		 unsigned int flags);
 
+/* --- reading around damage (pdb_skip.c) and checking a database (pdb_fsck.c) --- */
+
+/* One damaged file a reader skipped: its path and the message that says why. */
+struct pdb_skip {
+	char *file;
+	char *why; /* the library's message ("FILE: offset N: what (pdb_x.c:LINE)") */
+};
+struct pdb_skips {
+	struct pdb_skip *v;
+	size_t n;
+};
+void pdb_skips_free(struct pdb_skips *s); /* frees the entries; s itself may be reused */
+
+/*
+ * pdb_load() and pdb_image_list() that, with PDB_LOAD_SKIP_DAMAGED, go on past damage: a damaged
+ * (or, by the manifest, missing) table file is left out and the image keeps its other tables; a
+ * damaged index or manifest leaves the images found from the directories (and the manifest or
+ * index that reads), their paths unknown. Each damaged file is appended once to *skipped with
+ * the message pdb_load would have failed with. Without the flag they are pdb_load/pdb_image_list.
+ * Errors other than damage (-ENOMEM, I/O) still fail.
+ */
+#define PDB_LOAD_SKIP_DAMAGED (1u << 0)
+int pdb_load_opt(struct pdb_db *db, uint32_t epoch, const char *key, unsigned int flags,
+		 struct pdb_prof **profp, struct pdb_skips *skipped);
+int pdb_image_list_opt(struct pdb_db *db, uint32_t epoch, unsigned int flags,
+		       struct pdb_image **listp, size_t *np, struct pdb_skips *skipped);
+/*
+ * pdb_merge_db() that, with PDB_MERGE_SKIP_DAMAGED, merges what reads of the source and appends
+ * what it did not merge to *skipped. The merge is recorded all the same (MERGES): the skipped
+ * samples cannot be merged later without PDB_MERGE_FORCE.
+ */
+#define PDB_MERGE_SKIP_DAMAGED (1u << 1)
+int pdb_merge_db_opt(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uint32_t src_epoch,
+		     unsigned int flags, struct pdb_skips *skipped);
+
 /* --- files in memory (pdb_file.c): for tools, the fuzzer and tests --- */
 
 /*

@@ -74,6 +74,10 @@ int tl_ropts_parse(struct tl_ropts *o, int c, const char *arg)
 		o->json = true;
 		o->seen |= TL_SEEN_JSON;
 		return 1;
+	case TL_OPT_SKIP_DAMAGED:
+		o->skip_damaged = true;
+		o->seen |= TL_SEEN_SKIP_DAMAGED;
+		return 1;
 	case 'n':
 		if (parse_range(arg, 0, TL_TOP_MAX, &o->top)) {
 			fprintf(stderr, "%s: -n/--top needs a count 0..%ld (0: all), not '%s'\n",
