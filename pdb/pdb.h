@@ -485,6 +485,46 @@ int pdb_image_list_opt(struct pdb_db *db, uint32_t epoch, unsigned int flags,
 int pdb_merge_db_opt(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uint32_t src_epoch,
 		     unsigned int flags, struct pdb_skips *skipped);
 
+/*
+ * CHECKING (pdb_fsck.c). pdb_fsck() reads every file of the database (epoch 0) or of one epoch:
+ * DIR/id and DIR/current, each epoch's index, merge record, manifest, unknown profile and every
+ * image's table files (headers, CRCs, identity against their place, every record), the manifest
+ * against the files, the image directories against the index, and lists each problem. With
+ * PDB_FSCK_REPAIR, under the database lock, every damaged file and stray temporary file is moved
+ * (renamed, never deleted) to DIR/quarantine/[epoch-N/[KEY/]]NAME with NAME.reason beside it
+ * (the file's path and the problem), and an epoch's manifest is made again from the files then
+ * present when it was damaged or disagreed with them: afterwards the database reads without
+ * --skip-damaged. Each step is crash-safe (reason file by temp + rename, then the rename of the
+ * file, directory fsyncs); a crash leaves what a second run finds and finishes.
+ */
+enum pdb_fsck_kind {
+	PDB_FSCK_DAMAGED, /* a file that does not read (quarantined by repair) */
+	PDB_FSCK_MISSING, /* listed in the manifest, not there (repair rewrites the manifest) */
+	PDB_FSCK_STRAY, /* a writer's temporary file (quarantined by repair) */
+	PDB_FSCK_NOTE, /* readers cope (unknown name, unlisted file, unindexed image): not damage */
+};
+struct pdb_problem {
+	enum pdb_fsck_kind kind;
+	uint32_t epoch; /* 0: the database's own files */
+	char key[PDB_KEY_MAX + 1]; /* the image, "unknown", or "" */
+	char *file;
+	char *why; /* the library's message without the leading file name */
+	bool repaired;
+	char *moved_to; /* the quarantined copy (repair), else NULL */
+};
+struct pdb_fsck {
+	struct pdb_problem *v;
+	size_t n;
+	size_t damaged; /* problems that are not PDB_FSCK_NOTE */
+	size_t files; /* files read */
+	uint32_t *epochs; /* the epochs checked */
+	size_t nepochs;
+	unsigned int manifests_rewritten;
+};
+#define PDB_FSCK_REPAIR (1u << 0)
+int pdb_fsck(struct pdb_db *db, uint32_t epoch, unsigned int flags, struct pdb_fsck *r);
+void pdb_fsck_free(struct pdb_fsck *r);
+
 /* --- files in memory (pdb_file.c): for tools, the fuzzer and tests --- */
 
 /*
