@@ -12,6 +12,7 @@
 #include "pdb.h"
 #include "ax_json.h"
 #include "tl_periods.h"
+#include "tl_view.h"
 
 /*
  * axeval [options] NAME DB IMAGE TRUTH [NAME DB IMAGE TRUTH ...]
@@ -52,7 +53,10 @@ static void usage(FILE *f)
 		"  --truth-events      use the truth's exact event counts as event samples (the limit\n"
 		"                      of event sampling; when the recorder cannot sample events)\n"
 		"  --detail FILE       CSV of every graded instruction\n"
-		"  --json FILE         the figures as one JSON document (docs/axprof-json.7)\n");
+		"  --json FILE         the figures as one JSON document (docs/axprof-json.7)\n"
+		"  --skip-damaged      grade what reads of a damaged database, naming each damaged\n"
+		"                      file left out (stderr, output, \"skipped\" in --json); without\n"
+		"                      it a damaged file fails its run\n");
 }
 
 static const char *pf(bool ok)
@@ -132,8 +136,10 @@ static int cmp_pt(const void *a, const void *b)
  */
 static int grade_run(const char *name, const char *dbdir, const char *image,
 		     const struct mach_truth *t, const struct tl_periods *per, unsigned int flags,
-		     struct ev_eval_acc *a, FILE *detail, double *all, struct ax_error *err)
+		     struct ev_eval_acc *a, FILE *detail, double *all, struct pdb_skips *sk,
+		     struct ax_error *err)
 {
+	unsigned int lf = sk ? PDB_LOAD_SKIP_DAMAGED : 0;
 	struct an_fi_opts oi = { 0 }, *o = &oi;
 	bool assumed = false;
 	struct pdb_image *list = NULL, me;
@@ -151,15 +157,20 @@ static int grade_run(const char *name, const char *dbdir, const char *image,
 		goto out;
 	ret = pdb_epoch_current(db, &epoch);
 	if (!ret)
-		ret = pdb_image_list(db, epoch, &list, &n);
+		ret = pdb_image_list_opt(db, epoch, lf, &list, &n, sk);
 	if (ret) {
 		ax_fail(err, ret, "%s: %s", dbdir, pdb_errmsg(db));
 		goto out;
 	}
-	if (!pdb_load(db, epoch, PDB_KEY_UNKNOWN, &up)) {
+	ret = pdb_load_opt(db, epoch, PDB_KEY_UNKNOWN, lf, &up, sk);
+	if (!ret) {
 		*all += (double)pdb_prof_total(up, PDB_EV_CYCLES);
 		pdb_prof_free(up);
+	} else if (ret != -ENOENT) {
+		ax_fail(err, ret, "%s", pdb_errmsg(db));
+		goto out;
 	}
+	ret = 0;
 	for (size_t k = 0; k < n; k++) {
 		struct pdb_prof *prof = NULL;
 		bool main_image = !strcmp(list[k].key, me.key);
@@ -167,8 +178,15 @@ static int grade_run(const char *name, const char *dbdir, const char *image,
 		uint64_t bias = 0;
 		char tag[160];
 
-		if (pdb_load(db, epoch, list[k].key, &prof))
+		ret = pdb_load_opt(db, epoch, list[k].key, lf, &prof, sk);
+		if (ret == -ENOENT) {
+			ret = 0;
 			continue;
+		}
+		if (ret) {
+			ax_fail(err, ret, "%s", pdb_errmsg(db));
+			goto out;
+		}
 		*all += (double)pdb_prof_total(prof, PDB_EV_CYCLES);
 		if (!pdb_prof_total(prof, PDB_EV_CYCLES) || !path || !*path) {
 			pdb_prof_free(prof);
@@ -207,6 +225,8 @@ struct opts {
 	struct tl_periods per;
 	unsigned int flags; /* EV_EVAL_* */
 	const char *detail_path, *json_path;
+	bool skip_damaged; /* --skip-damaged */
+	struct pdb_skips skipped; /* what every run left out */
 };
 
 /* The figures of the totals. */
@@ -218,7 +238,7 @@ struct figures {
 /* 0, -1 after --help, or the usage exit code 2. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_PERIOD = 256, O_EVP, O_TEV, O_DETAIL, O_JSON, O_HELP };
+	enum { O_PERIOD = 256, O_EVP, O_TEV, O_DETAIL, O_JSON, O_HELP, O_SKIP };
 	static const struct option longopts[] = {
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVP },
@@ -226,6 +246,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "detail", required_argument, NULL, O_DETAIL },
 		{ "json", required_argument, NULL, O_JSON },
 		{ "help", no_argument, NULL, O_HELP },
+		{ "skip-damaged", no_argument, NULL, O_SKIP },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -248,6 +269,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case O_JSON:
 			o->json_path = optarg;
+			break;
+		case O_SKIP:
+			o->skip_damaged = true;
 			break;
 		case O_HELP:
 			usage(stdout);
@@ -316,9 +340,9 @@ static void print_run(const char *name, const struct ev_eval_acc *a)
  * Grade one run (NAME DB IMAGE TRUTH) into tot and print its line. 0, 1 when it could not be
  * graded (said on its line), -ENOMEM.
  */
-static int grade_one(char *const run[4], const struct opts *o, FILE *detail,
-		     struct ev_eval_acc *tot)
+static int grade_one(char *const run[4], struct opts *o, FILE *detail, struct ev_eval_acc *tot)
 {
+	struct pdb_skips mine = { 0 };
 	struct ev_eval_acc a = { 0 };
 	struct mach_truth *t = NULL;
 	struct ax_error terr;
@@ -331,8 +355,16 @@ static int grade_one(char *const run[4], const struct opts *o, FILE *detail,
 		printf("%-13s cannot read the truth: %s\n", run[0], terr.msg);
 		return 1;
 	}
-	ret = grade_run(run[0], run[1], run[2], t, &o->per, o->flags, &a, detail, &all, &err);
+	ret = grade_run(run[0], run[1], run[2], t, &o->per, o->flags, &a, detail, &all,
+			o->skip_damaged ? &mine : NULL, &err);
 	a.samples_image = all;
+	tl_skips_warn(&mine, "axeval");
+	for (size_t i = 0; i < mine.n; i++) {
+		printf("%-13s skipped damaged %s\n", run[0], mine.v[i].file);
+		if (pdb_skips_add(&o->skipped, mine.v[i].file, mine.v[i].why))
+			status = -ENOMEM;
+	}
+	pdb_skips_free(&mine);
 	if (ret) {
 		printf("%-13s analysis failed: %s\n", run[0], err.msg);
 		status = 1;
@@ -450,7 +482,8 @@ static void print_summary(const struct ev_eval_acc *tot, const struct figures *f
 
 /* The figures as one JSON document (docs/axprof-json.7, "axeval") into path: 0, or 1 after a
  * message. */
-static int write_json(const char *path, const struct ev_eval_acc *tot, const struct figures *f)
+static int write_json(const char *path, const struct ev_eval_acc *tot, const struct figures *f,
+		      const struct opts *o)
 {
 	FILE *out = fopen(path, "w");
 	struct ax_json j;
@@ -460,6 +493,8 @@ static int write_json(const char *path, const struct ev_eval_acc *tot, const str
 		return 1;
 	}
 	ax_json_doc_open(&j, out, "axeval");
+	if (o->skip_damaged)
+		tl_skips_json(&j, &o->skipped);
 	ax_json_num(&j, "samples", tot->samples, 0);
 	ax_json_num(&j, "within5", f->w5, 4);
 	ax_json_num(&j, "within10", f->w10, 4);
@@ -523,7 +558,8 @@ int main(int argc, char **argv)
 	print_figures(&tot, &f);
 	print_summary(&tot, &f);
 	if (o.json_path)
-		status |= write_json(o.json_path, &tot, &f);
+		status |= write_json(o.json_path, &tot, &f, &o);
+	pdb_skips_free(&o.skipped);
 	ev_eval_acc_free(&tot);
 	if (fflush(stdout) || ferror(stdout))
 		status = 1;

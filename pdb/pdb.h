@@ -462,6 +462,8 @@ struct pdb_skips {
 	size_t n;
 };
 void pdb_skips_free(struct pdb_skips *s); /* frees the entries; s itself may be reused */
+/* Append (file, why) to s unless file is there already. 0 or -ENOMEM. */
+int pdb_skips_add(struct pdb_skips *s, const char *file, const char *why);
 
 /*
  * pdb_load() and pdb_image_list() that, with PDB_LOAD_SKIP_DAMAGED, go on past damage: a damaged

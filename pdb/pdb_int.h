@@ -307,9 +307,4 @@ int pdb_replace_file(const char *path, const void *buf, size_t len, struct ax_er
 /* True for a writer's temporary file name (".NAME.tmp.XXXXXX"). */
 bool pdb_is_temp_name(const char *name);
 
-/* --- skipped files (pdb_skip.c) --- */
-
-/* Append (file, why) to s unless file is there already. 0 or -ENOMEM. */
-int pdb_skips_add(struct pdb_skips *s, const char *file, const char *why);
-
 #endif /* PDB_INT_H */
