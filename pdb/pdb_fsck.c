@@ -527,6 +527,24 @@ void pdb_fsck_free(struct pdb_fsck *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* Quarantine p's file when it is damaged or stray; note in e what the epoch's manifest needs. */
+static int repair_file(struct pdb_db *db, struct pdb_problem *p, struct fk_epoch *e)
+{
+	const char *base = strrchr(p->file, '/');
+	int err;
+
+	if (p->kind != PDB_FSCK_DAMAGED && p->kind != PDB_FSCK_STRAY)
+		return 0;
+	base = base ? base + 1 : p->file;
+	err = quarantine(db, p);
+	if (e && !strcmp(base, "manifest") && !p->key[0])
+		e->mf_bad = true;
+	else if (e && pdb_table_of_file(base) >= 0)
+		e->mf_stale = true;
+	p->repaired = !err;
+	return err;
+}
+
 static int check_all(struct pdb_db *db, uint32_t only, struct pdb_fsck *r, bool repair)
 {
 	uint32_t *ep = NULL;
@@ -534,6 +552,8 @@ static int check_all(struct pdb_db *db, uint32_t only, struct pdb_fsck *r, bool 
 	int err;
 
 	err = check_top(db, r);
+	for (size_t k = 0; !err && repair && k < r->n; k++)
+		err = repair_file(db, &r->v[k], NULL);
 	if (!err)
 		err = pdb_epoch_list(db, &ep, &nep);
 	if (err)
@@ -559,18 +579,8 @@ static int check_all(struct pdb_db *db, uint32_t only, struct pdb_fsck *r, bool 
 		snprintf(e.dir, sizeof(e.dir), "%s/epoch-%u", pdb_dir(db), ep[i]);
 		first = r->n;
 		err = check_epoch(db, r, &e);
-		for (size_t k = first; !err && repair && k < r->n; k++) {
-			struct pdb_problem *p = &r->v[k];
-
-			if (p->kind != PDB_FSCK_DAMAGED && p->kind != PDB_FSCK_STRAY)
-				continue;
-			err = quarantine(db, p);
-			if (!strcmp(strrchr(p->file, '/') + 1, "manifest") && !p->key[0])
-				e.mf_bad = true;
-			else if (pdb_table_of_file(strrchr(p->file, '/') + 1) >= 0)
-				e.mf_stale = true;
-			p->repaired = !err;
-		}
+		for (size_t k = first; !err && repair && k < r->n; k++)
+			err = repair_file(db, &r->v[k], &e);
 		if (!err && repair && (e.mf_bad || (e.has_mf && e.mf_stale))) {
 			err = rewrite_manifest(db, &e);
 			for (size_t k = first; !err && k < r->n; k++)

@@ -20,6 +20,25 @@ static void open_image(struct tl_view_image *im)
 	img_open(im->img.path, 0, &im->elf, &im->elf_err);
 }
 
+/* --skip-damaged with a damaged DIR/current: the newest epoch, current's damage recorded. */
+static int newest_epoch(struct tl_view *v, uint32_t *epoch)
+{
+	char path[4096];
+	uint32_t *ep;
+	size_t n;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/current", pdb_dir(v->db));
+	if (pdb_skips_add(&v->skipped, path, pdb_errmsg(v->db)))
+		return -ENOMEM;
+	ret = pdb_epoch_list(v->db, &ep, &n);
+	if (ret)
+		return ret;
+	*epoch = n ? ep[n - 1] : 0;
+	free(ep);
+	return n ? 0 : -ENOENT;
+}
+
 int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, struct ax_error *err)
 {
 	return tl_view_open_opt(v, dir, epoch, 0, err);
@@ -39,6 +58,8 @@ int tl_view_open_opt(struct tl_view *v, const char *dir, uint32_t epoch, unsigne
 		return ret;
 	if (!epoch) {
 		ret = pdb_epoch_current(v->db, &epoch);
+		if (ret == -EBADMSG && lf)
+			ret = newest_epoch(v, &epoch);
 		if (ret)
 			goto out_err;
 	}
