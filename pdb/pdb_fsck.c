@@ -94,7 +94,7 @@ static int add(struct pdb_db *db, struct pdb_fsck *r, enum pdb_fsck_kind kind, u
 static int judged(struct pdb_db *db, struct pdb_fsck *r, uint32_t epoch, const char *key,
 		  const char *file, int err)
 {
-	if (err != -EBADMSG)
+	if (!pdb_err_skippable(err))
 		return err;
 	err = add(db, r, PDB_FSCK_DAMAGED, epoch, key, file, pdb_errmsg(db));
 	ax_error_clear(pdb_db_err(db));
@@ -173,7 +173,7 @@ static int check_epoch_files(struct pdb_db *db, struct pdb_fsck *r, struct fk_ep
 		err = pdb_parse_manifest(buf, len, path, &id, &e->mf, &e->nmf, pdb_db_err(db));
 		free(buf);
 	}
-	e->mf_bad = err == -EBADMSG;
+	e->mf_bad = pdb_err_skippable(err);
 	return judged(db, r, e->epoch, "", path, err == -ENOENT ? 0 : err);
 }
 

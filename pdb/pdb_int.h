@@ -292,6 +292,16 @@ int pdb_mf_check(struct pdb_db *db, uint32_t epoch, const char *key, const char 
 /* For pdb_db.c and pdb_manifest.c: the error of db, its directory. */
 struct ax_error *pdb_db_err(struct pdb_db *db);
 
+/*
+ * A file that cannot be used as it is (--skip-damaged skips it, pdb_fsck lists it): damage, or
+ * a read refused or failed by the system (a bad sector, a file made unreadable). Running out of
+ * memory is not.
+ */
+static inline bool pdb_err_skippable(int err)
+{
+	return err == -EBADMSG || err == -EIO || err == -EACCES || err == -EPERM;
+}
+
 /* --- I/O (pdb_io.c); every function fills err on failure --- */
 
 int pdb_read_file(const char *path, void **buf, size_t *len, struct ax_error *err);

@@ -42,10 +42,10 @@ int pdb_skips_add(struct pdb_skips *s, const char *file, const char *why)
 	return 0;
 }
 
-/* Record the file whose damage db's last error reports (ret -EBADMSG); other errors stay. */
+/* Record the file db's last error reports when it is damaged or unreadable; other errors stay. */
 static int skip_damage(struct pdb_db *db, struct pdb_skips *s, const char *file, int ret)
 {
-	if (ret != -EBADMSG)
+	if (!pdb_err_skippable(ret))
 		return ret;
 	if (pdb_skips_add(s, file, pdb_errmsg(db)))
 		return ax_fail(pdb_db_err(db), -ENOMEM, "%s: out of memory", pdb_dir(db));
@@ -313,14 +313,14 @@ int pdb_image_list_opt(struct pdb_db *db, uint32_t epoch, unsigned int flags,
 	}
 	if (err == -ENOENT)
 		err = 0;
-	if (err == -EBADMSG)
+	if (pdb_err_skippable(err))
 		idx_ok = false;
 	err = skip_damage(db, skipped, path, err);
 	if (err)
 		return err;
 	err = pdb_mf_read(db, epoch, &mf, &nmf, &have);
 	free(mf);
-	if (err == -EBADMSG)
+	if (pdb_err_skippable(err))
 		mf_ok = false;
 	snprintf(path, sizeof(path), "%s/epoch-%u/manifest", pdb_dir(db), epoch);
 	err = skip_damage(db, skipped, path, err);

@@ -198,12 +198,61 @@ static void test_pdb_image_list_opt_around_a_damaged_index(void **state)
 	tdir_free(d);
 }
 
+/* Reads of files whose path contains the hook's argument fail with EIO. */
+static int fail_read(void *arg, enum pdb_op op, const char *what)
+{
+	return op == PDB_OP_READ && strstr(what, arg) ? EIO : 0;
+}
+
+static int fail_alloc(void *arg, enum pdb_op op, const char *what)
+{
+	(void)arg;
+	(void)what;
+	return op == PDB_OP_ALLOC ? ENOMEM : 0;
+}
+
+/* A file the system cannot read (a bad sector) is skipped and listed like a damaged one. */
+static void test_pdb_unreadable_file_is_skipped_and_listed(void **state)
+{
+	char *d = tdir_new();
+	struct pdb_db *db = fixture(d);
+	struct pdb_skips sk = { 0 };
+	struct pdb_prof *prof;
+	static char bad_file[] = K1 "/CYCLES.prof";
+	struct pdb_fsck r;
+
+	(void)state;
+	pdb_set_fault_hook(fail_read, bad_file);
+	assert_int_equal(pdb_load(db, 1, K1, &prof), -EIO);
+	assert_int_equal(pdb_load_opt(db, 1, K1, PDB_LOAD_SKIP_DAMAGED, &prof, &sk), 0);
+	assert_int_equal(sk.n, 1);
+	assert_non_null(strstr(sk.v[0].why, "Input/output error"));
+	assert_int_equal(pdb_prof_total(prof, PDB_EV_CYCLES), 0);
+	assert_int_equal(pdb_prof_count(prof, PDB_EV_CYCLES, 0x100), 0);
+	pdb_prof_free(prof);
+	pdb_skips_free(&sk);
+	assert_int_equal(pdb_fsck(db, 0, 0, &r), 0);
+	pdb_set_fault_hook(NULL, NULL);
+	assert_int_equal(r.damaged, 1);
+	assert_int_equal(find(&r, K1 "/CYCLES.prof")->kind, PDB_FSCK_DAMAGED);
+	pdb_fsck_free(&r);
+	/* Out of memory is not damage: it still fails, nothing skipped. */
+	pdb_set_fault_hook(fail_alloc, NULL);
+	assert_int_equal(pdb_load_opt(db, 1, K1, PDB_LOAD_SKIP_DAMAGED, &prof, &sk), -ENOMEM);
+	pdb_set_fault_hook(NULL, NULL);
+	assert_null(prof);
+	assert_int_equal(sk.n, 0);
+	pdb_close(db);
+	tdir_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pdb_fsck_clean_database),
 		cmocka_unit_test(test_pdb_fsck_lists_and_repairs),
 		cmocka_unit_test(test_pdb_image_list_opt_around_a_damaged_index),
+		cmocka_unit_test(test_pdb_unreadable_file_is_skipped_and_listed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
