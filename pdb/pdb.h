@@ -469,7 +469,7 @@ int pdb_skips_add(struct pdb_skips *s, const char *file, const char *why);
 
 /*
  * pdb_load() and pdb_image_list() that, with PDB_LOAD_SKIP_DAMAGED, go on past damage: a damaged
- * (or, by the manifest, missing) table file is left out and the image keeps its other tables; a
+ * or unreadable (EIO, EACCES, EPERM) or, by the manifest, missing table file is left out and the image keeps its other tables; a
  * damaged index or manifest leaves the images found from the directories (and the manifest or
  * index that reads), their paths unknown. Each damaged file is appended once to *skipped with
  * the message pdb_load would have failed with. Without the flag they are pdb_load/pdb_image_list.
