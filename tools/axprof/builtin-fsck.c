@@ -45,7 +45,8 @@ static const char *const kind_name[] = {
 	[PDB_FSCK_NOTE] = "note",
 };
 
-static void print_text(const struct pdb_fsck *r, bool repair, const char *dir)
+/* The problems, then (summary) the verdict. */
+static void print_text(const struct pdb_fsck *r, bool repair, const char *dir, bool summary)
 {
 	char up[16];
 
@@ -61,6 +62,8 @@ static void print_text(const struct pdb_fsck *r, bool repair, const char *dir)
 		else if (p->repaired)
 			printf("         repaired: the manifest no longer lists it\n");
 	}
+	if (!summary)
+		return;
 	printf("%s: %zu epoch(s), %zu file(s) checked: ", dir, r->nepochs, r->files);
 	if (!r->damaged)
 		printf("clean%s\n", r->n ? " (notes only)" : "");
@@ -163,8 +166,8 @@ int cmd_fsck(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "axprof fsck: %s%s\n", pdb_errmsg(db),
 			repair ? " (repair stopped; run it again)" : "");
-		if (!ro.json)
-			print_text(&r, false, ro.db);
+		if (!ro.json) /* what was found before the failure */
+			print_text(&r, false, ro.db, false);
 		pdb_fsck_free(&r);
 		pdb_close(db);
 		return 1;
@@ -172,7 +175,7 @@ int cmd_fsck(int argc, char **argv)
 	if (ro.json)
 		print_json(&r, repair, ro.db);
 	else
-		print_text(&r, repair, ro.db);
+		print_text(&r, repair, ro.db, true);
 	ret = r.damaged ? 1 : 0;
 	pdb_fsck_free(&r);
 	pdb_close(db);
