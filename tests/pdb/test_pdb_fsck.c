@@ -246,6 +246,83 @@ static void test_pdb_unreadable_file_is_skipped_and_listed(void **state)
 	tdir_free(d);
 }
 
+/* Fail the nth write-side operation (write, fsync, rename, mkdir, unlink) with EIO. */
+struct nth_fault {
+	int nth;
+	int seen;
+};
+
+static int fail_nth(void *arg, enum pdb_op op, const char *what)
+{
+	struct nth_fault *f = arg;
+
+	(void)what;
+	if (op != PDB_OP_WRITE && op != PDB_OP_FSYNC && op != PDB_OP_RENAME && op != PDB_OP_MKDIR &&
+	    op != PDB_OP_UNLINK)
+		return 0;
+	return f->seen++ == f->nth ? EIO : 0;
+}
+
+/*
+ * A repair that fails at any step (as a crash would stop it) leaves a database that a second
+ * repair makes clean, with the damaged file quarantined intact and every other sample kept.
+ */
+static void test_pdb_fsck_repair_failing_at_each_step_is_finished_by_a_rerun(void **state)
+{
+	struct nth_fault f = { 0, 0 };
+	int steps = 0;
+
+	(void)state;
+	for (f.nth = 0; f.nth < 64; f.nth++) {
+		char *d = tdir_new(), c0[4096];
+		struct pdb_db *db = fixture(d);
+		struct pdb_prof *prof;
+		struct pdb_fsck r;
+		uint8_t *bytes, *q;
+		size_t len, qlen;
+		int ret;
+
+		snprintf(c0, sizeof(c0), "%s", tpath(d, "epoch-1/" K0 "/CYCLES.prof"));
+		bytes = slurp(c0, &len);
+		bytes[len - 1] ^= 0x40;
+		spit(c0, bytes, len);
+		spit(tpath(d, "epoch-2/manifest"), "junk", 4);
+		f.seen = 0;
+		pdb_set_fault_hook(fail_nth, &f);
+		ret = pdb_fsck(db, 0, PDB_FSCK_REPAIR, &r);
+		pdb_set_fault_hook(NULL, NULL);
+		pdb_fsck_free(&r);
+		if (f.seen <= f.nth) { /* no fault hit: every step was tried */
+			assert_int_equal(ret, 0);
+			steps = f.nth;
+		} else {
+			assert_int_not_equal(ret, 0);
+			assert_int_equal(pdb_fsck(db, 0, PDB_FSCK_REPAIR, &r), 0);
+			pdb_fsck_free(&r);
+		}
+		assert_int_equal(pdb_fsck(db, 0, 0, &r), 0);
+		assert_int_equal(r.damaged, 0);
+		pdb_fsck_free(&r);
+		q = slurp(tpath(d, "quarantine/epoch-1/" K0 "/CYCLES.prof"), &qlen);
+		assert_int_equal(qlen, len);
+		assert_memory_equal(q, bytes, len);
+		free(q);
+		assert_int_equal(pdb_load(db, 1, K1, &prof), 0);
+		assert_int_equal(pdb_prof_total(prof, PDB_EV_CYCLES), 8);
+		pdb_prof_free(prof);
+		assert_int_equal(pdb_load(db, 2, K0, &prof), 0);
+		assert_int_equal(pdb_prof_total(prof, PDB_EV_CYCLES), 9);
+		pdb_prof_free(prof);
+		free(bytes);
+		pdb_close(db);
+		tdir_free(d);
+		if (steps)
+			break;
+	}
+	/* Every write, fsync, rename and mkdir of the repair (31 of them) was failed once. */
+	assert_true(steps >= 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_pdb_fsck_lists_and_repairs),
 		cmocka_unit_test(test_pdb_image_list_opt_around_a_damaged_index),
 		cmocka_unit_test(test_pdb_unreadable_file_is_skipped_and_listed),
+		cmocka_unit_test(test_pdb_fsck_repair_failing_at_each_step_is_finished_by_a_rerun),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
