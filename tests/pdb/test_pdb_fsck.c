@@ -246,6 +246,45 @@ static void test_pdb_unreadable_file_is_skipped_and_listed(void **state)
 	tdir_free(d);
 }
 
+/* A damaged unknown profile is skipped like an image's file and quarantined under the epoch. */
+static void test_pdb_fsck_damaged_unknown_profile(void **state)
+{
+	char *d = tdir_new(), u[4096];
+	struct pdb_db *db = fixture(d);
+	struct pdb_skips sk = { 0 };
+	struct pdb_prof *prof;
+	struct pdb_fsck r;
+	uint8_t *bytes;
+	size_t len;
+
+	(void)state;
+	snprintf(u, sizeof(u), "%s", tpath(d, "epoch-1/unknown.prof"));
+	bytes = slurp(u, &len);
+	spit(u, bytes, len - 1); /* truncated */
+	free(bytes);
+	assert_int_equal(pdb_load(db, 1, PDB_KEY_UNKNOWN, &prof), -EBADMSG);
+	assert_int_equal(pdb_load_opt(db, 1, PDB_KEY_UNKNOWN, PDB_LOAD_SKIP_DAMAGED, &prof, &sk),
+			 0);
+	assert_true(pdb_prof_is_empty(prof));
+	assert_int_equal(sk.n, 1);
+	assert_string_equal(sk.v[0].file, u);
+	pdb_prof_free(prof);
+	pdb_skips_free(&sk);
+	assert_int_equal(pdb_fsck(db, 1, PDB_FSCK_REPAIR, &r), 0);
+	assert_int_equal(r.damaged, 1);
+	assert_string_equal(r.v[0].key, PDB_KEY_UNKNOWN);
+	assert_non_null(strstr(r.v[0].moved_to, "/quarantine/epoch-1/unknown.prof"));
+	pdb_fsck_free(&r);
+	assert_int_equal(pdb_load(db, 1, PDB_KEY_UNKNOWN, &prof), 0);
+	assert_true(pdb_prof_is_empty(prof));
+	pdb_prof_free(prof);
+	assert_int_equal(pdb_load(db, 1, K0, &prof), 0);
+	assert_int_equal(pdb_prof_total(prof, PDB_EV_CYCLES), 7);
+	pdb_prof_free(prof);
+	pdb_close(db);
+	tdir_free(d);
+}
+
 /* Fail the nth write-side operation (write, fsync, rename, mkdir, unlink) with EIO. */
 struct nth_fault {
 	int nth;
@@ -330,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_pdb_fsck_lists_and_repairs),
 		cmocka_unit_test(test_pdb_image_list_opt_around_a_damaged_index),
 		cmocka_unit_test(test_pdb_unreadable_file_is_skipped_and_listed),
+		cmocka_unit_test(test_pdb_fsck_damaged_unknown_profile),
 		cmocka_unit_test(test_pdb_fsck_repair_failing_at_each_step_is_finished_by_a_rerun),
 	};
 
