@@ -50,6 +50,7 @@ struct rec_opts {
 	const char *save; /* hosted: a copy of the drained record stream */
 	const char *sysroot;
 	const char *device;
+	const char *cpu; /* hosted: the timing model (NULL: ev5) */
 	bool hosted; /* --hosted: never the driver */
 	bool json;
 	bool quiet;
@@ -86,10 +87,12 @@ static void usage(FILE *f)
 		"--mode vprof or vreplay also interpreting a share of the samples to collect values,\n"
 		"load latencies and store-load conflicts). With /dev/axprof present the program runs\n"
 		"natively under the kernel driver; otherwise on the hosted Alpha machine with EV5\n"
-		"timing. The program's input, output and exit status pass through.\n\n"
+		"(or, with --cpu ev6, EV6) timing. The program's input, output and exit status pass\n"
+		"through.\n\n"
 		"Options:\n"
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n" DMN_SAMPLING_HELP
-		"  --cpu ev5             the hosted machine's timing model (the only one; the PMU needs it)\n"
+		"  --cpu ev5|ev6         the hosted machine's timing model (default ev5; the PMU needs\n"
+		"                        one; the replays event needs ev6)\n"
 		"  --truth FILE          hosted: write the machine's ground-truth file\n"
 		"  --value-truth FILE    hosted: write exact per-pc value histograms of PROG's own code\n"
 		"  --save-records FILE   hosted: also write the drained driver records to FILE and the\n"
@@ -208,12 +211,14 @@ static int record_opt(struct rec_opts *o, int c, const char *arg)
 		o->db = arg;
 		return 0;
 	case O_CPU:
-		if (strcmp(arg, "ev5")) {
+		if (strcmp(arg, "ev5") && strcmp(arg, "ev6")) {
 			fprintf(stderr,
-				"axprof record: --cpu must be ev5 (sampling needs its PMU), not '%s'\n",
+				"axprof record: --cpu must be ev5 or ev6 (sampling needs a PMU), not "
+				"'%s'\n",
 				arg);
 			return -1;
 		}
+		o->cpu = arg;
 		return 0;
 	case O_TRUTH:
 		o->truth = arg;
@@ -607,11 +612,13 @@ static int open_saves(struct rec *r)
 	return 0;
 }
 
-/* Create the machine (EV5 timing), route its events here and load the program. 0, or the
+/* Create the machine (EV5 or EV6 timing), route its events here and load the program. 0, or the
  * exit status after a message. */
 static int hosted_load(struct rec *r, char **argv)
 {
-	struct mach_opts mo = { .sysroot = r->o.sysroot, .cpu = "ev5", .prog = argv[0] };
+	struct mach_opts mo = { .sysroot = r->o.sysroot,
+				.cpu = r->o.cpu ? r->o.cpu : "ev5",
+				.prog = argv[0] };
 	struct mach_events ev = { .exec = ev_exec,
 				  .mmap = ev_mmap,
 				  .munmap = ev_munmap,
@@ -627,8 +634,8 @@ static int hosted_load(struct rec *r, char **argv)
 	mo.host_signals_kept = r->stop_kept;
 	ret = mach_new(&r->m, &mo);
 	if (ret) {
-		fprintf(stderr, "axprof record: cannot create the hosted machine (EV5 model): %s\n",
-			strerror(-ret));
+		fprintf(stderr, "axprof record: cannot create the hosted machine (%s model): %s\n",
+			mo.cpu, strerror(-ret));
 		return 1;
 	}
 	stop_mach = r->m;
@@ -670,7 +677,8 @@ static int hosted_sampler(struct rec *r)
 	ret = mach_sampler_new(&r->s, r->m, &so);
 	if (ret) {
 		fprintf(stderr, "axprof record: cannot start the sampler: %s\n",
-			ret == -EOPNOTSUPP ? "an event the EV5 model does not count" :
+			ret == -EOPNOTSUPP ? "an event this CPU model does not count (replays: "
+					     "--cpu ev6)" :
 					     strerror(-ret));
 		return 1;
 	}
