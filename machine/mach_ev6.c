@@ -861,6 +861,7 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 	}
 	m->r_n++;
 	s.rt = rt;
+	m->last = (struct ev6_stages){ s.f, s.mt, s.t, s.done, rt, s.cl };
 	m->ret_ring[m->seq & (EV6_RING - 1)] = rt;
 	if (dst < 32)
 		m->idest_ret[m->nidest++ & (EV6_RING - 1)] = rt;

@@ -146,8 +146,14 @@ struct ev6_trec { /* per-PC truth */
 	uint64_t c[EV6_TC_NR];
 };
 
+struct ev6_stages { /* the cycles of one instruction's stages (tests) */
+	uint64_t fetch, map, issue, ready, retire;
+	unsigned int cluster;
+};
+
 struct mach_ev6 {
 	struct mach_ev6_params p;
+	struct ev6_stages last; /* of the last instruction retired */
 	struct ev6_op ops[AXP_OP_NR];
 	uint64_t seq; /* instructions processed (retired) */
 
