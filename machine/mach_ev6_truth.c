@@ -247,3 +247,6 @@ int mach_ev6_truth_write(struct mach_ev6 *m, const char *path)
 	free(rps);
 	return err;
 }
+
+_Static_assert((int)EV6_TC_NR == (int)MACH_T6_NR && MACH_TRUTH_EV6PC_SIZE == 8 + 8 * MACH_T6_NR,
+	       "the EV6 truth counters and the file's record (mach_truth.h) must agree");

@@ -548,10 +548,12 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, struct
 
 /* One section-table entry: its bounds, and which known section it is (sec[type]). */
 static int parse_secent(const uint8_t *buf, size_t len, const char *name, uint32_t i,
-			uint64_t tab_end, const uint8_t *sec[4], struct ax_error *err)
+			uint64_t tab_end, const uint8_t *sec[TRUTH_NSEC], struct ax_error *err)
 {
-	static const uint32_t minsz[4] = { 0, MACH_TRUTH_SUMMARY_SIZE, MACH_TRUTH_PC_SIZE,
-					   MACH_TRUTH_EDGE_SIZE };
+	static const uint32_t minsz[TRUTH_NSEC] = {
+		0, MACH_TRUTH_SUMMARY_SIZE, MACH_TRUTH_PC_SIZE,	    MACH_TRUTH_EDGE_SIZE,
+		0, MACH_TRUTH_EV6PC_SIZE,   MACH_TRUTH_REPLAY_SIZE,
+	};
 	const uint8_t *e = buf + MACH_TRUTH_HDR_SIZE + (size_t)i * MACH_TRUTH_SECENT_SIZE;
 	uint64_t eoff = (uint64_t)(e - buf), off = get64(e + 8), cnt = get64(e + 16);
 	uint32_t type = get32(e), rsz = get32(e + 4);

@@ -75,10 +75,10 @@
  *
  * Section type 4 is reserved for per-PC value histograms (a later version).
  *
- * Section MACH_TRUTH_SEC_EV6PCS (5, EV6 only): one record of at least 160 bytes per PC fetched,
- * sorted by PC, strictly increasing; 19 u64 after the pc, in enum mach_truth_ev6 order:
+ * Section MACH_TRUTH_SEC_EV6PCS (5, EV6 only): one record of at least 168 bytes per PC fetched,
+ * sorted by PC, strictly increasing; 20 u64 after the pc, in enum mach_truth_ev6 order:
  *        0     8  pc
- *        8   152  FETCH (times fetched on the correct path), RETIRE, AB_REPLAY (aborted as the
+ *        8   160  FETCH (times fetched on the correct path), RETIRE, AB_REPLAY (aborted as the
  *                 target of a replay trap), AB_YOUNGER (aborted because an older instruction
  *                 trapped), BADPATH (bad-path instructions fetched and aborted after this
  *                 branch mispredicted; their PCs are not decoded), RP_STLD, RP_LDLD, RP_MBOX
@@ -121,7 +121,7 @@ enum mach_truth_sec {
 #define MACH_TRUTH_SUMMARY_SIZE 256u
 #define MACH_TRUTH_PC_SIZE 136u
 #define MACH_TRUTH_EDGE_SIZE 24u
-#define MACH_TRUTH_EV6PC_SIZE 160u
+#define MACH_TRUTH_EV6PC_SIZE 168u
 #define MACH_TRUTH_REPLAY_SIZE 32u
 
 /* Why an instruction spent its head-of-issue cycles (DCPI SOSP'97 §6.3 stall causes). */
