@@ -39,6 +39,11 @@
 #define FRONT 3u /* fetch to issue, minimum */
 #define NOREG 65u /* sink: r31, f31, no destination */
 
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
 void mach_ev6_params_default(struct mach_ev6_params *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -57,6 +62,7 @@ void mach_ev6_params_default(struct mach_ev6_params *p)
 	p->fdcache_lat = 4; /* [Table 2-4] fld */
 	p->bcache_lat = 13; /* [Table 2-4] ild D-cache miss with a 6-cycle B-cache */
 	p->mem_lat = 80; /* [U] */
+	p->mem_occupancy = 30; /* [U] ~2 bytes/cycle: about 1 GB/s at 466 MHz (DS10L class) */
 	p->bcache_kb = 2048; /* [U] 2 MB (DS10L-class systems) */
 	p->mispredict = 7; /* [Table 2-1] */
 	p->jsr_mispredict = 8; /* [Table 2-1] */
@@ -255,15 +261,11 @@ uint64_t mach_ev6_count(const struct mach_ev6 *m, enum mach_event event)
 /* ------------------------------------------------------------------------------------------ */
 /* Caches and TLBs. */
 
-static inline uint64_t max64(uint64_t a, uint64_t b)
+/* Below the first-level caches at cycle t: the B-cache (direct mapped) or memory, whose bus
+ * carries one 64-byte block every `mem_occupancy` cycles [U]; latency and level. */
+static uint32_t lower(struct mach_ev6 *m, uint64_t addr, uint64_t t, uint32_t *lvl)
 {
-	return a > b ? a : b;
-}
-
-/* Below the first-level caches: the B-cache (direct mapped) or memory; latency and level. */
-static uint32_t lower(struct mach_ev6 *m, uint64_t addr, uint32_t *lvl)
-{
-	uint64_t blk = addr >> 6, *e = &m->bc_tag[blk & m->bc_mask];
+	uint64_t blk = addr >> 6, *e = &m->bc_tag[blk & m->bc_mask], start;
 
 	if (*e == blk + 1) {
 		*lvl = AXP_LVL_BCACHE;
@@ -271,7 +273,9 @@ static uint32_t lower(struct mach_ev6 *m, uint64_t addr, uint32_t *lvl)
 	}
 	*e = blk + 1;
 	*lvl = AXP_LVL_MEMORY;
-	return m->p.mem_lat;
+	start = max64(t, m->mem_free);
+	m->mem_free = start + m->p.mem_occupancy;
+	return (uint32_t)(start - t) + m->p.mem_lat;
 }
 
 /* Fully associative, round-robin [EV68A HRM 2.1.6]; a hint table avoids most searches. */
@@ -351,7 +355,7 @@ static uint64_t fetch(struct mach_ev6 *m, uint64_t pc, struct ev6_step *s)
 
 				w = !m->ic_lru[set];
 				m->ic_tag[set][w] = line + 1;
-				t += lower(m, pc, &lvl);
+				t += lower(m, pc, t, &lvl);
 				s->evb |= EVB_IMISS;
 			}
 			m->ic_lru[set] = (uint8_t)w;
@@ -555,7 +559,7 @@ static void load(struct mach_ev6 *m, const struct ev6_op *o, const struct axp_ev
 			trap(s, EV6_RP_MBOX, t, max64(t + m->p.mbox_replay, free_at), 0);
 			return;
 		}
-		s->done = t + lower(m, ea, &lvl) + (o->lat - m->p.dcache_lat);
+		s->done = t + lower(m, ea, t, &lvl) + (o->lat - m->p.dcache_lat);
 		s->evb |= EVB_DMISS | (lvl == AXP_LVL_MEMORY ? EVB_BCMISS : 0);
 		m->maf[slot] = s->done;
 		w = !m->dc_lru[set];
@@ -587,7 +591,7 @@ static void store(struct mach_ev6 *m, const struct axp_event *ev, struct ev6_ste
 
 		w = !m->dc_lru[set];
 		m->dc_tag[set][w] = blk + 1;
-		m->dc_ready[set][w] = s->t + lower(m, ev->ea, &lvl);
+		m->dc_ready[set][w] = s->t + lower(m, ev->ea, s->t, &lvl);
 	}
 	m->dc_lru[set] = (uint8_t)w;
 	s->done = s->t + 1;
@@ -910,7 +914,7 @@ void mach_ev6_access(struct mach_ev6 *m, uint64_t va, unsigned int size, bool st
 		m->dc_lru[set] = (uint8_t)w;
 		return;
 	}
-	acc->latency = lower(m, va, &lvl);
+	acc->latency = lower(m, va, m->r_t, &lvl);
 	acc->level = lvl;
 	if (store)
 		acc->latency = 1;

@@ -27,6 +27,8 @@ struct mach_ev6_params {
 	uint32_t dcache_lat, fdcache_lat; /* integer / FP load-use on a D-cache hit [Table 2-4] */
 	uint32_t bcache_lat; /* load-use from the B-cache [Table 2-4: 13 with a 6-cycle B-cache] */
 	uint32_t mem_lat; /* load-use from memory [U] */
+	uint32_t
+		mem_occupancy; /* cycles the memory bus is busy per 64-byte block (0: no limit) [U] */
 	uint32_t bcache_kb; /* B-cache size, direct mapped, 64-byte blocks [U: 2 MB] */
 	uint32_t mispredict, jsr_mispredict; /* [Table 2-1: 7, 8] */
 	uint32_t order_trap; /* load-load / store-load order trap [Table 2-1: 14] */
@@ -200,6 +202,7 @@ struct mach_ev6 {
 	uint64_t *bc_tag;
 	uint64_t bc_mask;
 	uint64_t maf[EV6_MAF_MAX];
+	uint64_t mem_free; /* the memory bus is busy until */
 	struct ev6_mem_rec ldq[EV6_MEMQ], stq[EV6_MEMQ];
 	uint64_t nld, nst;
 	uint64_t st_max_issue; /* latest issue cycle of any store so far */

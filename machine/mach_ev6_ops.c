@@ -90,6 +90,7 @@ static int ev6_param(const void *model, unsigned int i, const char **name, uint6
 		{ "fdcache_lat", p->fdcache_lat },
 		{ "bcache_lat", p->bcache_lat },
 		{ "mem_lat", p->mem_lat },
+		{ "mem_occupancy", p->mem_occupancy },
 		{ "bcache_kb", p->bcache_kb },
 		{ "mispredict", p->mispredict },
 		{ "jsr_mispredict", p->jsr_mispredict },

@@ -226,6 +226,7 @@ int mach_ev6_truth_write(struct mach_ev6 *m, const char *path)
 	o.param[MACH_TP_DCACHE_LAT] = m->p.dcache_lat;
 	o.param[MACH_TP_BCACHE_LAT] = m->p.bcache_lat;
 	o.param[MACH_TP_MEM_LAT] = m->p.mem_lat;
+	o.param[MACH_TP_MEM_OCCUPANCY] = m->p.mem_occupancy;
 	o.param[MACH_TP_BCACHE_KB] = m->p.bcache_kb;
 	o.param[MACH_TP_MISPREDICT] = m->p.mispredict;
 	o.param[MACH_TP_ITB_MISS] = m->p.itb_miss;
