@@ -12,7 +12,8 @@
 #      naming their planted store, or (same) get the store's data forwarded; the disjoint and
 #      load-first loads never replay;
 #   5. sampling on: `axprof record --cpu ev6 --mode vreplay --event cycles,replays` leaves the
-#      program's output and status alone and takes replay samples.
+#      program's output and status alone and takes replay samples; so do --mode vprof and
+#      vreplay (interpretation on) on semiinv, structsearch and syscalls.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -165,6 +166,23 @@ if [ -x "$wl/storeload" ]; then
 		ok "record --cpu ev5 --event replays refused: $(head -c 120 "$tmp/r5.err")"
 	fi
 fi
+
+for name in semiinv structsearch syscalls; do
+	[ -x "$wl/$name" ] || continue
+	"$axprof" run -- "$wl/$name" >"$tmp/f.out" 2>/dev/null
+	fs=$?
+	for mode in vprof vreplay; do
+		rm -rf "$tmp/db-$mode"
+		"$axprof" record -q --hosted -d "$tmp/db-$mode" --cpu ev6 --mode $mode --share 1/8 \
+			-- "$wl/$name" >"$tmp/r.out" 2>"$tmp/r.err"
+		rs=$?
+		if [ $fs != $rs ] || ! cmp -s "$tmp/f.out" "$tmp/r.out"; then
+			bad "$name record --cpu ev6 --mode $mode" "output or status differ ($fs vs $rs): $(head -c 200 "$tmp/r.err")"
+		else
+			ok "$name record --cpu ev6 --mode $mode: identical output and status"
+		fi
+	done
+done
 
 if [ $failed -gt 0 ]; then
 	echo "ev6-workloads: $failed FAILED"
