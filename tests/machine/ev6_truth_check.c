@@ -14,7 +14,9 @@
  * instruction's per-PC exec count equals its retires; the aborts add up to the summary's
  * (aborts on the correct path plus bad-path ones); every replay trap has a kind, and the replay
  * records per PC add up to the PC's replay counters. Then prints one line per replay record:
- * "replay PC CAUSE KIND COUNT" (hex PCs; KIND stld, ldld or mbox), for the calling script.
+ * "replay PC CAUSE KIND COUNT" (hex PCs; KIND stld, ldld or mbox), and one per load whose data
+ * was forwarded from the store queue or that stWait held: "fwd PC FORWARDED HELD", for the
+ * calling script.
  * Exit 0 when all holds, 1 with a message otherwise.
  */
 int main(int argc, char **argv)
@@ -51,6 +53,9 @@ int main(int argc, char **argv)
 			printf("pc 0x%" PRIx64 ": replay aborts without a replay kind\n", r->pc);
 			bad = 1;
 		}
+		if (r->c[MACH_T6_FWD] || r->c[MACH_T6_STWAIT])
+			printf("fwd 0x%" PRIx64 " %" PRIu64 " %" PRIu64 "\n", r->pc,
+			       r->c[MACH_T6_FWD], r->c[MACH_T6_STWAIT]);
 		if (!p || p->exec != r->c[MACH_T6_RETIRE]) {
 			printf("pc 0x%" PRIx64 ": exec count differs from its retires\n", r->pc);
 			bad = 1;

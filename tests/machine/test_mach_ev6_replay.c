@@ -161,6 +161,40 @@ static void test_ev6_mbox_replays(void **state)
 	mach_ev6_free(m);
 }
 
+static void queues2(struct mach_ev6_params *p)
+{
+	p->lq = 2;
+	p->sq = 2;
+}
+
+/* Other Mbox replays: a third load (store) issuing while two older ones wait to retire finds the
+ * load (store) queue full [HRM 2.11]; it issues again after the oldest retires. */
+static void test_ev6_queue_full_replays(void **state)
+{
+	struct mach_ev6 *m = new_ev6(queues2);
+	struct ev6_stages a, c;
+
+	(void)state;
+	assert_non_null(m);
+	warm(m);
+	feed6s(m, MULQ(1, 2, 3), CODE, 0);
+	feed6s(m, MULQ(3, 2, 3), CODE + 4, 0); /* retire waits 14 cycles for these */
+	a = feed6s(m, STQ(7, 0, 4), CODE + 8, DATA + 8);
+	feed6s(m, STQ(7, 8, 4), CODE + 12, DATA + 16);
+	c = feed6s(m, STQ(7, 16, 4), CODE + 16, DATA + 24);
+	assert_int_equal(mach_ev6_replay_count(m, CODE + 16, 0, EV6_RP_MBOX), 1);
+	assert_true(c.issue > a.retire);
+	feed6s(m, MULQ(1, 2, 3), CODE + 64, 0);
+	feed6s(m, MULQ(3, 2, 3), CODE + 68, 0);
+	a = feed6s(m, LDQ(10, 0, 4), CODE + 72, DATA + 8);
+	feed6s(m, LDQ(11, 8, 4), CODE + 76, DATA + 16);
+	c = feed6s(m, LDQ(12, 16, 4), CODE + 80, DATA + 24);
+	assert_int_equal(mach_ev6_replay_count(m, CODE + 80, 0, EV6_RP_MBOX), 1);
+	assert_true(c.issue > a.retire);
+	assert_int_equal(replays(m), 2);
+	mach_ev6_free(m);
+}
+
 /* The PMU: REPLAY can be sampled; CYCLES overflows once a period, each interrupt reporting the
  * pc of an instruction retired no earlier than its delivery cycle. */
 static void test_ev6_pmu(void **state)
@@ -245,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_ev6_stwait_clearing),
 		cmocka_unit_test(test_ev6_load_load_trap),
 		cmocka_unit_test(test_ev6_mbox_replays),
+		cmocka_unit_test(test_ev6_queue_full_replays),
 		cmocka_unit_test(test_ev6_pmu),
 		cmocka_unit_test(test_ev6_truth_file),
 	};
