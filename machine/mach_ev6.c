@@ -262,8 +262,10 @@ uint64_t mach_ev6_count(const struct mach_ev6 *m, enum mach_event event)
 /* Caches and TLBs. */
 
 /* Below the first-level caches at cycle t: the B-cache (direct mapped) or memory, whose bus
- * carries one 64-byte block every `mem_occupancy` cycles [U]; latency and level. */
-static uint32_t lower(struct mach_ev6 *m, uint64_t addr, uint64_t t, uint32_t *lvl)
+ * carries one demand fill (a load's or an instruction fetch's) every `mem_occupancy` cycles [U];
+ * a store's write-allocate fill uses the bandwidth left (not modelled: stores never wait for it,
+ * so they must not reserve it either). Returns the latency; *lvl the level. */
+static uint32_t lower(struct mach_ev6 *m, uint64_t addr, uint64_t t, bool demand, uint32_t *lvl)
 {
 	uint64_t blk = addr >> 6, *e = &m->bc_tag[blk & m->bc_mask], start;
 
@@ -273,6 +275,8 @@ static uint32_t lower(struct mach_ev6 *m, uint64_t addr, uint64_t t, uint32_t *l
 	}
 	*e = blk + 1;
 	*lvl = AXP_LVL_MEMORY;
+	if (!demand)
+		return m->p.mem_lat;
 	start = max64(t, m->mem_free);
 	m->mem_free = start + m->p.mem_occupancy;
 	return (uint32_t)(start - t) + m->p.mem_lat;
@@ -355,7 +359,7 @@ static uint64_t fetch(struct mach_ev6 *m, uint64_t pc, struct ev6_step *s)
 
 				w = !m->ic_lru[set];
 				m->ic_tag[set][w] = line + 1;
-				t += lower(m, pc, t, &lvl);
+				t += lower(m, pc, t, true, &lvl);
 				s->evb |= EVB_IMISS;
 			}
 			m->ic_lru[set] = (uint8_t)w;
@@ -559,7 +563,7 @@ static void load(struct mach_ev6 *m, const struct ev6_op *o, const struct axp_ev
 			trap(s, EV6_RP_MBOX, t, max64(t + m->p.mbox_replay, free_at), 0);
 			return;
 		}
-		s->done = t + lower(m, ea, t, &lvl) + (o->lat - m->p.dcache_lat);
+		s->done = t + lower(m, ea, t, true, &lvl) + (o->lat - m->p.dcache_lat);
 		s->evb |= EVB_DMISS | (lvl == AXP_LVL_MEMORY ? EVB_BCMISS : 0);
 		m->maf[slot] = s->done;
 		w = !m->dc_lru[set];
@@ -591,7 +595,7 @@ static void store(struct mach_ev6 *m, const struct axp_event *ev, struct ev6_ste
 
 		w = !m->dc_lru[set];
 		m->dc_tag[set][w] = blk + 1;
-		m->dc_ready[set][w] = s->t + lower(m, ev->ea, s->t, &lvl);
+		m->dc_ready[set][w] = s->t + lower(m, ev->ea, s->t, false, &lvl);
 	}
 	m->dc_lru[set] = (uint8_t)w;
 	s->done = s->t + 1;
@@ -887,6 +891,8 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 			m->stwait_epoch = rt;
 		}
 	}
+	m->hist_pc[m->seq % EV6_HIST] = ev->pc;
+	m->hist_t[m->seq % EV6_HIST] = rt;
 	m->seq++;
 
 	/* PMU: cycles up to the retire, then this instruction's events */
@@ -914,7 +920,7 @@ void mach_ev6_access(struct mach_ev6 *m, uint64_t va, unsigned int size, bool st
 		m->dc_lru[set] = (uint8_t)w;
 		return;
 	}
-	acc->latency = lower(m, va, m->r_t, &lvl);
+	acc->latency = lower(m, va, m->r_t, !store, &lvl);
 	acc->level = lvl;
 	if (store)
 		acc->latency = 1;

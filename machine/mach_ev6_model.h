@@ -126,6 +126,7 @@ enum ev6_tc {
 #define EV6_RAS_MAX 64
 #define EV6_MAF_MAX 32
 #define EV6_IRQ_Q 16
+#define EV6_HIST 8
 #define EV6_JTGT_N 1024
 
 struct ev6_mem_rec { /* a recent load or store */
@@ -223,6 +224,7 @@ struct mach_ev6 {
 	uint64_t irq_pc[EV6_IRQ_Q];
 	uint64_t min_due;
 	uint64_t irq_dropped;
+	uint64_t hist_pc[EV6_HIST], hist_t[EV6_HIST]; /* the last retired: pc, retire cycle */
 
 	/* statistics */
 	uint64_t aborted, badpath, fetched;

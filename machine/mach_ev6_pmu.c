@@ -39,6 +39,16 @@ static void update_min_due(struct mach_ev6 *m)
 			m->min_due = m->irq[i].due;
 }
 
+/* The interrupt at i reports pc: it joins the ready ones at the front of the queue. */
+static void ready(struct mach_ev6 *m, unsigned int i, uint64_t pc)
+{
+	struct ev6_irq q = m->irq[i];
+
+	m->irq[i] = m->irq[m->nready];
+	m->irq[m->nready] = q;
+	m->irq_pc[m->nready++] = pc;
+}
+
 /* Counter `e` overflowed at count `ov`, at cycle `cycle`: queue its interrupt. */
 static void raise_irq(struct mach_ev6 *m, enum mach_event e, uint64_t ov, uint64_t cycle)
 {
@@ -54,6 +64,18 @@ static void raise_irq(struct mach_ev6 *m, enum mach_event e, uint64_t ov, uint64
 	q = &m->irq[m->nirq++];
 	q->event = (uint8_t)e;
 	q->due = cycle + m->p.irq_delay;
+	if (q->due <= m->r_t && m->seq) {
+		/* raised late (a re-arm after its overflow point): who was oldest back then */
+		uint64_t n = m->seq < EV6_HIST ? m->seq : EV6_HIST, pc = 0;
+
+		for (uint64_t k = m->seq - n; k < m->seq; k++) {
+			pc = m->hist_pc[k % EV6_HIST];
+			if (m->hist_t[k % EV6_HIST] >= q->due)
+				break;
+		}
+		ready(m, m->nirq - 1, pc);
+		return;
+	}
 	if (q->due < m->min_due)
 		m->min_due = q->due;
 }
@@ -70,19 +92,12 @@ void ev6_pmu_overflow(struct mach_ev6 *m, enum mach_event e)
 		raise_irq(m, e, m->count[e], m->r_t);
 }
 
-/* The instruction at pc retired at cycle t: interrupts due by then report pc (the ready ones
- * are kept at the front of the queue, in order). */
+/* The instruction at pc retired at cycle t: interrupts due by then report pc. */
 void ev6_pmu_deliver(struct mach_ev6 *m, uint64_t pc, uint64_t t)
 {
-	for (unsigned int i = m->nready; i < m->nirq; i++) {
-		if (m->irq[i].due <= t) {
-			struct ev6_irq q = m->irq[i];
-
-			m->irq[i] = m->irq[m->nready];
-			m->irq[m->nready] = q;
-			m->irq_pc[m->nready++] = pc;
-		}
-	}
+	for (unsigned int i = m->nready; i < m->nirq; i++)
+		if (m->irq[i].due <= t)
+			ready(m, i, pc);
 	update_min_due(m);
 }
 

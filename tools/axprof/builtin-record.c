@@ -677,9 +677,11 @@ static int hosted_sampler(struct rec *r)
 	ret = mach_sampler_new(&r->s, r->m, &so);
 	if (ret) {
 		fprintf(stderr, "axprof record: cannot start the sampler: %s\n",
-			ret == -EOPNOTSUPP ? "an event this CPU model does not count (replays: "
-					     "--cpu ev6)" :
-					     strerror(-ret));
+			ret != -EOPNOTSUPP ?
+				strerror(-ret) :
+			!r->o.cpu || !strcmp(r->o.cpu, "ev5") ?
+				"an event the EV5 model does not count (replays: --cpu ev6)" :
+				"an event this CPU model does not count");
 		return 1;
 	}
 	return 0;
