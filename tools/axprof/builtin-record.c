@@ -20,6 +20,7 @@
 #include "dmn_opts.h"
 #include "tl_view.h"
 #include "mach.h"
+#include "mach_cpu.h"
 #include "mach_sampler.h"
 #include "vs_sampler.h"
 
@@ -91,8 +92,9 @@ static void usage(FILE *f)
 		"through.\n\n"
 		"Options:\n"
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n" DMN_SAMPLING_HELP
-		"  --cpu ev5|ev6         the hosted machine's timing model (default ev5; the PMU needs\n"
-		"                        one; the replays event needs ev6)\n"
+		"  --cpu MODEL           the hosted machine's timing model: ev5 (default) or ev6 (the\n"
+		"                        PMU needs one); REPLAY samples (--event cycles,replays) need\n"
+		"                        a CPU with replay traps (ev6, the 21264)\n"
 		"  --truth FILE          hosted: write the machine's ground-truth file\n"
 		"  --value-truth FILE    hosted: write exact per-pc value histograms of PROG's own code\n"
 		"  --save-records FILE   hosted: also write the drained driver records to FILE and the\n"
@@ -211,10 +213,10 @@ static int record_opt(struct rec_opts *o, int c, const char *arg)
 		o->db = arg;
 		return 0;
 	case O_CPU:
-		if (strcmp(arg, "ev5") && strcmp(arg, "ev6")) {
+		if (!strcmp(arg, "none") || !mach_cpu_find(arg)) {
 			fprintf(stderr,
-				"axprof record: --cpu must be ev5 or ev6 (sampling needs a PMU), not "
-				"'%s'\n",
+				"axprof record: --cpu must name a timing model of the hosted machine "
+				"(ev5 or ev6; sampling needs its PMU), not '%s'\n",
 				arg);
 			return -1;
 		}
@@ -616,9 +618,8 @@ static int open_saves(struct rec *r)
  * exit status after a message. */
 static int hosted_load(struct rec *r, char **argv)
 {
-	struct mach_opts mo = { .sysroot = r->o.sysroot,
-				.cpu = r->o.cpu ? r->o.cpu : "ev5",
-				.prog = argv[0] };
+	const char *cpu = r->o.cpu ? r->o.cpu : "ev5";
+	struct mach_opts mo = { .sysroot = r->o.sysroot, .cpu = cpu, .prog = argv[0] };
 	struct mach_events ev = { .exec = ev_exec,
 				  .mmap = ev_mmap,
 				  .munmap = ev_munmap,
@@ -635,7 +636,7 @@ static int hosted_load(struct rec *r, char **argv)
 	ret = mach_new(&r->m, &mo);
 	if (ret) {
 		fprintf(stderr, "axprof record: cannot create the hosted machine (%s model): %s\n",
-			mo.cpu, strerror(-ret));
+			cpu, strerror(-ret));
 		return 1;
 	}
 	stop_mach = r->m;
@@ -659,6 +660,7 @@ static int hosted_load(struct rec *r, char **argv)
 /* Plug the sampler into the machine's PMU. 0, or 1 after a message. */
 static int hosted_sampler(struct rec *r)
 {
+	const char *cpu = r->o.cpu ? r->o.cpu : "ev5";
 	struct mach_sampler_opts so = { 0 };
 	int ret;
 
@@ -675,13 +677,18 @@ static int hosted_sampler(struct rec *r)
 		so.truth_hi = r->text_hi;
 	}
 	ret = mach_sampler_new(&r->s, r->m, &so);
+	if (ret == -EOPNOTSUPP && (so.cfg.events & (1u << VS_EV_REPLAYS))) {
+		/* HRM 21264 §2.11: replay traps are the out-of-order machine's; the 21164 has none */
+		fprintf(stderr,
+			"axprof record: cannot sample replays: the %s has no replay traps (drop "
+			"replays from --event, or record on a 21264 model)\n",
+			cpu);
+		return 1;
+	}
 	if (ret) {
 		fprintf(stderr, "axprof record: cannot start the sampler: %s\n",
-			ret != -EOPNOTSUPP ?
-				strerror(-ret) :
-			!r->o.cpu || !strcmp(r->o.cpu, "ev5") ?
-				"an event the EV5 model does not count (replays: --cpu ev6)" :
-				"an event this CPU model does not count");
+			ret == -EOPNOTSUPP ? "an event the CPU model does not count" :
+					     strerror(-ret));
 		return 1;
 	}
 	return 0;
