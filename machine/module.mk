@@ -3,7 +3,7 @@
 MODULES += machine
 machine_DIR := machine
 machine_DEPS := isa sampler
-machine_PRIVATE := mach_ev5_model.h
+machine_PRIVATE := mach_ev5_model.h mach_ev6_model.h mach_trec.h
 machine_SRCS := $(wildcard machine/*.c)
 
 # Linux/Alpha ABI tables generated from the Alpha kernel headers of the sysroot.
@@ -29,5 +29,13 @@ BENCH_STEPS += bench/machine-speed.sh
 TEST_PROGS += $(BUILD)/tests/machine/samples_vs_truth
 CHECK_STEPS += tests/machine/samples-vs-truth.sh
 $(BUILD)/tests/machine/samples_vs_truth: tests/machine/samples_vs_truth.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)
+
+# EV6 (21264) model: every workload runs alike timed and functionally, the truth invariants hold,
+# storeload's planted conflicts replay (tests/machine/ev6-workloads.sh).
+TEST_PROGS += $(BUILD)/tests/machine/ev6_truth_check
+CHECK_STEPS += tests/machine/ev6-workloads.sh
+$(BUILD)/tests/machine/ev6_truth_check: tests/machine/ev6_truth_check.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)

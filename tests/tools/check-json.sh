@@ -54,6 +54,7 @@ j cfg-proc.json cfg "$axprof" cfg --json "$wl/semiinv" si_table_lookup
 j dis.json dis "$axprof" dis --json "$wl/semiinv"
 j_err run.json run "$axprof" run --json "$wl/copy"
 j_err run-ev5.json run "$axprof" run --cpu ev5 --json "$wl/copy"
+j_err run-ev6.json run "$axprof" run --cpu ev6 --json "$wl/storeload" 20000
 j epoch-list.json epoch "$axprof" epoch -d "$tmp/db" --list --json
 j merge.json merge "$axprof" merge -d "$tmp/m" --json "$tmp/db" "$tmp/vp"
 j epoch.json epoch "$axprof" epoch -d "$tmp/m" --json

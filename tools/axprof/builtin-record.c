@@ -88,12 +88,13 @@ static void usage(FILE *f)
 		"--mode vprof or vreplay also interpreting a share of the samples to collect values,\n"
 		"load latencies and store-load conflicts). With /dev/axprof present the program runs\n"
 		"natively under the kernel driver; otherwise on the hosted Alpha machine with EV5\n"
-		"timing. The program's input, output and exit status pass through.\n\n"
+		"(or, with --cpu ev6, EV6) timing. The program's input, output and exit status pass\n"
+		"through.\n\n"
 		"Options:\n"
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n" DMN_SAMPLING_HELP
-		"  --cpu MODEL           the hosted machine's timing model (default ev5; the PMU needs\n"
-		"                        one); REPLAY samples (--event cycles,replays) need a CPU\n"
-		"                        with replay traps (the 21264)\n"
+		"  --cpu MODEL           the hosted machine's timing model: ev5 (default) or ev6 (the\n"
+		"                        PMU needs one); REPLAY samples (--event cycles,replays) need\n"
+		"                        a CPU with replay traps (ev6, the 21264)\n"
 		"  --truth FILE          hosted: write the machine's ground-truth file\n"
 		"  --value-truth FILE    hosted: write exact per-pc value histograms of PROG's own code\n"
 		"  --save-records FILE   hosted: also write the drained driver records to FILE and the\n"
@@ -215,7 +216,7 @@ static int record_opt(struct rec_opts *o, int c, const char *arg)
 		if (!strcmp(arg, "none") || !mach_cpu_find(arg)) {
 			fprintf(stderr,
 				"axprof record: --cpu must name a timing model of the hosted machine "
-				"(ev5; sampling needs its PMU), not '%s'\n",
+				"(ev5 or ev6; sampling needs its PMU), not '%s'\n",
 				arg);
 			return -1;
 		}
@@ -613,7 +614,7 @@ static int open_saves(struct rec *r)
 	return 0;
 }
 
-/* Create the machine (EV5 timing), route its events here and load the program. 0, or the
+/* Create the machine (EV5 or EV6 timing), route its events here and load the program. 0, or the
  * exit status after a message. */
 static int hosted_load(struct rec *r, char **argv)
 {

@@ -22,10 +22,11 @@ static void usage(FILE *f)
 		"machine. Standard input and output, arguments, environment and exit status pass\n"
 		"through; a program killed by a signal kills axprof with the same signal.\n\n"
 		"Options:\n"
-		"  --cpu none|ev5     functional only (default), or timed by the EV5 (21164) model\n"
+		"  --cpu none|ev5|ev6 functional only (default), or timed by the EV5 (21164, in order)\n"
+		"                     or EV6 (21264, out of order) model\n"
 		"  --stats            print instructions, time, MIPS (and cycles, CPI, events) to stderr\n"
-		"  --truth FILE       write the ground-truth file (needs --cpu ev5)\n"
-		"  --samples FILE     write the built-in PMU handler's CYCLES samples per PC (needs --cpu ev5)\n"
+		"  --truth FILE       write the ground-truth file (needs --cpu ev5 or ev6)\n"
+		"  --samples FILE     write the built-in PMU handler's CYCLES samples per PC (needs --cpu ev5 or ev6)\n"
 		"  --sysroot DIR      where the interpreter and libraries live (default\n"
 		"                     /usr/alpha-linux-gnu); absolute paths the program opens are\n"
 		"                     looked up there first, like qemu-alpha -L\n"
@@ -110,8 +111,10 @@ int cmd_run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			if (strcmp(optarg, "none") && strcmp(optarg, "ev5")) {
-				fprintf(stderr, "axprof run: --cpu must be none or ev5, not '%s'\n",
+			if (strcmp(optarg, "none") && strcmp(optarg, "ev5") &&
+			    strcmp(optarg, "ev6")) {
+				fprintf(stderr,
+					"axprof run: --cpu must be none, ev5 or ev6, not '%s'\n",
 					optarg);
 				return 2;
 			}
@@ -164,8 +167,9 @@ int cmd_run(int argc, char **argv)
 	}
 	if (tl_check_sysroot("axprof run", opts.sysroot))
 		return 2;
-	if ((truth || samples) && strcmp(opts.cpu, "ev5")) {
-		fprintf(stderr, "axprof run: --%s needs --cpu ev5\n", truth ? "truth" : "samples");
+	if ((truth || samples) && !strcmp(opts.cpu, "none")) {
+		fprintf(stderr, "axprof run: --%s needs --cpu ev5 or ev6\n",
+			truth ? "truth" : "samples");
 		return 2;
 	}
 	prog = argv[optind];
