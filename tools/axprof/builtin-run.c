@@ -29,6 +29,10 @@ static void usage(FILE *f)
 		"  --sysroot DIR      where the interpreter and libraries live (default\n"
 		"                     /usr/alpha-linux-gnu); absolute paths the program opens are\n"
 		"                     looked up there first, like qemu-alpha -L\n"
+		"  --confine DIR      resolve every file name the program uses inside DIR (\"/\" is\n"
+		"                     DIR; \"..\" and symbolic links cannot leave it; the sysroot is\n"
+		"                     read-only) and refuse to execute anything but Alpha programs.\n"
+		"                     Without it the program has all your rights, as under qemu-alpha\n"
 		"  --max-insns N      stop after N instructions (exit status 0)\n"
 		"  --trace-syscalls   print every system call to stderr\n"
 		"  --argv0 NAME       the program's argv[0] (default PROG)\n"
@@ -89,6 +93,7 @@ int cmd_run(int argc, char **argv)
 		{ "truth", required_argument, NULL, 't' },
 		{ "samples", required_argument, NULL, 'S' },
 		{ "sysroot", required_argument, NULL, 'r' },
+		{ "confine", required_argument, NULL, 'C' },
 		{ "max-insns", required_argument, NULL, 'm' },
 		{ "trace-syscalls", no_argument, NULL, 'T' },
 		{ "argv0", required_argument, NULL, 'a' },
@@ -129,6 +134,9 @@ int cmd_run(int argc, char **argv)
 		case 'r':
 			opts.sysroot = optarg;
 			break;
+		case 'C':
+			opts.confine = optarg;
+			break;
 		case 'm':
 			errno = 0;
 			opts.max_insns = strtoull(optarg, &end, 0);
@@ -162,7 +170,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "axprof run: no program to run (see 'axprof run --help')\n");
 		return 2;
 	}
-	if (tl_check_sysroot("axprof run", opts.sysroot))
+	if (tl_check_sysroot("axprof run", opts.sysroot) ||
+	    tl_check_dir("axprof run", "--confine", opts.confine))
 		return 2;
 	if ((truth || samples) && strcmp(opts.cpu, "ev5")) {
 		fprintf(stderr, "axprof run: --%s needs --cpu ev5\n", truth ? "truth" : "samples");
@@ -174,8 +183,14 @@ int cmd_run(int argc, char **argv)
 
 	ret = mach_new(&m, &opts);
 	if (ret) {
-		fprintf(stderr, "axprof run: cannot create the machine (%s model): %s\n", opts.cpu,
-			strerror(-ret));
+		if (opts.confine)
+			fprintf(stderr,
+				"axprof run: cannot create the machine (--confine %s): %s%s\n",
+				opts.confine, strerror(-ret),
+				ret == -ENOSYS ? " (needs openat2, Linux 5.6 or later)" : "");
+		else
+			fprintf(stderr, "axprof run: cannot create the machine (%s model): %s\n",
+				opts.cpu, strerror(-ret));
 		return 1;
 	}
 	if (argv0)
