@@ -39,6 +39,12 @@ ln -s ../../../../../../../../../../etc/passwd "$D/sub/rel-out"
 ln -s /etc/passwd "$D/sub/abs-out"
 ln -s "$tmp/planted" "$D/sub/plant"
 cp /bin/sh "$D/sub/hostprog"
+# A sysroot of our own (the test tries to change it): the loader, libc and a probe file.
+SYSROOT=${SYSROOT:-/usr/alpha-linux-gnu}
+S=$tmp/sysroot
+mkdir -p "$S/lib"
+cp "$SYSROOT/lib/ld-linux.so.2" "$SYSROOT/lib/libc.so.6.1" "$S/lib/"
+echo probe >"$S/lib/probe"
 if ! "$ACC" -O2 -o "$D/escape" "$here/confine/escape.c" 2>"$tmp/cc"; then
 	echo "FAIL  escape.c does not compile: $(head -c 300 "$tmp/cc")"
 	exit 1
@@ -58,18 +64,24 @@ refused() { # FILE WHAT LABEL: anything but ok (ENOENT or EACCES)
 }
 
 # --- confined ---------------------------------------------------------------------------------
-(cd "$D/sub" && "$axprof" run --confine "$D" -- ../escape >"$tmp/c.out" 2>"$tmp/c.err")
+(cd "$D/sub" && "$axprof" run --sysroot "$S" --confine "$D" -- ../escape confined >"$tmp/c.out" 2>"$tmp/c.err")
 s=$?
 [ "$s" = 0 ] && ok "confined run exits 0" || bad "confined run" "status $s: $(head -c 300 "$tmp/c.err")"
 expect "$tmp/c.out" inside ok confined
 for w in /etc/shadow /etc/passwd dotdot rel-symlink abs-symlink "stat abs-symlink" \
 	"access /etc/passwd" "openat dirfd dotdot" "etc/passwd from /" "create through symlink" \
-	"execve /bin/sh" "child /etc/passwd"; do
+	"execve /bin/sh" "child /etc/passwd" "sysroot create" "sysroot unlink"; do
 	refused "$tmp/c.out" "$w" confined
 done
+if [ -e "$S/lib/axprof-confine-probe" ] || [ ! -e "$S/lib/probe" ]; then
+	bad "confined" "the sysroot was changed"
+else
+	ok "confined: the sysroot is unchanged"
+fi
 expect "$tmp/c.out" "execve host program inside" EACCES confined
 expect "$tmp/c.out" "getcwd after chdir up" / confined
-for w in "mkdir inside" "rename inside" "rmdir inside" "/proc/self/maps" "fchdir back"; do
+for w in "mkdir inside" "rename inside" "rmdir inside" "/proc/self/maps" "fchdir back" \
+	"sysroot read"; do
 	expect "$tmp/c.out" "$w" ok confined
 done
 expect "$tmp/c.out" "child cwd is sub" yes "confined execve of an Alpha program"
@@ -79,12 +91,12 @@ if grep -q "host shell ran" "$tmp/c.out"; then bad "confined" "the host's sh ran
 	ok "confined: the host's sh did not run"; fi
 
 # --- unconfined: what the host allows ---------------------------------------------------------
-(cd "$D/sub" && "$axprof" run -- ../escape >"$tmp/u.out" 2>"$tmp/u.err")
+(cd "$D/sub" && "$axprof" run --sysroot "$S" -- ../escape >"$tmp/u.out" 2>"$tmp/u.err")
 s=$?
 [ "$s" = 0 ] && ok "unconfined run exits 0" || bad "unconfined run" "status $s: $(head -c 300 "$tmp/u.err")"
 if [ -r /etc/shadow ]; then want=ok; else want=EACCES; fi
 expect "$tmp/u.out" /etc/shadow "$want" unconfined
-for w in inside /etc/passwd dotdot rel-symlink abs-symlink "openat dirfd dotdot" \
+for w in inside "sysroot read" /etc/passwd dotdot rel-symlink abs-symlink "openat dirfd dotdot" \
 	"etc/passwd from /" "create through symlink" "child /etc/passwd"; do
 	expect "$tmp/u.out" "$w" ok unconfined
 done
@@ -95,7 +107,7 @@ if grep -q "host shell ran" "$tmp/u.out"; then ok "unconfined: execve of the hos
 
 # --- record --confine ---------------------------------------------------------------------------
 rm -f "$tmp/planted"
-(cd "$D/sub" && "$axprof" record -q -d "$tmp/db" --confine "$D" -- ../escape >"$tmp/r.out" 2>"$tmp/r.err")
+(cd "$D/sub" && "$axprof" record -q -d "$tmp/db" --sysroot "$S" --confine "$D" -- ../escape >"$tmp/r.out" 2>"$tmp/r.err")
 s=$?
 if [ "$s" = 0 ] && [ "$(line /etc/passwd "$tmp/r.out")" = ENOENT ] && [ ! -e "$tmp/planted" ] &&
 	[ -d "$tmp/db" ]; then

@@ -106,6 +106,13 @@ int main(int argc, char **argv)
 	report("rename inside", rename("made", "made2"));
 	report("rmdir inside", rmdir("made2"));
 	report("unlink outside", unlink("../../../../../../../../../../etc/passwd-nonexistent"));
+	/* The sysroot is readable (absolute names), never writable. */
+	try_open("sysroot read", AT_FDCWD, "/lib/probe");
+	if (argc > 1 && !strcmp(argv[1], "confined")) {
+		fd = open("/lib/axprof-confine-probe", O_WRONLY | O_CREAT, 0644);
+		report("sysroot create", fd);
+		report("sysroot unlink", unlink("/lib/probe"));
+	}
 	fd = open("/proc/self/maps", O_RDONLY);
 	n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
 	printf("/proc/self/maps: %s\n", n > 0 ? "ok" : ename(errno));
