@@ -13,6 +13,7 @@ top=$(cd "$here/../.." && pwd)
 BUILD=${BUILD:-build}
 case "$BUILD" in /*) ;; *) BUILD=$top/$BUILD ;; esac
 axprof=${AXPROF_BIN:-$BUILD/bin}/axprof
+case "$axprof" in /*) ;; *) axprof=$PWD/$axprof ;; esac # the runs below cd
 ACC=${ACC:-alpha-linux-gnu-gcc}
 passed=0
 failed=0

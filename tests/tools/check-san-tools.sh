@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/tools/check-san-tools.sh - the tools themselves under ASan/UBSan/LSan (build/san-bin/).
 #
-# Runs check-cli.sh, check-golden.sh and check-json.sh with AXPROF_BIN pointing lib.sh at the
+# Runs check-cli.sh, check-golden.sh, check-json.sh and tests/machine/confine.sh with AXPROF_BIN pointing lib.sh at the
 # sanitized tools, then the demo's reports (axprof report, vprof, vreplay; text and JSON) and
 # `axprof epoch --list` on a database whose `current` is invalid, with sanitized tools on a
 # database recorded by the ordinary ones (recording on the hosted machine under ASan is slow).
@@ -37,6 +37,10 @@ for c in check-cli.sh check-golden.sh check-json.sh; do
 		failed+=("$c")
 	fi
 done
+echo "--- tests/machine/confine.sh (sanitized tools)"
+if ! AXPROF_BIN=$san "$top/tests/machine/confine.sh"; then
+	failed+=("confine.sh")
+fi
 
 # 2. the demo's reports (tools/vprof/demo.sh) on a database recorded by the ordinary tools
 echo "--- demo reports (sanitized tools)"
