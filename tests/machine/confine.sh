@@ -67,7 +67,8 @@ refused() { # FILE WHAT LABEL: anything but ok (ENOENT or EACCES)
 # --- confined ---------------------------------------------------------------------------------
 (cd "$D/sub" && "$axprof" run --sysroot "$S" --confine "$D" -- ../escape confined >"$tmp/c.out" 2>"$tmp/c.err")
 s=$?
-[ "$s" = 0 ] && ok "confined run exits 0" || bad "confined run" "status $s: $(head -c 300 "$tmp/c.err")"
+if [ "$s" = 0 ]; then ok "confined run exits 0"; else
+	bad "confined run" "status $s: $(head -c 300 "$tmp/c.err")"; fi
 expect "$tmp/c.out" inside ok confined
 for w in /etc/shadow /etc/passwd dotdot rel-symlink abs-symlink "stat abs-symlink" \
 	"access /etc/passwd" "openat dirfd dotdot" "etc/passwd from /" "create through symlink" \
@@ -94,7 +95,8 @@ if grep -q "host shell ran" "$tmp/c.out"; then bad "confined" "the host's sh ran
 # --- unconfined: what the host allows ---------------------------------------------------------
 (cd "$D/sub" && "$axprof" run --sysroot "$S" -- ../escape >"$tmp/u.out" 2>"$tmp/u.err")
 s=$?
-[ "$s" = 0 ] && ok "unconfined run exits 0" || bad "unconfined run" "status $s: $(head -c 300 "$tmp/u.err")"
+if [ "$s" = 0 ]; then ok "unconfined run exits 0"; else
+	bad "unconfined run" "status $s: $(head -c 300 "$tmp/u.err")"; fi
 if [ -r /etc/shadow ]; then want=ok; else want=EACCES; fi
 expect "$tmp/u.out" /etc/shadow "$want" unconfined
 for w in inside "sysroot read" /etc/passwd dotdot rel-symlink abs-symlink "openat dirfd dotdot" \
@@ -134,8 +136,8 @@ for cmd in run record; do
 		bad "$cmd --confine file" "status $s: $(cat "$tmp/e")"
 	fi
 done
-[ ! -e "$tmp/nosuch" ] && ok "no database or directory created by the refused commands" ||
-	bad "refused commands" "created $tmp/nosuch"
+if [ ! -e "$tmp/nosuch" ]; then ok "no database or directory created by the refused commands"; else
+	bad "refused commands" "created $tmp/nosuch"; fi
 
 echo "confine.sh: $passed ok, $failed failing${failures[*]:+ (${failures[*]})}"
 [ "$failed" = 0 ]
