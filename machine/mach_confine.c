@@ -17,9 +17,11 @@
  * looked up with openat2(2) RESOLVE_IN_ROOT on DIR: "/" is DIR, ".." stops at DIR, and symbolic
  * links, absolute or relative, are followed inside DIR (openat2(2), RESOLVE_IN_ROOT: "as though
  * the calling process had used chroot(2) to set dirfd as its root directory"). Magic links
- * (/proc/PID/fd/N, /proc/PID/root) are refused (RESOLVE_NO_MAGICLINKS). An absolute name that
- * exists under the sysroot is taken from there, as without confinement (qemu-alpha -L), but only
- * by calls that cannot change the file system, and resolved inside the sysroot the same way.
+ * (/proc/PID/fd/N, /proc/PID/root) are refused (RESOLVE_NO_MAGICLINKS). A kernel without
+ * openat2 (ENOSYS) gets the same walk done one component at a time (mach_confine_walk.c).
+ * An absolute name that exists under the sysroot is taken from there, as without confinement
+ * (qemu-alpha -L), but only by calls that cannot change the file system, and resolved inside
+ * the sysroot the same way.
  *
  * The host call then gets "/proc/self/fd/N" (the object, for calls that follow the last
  * component) or "/proc/self/fd/N/LAST" (its directory, for calls that act on LAST itself: unlink,
@@ -30,15 +32,21 @@
  * the confinement depends on.
  */
 
-static long do_openat2(int dirfd, const char *path, int flags, mode_t mode)
+/* name opened inside root, as though root were "/": a host descriptor or -errno. openat2(2)
+ * where the kernel has it (Linux 5.6), else mach_confine_walk() (c->walk). */
+static int in_root(const struct mach_confine *c, int root, const char *name, int flags, mode_t mode)
 {
 	struct open_how how = {
 		.flags = (uint64_t)(unsigned int)flags,
 		.mode = ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) ? mode : 0,
 		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
+	long r;
 
-	return syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	if (c->walk)
+		return mach_confine_walk(root, name, flags, mode);
+	r = syscall(SYS_openat2, root, name, &how, sizeof(how));
+	return r < 0 ? -errno : (int)r;
 }
 
 int mach_confine_init(struct mach *m, const char *dir)
@@ -52,11 +60,15 @@ int mach_confine_init(struct mach *m, const char *dir)
 	fd = open(c->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	/* openat2 (Linux 5.6) is the only resolver: without it, refuse rather than run unconfined. */
-	r = do_openat2(fd, ".", O_PATH | O_CLOEXEC, 0);
+	/* Without openat2 (before Linux 5.6, or filtered), names are walked by hand. */
+	r = in_root(c, fd, ".", O_PATH | O_CLOEXEC, 0);
+	if (r == -ENOSYS) {
+		c->walk = true;
+		r = in_root(c, fd, ".", O_PATH | O_CLOEXEC, 0);
+	}
 	close(fd);
 	if (r < 0)
-		return errno == ENOSYS ? -ENOSYS : -errno;
+		return (int)r;
 	close((int)r);
 	if (!strcmp(c->dir, "/"))
 		c->dir[0] = 0;
@@ -151,7 +163,7 @@ static int open_root(struct mach *m, const char *full, bool from_sysroot)
 	if (from_sysroot && m->sysroot[0] && full[0] == '/' && full[1]) {
 		root = open(m->sysroot, O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (root >= 0) {
-			fd = (int)do_openat2(root, full, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+			fd = in_root(&m->confine, root, full, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
 			if (fd >= 0) {
 				close(fd);
 				return root;
@@ -167,14 +179,13 @@ static int open_root(struct mach *m, const char *full, bool from_sysroot)
 static int open_in_root(struct mach *m, const char *full, const char *name, bool from_sysroot,
 			int flags, mode_t mode)
 {
-	int root = open_root(m, full, from_sysroot), fd, err;
+	int root = open_root(m, full, from_sysroot), fd;
 
 	if (root < 0)
 		return root;
-	fd = (int)do_openat2(root, name, flags, mode);
-	err = errno;
+	fd = in_root(&m->confine, root, name, flags, mode);
 	close(root);
-	return fd < 0 ? -err : fd;
+	return fd;
 }
 
 static bool is_dot(const char *s, size_t n)

@@ -114,6 +114,7 @@ struct mach_hooks {
 /* mach_opts.confine (mach_confine.c). */
 struct mach_confine {
 	bool on;
+	bool walk; /* resolve with mach_confine_walk (no openat2) */
 	char dir[PATH_MAX]; /* real path of the directory ("" for /) */
 	size_t dirlen;
 	char cwd[PATH_MAX]; /* the program's current directory, a name inside dir */
@@ -189,13 +190,16 @@ const char *mach_path(struct mach *m, const char *path, char *buf, size_t len);
 #define MACH_CF_FOLLOW 0u
 #define MACH_CF_NOFOLLOW 1u
 #define MACH_CF_WRITE 2u
-/* Resolve dir (realpath), check that openat2 works: 0 or -errno (-ENOSYS: no openat2). */
+/* Resolve dir (realpath) and choose the resolver (openat2, else the walk): 0 or -errno. */
 int mach_confine_init(struct mach *m, const char *dir);
 /* The host name for `path` relative to dirfd: "/proc/self/fd/N[/LAST]", held until
  * mach_confine_release(); -errno (the lookup's: ENOENT, EXDEV for an escape, ...). */
 int mach_confine_path(struct mach *m, int dirfd, const char *path, unsigned int how, char *buf,
 		      size_t len, const char **out);
 void mach_confine_release(struct mach *m);
+/* open(2) of name inside root as openat2 RESOLVE_IN_ROOT does it, one component at a time
+ * (mach_confine_walk.c): a host descriptor or -errno. */
+int mach_confine_walk(int root, const char *name, int flags, mode_t mode);
 /* open(2) inside the confinement: a host descriptor or -errno. */
 int mach_confine_open(struct mach *m, int dirfd, const char *path, int hostflags, mode_t mode);
 /* chdir to a path / to the directory open as fd (which must be inside): 0 or -errno. */

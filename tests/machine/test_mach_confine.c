@@ -18,7 +18,7 @@
 
 /*
  * A directory D holding f ("inside"), sub/, out -> /etc/passwd, up -> ../../../../etc/passwd,
- * and a file o beside D (outside). The machine is confined to D with no sysroot.
+ * sub/in -> /sub/../f, loop -> sub/../loop, and a file o beside D (outside). The machine is confined to D with no sysroot.
  */
 struct fx {
 	char top[64], dir[96];
@@ -55,11 +55,27 @@ static int setup(void **state)
 	snprintf(p, sizeof(p), "%s/up", x->dir);
 	if (symlink("../../../../../../etc/passwd", p))
 		return -1;
+	snprintf(p, sizeof(p), "%s/sub/in", x->dir);
+	if (symlink("/sub/../f", p)) /* absolute, inside */
+		return -1;
+	snprintf(p, sizeof(p), "%s/loop", x->dir);
+	if (symlink("sub/../loop", p))
+		return -1;
 	o.confine = x->dir;
 	if (mach_new(&x->m, &o))
 		return -1;
 	*state = x;
 	return 0;
+}
+
+/* The same directory with the resolver of kernels without openat2 (mach_confine_walk.c). */
+static int setup_walk(void **state)
+{
+	int ret = setup(state);
+
+	if (!ret)
+		((struct fx *)*state)->m->confine.walk = true;
+	return ret;
 }
 
 static int teardown(void **state)
@@ -104,6 +120,12 @@ static void test_confine_names_resolve_inside_the_directory(void **state)
 	assert_true(st.st_ino == in.st_ino);
 	assert_int_equal(resolve_stat(x->m, AT_FDCWD, "sub/../../../f", 0, &st), 0);
 	assert_true(st.st_ino == in.st_ino);
+	/* links are followed inside D, absolute ones from D; a loop ends */
+	assert_int_equal(resolve_stat(x->m, AT_FDCWD, "/sub/in", 0, &st), 0);
+	assert_true(st.st_ino == in.st_ino);
+	assert_int_equal(resolve_stat(x->m, AT_FDCWD, "sub/in/", 0, &st), -ENOTDIR);
+	assert_int_equal(resolve_stat(x->m, AT_FDCWD, "loop", 0, &st), -ELOOP);
+	assert_int_equal(resolve_stat(x->m, AT_FDCWD, "loop", MACH_CF_NOFOLLOW, &st), 0);
 	/* the host's files are not there, however named */
 	assert_int_equal(resolve_stat(x->m, AT_FDCWD, "/etc/passwd", 0, &st), -ENOENT);
 	assert_int_equal(resolve_stat(x->m, AT_FDCWD, "../o", 0, &st), -ENOENT);
@@ -224,6 +246,13 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_confine_cwd_and_dirfd, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_confine_open_and_release, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_confine_names_resolve_inside_the_directory,
+						setup_walk, teardown),
+		cmocka_unit_test_setup_teardown(test_confine_nofollow_names_the_link_itself,
+						setup_walk, teardown),
+		cmocka_unit_test_setup_teardown(test_confine_cwd_and_dirfd, setup_walk, teardown),
+		cmocka_unit_test_setup_teardown(test_confine_open_and_release, setup_walk,
+						teardown),
 		cmocka_unit_test(test_confine_missing_directory_is_an_error),
 	};
 

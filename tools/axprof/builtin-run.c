@@ -185,9 +185,8 @@ int cmd_run(int argc, char **argv)
 	if (ret) {
 		if (opts.confine)
 			fprintf(stderr,
-				"axprof run: cannot create the machine (--confine %s): %s%s\n",
-				opts.confine, strerror(-ret),
-				ret == -ENOSYS ? " (needs openat2, Linux 5.6 or later)" : "");
+				"axprof run: cannot create the machine (--confine %s): %s\n",
+				opts.confine, strerror(-ret));
 		else
 			fprintf(stderr, "axprof run: cannot create the machine (%s model): %s\n",
 				opts.cpu, strerror(-ret));
