@@ -25,7 +25,8 @@ for t in "$@"; do
 	fi
 	mkdir -p "$w/corpus"
 	if [ "$t" = fuzz_pdb_read ]; then
-		"$BUILD"/tests/pdb/pdb_stress corpus "$w/seeds" >/dev/null
+		rm -rf "$w/seeds" && mkdir -p "$w/seeds" &&
+			"$BUILD"/tests/pdb/pdb_stress corpus "$w/seeds" >/dev/null || exit 1
 	else
 		rm -rf "$w/seeds" && cp -r "$here/corpus/$t" "$w/seeds"
 	fi

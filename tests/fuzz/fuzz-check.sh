@@ -60,7 +60,10 @@ done
 if ! command -v "$FUZZ_CC" >/dev/null 2>&1; then
 	echo "skipped: libFuzzer campaigns ($FUZZ_CC not installed)"
 else
-	"$BUILD"/tests/pdb/pdb_stress corpus "$tmp/pdb-seeds" >/dev/null 2>&1 || mkdir -p "$tmp/pdb-seeds"
+	mkdir -p "$tmp/pdb-seeds"
+	if ! "$BUILD"/tests/pdb/pdb_stress corpus "$tmp/pdb-seeds" >/dev/null; then
+		bad "fuzz_pdb_read seeds" "pdb_stress corpus failed"
+	fi
 	for t in "${targets[@]}" fuzz_pdb_read; do
 		bin=$BUILD/fuzz/$t
 		if [ ! -x "$bin" ]; then

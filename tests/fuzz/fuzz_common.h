@@ -38,11 +38,14 @@ static inline int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_
 	return fd;
 }
 
-/* The tools print their messages on stderr: silence them (sanitizers write to fd 2 directly). */
+/* The tools print their messages on stderr: silence them (sanitizers write to fd 2 directly).
+ * Once per process: every call after the first changes nothing. */
 static inline void fuzz_quiet(void)
 {
-	FILE *null = fopen("/dev/null", "w");
+	static FILE *null;
 
+	if (!null)
+		null = fopen("/dev/null", "w");
 	if (null)
 		stderr = null;
 }
