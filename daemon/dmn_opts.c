@@ -159,7 +159,7 @@ static int set_events(const char *ev, struct vs_config *cfg, struct ax_error *er
 
 	if (dmn_parse_events(ev, &mask)) {
 		ax_fail(err, -EINVAL,
-			"--event takes cycles, imiss, dmiss, branchmp, insns (comma-separated), "
+			"--event takes cycles, imiss, dmiss, branchmp, insns, replays (comma-separated), "
 			"not '%s'",
 			ev);
 		return -EINVAL;

@@ -29,7 +29,7 @@ int dmn_parse_period(const char *s, struct vs_config *cfg);
  * The sampling options, parsed once for both `axprof record` and axprofd:
  *   --mode MODE        cycles (default), vprof or vreplay: the mode's defaults (vs_config_default)
  *   --period LO-HI     the CYCLES period; --period E=LO-HI the period of event E (repeatable)
- *   --event E[,E...]   the events sampled (cycles, imiss, dmiss, branchmp, insns)
+ *   --event E[,E...]   the events sampled (cycles, imiss, dmiss, branchmp, insns, replays)
  *   --share N/D        interpret N of every D user samples
  *   --budget N         instructions per interpretation, 1..VS_BUDGET_MAX
  *   --hotlist-m M      hotlist capacity, HOTLIST_MIN_M..HOTLIST_MAX_M
@@ -57,8 +57,8 @@ enum {
 	"                        60000-64000)\n" \
 	"  --period E=LO-HI      the period of event E (imiss, dmiss, branchmp, insns;\n" \
 	"                        default 60000-64000); repeat for several events\n" \
-	"  --event E[,E...]      events to sample: cycles, imiss, dmiss, branchmp, insns\n" \
-	"                        (default cycles)\n" \
+	"  --event E[,E...]      events to sample: cycles, imiss, dmiss, branchmp, insns,\n" \
+	"                        replays (21264 only) (default cycles)\n" \
 	"  --share N/D           interpret N of every D user samples (vprof 1/2, vreplay 1/129)\n" \
 	"  --budget N            instructions per interpretation (vprof 4, vreplay 128)\n" \
 	"  --hotlist-m M         hotlist capacity, 4..32 (default 16)\n" \

@@ -109,7 +109,7 @@ static const struct bad {
 	{ "--period", "20-10", "not '20-10'" },
 	{ "--period", "1-2000000", "< LO + 2^20" },
 	{ "--period", "frob=1-2", "not 'frob=1-2'" },
-	{ "--event", "cycles,", "--event takes cycles, imiss, dmiss, branchmp, insns" },
+	{ "--event", "cycles,", "--event takes cycles, imiss, dmiss, branchmp, insns, replays" },
 	{ "--event", "tlb", "not 'tlb'" },
 	{ "--share", "3/2", "--share needs N/D with N <= D, not '3/2'" },
 	{ "--share", "1/0", "not '1/0'" },

@@ -68,4 +68,27 @@ for opts in "${reject[@]}"; do
 		bad "reject '$opts'" "record $r '$rm', axprofd $d '$dm'"
 	fi
 done
+
+# REPLAY samples need a CPU with replay traps: the hosted EV5 refuses them before the program
+# runs (it prints nothing), naming the reason; axprofd (the driver decides) accepts the option.
+"$axprof" record --hosted -d "$tmp/db-rp" --mode vreplay --event cycles,replays \
+	-- "$wl/copy" >"$tmp/rp.out" 2>"$tmp/rp.err"
+r=$?
+if [ "$r" = 1 ] && [ ! -s "$tmp/rp.out" ] && grep -q "the ev5 has no replay traps" "$tmp/rp.err"; then
+	ok "record --cpu ev5 --event cycles,replays: $(head -n 1 "$tmp/rp.err")"
+else
+	bad "replays on ev5" "exit $r, $(head -c 200 "$tmp/rp.err")"
+fi
+if run_axprofd --mode vreplay --event cycles,replays; then
+	ok "axprofd accepts --event cycles,replays"
+else
+	bad "axprofd replays" "$(head -c 200 "$tmp/d.err")"
+fi
+"$axprof" record --hosted -d "$tmp/db-rp" --cpu ev99 -- "$wl/copy" >"$tmp/rp.out" 2>"$tmp/rp.err"
+r=$?
+if [ "$r" = 2 ] && grep -q "cpu must name a timing model" "$tmp/rp.err"; then
+	ok "record --cpu ev99: exit 2, $(head -n 1 "$tmp/rp.err")"
+else
+	bad "record --cpu ev99" "exit $r, $(head -c 200 "$tmp/rp.err")"
+fi
 finish

@@ -6,11 +6,18 @@ $(GRADE_PLANTED): tests/tools/grade-planted.c $(LIB)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)
 TEST_PROGS += $(GRADE_PLANTED)
+ADD_SAMPLES := $(BUILD)/tests/tools/add-samples
+$(ADD_SAMPLES): tests/tools/add-samples.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)
+TEST_PROGS += $(ADD_SAMPLES)
 
 CHECK_STEPS += tests/tools/check-cli.sh tests/tools/check-daemon.sh tests/tools/check-golden.sh \
 	tests/tools/check-merge-epochs.sh tests/tools/check-planted-vprof.sh \
 	tests/tools/check-planted-vreplay.sh tests/tools/check-sampling-output.sh \
 	tests/tools/check-sampling-opts.sh tests/tools/check-json.sh tests/tools/check-periods.sh \
-	tests/tools/check-record-signals.sh tests/tools/check-cli-values.sh tests/tools/check-identity.sh
+	tests/tools/check-record-signals.sh tests/tools/check-cli-values.sh tests/tools/check-identity.sh \
+	tests/tools/check-vreplay-replays.sh
 # The tools themselves under ASan/UBSan/LSan (build/san-bin/, `make san-tools`).
 CHECK_STEPS += tests/tools/check-san-tools.sh

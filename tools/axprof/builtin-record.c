@@ -20,6 +20,7 @@
 #include "dmn_opts.h"
 #include "tl_view.h"
 #include "mach.h"
+#include "mach_cpu.h"
 #include "mach_sampler.h"
 #include "vs_sampler.h"
 
@@ -51,6 +52,7 @@ struct rec_opts {
 	const char *sysroot;
 	const char *confine; /* hosted: --confine DIR (implies --hosted) */
 	const char *device;
+	const char *cpu; /* hosted: the timing model (NULL: ev5) */
 	bool hosted; /* --hosted: never the driver */
 	bool json;
 	bool quiet;
@@ -90,7 +92,9 @@ static void usage(FILE *f)
 		"timing. The program's input, output and exit status pass through.\n\n"
 		"Options:\n"
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n" DMN_SAMPLING_HELP
-		"  --cpu ev5             the hosted machine's timing model (the only one; the PMU needs it)\n"
+		"  --cpu MODEL           the hosted machine's timing model (default ev5; the PMU needs\n"
+		"                        one); REPLAY samples (--event cycles,replays) need a CPU\n"
+		"                        with replay traps (the 21264)\n"
 		"  --truth FILE          hosted: write the machine's ground-truth file\n"
 		"  --value-truth FILE    hosted: write exact per-pc value histograms of PROG's own code\n"
 		"  --save-records FILE   hosted: also write the drained driver records to FILE and the\n"
@@ -212,12 +216,14 @@ static int record_opt(struct rec_opts *o, int c, const char *arg)
 		o->db = arg;
 		return 0;
 	case O_CPU:
-		if (strcmp(arg, "ev5")) {
+		if (!strcmp(arg, "none") || !mach_cpu_find(arg)) {
 			fprintf(stderr,
-				"axprof record: --cpu must be ev5 (sampling needs its PMU), not '%s'\n",
+				"axprof record: --cpu must name a timing model of the hosted machine "
+				"(ev5; sampling needs its PMU), not '%s'\n",
 				arg);
 			return -1;
 		}
+		o->cpu = arg;
 		return 0;
 	case O_TRUTH:
 		o->truth = arg;
@@ -621,8 +627,9 @@ static int open_saves(struct rec *r)
  * exit status after a message. */
 static int hosted_load(struct rec *r, char **argv)
 {
+	const char *cpu = r->o.cpu ? r->o.cpu : "ev5";
 	struct mach_opts mo = {
-		.sysroot = r->o.sysroot, .confine = r->o.confine, .cpu = "ev5", .prog = argv[0]
+		.sysroot = r->o.sysroot, .confine = r->o.confine, .cpu = cpu, .prog = argv[0]
 	};
 	struct mach_events ev = { .exec = ev_exec,
 				  .mmap = ev_mmap,
@@ -639,8 +646,8 @@ static int hosted_load(struct rec *r, char **argv)
 	mo.host_signals_kept = r->stop_kept;
 	ret = mach_new(&r->m, &mo);
 	if (ret) {
-		fprintf(stderr, "axprof record: cannot create the hosted machine (EV5 model): %s\n",
-			strerror(-ret));
+		fprintf(stderr, "axprof record: cannot create the hosted machine (%s model): %s\n",
+			cpu, strerror(-ret));
 		return 1;
 	}
 	stop_mach = r->m;
@@ -664,6 +671,7 @@ static int hosted_load(struct rec *r, char **argv)
 /* Plug the sampler into the machine's PMU. 0, or 1 after a message. */
 static int hosted_sampler(struct rec *r)
 {
+	const char *cpu = r->o.cpu ? r->o.cpu : "ev5";
 	struct mach_sampler_opts so = { 0 };
 	int ret;
 
@@ -680,9 +688,17 @@ static int hosted_sampler(struct rec *r)
 		so.truth_hi = r->text_hi;
 	}
 	ret = mach_sampler_new(&r->s, r->m, &so);
+	if (ret == -EOPNOTSUPP && (so.cfg.events & (1u << VS_EV_REPLAYS))) {
+		/* HRM 21264 §2.11: replay traps are the out-of-order machine's; the 21164 has none */
+		fprintf(stderr,
+			"axprof record: cannot sample replays: the %s has no replay traps (drop "
+			"replays from --event, or record on a 21264 model)\n",
+			cpu);
+		return 1;
+	}
 	if (ret) {
 		fprintf(stderr, "axprof record: cannot start the sampler: %s\n",
-			ret == -EOPNOTSUPP ? "an event the EV5 model does not count" :
+			ret == -EOPNOTSUPP ? "an event the CPU model does not count" :
 					     strerror(-ret));
 		return 1;
 	}

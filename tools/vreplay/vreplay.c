@@ -12,11 +12,12 @@
 /*
  * The value-sampling slides' "vreplay output" page: per instruction the hardware replay-trap
  * count (samples of the REPLAY event; "-" when the epoch has none: the hosted machine's EV5
- * does not replay, and its EV6 model may come later), the instruction, vcount (times it was
- * interpreted) and the accesses it conflicted with, with shares: for a load, the earlier stores
- * (and with load-load gathering, loads) whose bytes it read within one interpretation; for a
- * store, the later loads that read its bytes. "Later, combine results and hardware counts"
- * (slide 19): a load with replays and a dominant conflicting store names the culprit.
+ * does not replay), the instruction, vcount (times it was interpreted), the conflict rate
+ * (the instruction's conflicts / its vcount: how often an interpretation of it found one) and
+ * the accesses it conflicted with, with shares: for a load, the earlier stores (and with
+ * load-load gathering, loads) whose bytes it read within one interpretation; for a store, the
+ * later loads that read its bytes. "Later, combine results and hardware counts" (slide 19): a
+ * load with replays and a dominant conflicting store names the culprit.
  */
 
 #define PARTNERS_MAX 4
@@ -46,10 +47,10 @@ static void usage(FILE *f)
 		"usage: vreplay [-d DIR] [--epoch N] [--image I] [--proc P] [-n N] [--json]\n\n"
 		"Replay-trap diagnosis from `axprof record --mode vreplay`: for each instruction of\n"
 		"the procedures with conflicts, the hardware replay count (REPLAY samples; \"-\" when\n"
-		"none were recorded), the instruction, its vcount (times interpreted), and the\n"
-		"accesses it overlapped with their shares: a load lists the earlier stores whose\n"
-		"bytes it read, a store the later loads that read its bytes. Then every conflicting\n"
-		"pair by count.\n\n"
+		"none were recorded), the instruction, its vcount (times interpreted), its\n"
+		"conflict rate (conflicts / vcount), and the accesses it overlapped with their\n"
+		"shares: a load lists the earlier stores whose bytes it read, a store the later\n"
+		"loads that read its bytes. Then every conflicting pair by count.\n\n"
 		"Options:\n"
 		"  -d, --db DIR   the database (default $AXPROF_DB, else ./axprof-db)\n"
 		"  --epoch N      that epoch (default the current one)\n"
@@ -208,7 +209,10 @@ static void insn_line(struct vr *vr, const struct tl_view_image *im, const struc
 	uint64_t total;
 	bool as_store;
 	size_t np = partners(t, off, p, &as_store, &total);
-	char text[160], rbuf[24];
+	uint64_t vcount = vc ? vc->count : 0;
+	bool has_rate = np && vcount; /* conflicts come from interpretations: vcount >= 1 */
+	double rate = has_rate ? (double)total / (double)vcount : 0.0;
+	char text[160], rbuf[24], ratebuf[24];
 	uint32_t w;
 
 	tl_view_insn(im, off, &w, text, sizeof(text));
@@ -219,7 +223,9 @@ static void insn_line(struct vr *vr, const struct tl_view_image *im, const struc
 		ax_json_hex(j, "address", off);
 		if (vr->have_replays)
 			ax_json_u64(j, "replays", rp ? rp->count : 0);
-		ax_json_u64(j, "vcount", vc ? vc->count : 0);
+		ax_json_u64(j, "vcount", vcount);
+		if (has_rate)
+			ax_json_num(j, "rate", rate, 6);
 		ax_json_str(j, "text", text);
 		ax_json_arr_open(j, as_store ? "later_loads" : "earlier_accesses");
 		for (size_t i = 0; i < np; i++) {
@@ -243,7 +249,14 @@ static void insn_line(struct vr *vr, const struct tl_view_image *im, const struc
 		snprintf(rbuf, sizeof(rbuf), "%" PRIu64, rp ? rp->count : 0);
 	else
 		snprintf(rbuf, sizeof(rbuf), "-");
-	printf("%7s  0x%-12" PRIx64 " %-28s %7" PRIu64, rbuf, off, text, vc ? vc->count : 0);
+	printf("%7s  0x%-12" PRIx64 " %-28s %7" PRIu64, rbuf, off, text, vcount);
+	if (np) { /* no rate column on lines without conflicts: no trailing blanks */
+		if (has_rate)
+			snprintf(ratebuf, sizeof(ratebuf), "%.1f%%", 100.0 * rate);
+		else
+			snprintf(ratebuf, sizeof(ratebuf), "-");
+		printf(" %6s", ratebuf);
+	}
 	for (size_t i = 0; i < np; i++) {
 		uint64_t o = as_store ? p[i]->load_offset : p[i]->prior_offset;
 
@@ -405,8 +418,8 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 		} else {
 			printf("\nprocedure %s (%" PRIu64 " conflicts)\n", ps[i].name,
 			       ps[i].conflicts);
-			printf("%7s  %-14s %-28s %7s %s\n", "replays", "address", "instruction",
-			       "vcount", "conflicts");
+			printf("%7s  %-14s %-28s %7s %6s %s\n", "replays", "address", "instruction",
+			       "vcount", "rate", "conflicts");
 		}
 		for (uint64_t off = ps[i].start; off < ps[i].end; off += 4)
 			insn_line(vr, im, &t, off);
