@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "axeval.h"
 #include "ev_eval.h"
 #include "pdb.h"
 #include "ax_json.h"
@@ -42,7 +43,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: axeval [--period P] [--event-period E=P] [--detail FILE] [--json FILE]\n"
-		"              NAME DB IMAGE TRUTH [NAME DB IMAGE TRUTH ...]\n\n"
+		"              NAME DB IMAGE TRUTH [NAME DB IMAGE TRUTH ...]\n"
+		"       axeval --replays [--period P] NAME DB IMAGE TRUTH [...]\n\n"
 		"Grade axprof's frequency and culprit estimates (DCPI SOSP'97 §6) against the hosted\n"
 		"machine's ground truth: Figure 8 (instruction frequencies, by samples), Figure 9\n"
 		"(edges), Figure 10 (I-cache stall cycles against I-cache misses), unexplained stalls.\n\n"
@@ -54,6 +56,9 @@ static void usage(FILE *f)
 		"                      of event sampling; when the recorder cannot sample events)\n"
 		"  --detail FILE       CSV of every graded instruction\n"
 		"  --json FILE         the figures as one JSON document (docs/axprof-json.7)\n"
+		"  --replays           instead: grade vreplay's named conflicts (recorded with\n"
+		"                      --cpu ev6 --mode vreplay) against the truth's replay traps:\n"
+		"                      recall and precision (eval/ev_replay.h)\n"
 		"  --skip-damaged      grade what reads of a damaged database, naming each damaged\n"
 		"                      file left out (stderr, output, \"skipped\" in --json); without\n"
 		"                      it a damaged file fails its run\n");
@@ -226,6 +231,7 @@ struct opts {
 	unsigned int flags; /* EV_EVAL_* */
 	const char *detail_path, *json_path;
 	bool skip_damaged; /* --skip-damaged */
+	bool replays; /* --replays */
 	struct pdb_skips skipped; /* what every run left out */
 };
 
@@ -238,7 +244,7 @@ struct figures {
 /* 0, -1 after --help, or the usage exit code 2. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_PERIOD = 256, O_EVP, O_TEV, O_DETAIL, O_JSON, O_HELP, O_SKIP };
+	enum { O_PERIOD = 256, O_EVP, O_TEV, O_DETAIL, O_JSON, O_HELP, O_SKIP, O_REPLAYS };
 	static const struct option longopts[] = {
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVP },
@@ -247,6 +253,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "json", required_argument, NULL, O_JSON },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "skip-damaged", no_argument, NULL, O_SKIP },
+		{ "replays", no_argument, NULL, O_REPLAYS },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -270,6 +277,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_JSON:
 			o->json_path = optarg;
 			break;
+		case O_REPLAYS:
+			o->replays = true;
+			break;
 		case O_SKIP:
 			o->skip_damaged = true;
 			break;
@@ -283,6 +293,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (optind >= argc || (argc - optind) % 4) {
 		usage(stderr);
+		return 2;
+	}
+	if (o->replays && (o->detail_path || o->json_path || o->skip_damaged ||
+			   (o->flags & EV_EVAL_TRUTH_EVENTS))) {
+		fprintf(stderr, "axeval: --replays takes only --period (the CYCLES period that "
+				"places shared objects)\n");
 		return 2;
 	}
 	return 0;
@@ -535,6 +551,10 @@ int main(int argc, char **argv)
 	ret = parse_args(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	if (o.replays) {
+		status = axeval_replays(argv + optind, argc - optind, &o.per);
+		return fflush(stdout) || ferror(stdout) ? 1 : status;
+	}
 	if (o.detail_path) {
 		detail = open_detail(o.detail_path);
 		if (!detail)

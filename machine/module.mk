@@ -23,6 +23,8 @@ $(BUILD)/tests/machine/%: $(MACH_GEN_HDRS)
 CHECK_STEPS += tests/machine/run-workloads.sh
 # Truncated programs and interpreters are run whole or rejected, never half loaded.
 CHECK_STEPS += tests/machine/truncated-elf.sh
+# --confine DIR: the program cannot leave DIR (and behaves as before without it).
+CHECK_STEPS += tests/machine/confine.sh
 BENCH_STEPS += bench/machine-speed.sh
 
 # Samples-vs-truth agreement check (tests/machine/samples-vs-truth.sh).

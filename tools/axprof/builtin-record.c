@@ -50,6 +50,7 @@ struct rec_opts {
 	const char *value_truth; /* exact value histograms */
 	const char *save; /* hosted: a copy of the drained record stream */
 	const char *sysroot;
+	const char *confine; /* hosted: --confine DIR (implies --hosted) */
 	const char *device;
 	const char *cpu; /* hosted: the timing model (NULL: ev5) */
 	bool hosted; /* --hosted: never the driver */
@@ -101,6 +102,8 @@ static void usage(FILE *f)
 		"                        image-map events to FILE.maps (axprofd --device FILE --maps\n"
 		"                        FILE.maps replays them)\n"
 		"  --sysroot DIR         hosted: where the Alpha libraries live (/usr/alpha-linux-gnu)\n"
+		"  --confine DIR         hosted: resolve the program's file names inside DIR, execute\n"
+		"                        only Alpha programs (axprof-run(1)); implies --hosted\n"
 		"  --hosted              use the hosted machine even when /dev/axprof exists\n"
 		"  --device PATH         the driver (default /dev/axprof)\n"
 		"  --flush-interval S    store to the database every S seconds too (default 600; 0: only\n"
@@ -196,6 +199,7 @@ enum {
 	O_VTRUTH,
 	O_SAVE,
 	O_SYSROOT,
+	O_CONFINE,
 	O_HOSTED,
 	O_DEVICE,
 	O_FLUSH,
@@ -233,6 +237,10 @@ static int record_opt(struct rec_opts *o, int c, const char *arg)
 		return 0;
 	case O_SYSROOT:
 		o->sysroot = arg;
+		return 0;
+	case O_CONFINE:
+		o->confine = arg;
+		o->hosted = true;
 		return 0;
 	case O_HOSTED:
 		o->hosted = true;
@@ -272,6 +280,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ "value-truth", required_argument, NULL, O_VTRUTH },
 		{ "save-records", required_argument, NULL, O_SAVE },
 		{ "sysroot", required_argument, NULL, O_SYSROOT },
+		{ "confine", required_argument, NULL, O_CONFINE },
 		{ "hosted", no_argument, NULL, O_HOSTED },
 		{ "device", required_argument, NULL, O_DEVICE },
 		{ "flush-interval", required_argument, NULL, O_FLUSH },
@@ -301,7 +310,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		fprintf(stderr, "axprof record: no program to run (see 'axprof record --help')\n");
 		return -1;
 	}
-	if (tl_check_sysroot("axprof record", o->sysroot))
+	if (tl_check_sysroot("axprof record", o->sysroot) ||
+	    tl_check_dir("axprof record", "--confine", o->confine))
 		return -1;
 	if (dmn_sampling_config(&smp, &o->cfg, &err)) {
 		fprintf(stderr, "axprof record: %s\n", err.msg);
@@ -619,7 +629,9 @@ static int open_saves(struct rec *r)
 static int hosted_load(struct rec *r, char **argv)
 {
 	const char *cpu = r->o.cpu ? r->o.cpu : "ev5";
-	struct mach_opts mo = { .sysroot = r->o.sysroot, .cpu = cpu, .prog = argv[0] };
+	struct mach_opts mo = {
+		.sysroot = r->o.sysroot, .confine = r->o.confine, .cpu = cpu, .prog = argv[0]
+	};
 	struct mach_events ev = { .exec = ev_exec,
 				  .mmap = ev_mmap,
 				  .munmap = ev_munmap,

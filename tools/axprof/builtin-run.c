@@ -30,6 +30,10 @@ static void usage(FILE *f)
 		"  --sysroot DIR      where the interpreter and libraries live (default\n"
 		"                     /usr/alpha-linux-gnu); absolute paths the program opens are\n"
 		"                     looked up there first, like qemu-alpha -L\n"
+		"  --confine DIR      resolve every file name the program uses inside DIR (\"/\" is\n"
+		"                     DIR; \"..\" and symbolic links cannot leave it; the sysroot is\n"
+		"                     read-only) and refuse to execute anything but Alpha programs.\n"
+		"                     Without it the program has all your rights, as under qemu-alpha\n"
 		"  --max-insns N      stop after N instructions (exit status 0)\n"
 		"  --trace-syscalls   print every system call to stderr\n"
 		"  --argv0 NAME       the program's argv[0] (default PROG)\n"
@@ -90,6 +94,7 @@ int cmd_run(int argc, char **argv)
 		{ "truth", required_argument, NULL, 't' },
 		{ "samples", required_argument, NULL, 'S' },
 		{ "sysroot", required_argument, NULL, 'r' },
+		{ "confine", required_argument, NULL, 'C' },
 		{ "max-insns", required_argument, NULL, 'm' },
 		{ "trace-syscalls", no_argument, NULL, 'T' },
 		{ "argv0", required_argument, NULL, 'a' },
@@ -132,6 +137,9 @@ int cmd_run(int argc, char **argv)
 		case 'r':
 			opts.sysroot = optarg;
 			break;
+		case 'C':
+			opts.confine = optarg;
+			break;
 		case 'm':
 			errno = 0;
 			opts.max_insns = strtoull(optarg, &end, 0);
@@ -165,7 +173,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "axprof run: no program to run (see 'axprof run --help')\n");
 		return 2;
 	}
-	if (tl_check_sysroot("axprof run", opts.sysroot))
+	if (tl_check_sysroot("axprof run", opts.sysroot) ||
+	    tl_check_dir("axprof run", "--confine", opts.confine))
 		return 2;
 	if ((truth || samples) && !strcmp(opts.cpu, "none")) {
 		fprintf(stderr, "axprof run: --%s needs --cpu ev5 or ev6\n",
@@ -178,8 +187,13 @@ int cmd_run(int argc, char **argv)
 
 	ret = mach_new(&m, &opts);
 	if (ret) {
-		fprintf(stderr, "axprof run: cannot create the machine (%s model): %s\n", opts.cpu,
-			strerror(-ret));
+		if (opts.confine)
+			fprintf(stderr,
+				"axprof run: cannot create the machine (--confine %s): %s\n",
+				opts.confine, strerror(-ret));
+		else
+			fprintf(stderr, "axprof run: cannot create the machine (%s model): %s\n",
+				opts.cpu, strerror(-ret));
 		return 1;
 	}
 	if (argv0)

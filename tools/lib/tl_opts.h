@@ -94,5 +94,7 @@ int tl_finish_stdout(const char *tool);
 /* --sysroot DIR of run and record: DIR must be a directory (else the host's files would be
  * used silently). 0, or 2 after a message "CMD: --sysroot DIR: why"; NULL or "" is fine. */
 int tl_check_sysroot(const char *cmd, const char *sysroot);
+/* The same for any directory option OPT (--confine): 0, or 2 after "CMD: OPT DIR: why". */
+int tl_check_dir(const char *cmd, const char *opt, const char *dir);
 
 #endif /* TL_OPTS_H */
