@@ -3,6 +3,7 @@
 #   make            build libraries and tools into build/ (tools in build/bin/)
 #   make check      install missing deps, build, run every test (unit, differential, integration)
 #   make bench      print performance figures (never asserts on time)
+#   make fuzz       long libFuzzer campaigns, FUZZ_SECONDS (600) per target (tests/fuzz/module.mk)
 #   make check-core compile the freestanding core with -ffreestanding -nostdinc (no libc, no FP)
 #   V=1             show commands;  WERROR=1  turn warnings into errors (CI does)
 
@@ -50,7 +51,9 @@ LAYERS := eval toolslib analysis daemon pdb machine isa image sampler interp hot
 LIB     := $(foreach m,$(LAYERS),$(BUILD)/lib/libax-$(m).a)
 LIB_SAN := $(foreach m,$(LAYERS),$(BUILD)/lib/libax-$(m)-san.a)
 
+LATE_RULES :=	# names of rule templates that need every module.mk read (tests/fuzz/module.mk)
 include $(wildcard */module.mk */*/module.mk)
+$(foreach r,$(LATE_RULES),$(eval $(call $(r))))
 
 mod_closure = $(sort $(1) $(foreach d,$($(1)_DEPS),$(call mod_closure,$(d))))
 mod_incs = $(foreach m,$(call mod_closure,$(1)),-I$($(m)_DIR) $($(m)_EXTRA_INCS))
@@ -147,7 +150,7 @@ format-check:
 	if [ "$$bad" != 0 ]; then echo "format-check: clang-format would change $$bad places (run clang-format -i)"; exit 1; fi
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory all tests workloads san-tools
+	$(Q)$(MAKE) --no-print-directory all tests workloads san-tools fuzz-build
 	$(Q)$(MAKE) --no-print-directory check-core check-layers format-check
 	$(Q)scripts/run-tests $(BUILD) $(TEST_BINS) -- $(CHECK_STEPS)
 

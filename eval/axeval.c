@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "axeval.h"
 #include "ev_eval.h"
 #include "pdb.h"
 #include "ax_json.h"
 #include "tl_periods.h"
+#include "tl_view.h"
 
 /*
  * axeval [options] NAME DB IMAGE TRUTH [NAME DB IMAGE TRUTH ...]
@@ -41,7 +43,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: axeval [--period P] [--event-period E=P] [--detail FILE] [--json FILE]\n"
-		"              NAME DB IMAGE TRUTH [NAME DB IMAGE TRUTH ...]\n\n"
+		"              NAME DB IMAGE TRUTH [NAME DB IMAGE TRUTH ...]\n"
+		"       axeval --replays [--period P] NAME DB IMAGE TRUTH [...]\n\n"
 		"Grade axprof's frequency and culprit estimates (DCPI SOSP'97 §6) against the hosted\n"
 		"machine's ground truth: Figure 8 (instruction frequencies, by samples), Figure 9\n"
 		"(edges), Figure 10 (I-cache stall cycles against I-cache misses), unexplained stalls.\n\n"
@@ -52,7 +55,13 @@ static void usage(FILE *f)
 		"  --truth-events      use the truth's exact event counts as event samples (the limit\n"
 		"                      of event sampling; when the recorder cannot sample events)\n"
 		"  --detail FILE       CSV of every graded instruction\n"
-		"  --json FILE         the figures as one JSON document (docs/axprof-json.7)\n");
+		"  --json FILE         the figures as one JSON document (docs/axprof-json.7)\n"
+		"  --replays           instead: grade vreplay's named conflicts (recorded with\n"
+		"                      --cpu ev6 --mode vreplay) against the truth's replay traps:\n"
+		"                      recall and precision (eval/ev_replay.h)\n"
+		"  --skip-damaged      grade what reads of a damaged database, naming each damaged\n"
+		"                      file left out (stderr, output, \"skipped\" in --json); without\n"
+		"                      it a damaged file fails its run\n");
 }
 
 static const char *pf(bool ok)
@@ -132,8 +141,10 @@ static int cmp_pt(const void *a, const void *b)
  */
 static int grade_run(const char *name, const char *dbdir, const char *image,
 		     const struct mach_truth *t, const struct tl_periods *per, unsigned int flags,
-		     struct ev_eval_acc *a, FILE *detail, double *all, struct ax_error *err)
+		     struct ev_eval_acc *a, FILE *detail, double *all, struct pdb_skips *sk,
+		     struct ax_error *err)
 {
+	unsigned int lf = sk ? PDB_LOAD_SKIP_DAMAGED : 0;
 	struct an_fi_opts oi = { 0 }, *o = &oi;
 	bool assumed = false;
 	struct pdb_image *list = NULL, me;
@@ -151,15 +162,20 @@ static int grade_run(const char *name, const char *dbdir, const char *image,
 		goto out;
 	ret = pdb_epoch_current(db, &epoch);
 	if (!ret)
-		ret = pdb_image_list(db, epoch, &list, &n);
+		ret = pdb_image_list_opt(db, epoch, lf, &list, &n, sk);
 	if (ret) {
 		ax_fail(err, ret, "%s: %s", dbdir, pdb_errmsg(db));
 		goto out;
 	}
-	if (!pdb_load(db, epoch, PDB_KEY_UNKNOWN, &up)) {
+	ret = pdb_load_opt(db, epoch, PDB_KEY_UNKNOWN, lf, &up, sk);
+	if (!ret) {
 		*all += (double)pdb_prof_total(up, PDB_EV_CYCLES);
 		pdb_prof_free(up);
+	} else if (ret != -ENOENT) {
+		ax_fail(err, ret, "%s", pdb_errmsg(db));
+		goto out;
 	}
+	ret = 0;
 	for (size_t k = 0; k < n; k++) {
 		struct pdb_prof *prof = NULL;
 		bool main_image = !strcmp(list[k].key, me.key);
@@ -167,8 +183,15 @@ static int grade_run(const char *name, const char *dbdir, const char *image,
 		uint64_t bias = 0;
 		char tag[160];
 
-		if (pdb_load(db, epoch, list[k].key, &prof))
+		ret = pdb_load_opt(db, epoch, list[k].key, lf, &prof, sk);
+		if (ret == -ENOENT) {
+			ret = 0;
 			continue;
+		}
+		if (ret) {
+			ax_fail(err, ret, "%s", pdb_errmsg(db));
+			goto out;
+		}
 		*all += (double)pdb_prof_total(prof, PDB_EV_CYCLES);
 		if (!pdb_prof_total(prof, PDB_EV_CYCLES) || !path || !*path) {
 			pdb_prof_free(prof);
@@ -207,6 +230,9 @@ struct opts {
 	struct tl_periods per;
 	unsigned int flags; /* EV_EVAL_* */
 	const char *detail_path, *json_path;
+	bool skip_damaged; /* --skip-damaged */
+	bool replays; /* --replays */
+	struct pdb_skips skipped; /* what every run left out */
 };
 
 /* The figures of the totals. */
@@ -218,7 +244,7 @@ struct figures {
 /* 0, -1 after --help, or the usage exit code 2. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_PERIOD = 256, O_EVP, O_TEV, O_DETAIL, O_JSON, O_HELP };
+	enum { O_PERIOD = 256, O_EVP, O_TEV, O_DETAIL, O_JSON, O_HELP, O_SKIP, O_REPLAYS };
 	static const struct option longopts[] = {
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVP },
@@ -226,6 +252,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "detail", required_argument, NULL, O_DETAIL },
 		{ "json", required_argument, NULL, O_JSON },
 		{ "help", no_argument, NULL, O_HELP },
+		{ "skip-damaged", no_argument, NULL, O_SKIP },
+		{ "replays", no_argument, NULL, O_REPLAYS },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -249,6 +277,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_JSON:
 			o->json_path = optarg;
 			break;
+		case O_REPLAYS:
+			o->replays = true;
+			break;
+		case O_SKIP:
+			o->skip_damaged = true;
+			break;
 		case O_HELP:
 			usage(stdout);
 			return -1;
@@ -259,6 +293,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (optind >= argc || (argc - optind) % 4) {
 		usage(stderr);
+		return 2;
+	}
+	if (o->replays && (o->detail_path || o->json_path || o->skip_damaged ||
+			   (o->flags & EV_EVAL_TRUTH_EVENTS))) {
+		fprintf(stderr, "axeval: --replays takes only --period (the CYCLES period that "
+				"places shared objects)\n");
 		return 2;
 	}
 	return 0;
@@ -316,9 +356,9 @@ static void print_run(const char *name, const struct ev_eval_acc *a)
  * Grade one run (NAME DB IMAGE TRUTH) into tot and print its line. 0, 1 when it could not be
  * graded (said on its line), -ENOMEM.
  */
-static int grade_one(char *const run[4], const struct opts *o, FILE *detail,
-		     struct ev_eval_acc *tot)
+static int grade_one(char *const run[4], struct opts *o, FILE *detail, struct ev_eval_acc *tot)
 {
+	struct pdb_skips mine = { 0 };
 	struct ev_eval_acc a = { 0 };
 	struct mach_truth *t = NULL;
 	struct ax_error terr;
@@ -331,8 +371,16 @@ static int grade_one(char *const run[4], const struct opts *o, FILE *detail,
 		printf("%-13s cannot read the truth: %s\n", run[0], terr.msg);
 		return 1;
 	}
-	ret = grade_run(run[0], run[1], run[2], t, &o->per, o->flags, &a, detail, &all, &err);
+	ret = grade_run(run[0], run[1], run[2], t, &o->per, o->flags, &a, detail, &all,
+			o->skip_damaged ? &mine : NULL, &err);
 	a.samples_image = all;
+	tl_skips_warn(&mine, "axeval");
+	for (size_t i = 0; i < mine.n; i++) {
+		printf("%-13s skipped damaged %s\n", run[0], mine.v[i].file);
+		if (pdb_skips_add(&o->skipped, mine.v[i].file, mine.v[i].why))
+			status = -ENOMEM;
+	}
+	pdb_skips_free(&mine);
 	if (ret) {
 		printf("%-13s analysis failed: %s\n", run[0], err.msg);
 		status = 1;
@@ -450,7 +498,8 @@ static void print_summary(const struct ev_eval_acc *tot, const struct figures *f
 
 /* The figures as one JSON document (docs/axprof-json.7, "axeval") into path: 0, or 1 after a
  * message. */
-static int write_json(const char *path, const struct ev_eval_acc *tot, const struct figures *f)
+static int write_json(const char *path, const struct ev_eval_acc *tot, const struct figures *f,
+		      const struct opts *o)
 {
 	FILE *out = fopen(path, "w");
 	struct ax_json j;
@@ -460,6 +509,8 @@ static int write_json(const char *path, const struct ev_eval_acc *tot, const str
 		return 1;
 	}
 	ax_json_doc_open(&j, out, "axeval");
+	if (o->skip_damaged)
+		tl_skips_json(&j, &o->skipped);
 	ax_json_num(&j, "samples", tot->samples, 0);
 	ax_json_num(&j, "within5", f->w5, 4);
 	ax_json_num(&j, "within10", f->w10, 4);
@@ -500,6 +551,10 @@ int main(int argc, char **argv)
 	ret = parse_args(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	if (o.replays) {
+		status = axeval_replays(argv + optind, argc - optind, &o.per);
+		return fflush(stdout) || ferror(stdout) ? 1 : status;
+	}
 	if (o.detail_path) {
 		detail = open_detail(o.detail_path);
 		if (!detail)
@@ -523,7 +578,8 @@ int main(int argc, char **argv)
 	print_figures(&tot, &f);
 	print_summary(&tot, &f);
 	if (o.json_path)
-		status |= write_json(o.json_path, &tot, &f);
+		status |= write_json(o.json_path, &tot, &f, &o);
+	pdb_skips_free(&o.skipped);
 	ev_eval_acc_free(&tot);
 	if (fflush(stdout) || ferror(stdout))
 		status = 1;

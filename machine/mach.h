@@ -61,6 +61,11 @@ struct mach_events {
 
 struct mach_opts {
 	const char *sysroot; /* NULL: /usr/alpha-linux-gnu; "" for none */
+	/* NULL: the program has the user's rights on the whole file system (as under qemu-user).
+	 * A directory: every file name the program uses is resolved inside it ("/" is the
+	 * directory; ".." and symbolic links cannot leave it), absolute names that exist in the
+	 * sysroot are read from there, and execve runs only Alpha programs (mach_confine.c). */
+	const char *confine;
 	const char *cpu; /* NULL or "none" (functional), or a CPU model's name ("ev5") */
 	bool truth; /* the CPU model records ground truth (mach_truth_write) */
 	const char *prog; /* the program's name in messages (NULL: "program") */

@@ -10,14 +10,15 @@ const char *const mach_event_name[MACH_EV_NR] = {
 	[MACH_EV_CYCLES] = "CYCLES",	 [MACH_EV_RETIRED] = "RETIRED",
 	[MACH_EV_IMISS] = "IMISS",	 [MACH_EV_DMISS] = "DMISS",
 	[MACH_EV_DTBMISS] = "DTBMISS",	 [MACH_EV_ITBMISS] = "ITBMISS",
-	[MACH_EV_BRANCHMP] = "BRANCHMP",
+	[MACH_EV_BRANCHMP] = "BRANCHMP", [MACH_EV_BCMISS] = "BCMISS",
+	[MACH_EV_REPLAY] = "REPLAY",
 };
 
 /* Models registered at run time; the built-in ones are found first. */
 static const struct mach_cpu_ops *registered[MACH_CPU_MAX];
 static unsigned int nregistered;
 
-static const struct mach_cpu_ops *const builtin[] = { &mach_ev5_cpu_ops };
+static const struct mach_cpu_ops *const builtin[] = { &mach_ev5_cpu_ops, &mach_ev6_cpu_ops };
 
 const struct mach_cpu_ops *mach_cpu_find(const char *name)
 {
@@ -48,4 +49,9 @@ int mach_cpu_register(const struct mach_cpu_ops *ops)
 		return -ENOSPC;
 	registered[nregistered++] = ops;
 	return 0;
+}
+
+uint32_t mach_cpu_events(const struct mach_cpu_ops *ops)
+{
+	return ops->events ? ops->events : (1u << (MACH_EV_BRANCHMP + 1)) - 1;
 }

@@ -26,19 +26,27 @@
  *   print_stats()  one or more "axprof run: NAME: ..." lines for `axprof run --stats`
  *
  * A model is registered once by name (mach_cpu_register) and chosen by mach_opts.cpu; "none"
- * (functional mode) has no model at all. The EV5 (21164) model is built in
- * (mach_ev5_cpu_ops, machine/mach_ev5.h); another model plugs in without touching the run loop.
+ * (functional mode) has no model at all. The EV5 (21164, in order: mach_ev5_cpu_ops,
+ * machine/mach_ev5.h) and EV6 (21264, out of order: mach_ev6_cpu_ops, machine/EV6-MODEL.md)
+ * models are built in; another model plugs in without touching the run loop.
  */
 
-enum mach_event { /* PMU events (21164 HRM ch. 5 names) */
-		  MACH_EV_CYCLES,
-		  MACH_EV_RETIRED,
-		  MACH_EV_IMISS,
-		  MACH_EV_DMISS,
-		  MACH_EV_DTBMISS,
-		  MACH_EV_ITBMISS,
-		  MACH_EV_BRANCHMP,
-		  MACH_EV_NR,
+/*
+ * PMU events: the 21164's (HRM ch. 5 names) first, then the 21264's aggregate-mode selections it
+ * lacks (21264 HRM 6.10, Table 6-11: PCTR1 B-cache misses and Mbox replay traps). A model counts
+ * the events it has and leaves the others 0 (the EV5 model never counts BCMISS or REPLAY).
+ */
+enum mach_event {
+	MACH_EV_CYCLES,
+	MACH_EV_RETIRED,
+	MACH_EV_IMISS,
+	MACH_EV_DMISS,
+	MACH_EV_DTBMISS,
+	MACH_EV_ITBMISS,
+	MACH_EV_BRANCHMP,
+	MACH_EV_BCMISS, /* 21264: accesses that missed the B-cache (served by memory) */
+	MACH_EV_REPLAY, /* 21264: Mbox replay traps (order traps and other Mbox replays) */
+	MACH_EV_NR,
 };
 
 /* The names of the PMU events ("CYCLES", "RETIRED", ...). */
@@ -46,7 +54,8 @@ extern const char *const mach_event_name[MACH_EV_NR];
 
 struct mach_irq { /* one PMU interrupt */
 	enum mach_event event;
-	uint64_t pc; /* the pc the interrupt reports (EV5: head of the issue stage) */
+	uint64_t pc; /* the pc the interrupt reports (EV5: head of the issue stage; EV6: the
+		      * oldest instruction not yet retired) */
 	uint64_t cycle;
 };
 
@@ -69,7 +78,13 @@ struct mach_cpu_ops {
 	int (*truth_write)(void *model, const char *path);
 	int (*param)(const void *model, unsigned int i, const char **name, uint64_t *value);
 	void (*print_stats)(const void *model, FILE *f, uint64_t insns);
+	/* The PMU events the model counts, bit e for enum mach_event e (0: the 21164's seven,
+	 * CYCLES..BRANCHMP); the sampler refuses to arm the others. */
+	uint32_t events;
 };
+
+/* The events `ops` counts (its events mask, or the 21164's seven when it is 0). */
+uint32_t mach_cpu_events(const struct mach_cpu_ops *ops);
 
 /*
  * Register a model (the table must outlive the machine). 0, -EINVAL (no name or a required
@@ -82,5 +97,7 @@ const struct mach_cpu_ops *mach_cpu_find(const char *name);
 
 /* The built-in EV5 (21164) model (mach_ev5_ops.c). */
 extern const struct mach_cpu_ops mach_ev5_cpu_ops;
+/* The built-in EV6 (21264) model (mach_ev6_ops.c). */
+extern const struct mach_cpu_ops mach_ev6_cpu_ops;
 
 #endif /* MACH_CPU_H */

@@ -4,7 +4,7 @@
 
 #include "isa_ev5.h"
 #include "mach_ev5.h"
-#include "mach_truth.h"
+#include "mach_trec.h"
 
 /*
  * Everything here is private to the EV5 model and its tests; the machine uses mach_ev5.h only.
@@ -89,35 +89,6 @@ struct ev5_irq {
 	uint64_t ov; /* event count (CYCLES: the cycle) at which the counter overflowed */
 	uint64_t due; /* delivery cycle */
 	uint64_t pc;
-};
-
-/* ---- ground truth ---- */
-
-struct ev5_trec {
-	uint64_t pc;
-	uint64_t exec, head;
-	uint64_t stall[MACH_STALL_NR];
-	uint64_t ev[MACH_TEV_NR];
-	uint64_t e_to, e_n; /* first non-fall-through successor and its count */
-	uint64_t f_n; /* conditional branch fall-through count */
-};
-
-struct ev5_slot {
-	uint64_t key; /* pc + 1 (0 = empty) or for edges: from + 1 */
-	uint64_t aux; /* edges: to */
-	uint64_t val; /* record index or edge count */
-};
-
-struct ev5_truth {
-	struct ev5_slot *tab; /* open addressing, pc -> record index */
-	size_t tab_mask, tab_used;
-	struct ev5_trec *recs;
-	size_t nrecs, cap;
-	struct ev5_slot *etab; /* extra edges: (from, to) -> count */
-	size_t etab_mask, etab_used;
-	uint64_t last_pc; /* cache of the last looked-up record */
-	size_t last_idx;
-	bool failed; /* an allocation failed: the truth is incomplete */
 };
 
 /* ---- the model ---- */
@@ -210,19 +181,8 @@ static inline void ev5_pmu_event(struct mach_ev5 *m, enum mach_event e, uint64_t
 		ev5_pmu_overflow(m, e, cycle);
 }
 
-/* mach_truth.c */
-int ev5_truth_new(struct ev5_truth **out);
-void ev5_truth_free(struct ev5_truth *t);
-struct ev5_trec *ev5_truth_rec_slow(struct ev5_truth *t, uint64_t pc);
-void ev5_truth_edge(struct ev5_truth *t, struct ev5_trec *r, uint64_t from, uint64_t to, bool cond);
+/* mach_truth.c: the EV5 model's truth file. */
 int ev5_truth_write(const struct mach_ev5 *m, const char *path);
-
-static inline struct ev5_trec *ev5_truth_rec(struct ev5_truth *t, uint64_t pc)
-{
-	if (t->last_pc == pc)
-		return &t->recs[t->last_idx];
-	return ev5_truth_rec_slow(t, pc);
-}
 
 /* Test access: the truth record of `pc` accumulated so far (false if none). */
 bool mach_ev5_truth_get(const struct mach_ev5 *m, uint64_t pc, struct mach_truth_pc *out);

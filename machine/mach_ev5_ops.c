@@ -101,7 +101,7 @@ static void ev5_print_stats(const void *model, FILE *f, uint64_t insns)
 
 	fprintf(f, "axprof run: ev5: %" PRIu64 " cycles, CPI %.3f;", cycles,
 		insns ? (double)cycles / (double)insns : 0.0);
-	for (int e = 0; e < MACH_EV_NR; e++)
+	for (int e = 0; e < MACH_TRUTH_NEVENTS; e++) /* the 21164 events */
 		fprintf(f, " %s %" PRIu64, mach_event_name[e],
 			mach_ev5_count(model, (enum mach_event)e));
 	fprintf(f, "\n");

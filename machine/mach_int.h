@@ -2,6 +2,7 @@
 #ifndef MACH_INT_H
 #define MACH_INT_H
 
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 
@@ -110,6 +111,17 @@ struct mach_hooks {
 	void *priv;
 };
 
+/* mach_opts.confine (mach_confine.c). */
+struct mach_confine {
+	bool on;
+	bool walk; /* resolve with mach_confine_walk (no openat2) */
+	char dir[PATH_MAX]; /* real path of the directory ("" for /) */
+	size_t dirlen;
+	char cwd[PATH_MAX]; /* the program's current directory, a name inside dir */
+	int held[4]; /* descriptors behind the current system call's paths */
+	int nheld;
+};
+
 struct mach {
 	struct axp_ctx ctx;
 	struct mach_mem *mem;
@@ -162,11 +174,41 @@ struct mach {
 	/* Process events (mach.h EVENTS; mach_events.c). */
 	struct mach_events events;
 	struct mach_files *files; /* file-backed mappings, for mprotect's events */
+
+	struct mach_confine confine;
 };
 
 /* Resolve a path the program names the way qemu-alpha -L does: an absolute path that exists
  * under the sysroot is taken from there. Writes the host path into buf (size len). */
-const char *mach_path(const struct mach *m, const char *path, char *buf, size_t len);
+const char *mach_path(struct mach *m, const char *path, char *buf, size_t len);
+
+/*
+ * Confinement (mach_confine.c). MACH_CF_NOFOLLOW: the call acts on the last component itself
+ * (unlink, mkdir, rename, lstat, readlink, ...), so only its directory is resolved;
+ * MACH_CF_WRITE: the call may change the file system (never looked up in the sysroot).
+ */
+#define MACH_CF_FOLLOW 0u
+#define MACH_CF_NOFOLLOW 1u
+#define MACH_CF_WRITE 2u
+/* Resolve dir (realpath) and choose the resolver (openat2, else the walk): 0 or -errno. */
+int mach_confine_init(struct mach *m, const char *dir);
+/* The host name for `path` relative to dirfd: "/proc/self/fd/N[/LAST]", held until
+ * mach_confine_release(); -errno (the lookup's: ENOENT, EXDEV for an escape, ...). */
+int mach_confine_path(struct mach *m, int dirfd, const char *path, unsigned int how, char *buf,
+		      size_t len, const char **out);
+void mach_confine_release(struct mach *m);
+/* open(2) of name inside root as openat2 RESOLVE_IN_ROOT does it, one component at a time
+ * (mach_confine_walk.c): a host descriptor or -errno. */
+int mach_confine_walk(int root, const char *name, int flags, mode_t mode);
+/* open(2) inside the confinement: a host descriptor or -errno. */
+int mach_confine_open(struct mach *m, int dirfd, const char *path, int hostflags, mode_t mode);
+/* chdir to a path / to the directory open as fd (which must be inside): 0 or -errno. */
+int mach_confine_chdir_path(struct mach *m, const char *path);
+int mach_confine_chdir(struct mach *m, int fd);
+/* Make the host's cwd the program's (before an execve hands it on): 0 or -errno. */
+int mach_confine_enter_cwd(struct mach *m);
+/* The host path of a resolved name (for execve and the loader): 0 or -errno. */
+int mach_confine_host_path(struct mach *m, const char *resolved, char *out, size_t len);
 
 /* Service the callsys at ctx->pc - 4 (pc already advanced): v0 = number, a0-a5 = arguments. */
 void mach_syscall(struct mach *m);

@@ -286,10 +286,26 @@ static uint64_t elf_phdr_addr(const struct elf_file *f, uint64_t bias)
 	return 0;
 }
 
-const char *mach_path(const struct mach *m, const char *path, char *buf, size_t len)
+/* Confined (the interpreter): the sysroot's or DIR's file, by its host path; "" if none. */
+static const char *confined_path(struct mach *m, const char *path, char *buf, size_t len)
+{
+	char tmp[PATH_MAX + 32];
+	const char *r;
+
+	buf[0] = 0;
+	if (!mach_confine_path(m, AT_FDCWD, path, MACH_CF_FOLLOW, tmp, sizeof(tmp), &r) &&
+	    mach_confine_host_path(m, r, buf, len))
+		buf[0] = 0;
+	mach_confine_release(m);
+	return buf;
+}
+
+const char *mach_path(struct mach *m, const char *path, char *buf, size_t len)
 {
 	int n;
 
+	if (m->confine.on)
+		return confined_path(m, path, buf, len);
 	if (!m->sysroot[0] || path[0] != '/' || !path[1])
 		return path;
 	n = snprintf(buf, len, "%s%s", m->sysroot, path);

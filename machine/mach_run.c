@@ -96,6 +96,13 @@ int mach_new(struct mach **out, const struct mach_opts *opts)
 		m->sysroot[strlen(m->sysroot) - 1] = 0;
 	if (!strcmp(m->sysroot, "/"))
 		m->sysroot[0] = 0;
+	if (m->opts.confine) {
+		ret = mach_confine_init(m, m->opts.confine);
+		if (ret) {
+			mach_free(m);
+			return ret;
+		}
+	}
 	m->prog = m->opts.prog ? m->opts.prog : "program";
 	m->err = stderr;
 	m->pid = (int32_t)getpid();

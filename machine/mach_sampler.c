@@ -53,10 +53,10 @@ struct mach_sampler {
 /* ---- events ---- */
 
 static const int ev_map[VS_EVENT_NR] = {
-	[VS_EV_CYCLES] = MACH_EV_CYCLES, [VS_EV_IMISS] = MACH_EV_IMISS,
-	[VS_EV_DMISS] = MACH_EV_DMISS,	 [VS_EV_BRANCHMP] = MACH_EV_BRANCHMP,
-	[VS_EV_REPLAYS] = -EOPNOTSUPP,	 [VS_EV_INSNS] = MACH_EV_RETIRED,
-	[VS_EV_USER6] = -EOPNOTSUPP,	 [VS_EV_USER7] = -EOPNOTSUPP,
+	[VS_EV_CYCLES] = MACH_EV_CYCLES,  [VS_EV_IMISS] = MACH_EV_IMISS,
+	[VS_EV_DMISS] = MACH_EV_DMISS,	  [VS_EV_BRANCHMP] = MACH_EV_BRANCHMP,
+	[VS_EV_REPLAYS] = MACH_EV_REPLAY, [VS_EV_INSNS] = MACH_EV_RETIRED,
+	[VS_EV_USER6] = -EOPNOTSUPP,	  [VS_EV_USER7] = -EOPNOTSUPP,
 };
 
 int mach_sampler_event(unsigned int vs_event)
@@ -372,8 +372,9 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 	if (ret)
 		return ret;
 	for (unsigned int e = 0; e < VS_EVENT_NR; e++)
-		if ((opts->cfg.events & (1u << e)) && ev_map[e] < 0)
-			return -EOPNOTSUPP;
+		if ((opts->cfg.events & (1u << e)) &&
+		    (ev_map[e] < 0 || !(mach_cpu_events(m->cpu) & (1u << ev_map[e]))))
+			return -EOPNOTSUPP; /* REPLAYS: only a model that counts them (EV6) */
 	if (opts->truth_hi < opts->truth_lo || opts->truth_hi - opts->truth_lo > (1ull << 32))
 		return -EINVAL;
 	s = calloc(1, sizeof(*s));

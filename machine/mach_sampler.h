@@ -116,7 +116,8 @@ int mach_sampler_truth_write(const struct mach_sampler *s, const char *path);
 int mach_sampler_truth_get(const struct mach_sampler *s, uint64_t pc, uint64_t value,
 			   uint64_t *count, uint64_t *n);
 
-/* The PMU event of a sampler event (-EOPNOTSUPP when the EV5 model has none). */
+/* The PMU event of a sampler event (-EOPNOTSUPP when there is none; REPLAYS is counted only by
+ * models whose mach_cpu_events() has MACH_EV_REPLAY, the EV6 one). */
 int mach_sampler_event(unsigned int vs_event);
 
 #endif /* MACH_SAMPLER_H */

@@ -133,7 +133,8 @@ uint64_t mach_fpcr_to_swcr(uint64_t fp)
 /* ---------------------------------------------------------------------------------------- */
 /* Paths. */
 
-int sys_path(struct mach *m, uint64_t va, char *buf, size_t len, const char **out)
+int sys_path(struct mach *m, int dirfd, uint64_t va, unsigned int how, char *buf, size_t len,
+	     const char **out)
 {
 	const char *s;
 	int ret = mach_mem_str(m->mem, va, PATH_MAX, &s);
@@ -145,6 +146,8 @@ int sys_path(struct mach *m, uint64_t va, char *buf, size_t len, const char **ou
 		*out = buf;
 		return 0;
 	}
+	if (m->confine.on)
+		return mach_confine_path(m, dirfd, s, how, buf, len, out);
 	*out = mach_path(m, s, buf, len);
 	return 0;
 }
@@ -1080,6 +1083,7 @@ void mach_syscall(struct mach *m)
 	}
 	/* Stopped by mach_interrupt() before a call that could block: it never runs. */
 	ret = m->interrupted ? -EINTR : sys_table[nr](m, a);
+	mach_confine_release(m);
 	if (ret == SYS_NORET)
 		goto out;
 	if (ret == -EINTR)

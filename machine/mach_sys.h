@@ -39,8 +39,11 @@ static inline int64_t sys_force(struct mach *m, uint64_t val)
 }
 
 /* Read a path argument and resolve it for the host: absolute paths that exist under the
- * sysroot are taken from there (mach_path), /proc/self/exe is the program. */
-int sys_path(struct mach *m, uint64_t va, char *buf, size_t len, const char **out);
+ * sysroot are taken from there (mach_path), /proc/self/exe is the program. Confined
+ * (mach_confine.c), relative to dirfd and with `how` (MACH_CF_*), the result is a
+ * /proc/self/fd name held until the call returns; an escape gives -EACCES or -ENOENT. */
+int sys_path(struct mach *m, int dirfd, uint64_t va, unsigned int how, char *buf, size_t len,
+	     const char **out);
 
 /* Host pointer to a guest buffer or -EFAULT. */
 static inline int sys_buf(struct mach *m, uint64_t va, uint64_t len, unsigned int prot, void **out)

@@ -140,7 +140,9 @@ static int64_t do_fstatat(struct mach *m, int dirfd, uint64_t pathva, uint64_t b
 	char buf[PATH_MAX];
 	const char *path;
 	struct stat st;
-	int ret = sys_path(m, pathva, buf, sizeof(buf), &path);
+	int ret = sys_path(m, dirfd, pathva,
+			   (flags & AT_SYMLINK_NOFOLLOW) ? MACH_CF_NOFOLLOW : MACH_CF_FOLLOW, buf,
+			   sizeof(buf), &path);
 
 	if (ret)
 		return ret;
@@ -198,7 +200,9 @@ static int64_t sys_statx(struct mach *m, const uint64_t *a)
 	char buf[PATH_MAX];
 	const char *path;
 	void *p;
-	int ret = sys_path(m, a[1], buf, sizeof(buf), &path);
+	int ret = sys_path(m, dirfd_of(a[0]), a[1],
+			   ((int)a[2] & AT_SYMLINK_NOFOLLOW) ? MACH_CF_NOFOLLOW : MACH_CF_FOLLOW,
+			   buf, sizeof(buf), &path);
 
 	if (ret)
 		return ret;
@@ -261,7 +265,7 @@ static int64_t sys_statfs64(struct mach *m, const uint64_t *a)
 	char buf[PATH_MAX];
 	const char *path;
 	struct statfs s;
-	int ret = sys_path(m, a[0], buf, sizeof(buf), &path);
+	int ret = sys_path(m, AT_FDCWD, a[0], MACH_CF_FOLLOW, buf, sizeof(buf), &path);
 
 	if (ret)
 		return ret;
@@ -288,7 +292,7 @@ static int64_t sys_statfs(struct mach *m, const uint64_t *a)
 	char buf[PATH_MAX];
 	const char *path;
 	struct statfs s;
-	int ret = sys_path(m, a[0], buf, sizeof(buf), &path);
+	int ret = sys_path(m, AT_FDCWD, a[0], MACH_CF_FOLLOW, buf, sizeof(buf), &path);
 
 	if (ret)
 		return ret;
@@ -313,11 +317,16 @@ static int64_t do_openat(struct mach *m, int dirfd, uint64_t pathva, uint64_t fl
 {
 	char buf[PATH_MAX];
 	const char *path;
-	int ret = sys_path(m, pathva, buf, sizeof(buf), &path);
+	int ret = mach_mem_str(m->mem, pathva, PATH_MAX, &path);
 
 	if (ret)
 		return ret;
 	if (mach_procfs_open(m, path, mach_oflags_to_host(flags), &ret))
+		return ret;
+	if (m->confine.on && strcmp(path, "/proc/self/exe"))
+		return mach_confine_open(m, dirfd, path, mach_oflags_to_host(flags), (mode_t)mode);
+	ret = sys_path(m, dirfd, pathva, MACH_CF_FOLLOW, buf, sizeof(buf), &path);
+	if (ret)
 		return ret;
 	return sys_ret(openat(dirfd, path, mach_oflags_to_host(flags), (mode_t)mode));
 }
@@ -794,7 +803,7 @@ static int64_t sys_access(struct mach *m, const uint64_t *a)
 {
 	char buf[PATH_MAX];
 	const char *path;
-	int ret = sys_path(m, a[0], buf, sizeof(buf), &path);
+	int ret = sys_path(m, AT_FDCWD, a[0], MACH_CF_FOLLOW, buf, sizeof(buf), &path);
 
 	return ret ? ret : sys_ret(access(path, (int)a[1]));
 }
@@ -803,7 +812,7 @@ static int64_t sys_faccessat(struct mach *m, const uint64_t *a)
 {
 	char buf[PATH_MAX];
 	const char *path;
-	int ret = sys_path(m, a[1], buf, sizeof(buf), &path);
+	int ret = sys_path(m, dirfd_of(a[0]), a[1], MACH_CF_FOLLOW, buf, sizeof(buf), &path);
 
 	return ret ? ret : sys_ret(faccessat(dirfd_of(a[0]), path, (int)a[2], 0));
 }
@@ -812,7 +821,9 @@ static int64_t sys_faccessat2(struct mach *m, const uint64_t *a)
 {
 	char buf[PATH_MAX];
 	const char *path;
-	int ret = sys_path(m, a[1], buf, sizeof(buf), &path);
+	int ret = sys_path(m, dirfd_of(a[0]), a[1],
+			   ((int)a[3] & AT_SYMLINK_NOFOLLOW) ? MACH_CF_NOFOLLOW : MACH_CF_FOLLOW,
+			   buf, sizeof(buf), &path);
 
 	return ret ? ret : sys_ret(faccessat(dirfd_of(a[0]), path, (int)a[2], (int)a[3]));
 }
@@ -822,7 +833,9 @@ static int64_t sys_getcwd(struct mach *m, const uint64_t *a)
 	char buf[PATH_MAX];
 	size_t n;
 
-	if (!getcwd(buf, sizeof(buf)))
+	if (m->confine.on)
+		snprintf(buf, sizeof(buf), "%s", m->confine.cwd);
+	else if (!getcwd(buf, sizeof(buf)))
 		return -errno;
 	n = strlen(buf) + 1;
 	if (n > a[1])
@@ -836,14 +849,20 @@ static int64_t sys_chdir(struct mach *m, const uint64_t *a)
 {
 	char buf[PATH_MAX];
 	const char *path;
-	int ret = sys_path(m, a[0], buf, sizeof(buf), &path);
+	int ret;
 
+	if (m->confine.on) {
+		ret = mach_mem_str(m->mem, a[0], PATH_MAX, &path);
+		return ret ? ret : mach_confine_chdir_path(m, path);
+	}
+	ret = sys_path(m, AT_FDCWD, a[0], MACH_CF_FOLLOW, buf, sizeof(buf), &path);
 	return ret ? ret : sys_ret(chdir(path));
 }
 
 static int64_t sys_fchdir(struct mach *m, const uint64_t *a)
 {
-	(void)m;
+	if (m->confine.on)
+		return mach_confine_chdir(m, (int)a[0]);
 	return sys_ret(fchdir((int)a[0]));
 }
 
@@ -852,7 +871,8 @@ static int64_t sys_unlinkat(struct mach *m, const uint64_t *a)
 {
 	char buf[PATH_MAX];
 	const char *path;
-	int ret = sys_path(m, a[1], buf, sizeof(buf), &path);
+	int ret = sys_path(m, dirfd_of(a[0]), a[1], MACH_CF_NOFOLLOW | MACH_CF_WRITE, buf,
+			   sizeof(buf), &path);
 
 	return ret ? ret : sys_ret(unlinkat(dirfd_of(a[0]), path, (int)a[2]));
 }
@@ -875,7 +895,8 @@ static int64_t sys_mkdirat(struct mach *m, const uint64_t *a)
 {
 	char buf[PATH_MAX];
 	const char *path;
-	int ret = sys_path(m, a[1], buf, sizeof(buf), &path);
+	int ret = sys_path(m, dirfd_of(a[0]), a[1], MACH_CF_NOFOLLOW | MACH_CF_WRITE, buf,
+			   sizeof(buf), &path);
 
 	return ret ? ret : sys_ret(mkdirat(dirfd_of(a[0]), path, (mode_t)a[2]));
 }
@@ -891,10 +912,12 @@ static int64_t sys_renameat2(struct mach *m, const uint64_t *a)
 {
 	char b1[PATH_MAX], b2[PATH_MAX];
 	const char *p1, *p2;
-	int ret = sys_path(m, a[1], b1, sizeof(b1), &p1);
+	int ret = sys_path(m, dirfd_of(a[0]), a[1], MACH_CF_NOFOLLOW | MACH_CF_WRITE, b1,
+			   sizeof(b1), &p1);
 
 	if (!ret)
-		ret = sys_path(m, a[3], b2, sizeof(b2), &p2);
+		ret = sys_path(m, dirfd_of(a[2]), a[3], MACH_CF_NOFOLLOW | MACH_CF_WRITE, b2,
+			       sizeof(b2), &p2);
 	if (ret)
 		return ret;
 	return sys_ret(renameat2(dirfd_of(a[0]), p1, dirfd_of(a[2]), p2, (unsigned int)a[4]));
@@ -918,10 +941,14 @@ static int64_t sys_linkat(struct mach *m, const uint64_t *a)
 {
 	char b1[PATH_MAX], b2[PATH_MAX];
 	const char *p1, *p2;
-	int ret = sys_path(m, a[1], b1, sizeof(b1), &p1);
+	int ret = sys_path(m, dirfd_of(a[0]), a[1],
+			   (((int)a[4] & AT_SYMLINK_FOLLOW) ? MACH_CF_FOLLOW : MACH_CF_NOFOLLOW) |
+				   MACH_CF_WRITE,
+			   b1, sizeof(b1), &p1);
 
 	if (!ret)
-		ret = sys_path(m, a[3], b2, sizeof(b2), &p2);
+		ret = sys_path(m, dirfd_of(a[2]), a[3], MACH_CF_NOFOLLOW | MACH_CF_WRITE, b2,
+			       sizeof(b2), &p2);
 	if (ret)
 		return ret;
 	return sys_ret(linkat(dirfd_of(a[0]), p1, dirfd_of(a[2]), p2, (int)a[4]));
@@ -941,7 +968,8 @@ static int64_t sys_symlinkat(struct mach *m, const uint64_t *a)
 	int ret = mach_mem_str(m->mem, a[0], PATH_MAX, &target);
 
 	if (!ret)
-		ret = sys_path(m, a[2], b2, sizeof(b2), &p2);
+		ret = sys_path(m, dirfd_of(a[1]), a[2], MACH_CF_NOFOLLOW | MACH_CF_WRITE, b2,
+			       sizeof(b2), &p2);
 	if (ret)
 		return ret;
 	return sys_ret(symlinkat(target, dirfd_of(a[1]), p2));
@@ -968,7 +996,14 @@ static int64_t sys_readlinkat(struct mach *m, const uint64_t *a)
 		n = (ssize_t)strlen(path);
 		memcpy(out, path, (size_t)n);
 	} else {
-		path = mach_path(m, s, buf, sizeof(buf));
+		if (m->confine.on) {
+			ret = mach_confine_path(m, dirfd_of(a[0]), s, MACH_CF_NOFOLLOW, buf,
+						sizeof(buf), &path);
+			if (ret)
+				return ret;
+		} else {
+			path = mach_path(m, s, buf, sizeof(buf));
+		}
 		n = readlinkat(dirfd_of(a[0]), path, out, sizeof(out));
 		if (n < 0)
 			return -errno;
@@ -993,7 +1028,7 @@ static int64_t sys_fchmodat(struct mach *m, const uint64_t *a)
 {
 	char buf[PATH_MAX];
 	const char *path;
-	int ret = sys_path(m, a[1], buf, sizeof(buf), &path);
+	int ret = sys_path(m, dirfd_of(a[0]), a[1], MACH_CF_WRITE, buf, sizeof(buf), &path);
 
 	return ret ? ret : sys_ret(fchmodat(dirfd_of(a[0]), path, (mode_t)a[2], 0));
 }
@@ -1015,7 +1050,10 @@ static int64_t sys_fchownat(struct mach *m, const uint64_t *a)
 {
 	char buf[PATH_MAX];
 	const char *path;
-	int ret = sys_path(m, a[1], buf, sizeof(buf), &path);
+	int ret = sys_path(m, dirfd_of(a[0]), a[1],
+			   (((int)a[4] & AT_SYMLINK_NOFOLLOW) ? MACH_CF_NOFOLLOW : MACH_CF_FOLLOW) |
+				   MACH_CF_WRITE,
+			   buf, sizeof(buf), &path);
 
 	if (ret)
 		return ret;
@@ -1046,7 +1084,7 @@ static int64_t sys_truncate(struct mach *m, const uint64_t *a)
 {
 	char buf[PATH_MAX];
 	const char *path;
-	int ret = sys_path(m, a[0], buf, sizeof(buf), &path);
+	int ret = sys_path(m, AT_FDCWD, a[0], MACH_CF_WRITE, buf, sizeof(buf), &path);
 
 	return ret ? ret : sys_ret(truncate(path, (off_t)a[1]));
 }
@@ -1096,7 +1134,11 @@ static int64_t sys_utimensat(struct mach *m, const uint64_t *a)
 	int ret;
 
 	if (a[1]) {
-		ret = sys_path(m, a[1], buf, sizeof(buf), &path);
+		ret = sys_path(
+			m, dirfd_of(a[0]), a[1],
+			(((int)a[3] & AT_SYMLINK_NOFOLLOW) ? MACH_CF_NOFOLLOW : MACH_CF_FOLLOW) |
+				MACH_CF_WRITE,
+			buf, sizeof(buf), &path);
 		if (ret)
 			return ret;
 	}
@@ -1110,7 +1152,7 @@ static int64_t sys_utimes(struct mach *m, const uint64_t *a)
 	char buf[PATH_MAX];
 	const char *path;
 	struct timeval tv[2];
-	int ret = sys_path(m, a[0], buf, sizeof(buf), &path);
+	int ret = sys_path(m, AT_FDCWD, a[0], MACH_CF_WRITE, buf, sizeof(buf), &path);
 
 	if (ret)
 		return ret;
@@ -1219,7 +1261,8 @@ static int64_t sys_mknodat(struct mach *m, const uint64_t *a)
 {
 	char buf[PATH_MAX];
 	const char *path;
-	int ret = sys_path(m, a[1], buf, sizeof(buf), &path);
+	int ret = sys_path(m, dirfd_of(a[0]), a[1], MACH_CF_NOFOLLOW | MACH_CF_WRITE, buf,
+			   sizeof(buf), &path);
 
 	return ret ? ret : sys_ret(mknodat(dirfd_of(a[0]), path, (mode_t)a[2], (dev_t)a[3]));
 }

@@ -195,12 +195,23 @@ static int64_t sys_execve(struct mach *m, const uint64_t *a)
 	const char *path;
 	size_t argc = 0, k = 0;
 	ssize_t n;
-	int ret = sys_path(m, a[0], buf, sizeof(buf), &path);
+	char host[PATH_MAX];
+	int ret = sys_path(m, AT_FDCWD, a[0], MACH_CF_FOLLOW, buf, sizeof(buf), &path);
 
 	if (ret)
 		return ret;
 	if (access(path, X_OK))
 		return -errno;
+	if (m->confine.on) {
+		/* Confined: only Alpha programs (they run confined too), from their host path,
+		 * with the host's cwd moved to the program's for the new axprof. */
+		if (!is_alpha_elf(path))
+			return -EACCES;
+		ret = mach_confine_host_path(m, path, host, sizeof(host));
+		if (ret)
+			return ret;
+		path = host;
+	}
 	ret = get_strv(m, a[1], &argv, 0);
 	if (!ret)
 		ret = get_strv(m, a[2], &envp, 0);
@@ -213,7 +224,7 @@ static int64_t sys_execve(struct mach *m, const uint64_t *a)
 	}
 	while (argv[argc])
 		argc++;
-	nv = calloc(argc + 12, sizeof(*nv));
+	nv = calloc(argc + 14, sizeof(*nv));
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (!nv || n <= 0) {
 		free(nv);
@@ -225,6 +236,10 @@ static int64_t sys_execve(struct mach *m, const uint64_t *a)
 	nv[k++] = (char *)"run";
 	nv[k++] = (char *)"--sysroot";
 	nv[k++] = m->sysroot[0] ? m->sysroot : (char *)"/";
+	if (m->confine.on) {
+		nv[k++] = (char *)"--confine";
+		nv[k++] = m->confine.dir[0] ? m->confine.dir : (char *)"/";
+	}
 	if (m->opts.trace_syscalls)
 		nv[k++] = (char *)"--trace-syscalls";
 	if (argc) {
@@ -237,8 +252,22 @@ static int64_t sys_execve(struct mach *m, const uint64_t *a)
 		nv[k++] = argv[i];
 	nv[k] = NULL;
 	fflush(m->err);
-	execve(self, nv, envp);
-	ret = -errno;
+	if (m->confine.on) {
+		int here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+		ret = here < 0 ? -errno : mach_confine_enter_cwd(m);
+		if (!ret) {
+			execve(self, nv, envp);
+			ret = -errno;
+		}
+		if (here >= 0 && fchdir(here))
+			ret = -errno; /* cannot happen: here is an open directory */
+		if (here >= 0)
+			close(here);
+	} else {
+		execve(self, nv, envp);
+		ret = -errno;
+	}
 	free(nv);
 out:
 	free(argv);

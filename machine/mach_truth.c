@@ -1,4 +1,4 @@
-/* machine/mach_truth.c - EV5 ground truth: per-PC map, truth file writer and reader. */
+/* machine/mach_truth.c - ground truth: per-PC map, truth file writer and reader (both models). */
 /*
  * In memory: an open-addressing hash (pc -> index) over a growable array of records; the last
  * record looked up is cached (mach_ev5_retire() touches one PC several times). Each record holds
@@ -16,6 +16,9 @@
 
 #include "ax_err.h"
 #include "mach_ev5_model.h"
+#include "mach_trec.h"
+
+#define TRUTH_NSEC 7 /* section types 0..6 */
 
 const char *const mach_stall_name[MACH_STALL_NR] = {
 	[MACH_STALL_STATIC] = "static",	  [MACH_STALL_IMISS] = "imiss",
@@ -229,6 +232,16 @@ static void put64(uint8_t *p, uint64_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
+void mach_put32(uint8_t *p, uint32_t v)
+{
+	put32(p, v);
+}
+
+void mach_put64(uint8_t *p, uint64_t v)
+{
+	put64(p, v);
+}
+
 static uint32_t get32(const uint8_t *p)
 {
 	uint32_t v = 0;
@@ -284,10 +297,9 @@ static int cmp_edge(const void *a, const void *b)
 	return x->to < y->to ? -1 : x->to > y->to;
 }
 
-static void put_params(uint8_t *p, const struct mach_ev5_params *q)
+static void ev5_params(uint32_t *v, const struct mach_ev5_params *q)
 {
-	uint32_t v[MACH_TP_NR] = { 0 };
-
+	memset(v, 0, MACH_TP_NR * sizeof(*v));
 	v[MACH_TP_DCACHE_LAT] = q->dcache_lat;
 	v[MACH_TP_SCACHE_LAT] = q->scache_lat;
 	v[MACH_TP_BCACHE_LAT] = q->bcache_lat;
@@ -301,8 +313,6 @@ static void put_params(uint8_t *p, const struct mach_ev5_params *q)
 	v[MACH_TP_WB_TIMEOUT] = q->wb_timeout;
 	v[MACH_TP_PAL_CYCLES] = q->pal_cycles;
 	v[MACH_TP_REPLAY] = q->replay;
-	for (unsigned int i = 0; i < MACH_TP_NR; i++)
-		put32(p + 4 * i, v[i]);
 }
 
 static int write_all(int fd, const uint8_t *buf, size_t len)
@@ -321,14 +331,14 @@ static int write_all(int fd, const uint8_t *buf, size_t len)
 	return 0;
 }
 
-/* Serialise the truth of `m` into a new buffer. */
-static int truth_encode(const struct mach_ev5 *m, uint8_t **out, size_t *outlen)
+/* Serialise `o` into a new buffer. */
+static int truth_encode(const struct mach_truth_out *o, uint8_t **out, size_t *outlen)
 {
-	const struct ev5_truth *t = m->truth;
+	const struct ev5_truth *t = o->t;
 	const struct ev5_trec **order = NULL;
 	struct mach_truth_edge *edges = NULL;
 	size_t nedges = 0, maxedges, off, len, npcs = t->nrecs;
-	size_t sum_off, pcs_off, edg_off;
+	size_t sum_off, pcs_off, edg_off, xoff[2] = { 0 }, nsec = 3 + o->nxsec;
 	uint8_t *buf, *p;
 	int err = -ENOMEM;
 
@@ -354,10 +364,14 @@ static int truth_encode(const struct mach_ev5 *m, uint8_t **out, size_t *outlen)
 	qsort(order, npcs, sizeof(*order), cmp_pc);
 	qsort(edges, nedges, sizeof(*edges), cmp_edge);
 
-	sum_off = MACH_TRUTH_HDR_SIZE + 3 * MACH_TRUTH_SECENT_SIZE;
+	sum_off = MACH_TRUTH_HDR_SIZE + nsec * MACH_TRUTH_SECENT_SIZE;
 	pcs_off = sum_off + MACH_TRUTH_SUMMARY_SIZE;
 	edg_off = pcs_off + npcs * MACH_TRUTH_PC_SIZE;
 	len = edg_off + nedges * MACH_TRUTH_EDGE_SIZE;
+	for (unsigned int i = 0; i < o->nxsec; i++) {
+		xoff[i] = len;
+		len += (size_t)o->xsec[i].n * o->xsec[i].rsz; /* record sizes are multiples of 8 */
+	}
 	buf = calloc(1, len);
 	if (!buf)
 		goto out_free;
@@ -366,7 +380,7 @@ static int truth_encode(const struct mach_ev5 *m, uint8_t **out, size_t *outlen)
 	put32(buf + 8, MACH_TRUTH_VERSION);
 	put32(buf + 12, MACH_TRUTH_BOM);
 	put32(buf + 16, MACH_TRUTH_HDR_SIZE);
-	put32(buf + 20, 3);
+	put32(buf + 20, (uint32_t)nsec);
 	put64(buf + 24, len);
 
 	p = buf + MACH_TRUTH_HDR_SIZE;
@@ -384,15 +398,28 @@ static int truth_encode(const struct mach_ev5 *m, uint8_t **out, size_t *outlen)
 	put32(p + 4, MACH_TRUTH_EDGE_SIZE);
 	put64(p + 8, edg_off);
 	put64(p + 16, nedges);
+	for (unsigned int i = 0; i < o->nxsec; i++) {
+		p += MACH_TRUTH_SECENT_SIZE;
+		put32(p, o->xsec[i].type);
+		put32(p + 4, o->xsec[i].rsz);
+		put64(p + 8, xoff[i]);
+		put64(p + 16, o->xsec[i].n);
+		if (o->xsec[i].n)
+			memcpy(buf + xoff[i], o->xsec[i].data,
+			       (size_t)o->xsec[i].n * o->xsec[i].rsz);
+	}
 
 	p = buf + sum_off;
-	put64(p, m->cur);
-	put64(p + 8, m->insns);
+	put64(p, o->cycles);
+	put64(p + 8, o->insns);
 	for (unsigned int c = 0; c < MACH_STALL_NR; c++)
-		put64(p + 16 + 8 * c, m->stall[c]);
+		put64(p + 16 + 8 * c, o->stall[c]);
 	for (unsigned int e = 0; e < MACH_TRUTH_NEVENTS; e++)
-		put64(p + 88 + 8 * e, m->count[e]);
-	put_params(p + 144, &m->p);
+		put64(p + 88 + 8 * e, o->events[e]);
+	for (unsigned int i = 0; i < MACH_TP_NR; i++)
+		put32(p + 144 + 4 * i, o->param[i]);
+	for (unsigned int i = 0; i < MACH_TRUTH_NEXT; i++)
+		put64(p + 208 + 8 * i, o->ext[i]);
 
 	off = pcs_off;
 	for (size_t i = 0; i < npcs; i++, off += MACH_TRUTH_PC_SIZE) {
@@ -423,16 +450,16 @@ out_free:
 	return err;
 }
 
-int ev5_truth_write(const struct mach_ev5 *m, const char *path)
+int mach_truth_out_write(const struct mach_truth_out *o, const char *path)
 {
 	uint8_t *buf;
 	size_t len, plen = strlen(path);
 	char *tmp;
 	int fd, err;
 
-	if (m->truth->failed)
+	if (o->t->failed)
 		return -ENOMEM;
-	err = truth_encode(m, &buf, &len);
+	err = truth_encode(o, &buf, &len);
 	if (err)
 		return err;
 	tmp = malloc(plen + 16);
@@ -462,6 +489,21 @@ out_free_tmp:
 out_free_buf:
 	free(buf);
 	return err;
+}
+
+/* The EV5 model's truth file (version 2 layout; the EV6 words and sections absent). */
+int ev5_truth_write(const struct mach_ev5 *m, const char *path)
+{
+	struct mach_truth_out o = {
+		.t = m->truth,
+		.cycles = m->cur,
+		.insns = m->insns,
+		.stall = m->stall,
+		.events = m->count,
+	};
+
+	ev5_params(o.param, &m->p);
+	return mach_truth_out_write(&o, path);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -506,10 +548,12 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, struct
 
 /* One section-table entry: its bounds, and which known section it is (sec[type]). */
 static int parse_secent(const uint8_t *buf, size_t len, const char *name, uint32_t i,
-			uint64_t tab_end, const uint8_t *sec[4], struct ax_error *err)
+			uint64_t tab_end, const uint8_t *sec[TRUTH_NSEC], struct ax_error *err)
 {
-	static const uint32_t minsz[4] = { 0, MACH_TRUTH_SUMMARY_SIZE, MACH_TRUTH_PC_SIZE,
-					   MACH_TRUTH_EDGE_SIZE };
+	static const uint32_t minsz[TRUTH_NSEC] = {
+		0, MACH_TRUTH_SUMMARY_SIZE, MACH_TRUTH_PC_SIZE,	    MACH_TRUTH_EDGE_SIZE,
+		0, MACH_TRUTH_EV6PC_SIZE,   MACH_TRUTH_REPLAY_SIZE,
+	};
 	const uint8_t *e = buf + MACH_TRUTH_HDR_SIZE + (size_t)i * MACH_TRUTH_SECENT_SIZE;
 	uint64_t eoff = (uint64_t)(e - buf), off = get64(e + 8), cnt = get64(e + 16);
 	uint32_t type = get32(e), rsz = get32(e + 4);
@@ -522,7 +566,7 @@ static int parse_secent(const uint8_t *buf, size_t len, const char *name, uint32
 	if (cnt > (len - off) / rsz)
 		return AX_CORRUPT(err, name, eoff + 16, "section %u: %llu records run past the end",
 				  i, (unsigned long long)cnt);
-	if (type < MACH_TRUTH_SEC_SUMMARY || type > MACH_TRUTH_SEC_EDGES)
+	if (type < MACH_TRUTH_SEC_SUMMARY || type >= TRUTH_NSEC || type == MACH_TRUTH_SEC_VALUES)
 		return 0; /* a section this reader does not know */
 	if (type == MACH_TRUTH_SEC_SUMMARY && cnt != 1)
 		return AX_CORRUPT(err, name, eoff + 16, "%llu summary records, not 1",
@@ -537,7 +581,7 @@ static int parse_secent(const uint8_t *buf, size_t len, const char *name, uint32
 }
 
 static int parse_sections(const uint8_t *buf, size_t len, const char *name, uint32_t nsec,
-			  uint64_t tab_end, const uint8_t *sec[4], struct ax_error *err)
+			  uint64_t tab_end, const uint8_t *sec[TRUTH_NSEC], struct ax_error *err)
 {
 	int ret;
 
@@ -565,6 +609,71 @@ static void parse_summary(const uint8_t *buf, const uint8_t *ent, struct mach_tr
 		t->sum.events[e] = get64(p + 88 + 8 * e);
 	for (unsigned int i = 0; i < MACH_TP_NR; i++)
 		t->sum.param[i] = get32(p + 144 + 4 * i);
+	for (unsigned int i = 0; i < MACH_TRUTH_NEXT; i++)
+		t->sum.ext[i] = get64(p + 208 + 8 * i);
+}
+
+static int parse_ev6(const uint8_t *buf, const char *name, const uint8_t *ent, struct mach_truth *t,
+		     struct ax_error *err)
+{
+	uint32_t rsz = get32(ent + 4);
+	uint64_t off = get64(ent + 8);
+
+	t->nev6 = get64(ent + 16);
+	t->ev6 = calloc(t->nev6 ? t->nev6 : 1, sizeof(*t->ev6));
+	if (!t->ev6)
+		return ax_fail(err, -ENOMEM, "%s: out of memory for %zu EV6 records", name,
+			       t->nev6);
+	for (size_t i = 0; i < t->nev6; i++, off += rsz) {
+		struct mach_truth_ev6pc *r = &t->ev6[i];
+
+		r->pc = get64(buf + off);
+		if (i && r->pc <= t->ev6[i - 1].pc)
+			return AX_CORRUPT(err, name, off, "EV6 pc records not in increasing order");
+		for (unsigned int c = 0; c < MACH_T6_NR; c++)
+			r->c[c] = get64(buf + off + 8 + 8 * c);
+		if (r->c[MACH_T6_FETCH] !=
+		    r->c[MACH_T6_RETIRE] + r->c[MACH_T6_AB_REPLAY] + r->c[MACH_T6_AB_YOUNGER])
+			return AX_CORRUPT(err, name, off + 8,
+					  "pc 0x%llx: fetches are not retires plus aborts",
+					  (unsigned long long)r->pc);
+	}
+	return 0;
+}
+
+static int cmp_replay(const struct mach_truth_replay *x, const struct mach_truth_replay *y)
+{
+	if (x->pc != y->pc)
+		return x->pc < y->pc ? -1 : 1;
+	if (x->cause != y->cause)
+		return x->cause < y->cause ? -1 : 1;
+	return x->kind < y->kind ? -1 : x->kind > y->kind;
+}
+
+static int parse_replays(const uint8_t *buf, const char *name, const uint8_t *ent,
+			 struct mach_truth *t, struct ax_error *err)
+{
+	uint32_t rsz = get32(ent + 4);
+	uint64_t off = get64(ent + 8);
+
+	t->nreplays = get64(ent + 16);
+	t->replays = calloc(t->nreplays ? t->nreplays : 1, sizeof(*t->replays));
+	if (!t->replays)
+		return ax_fail(err, -ENOMEM, "%s: out of memory for %zu replay records", name,
+			       t->nreplays);
+	for (size_t i = 0; i < t->nreplays; i++, off += rsz) {
+		struct mach_truth_replay *r = &t->replays[i];
+
+		r->pc = get64(buf + off);
+		r->cause = get64(buf + off + 8);
+		r->kind = get32(buf + off + 16);
+		r->count = get64(buf + off + 24);
+		if (r->kind > 2)
+			return AX_CORRUPT(err, name, off + 16, "replay kind %u (0..2)", r->kind);
+		if (i && cmp_replay(&r[-1], r) >= 0)
+			return AX_CORRUPT(err, name, off, "replay records not in increasing order");
+	}
+	return 0;
 }
 
 static int parse_pcs(const uint8_t *buf, const char *name, const uint8_t *ent, struct mach_truth *t,
@@ -626,7 +735,7 @@ static int parse_edges(const uint8_t *buf, const char *name, const uint8_t *ent,
 int mach_truth_parse(const void *buf_, size_t len, const char *name, struct mach_truth **out,
 		     struct ax_error *err)
 {
-	const uint8_t *buf = buf_, *sec[4] = { NULL };
+	const uint8_t *buf = buf_, *sec[TRUTH_NSEC] = { NULL };
 	struct mach_truth *t;
 	uint64_t tab_end = 0;
 	uint32_t nsec = 0;
@@ -646,6 +755,10 @@ int mach_truth_parse(const void *buf_, size_t len, const char *name, struct mach
 	}
 	if (!ret)
 		ret = parse_edges(buf, name, sec[MACH_TRUTH_SEC_EDGES], t, err);
+	if (!ret && sec[MACH_TRUTH_SEC_EV6PCS])
+		ret = parse_ev6(buf, name, sec[MACH_TRUTH_SEC_EV6PCS], t, err);
+	if (!ret && sec[MACH_TRUTH_SEC_REPLAYS])
+		ret = parse_replays(buf, name, sec[MACH_TRUTH_SEC_REPLAYS], t, err);
 	if (ret) {
 		if (getenv("AXPROF_DEBUG") && err)
 			fprintf(stderr, "mach_truth: %s\n", err->msg);
@@ -725,7 +838,24 @@ void mach_truth_free(struct mach_truth *t)
 		return;
 	free(t->pcs);
 	free(t->edges);
+	free(t->ev6);
+	free(t->replays);
 	free(t);
+}
+
+const struct mach_truth_ev6pc *mach_truth_find_ev6(const struct mach_truth *t, uint64_t pc)
+{
+	size_t lo = 0, hi = t->nev6;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->ev6[mid].pc < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->nev6 && t->ev6[lo].pc == pc ? &t->ev6[lo] : NULL;
 }
 
 const struct mach_truth_pc *mach_truth_find(const struct mach_truth *t, uint64_t pc)

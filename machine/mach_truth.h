@@ -8,12 +8,15 @@
 #include "ax_err.h"
 
 /*
- * The hosted machine's EV5 model (mach_ev5.c) knows exactly what each instruction did: how often
- * it executed, how many cycles it spent at the head of the issue stage and why, which events it
- * caused and where control went. mach_ev5_truth_write() stores that in one file; the analysis
+ * The hosted machine's CPU models (EV5: mach_ev5.c, EV6: mach_ev6.c) know exactly what each
+ * instruction did: how often it executed, how many cycles it spent at the head of the issue
+ * stage (EV5) or of the retire stage (EV6) and why, which events it caused and where control
+ * went; the EV6 model also what was fetched and aborted, its replay traps with their causes and
+ * its per-stage latencies. The model's truth_write op stores that in one file; the analysis
  * reads it back with mach_truth_read() to grade its estimates.
  *
- * FILE FORMAT (version 1). All integers are little-endian, fixed width. Offsets are from the start
+ * FILE FORMAT (version 2; version 1 is version 2 without the EV6 sections and with bytes 208..255
+ * of the summary zero, so both read alike). All integers are little-endian, fixed width. Offsets are from the start
  * of the file. The file is: a 64-byte header, a section table, then the sections' data.
  *
  * Header:
@@ -42,15 +45,22 @@
  *       16    72  stall cycles by cause, MACH_STALL_NR (9) counters in enum mach_stall order
  *       88    56  event counts, 7 counters in enum mach_event order (CYCLES, RETIRED, IMISS, DMISS,
  *                 DTBMISS, ITBMISS, BRANCHMP)
- *      144    64  model parameters, 16 x u32 in enum mach_truth_param order (0 = unused)
- *      208    48  reserved, zero
+ *      144    64  model parameters, 16 x u32 in enum mach_truth_param order (0 = unused; EV6 fills
+ *                 DCACHE_LAT, BCACHE_LAT, MEM_LAT, BCACHE_KB, MISPREDICT, ITB_MISS, DTB_MISS and
+ *                 REPLAY = its order-trap penalty)
+ *      208    48  version 2, MACH_TRUTH_NEXT u64 (zero from EV5): B-cache misses (BCMISS),
+ *                 replay traps (REPLAY), instructions fetched, instructions aborted (every
+ *                 reason, bad-path ones included), bad-path instructions, CPU model
+ *                 (0 or 5: EV5, 6: EV6)
  *
  * Section MACH_TRUTH_SEC_PCS (2): one record of at least 136 bytes per executed PC, sorted by PC,
  * PCs strictly increasing:
  *        0     8  pc
  *        8     8  execution count
  *       16     8  head-of-issue cycles: the sum over executions of (this instruction's issue cycle
- *                 minus the previous instruction's issue cycle); CYCLES samples are proportional
+ *                 minus the previous instruction's issue cycle); CYCLES samples are proportional.
+ *                 EV6: the same with retire cycles (head of the retire stage), all of them STATIC
+ *                 below (the EV6 model does not split them by cause yet)
  *       24    72  head-of-issue cycles split by cause, MACH_STALL_NR counters (they sum to the
  *                 head-of-issue cycles; STATIC holds the cycles the static schedule explains)
  *       96    40  events this instruction caused: IMISS, DMISS, DTBMISS, ITBMISS, BRANCHMP
@@ -65,12 +75,35 @@
  *
  * Section type 4 is reserved for per-PC value histograms (a later version).
  *
+ * Section MACH_TRUTH_SEC_EV6PCS (5, EV6 only): one record of at least 168 bytes per PC fetched,
+ * sorted by PC, strictly increasing; 20 u64 after the pc, in enum mach_truth_ev6 order:
+ *        0     8  pc
+ *        8   160  FETCH (times fetched on the correct path), RETIRE, AB_REPLAY (aborted as the
+ *                 target of a replay trap), AB_YOUNGER (aborted because an older instruction
+ *                 trapped), BADPATH (bad-path instructions fetched and aborted after this
+ *                 branch mispredicted; their PCs are not decoded), RP_STLD, RP_LDLD, RP_MBOX
+ *                 (replay traps this instruction took, by kind), MISPREDICT, IMISS, ITBMISS,
+ *                 DMISS (load served below the D-cache), BCMISS (served by memory), DTBMISS,
+ *                 FWD (load data forwarded from the store queue), STWAIT (load held by its
+ *                 stWait bit), FETCH_MAP, MAP_ISSUE, ISSUE_READY, READY_RETIRE (sums over the
+ *                 retired executions of the cycles between the stages).
+ *   Invariant: FETCH == RETIRE + AB_REPLAY + AB_YOUNGER.
+ *
+ * Section MACH_TRUTH_SEC_REPLAYS (6, EV6 only): one record of 32 bytes per (pc, cause, kind),
+ * sorted by (pc, cause, kind), strictly increasing:
+ *        0     8  pc of the instruction that took the replay trap (the younger load)
+ *        8     8  cause: pc of the older store (STLD) or load (LDLD) it conflicted with; for
+ *                 MBOX the older store of a partial forward, else 0
+ *       16     4  kind: 0 STLD, 1 LDLD, 2 MBOX
+ *       20     4  zero
+ *       24     8  count
+ *
  * The reader validates everything before it trusts it and reports the first problem as -EBADMSG
  * with the byte offset where it was found; it never reads outside the buffer.
  */
 
 #define MACH_TRUTH_MAGIC "AXPTRUTH"
-#define MACH_TRUTH_VERSION 1u
+#define MACH_TRUTH_VERSION 2u
 #define MACH_TRUTH_BOM 0x01020304u
 #define MACH_TRUTH_HDR_SIZE 64u
 #define MACH_TRUTH_SECENT_SIZE 32u
@@ -81,11 +114,15 @@ enum mach_truth_sec {
 	MACH_TRUTH_SEC_PCS = 2,
 	MACH_TRUTH_SEC_EDGES = 3,
 	MACH_TRUTH_SEC_VALUES = 4, /* reserved: value histograms */
+	MACH_TRUTH_SEC_EV6PCS = 5,
+	MACH_TRUTH_SEC_REPLAYS = 6,
 };
 
 #define MACH_TRUTH_SUMMARY_SIZE 256u
 #define MACH_TRUTH_PC_SIZE 136u
 #define MACH_TRUTH_EDGE_SIZE 24u
+#define MACH_TRUTH_EV6PC_SIZE 168u
+#define MACH_TRUTH_REPLAY_SIZE 32u
 
 /* Why an instruction spent its head-of-issue cycles (DCPI SOSP'97 §6.3 stall causes). */
 enum mach_stall {
@@ -131,7 +168,53 @@ enum mach_truth_param {
 	MACH_TP_NR = 16,
 };
 
-#define MACH_TRUTH_NEVENTS 7 /* MACH_EV_NR as stored in the summary */
+#define MACH_TRUTH_NEVENTS 7 /* the EV5 events stored at summary offset 88 */
+
+/* Version 2 summary words at offset 208. */
+enum mach_truth_ext {
+	MACH_TX_BCMISS,
+	MACH_TX_REPLAY,
+	MACH_TX_FETCHED,
+	MACH_TX_ABORTED,
+	MACH_TX_BADPATH,
+	MACH_TX_CPU,
+	MACH_TRUTH_NEXT,
+};
+
+/* EV6 per-PC counters (section 5), in file order. */
+enum mach_truth_ev6 {
+	MACH_T6_FETCH,
+	MACH_T6_RETIRE,
+	MACH_T6_AB_REPLAY,
+	MACH_T6_AB_YOUNGER,
+	MACH_T6_BADPATH,
+	MACH_T6_RP_STLD,
+	MACH_T6_RP_LDLD,
+	MACH_T6_RP_MBOX,
+	MACH_T6_MISPREDICT,
+	MACH_T6_IMISS,
+	MACH_T6_ITBMISS,
+	MACH_T6_DMISS,
+	MACH_T6_BCMISS,
+	MACH_T6_DTBMISS,
+	MACH_T6_FWD,
+	MACH_T6_STWAIT,
+	MACH_T6_FETCH_MAP,
+	MACH_T6_MAP_ISSUE,
+	MACH_T6_ISSUE_READY,
+	MACH_T6_READY_RETIRE,
+	MACH_T6_NR,
+};
+
+struct mach_truth_ev6pc {
+	uint64_t pc;
+	uint64_t c[MACH_T6_NR];
+};
+
+struct mach_truth_replay {
+	uint64_t pc, cause, count;
+	uint32_t kind;
+};
 
 struct mach_truth_pc {
 	uint64_t pc;
@@ -150,6 +233,7 @@ struct mach_truth_summary {
 	uint64_t stall[MACH_STALL_NR];
 	uint64_t events[MACH_TRUTH_NEVENTS];
 	uint32_t param[MACH_TP_NR];
+	uint64_t ext[MACH_TRUTH_NEXT]; /* version 2 (zero in version 1 files) */
 };
 
 /* A truth file in memory: arrays sorted as in the file. */
@@ -160,6 +244,10 @@ struct mach_truth {
 	size_t npcs;
 	struct mach_truth_edge *edges;
 	size_t nedges;
+	struct mach_truth_ev6pc *ev6; /* EV6 files: section 5 (else NULL, 0) */
+	size_t nev6;
+	struct mach_truth_replay *replays; /* EV6 files: section 6 */
+	size_t nreplays;
 };
 
 /*
@@ -175,6 +263,8 @@ int mach_truth_parse(const void *buf, size_t len, const char *name, struct mach_
 void mach_truth_free(struct mach_truth *t);
 /* The record of `pc`, or NULL (binary search). */
 const struct mach_truth_pc *mach_truth_find(const struct mach_truth *t, uint64_t pc);
+/* The EV6 record of `pc`, or NULL (binary search; NULL too in EV5 files). */
+const struct mach_truth_ev6pc *mach_truth_find_ev6(const struct mach_truth *t, uint64_t pc);
 /* Count of the edge from -> to (0 if never taken). */
 uint64_t mach_truth_edge_count(const struct mach_truth *t, uint64_t from, uint64_t to);
 

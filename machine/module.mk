@@ -3,7 +3,7 @@
 MODULES += machine
 machine_DIR := machine
 machine_DEPS := isa sampler
-machine_PRIVATE := mach_ev5_model.h
+machine_PRIVATE := mach_ev5_model.h mach_ev6_model.h mach_trec.h
 machine_SRCS := $(wildcard machine/*.c)
 
 # Linux/Alpha ABI tables generated from the Alpha kernel headers of the sysroot.
@@ -23,11 +23,21 @@ $(BUILD)/tests/machine/%: $(MACH_GEN_HDRS)
 CHECK_STEPS += tests/machine/run-workloads.sh
 # Truncated programs and interpreters are run whole or rejected, never half loaded.
 CHECK_STEPS += tests/machine/truncated-elf.sh
+# --confine DIR: the program cannot leave DIR (and behaves as before without it).
+CHECK_STEPS += tests/machine/confine.sh
 BENCH_STEPS += bench/machine-speed.sh
 
 # Samples-vs-truth agreement check (tests/machine/samples-vs-truth.sh).
 TEST_PROGS += $(BUILD)/tests/machine/samples_vs_truth
 CHECK_STEPS += tests/machine/samples-vs-truth.sh
 $(BUILD)/tests/machine/samples_vs_truth: tests/machine/samples_vs_truth.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)
+
+# EV6 (21264) model: every workload runs alike timed and functionally, the truth invariants hold,
+# storeload's planted conflicts replay (tests/machine/ev6-workloads.sh).
+TEST_PROGS += $(BUILD)/tests/machine/ev6_truth_check
+CHECK_STEPS += tests/machine/ev6-workloads.sh
+$(BUILD)/tests/machine/ev6_truth_check: tests/machine/ev6_truth_check.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)

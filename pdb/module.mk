@@ -28,25 +28,17 @@ crash: all tests
 	TX_TRIALS=100 TX_RECORD_TRIALS=100 nice tests/pdb/pdb_tx_crash.sh
 	PDB_KILLS=100 nice tests/pdb/pdb_crash.sh
 
-# The reader's fuzz target: built with gcc as a replay program by `make tests`, and with clang's
-# libFuzzer by `make fuzz` (when clang is installed). Seeds: pdb_stress corpus DIR.
+# The reader's fuzz target: built with gcc as a replay program for `make tests`, and with clang's
+# libFuzzer by `make fuzz` (tests/fuzz/module.mk runs the campaigns). Seeds: pdb_stress corpus DIR.
 TEST_PROGS += $(BUILD)/tests/pdb/fuzz_pdb_read
 CHECK_STEPS += tests/pdb/pdb_fuzz_seeds.sh
 FUZZ_CC ?= clang
-PDB_FUZZ := $(BUILD)/fuzz/fuzz_pdb_read
-.PHONY: fuzz
-ifneq ($(shell command -v $(FUZZ_CC) 2>/dev/null),)
-fuzz: $(PDB_FUZZ)
-$(PDB_FUZZ): tests/pdb/fuzz_pdb_read.c $(wildcard pdb/pdb*.c pdb/pdb*.h image/img*.c image/img*.h) \
+$(BUILD)/fuzz/fuzz_pdb_read: tests/pdb/fuzz_pdb_read.c $(wildcard pdb/pdb*.c pdb/pdb*.h image/img*.c image/img*.h) \
 		compat/ax_err.c hotlist/hotlist.c
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  FUZZ    $@")
 	$(Q)$(FUZZ_CC) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -DPDB_FUZZ_LIBFUZZER \
 		$(INCS) -o $@ $(filter %.c,$^) $(LDLIBS)
-else
-fuzz:
-	@echo "fuzz: $(FUZZ_CC) not found; install clang to build $(PDB_FUZZ)"
-endif
 
 # Benchmark: merge throughput and bytes per offset (bench/bench_pdb.c).
 TOOLS += bench_pdb

@@ -24,6 +24,8 @@
  *                               database older than version 2)
  *   DIR/current                 text "N\n": the current epoch (absent: the highest epoch-N)
  *   DIR/epoch-N/                one epoch (N = 1, 2, ...; decimal, no leading zeros)
+ *   DIR/quarantine/             damaged files pdb_fsck(PDB_FSCK_REPAIR) moved aside, each with a
+ *                               NAME.reason text file (CHECKING); readers never look there
  *   DIR/epoch-N/index           PDB_FT_INDEX: every image of the epoch (key, path, build-id, ...)
  *   DIR/epoch-N/unknown.prof    PDB_FT_UNKNOWN: samples no image claimed, (pid, pc, event) -> count
  *   DIR/epoch-N/merged          PDB_FT_ORIGINS: the (database identity, epoch) pairs whose samples
@@ -537,6 +539,83 @@ bool pdb_tx_committed(const struct pdb_db *db);
  * there is none. -EBADMSG (and nothing changed) when the journal is damaged.
  */
 int pdb_recover(struct pdb_db *db);
+
+/* --- reading around damage (pdb_skip.c) and checking a database (pdb_fsck.c) --- */
+
+/* One damaged file a reader skipped: its path and the message that says why. */
+struct pdb_skip {
+	char *file;
+	char *why; /* the library's message ("FILE: offset N: what (pdb_x.c:LINE)") */
+};
+struct pdb_skips {
+	struct pdb_skip *v;
+	size_t n;
+};
+void pdb_skips_free(struct pdb_skips *s); /* frees the entries; s itself may be reused */
+/* Append (file, why) to s unless file is there already. 0 or -ENOMEM. */
+int pdb_skips_add(struct pdb_skips *s, const char *file, const char *why);
+
+/*
+ * pdb_load() and pdb_image_list() that, with PDB_LOAD_SKIP_DAMAGED, go on past damage: a damaged
+ * or unreadable (EIO, EACCES, EPERM) or, by the manifest, missing table file is left out and the image keeps its other tables; a
+ * damaged index or manifest leaves the images found from the directories (and the manifest or
+ * index that reads), their paths unknown. Each damaged file is appended once to *skipped with
+ * the message pdb_load would have failed with. Without the flag they are pdb_load/pdb_image_list.
+ * Errors other than damage (-ENOMEM, I/O) still fail.
+ */
+#define PDB_LOAD_SKIP_DAMAGED (1u << 0)
+int pdb_load_opt(struct pdb_db *db, uint32_t epoch, const char *key, unsigned int flags,
+		 struct pdb_prof **profp, struct pdb_skips *skipped);
+int pdb_image_list_opt(struct pdb_db *db, uint32_t epoch, unsigned int flags,
+		       struct pdb_image **listp, size_t *np, struct pdb_skips *skipped);
+/*
+ * pdb_merge_db() that, with PDB_MERGE_SKIP_DAMAGED, merges what reads of the source and appends
+ * what it did not merge to *skipped. The merge is recorded all the same (MERGES): the skipped
+ * samples cannot be merged later without PDB_MERGE_FORCE.
+ */
+#define PDB_MERGE_SKIP_DAMAGED (1u << 1)
+int pdb_merge_db_opt(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uint32_t src_epoch,
+		     unsigned int flags, struct pdb_skips *skipped);
+
+/*
+ * CHECKING (pdb_fsck.c). pdb_fsck() reads every file of the database (epoch 0) or of one epoch:
+ * DIR/id and DIR/current, each epoch's index, merge record, manifest, unknown profile and every
+ * image's table files (headers, CRCs, identity against their place, every record), the manifest
+ * against the files, the image directories against the index, and lists each problem. With
+ * PDB_FSCK_REPAIR, under the database lock, every damaged file and stray temporary file is moved
+ * (renamed, never deleted) to DIR/quarantine/[epoch-N/[KEY/]]NAME with NAME.reason beside it
+ * (the file's path and the problem), and an epoch's manifest is made again from the files then
+ * present when it was damaged or disagreed with them: afterwards the database reads without
+ * --skip-damaged. Each step is crash-safe (reason file by temp + rename, then the rename of the
+ * file, directory fsyncs); a crash leaves what a second run finds and finishes.
+ */
+enum pdb_fsck_kind {
+	PDB_FSCK_DAMAGED, /* a file that does not read (quarantined by repair) */
+	PDB_FSCK_MISSING, /* listed in the manifest, not there (repair rewrites the manifest) */
+	PDB_FSCK_STRAY, /* a writer's temporary file (quarantined by repair) */
+	PDB_FSCK_NOTE, /* readers cope (unknown name, unlisted file, unindexed image): not damage */
+};
+struct pdb_problem {
+	enum pdb_fsck_kind kind;
+	uint32_t epoch; /* 0: the database's own files */
+	char key[PDB_KEY_MAX + 1]; /* the image, "unknown", or "" */
+	char *file;
+	char *why; /* the library's message without the leading file name */
+	bool repaired;
+	char *moved_to; /* the quarantined copy (repair), else NULL */
+};
+struct pdb_fsck {
+	struct pdb_problem *v;
+	size_t n;
+	size_t damaged; /* problems that are not PDB_FSCK_NOTE */
+	size_t files; /* files read */
+	uint32_t *epochs; /* the epochs checked */
+	size_t nepochs;
+	unsigned int manifests_rewritten;
+};
+#define PDB_FSCK_REPAIR (1u << 0)
+int pdb_fsck(struct pdb_db *db, uint32_t epoch, unsigned int flags, struct pdb_fsck *r);
+void pdb_fsck_free(struct pdb_fsck *r);
 
 /* --- files in memory (pdb_file.c): for tools, the fuzzer and tests --- */
 

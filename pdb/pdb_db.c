@@ -1172,13 +1172,17 @@ static int from_src(struct pdb_db *dst, struct pdb_db *src, int err)
 	return err;
 }
 
+/* Merge key's profile; with sk (--skip-damaged) what reads of it, its damage appended to sk. */
 static int merge_one(struct pdb_db *dst, uint32_t de, struct pdb_db *src, uint32_t se,
-		     const char *key)
+		     const char *key, struct pdb_skips *sk)
 {
 	struct pdb_prof *p;
 	int err;
 
-	err = from_src(dst, src, pdb_load(src, se, key, &p));
+	err = pdb_load_opt(src, se, key, sk ? PDB_LOAD_SKIP_DAMAGED : 0, &p, sk);
+	if (sk && err == -ENOENT)
+		return 0; /* a listed image without a directory: its files are in sk */
+	err = from_src(dst, src, err);
 	if (err)
 		return err;
 	err = pdb_merge_store(dst, de, key, p);
@@ -1361,6 +1365,14 @@ static int check_listed(struct pdb_db *src, uint32_t epoch, const struct pdb_ima
 int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uint32_t src_epoch,
 		 unsigned int flags)
 {
+	return pdb_merge_db_opt(dst, dst_epoch, src, src_epoch, flags & ~PDB_MERGE_SKIP_DAMAGED,
+				NULL);
+}
+
+int pdb_merge_db_opt(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uint32_t src_epoch,
+		     unsigned int flags, struct pdb_skips *skipped)
+{
+	struct pdb_skips *sk = (flags & PDB_MERGE_SKIP_DAMAGED) ? skipped : NULL;
 	struct pdb_image *list = NULL;
 	struct pdb_tx *tx;
 	size_t n = 0, i, k;
@@ -1369,10 +1381,13 @@ int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uin
 	if (dst_epoch == src_epoch && same_dir(dst->dir, src->dir))
 		return ax_fail(&dst->err, -EINVAL, "%s: cannot merge epoch %u into itself",
 			       dst->dir, dst_epoch);
-	err = from_src(dst, src, pdb_image_list(src, src_epoch, &list, &n));
+	err = from_src(
+		dst, src,
+		pdb_image_list_opt(src, src_epoch, sk ? PDB_LOAD_SKIP_DAMAGED : 0, &list, &n, sk));
 	if (err)
 		return err;
-	err = from_src(dst, src, check_listed(src, src_epoch, list, n));
+	if (!sk) /* with sk, merge_one skips what is missing */
+		err = from_src(dst, src, check_listed(src, src_epoch, list, n));
 	if (err)
 		goto out_free;
 	if (dst_epoch == 0 || dst_epoch > PDB_EPOCH_MAX) {
@@ -1385,8 +1400,8 @@ int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uin
 		goto out_free;
 	err = record_merge(dst, dst_epoch, src, src_epoch, flags);
 	for (i = 0; !err && i < n; i++)
-		if (list[i].flags & PDB_IMG_HAS_DIR)
-			err = merge_one(dst, dst_epoch, src, src_epoch, list[i].key);
+		if ((list[i].flags & PDB_IMG_HAS_DIR) || sk)
+			err = merge_one(dst, dst_epoch, src, src_epoch, list[i].key, sk);
 	if (!err) {
 		/* Index entries: those of src that dst lacks (dst's own stay). */
 		for (i = 0, k = 0; i < n; i++) {
@@ -1400,7 +1415,7 @@ int pdb_merge_db(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src, uin
 			err = index_update(dst, dst_epoch, list, k, false);
 	}
 	if (!err)
-		err = merge_one(dst, dst_epoch, src, src_epoch, PDB_KEY_UNKNOWN);
+		err = merge_one(dst, dst_epoch, src, src_epoch, PDB_KEY_UNKNOWN, sk);
 	if (err)
 		pdb_tx_abort(tx);
 	else

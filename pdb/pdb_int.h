@@ -330,6 +330,16 @@ int pdb_recover_locked(struct pdb_db *db);
 struct pdb_db *pdb_tx_db(struct pdb_tx *tx);
 int pdb_tx_status(const struct pdb_db *db); /* the transaction's failure, 0 when none */
 
+/*
+ * A file that cannot be used as it is (--skip-damaged skips it, pdb_fsck lists it): damage, or
+ * a read refused or failed by the system (a bad sector, a file made unreadable). Running out of
+ * memory is not.
+ */
+static inline bool pdb_err_skippable(int err)
+{
+	return err == -EBADMSG || err == -EIO || err == -EACCES || err == -EPERM;
+}
+
 /* --- I/O (pdb_io.c); every function fills err on failure --- */
 
 int pdb_read_file(const char *path, void **buf, size_t *len, struct ax_error *err);

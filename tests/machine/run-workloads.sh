@@ -170,7 +170,7 @@ expect "not an ELF file" 1 "script: not an ELF file" "$axprof" run "$tmp/script"
 expect "not an Alpha program" 1 "not an Alpha program" "$axprof" run /bin/true
 expect "empty file" 1 "not an ELF file" "$axprof" run /dev/null
 expect "no program" 2 "no program" "$axprof" run
-expect "bad --cpu" 2 "--cpu must be" "$axprof" run --cpu ev6 -- /bin/true
+expect "bad --cpu" 2 "--cpu must be" "$axprof" run --cpu ev7 -- /bin/true
 expect "bad --max-insns" 2 "needs a number" "$axprof" run --max-insns x -- /bin/true
 expect "--truth without ev5" 2 "needs --cpu ev5" "$axprof" run --truth "$tmp/x" -- /bin/true
 if [ -x "$BUILD/workloads/exitcode" ]; then

@@ -54,6 +54,7 @@ j cfg-proc.json cfg "$axprof" cfg --json "$wl/semiinv" si_table_lookup
 j dis.json dis "$axprof" dis --json "$wl/semiinv"
 j_err run.json run "$axprof" run --json "$wl/copy"
 j_err run-ev5.json run "$axprof" run --cpu ev5 --json "$wl/copy"
+j_err run-ev6.json run "$axprof" run --cpu ev6 --json "$wl/storeload" 20000
 j epoch-list.json epoch "$axprof" epoch -d "$tmp/db" --list --json
 j merge.json merge "$axprof" merge -d "$tmp/m" --json "$tmp/db" "$tmp/vp"
 j epoch.json epoch "$axprof" epoch -d "$tmp/m" --json
@@ -77,6 +78,20 @@ if "$bin/axprofd" -d "$tmp/f" --device "$tmp/empty.rec" --no-proc-maps --flush-i
 else
 	bad "axprofd" "$(head -c 300 "$tmp/f.err")"
 fi
+
+# --skip-damaged and fsck on a damaged copy (a flipped byte in one CYCLES.prof): "skipped",
+# fsck's problems (fsck exits 1 there: damage found).
+cp -a "$tmp/vp" "$tmp/dmg"
+dmgf=$(find "$tmp/dmg/epoch-1" -name CYCLES.prof | head -n1)
+printf '\377' | dd of="$dmgf" bs=1 seek=50 conv=notrunc 2>/dev/null
+j skip-report.json report "$axprof" report -d "$tmp/dmg" --skip-damaged --json
+j skip-vprof.json vprof "$bin/vprof" -d "$tmp/dmg" --skip-damaged --json
+j skip-merge.json merge "$axprof" merge -d "$tmp/m2" --skip-damaged --json "$tmp/dmg"
+j fsck.json fsck "$axprof" fsck -d "$tmp/db" --json
+"$axprof" fsck -d "$tmp/dmg" --json >"$out/fsck-dmg.json" 2>/dev/null
+files+=("$out/fsck-dmg.json:fsck")
+grep -q '"kind":"damaged"' "$out/fsck-dmg.json" && ok "fsck --json reports the damage" ||
+	bad "fsck --json" "$(head -c 300 "$out/fsck-dmg.json")"
 
 # axprofd --json: driver records saved by record (tests/tools/golden/) read as a fake device,
 # with their image maps (samples attributed, every record type but unknown) and without (all

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # tests/tools/check-san-tools.sh - the tools themselves under ASan/UBSan/LSan (build/san-bin/).
 #
-# Runs check-cli.sh, check-golden.sh, check-json.sh and check-vreplay-replays.sh with AXPROF_BIN
-# pointing lib.sh at the sanitized tools, then the demo's reports (axprof report, vprof, vreplay;
-# text and JSON) and `axprof epoch --list` on a database whose `current` is invalid, with sanitized
-# tools on a database recorded by the ordinary ones (recording on the hosted machine under ASan is
-# slow). A finding stops the tool with exit status 99, which no check accepts (they expect 0, 1
-# or 2), so the check fails. ASan and LSan reports also go to log files (log_path), and the step fails
+# Runs check-cli.sh, check-golden.sh, check-json.sh, check-vreplay-replays.sh and
+# tests/machine/confine.sh with AXPROF_BIN pointing at the sanitized tools, then the demo's reports
+# (axprof report, vprof, vreplay; text and JSON) and `axprof epoch --list` on a database whose
+# `current` is invalid, with sanitized tools on a database recorded by the ordinary ones
+# (recording on the hosted machine under ASan is slow). A finding stops the tool with exit status
+# 99, which no check accepts (they expect 0, 1 or 2), so the check fails. ASan and LSan reports
+# also go to log files (log_path), and the step fails
 # when any was written, even where a check ignores a tool's status (gcc's UBSan runtime writes
 # its reports to stderr whatever log_path says: those are caught by the status alone).
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,6 +38,10 @@ for c in check-cli.sh check-golden.sh check-json.sh check-vreplay-replays.sh; do
 		failed+=("$c")
 	fi
 done
+echo "--- tests/machine/confine.sh (sanitized tools)"
+if ! AXPROF_BIN=$san "$top/tests/machine/confine.sh"; then
+	failed+=("confine.sh")
+fi
 
 # 2. the demo's reports (tools/vprof/demo.sh) on a database recorded by the ordinary tools
 echo "--- demo reports (sanitized tools)"

@@ -24,6 +24,7 @@ static const struct cmd commands[] = {
 	{ "flush", cmd_flush, "make the running axprofd store its profiles now" },
 	{ "epoch", cmd_epoch, "start a new epoch of the profile database" },
 	{ "merge", cmd_merge, "add databases' profiles into another one" },
+	{ "fsck", cmd_fsck, "check a profile database; quarantine damaged files (--repair)" },
 };
 
 static void usage(FILE *f)

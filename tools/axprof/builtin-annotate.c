@@ -57,6 +57,8 @@ static void usage(FILE *f)
 		"                        0: all)\n"
 		"  --json                one JSON document per procedure (JSON Lines;\n"
 		"                        docs/axprof-json.7)\n"
+		"  --skip-damaged        leave out damaged database files, naming them on stderr and\n"
+		"                        in the output (axprof-fsck(1) lists and repairs them)\n"
 		"  --freq-csv FILE       also write every instruction's estimated frequency as CSV\n"
 		"  --help                this text\n\n"
 		"Exit status: 0, 1 when the database, image or procedure cannot be read, 2 for bad\n"
@@ -310,6 +312,7 @@ static void print_json(const struct ann *a, const struct tl_view_image *vi,
 	ax_json_doc_open(&j, stdout, "annotate");
 	ax_json_str(&j, "database", pdb_dir(a->v.db));
 	ax_json_u64(&j, "epoch", a->v.epoch);
+	tl_view_json_skipped(&j, &a->v);
 	ax_json_str(&j, "image", vi->name);
 	ax_json_str(&j, "key", vi->img.key);
 	ax_json_str(&j, "procedure", fp->name);
@@ -452,6 +455,7 @@ int cmd_annotate(int argc, char **argv)
 		TL_LONGOPT_EPOCH,
 		TL_LONGOPT_JSON,
 		TL_LONGOPT_TOP,
+		TL_LONGOPT_SKIP_DAMAGED,
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVPERIOD },
 		{ "freq-csv", required_argument, NULL, O_CSV },
@@ -500,7 +504,7 @@ int cmd_annotate(int argc, char **argv)
 	}
 	a.image = argv[optind];
 	a.proc = optind + 1 < argc ? argv[optind + 1] : NULL;
-	ret = tl_view_open(&a.v, a.ro.db, a.ro.epoch, &err);
+	ret = tl_view_open_ro(&a.v, &a.ro, &err);
 	if (ret) {
 		fprintf(stderr, "axprof annotate: %s\n", err.msg);
 		return 1;

@@ -14,7 +14,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: axprof merge -d DST [--into N] [--epoch N] [--force] [--json] SRC...\n\n"
+		"usage: axprof merge -d DST [--into N] [--epoch N] [--force] [--skip-damaged] [--json]\n"
+		"                    SRC...\n\n"
 		"Add the profiles of each SRC database into DST (created if missing): samples and\n"
 		"counts add up, value hotlists merge (pdb_merge_db). By default every epoch of each\n"
 		"SRC goes into DST's current epoch. SRC may be DST itself when --epoch and --into\n"
@@ -27,6 +28,10 @@ static void usage(FILE *f)
 		"  --epoch N      only SRC's epoch N\n"
 		"  --force        merge even an epoch already merged (its samples count twice)\n"
 		"  --json         print what was merged as JSON (docs/axprof-json.7)\n"
+		"  --skip-damaged merge what reads of a damaged SRC, naming each damaged file left\n"
+		"                 out (stderr, output). The merge is recorded all the same: those\n"
+		"                 samples cannot be merged later (after axprof fsck --repair, say)\n"
+		"                 without --force, which adds again everything else too\n"
 		"  --help         this text\n\n"
 		"Each source epoch is merged in one transaction: a merge interrupted by a crash leaves\n"
 		"DST as it was before or after, never half; run again it merges or is refused.\n\n"
@@ -40,6 +45,7 @@ int cmd_merge(int argc, char **argv)
 		TL_LONGOPT_DB,
 		TL_LONGOPT_EPOCH,
 		TL_LONGOPT_JSON,
+		TL_LONGOPT_SKIP_DAMAGED,
 		{ "into", required_argument, NULL, 'i' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -52,7 +58,9 @@ int cmd_merge(int argc, char **argv)
 	bool json, force = false, into_given;
 	char dst_real[PATH_MAX];
 	struct ax_error perr;
+	struct pdb_skips sk = { 0 };
 	struct pdb_db *dst;
+	unsigned int flags;
 	int c, ret, status = 0;
 
 	tl_ropts_init(&ro, "axprof merge", 0);
@@ -83,6 +91,7 @@ int cmd_merge(int argc, char **argv)
 	only = ro.epoch;
 	into_given = into != 0;
 	json = ro.json;
+	flags = (force ? PDB_MERGE_FORCE : 0) | (ro.skip_damaged ? PDB_MERGE_SKIP_DAMAGED : 0);
 	if (!(ro.seen & TL_SEEN_DB)) {
 		fprintf(stderr, "axprof merge: -d DST is required (see 'axprof merge --help')\n");
 		return 2;
@@ -152,7 +161,9 @@ int cmd_merge(int argc, char **argv)
 				}
 				continue;
 			}
-			ret = pdb_merge_db(dst, into, src, ep[i], force ? PDB_MERGE_FORCE : 0);
+			pdb_skips_free(&sk);
+			ret = pdb_merge_db_opt(dst, into, src, ep[i], flags, &sk);
+			tl_skips_warn(&sk, "axprof merge");
 			if (ret) {
 				fprintf(stderr, "axprof merge: %s epoch %u: %s%s\n", argv[a], ep[i],
 					pdb_errmsg(dst),
@@ -165,10 +176,18 @@ int cmd_merge(int argc, char **argv)
 				ax_json_obj_open(&j, NULL);
 				ax_json_str(&j, "source", argv[a]);
 				ax_json_u64(&j, "source_epoch", ep[i]);
+				if (ro.skip_damaged)
+					tl_skips_json(&j, &sk);
 				ax_json_obj_close(&j);
 			} else {
 				printf("merged %s epoch %u into %s epoch %u\n", argv[a], ep[i],
 				       dst_dir, into);
+				if (sk.n)
+					printf("  not merged: %zu damaged file(s) (skipped; the merge is "
+					       "recorded: merging them later needs --force)\n",
+					       sk.n);
+				for (size_t s = 0; s < sk.n; s++)
+					printf("  skipped damaged %s\n", sk.v[s].file);
 			}
 		}
 		free(ep);
@@ -177,6 +196,7 @@ int cmd_merge(int argc, char **argv)
 	}
 	if (json)
 		ax_json_doc_close(&j);
+	pdb_skips_free(&sk);
 	pdb_close(dst);
 	return status;
 }

@@ -50,6 +50,7 @@ struct rec_opts {
 	const char *value_truth; /* exact value histograms */
 	const char *save; /* hosted: a copy of the drained record stream */
 	const char *sysroot;
+	const char *confine; /* hosted: --confine DIR (implies --hosted) */
 	const char *device;
 	const char *cpu; /* hosted: the timing model (NULL: ev5) */
 	bool hosted; /* --hosted: never the driver */
@@ -88,18 +89,21 @@ static void usage(FILE *f)
 		"--mode vprof or vreplay also interpreting a share of the samples to collect values,\n"
 		"load latencies and store-load conflicts). With /dev/axprof present the program runs\n"
 		"natively under the kernel driver; otherwise on the hosted Alpha machine with EV5\n"
-		"timing. The program's input, output and exit status pass through.\n\n"
+		"(or, with --cpu ev6, EV6) timing. The program's input, output and exit status pass\n"
+		"through.\n\n"
 		"Options:\n"
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n" DMN_SAMPLING_HELP
-		"  --cpu MODEL           the hosted machine's timing model (default ev5; the PMU needs\n"
-		"                        one); REPLAY samples (--event cycles,replays) need a CPU\n"
-		"                        with replay traps (the 21264)\n"
+		"  --cpu MODEL           the hosted machine's timing model: ev5 (default) or ev6 (the\n"
+		"                        PMU needs one); REPLAY samples (--event cycles,replays) need\n"
+		"                        a CPU with replay traps (ev6, the 21264)\n"
 		"  --truth FILE          hosted: write the machine's ground-truth file\n"
 		"  --value-truth FILE    hosted: write exact per-pc value histograms of PROG's own code\n"
 		"  --save-records FILE   hosted: also write the drained driver records to FILE and the\n"
 		"                        image-map events to FILE.maps (axprofd --device FILE --maps\n"
 		"                        FILE.maps replays them)\n"
 		"  --sysroot DIR         hosted: where the Alpha libraries live (/usr/alpha-linux-gnu)\n"
+		"  --confine DIR         hosted: resolve the program's file names inside DIR, execute\n"
+		"                        only Alpha programs (axprof-run(1)); implies --hosted\n"
 		"  --hosted              use the hosted machine even when /dev/axprof exists\n"
 		"  --device PATH         the driver (default /dev/axprof)\n"
 		"  --flush-interval S    store to the database every S seconds too (default 600; 0: only\n"
@@ -195,6 +199,7 @@ enum {
 	O_VTRUTH,
 	O_SAVE,
 	O_SYSROOT,
+	O_CONFINE,
 	O_HOSTED,
 	O_DEVICE,
 	O_FLUSH,
@@ -215,7 +220,7 @@ static int record_opt(struct rec_opts *o, int c, const char *arg)
 		if (!strcmp(arg, "none") || !mach_cpu_find(arg)) {
 			fprintf(stderr,
 				"axprof record: --cpu must name a timing model of the hosted machine "
-				"(ev5; sampling needs its PMU), not '%s'\n",
+				"(ev5 or ev6; sampling needs its PMU), not '%s'\n",
 				arg);
 			return -1;
 		}
@@ -232,6 +237,10 @@ static int record_opt(struct rec_opts *o, int c, const char *arg)
 		return 0;
 	case O_SYSROOT:
 		o->sysroot = arg;
+		return 0;
+	case O_CONFINE:
+		o->confine = arg;
+		o->hosted = true;
 		return 0;
 	case O_HOSTED:
 		o->hosted = true;
@@ -271,6 +280,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ "value-truth", required_argument, NULL, O_VTRUTH },
 		{ "save-records", required_argument, NULL, O_SAVE },
 		{ "sysroot", required_argument, NULL, O_SYSROOT },
+		{ "confine", required_argument, NULL, O_CONFINE },
 		{ "hosted", no_argument, NULL, O_HOSTED },
 		{ "device", required_argument, NULL, O_DEVICE },
 		{ "flush-interval", required_argument, NULL, O_FLUSH },
@@ -300,7 +310,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		fprintf(stderr, "axprof record: no program to run (see 'axprof record --help')\n");
 		return -1;
 	}
-	if (tl_check_sysroot("axprof record", o->sysroot))
+	if (tl_check_sysroot("axprof record", o->sysroot) ||
+	    tl_check_dir("axprof record", "--confine", o->confine))
 		return -1;
 	if (dmn_sampling_config(&smp, &o->cfg, &err)) {
 		fprintf(stderr, "axprof record: %s\n", err.msg);
@@ -613,12 +624,14 @@ static int open_saves(struct rec *r)
 	return 0;
 }
 
-/* Create the machine (EV5 timing), route its events here and load the program. 0, or the
+/* Create the machine (EV5 or EV6 timing), route its events here and load the program. 0, or the
  * exit status after a message. */
 static int hosted_load(struct rec *r, char **argv)
 {
 	const char *cpu = r->o.cpu ? r->o.cpu : "ev5";
-	struct mach_opts mo = { .sysroot = r->o.sysroot, .cpu = cpu, .prog = argv[0] };
+	struct mach_opts mo = {
+		.sysroot = r->o.sysroot, .confine = r->o.confine, .cpu = cpu, .prog = argv[0]
+	};
 	struct mach_events ev = { .exec = ev_exec,
 				  .mmap = ev_mmap,
 				  .munmap = ev_munmap,

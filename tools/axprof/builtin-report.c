@@ -66,6 +66,8 @@ static void usage(FILE *f)
 		"                   itbmiss, branchmp; default the stored one), when it was sampled:\n"
 		"                   its samples then bound the stalls of its cause\n"
 		"  --json           JSON output (docs/axprof-json.7)\n"
+		"  --skip-damaged   leave out damaged database files, naming them on stderr and\n"
+		"                   in the output (axprof-fsck(1) lists and repairs them)\n"
 		"  --help           this text\n");
 }
 
@@ -264,6 +266,7 @@ static void json_report(const struct report *rp, const struct rows *rs)
 	ax_json_doc_open(&j, stdout, "report");
 	ax_json_str(&j, "database", pdb_dir(rp->v.db));
 	ax_json_u64(&j, "epoch", rp->v.epoch);
+	tl_view_json_skipped(&j, &rp->v);
 	ax_json_arr_open(&j, "events");
 	for (unsigned int c = 0; c < rp->ncol; c++)
 		ax_json_str(&j, NULL, tl_event_lower(rp->ev[c], evn, sizeof(evn)));
@@ -427,6 +430,7 @@ static void stall_json(const struct report *rp, const struct srow *v, size_t n,
 	ax_json_doc_open(&j, stdout, "report");
 	ax_json_str(&j, "database", pdb_dir(rp->v.db));
 	ax_json_u64(&j, "epoch", rp->v.epoch);
+	tl_view_json_skipped(&j, &rp->v);
 	ax_json_num(&j, "period", tot->period, 3);
 	ax_json_bool(&j, "period_assumed", rp->assumed);
 	ax_json_arr_open(&j, "procedures");
@@ -545,6 +549,7 @@ int cmd_report(int argc, char **argv)
 		TL_LONGOPT_IMAGE,
 		TL_LONGOPT_JSON,
 		TL_LONGOPT_TOP,
+		TL_LONGOPT_SKIP_DAMAGED,
 		{ "procedures", no_argument, NULL, 'p' },
 		{ "event", required_argument, NULL, 'E' },
 		{ "stalls", no_argument, NULL, O_STALLS },
@@ -616,7 +621,7 @@ int cmd_report(int argc, char **argv)
 				"--procedures and --event do not go with it\n");
 		return 2;
 	}
-	ret = tl_view_open(&rp.v, rp.ro.db, rp.ro.epoch, &err);
+	ret = tl_view_open_ro(&rp.v, &rp.ro, &err);
 	if (ret) {
 		fprintf(stderr, "axprof report: %s\n", err.msg);
 		return 1;

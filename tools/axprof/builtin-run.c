@@ -22,13 +22,18 @@ static void usage(FILE *f)
 		"machine. Standard input and output, arguments, environment and exit status pass\n"
 		"through; a program killed by a signal kills axprof with the same signal.\n\n"
 		"Options:\n"
-		"  --cpu none|ev5     functional only (default), or timed by the EV5 (21164) model\n"
+		"  --cpu none|ev5|ev6 functional only (default), or timed by the EV5 (21164, in order)\n"
+		"                     or EV6 (21264, out of order) model\n"
 		"  --stats            print instructions, time, MIPS (and cycles, CPI, events) to stderr\n"
-		"  --truth FILE       write the ground-truth file (needs --cpu ev5)\n"
-		"  --samples FILE     write the built-in PMU handler's CYCLES samples per PC (needs --cpu ev5)\n"
+		"  --truth FILE       write the ground-truth file (needs --cpu ev5 or ev6)\n"
+		"  --samples FILE     write the built-in PMU handler's CYCLES samples per PC (needs --cpu ev5 or ev6)\n"
 		"  --sysroot DIR      where the interpreter and libraries live (default\n"
 		"                     /usr/alpha-linux-gnu); absolute paths the program opens are\n"
 		"                     looked up there first, like qemu-alpha -L\n"
+		"  --confine DIR      resolve every file name the program uses inside DIR (\"/\" is\n"
+		"                     DIR; \"..\" and symbolic links cannot leave it; the sysroot is\n"
+		"                     read-only) and refuse to execute anything but Alpha programs.\n"
+		"                     Without it the program has all your rights, as under qemu-alpha\n"
 		"  --max-insns N      stop after N instructions (exit status 0)\n"
 		"  --trace-syscalls   print every system call to stderr\n"
 		"  --argv0 NAME       the program's argv[0] (default PROG)\n"
@@ -89,6 +94,7 @@ int cmd_run(int argc, char **argv)
 		{ "truth", required_argument, NULL, 't' },
 		{ "samples", required_argument, NULL, 'S' },
 		{ "sysroot", required_argument, NULL, 'r' },
+		{ "confine", required_argument, NULL, 'C' },
 		{ "max-insns", required_argument, NULL, 'm' },
 		{ "trace-syscalls", no_argument, NULL, 'T' },
 		{ "argv0", required_argument, NULL, 'a' },
@@ -110,8 +116,10 @@ int cmd_run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			if (strcmp(optarg, "none") && strcmp(optarg, "ev5")) {
-				fprintf(stderr, "axprof run: --cpu must be none or ev5, not '%s'\n",
+			if (strcmp(optarg, "none") && strcmp(optarg, "ev5") &&
+			    strcmp(optarg, "ev6")) {
+				fprintf(stderr,
+					"axprof run: --cpu must be none, ev5 or ev6, not '%s'\n",
 					optarg);
 				return 2;
 			}
@@ -128,6 +136,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'r':
 			opts.sysroot = optarg;
+			break;
+		case 'C':
+			opts.confine = optarg;
 			break;
 		case 'm':
 			errno = 0;
@@ -162,10 +173,12 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "axprof run: no program to run (see 'axprof run --help')\n");
 		return 2;
 	}
-	if (tl_check_sysroot("axprof run", opts.sysroot))
+	if (tl_check_sysroot("axprof run", opts.sysroot) ||
+	    tl_check_dir("axprof run", "--confine", opts.confine))
 		return 2;
-	if ((truth || samples) && strcmp(opts.cpu, "ev5")) {
-		fprintf(stderr, "axprof run: --%s needs --cpu ev5\n", truth ? "truth" : "samples");
+	if ((truth || samples) && !strcmp(opts.cpu, "none")) {
+		fprintf(stderr, "axprof run: --%s needs --cpu ev5 or ev6\n",
+			truth ? "truth" : "samples");
 		return 2;
 	}
 	prog = argv[optind];
@@ -174,8 +187,13 @@ int cmd_run(int argc, char **argv)
 
 	ret = mach_new(&m, &opts);
 	if (ret) {
-		fprintf(stderr, "axprof run: cannot create the machine (%s model): %s\n", opts.cpu,
-			strerror(-ret));
+		if (opts.confine)
+			fprintf(stderr,
+				"axprof run: cannot create the machine (--confine %s): %s\n",
+				opts.confine, strerror(-ret));
+		else
+			fprintf(stderr, "axprof run: cannot create the machine (%s model): %s\n",
+				opts.cpu, strerror(-ret));
 		return 1;
 	}
 	if (argv0)

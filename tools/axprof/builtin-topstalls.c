@@ -65,6 +65,8 @@ static void usage(FILE *f)
 		"  --event-period E=P    mean period of event E (imiss, dmiss, dtbmiss, itbmiss,\n"
 		"                        branchmp; default the stored one)\n"
 		"  --json                JSON output (docs/axprof-json.7)\n"
+		"  --skip-damaged        leave out damaged database files, naming them on stderr and\n"
+		"                        in the output (axprof-fsck(1) lists and repairs them)\n"
 		"  --help                this text\n");
 }
 
@@ -233,6 +235,7 @@ static int parse_args(int argc, char **argv, struct ts_args *a)
 		TL_LONGOPT_IMAGE,
 		TL_LONGOPT_JSON,
 		TL_LONGOPT_TOP,
+		TL_LONGOPT_SKIP_DAMAGED,
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVPERIOD },
 		{ "help", no_argument, NULL, O_HELP },
@@ -309,6 +312,7 @@ static void print_json(const struct tl_view *v, const struct top *t, size_t coun
 	ax_json_doc_open(&j, stdout, "topstalls");
 	ax_json_str(&j, "database", pdb_dir(v->db));
 	ax_json_u64(&j, "epoch", v->epoch);
+	tl_view_json_skipped(&j, v);
 	ax_json_num(&j, "period", t->cycles / t->total, 3);
 	ax_json_bool(&j, "period_assumed", t->assumed);
 	ax_json_num(&j, "samples", t->total, 0);
@@ -369,7 +373,7 @@ int cmd_topstalls(int argc, char **argv)
 	ret = parse_args(argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	if (tl_view_open(&v, a.ro.db, a.ro.epoch, &err)) {
+	if (tl_view_open_ro(&v, &a.ro, &err)) {
 		fprintf(stderr, "axprof topstalls: %s\n", err.msg);
 		return 1;
 	}

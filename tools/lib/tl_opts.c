@@ -74,6 +74,10 @@ int tl_ropts_parse(struct tl_ropts *o, int c, const char *arg)
 		o->json = true;
 		o->seen |= TL_SEEN_JSON;
 		return 1;
+	case TL_OPT_SKIP_DAMAGED:
+		o->skip_damaged = true;
+		o->seen |= TL_SEEN_SKIP_DAMAGED;
+		return 1;
 	case 'n':
 		if (parse_range(arg, 0, TL_TOP_MAX, &o->top)) {
 			fprintf(stderr, "%s: -n/--top needs a count 0..%ld (0: all), not '%s'\n",
@@ -97,19 +101,24 @@ int tl_finish_stdout(const char *tool)
 	return 0;
 }
 
-int tl_check_sysroot(const char *cmd, const char *sysroot)
+int tl_check_dir(const char *cmd, const char *opt, const char *dir)
 {
 	struct stat st;
 
-	if (!sysroot || !*sysroot)
+	if (!dir || !*dir)
 		return 0;
-	if (stat(sysroot, &st)) {
-		fprintf(stderr, "%s: --sysroot %s: %s\n", cmd, sysroot, strerror(errno));
+	if (stat(dir, &st)) {
+		fprintf(stderr, "%s: %s %s: %s\n", cmd, opt, dir, strerror(errno));
 		return 2;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "%s: --sysroot %s: not a directory\n", cmd, sysroot);
+		fprintf(stderr, "%s: %s %s: not a directory\n", cmd, opt, dir);
 		return 2;
 	}
 	return 0;
+}
+
+int tl_check_sysroot(const char *cmd, const char *sysroot)
+{
+	return tl_check_dir(cmd, "--sysroot", sysroot);
 }

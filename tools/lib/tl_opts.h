@@ -14,6 +14,7 @@
  *   --image NAME    only images whose key, path or file name is NAME
  *   --json          JSON output (docs/axprof-json.7)
  *   -n, --top N     the N first rows (0: all)
+ *   --skip-damaged  go on past damaged database files, saying which were skipped (tl_view.h)
  * A tool lists the TL_LONGOPT_* entries it takes in its getopt_long table (and "d:n:" among its
  * short options as they apply) and hands every option to tl_ropts_parse() first.
  */
@@ -21,6 +22,7 @@ enum {
 	TL_OPT_EPOCH = 0x1000,
 	TL_OPT_IMAGE,
 	TL_OPT_JSON,
+	TL_OPT_SKIP_DAMAGED,
 };
 
 #define TL_LONGOPT_DB                              \
@@ -39,6 +41,10 @@ enum {
 	{                                              \
 		"json", no_argument, NULL, TL_OPT_JSON \
 	}
+#define TL_LONGOPT_SKIP_DAMAGED                                        \
+	{                                                              \
+		"skip-damaged", no_argument, NULL, TL_OPT_SKIP_DAMAGED \
+	}
 #define TL_LONGOPT_TOP                              \
 	{                                           \
 		"top", required_argument, NULL, 'n' \
@@ -50,6 +56,7 @@ enum {
 #define TL_SEEN_IMAGE (1u << 2)
 #define TL_SEEN_JSON (1u << 3)
 #define TL_SEEN_TOP (1u << 4)
+#define TL_SEEN_SKIP_DAMAGED (1u << 5)
 
 /* The largest -n/--top. */
 #define TL_TOP_MAX 100000000L
@@ -60,6 +67,7 @@ struct tl_ropts {
 	uint32_t epoch; /* 0: the current one */
 	const char *image; /* NULL: every image */
 	bool json;
+	bool skip_damaged; /* --skip-damaged */
 	long top; /* -n/--top; the tool's default until given; 0: all */
 	unsigned int seen; /* TL_SEEN_* of the options given */
 };
@@ -86,5 +94,7 @@ int tl_finish_stdout(const char *tool);
 /* --sysroot DIR of run and record: DIR must be a directory (else the host's files would be
  * used silently). 0, or 2 after a message "CMD: --sysroot DIR: why"; NULL or "" is fine. */
 int tl_check_sysroot(const char *cmd, const char *sysroot);
+/* The same for any directory option OPT (--confine): 0, or 2 after "CMD: OPT DIR: why". */
+int tl_check_dir(const char *cmd, const char *opt, const char *dir);
 
 #endif /* TL_OPTS_H */

@@ -20,8 +20,34 @@ static void open_image(struct tl_view_image *im)
 	img_open(im->img.path, 0, &im->elf, &im->elf_err);
 }
 
+/* --skip-damaged with a damaged DIR/current: the newest epoch, current's damage recorded. */
+static int newest_epoch(struct tl_view *v, uint32_t *epoch)
+{
+	char path[4096];
+	uint32_t *ep;
+	size_t n;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/current", pdb_dir(v->db));
+	if (pdb_skips_add(&v->skipped, path, pdb_errmsg(v->db)))
+		return -ENOMEM;
+	ret = pdb_epoch_list(v->db, &ep, &n);
+	if (ret)
+		return ret;
+	*epoch = n ? ep[n - 1] : 0;
+	free(ep);
+	return n ? 0 : -ENOENT;
+}
+
 int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, struct ax_error *err)
 {
+	return tl_view_open_opt(v, dir, epoch, 0, err);
+}
+
+int tl_view_open_opt(struct tl_view *v, const char *dir, uint32_t epoch, unsigned int flags,
+		     struct ax_error *err)
+{
+	unsigned int lf = (flags & TL_VIEW_SKIP_DAMAGED) ? PDB_LOAD_SKIP_DAMAGED : 0;
 	struct pdb_image *list = NULL;
 	size_t n = 0;
 	int ret;
@@ -32,11 +58,14 @@ int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, struct ax_e
 		return ret;
 	if (!epoch) {
 		ret = pdb_epoch_current(v->db, &epoch);
+		if (ret == -EBADMSG && lf)
+			ret = newest_epoch(v, &epoch);
 		if (ret)
 			goto out_err;
 	}
 	v->epoch = epoch;
-	ret = pdb_image_list(v->db, epoch, &list, &n);
+	v->skip_damaged = lf != 0;
+	ret = pdb_image_list_opt(v->db, epoch, lf, &list, &n, &v->skipped);
 	if (ret)
 		goto out_err;
 	v->im = calloc(n ? n : 1, sizeof(*v->im));
@@ -56,7 +85,7 @@ int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, struct ax_e
 		}
 		v->n++;
 		im->name = im->img.path[0] ? im->img.path : im->img.key;
-		ret = pdb_load(v->db, epoch, im->img.key, &im->prof);
+		ret = pdb_load_opt(v->db, epoch, im->img.key, lf, &im->prof, &v->skipped);
 		if (ret == -ENOENT) {
 			im->prof = NULL;
 		} else if (ret) {
@@ -75,7 +104,7 @@ int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, struct ax_e
 	pdb_image_list_free(list, n);
 	if (ret)
 		goto out_err;
-	ret = pdb_load(v->db, epoch, PDB_KEY_UNKNOWN, &v->unknown);
+	ret = pdb_load_opt(v->db, epoch, PDB_KEY_UNKNOWN, lf, &v->unknown, &v->skipped);
 	if (ret == -ENOENT) {
 		v->unknown = NULL;
 	} else if (ret) {
@@ -120,8 +149,67 @@ void tl_view_close(struct tl_view *v)
 	}
 	free(v->im);
 	pdb_prof_free(v->unknown);
+	pdb_skips_free(&v->skipped);
 	pdb_close(v->db);
 	memset(v, 0, sizeof(*v));
+}
+
+/* The message without its leading "FILE: " (the file is printed before it). */
+static const char *why_of(const struct pdb_skip *k)
+{
+	size_t n = strlen(k->file);
+
+	if (!strncmp(k->why, k->file, n) && !strncmp(k->why + n, ": ", 2))
+		return k->why + n + 2;
+	return k->why;
+}
+
+void tl_skips_warn(const struct pdb_skips *s, const char *cmd)
+{
+	for (size_t i = 0; i < s->n; i++)
+		fprintf(stderr, "%s: skipped damaged %s: %s\n", cmd, s->v[i].file,
+			why_of(&s->v[i]));
+}
+
+void tl_skips_text(FILE *f, const struct pdb_skips *s)
+{
+	if (!s->n)
+		return;
+	fprintf(f, "Skipped (damaged; --skip-damaged): the numbers below leave out these files\n");
+	for (size_t i = 0; i < s->n; i++)
+		fprintf(f, "  skipped damaged %s: %s\n", s->v[i].file, why_of(&s->v[i]));
+	fprintf(f, "\n");
+}
+
+void tl_skips_json(struct ax_json *j, const struct pdb_skips *s)
+{
+	ax_json_arr_open(j, "skipped");
+	for (size_t i = 0; i < s->n; i++) {
+		ax_json_obj_open(j, NULL);
+		ax_json_str(j, "file", s->v[i].file);
+		ax_json_str(j, "why", why_of(&s->v[i]));
+		ax_json_obj_close(j);
+	}
+	ax_json_arr_close(j);
+}
+
+int tl_view_open_ro(struct tl_view *v, const struct tl_ropts *o, struct ax_error *err)
+{
+	int ret;
+
+	ret = tl_view_open_opt(v, o->db, o->epoch, o->skip_damaged ? TL_VIEW_SKIP_DAMAGED : 0, err);
+	if (ret)
+		return ret;
+	tl_skips_warn(&v->skipped, o->cmd);
+	if (!o->json)
+		tl_skips_text(stdout, &v->skipped);
+	return 0;
+}
+
+void tl_view_json_skipped(struct ax_json *j, const struct tl_view *v)
+{
+	if (v->skip_damaged)
+		tl_skips_json(j, &v->skipped);
 }
 
 static bool matches(const struct tl_view_image *im, const char *sel)

@@ -37,6 +37,8 @@ struct tl_view {
 	uint64_t unknown_total[PDB_EV_MAX];
 	uint64_t total[PDB_EV_MAX]; /* every image and unknown */
 	uint32_t events; /* bit e: event e has samples somewhere */
+	struct pdb_skips skipped; /* damaged files left out (TL_VIEW_SKIP_DAMAGED) */
+	bool skip_damaged; /* opened with TL_VIEW_SKIP_DAMAGED */
 };
 
 /*
@@ -44,7 +46,32 @@ struct tl_view {
  * On failure a message in err (may be NULL); -ENOENT for a missing database or epoch.
  */
 int tl_view_open(struct tl_view *v, const char *dir, uint32_t epoch, struct ax_error *err);
+/*
+ * The same, with flags: TL_VIEW_SKIP_DAMAGED (--skip-damaged) loads what reads and lists each
+ * damaged file left out in v->skipped (pdb_load_opt): the numbers are those of the rest.
+ */
+#define TL_VIEW_SKIP_DAMAGED (1u << 0)
+int tl_view_open_opt(struct tl_view *v, const char *dir, uint32_t epoch, unsigned int flags,
+		     struct ax_error *err);
 void tl_view_close(struct tl_view *v);
+
+/*
+ * What was skipped, said everywhere it matters, so that partial numbers are never silent:
+ * tl_skips_warn: "CMD: skipped damaged FILE: why" per file on stderr; tl_skips_text: the same
+ * lines, without CMD, for a text header (nothing when none); tl_skips_json: a "skipped" array of
+ * {file, why} (always written when skip_damaged, empty when nothing was skipped).
+ */
+void tl_skips_warn(const struct pdb_skips *s, const char *cmd);
+void tl_skips_text(FILE *f, const struct pdb_skips *s);
+void tl_skips_json(struct ax_json *j, const struct pdb_skips *s);
+
+/*
+ * tl_view_open_opt() with the report options o (db, epoch, --skip-damaged); then the skipped
+ * files are warned about on stderr and, for text output (!o->json), listed at the top of stdout.
+ */
+int tl_view_open_ro(struct tl_view *v, const struct tl_ropts *o, struct ax_error *err);
+/* The "skipped" key of a document about v (only with --skip-damaged). */
+void tl_view_json_skipped(struct ax_json *j, const struct tl_view *v);
 
 /*
  * The images matching `sel`: NULL or "" selects all; otherwise an image whose key equals sel,

@@ -63,6 +63,8 @@ static void usage(FILE *f)
 		"  --values K       values shown per instruction, 1..%d (default 2)\n"
 		"  -n, --top N      procedures per image, by samples (default 10; 0: all)\n"
 		"  --json           JSON output (docs/axprof-json.7)\n"
+		"  --skip-damaged   leave out damaged database files, naming them on stderr and\n"
+		"                   in the output (axprof-fsck(1) lists and repairs them)\n"
 		"  --help           this text\n",
 		TOP_VALUES_MAX);
 }
@@ -535,6 +537,7 @@ static int run(struct vp *vp)
 		ax_json_doc_open(&vp->j, stdout, "vprof");
 		ax_json_str(&vp->j, "database", pdb_dir(vp->v.db));
 		ax_json_u64(&vp->j, "epoch", vp->v.epoch);
+		tl_view_json_skipped(&vp->j, &vp->v);
 		ax_json_str(&vp->j, "mode", vp->latency ? "latency" : "values");
 		ax_json_arr_open(&vp->j, "images");
 	} else {
@@ -561,6 +564,7 @@ int main(int argc, char **argv)
 		TL_LONGOPT_IMAGE,
 		TL_LONGOPT_JSON,
 		TL_LONGOPT_TOP,
+		TL_LONGOPT_SKIP_DAMAGED,
 		{ "proc", required_argument, NULL, 'p' },
 		{ "min-share", required_argument, NULL, 'm' },
 		{ "min-n", required_argument, NULL, 'N' },
@@ -630,7 +634,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vprof: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	ret = tl_view_open(&vp.v, vp.ro.db, vp.ro.epoch, &err);
+	ret = tl_view_open_ro(&vp.v, &vp.ro, &err);
 	if (ret) {
 		fprintf(stderr, "vprof: %s\n", err.msg);
 		return 1;

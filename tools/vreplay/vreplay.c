@@ -58,6 +58,8 @@ static void usage(FILE *f)
 		"  --proc P       only procedure P\n"
 		"  -n, --top N    procedures per image, by conflicts (default 10; 0: all)\n"
 		"  --json         JSON output (docs/axprof-json.7)\n"
+		"  --skip-damaged leave out damaged database files, naming them on stderr and\n"
+		"                 in the output (axprof-fsck(1) lists and repairs them)\n"
 		"  --help         this text\n");
 }
 
@@ -497,6 +499,7 @@ static int run(struct vr *vr)
 		ax_json_doc_open(&vr->j, stdout, "vreplay");
 		ax_json_str(&vr->j, "database", pdb_dir(vr->v.db));
 		ax_json_u64(&vr->j, "epoch", vr->v.epoch);
+		tl_view_json_skipped(&vr->j, &vr->v);
 		ax_json_bool(&vr->j, "replays_recorded", vr->have_replays);
 		ax_json_arr_open(&vr->j, "images");
 	} else {
@@ -521,6 +524,7 @@ int main(int argc, char **argv)
 		TL_LONGOPT_IMAGE,
 		TL_LONGOPT_JSON,
 		TL_LONGOPT_TOP,
+		TL_LONGOPT_SKIP_DAMAGED,
 		{ "proc", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -552,7 +556,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vreplay: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	ret = tl_view_open(&vr.v, vr.ro.db, vr.ro.epoch, &err);
+	ret = tl_view_open_ro(&vr.v, &vr.ro, &err);
 	if (ret) {
 		fprintf(stderr, "vreplay: %s\n", err.msg);
 		return 1;

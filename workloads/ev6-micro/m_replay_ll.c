@@ -9,9 +9,11 @@
  * same bytes already issued: a load-load order replay trap (HRM §2.11): the newer load and
  * everything after it (the next iteration's multiply included) are aborted and refetched. The
  * stWait table is set only by store-load traps (§2.11), so this happens every iteration.
- * Expected 7 + 14 = 21 cycles/iteration [U]: the multiply (7, Table 2-4), then the Mbox order
- * trap penalty (14, Table 2-1) counted from the older load's issue to the refetched next
- * multiply's issue [U: how the penalty overlaps the chain; A4].
+ * Expected 7 + 14 + 2 = 23 cycles/iteration [U]: the multiply (7, Table 2-4), then the Mbox order
+ * trap penalty (14, Table 2-1) from the older load's issue to the refetched target's issue [U:
+ * A12]; the refetch starts at the target's quadpack (ldq, addq), then the next (addq, subq, nop,
+ * bne), then the loop head: the next multiply issues 2 cycles after the target. (Revised from
+ * 7 + 14 = 21, which had the penalty end at the next multiply: EXPECTED.md.)
  */
 /* clang-format off */
 __asm__(K_BEGIN("k_m_replay_ll")

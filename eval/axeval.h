@@ -1,0 +1,14 @@
+/* eval/axeval.h - the parts of the axeval tool in separate files. */
+#ifndef AXEVAL_H
+#define AXEVAL_H
+
+#include "tl_periods.h"
+
+/*
+ * `axeval --replays NAME DB IMAGE TRUTH...` (nargs words): grade vreplay's named conflicts
+ * against the EV6 truth's replay traps (eval/ev_replay.h), print a line per run, the total and
+ * the verdicts. 0, or 1 when a run could not be graded.
+ */
+int axeval_replays(char **runs, int nargs, const struct tl_periods *per);
+
+#endif /* AXEVAL_H */

@@ -1,0 +1,253 @@
+/* machine/mach_ev6_truth.c - EV6 ground truth: per-PC counters, replay causes, the file. */
+/*
+ * The records both models share (exec, head cycles, events, edges: mach_trec.h) are kept by
+ * pc in an ev5_truth; the EV6 counters (enum ev6_tc) live in an array parallel to its records
+ * (same index), and the replay traps in an open-addressing hash keyed by (pc, cause, kind). The
+ * file format (sections 5 and 6, summary words at 208) is documented in mach_truth.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mach_ev6_model.h"
+
+int ev6_truth_new(struct mach_ev6 *m)
+{
+	if (ev5_truth_new(&m->truth))
+		return -ENOMEM;
+	m->tx_cap = 1024;
+	m->tx = calloc(m->tx_cap, sizeof(*m->tx));
+	m->rp_mask = 256 - 1;
+	m->rp = calloc(m->rp_mask + 1, sizeof(*m->rp));
+	if (!m->tx || !m->rp) {
+		ev6_truth_free(m);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void ev6_truth_free(struct mach_ev6 *m)
+{
+	ev5_truth_free(m->truth);
+	free(m->tx);
+	free(m->rp);
+	m->truth = NULL;
+	m->tx = NULL;
+	m->rp = NULL;
+}
+
+static struct ev6_trec scratch; /* where counts go after an allocation failure */
+
+struct ev6_trec *ev6_truth_rec(struct mach_ev6 *m, uint64_t pc)
+{
+	struct ev5_trec *r = ev5_truth_rec(m->truth, pc);
+	size_t i;
+
+	if (!r) {
+		m->tx_failed = true;
+		return &scratch;
+	}
+	i = (size_t)(r - m->truth->recs);
+	if (i >= m->tx_cap) {
+		size_t ncap = m->tx_cap * 2;
+		struct ev6_trec *n = realloc(m->tx, ncap * sizeof(*n));
+
+		if (!n) {
+			m->tx_failed = true;
+			return &scratch;
+		}
+		memset(n + m->tx_cap, 0, (ncap - m->tx_cap) * sizeof(*n));
+		m->tx = n;
+		m->tx_cap = ncap;
+	}
+	return &m->tx[i];
+}
+
+static inline size_t rp_hash(uint64_t pc, uint64_t cause, uint32_t kind)
+{
+	return (size_t)((((pc >> 2) * 0x9e3779b97f4a7c15ull) ^
+			 ((cause >> 2) * 0xc2b2ae3d27d4eb4full) ^ kind) >>
+			24);
+}
+
+static int rp_grow(struct mach_ev6 *m)
+{
+	size_t nmask = m->rp_mask * 2 + 1;
+	struct ev6_rp_slot *n = calloc(nmask + 1, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (size_t i = 0; i <= m->rp_mask; i++) {
+		struct ev6_rp_slot *o = &m->rp[i];
+		size_t h;
+
+		if (!o->count)
+			continue;
+		for (h = rp_hash(o->pc, o->cause, o->kind) & nmask; n[h].count; h = (h + 1) & nmask)
+			;
+		n[h] = *o;
+	}
+	free(m->rp);
+	m->rp = n;
+	m->rp_mask = nmask;
+	return 0;
+}
+
+void ev6_truth_replay(struct mach_ev6 *m, uint64_t pc, uint64_t cause, enum ev6_replay kind)
+{
+	size_t h;
+
+	if (2 * (m->rp_used + 1) > m->rp_mask + 1 && rp_grow(m)) {
+		m->tx_failed = true;
+		return;
+	}
+	for (h = rp_hash(pc, cause, kind) & m->rp_mask; m->rp[h].count; h = (h + 1) & m->rp_mask) {
+		struct ev6_rp_slot *s = &m->rp[h];
+
+		if (s->pc == pc && s->cause == cause && s->kind == (uint32_t)kind) {
+			s->count++;
+			return;
+		}
+	}
+	m->rp[h] = (struct ev6_rp_slot){ .pc = pc, .cause = cause, .kind = kind, .count = 1 };
+	m->rp_used++;
+}
+
+bool mach_ev6_truth_get(const struct mach_ev6 *m, uint64_t pc, struct ev6_trec *out)
+{
+	if (!m->truth)
+		return false;
+	for (size_t i = 0; i < m->truth->nrecs; i++) {
+		if (m->truth->recs[i].pc == pc) {
+			*out = m->tx[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+uint64_t mach_ev6_replay_count(const struct mach_ev6 *m, uint64_t pc, uint64_t cause,
+			       enum ev6_replay kind)
+{
+	if (!m->rp)
+		return 0;
+	for (size_t h = rp_hash(pc, cause, kind) & m->rp_mask; m->rp[h].count;
+	     h = (h + 1) & m->rp_mask)
+		if (m->rp[h].pc == pc && m->rp[h].cause == cause && m->rp[h].kind == (uint32_t)kind)
+			return m->rp[h].count;
+	return 0;
+}
+
+/* ---- the file ---- */
+
+static const struct mach_ev6 *sort_m; /* qsort has no context argument */
+
+static int cmp_idx(const void *a, const void *b)
+{
+	uint64_t x = sort_m->truth->recs[*(const size_t *)a].pc;
+	uint64_t y = sort_m->truth->recs[*(const size_t *)b].pc;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_rp(const void *a, const void *b)
+{
+	const struct ev6_rp_slot *x = a, *y = b;
+
+	if (x->pc != y->pc)
+		return x->pc < y->pc ? -1 : 1;
+	if (x->cause != y->cause)
+		return x->cause < y->cause ? -1 : 1;
+	return x->kind < y->kind ? -1 : x->kind > y->kind;
+}
+
+/* Sections 5 (EV6 per-PC counters) and 6 (replay traps), encoded. */
+static int encode(const struct mach_ev6 *m, uint8_t **pcs, uint8_t **rps, size_t *nrp)
+{
+	size_t n = m->truth->nrecs, k = 0, *idx = malloc((n ? n : 1) * sizeof(*idx));
+	struct ev6_rp_slot *rp = malloc((m->rp_used ? m->rp_used : 1) * sizeof(*rp));
+
+	*pcs = calloc(n ? n : 1, MACH_TRUTH_EV6PC_SIZE);
+	*rps = calloc(m->rp_used ? m->rp_used : 1, MACH_TRUTH_REPLAY_SIZE);
+	if (!idx || !rp || !*pcs || !*rps) {
+		free(idx);
+		free(rp);
+		free(*pcs);
+		free(*rps);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	sort_m = m;
+	qsort(idx, n, sizeof(*idx), cmp_idx);
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *p = *pcs + i * MACH_TRUTH_EV6PC_SIZE;
+
+		mach_put64(p, m->truth->recs[idx[i]].pc);
+		for (unsigned int c = 0; c < EV6_TC_NR; c++)
+			mach_put64(p + 8 + 8 * c, m->tx[idx[i]].c[c]);
+	}
+	for (size_t h = 0; h <= m->rp_mask; h++)
+		if (m->rp[h].count)
+			rp[k++] = m->rp[h];
+	qsort(rp, k, sizeof(*rp), cmp_rp);
+	for (size_t i = 0; i < k; i++) {
+		uint8_t *p = *rps + i * MACH_TRUTH_REPLAY_SIZE;
+
+		mach_put64(p, rp[i].pc);
+		mach_put64(p + 8, rp[i].cause);
+		mach_put32(p + 16, rp[i].kind);
+		mach_put64(p + 24, rp[i].count);
+	}
+	*nrp = k;
+	free(idx);
+	free(rp);
+	return 0;
+}
+
+int mach_ev6_truth_write(struct mach_ev6 *m, const char *path)
+{
+	uint64_t stall[MACH_STALL_NR] = { 0 };
+	struct mach_truth_out o = { .t = m->truth, .stall = stall, .events = m->count };
+	uint8_t *pcs, *rps;
+	size_t nrp;
+	int err;
+
+	if (!m->truth)
+		return -EINVAL;
+	if (m->tx_failed || m->truth->failed)
+		return -ENOMEM;
+	err = encode(m, &pcs, &rps, &nrp);
+	if (err)
+		return err;
+	o.cycles = m->r_t;
+	o.insns = m->seq;
+	stall[MACH_STALL_STATIC] = m->r_t; /* not split by cause (mach_truth.h) */
+	o.param[MACH_TP_DCACHE_LAT] = m->p.dcache_lat;
+	o.param[MACH_TP_BCACHE_LAT] = m->p.bcache_lat;
+	o.param[MACH_TP_MEM_LAT] = m->p.mem_lat;
+	o.param[MACH_TP_MEM_OCCUPANCY] = m->p.mem_occupancy;
+	o.param[MACH_TP_BCACHE_KB] = m->p.bcache_kb;
+	o.param[MACH_TP_MISPREDICT] = m->p.mispredict;
+	o.param[MACH_TP_ITB_MISS] = m->p.itb_miss;
+	o.param[MACH_TP_DTB_MISS] = m->p.dtb_miss;
+	o.param[MACH_TP_REPLAY] = m->p.order_trap;
+	o.ext[MACH_TX_BCMISS] = m->count[MACH_EV_BCMISS];
+	o.ext[MACH_TX_REPLAY] = m->count[MACH_EV_REPLAY];
+	o.ext[MACH_TX_FETCHED] = m->fetched;
+	o.ext[MACH_TX_ABORTED] = m->aborted;
+	o.ext[MACH_TX_BADPATH] = m->badpath;
+	o.ext[MACH_TX_CPU] = 6;
+	o.xsec[0] = (struct mach_truth_xsec){ MACH_TRUTH_SEC_EV6PCS, MACH_TRUTH_EV6PC_SIZE,
+					      m->truth->nrecs, pcs };
+	o.xsec[1] = (struct mach_truth_xsec){ MACH_TRUTH_SEC_REPLAYS, MACH_TRUTH_REPLAY_SIZE, nrp,
+					      rps };
+	o.nxsec = 2;
+	err = mach_truth_out_write(&o, path);
+	free(pcs);
+	free(rps);
+	return err;
+}
+
+_Static_assert((int)EV6_TC_NR == (int)MACH_T6_NR && MACH_TRUTH_EV6PC_SIZE == 8 + 8 * MACH_T6_NR,
+	       "the EV6 truth counters and the file's record (mach_truth.h) must agree");
