@@ -7,28 +7,10 @@
 # 2. With the libFuzzer builds (make fuzz-build, which make check runs when clang is installed):
 #    each target, fuzz_pdb_read included, fuzzes for FUZZ_CHECK_SECONDS (default 3) from its
 #    seeds under nice; a crash, leak or timeout fails the check and names the input.
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-BUILD=${BUILD:-build}
-case "$BUILD" in /*) ;; *) BUILD=$top/$BUILD ;; esac
+. "$(dirname "$0")/../tools/lib.sh" # BUILD, top, ok/bad/finish, $tmp
 FUZZ_CHECK_SECONDS=${FUZZ_CHECK_SECONDS:-3}
 FUZZ_CC=${FUZZ_CC:-clang}
 targets=(fuzz_elf fuzz_dmn_stream fuzz_truth fuzz_cfg fuzz_opts)
-passed=0
-failed=0
-failures=()
-ok() {
-	passed=$((passed + 1))
-	echo "ok    $1"
-}
-bad() {
-	failed=$((failed + 1))
-	failures+=("$1")
-	echo "FAIL  $1: $2"
-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/axprof-fuzz.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 
 # --- 1. replay ------------------------------------------------------------------------------------
 for t in "${targets[@]}"; do
@@ -85,5 +67,4 @@ else
 	done
 fi
 
-echo "fuzz-check: $passed ok, $failed failing${failures[*]:+ (${failures[*]})}"
-[ "$failed" = 0 ]
+finish

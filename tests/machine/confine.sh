@@ -7,32 +7,14 @@
 # the host's /bin/sh and of a host program copied inside DIR. Confined, only the names inside
 # DIR work (and execve of an Alpha program, which stays confined); without --confine, each
 # attempt does what the host allows (the behaviour is unchanged). Then option errors.
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-BUILD=${BUILD:-build}
-case "$BUILD" in /*) ;; *) BUILD=$top/$BUILD ;; esac
+. "$(dirname "$0")/../tools/lib.sh" # BUILD, top, ok/bad/finish, $tmp
 axprof=${AXPROF_BIN:-$BUILD/bin}/axprof
 case "$axprof" in /*) ;; *) axprof=$PWD/$axprof ;; esac # the runs below cd
 ACC=${ACC:-alpha-linux-gnu-gcc}
-passed=0
-failed=0
-failures=()
-ok() {
-	passed=$((passed + 1))
-	echo "ok    $1"
-}
-bad() {
-	failed=$((failed + 1))
-	failures+=("$1")
-	echo "FAIL  $1: $2"
-}
 if ! command -v "$ACC" >/dev/null 2>&1; then
 	echo "confine.sh: skipped ($ACC missing)"
 	exit 0
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/axprof-confine.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 D=$tmp/D
 mkdir -p "$D/sub"
 echo inside >"$D/inside.txt"
@@ -139,5 +121,4 @@ done
 if [ ! -e "$tmp/nosuch" ]; then ok "no database or directory created by the refused commands"; else
 	bad "refused commands" "created $tmp/nosuch"; fi
 
-echo "confine.sh: $passed ok, $failed failing${failures[*]:+ (${failures[*]})}"
-[ "$failed" = 0 ]
+finish
