@@ -124,6 +124,10 @@ static int parse_events(const char *arg, uint32_t *mask)
 		size_t n = strcspn(p, ",");
 		int e = event_by_name(p, n);
 
+		if (!n) { /* "a,,b", a trailing comma */
+			p++;
+			continue;
+		}
 		if (e < 0) {
 			fprintf(stderr,
 				"axprof stat: unknown event '%.*s' in -e %s (events: CYCLES RETIRED "
@@ -590,10 +594,12 @@ static int choose_events(struct st *s, const char *list, bool all)
 	if (ret) {
 		fprintf(stderr, "axprof stat: ");
 		print_set(stderr, conflict, ", ");
-		fprintf(stderr, " cannot be counted together: %u events, and only ",
-			__builtin_popcount(conflict));
+		fprintf(stderr, " cannot be counted together: of the %s's %u counters only ",
+			s->d->chip, s->d->ncounters);
 		print_ctrs(stderr, s->d, ctrs);
-		fprintf(stderr, " of the %s may count them; use -a to multiplex\n", s->d->chip);
+		fprintf(stderr, " may count them (%d events, %d counter%s); use -a to multiplex\n",
+			__builtin_popcount(conflict), __builtin_popcount(ctrs),
+			__builtin_popcount(ctrs) == 1 ? "" : "s");
 		return 2;
 	}
 	s->mx.ngroups = 1;
