@@ -256,8 +256,13 @@ static int run_once(struct st *s, const struct mach_opts *opts, char **argv, uns
 		return ret == -ENOENT ? 127 : 1;
 	}
 	ret = open_pipe(fds);
-	if (!ret)
+	if (!ret) {
 		ret = mach_set_tick(s->m, &s->tick, mux_cycles, on_tick, s);
+		if (ret) {
+			close(fds[0]);
+			close(fds[1]);
+		}
+	}
 	if (ret) {
 		fprintf(stderr, "axprof stat: cannot set up counting: %s\n", strerror(-ret));
 		mach_free(s->m);
