@@ -7,7 +7,7 @@
 # is recorded too: report, annotate, topstalls, dis and axprofd (a database path with the byte)
 # must still write valid JSON (the byte becomes U+FFFD).
 . "$(dirname "$0")/lib.sh"
-need "$axprof" "$bin/axprofd" "$bin/vprof" "$bin/vreplay" "$bin/axeval" "$wl/semiinv" "$wl/storeload" "$wl/copy"
+need "$axprof" "$bin/axprofd" "$bin/vprof" "$bin/vreplay" "$bin/axeval" "$wl/semiinv" "$wl/storeload" "$wl/copy" "$wl/forkwork"
 command -v python3 >/dev/null || { echo "check-json: python3 needed"; exit 1; }
 doc=$top/docs/axprof-json.7
 out=$tmp/out
@@ -55,6 +55,9 @@ j dis.json dis "$axprof" dis --json "$wl/semiinv"
 j_err run.json run "$axprof" run --json "$wl/copy"
 j_err run-ev5.json run "$axprof" run --cpu ev5 --json "$wl/copy"
 j_err run-ev6.json run "$axprof" run --cpu ev6 --json "$wl/storeload" 20000
+j_err stat.json stat "$axprof" stat --json -- "$wl/copy"
+j_err stat-all.json stat "$axprof" stat -a --exact --per-process -r 2 --json -- "$wl/forkwork" 20000
+j_err stat-ev6.json stat "$axprof" stat --cpu ev6 -a --exact --json -- "$wl/storeload" 20000
 j epoch-list.json epoch "$axprof" epoch -d "$tmp/db" --list --json
 j merge.json merge "$axprof" merge -d "$tmp/m" --json "$tmp/db" "$tmp/vp"
 j epoch.json epoch "$axprof" epoch -d "$tmp/m" --json

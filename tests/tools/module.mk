@@ -20,5 +20,7 @@ CHECK_STEPS += tests/tools/check-cli.sh tests/tools/check-daemon.sh tests/tools/
 	tests/tools/check-record-signals.sh tests/tools/check-cli-values.sh tests/tools/check-identity.sh \
 	tests/tools/check-vreplay-replays.sh tests/tools/check-vreplay-ev6.sh \
 	tests/tools/check-fsck.sh
+# axprof stat (perfex): multiplexed projections vs exact counts, children's counts, bad -e.
+CHECK_STEPS += tests/tools/check-stat.sh
 # The tools themselves under ASan/UBSan/LSan (build/san-bin/, `make san-tools`).
 CHECK_STEPS += tests/tools/check-san-tools.sh

@@ -20,6 +20,7 @@ static const struct cmd commands[] = {
 	{ "topstalls", cmd_topstalls, "the largest stalls across images, with their culprits" },
 	{ "cfg", cmd_cfg, "procedures, CFGs, frequency classes and EV5 schedule of an image" },
 	{ "dis", cmd_dis, "disassemble an Alpha ELF file (objdump -d format)" },
+	{ "stat", cmd_stat, "count PMU events of a program, multiplexed, with costs (perfex)" },
 	{ "run", cmd_run, "run an Alpha Linux program on the hosted machine" },
 	{ "flush", cmd_flush, "make the running axprofd store its profiles now" },
 	{ "epoch", cmd_epoch, "start a new epoch of the profile database" },
