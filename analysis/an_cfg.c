@@ -23,6 +23,7 @@ const char *const an_exit_why_name[AN_EXIT_NR] = {
 #define R_RA 26u
 #define R_PV 27u
 #define R_GP 29u
+#define R_SP 30u
 #define NODEF (-1) /* no definition in the window */
 /* find_def() returns -2 - j when the call at instruction j may have changed the register */
 #define CLOBBER(j) (-2 - (int64_t)(j))
@@ -149,6 +150,19 @@ static bool caller_saved(unsigned int r)
 	return r <= 8 || (r >= 16 && r <= 28);
 }
 
+/*
+ * Does the call d change r? The integer divide routines (__divq, __remqu... : Alpha has no
+ * divide instruction) are called as `jsr t9,(t12)` with operands in t10/t11 and the result
+ * in t12, and change only t9-t11, t12 and at (GCC's alpha.md divmod patterns clobber exactly
+ * those): a jump-table pointer in t0-t8 lives across them.
+ */
+static bool call_clobbers(const struct axp_insn *d, unsigned int r)
+{
+	if (d->op == AXP_OP_JSR && d->ra == 23 && d->rb == R_PV)
+		return (r >= 23 && r <= 25) || r == 27 || r == 28;
+	return caller_saved(r);
+}
+
 /* The last definition of r in [lo, before), NODEF, or CLOBBER(j) (the call at j changed it). */
 static int64_t find_def(const struct builder *b, uint32_t before, uint32_t lo, unsigned int r)
 {
@@ -157,7 +171,7 @@ static int64_t find_def(const struct builder *b, uint32_t before, uint32_t lo, u
 
 		if (writes_int(d, r))
 			return j;
-		if (b->ctl[j] == CTL_CALL && caller_saved(r))
+		if (b->ctl[j] == CTL_CALL && call_clobbers(d, r))
 			return CLOBBER(j);
 	}
 	return NODEF;
@@ -177,6 +191,22 @@ static uint32_t window_start(const struct builder *b, uint32_t i)
 }
 
 /*
+ * Is instruction i an epilogue's `ldq r,d(sp)` restoring a callee-saved register for the
+ * caller (the straight-line code after it ends in a RET)? Its value is dead in the procedure.
+ */
+static bool epilogue_restore(const struct builder *b, uint32_t i)
+{
+	const struct axp_insn *d = &b->cfg->insn[i];
+
+	if (d->op != AXP_OP_LDQ || d->rb != R_SP)
+		return false;
+	for (uint32_t k = i + 1; k < b->cfg->ninsns; k++)
+		if (b->ctl[k] != CTL_NONE)
+			return b->ctl[k] == CTL_RET;
+	return false;
+}
+
+/*
  * A callee-saved register (s0-s5, fp) written only within one straight-line run of the
  * procedure (once, or by a chain such as `ldah s1,hi(gp); lda s1,lo(s1)`) holds the value it
  * has at the end of that run wherever it is read after it: GCC keeps jump-table bases there
@@ -189,7 +219,7 @@ static bool only_def(const struct builder *b, unsigned int r, int depth, uint64_
 	if (r < 9 || r > 15)
 		return false;
 	for (uint32_t i = 0; i < b->cfg->ninsns; i++) {
-		if (!writes_int(&b->cfg->insn[i], r))
+		if (!writes_int(&b->cfg->insn[i], r) || epilogue_restore(b, i))
 			continue;
 		if (j == UINT32_MAX)
 			lo = window_start(b, i);

@@ -348,6 +348,34 @@ static void test_an_cfg_computed_goto(void **state)
 	an_cfg_free(cfg);
 	fixture_close(&im);
 
+	/*
+	 * Absolute entries again, with l0 restoring s1 for the caller before its RET (an
+	 * epilogue: not a second definition), and a divide routine called between the load and
+	 * the jmp (`jsr t9,(t12)` changes only t9-t12 and at: t0 survives it)
+	 */
+	for (int k = 0; k < 4; k++)
+		table[k] = label[k];
+	table[4] = 0;
+	w[8] = enc_jmp(1, 23, PV); /* jsr t9,(t12) */
+	w[10] = enc_mem(0x29, S1, SP, 0); /* ldq s1,0(sp), then l1's ret */
+	write_goto(w, table, 5);
+	fixture_open(&im, path);
+	cfg = cfg_of(&im, "vm");
+	assert_true(cfg->jtab[0].resolved);
+	assert_int_equal(cfg->jtab[0].n, 4);
+	an_cfg_free(cfg);
+	fixture_close(&im);
+
+	/* an ordinary call (jsr ra,(pv)) may change t0: unresolved */
+	w[8] = enc_jmp(1, RA, PV);
+	write_goto(w, table, 5);
+	fixture_open(&im, path);
+	cfg = cfg_of(&im, "vm");
+	assert_false(cfg->jtab[0].resolved);
+	an_cfg_free(cfg);
+	fixture_close(&im);
+	w[8] = W_NOP;
+
 	/* s1 changed again in a handler: its value at the dispatch is unknown, so unresolved */
 	w[12] = enc_mem(0x08, S1, S1, 8); /* lda s1,8(s1) */
 	write_goto(w, table, 5);
