@@ -8,7 +8,7 @@
  *               the conversion waits for the divide started in its predecessor;
  *   fc_poly   - Horner's rule with a data-dependent branch between multiply-adds.
  *
- * Usage: fpchain [REPS]   (default 12; a rep runs each kernel over 4096 doubles)
+ * Usage: fpchain [REPS]   (default 60; a rep runs each kernel over 4096 doubles)
  * Output: the results printed with %.17g and an integer checksum; exit status 0.
  */
 #include <inttypes.h>
@@ -62,7 +62,7 @@ static __attribute__((noipa)) double fc_poly(const double *a, long n)
 
 int main(int argc, char **argv)
 {
-	long reps = wl_arg(argc, argv, 12), cv = 0;
+	long reps = wl_arg(argc, argv, 60), cv = 0;
 	uint64_t seed = 31;
 	double c = 0.0, p = 0.0;
 

@@ -5,7 +5,7 @@
  * chained table (strcmp along the chain) and inserted with a strdup'd key when new, else counted.
  * Short loops over bytes, a data-dependent chain walk and libc string calls.
  *
- * Usage: strhash [WORDS]   (default 60000)
+ * Usage: strhash [WORDS]   (default 20000)
  * Output: words, distinct words, the longest chain and a checksum of the counts; exit status 0.
  */
 #include <inttypes.h>
@@ -64,7 +64,7 @@ static __attribute__((noipa)) void sh_word(uint64_t *seed, char *buf)
 
 int main(int argc, char **argv)
 {
-	long words = wl_arg(argc, argv, 60000);
+	long words = wl_arg(argc, argv, 20000);
 	uint64_t seed = 7, sum = WL_SUM_INIT;
 	long distinct = 0, longest = 0;
 	char buf[16];
