@@ -16,6 +16,12 @@ for lib in libc.so.6.1 libm.so.6.1; do
 		echo "skip: $SYSROOT/lib/$lib not found"
 	fi
 done
+# libc's __remqu is a NOTYPE symbol (its procedure is a guessed one): found by name all the same
+if [ -r "$SYSROOT/lib/libc.so.6.1" ]; then
+	"$AXPROF" cfg "$SYSROOT/lib/libc.so.6.1" __remqu >"$tmp/remqu.txt"
+	head -n 1 "$tmp/remqu.txt" | grep -q '^proc .*\[guessed\]' ||
+		{ echo "axprof cfg libc __remqu: no guessed procedure"; exit 1; }
+fi
 for w in "$B"/workloads/*; do
 	[ -f "$w" ] && [ -x "$w" ] || continue
 	"$AXPROF" cfg --check "$w" >/dev/null
