@@ -324,7 +324,7 @@ static void test_an_freq_no_negative_estimates(void **state)
 /*
  * Flow reconciliation on the diamond (F(A) = F(B) + F(C)): a low-confidence class the flow
  * proves too high (a stalled single point) takes the flow's value and keeps its confidence; one
- * below the flow's value, or an equation with two classes that are not high, is left alone.
+ * below the flow's value, a medium one, or an equation with two low classes is left alone.
  */
 static void set_est(struct an_fest *e, double f, uint8_t conf)
 {
@@ -354,15 +354,26 @@ static void test_an_freq_reconcile_lowers_stalled_class(void **state)
 	assert_int_equal(e[2].conf, AN_CONF_LOW);
 	assert_true(e[0].f == 10 && e[1].f == 6); /* the reliable ones do not move */
 
-	set_est(&e[2], 3, AN_CONF_MEDIUM); /* below the flow's value: a stall cannot do that */
+	set_est(&e[2], 3, AN_CONF_LOW); /* below the flow's value: a stall cannot do that */
 	assert_int_equal(an_freq_reconcile(&v, e), 0);
 	assert_true(e[2].f == 3);
 
-	set_est(&e[1], 6, AN_CONF_MEDIUM); /* two unsure classes in the one equation */
+	set_est(&e[1], 6, AN_CONF_LOW); /* two unsure classes in the one equation */
 	set_est(&e[2], 9, AN_CONF_LOW);
 	assert_int_equal(an_freq_reconcile(&v, e), 0);
 	assert_true(e[1].f == 6 && e[2].f == 9);
 
+	set_est(&e[2], 9, AN_CONF_MEDIUM); /* a medium estimate is not corrected */
+	set_est(&e[1], 6, AN_CONF_HIGH);
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(e[2].f == 9);
+
+	set_est(&e[2], 9, AN_CONF_LOW);
+	set_est(&e[1], 6, AN_CONF_MEDIUM); /* a medium neighbour is relied on */
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(rel(e[2].f, 4) < 1e-9);
+
+	set_est(&e[2], 9, AN_CONF_LOW);
 	set_est(&e[1], 12, AN_CONF_HIGH); /* the flow's value would be negative */
 	assert_int_equal(an_freq_reconcile(&v, e), 0);
 	assert_true(e[2].f == 9);
