@@ -57,6 +57,8 @@ struct mach_irq { /* one PMU interrupt */
 	uint64_t pc; /* the pc the interrupt reports (EV5: head of the issue stage; EV6: the
 		      * oldest instruction not yet retired) */
 	uint64_t cycle;
+	bool profileme; /* a ProfileMe record is complete: the handler reads it (and any more)
+			 * with pme_take(); pc is the record's, event means nothing */
 };
 
 /*

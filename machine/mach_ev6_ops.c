@@ -46,9 +46,21 @@ static bool ev6_pme_take(void *model, struct mach_pme *out)
 	return mach_ev6_pme_take(model, out);
 }
 
+/* Counter interrupts first; then a complete ProfileMe record raises its own [PM §4.1]. */
 static bool ev6_irq_take(void *model, struct mach_irq *irq)
 {
-	return mach_ev6_irq_take(model, irq);
+	struct mach_ev6 *m = model;
+
+	irq->profileme = false;
+	if (mach_ev6_irq_take(m, irq))
+		return true;
+	if (!m->pme_qn)
+		return false;
+	irq->profileme = true;
+	irq->event = MACH_EV_RETIRED;
+	irq->pc = m->pme_q[m->pme_qh].pc;
+	irq->cycle = m->r_t;
+	return true;
 }
 
 static void ev6_pmu_arm(void *model, enum mach_event event, uint64_t period)
