@@ -67,8 +67,12 @@ static void add(struct dmn *d, const struct vs_rec_profileme *r, bool paired, bo
 		p.wsum = d->pme_window ? d->pme_window : 1;
 	}
 	if (d->pme_period.lo) {
+		/* one pair every S fetched instructions is two uniform samples: each stands for
+		 * S / 2 of them when the run had pairs */
 		p.samples_p = 1;
 		p.events2 = (uint64_t)d->pme_period.lo + d->pme_period.hi;
+		if (d->pme_window)
+			p.events2 = (p.events2 + 1) / 2;
 	}
 	if (pdb_prof_add_profileme(im->prof, off, &p))
 		d->st.merge_errors++;

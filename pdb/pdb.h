@@ -355,7 +355,9 @@ struct pdb_profileme {
 			      * summed: L_I */
 	uint64_t wsum; /* pair samples: the pair window W each was drawn with, summed */
 	uint64_t samples_p, events2; /* as PERIODS: samples with a known interval, and twice the
-				      * fetched instructions they stand for (lo + hi each) */
+				      * fetched instructions they stand for (lo + hi each; half
+				      * that, rounded up, in a run with pairs: two samples an
+				      * interval) */
 };
 
 /* One image of an epoch's index. */

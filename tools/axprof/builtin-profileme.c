@@ -2,7 +2,8 @@
 /*
  * [PM] ProfileMe, MICRO'97. Per instruction of the database's ProfileMe table (pdb.h,
  * PDB_FT_PROFILEME): samples; estimated executions = retired samples x S, S the mean interval in
- * fetched instructions (§5.1: k samples with a property estimate kS of them); retired share;
+ * fetched instructions per sample (§5.1: k samples with a property estimate kS of them; with
+ * pairs, one pair per interval, each sample stands for half of it); retired share;
  * aborts by reason; event rates (per sample); mean latency per stage and inum retire delay (per
  * retired sample); wasted issue slots from the pairs (§5.2.3): L C S / 2 - U W S, with L the
  * summed in-progress latency of the pair samples, U the useful overlaps, W the pair window and
@@ -144,7 +145,8 @@ static void derive(struct row *r)
 			0;
 	r->pairs = p->pair_samples != 0;
 	W = p->pair_samples ? (double)p->wsum / (double)p->pair_samples : 0;
-	r->wasted = (double)p->inprog_sum * ISSUE_SLOTS * r->S / 2.0 - (double)p->useful * W * r->S;
+	/* r->S is per sample; with pairs the pair interval is 2 r->S: L C S/2 - U W S */
+	r->wasted = (double)p->inprog_sum * ISSUE_SLOTS * r->S - (double)p->useful * W * 2.0 * r->S;
 }
 
 static double key(const struct row *r, enum pm_sort s)
