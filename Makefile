@@ -33,7 +33,7 @@ ALL_TARGETS :=
 CHECK_STEPS :=	# extra commands run after the unit tests by `make check`
 BENCH_STEPS :=
 
-.PHONY: all check check-core check-layers bench deps clean format-check tests modules san-tools demo
+.PHONY: all check check-core check-layers bench deps clean format-check tests modules san-tools
 all:
 
 # Modules and layers (DESIGN.md "Layers"). Each directory's module.mk declares its module:
@@ -157,14 +157,6 @@ check: deps
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all $(BENCH_PROGS)
 	$(Q)for s in $(BENCH_STEPS); do BUILD=$(BUILD) $$s || exit 1; done
-
-# A ProfileMe view of a small workload on the hosted EV6 machine (docs/axprof-profileme.1).
-demo: deps
-	$(Q)$(MAKE) --no-print-directory all workloads
-	$(Q)rm -rf $(BUILD)/demo-db
-	$(Q)$(BUILD)/bin/axprof record -q --hosted --mode profileme --cpu ev6 --period 5000-6000 \
-		-d $(BUILD)/demo-db -- $(BUILD)/workloads/copy >/dev/null
-	$(Q)$(BUILD)/bin/axprof profileme -d $(BUILD)/demo-db --image copy -n 10
 
 clean:
 	rm -rf $(BUILD)
