@@ -64,9 +64,11 @@ enum {
 	"  --pair-window W       profileme: pair each sample with one 1..W instructions\n" \
 	"                        later (default 50; 0: no pairs)\n" \
 	"  --period E=LO-HI      the period of event E (imiss, dmiss, branchmp, insns,\n" \
-	"                        replays; default 60000-64000); repeat for several events\n" \
+	"                        replays; default 60000-64000, replays 4000-4250); repeat\n" \
+	"                        for several events\n" \
 	"  --event E[,E...]      events to sample: cycles, imiss, dmiss, branchmp, insns,\n" \
-	"                        replays (hosted: --cpu ev6 only) (default cycles)\n" \
+	"                        replays (hosted: --cpu ev6 only) (default cycles; hosted\n" \
+	"                        --mode vreplay on ev6: cycles,replays)\n" \
 	"  --share N/D           interpret N of every D user samples (vprof 1/2, vreplay 1/129)\n" \
 	"  --budget N            instructions per interpretation (vprof 4, vreplay 128)\n" \
 	"  --hotlist-m M         hotlist capacity, 4..32 (default 16)\n" \
