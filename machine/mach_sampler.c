@@ -282,14 +282,62 @@ static int cpu_setup(struct mach_sampler *s)
 		.cpu = 0,
 		.amask = s->m->cfg.amask,
 		.implver = s->m->cfg.implver,
+		.caps = s->m->cpu->pme_config ? VS_CAP_PROFILEME : 0,
 	};
 	struct vs_config cfg = s->o.cfg;
+	struct mach_pme_cfg pc;
+	int err;
 
 	/* A forked child draws other periods and shares than its parent. */
 	if (s->st.forks)
 		cfg.seed ^= (uint64_t)s->pid * 0x9e3779b97f4a7c15ULL;
 	memset(s->mem, 0, s->mem_len);
-	return vs_cpu_init(s->mem, s->mem_len, &cfg, &plat, &s->cpu);
+	err = vs_cpu_init(s->mem, s->mem_len, &cfg, &plat, &s->cpu);
+	if (err || cfg.mode != VS_MODE_PROFILEME)
+		return err;
+	pc = (struct mach_pme_cfg){ .lo = cfg.pme_period.lo,
+				    .hi = cfg.pme_period.hi,
+				    .window = cfg.pme_window,
+				    .seed = cfg.seed ^ 0x243f6a8885a308d3ULL };
+	return s->m->cpu->pme_config(s->m->model, &pc);
+}
+
+/* The model's ProfileMe records (machine/mach_cpu.h) as the ABI's (vs_abi.h): same values. */
+_Static_assert((int)MACH_PME_NR == (int)VS_PME_NR && MACH_PME_E_ALL == VS_PME_E_ALL &&
+		       (int)MACH_PME_L_NR == VS_PME_L_NR &&
+		       (int)MACH_PME_AB_TRAP == (int)VS_PME_AB_TRAP &&
+		       MACH_PME_E_LSO == VS_PME_E_LSO && MACH_PME_E_BCMISS == VS_PME_E_BCMISS,
+	       "ProfileMe status, events and latencies match the ABI");
+
+static void pme_deliver(struct mach_sampler *s)
+{
+	struct mach_pme p;
+
+	while (s->m->cpu->pme_take(s->m->model, &p)) {
+		struct vs_rec_profileme r;
+		bool wake = false;
+
+		memset(&r, 0, sizeof(r));
+		r.pid = s->pid;
+		r.pc = p.pc;
+		r.ea = p.ea;
+		r.target = p.target;
+		memcpy(r.lat, p.lat, sizeof(r.lat));
+		r.span = p.span;
+		r.retire_delay = p.retire_delay;
+		r.pair_lat = p.pair == 2 ? p.pair_lat : 0;
+		r.path = p.path & 0xfff;
+		r.events = p.events;
+		r.status = p.status;
+		r.pair = p.pair;
+		r.pair_dist = p.pair == 2 ? p.pair_dist : 0;
+		r.flags = VS_SF_USER;
+		s->st.irqs++;
+		if (vs_profileme(s->cpu, &r, &wake) == -EINVAL)
+			s->st.pme_bad++;
+		if (wake)
+			drain_ready(s);
+	}
 }
 
 static void arm_all(struct mach_sampler *s)
@@ -325,6 +373,10 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 
 	if (s->m->pid != s->host_pid)
 		forked(s);
+	if (irq->profileme) {
+		pme_deliver(s);
+		goto tick;
+	}
 	if (ev < 0) {
 		s->m->cpu->pmu_arm(s->m->model, irq->event, 0);
 		return;
@@ -350,6 +402,7 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 		if (vs_interp_take_wake(s->cpu))
 			drain_ready(s);
 	}
+tick:
 	if (s->o.tick && ++s->ticks >= s->o.tick_every) {
 		s->ticks = 0;
 		s->o.tick(s->o.tick_priv);
@@ -375,6 +428,8 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 		if ((opts->cfg.events & (1u << e)) &&
 		    (ev_map[e] < 0 || !(mach_cpu_events(m->cpu) & (1u << ev_map[e]))))
 			return -EOPNOTSUPP; /* REPLAYS: only a model that counts them (EV6) */
+	if (opts->cfg.mode == VS_MODE_PROFILEME && (!m->cpu->pme_config || !m->cpu->pme_take))
+		return -EOPNOTSUPP; /* ProfileMe: only a model that has it (EV6) */
 	if (opts->truth_hi < opts->truth_lo || opts->truth_hi - opts->truth_lo > (1ull << 32))
 		return -EINVAL;
 	s = calloc(1, sizeof(*s));
@@ -448,6 +503,8 @@ void mach_sampler_free(struct mach_sampler *s)
 		return;
 	if (s->m->hooks.priv == s)
 		s->m->hooks = s->saved_hooks;
+	if (s->o.cfg.mode == VS_MODE_PROFILEME)
+		s->m->cpu->pme_config(s->m->model, NULL);
 	if (s->m->cfg.mem_priv == s) {
 		s->m->cfg.mem = s->base;
 		s->m->cfg.mem_priv = s->base_priv;

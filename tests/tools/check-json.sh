@@ -46,6 +46,9 @@ j report-stalls.json report "$axprof" report -d "$tmp/db" --stalls -n 5 --json
 j annotate.json annotate "$axprof" annotate -d "$tmp/db" --json -n 3 semiinv
 j annotate-proc.json annotate "$axprof" annotate -d "$tmp/db" --json semiinv si_eval
 j topstalls.json topstalls "$axprof" topstalls -d "$tmp/db" --json
+$rec -q -d "$tmp/pm" --mode profileme --cpu ev6 --period 5000-6000 -- "$wl/copy" >/dev/null
+j profileme.json profileme "$axprof" profileme -d "$tmp/pm" --json -n 5
+j_err record-pme.json record $rec -d "$tmp/pm2" --mode profileme --cpu ev6 --json -- "$wl/copy"
 j vprof.json vprof "$bin/vprof" -d "$tmp/vp" --json
 j vprof-latency.json vprof "$bin/vprof" -d "$tmp/vp" --latency --json
 j vreplay.json vreplay "$bin/vreplay" -d "$tmp/vr" --json

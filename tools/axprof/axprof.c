@@ -18,6 +18,8 @@ static const struct cmd commands[] = {
 	{ "annotate", cmd_annotate,
 	  "frequency, CPI and stall culprits per instruction (dcpicalc)" },
 	{ "topstalls", cmd_topstalls, "the largest stalls across images, with their culprits" },
+	{ "profileme", cmd_profileme,
+	  "ProfileMe instruction samples: executions, aborts, latencies, wasted slots" },
 	{ "cfg", cmd_cfg, "procedures, CFGs, frequency classes and EV5 schedule of an image" },
 	{ "dis", cmd_dis, "disassemble an Alpha ELF file (objdump -d format)" },
 	{ "stat", cmd_stat, "count PMU events of a program, multiplexed, with costs (perfex)" },
