@@ -17,7 +17,10 @@ static void add_totals(uint64_t *total, const struct pdb_prof *p)
 /* The image file of a database image: symbols and code for the reports, or why there are none. */
 static void open_image(struct tl_view_image *im)
 {
-	img_open(im->img.path, 0, &im->elf, &im->elf_err);
+	if (img_open(im->img.path, 0, &im->elf, &im->elf_err))
+		ax_fail(&im->lines_err, -ENOENT, "%s", im->elf_err.msg);
+	else
+		img_lines_open(im->elf, &im->lines, &im->lines_err);
 }
 
 /* --skip-damaged with a damaged DIR/current: the newest epoch, current's damage recorded. */
@@ -96,10 +99,12 @@ int tl_view_open_opt(struct tl_view *v, const char *dir, uint32_t epoch, unsigne
 			v->events |= pdb_prof_events(im->prof);
 		}
 		ret = 0;
-		if (im->img.path[0])
+		if (im->img.path[0]) {
 			open_image(im);
-		else
+		} else {
 			ax_fail(&im->elf_err, -ENOENT, "path not recorded");
+			im->lines_err = im->elf_err;
+		}
 	}
 	pdb_image_list_free(list, n);
 	if (ret)
@@ -145,6 +150,7 @@ void tl_view_close(struct tl_view *v)
 	for (size_t i = 0; i < v->n; i++) {
 		free((char *)v->im[i].img.path);
 		pdb_prof_free(v->im[i].prof);
+		img_lines_close(v->im[i].lines);
 		img_close(v->im[i].elf);
 	}
 	free(v->im);
@@ -371,4 +377,34 @@ const char *tl_dest_name(unsigned int dest, char *buf, size_t size)
 	else
 		snprintf(buf, size, "$f%u", dest - 32);
 	return buf;
+}
+
+bool tl_view_line(const struct tl_view_image *im, uint64_t offset, struct img_line *out)
+{
+	return im->lines && img_line_at(im->lines, offset, out) && out->line;
+}
+
+const char *tl_view_line_str(const struct tl_view_image *im, uint64_t offset, char *buf,
+			     size_t size)
+{
+	struct img_line ln;
+	const char *b;
+
+	if (!tl_view_line(im, offset, &ln)) {
+		buf[0] = '\0';
+		return buf;
+	}
+	b = strrchr(ln.file, '/');
+	snprintf(buf, size, "%s:%u", b ? b + 1 : ln.file, ln.line);
+	return buf;
+}
+
+void tl_view_line_json(struct ax_json *j, const struct tl_view_image *im, uint64_t offset)
+{
+	struct img_line ln;
+
+	if (!tl_view_line(im, offset, &ln))
+		return;
+	ax_json_str(j, "file", ln.file);
+	ax_json_u64(j, "line", ln.line);
 }
