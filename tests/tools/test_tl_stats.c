@@ -102,6 +102,16 @@ static void test_diff_compute(void **state)
 	assert_false(r.significant);
 	near(r.p, 1, 1e-9);
 
+	/* runs that agree exactly on a few samples (sd 0) are not exact: the binomial floor */
+	const uint64_t fa[] = { 12, 12 }, fb[] = { 14, 14 }, ft[] = { 579, 579 };
+	const uint64_t *c4[2] = { fa, fb }, *t4[2] = { ft, ft };
+	const size_t n2[2] = { 2, 2 };
+
+	tl_diff_compute(c4, t4, n2, 1, 0.01, &r);
+	assert_true(r.welch && r.sd[0] == 0 && r.sd[1] == 0);
+	assert_true(r.p > 0.3);
+	assert_false(r.significant);
+
 	/* a run with no samples has share 0, not a division by zero */
 	const uint64_t z[] = { 0 }, zt[] = { 0 };
 	const uint64_t *c3[2] = { z, ca }, *t3[2] = { zt, ta };

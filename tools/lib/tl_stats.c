@@ -80,7 +80,14 @@ double tl_t_p(double t, double df)
 
 double tl_welch_p(double ma, double sa, size_t na, double mb, double sb, size_t nb)
 {
-	double va = sa * sa / (double)na, vb = sb * sb / (double)nb, se = sqrt(va + vb), df;
+	if (na < 2 || nb < 2)
+		return 1;
+	return tl_welch_p_var(ma, sa * sa / (double)na, na, mb, sb * sb / (double)nb, nb);
+}
+
+double tl_welch_p_var(double ma, double va, size_t na, double mb, double vb, size_t nb)
+{
+	double se = sqrt(va + vb), df;
 
 	if (na < 2 || nb < 2)
 		return 1;
@@ -121,10 +128,23 @@ void tl_diff_compute(const uint64_t *const count[2], const uint64_t *const total
 	}
 	out->delta = out->mean[1] - out->mean[0];
 	out->welch = nrun[0] >= 2 && nrun[1] >= 2;
-	if (out->welch)
-		out->p = tl_welch_p(out->mean[0], out->sd[0], nrun[0], out->mean[1], out->sd[1],
-				    nrun[1]);
-	else
+	if (out->welch) {
+		double v[2];
+
+		/* The variance of a side's mean share: the runs' own, but never below the
+		 * binomial sampling variance of its pooled samples, p(1 - p) / N (runs that agree
+		 * by chance on a few samples are not exact). */
+		for (int s = 0; s < 2; s++) {
+			double pm = sum_n[s] > 0 ? sum_k[s] / sum_n[s] : 0;
+			double vbin = sum_n[s] > 0 ? pm * (1 - pm) / sum_n[s] : 0;
+
+			v[s] = out->sd[s] * out->sd[s] / (double)nrun[s];
+			if (v[s] < vbin)
+				v[s] = vbin;
+		}
+		out->p = tl_welch_p_var(out->mean[0], v[0], nrun[0], out->mean[1], v[1], nrun[1]);
+	} else {
 		out->p = tl_prop_p(sum_k[0], sum_n[0], sum_k[1], sum_n[1]);
+	}
 	out->significant = out->p < alpha / (double)(m ? m : 1);
 }

@@ -17,6 +17,9 @@ void tl_mean_sd(const double *x, size_t n, double *mean, double *sd);
  */
 double tl_welch_p(double ma, double sa, size_t na, double mb, double sb, size_t nb);
 
+/* The same from the variances of the two means (va = sa^2 / na, ...). */
+double tl_welch_p_var(double ma, double va, size_t na, double mb, double vb, size_t nb);
+
 /*
  * Two-sided p-value of the two-proportion z-test: ka of na samples against kb of nb (one run
  * per side: the sampling itself is the noise, each sample landing in the row or not). 1 when
@@ -34,8 +37,9 @@ double tl_ibeta(double x, double a, double b);
  * One row of `axprof diff` (dcpidiff, with dcpistats' repeated runs): side s has nrun[s] runs,
  * run i with count[s][i] samples in the row out of total[s][i]. Each run's share is count/total
  * (0 for an empty run); mean and sd over the runs of a side; delta = mean[1] - mean[0]. The test:
- * Welch's t-test on the runs' shares when both sides have two runs or more, else the
- * two-proportion z-test on the summed counts and totals. significant: p < alpha / m, the
+ * Welch's t-test on the runs' shares when both sides have two runs or more (each mean's variance
+ * sd^2 / n, floored at the binomial variance p(1 - p) / N of the side's pooled samples, p their
+ * share, N their total), else the two-proportion z-test on the summed counts and totals. significant: p < alpha / m, the
  * Bonferroni correction for the m rows compared at the row's level (m >= 1).
  */
 #define TL_DIFF_RUNS_MAX 64 /* runs per side */
