@@ -44,8 +44,8 @@ j report.json report "$axprof" report -d "$tmp/db" --json
 j report-procedures.json report "$axprof" report -d "$tmp/db" --procedures --json
 j report-stalls.json report "$axprof" report -d "$tmp/db" --stalls -n 5 --json
 # hotspots (-g, an inlined helper): source lines in report --lines, annotate and diff.
-$rec -q -d "$tmp/hs" --period 20000-22000 -- "$wl/hotspots" >/dev/null
-$rec -q -d "$tmp/hs2" --seed 4 --period 20000-22000 -- "$wl/hotspots" >/dev/null
+$rec -q -d "$tmp/hs" --period 20000-22000 -- "$wl/hotspots" 60 >/dev/null
+$rec -q -d "$tmp/hs2" --seed 4 --period 20000-22000 -- "$wl/hotspots" 60 >/dev/null
 j report-lines.json report "$axprof" report -d "$tmp/hs" --lines --json
 j annotate-lines.json annotate "$axprof" annotate -d "$tmp/hs" --json hotspots hs_mix
 j diff.json diff "$axprof" diff --json "$tmp/hs" "$tmp/hs2"
