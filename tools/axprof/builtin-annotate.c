@@ -187,7 +187,7 @@ static void print_source(const struct ann *a, const struct tl_view_image *vi, ui
 		       ln.file, where);
 	b = strrchr(ln.file, '/');
 	printf("  %s:%u%s%s\n", b ? b + 1 : ln.file, ln.line, text ? "  " : "", text ? text : "");
-	nch = img_line_inlines(vi->lines, pc, ch, 8);
+	nch = img_line_inlines(tl_view_lines(vi, NULL), pc, ch, 8);
 	for (size_t k = 0; k < nch && k < 8; k++) {
 		b = strrchr(ch[k].call_file, '/');
 		printf("    inlined %s, called at %s:%u\n", ch[k].func[0] ? ch[k].func : "?",
@@ -199,6 +199,7 @@ static void print_text(const struct ann *a, const struct tl_view_image *vi,
 		       const struct an_fi_proc *fp)
 {
 	struct img_line prev = { 0 };
+	const char *why;
 	const struct an_cfg *cfg = fp->cfg;
 	struct an_stall_summary s;
 	double P = fp->period[AN_EV_CYCLES];
@@ -215,8 +216,8 @@ static void print_text(const struct ann *a, const struct tl_view_image *vi,
 			printf(", %s period %.4g", ev_names[e], fp->period[e]);
 	printf("\n");
 	an_stall_summary_print(stdout, NULL, &s);
-	if (!vi->lines)
-		printf("no source lines: %s\n", vi->lines_err.msg);
+	if (!tl_view_lines(vi, &why))
+		printf("no source lines: %s\n", why);
 	printf("\n%-18s %8s %12s %7s %2s %-6s  %s\n", "address", "samples", "executions", "CPI",
 	       "M", "conf", "instruction");
 	for (uint32_t i = 0; i < fp->ninsns; i++) {
@@ -233,7 +234,7 @@ static void print_text(const struct ann *a, const struct tl_view_image *vi,
 			       (bl->flags & AN_BLK_ENTRY) ? ", entry" : "");
 			prev_block = in->block;
 		}
-		if (vi->lines)
+		if (tl_view_lines(vi, NULL))
 			print_source(a, vi, in->pc, &prev);
 		print_static(fp, in);
 		print_dynamic(fp, in);
@@ -320,7 +321,7 @@ static void json_dynamic(struct ax_json *j, const struct an_fi_proc *fp,
 static void json_inlined(struct ax_json *j, const struct tl_view_image *vi, uint64_t pc)
 {
 	struct img_inline ch[8];
-	size_t n = vi->lines ? img_line_inlines(vi->lines, pc, ch, 8) : 0;
+	size_t n = img_line_inlines(tl_view_lines(vi, NULL), pc, ch, 8);
 
 	if (!n)
 		return;

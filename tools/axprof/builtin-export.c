@@ -191,7 +191,7 @@ static uint64_t pprof_location(struct tl_pprof *p, uint64_t map, const struct tl
 	if (!tl_view_line(im, off, &ln)) {
 		lines[n++] = (struct tl_pprof_line){ tl_pprof_function(p, proc, NULL), 0 };
 	} else {
-		nch = img_line_inlines(im->lines, off, ch, 8);
+		nch = img_line_inlines(tl_view_lines(im, NULL), off, ch, 8);
 		if (nch > 8)
 			nch = 8;
 		/* Frame k runs in ch[k].func (the procedure itself past the chain), at the line
@@ -239,7 +239,8 @@ static int write_pprof(struct exp *x, const struct tl_view_image *const *sel, si
 		if (ret)
 			break;
 		image_range(im, r, n, &lo, &hi);
-		map = tl_pprof_mapping(p, lo, hi, 0, im->name, im->img.key, im->lines != NULL);
+		map = tl_pprof_mapping(p, lo, hi, 0, im->name, im->img.key,
+				       tl_view_lines(im, NULL) != NULL);
 		if (!map)
 			ret = -ENOMEM;
 		for (size_t k = 0; k < n && !ret; k++) {

@@ -620,10 +620,13 @@ static int run_lines(struct report *rp)
 		free(sel);
 		return -ENOENT;
 	}
-	for (size_t i = 0; i < nsel; i++)
-		if (sel[i]->prof && !sel[i]->lines && !rp->ro.json)
+	for (size_t i = 0; i < nsel; i++) {
+		const char *why;
+
+		if (sel[i]->prof && !tl_view_lines(sel[i], &why) && !rp->ro.json)
 			fprintf(stderr, "axprof report: %s: no source lines: %s\n", sel[i]->name,
-				sel[i]->lines_err.msg);
+				why);
+	}
 	ret = tl_line_rows(sel, nsel, rp->ev, rp->ncol, &r, &n);
 	free(sel);
 	if (ret)

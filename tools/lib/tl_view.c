@@ -17,10 +17,7 @@ static void add_totals(uint64_t *total, const struct pdb_prof *p)
 /* The image file of a database image: symbols and code for the reports, or why there are none. */
 static void open_image(struct tl_view_image *im)
 {
-	if (img_open(im->img.path, 0, &im->elf, &im->elf_err))
-		ax_fail(&im->lines_err, -ENOENT, "%s", im->elf_err.msg);
-	else
-		img_lines_open(im->elf, &im->lines, &im->lines_err);
+	img_open(im->img.path, 0, &im->elf, &im->elf_err);
 }
 
 /* --skip-damaged with a damaged DIR/current: the newest epoch, current's damage recorded. */
@@ -99,12 +96,10 @@ int tl_view_open_opt(struct tl_view *v, const char *dir, uint32_t epoch, unsigne
 			v->events |= pdb_prof_events(im->prof);
 		}
 		ret = 0;
-		if (im->img.path[0]) {
+		if (im->img.path[0])
 			open_image(im);
-		} else {
+		else
 			ax_fail(&im->elf_err, -ENOENT, "path not recorded");
-			im->lines_err = im->elf_err;
-		}
 	}
 	pdb_image_list_free(list, n);
 	if (ret)
@@ -379,9 +374,32 @@ const char *tl_dest_name(unsigned int dest, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * The DWARF is read on first use, so that the views that show no lines never hand an image's
+ * debug sections to libdw. The image is the view's own (allocated by tl_view_open, not const):
+ * the lazily filled fields are written through a non-const pointer to it.
+ */
+const struct img_lines *tl_view_lines(const struct tl_view_image *im, const char **why)
+{
+	struct tl_view_image *m = (struct tl_view_image *)im;
+
+	if (!m->lines_tried) {
+		m->lines_tried = true;
+		if (!m->elf)
+			ax_fail(&m->lines_err, -ENOENT, "%s", m->elf_err.msg);
+		else
+			img_lines_open(m->elf, &m->lines, &m->lines_err);
+	}
+	if (why)
+		*why = m->lines ? "" : m->lines_err.msg;
+	return m->lines;
+}
+
 bool tl_view_line(const struct tl_view_image *im, uint64_t offset, struct img_line *out)
 {
-	return im->lines && img_line_at(im->lines, offset, out) && out->line;
+	const struct img_lines *l = tl_view_lines(im, NULL);
+
+	return l && img_line_at(l, offset, out) && out->line;
 }
 
 const char *tl_view_line_str(const struct tl_view_image *im, uint64_t offset, char *buf,
