@@ -7,7 +7,7 @@
 # is recorded too: report, annotate, topstalls, dis and axprofd (a database path with the byte)
 # must still write valid JSON (the byte becomes U+FFFD).
 . "$(dirname "$0")/lib.sh"
-need "$axprof" "$bin/axprofd" "$bin/vprof" "$bin/vreplay" "$bin/axeval" "$wl/semiinv" "$wl/storeload" "$wl/copy" "$wl/forkwork"
+need "$axprof" "$bin/axprofd" "$bin/vprof" "$bin/vreplay" "$bin/axeval" "$wl/semiinv" "$wl/storeload" "$wl/copy" "$wl/forkwork" "$wl/hotspots"
 command -v python3 >/dev/null || { echo "check-json: python3 needed"; exit 1; }
 doc=$top/docs/axprof-json.7
 out=$tmp/out
@@ -43,6 +43,13 @@ $rec -q -d "$tmp/vr" --mode vreplay --period 20000-22000 --share 1/4 -- "$wl/sto
 j report.json report "$axprof" report -d "$tmp/db" --json
 j report-procedures.json report "$axprof" report -d "$tmp/db" --procedures --json
 j report-stalls.json report "$axprof" report -d "$tmp/db" --stalls -n 5 --json
+# hotspots (-g, an inlined helper): source lines in report --lines, annotate and diff.
+$rec -q -d "$tmp/hs" --period 20000-22000 -- "$wl/hotspots" 60 >/dev/null
+$rec -q -d "$tmp/hs2" --seed 4 --period 20000-22000 -- "$wl/hotspots" 60 >/dev/null
+j report-lines.json report "$axprof" report -d "$tmp/hs" --lines --json
+j annotate-lines.json annotate "$axprof" annotate -d "$tmp/hs" --json hotspots hs_mix
+j diff.json diff "$axprof" diff --json "$tmp/hs" "$tmp/hs2"
+j diff-rep.json diff "$axprof" diff --json "$tmp/hs,$tmp/hs2" "$tmp/hs2,$tmp/hs"
 j annotate.json annotate "$axprof" annotate -d "$tmp/db" --json -n 3 semiinv
 j annotate-proc.json annotate "$axprof" annotate -d "$tmp/db" --json semiinv si_eval
 j topstalls.json topstalls "$axprof" topstalls -d "$tmp/db" --json

@@ -25,7 +25,8 @@ CHECK_STEPS += tests/tools/check-cli.sh tests/tools/check-daemon.sh tests/tools/
 	tests/tools/check-sampling-opts.sh tests/tools/check-json.sh tests/tools/check-periods.sh \
 	tests/tools/check-record-signals.sh tests/tools/check-cli-values.sh tests/tools/check-identity.sh \
 	tests/tools/check-vreplay-replays.sh tests/tools/check-vreplay-ev6.sh \
-	tests/tools/check-fsck.sh
+	tests/tools/check-fsck.sh tests/tools/check-lines.sh tests/tools/check-diff.sh \
+	tests/tools/check-export.sh
 # axprof stat (perfex): multiplexed projections vs exact counts, children's counts, bad -e.
 CHECK_STEPS += tests/tools/check-stat.sh
 # ProfileMe on the EV6 machine against its truth (axprof record --mode profileme, profileme).

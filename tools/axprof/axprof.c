@@ -17,6 +17,8 @@ static const struct cmd commands[] = {
 	{ "report", cmd_report, "samples by image and procedure (dcpiprof's view)" },
 	{ "annotate", cmd_annotate,
 	  "frequency, CPI and stall culprits per instruction (dcpicalc)" },
+	{ "diff", cmd_diff, "compare two profiles or sets of runs (dcpidiff, dcpistats)" },
+	{ "export", cmd_export, "write a profile as pprof, folded stacks or CSV" },
 	{ "topstalls", cmd_topstalls, "the largest stalls across images, with their culprits" },
 	{ "profileme", cmd_profileme,
 	  "ProfileMe instruction samples: executions, aborts, latencies, wasted slots" },
