@@ -194,20 +194,3 @@ double tl_mux_project(const struct tl_evcount *e, double *se)
 	return (double)e->count * (double)e->enabled / (double)e->running;
 }
 
-void tl_mean_sd(const double *x, unsigned int n, double *mean, double *sd)
-{
-	double s = 0, v = 0;
-
-	*mean = 0;
-	*sd = 0;
-	if (!n)
-		return;
-	for (unsigned int i = 0; i < n; i++)
-		s += x[i];
-	*mean = s / n;
-	if (n < 2)
-		return;
-	for (unsigned int i = 0; i < n; i++)
-		v += (x[i] - *mean) * (x[i] - *mean);
-	*sd = sqrt(v / (n - 1));
-}

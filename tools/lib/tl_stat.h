@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "mach_pmu_ctr.h"
+#include "tl_stats.h" /* tl_mean_sd */
 
 /*
  * perfex's counting (seeds/r10000-counters-perfex-speedshop.txt §2, §3): events are placed on
@@ -67,8 +68,5 @@ void tl_mux_tick(struct tl_mux_state *s, const uint64_t now[MACH_EV_NR], int rot
 /* An event's projection and the standard error estimated for it (0 when counted throughout,
  * NaN when counted in fewer than two quanta). */
 double tl_mux_project(const struct tl_evcount *e, double *stderr_out);
-
-/* Mean and standard deviation (n - 1) of x[0..n). */
-void tl_mean_sd(const double *x, unsigned int n, double *mean, double *sd);
 
 #endif /* TL_STAT_H */
