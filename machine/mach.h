@@ -70,6 +70,9 @@ struct mach_opts {
 	bool truth; /* the CPU model records ground truth (mach_truth_write) */
 	const char *prog; /* the program's name in messages (NULL: "program") */
 	uint64_t max_insns; /* 0: unlimited */
+	/* Instructions each guest thread runs before the next one's turn (round-robin,
+	 * deterministic); 0: the default (mach_thread.c). */
+	uint64_t quantum;
 	bool trace_syscalls; /* print each system call to stderr (like qemu -strace) */
 	/* Host signals the embedder handles itself (bit h - 1 for host signal h): the program's
 	 * sigaction() never changes their host disposition, so they never reach the program from

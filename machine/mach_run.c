@@ -106,6 +106,7 @@ int mach_new(struct mach **out, const struct mach_opts *opts)
 	m->prog = m->opts.prog ? m->opts.prog : "program";
 	m->err = stderr;
 	m->pid = (int32_t)getpid();
+	m->tid = m->pid;
 	m->cfg.mem = &mach_mem_ops;
 	m->cfg.mem_priv = m->mem;
 	m->cfg.obs = NULL;
@@ -133,6 +134,7 @@ void mach_free(struct mach *m)
 		m->cpu->free(m->model);
 	samples_free(m->samples);
 	mach_files_free(m->files);
+	mach_threads_free(m->thr);
 	mach_mem_free(m->mem);
 	free(m);
 }
@@ -526,16 +528,34 @@ static void take_irqs(struct timing *t)
 	}
 }
 
-/* The budget of the next chunk, 0 when --max-insns is reached. */
+/* The budget of the next chunk: at most CHUNK, the --max-insns left (0 when reached) and,
+ * with several threads, what is left of the running thread's quantum. */
 static uint64_t chunk_budget(struct mach *m)
 {
-	if (!m->opts.max_insns)
-		return CHUNK;
-	if (m->insns >= m->opts.max_insns) {
-		m->stopped_at_max = true;
-		return 0;
+	uint64_t b = CHUNK;
+
+	if (m->opts.max_insns) {
+		if (m->insns >= m->opts.max_insns) {
+			m->stopped_at_max = true;
+			return 0;
+		}
+		if (m->opts.max_insns - m->insns < b)
+			b = m->opts.max_insns - m->insns;
 	}
-	return m->opts.max_insns - m->insns < CHUNK ? m->opts.max_insns - m->insns : CHUNK;
+	if (m->thr && m->slice && m->slice < b)
+		b = m->slice;
+	return b;
+}
+
+/* After a chunk of `ran` instructions (and the stop it ended with): the next thread's turn
+ * when the quantum is used up or the thread blocked, yielded or exited (mach_thread.c). */
+static void sched_point(struct mach *m, uint64_t ran)
+{
+	if (!m->thr || m->exited)
+		return;
+	m->slice = ran >= m->slice ? 0 : m->slice - ran;
+	if (!m->slice || m->resched)
+		mach_sched(m);
 }
 
 static void run_timing(struct mach *m)
@@ -568,6 +588,7 @@ static void run_timing(struct mach *m)
 			handle_stop(m, &info);
 		if (m->interrupted)
 			return;
+		sched_point(m, info.executed + (info.reason == AXP_STOP_CALL_PAL));
 		if (m->sigpending || mach_host_signal_flag)
 			while (!m->exited && mach_signal_deliver(m))
 				;
@@ -592,6 +613,7 @@ static void run_functional(struct mach *m)
 			handle_stop(m, &info);
 		if (m->interrupted)
 			return;
+		sched_point(m, info.executed + (info.reason == AXP_STOP_CALL_PAL));
 		if (m->sigpending || mach_host_signal_flag)
 			while (!m->exited && mach_signal_deliver(m))
 				;
@@ -673,13 +695,14 @@ void mach_die(struct mach *m)
 void mach_print_stats(struct mach *m, FILE *f, double seconds, double cpu_seconds)
 {
 	fprintf(f,
-		"axprof run: %" PRIu64
+		"axprof run: pid %" PRId32 ": %" PRIu64
 		" instructions, %.3f s (%.3f s CPU), %.1f MIPS (%.1f per CPU "
 		"second), %" PRIu64 " system calls, %" PRIu64 " signals\n",
-		m->insns, seconds, cpu_seconds,
+		m->pid, m->insns, seconds, cpu_seconds,
 		seconds > 0 ? (double)m->insns / seconds / 1e6 : 0.0,
 		cpu_seconds > 0 ? (double)m->insns / cpu_seconds / 1e6 : 0.0, m->syscalls,
 		m->signals);
+	mach_thread_print_stats(m, f);
 	if (!m->model)
 		return;
 	if (m->cpu->print_stats)

@@ -38,8 +38,10 @@ static int64_t do_fork(struct mach *m, uint64_t flags, uint64_t newsp, uint64_t 
 	pid_t pid;
 	char c;
 
-	if ((flags & A_CLONE_THREAD) || ((flags & A_CLONE_VM) && !(flags & A_CLONE_VFORK)))
-		return -ENOSYS;
+	if ((flags & A_CLONE_VM) && !(flags & A_CLONE_VFORK))
+		return mach_thread_clone(m, flags, newsp, ptid, ctid, tls);
+	if (flags & A_CLONE_THREAD)
+		return mach_thread_clone(m, flags, newsp, ptid, ctid, tls); /* EINVAL, named */
 	if ((flags & A_CLONE_VFORK) && pipe2(sync, O_CLOEXEC))
 		return -errno;
 	fflush(m->err);
@@ -60,6 +62,7 @@ static int64_t do_fork(struct mach *m, uint64_t flags, uint64_t newsp, uint64_t 
 		if (sync[0] >= 0)
 			close(sync[0]); /* sync[1] closes itself at execve or exit */
 		m->pid = (int32_t)getpid();
+		mach_thread_fork_child(m);
 		tid = (uint32_t)m->pid;
 		if (newsp)
 			m->ctx.r[30] = newsp;
