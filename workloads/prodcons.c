@@ -6,7 +6,7 @@
  * other all the time. Each item is folded into a per-producer checksum by whichever consumer
  * takes it; since addition commutes, the sums do not depend on the interleaving.
  *
- * Usage: prodcons [ITEMS]   (default 20000 per producer)
+ * Usage: prodcons [ITEMS]   (default 5000 per producer)
  * Output: items produced and consumed, the checksums per producer; exit status 0, or 1 if a
  * pthread call fails or an item is lost.
  */
@@ -86,7 +86,7 @@ int main(int argc, char **argv)
 	pthread_t t[NPROD + NCONS];
 	long total = 0;
 
-	items = wl_arg(argc, argv, 20000);
+	items = wl_arg(argc, argv, 5000);
 	q.producers_left = NPROD;
 	for (long i = 0; i < NPROD + NCONS; i++)
 		if (pthread_create(&t[i], NULL, i < NPROD ? produce : consume,

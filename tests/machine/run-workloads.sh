@@ -5,7 +5,9 @@
 #   1. the workloads helper's golden check, tests/workloads/run-qemu.sh, with
 #      RUNNER="$BUILD/bin/axprof run --" (includes the bzip2/gzip round trips and lua when built);
 #   2. the same golden check for a few workloads under --cpu ev5 (timing must not change results),
-#      and --truth writes a file;
+#      and --truth writes a file; the thread and process workloads (falseshare, falsepad,
+#      prodcons, forkpipe) under --cpu ev5 and ev6 and under `record --mode vprof` (sampling and
+#      interpretation on); same seed twice -> the same counts; per-thread --stats lines;
 #   3. tests/machine/progs/*.c compiled for Alpha and run under both qemu-alpha and axprof run:
 #      stdout and exit status must be identical (signals, FP traps, files, arguments, /proc/self);
 #      tests/machine/linux-progs/*.c, where qemu-alpha is not Linux, against their .expected;
@@ -57,6 +59,34 @@ if RUNNER="$axprof run --cpu ev5 --" BUILD="$BUILD" "$top/tests/workloads/run-qe
 	ok "workloads under axprof run --cpu ev5"
 else
 	bad "workloads under --cpu ev5" "$(grep -E '^FAIL' "$tmp/ev5.log" | head -n 3 | tr '\n' ' ')"
+fi
+thr_wl=(falseshare falsepad prodcons forkpipe)
+for cpu in ev5 ev6; do
+	if RUNNER="$axprof run --cpu $cpu --" BUILD="$BUILD" "$top/tests/workloads/run-qemu.sh" \
+		"${thr_wl[@]}" >"$tmp/thr.log" 2>&1; then
+		ok "threads and processes under axprof run --cpu $cpu"
+	else
+		bad "threads/processes --cpu $cpu" "$(grep -E '^FAIL' "$tmp/thr.log" | head -n 3 | tr '\n' ' ')"
+	fi
+	if RUNNER="$axprof record -q -d $tmp/db-$cpu --mode vprof --cpu $cpu --" BUILD="$BUILD" \
+		"$top/tests/workloads/run-qemu.sh" "${thr_wl[@]}" >"$tmp/thr.log" 2>&1; then
+		ok "threads and processes under record --mode vprof --cpu $cpu"
+	else
+		bad "threads/processes record --cpu $cpu" "$(grep -E '^FAIL' "$tmp/thr.log" | head -n 3 | tr '\n' ' ')"
+	fi
+done
+# Deterministic scheduling: the same counts run to run (pids and times aside).
+if [ -x "$BUILD/workloads/prodcons" ]; then
+	for i in 1 2; do
+		"$axprof" run --cpu ev5 --stats -- "$BUILD/workloads/prodcons" 2>&1 >/dev/null |
+			grep -v MIPS | sed -E 's/pid [0-9]+//; s/tid [0-9]{1,7}:/tid main:/' >"$tmp/det$i"
+	done
+	nthr=$(grep -c ' tid ' "$tmp/det1")
+	if [ "$nthr" = 5 ] && grep -q CPI "$tmp/det1" && cmp -s "$tmp/det1" "$tmp/det2"; then
+		ok "prodcons: 5 threads labelled in --stats, same counts in two runs"
+	else
+		bad "thread determinism" "$nthr thread lines; $(diff "$tmp/det1" "$tmp/det2" | head -n 6 | tr '\n' ' ')"
+	fi
 fi
 if [ -x "$BUILD/workloads/semiinv" ]; then
 	if "$axprof" run --cpu ev5 --stats --truth "$tmp/t.truth" -- "$BUILD/workloads/semiinv" \
@@ -119,6 +149,15 @@ else
 			ok "$n (stdout as on Linux/Alpha)"
 		fi
 	done
+	# An unsupported system call: ENOSYS (same output as qemu-alpha, above) and named once.
+	if [ -x "$tmp/threads" ]; then
+		"$axprof" run -- "$tmp/threads" >/dev/null 2>"$tmp/thr.err"
+		if [ "$(grep -c 'unsupported system call 1000 (unknown) at pc 0x[0-9a-f]*: ENOSYS$' "$tmp/thr.err")" = 1 ]; then
+			ok "unsupported system call: ENOSYS, one warning for two calls"
+		else
+			bad "unsupported system call warning" "$(head -c 300 "$tmp/thr.err")"
+		fi
+	fi
 	# An uncaught SIGBUS past EOF: status 128 + SIGBUS and the fault's message.
 	if [ -x "$tmp/mmap_eof" ]; then
 		("$axprof" run -- "$tmp/mmap_eof" "$tmp/l" uncaught >/dev/null 2>"$tmp/bus.msg"; exit $?) 2>/dev/null
