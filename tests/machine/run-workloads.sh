@@ -75,6 +75,20 @@ for cpu in ev5 ev6; do
 		bad "threads/processes record --cpu $cpu" "$(grep -E '^FAIL' "$tmp/thr.log" | head -n 3 | tr '\n' ' ')"
 	fi
 done
+# record's summary counts every process's samples: forkpipe's forked child does most of the work.
+if [ -x "$BUILD/workloads/forkpipe" ]; then
+	"$axprof" record --json -d "$tmp/db-fork" -- "$BUILD/workloads/forkpipe" 300000 \
+		2>"$tmp/fork.json" >/dev/null
+	"$axprof" report --json -d "$tmp/db-fork" >"$tmp/fork-rep.json" 2>&1
+	rs=$(sed -n 's/.*"samples":\([0-9]*\).*/\1/p' "$tmp/fork.json")
+	np=$(sed -n 's/.*"processes":\([0-9]*\).*/\1/p' "$tmp/fork.json")
+	ds=$(sed -n 's/.*"totals":{"cycles":\([0-9]*\)}.*/\1/p' "$tmp/fork-rep.json")
+	if [ -n "$rs" ] && [ "$rs" = "$ds" ] && [ "$np" = 3 ] && [ "$rs" -gt 50 ]; then
+		ok "record's summary counts the forked children's samples ($rs = the database's, 3 processes)"
+	else
+		bad "record summary with children" "summary $rs samples, $np processes; database $ds"
+	fi
+fi
 # Deterministic scheduling: the same counts run to run (pids and times aside).
 if [ -x "$BUILD/workloads/prodcons" ]; then
 	for i in 1 2; do

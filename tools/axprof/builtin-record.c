@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -43,6 +44,19 @@ extern char **environ;
  */
 #define REC_PID 1
 
+/*
+ * Hosted: what the program's forked children recorded, added up in one page shared by every
+ * host process of the run (MAP_SHARED, inherited over fork). Each child stores its own samples
+ * in the database and adds its counts here as it ends; the parent's summary adds them to its
+ * own, so it counts every process's samples (a child that outlives the parent is stored but not
+ * counted; an execve'd Alpha program runs under `axprof run`, unprofiled).
+ */
+struct proc_totals {
+	uint64_t procs, insns, interp_insns, cycles;
+	uint64_t records[VS_REC_SLOTS], samples, samples_unknown, damaged;
+	struct vs_stats vs;
+};
+
 struct rec_opts {
 	struct vs_config cfg;
 	const char *db;
@@ -76,6 +90,8 @@ struct rec {
 	char exe[PATH_MAX]; /* the program (host path, from the exec event) */
 	uint64_t text_lo, text_hi; /* its executable mappings (--value-truth) */
 	bool in_child; /* the machine forked and this is the child (fork event) */
+	struct dmn_stats at_fork; /* the child's daemon counters when it forked (the parent's) */
+	struct proc_totals *totals; /* hosted: the forked children's counts (shared page) */
 	bool exit_seen; /* the exit event: exit_pid's maps go after the last records */
 	uint32_t exit_pid;
 	uint64_t stop_kept; /* the stop signals caught (host-signal mask) */
@@ -354,6 +370,7 @@ static uint64_t sum_drops(const struct vs_stats *vs)
 
 struct summary {
 	uint64_t insns, interp_insns, cycles; /* 0: not known (driver) */
+	uint64_t procs; /* processes counted (hosted: 1 + forked children that ended) */
 	double seconds;
 	uint32_t epoch;
 	bool hosted;
@@ -374,6 +391,8 @@ static void json_summary(const struct rec *r, const struct summary *sm, const st
 	ax_json_u64(&j, "insns", sm->insns);
 	ax_json_u64(&j, "interpreted_insns", sm->interp_insns);
 	ax_json_u64(&j, "cycles", sm->cycles);
+	if (sm->hosted)
+		ax_json_u64(&j, "processes", sm->procs);
 	ax_json_num(&j, "seconds", sm->seconds, 3);
 	ax_json_u64(&j, "samples", vs->samples);
 	ax_json_obj_open(&j, "samples_by_event");
@@ -427,8 +446,11 @@ static void print_summary(const struct rec *r, const struct summary *sm, const s
 	if (sm->insns)
 		fprintf(stderr,
 			"axprof record: %" PRIu64 " instructions (%" PRIu64
-			" of them interpreted), %" PRIu64 " cycles, %.2f s\n",
-			sm->insns + sm->interp_insns, sm->interp_insns, sm->cycles, sm->seconds);
+			" of them interpreted), %" PRIu64 " cycles, %.2f s%s",
+			sm->insns + sm->interp_insns, sm->interp_insns, sm->cycles, sm->seconds,
+			sm->procs > 1 ? "" : "\n");
+	if (sm->insns && sm->procs > 1)
+		fprintf(stderr, "; %" PRIu64 " processes (forked children included)\n", sm->procs);
 	else
 		fprintf(stderr, "axprof record: %.2f s\n", sm->seconds);
 	fprintf(stderr, "axprof record: %" PRIu64 " samples (", vs->samples);
@@ -532,6 +554,7 @@ static void ev_fork(void *priv, int32_t parent, int32_t child)
 	dmn_fork(r->d, from, (uint32_t)child);
 	dmn_exit(r->d, from);
 	r->in_child = true;
+	dmn_get_stats(r->d, &r->at_fork);
 	/* The saved streams are the parent's. */
 	if (r->save >= 0)
 		close(r->save);
@@ -756,7 +779,64 @@ static void hosted_summary(struct rec *r, double seconds)
 	sm.interp_insns = mss.interp_insns;
 	sm.cycles = res.cycles;
 	sm.epoch = ds.last_epoch;
+	sm.procs = 1;
+	if (r->totals) {
+		const struct proc_totals *t = r->totals;
+		const uint64_t *src = (const uint64_t *)&t->vs;
+		uint64_t *dst = (uint64_t *)&ds.vs;
+
+		sm.procs += __atomic_load_n(&t->procs, __ATOMIC_ACQUIRE);
+		sm.insns += t->insns;
+		sm.interp_insns += t->interp_insns;
+		sm.cycles += t->cycles;
+		for (size_t k = 0; k < VS_REC_SLOTS; k++)
+			ds.records[k] += t->records[k];
+		ds.samples += t->samples;
+		ds.samples_unknown += t->samples_unknown;
+		ds.damaged += t->damaged;
+		for (size_t k = 0; k < sizeof(ds.vs) / sizeof(uint64_t); k++)
+			dst[k] += src[k];
+	}
 	print_summary(r, &sm, &ds);
+}
+
+static void add(uint64_t *to, uint64_t v)
+{
+	__atomic_fetch_add(to, v, __ATOMIC_RELAXED);
+}
+
+/* A forked child of the program ends: add what it recorded (and only that: the daemon's
+ * counters minus those it inherited at the fork) to the totals the parent's summary reads. */
+static void child_totals(struct rec *r)
+{
+	struct proc_totals *t = r->totals;
+	struct mach_sampler_stats mss;
+	struct mach_result res;
+	struct dmn_stats ds;
+	const uint64_t *src;
+	uint64_t *dst;
+
+	if (!t)
+		return;
+	mach_get_result(r->m, &res);
+	mach_sampler_get_stats(r->s, &mss);
+	dmn_get_stats(r->d, &ds);
+	add(&t->insns, res.insns);
+	add(&t->interp_insns, mss.interp_insns);
+	add(&t->cycles, res.cycles);
+	for (size_t k = 0; k < VS_REC_SLOTS; k++)
+		add(&t->records[k], ds.records[k] - r->at_fork.records[k]);
+	add(&t->samples, ds.samples - r->at_fork.samples);
+	add(&t->samples_unknown, ds.samples_unknown - r->at_fork.samples_unknown);
+	add(&t->damaged, ds.damaged - r->at_fork.damaged);
+	/* The child's STATS record replaced the parent's: ds.vs is its own (a fresh vs_cpu). */
+	if (r->forked) {
+		src = (const uint64_t *)&ds.vs;
+		dst = (uint64_t *)&t->vs;
+		for (size_t k = 0; k < sizeof(ds.vs) / sizeof(uint64_t); k++)
+			add(&dst[k], src[k]);
+	}
+	__atomic_fetch_add(&t->procs, 1, __ATOMIC_RELEASE);
 }
 
 /* The program's own end: its output flushed (checked in the recording process), its death
@@ -779,15 +859,23 @@ static int record_hosted(struct rec *r, char **argv)
 		status = hosted_sampler(r);
 	if (status)
 		return status;
+	r->totals = mmap(NULL, sizeof(*r->totals), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r->totals == MAP_FAILED)
+		r->totals = NULL; /* the summary then counts the first process only */
 	r->t0 = r->last_progress = r->last_flush = now();
 	status = mach_run(r->m);
 	seconds = now() - r->t0;
 	progress_clear(r);
-	if (r->in_child && !r->forked)
-		return hosted_exit(r, status); /* a child that ended before its first interrupt */
-	hosted_store(r);
-	if (r->forked)
+	if (r->in_child && !r->forked) {
+		child_totals(r); /* a child that ended before its first interrupt */
 		return hosted_exit(r, status);
+	}
+	hosted_store(r);
+	if (r->forked) {
+		child_totals(r);
+		return hosted_exit(r, status);
+	}
 	if (!r->o.quiet)
 		hosted_summary(r, seconds);
 	hosted_truth(r);
