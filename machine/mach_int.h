@@ -174,7 +174,10 @@ struct mach {
 
 	/* Timing mode (mach_run.c): the CPU model (NULL ops: functional). */
 	const struct mach_cpu_ops *cpu;
-	void *model;
+	void *model; /* the running CPU's: models[cpu_id] */
+	void *models[MACH_MAX_CPUS];
+	unsigned int ncpus; /* virtual CPUs (mach_opts.cpus, at least 1) */
+	unsigned int cpu_id; /* the CPU the running thread is bound to */
 	struct mach_hooks hooks;
 	struct mach_samples *samples; /* built-in PMU handler: samples per PC */
 

@@ -872,7 +872,7 @@ static int64_t sys_sched_yield(struct mach *m, const uint64_t *a)
 
 static int64_t sys_sched_getaffinity(struct mach *m, const uint64_t *a)
 {
-	uint64_t mask = 1;
+	uint64_t mask = (1ull << m->ncpus) - 1; /* the virtual CPUs (mach_opts.cpus) */
 
 	if (a[1] < 8 || (a[1] & 7))
 		return -EINVAL;
@@ -889,9 +889,9 @@ static int64_t sys_sched_getscheduler(struct mach *m, const uint64_t *a)
 
 static int64_t sys_getcpu(struct mach *m, const uint64_t *a)
 {
-	uint32_t z = 0;
+	uint32_t z = 0, cpu = m->cpu_id;
 
-	if (a[0] && mach_mem_write(m->mem, a[0], &z, 4))
+	if (a[0] && mach_mem_write(m->mem, a[0], &cpu, 4))
 		return -EFAULT;
 	if (a[1] && mach_mem_write(m->mem, a[1], &z, 4))
 		return -EFAULT;

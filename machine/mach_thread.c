@@ -28,6 +28,11 @@
  * in the host. A switch clears the lock flag (the interrupt's rei does, Alpha Architecture
  * Handbook 4.2.5), so a LDx_L/STx_C sequence cut by a switch retries.
  *
+ * Virtual CPUs (mach_opts.cpus = N): thread k (in creation order, the first is 0) is bound to
+ * CPU k mod N, whose timing model retires its instructions; the round-robin above is then a
+ * deterministic interleaving of the N CPUs, one quantum at a time. The CPUs' caches are not
+ * kept coherent (issue 17 item 4).
+ *
  * Thread ids: the first thread's is the pid; the others are MACH_TID_BASE + n (above Linux's
  * PID_MAX_LIMIT, include/linux/threads.h, so never a host process's pid).
  *
@@ -64,6 +69,7 @@ enum thr_state { THR_RUN, THR_FUTEX, THR_DEAD };
 
 struct mach_thread {
 	int32_t tid;
+	unsigned int cpu; /* the virtual CPU it is bound to (creation order mod ncpus) */
 	enum thr_state state;
 	uint64_t seq; /* order of waiting (FIFO wakes) */
 	uint64_t futex; /* the futex word waited on */
@@ -118,6 +124,9 @@ static void load(struct mach *m, size_t i)
 
 	m->thr->cur = i;
 	m->tid = t->tid;
+	m->cpu_id = t->cpu;
+	if (m->model)
+		m->model = m->models[t->cpu];
 	m->ctx = t->ctx;
 	m->ctx.lock_addr = AXP_NO_LOCK;
 	m->tid_address = t->tid_address;
@@ -236,6 +245,7 @@ int64_t mach_thread_clone(struct mach *m, uint64_t flags, uint64_t newsp, uint64
 	save(m, &th->t[th->cur]); /* the parent's state, which the child copies */
 	*t = th->t[th->cur];
 	t->tid = th->next_tid++;
+	t->cpu = (unsigned int)(th->n % m->ncpus);
 	t->state = THR_RUN;
 	t->insns = t->syscalls = 0;
 	t->sigpending = 0;

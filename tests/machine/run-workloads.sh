@@ -75,6 +75,40 @@ for cpu in ev5 ev6; do
 		bad "threads/processes record --cpu $cpu" "$(grep -E '^FAIL' "$tmp/thr.log" | head -n 3 | tr '\n' ' ')"
 	fi
 done
+# --cpus 4: the same results; one model per CPU in --stats; deterministic.
+if RUNNER="$axprof run --cpu ev6 --cpus 4 --" BUILD="$BUILD" "$top/tests/workloads/run-qemu.sh" \
+	"${thr_wl[@]}" >"$tmp/thr.log" 2>&1; then
+	ok "threads and processes under axprof run --cpu ev6 --cpus 4"
+else
+	bad "threads/processes --cpus 4" "$(grep -E '^FAIL' "$tmp/thr.log" | head -n 3 | tr '\n' ' ')"
+fi
+if [ -x "$BUILD/workloads/falseshare" ]; then
+	for i in 1 2; do
+		"$axprof" run --cpu ev5 --cpus 4 --quantum 5000 --stats -- "$BUILD/workloads/falseshare" \
+			2>&1 >/dev/null | grep -v MIPS | sed -E 's/pid [0-9]+//; s/tid [0-9]{1,7}:/tid main:/' >"$tmp/cpus$i"
+	done
+	ncpu=$(grep -c '^axprof run: cpu [0-3]:$' "$tmp/cpus1")
+	busy=$(grep -A1 '^axprof run: cpu [1-3]:$' "$tmp/cpus1" | grep -c 'RETIRED [1-9]')
+	if [ "$ncpu" = 4 ] && [ "$busy" = 3 ] && cmp -s "$tmp/cpus1" "$tmp/cpus2"; then
+		ok "falseshare --cpus 4: four CPU models, each retiring a thread's instructions; same counts twice"
+	else
+		bad "--cpus 4" "$ncpu cpu blocks, $busy busy; $(diff "$tmp/cpus1" "$tmp/cpus2" | head -n 4 | tr '\n' ' ')"
+	fi
+fi
+expect_usage() {
+	local name=$1
+	shift
+	("$@" >/dev/null 2>"$tmp/err" </dev/null; exit $?) 2>/dev/null
+	local s=$?
+	if [ "$s" = 2 ] && grep -q -e "--cpus needs\|--quantum needs" "$tmp/err"; then
+		ok "$name: usage error"
+	else
+		bad "$name" "status $s: $(head -c 200 "$tmp/err")"
+	fi
+}
+expect_usage "--cpus 9" "$axprof" run --cpus 9 -- /bin/true
+expect_usage "--cpus 0" "$axprof" run --cpus 0 -- /bin/true
+expect_usage "--quantum x" "$axprof" run --quantum x -- /bin/true
 # record's summary counts every process's samples: forkpipe's forked child does most of the work.
 if [ -x "$BUILD/workloads/forkpipe" ]; then
 	"$axprof" record --json -d "$tmp/db-fork" -- "$BUILD/workloads/forkpipe" 300000 \

@@ -35,6 +35,11 @@ static void usage(FILE *f)
 		"                     read-only) and refuse to execute anything but Alpha programs.\n"
 		"                     Without it the program has all your rights, as under qemu-alpha\n"
 		"  --max-insns N      stop after N instructions (exit status 0)\n"
+		"  --cpus N           N virtual CPUs (1-8, default 1): threads bound to CPUs in\n"
+		"                     turn, interleaved deterministically; each CPU its own\n"
+		"                     timing model (caches not coherent)\n"
+		"  --quantum N        instructions a thread runs before the next one's turn\n"
+		"                     (default 20000)\n"
 		"  --trace-syscalls   print every system call to stderr\n"
 		"  --argv0 NAME       the program's argv[0] (default PROG)\n"
 		"  --json             at exit, a summary of the run as one JSON document on standard\n"
@@ -99,6 +104,8 @@ int cmd_run(int argc, char **argv)
 		{ "trace-syscalls", no_argument, NULL, 'T' },
 		{ "argv0", required_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "cpus", required_argument, NULL, 'P' },
+		{ "quantum", required_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -160,6 +167,29 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'j':
 			json = true;
+			break;
+		case 'P':
+			errno = 0;
+			opts.cpus = (unsigned int)strtoul(optarg, &end, 10);
+			if (errno || *optarg < '1' || *optarg > '9' || *end || !opts.cpus ||
+			    opts.cpus > MACH_MAX_CPUS) {
+				fprintf(stderr,
+					"axprof run: --cpus needs a number of CPUs from 1 to %d, not "
+					"'%s'\n",
+					MACH_MAX_CPUS, optarg);
+				return 2;
+			}
+			break;
+		case 'Q':
+			errno = 0;
+			opts.quantum = strtoull(optarg, &end, 0);
+			if (errno || *optarg < '1' || *optarg > '9' || *end || !opts.quantum) {
+				fprintf(stderr,
+					"axprof run: --quantum needs a number of instructions (1 or "
+					"more), not '%s'\n",
+					optarg);
+				return 2;
+			}
 			break;
 		case 'h':
 			usage(stdout);
