@@ -297,6 +297,9 @@ int64_t mach_futex(struct mach *m, const uint64_t *a);
 /* exit(2): the running thread ends (the process, when it is the last). */
 int64_t mach_thread_exit(struct mach *m, int code);
 int64_t mach_thread_yield(struct mach *m);
+/* A read/readv/wait4 that would block while another thread can run: true, the thread yields
+ * and the call must be made again at its next turn. */
+bool mach_thread_would_block(struct mach *m, unsigned int nr, const uint64_t *a);
 /* Raise si in thread tid (0 or m->tid: the running one; si NULL: only look): 0 or -ESRCH. */
 int mach_thread_signal(struct mach *m, int32_t tid, const struct mach_siginfo *si);
 /* Switch to the next runnable thread (round-robin), waiting when none can run. */

@@ -1042,6 +1042,13 @@ void mach_syscall(struct mach *m)
 	if (!sys_table[MACH_NR_exit])
 		fill_table();
 	memcpy(a, &m->ctx.r[16], sizeof(a));
+	/* A call that would block while another thread can run: that thread's turn first. */
+	if (mach_thread_would_block(m, nr, a)) {
+		m->ctx.r[0] = nr;
+		m->ctx.r[19] = a3;
+		m->ctx.pc -= 4;
+		return;
+	}
 	m->syscalls++;
 	if (m->ctx.r[0] >= MACH_NR_MAX || !sys_table[nr]) {
 		const char *name = m->ctx.r[0] < MACH_NR_MAX ? mach_sysname(nr) : NULL;

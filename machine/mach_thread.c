@@ -2,8 +2,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,6 +76,7 @@ struct mach_thread {
 	uint64_t seq; /* order of waiting (FIFO wakes) */
 	uint64_t futex; /* the futex word waited on */
 	uint32_t bitset;
+	bool io_wait; /* it yielded at a system call that would block (mach_thread_would_block) */
 	bool has_deadline;
 	struct timespec deadline; /* CLOCK_MONOTONIC */
 
@@ -551,6 +554,68 @@ int64_t mach_thread_yield(struct mach *m)
 	if (live(m) > 1)
 		m->resched = true;
 	return 0;
+}
+
+/* ---- system calls that would block ---- */
+
+/* Would read(fd) block? Only descriptors poll can say it of (pipes, terminals, sockets). */
+static bool fd_would_block(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 0;
+}
+
+/* Would wait4(pid, options) block: children exist, none has changed state yet? */
+static bool wait_would_block(int64_t pid, uint64_t options)
+{
+	siginfo_t si;
+	idtype_t type = pid < -1 ? P_PGID : pid == -1 ? P_ALL : pid == 0 ? P_PGID : P_PID;
+	id_t id = pid < -1 ? (id_t)-pid : pid > 0 ? (id_t)pid : 0;
+	int opt = WEXITED | WNOHANG | WNOWAIT | ((options & 2) ? WSTOPPED : 0);
+
+	if (options & 1) /* WNOHANG */
+		return false;
+	memset(&si, 0, sizeof(si));
+	return !waitid(type, id, &si, opt) && si.si_pid == 0;
+}
+
+/*
+ * A blocking system call with other threads that could run: if it would block (no data to
+ * read, no child to reap), the thread yields instead and makes the call again at its next
+ * turn, so the thread that will write the pipe or the child that will exit gets to run. When
+ * no other thread can run, the call blocks in the host. True: the caller must re-issue the call
+ * later (pc back on the callsys).
+ */
+bool mach_thread_would_block(struct mach *m, unsigned int nr, const uint64_t *a)
+{
+	struct mach_thread *me;
+	bool other = false, block;
+
+	if (!m->thr || live(m) < 2)
+		return false;
+	switch (nr) {
+	case MACH_NR_read:
+	case MACH_NR_readv:
+		block = fd_would_block((int)a[0]);
+		break;
+	case MACH_NR_wait4:
+		block = wait_would_block((int64_t)(int32_t)a[0], a[2]);
+		break;
+	default:
+		return false;
+	}
+	me = &m->thr->t[m->thr->cur];
+	me->io_wait = block;
+	if (!block)
+		return false;
+	for (size_t i = 0; i < m->thr->n; i++)
+		if (i != m->thr->cur && m->thr->t[i].state == THR_RUN && !m->thr->t[i].io_wait)
+			other = true;
+	if (!other)
+		return false; /* nobody else can make progress: block in the host */
+	m->resched = true;
+	return true;
 }
 
 /* ---- signals to threads ---- */
