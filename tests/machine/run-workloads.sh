@@ -8,6 +8,7 @@
 #      and --truth writes a file; the thread and process workloads (falseshare, falsepad,
 #      prodcons, forkpipe) under --cpu ev5 and ev6 and under `record --mode vprof` (sampling and
 #      interpretation on); same seed twice -> the same counts; per-thread --stats lines;
+#      --cpus 4 (per-CPU models; record: per-CPU sampler buffers); record counts forked children;
 #   3. tests/machine/progs/*.c compiled for Alpha and run under both qemu-alpha and axprof run:
 #      stdout and exit status must be identical (signals, FP traps, files, arguments, /proc/self);
 #      tests/machine/linux-progs/*.c, where qemu-alpha is not Linux, against their .expected;
@@ -93,6 +94,30 @@ if [ -x "$BUILD/workloads/falseshare" ]; then
 		ok "falseshare --cpus 4: four CPU models, each retiring a thread's instructions; same counts twice"
 	else
 		bad "--cpus 4" "$ncpu cpu blocks, $busy busy; $(diff "$tmp/cpus1" "$tmp/cpus2" | head -n 4 | tr '\n' ' ')"
+	fi
+fi
+# record --cpus 4: one sampler (vs_cpu) per CPU: four STATS records (cpu 0-3) in the stream, the
+# summary's samples all stored.
+if [ -x "$BUILD/workloads/falseshare" ] && command -v python3 >/dev/null 2>&1; then
+	"$axprof" record --json -d "$tmp/db-cpus" --cpus 4 --save-records "$tmp/cpus.rec" -- \
+		"$BUILD/workloads/falseshare" 2>"$tmp/cpus.json" >/dev/null
+	"$axprof" report --json -d "$tmp/db-cpus" >"$tmp/cpus-rep.json" 2>&1
+	cpus=$(python3 -c '
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+o, cpus = 0, set()
+while o + 4 <= len(b):
+    t, n = struct.unpack_from("<HH", b, o)
+    if n < 8: break
+    if t == 6: cpus.add(struct.unpack_from("<I", b, o + 4)[0])
+    o += n
+print(" ".join(str(c) for c in sorted(cpus)))' "$tmp/cpus.rec")
+	rs=$(sed -n 's/.*"samples":\([0-9]*\).*/\1/p' "$tmp/cpus.json")
+	ds=$(sed -n 's/.*"totals":{"cycles":\([0-9]*\)}.*/\1/p' "$tmp/cpus-rep.json")
+	if [ "$cpus" = "0 1 2 3" ] && [ -n "$rs" ] && [ "$rs" = "$ds" ] && [ "$rs" -gt 20 ]; then
+		ok "record --cpus 4: per-CPU sampler buffers (STATS of cpus $cpus), $rs samples stored"
+	else
+		bad "record --cpus 4" "STATS cpus '$cpus'; summary $rs samples, database $ds"
 	fi
 fi
 expect_usage() {

@@ -67,6 +67,7 @@ struct rec_opts {
 	const char *confine; /* hosted: --confine DIR (implies --hosted) */
 	const char *device;
 	const char *cpu; /* hosted: the timing model (NULL: ev5) */
+	unsigned int cpus; /* hosted: virtual CPUs (0: 1) */
 	bool hosted; /* --hosted: never the driver */
 	bool json;
 	bool quiet;
@@ -109,6 +110,8 @@ static void usage(FILE *f)
 		"through.\n\n"
 		"Options:\n"
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n" DMN_SAMPLING_HELP
+		"  --cpus N              hosted: N virtual CPUs (1-8), each with its own timing model\n"
+		"                        and sampler buffers (axprof-run(1) --cpus)\n"
 		"  --cpu MODEL           the hosted machine's timing model: ev5 (default) or ev6 (the\n"
 		"                        PMU needs one); REPLAY samples (--event cycles,replays) need\n"
 		"                        a CPU with replay traps (ev6, the 21264)\n"
@@ -220,6 +223,7 @@ enum {
 	O_DEVICE,
 	O_FLUSH,
 	O_JSON,
+	O_CPUS,
 	O_HELP,
 };
 
@@ -241,6 +245,15 @@ static int record_opt(struct rec_opts *o, int c, const char *arg)
 			return -1;
 		}
 		o->cpu = arg;
+		return 0;
+	case O_CPUS:
+		if (parse_u32(arg, &v) || v < 1 || v > MACH_MAX_CPUS) {
+			fprintf(stderr,
+				"axprof record: --cpus needs a number of CPUs from 1 to %d, not '%s'\n",
+				MACH_MAX_CPUS, arg);
+			return -1;
+		}
+		o->cpus = v;
 		return 0;
 	case O_TRUTH:
 		o->truth = arg;
@@ -292,6 +305,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ "db", required_argument, NULL, 'd' },
 		DMN_SAMPLING_LONGOPTS,
 		{ "cpu", required_argument, NULL, O_CPU },
+		{ "cpus", required_argument, NULL, O_CPUS },
 		{ "truth", required_argument, NULL, O_TRUTH },
 		{ "value-truth", required_argument, NULL, O_VTRUTH },
 		{ "save-records", required_argument, NULL, O_SAVE },
@@ -588,7 +602,7 @@ static int sink(void *priv, const void *recs, size_t len)
 
 static void flush_db(struct rec *r, bool final)
 {
-	uint8_t st[sizeof(struct vs_rec_stats)];
+	uint8_t st[MACH_MAX_CPUS * sizeof(struct vs_rec_stats)];
 	int ret;
 
 	ret = mach_sampler_flush(r->s);
@@ -653,7 +667,11 @@ static int hosted_load(struct rec *r, char **argv)
 {
 	const char *cpu = r->o.cpu ? r->o.cpu : "ev5";
 	struct mach_opts mo = {
-		.sysroot = r->o.sysroot, .confine = r->o.confine, .cpu = cpu, .prog = argv[0]
+		.sysroot = r->o.sysroot,
+		.confine = r->o.confine,
+		.cpu = cpu,
+		.prog = argv[0],
+		.cpus = r->o.cpus,
 	};
 	struct mach_events ev = { .exec = ev_exec,
 				  .mmap = ev_mmap,
