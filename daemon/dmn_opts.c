@@ -225,7 +225,7 @@ int dmn_sampling_config(const struct dmn_sampling *s, struct vs_config *cfg, str
 		if (ret)
 			ax_fail(err, -EINVAL,
 				"--period needs LO-HI or E=LO-HI (E: cycles, imiss, dmiss, branchmp, "
-				"insns) with 1 <= LO <= HI < LO + 2^20, not '%s'",
+				"insns, replays) with 1 <= LO <= HI < LO + 2^20, not '%s'",
 				s->period[i]);
 	}
 	if (!ret && s->events)

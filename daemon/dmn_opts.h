@@ -56,9 +56,11 @@ enum {
 	"  --period LO-HI        CYCLES sampling period, uniform in [LO, HI] (default\n" \
 	"                        60000-64000)\n" \
 	"  --period E=LO-HI      the period of event E (imiss, dmiss, branchmp, insns,\n" \
-	"                        replays; default 60000-64000); repeat for several events\n" \
+	"                        replays; default 60000-64000, replays 4000-4250); repeat\n" \
+	"                        for several events\n" \
 	"  --event E[,E...]      events to sample: cycles, imiss, dmiss, branchmp, insns,\n" \
-	"                        replays (hosted: --cpu ev6 only) (default cycles)\n" \
+	"                        replays (hosted: --cpu ev6 only) (default cycles; hosted\n" \
+	"                        --mode vreplay on ev6: cycles,replays)\n" \
 	"  --share N/D           interpret N of every D user samples (vprof 1/2, vreplay 1/129)\n" \
 	"  --budget N            instructions per interpretation (vprof 4, vreplay 128)\n" \
 	"  --hotlist-m M         hotlist capacity, 4..32 (default 16)\n" \

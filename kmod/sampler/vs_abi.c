@@ -27,6 +27,8 @@ int vs_config_default(struct vs_config *cfg, unsigned int mode)
 		cfg->period[e].lo = VS_PERIOD_LO_DEFAULT;
 		cfg->period[e].hi = VS_PERIOD_HI_DEFAULT;
 	}
+	cfg->period[VS_EV_REPLAYS].lo = VS_PERIOD_REPLAYS_LO_DEFAULT;
+	cfg->period[VS_EV_REPLAYS].hi = VS_PERIOD_REPLAYS_HI_DEFAULT;
 	switch (mode) {
 	case VS_MODE_VPROF:
 		/* Slide 21: 4 instructions per ~124K cycles = one 62K-mean sample in 2. */
@@ -40,7 +42,7 @@ int vs_config_default(struct vs_config *cfg, unsigned int mode)
 		break;
 	case VS_MODE_VREPLAY:
 		/* Slide 21: 128 instructions per ~8M cycles = one sample in 8M / 62K ~ 129. */
-		cfg->gather = VS_GATHER_CONFLICTS | VS_GATHER_VCOUNT;
+		cfg->gather = VS_GATHER_CONFLICTS | VS_GATHER_LOADLOAD | VS_GATHER_VCOUNT;
 		cfg->interp_num = 1;
 		cfg->interp_den = 129;
 		cfg->interp_budget = 128;

@@ -326,6 +326,14 @@ struct vs_info {
 /* Default periods (DCPI §4.1.1: CYCLES uniform in 60K..64K). */
 #define VS_PERIOD_LO_DEFAULT 60000
 #define VS_PERIOD_HI_DEFAULT 64000
+/*
+ * REPLAYS: a 21264 replay trap costs at least 13-14 cycles (HRM Table 2-1), so at 4000-4250 even a
+ * program that does nothing else is interrupted no more often than every ~56K cycles, as often as
+ * CYCLES sampling at its default; the 20-bit PCTR1 (HRM §6.10) allows it. Our choice [U]: the
+ * 64K CYCLES default would leave a replay loop of 50K traps without a single sample.
+ */
+#define VS_PERIOD_REPLAYS_LO_DEFAULT 4000
+#define VS_PERIOD_REPLAYS_HI_DEFAULT 4250
 
 /* Latency histogram bucket of `lat` cycles (see VS_REC_LATENCY). */
 static inline unsigned int vs_lat_bucket(uint32_t lat)

@@ -243,10 +243,13 @@ struct vs_access {
 	uint64_t ea;
 	uint64_t pc;
 	uint32_t seq; /* instruction index in the run */
+	uint32_t t; /* earliest issue cycle in the run's dataflow estimate (vs_order.c) */
 	uint8_t size;
 	uint8_t is_store;
 	uint16_t pad;
 };
+
+#define VS_ORDER_REGS 64 /* integer 0-31, FP 32-63 */
 
 struct vs_obs {
 	struct vs_tab tab[VS_TAB_NR];
@@ -260,6 +263,7 @@ struct vs_obs {
 	uint32_t seq; /* instructions observed so far */
 	struct vs_access *log;
 	uint32_t nlog, log_cap;
+	uint32_t rdy[VS_ORDER_REGS]; /* register ready cycles (vs_order.c; load-load gathering) */
 	uint32_t flush_tab; /* flush position: table */
 };
 
@@ -278,5 +282,15 @@ void vs_obs_end(struct vs_obs *o);
 int vs_obs_flush(struct vs_obs *o);
 /* Live slots in table t (a scan; for tests). */
 uint32_t vs_obs_used(const struct vs_obs *o, unsigned int t);
+
+/* vs_order.c: the dataflow issue estimate. begin: every register ready at 0; insn: the earliest
+ * cycle ev could issue (operands, fetch rate), and its destination's ready cycle recorded. */
+void vs_order_begin(struct vs_obs *o);
+uint32_t vs_order_insn(struct vs_obs *o, const struct axp_event *ev);
+
+static inline uint32_t max_u32(uint32_t a, uint32_t b)
+{
+	return a > b ? a : b;
+}
 
 #endif /* VS_CORE_H */

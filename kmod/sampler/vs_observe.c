@@ -11,9 +11,12 @@
  *  latency   every load's acc.latency and acc.level (slides 16-17: D/S/B/M shares);
  *  conflicts every load is compared with this run's earlier accesses (slides 18-20): the nearest
  *            earlier store whose bytes it overlaps gives a (load pc, store pc) record, and with
- *            VS_GATHER_LOADLOAD the nearest earlier overlapping load a load-load record — the
- *            pairs a 21264 load-store or load-load order replay trap can come from (EV67 HRM
- *            §2.11). Only the nearest is kept: it is the access the load would catch in flight;
+ *            VS_GATHER_LOADLOAD the nearest earlier overlapping load that this load could have
+ *            issued before (vs_order.c) and no store lies between, a load-load record — the pairs a
+ *            21264 load-store or load-load order replay trap can come from (EV67 HRM §2.11).
+ *            Only the nearest is kept: it is the access the load would catch in flight (a store
+ *            nearer than the load feeds this load, so the two loads cannot trap on each other's
+ *            order in the hosted model: machine/mach_ev6.c checks the store queue first);
  *  vcount    every executed instruction counts one for its pc (vreplay's vcount column).
  *
  * Each table is 4-way set associative like the sample hash; a miss in a full set evicts a victim
@@ -293,7 +296,7 @@ static inline bool overlaps(const struct vs_access *a, uint64_t ea, unsigned int
 	return a->ea < ea + size && ea < a->ea + a->size;
 }
 
-static void see_access(struct vs_obs *o, const struct axp_event *ev)
+static void see_access(struct vs_obs *o, const struct axp_event *ev, uint32_t t)
 {
 	const struct vs_access *st = NULL, *ld = NULL;
 	bool want_ld = o->gather & VS_GATHER_LOADLOAD;
@@ -306,13 +309,11 @@ static void see_access(struct vs_obs *o, const struct axp_event *ev)
 			if (!overlaps(a, ev->ea, ev->size))
 				continue;
 			if (a->is_store) {
-				if (!st)
-					st = a;
-			} else if (want_ld && !ld) {
-				ld = a;
-			}
-			if (st && (ld || !want_ld))
+				st = a;
 				break;
+			}
+			if (want_ld && !ld && t < a->t)
+				ld = a; /* nearer than any store, and this load could issue first */
 		}
 		if (st)
 			add_conflict(o, ev, st, VS_CNF_STORE_LOAD);
@@ -325,6 +326,7 @@ static void see_access(struct vs_obs *o, const struct axp_event *ev)
 		a->ea = ev->ea;
 		a->pc = ev->pc;
 		a->seq = o->seq;
+		a->t = t;
 		a->size = ev->size;
 		a->is_store = ev->is_store;
 		a->pad = 0;
@@ -350,6 +352,8 @@ void vs_obs_begin(struct vs_obs *o, uint32_t pid)
 	o->pid = pid;
 	o->seq = 0;
 	o->nlog = 0;
+	if (o->gather & VS_GATHER_LOADLOAD)
+		vs_order_begin(o);
 }
 
 void vs_obs_insn(void *priv, const struct axp_event *ev)
@@ -363,8 +367,12 @@ void vs_obs_insn(void *priv, const struct axp_event *ev)
 		see_value(o, ev);
 	if (o->tab[VS_TAB_LAT].nslots && ev->is_load)
 		see_latency(o, ev);
-	if (o->tab[VS_TAB_CNF].nslots && (ev->is_load || ev->is_store) && ev->size)
-		see_access(o, ev);
+	if (o->tab[VS_TAB_CNF].nslots) {
+		uint32_t t = (o->gather & VS_GATHER_LOADLOAD) ? vs_order_insn(o, ev) : 0;
+
+		if ((ev->is_load || ev->is_store) && ev->size)
+			see_access(o, ev, t);
+	}
 	o->seq++;
 }
 

@@ -161,8 +161,9 @@ static void test_dmn_sampling_bad_period_fills_ax_error(void **state)
 	memset(&err, 0x5a, sizeof(err));
 	assert_int_equal(dmn_sampling_config(&s, &cfg, &err), -EINVAL);
 	assert_int_equal(err.code, -EINVAL);
-	assert_string_equal(err.msg, "--period needs LO-HI or E=LO-HI (E: cycles, imiss, dmiss, "
-				     "branchmp, insns) with 1 <= LO <= HI < LO + 2^20, not '9-3'");
+	assert_string_equal(err.msg,
+			    "--period needs LO-HI or E=LO-HI (E: cycles, imiss, dmiss, "
+			    "branchmp, insns, replays) with 1 <= LO <= HI < LO + 2^20, not '9-3'");
 	assert_int_equal(dmn_sampling_config(&s, &cfg, NULL), -EINVAL);
 }
 

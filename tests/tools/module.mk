@@ -18,6 +18,7 @@ CHECK_STEPS += tests/tools/check-cli.sh tests/tools/check-daemon.sh tests/tools/
 	tests/tools/check-planted-vreplay.sh tests/tools/check-sampling-output.sh \
 	tests/tools/check-sampling-opts.sh tests/tools/check-json.sh tests/tools/check-periods.sh \
 	tests/tools/check-record-signals.sh tests/tools/check-cli-values.sh tests/tools/check-identity.sh \
-	tests/tools/check-vreplay-replays.sh tests/tools/check-fsck.sh
+	tests/tools/check-vreplay-replays.sh tests/tools/check-vreplay-ev6.sh \
+	tests/tools/check-fsck.sh
 # The tools themselves under ASan/UBSan/LSan (build/san-bin/, `make san-tools`).
 CHECK_STEPS += tests/tools/check-san-tools.sh

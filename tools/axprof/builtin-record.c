@@ -69,6 +69,7 @@ struct rec_opts {
 	const char *cpu; /* hosted: the timing model (NULL: ev5) */
 	unsigned int cpus; /* hosted: virtual CPUs (0: 1) */
 	bool hosted; /* --hosted: never the driver */
+	bool events_given; /* --event was given */
 	bool json;
 	bool quiet;
 	unsigned int flush_interval;
@@ -347,6 +348,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		fprintf(stderr, "axprof record: %s\n", err.msg);
 		return -1;
 	}
+	o->events_given = smp.events != NULL;
 	o->db = tl_default_db(o->db);
 	return optind;
 }
@@ -1080,6 +1082,21 @@ static bool prog_found(const char *prog, bool kernel)
 	return false;
 }
 
+/*
+ * vreplay on a hosted model with replay traps (the 21264) samples them beside CYCLES unless
+ * --event says otherwise: "hardware counters say where the trap occurred" and vreplay's replays
+ * column combines them with the interpreter's conflicts (value-sampling slides 18-19). The
+ * interpretations still start from CYCLES samples only (interp_events is untouched).
+ */
+static void hosted_defaults(struct rec_opts *o)
+{
+	const struct mach_cpu_ops *ops = mach_cpu_find(o->cpu ? o->cpu : "ev5");
+
+	if (!o->events_given && o->cfg.mode == VS_MODE_VREPLAY && ops &&
+	    (mach_cpu_events(ops) & (1u << MACH_EV_REPLAY)))
+		o->cfg.events |= 1u << VS_EV_REPLAYS;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct dmn_opts dopts = { 0 };
@@ -1097,6 +1114,8 @@ int cmd_record(int argc, char **argv)
 	if (i < 0)
 		return 2;
 	kernel = !r.o.hosted && !stat(r.o.device, &st) && S_ISCHR(st.st_mode);
+	if (!kernel)
+		hosted_defaults(&r.o);
 	if (kernel && (r.o.truth || r.o.value_truth || r.o.save)) {
 		fprintf(stderr, "axprof record: --truth, --value-truth and --save-records need the "
 				"hosted machine (--hosted)\n");
