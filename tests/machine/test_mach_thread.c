@@ -224,8 +224,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(
 			test_clone_gives_the_thread_its_own_registers_and_tls, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_futex_wait_blocks_until_wake, setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_futex_wait_blocks_until_wake, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_futex_cmp_requeue_moves_waiters, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_thread_exit_clears_and_wakes_child_tid, setup,
