@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "axprof/builtin.h"
 #include "mach.h"
@@ -118,6 +119,7 @@ int cmd_run(int argc, char **argv)
 	char *end;
 	double t0, c0;
 	int c, ret, status;
+	pid_t pid0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
@@ -234,6 +236,7 @@ int cmd_run(int argc, char **argv)
 		mach_free(m);
 		return ret == -ENOENT ? 127 : 1;
 	}
+	pid0 = getpid();
 	t0 = now();
 	c0 = cpu_now();
 	status = mach_run(m);
@@ -241,6 +244,10 @@ int cmd_run(int argc, char **argv)
 		mach_print_stats(m, stderr, now() - t0, cpu_now() - c0);
 	if (json)
 		json_summary(m, prog, opts.cpu, now() - t0, cpu_now() - c0);
+	/* The files are the program's: a forked child of it (a host fork of this process) ends
+	 * here too, and must not overwrite them with its own. */
+	if (getpid() != pid0)
+		truth = samples = NULL;
 	if (truth) {
 		ret = mach_truth_write(m, truth);
 		if (ret) {
