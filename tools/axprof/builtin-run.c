@@ -240,6 +240,8 @@ int cmd_run(int argc, char **argv)
 	t0 = now();
 	c0 = cpu_now();
 	status = mach_run(m);
+	if (getpid() != pid0)
+		c0 = 0; /* a forked child's CPU clock started at 0 at its fork */
 	if (stats)
 		mach_print_stats(m, stderr, now() - t0, cpu_now() - c0);
 	if (json)
