@@ -23,7 +23,7 @@ endif
 CFLAGS   ?= -O2 -g
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 DEPFLAGS  = -MMD -MP
-LDLIBS   := -lelf -lz -lm
+LDLIBS   := -ldw -lelf -lz -lm
 
 # Filled by module.mk files:
 MODULES   :=	# library modules (see "Modules and layers" below)

@@ -23,6 +23,7 @@ const char *const an_exit_why_name[AN_EXIT_NR] = {
 #define R_RA 26u
 #define R_PV 27u
 #define R_GP 29u
+#define R_SP 30u
 #define NODEF (-1) /* no definition in the window */
 /* find_def() returns -2 - j when the call at instruction j may have changed the register */
 #define CLOBBER(j) (-2 - (int64_t)(j))
@@ -149,6 +150,19 @@ static bool caller_saved(unsigned int r)
 	return r <= 8 || (r >= 16 && r <= 28);
 }
 
+/*
+ * Does the call d change r? The integer divide routines (__divq, __remqu... : Alpha has no
+ * divide instruction) are called as `jsr t9,(t12)` with operands in t10/t11 and the result
+ * in t12, and change only t9-t11, t12 and at (GCC's alpha.md divmod patterns clobber exactly
+ * those): a jump-table pointer in t0-t8 lives across them.
+ */
+static bool call_clobbers(const struct axp_insn *d, unsigned int r)
+{
+	if (d->op == AXP_OP_JSR && d->ra == 23 && d->rb == R_PV)
+		return (r >= 23 && r <= 25) || r == 27 || r == 28;
+	return caller_saved(r);
+}
+
 /* The last definition of r in [lo, before), NODEF, or CLOBBER(j) (the call at j changed it). */
 static int64_t find_def(const struct builder *b, uint32_t before, uint32_t lo, unsigned int r)
 {
@@ -157,7 +171,7 @@ static int64_t find_def(const struct builder *b, uint32_t before, uint32_t lo, u
 
 		if (writes_int(d, r))
 			return j;
-		if (b->ctl[j] == CTL_CALL && caller_saved(r))
+		if (b->ctl[j] == CTL_CALL && call_clobbers(d, r))
 			return CLOBBER(j);
 	}
 	return NODEF;
@@ -177,25 +191,49 @@ static uint32_t window_start(const struct builder *b, uint32_t i)
 }
 
 /*
- * A callee-saved register (s0-s5, fp) written once in the whole procedure holds that value
- * wherever it is read after it: GCC keeps jump-table bases there across calls.
+ * Is instruction i an epilogue's `ldq r,d(sp)` restoring a callee-saved register for the
+ * caller (the straight-line code after it ends in a RET)? Its value is dead in the procedure.
+ */
+static bool epilogue_restore(const struct builder *b, uint32_t i)
+{
+	const struct axp_insn *d = &b->cfg->insn[i];
+
+	if (d->op != AXP_OP_LDQ || d->rb != R_SP)
+		return false;
+	for (uint32_t k = i + 1; k < b->cfg->ninsns; k++)
+		if (b->ctl[k] != CTL_NONE)
+			return b->ctl[k] == CTL_RET;
+	return false;
+}
+
+/*
+ * A callee-saved register (s0-s5, fp) written only within one straight-line run of the
+ * procedure (once, or by a chain such as `ldah s1,hi(gp); lda s1,lo(s1)`) holds the value it
+ * has at the end of that run wherever it is read after it: GCC keeps jump-table bases there
+ * across calls (Lua's luaV_execute keeps its computed-goto table in s1).
  */
 static bool only_def(const struct builder *b, unsigned int r, int depth, uint64_t *val)
 {
-	uint32_t j = UINT32_MAX;
+	uint32_t j = UINT32_MAX, lo = 0;
 
 	if (r < 9 || r > 15)
 		return false;
 	for (uint32_t i = 0; i < b->cfg->ninsns; i++) {
-		if (!writes_int(&b->cfg->insn[i], r))
+		if (!writes_int(&b->cfg->insn[i], r) || epilogue_restore(b, i))
 			continue;
-		if (j != UINT32_MAX)
-			return false;
+		if (j == UINT32_MAX)
+			lo = window_start(b, i);
+		else if (window_start(b, i) != lo || i - j > WINDOW)
+			return false; /* a second definition in other code */
+		else
+			for (uint32_t k = j; k < i; k++)
+				if (b->ctl[k] != CTL_NONE)
+					return false; /* a branch between them: both may not run */
 		j = i;
 	}
 	if (j == UINT32_MAX)
 		return false;
-	return eval_const(b, r, j + 1, window_start(b, j), depth + 1, val);
+	return eval_const(b, r, j + 1, lo, depth + 1, val);
 }
 
 /* The value of integer register r just before instruction `before`, if it is a constant. */
@@ -384,6 +422,23 @@ static int cmp_u32(const void *pa, const void *pb)
 	return a < x ? -1 : a > x;
 }
 
+/* One table entry: 4 bytes sign-extended, or 8 bytes (little-endian, Alpha ARM §2.2.5). */
+static int read_entry(const struct builder *b, uint64_t at, unsigned int esize, uint64_t *val)
+{
+	uint32_t lo, hi;
+
+	if (img_read32(b->ps->elf, at, &lo))
+		return -EFAULT;
+	if (esize == 4) {
+		*val = (uint64_t)(int64_t)(int32_t)lo;
+		return 0;
+	}
+	if (img_read32(b->ps->elf, at + 4, &hi))
+		return -EFAULT;
+	*val = (uint64_t)hi << 32 | lo;
+	return 0;
+}
+
 /*
  * Resolve the JMP at instruction i into jtab slot k: targets into the pool, or an exit reason.
  * Returns 0 or -ENOMEM; an unresolved JMP is not an error.
@@ -395,6 +450,7 @@ static int resolve_jmp(struct builder *b, uint32_t i, uint32_t k)
 	struct an_jtab *jt = &cfg->jtab[k];
 	uint32_t lo, first = b->ntpool, t = jd->rb;
 	uint64_t base = 0, table, n, inside = 0, limit;
+	unsigned int esize;
 	bool exact;
 	int64_t jT, jl = -1, ja;
 	int err;
@@ -431,33 +487,43 @@ static int resolve_jmp(struct builder *b, uint32_t i, uint32_t k)
 		b->jt_n[k] = 1;
 		return pool_add(b, (uint32_t)((base - b->p->start) / 4));
 	}
-	if (dt->op != AXP_OP_ADDQ || dt->islit)
-		return 0;
-	/* addq B,X,t or addq X,B,t with X = ldl X,d(A) */
-	for (int side = 0; side < 2 && jl < 0; side++) {
-		unsigned int bx = side ? dt->rb : dt->ra, xx = side ? dt->ra : dt->rb;
-		int64_t j = find_def(b, (uint32_t)jT, lo, xx);
+	/*
+	 * The table load: `addq B,X,t` with X = `ldl X,d(A)` / `ldq X,d(A)` (entries relative to
+	 * B), or t = `ldq t,d(A)` itself (8-byte absolute entries: a computed goto's
+	 * `static void *tab[] = { &&l0, ... }`, as in Lua's luaV_execute); A = s4addq/s8addq i,T.
+	 */
+	if (dt->op == AXP_OP_LDQ) {
+		jl = jT;
+		base = 0;
+	} else if (dt->op == AXP_OP_ADDQ && !dt->islit) {
+		for (int side = 0; side < 2 && jl < 0; side++) {
+			unsigned int bx = side ? dt->rb : dt->ra, xx = side ? dt->ra : dt->rb;
+			int64_t j = find_def(b, (uint32_t)jT, lo, xx);
 
-		if (j < 0 || cfg->insn[j].op != AXP_OP_LDL)
-			continue;
-		if (!eval_const(b, bx, (uint32_t)jT, lo, 0, &base))
-			continue;
-		jl = j;
+			if (j < 0 ||
+			    (cfg->insn[j].op != AXP_OP_LDL && cfg->insn[j].op != AXP_OP_LDQ))
+				continue;
+			if (!eval_const(b, bx, (uint32_t)jT, lo, 0, &base))
+				continue;
+			jl = j;
+		}
 	}
 	if (jl < 0)
 		return 0;
 	dl = &cfg->insn[jl];
+	esize = dl->op == AXP_OP_LDQ ? 8 : 4;
 	ja = find_def(b, (uint32_t)jl, lo, dl->rb);
 	if (ja < 0)
 		return 0;
 	da = &cfg->insn[ja];
-	if (da->op != AXP_OP_S4ADDQ || da->islit)
+	if (da->op != (esize == 8 ? AXP_OP_S8ADDQ : AXP_OP_S4ADDQ) || da->islit)
 		return 0;
 	if (!eval_const(b, da->rb, (uint32_t)ja, lo, 0, &table))
 		return 0;
 	table += (uint64_t)(int64_t)dl->disp;
 	jt->table = table;
 	jt->base = base;
+	jt->esize = (uint8_t)esize;
 	n = find_bound(b, i, lo, da->ra, (uint32_t)ja, &exact);
 	if (!n || n > JT_MAX)
 		return 0;
@@ -469,12 +535,11 @@ static int resolve_jmp(struct builder *b, uint32_t i, uint32_t k)
 	limit = exact ? UINT64_MAX : scan_limit(b);
 	jt->tmin = UINT64_MAX;
 	for (uint64_t e = 0; e < n; e++) {
-		uint32_t w;
 		uint64_t dest;
 
-		if (img_read32(b->ps->elf, table + 4 * e, &w))
+		if (read_entry(b, table + esize * e, esize, &dest))
 			goto bad;
-		dest = base + (uint64_t)(int64_t)(int32_t)w;
+		dest += base;
 		if (!exact && (dest < b->p->start || dest >= limit || (dest & 3)))
 			break;
 		jt->tmin = dest < jt->tmin ? dest : jt->tmin;

@@ -41,11 +41,15 @@
  *     ldl     t,d(t)         32-bit entries, relative to a base B
  *     addq    B,t,t          B = gp (switch) or a label address (computed goto)
  *     jmp     (t)
+ * or, for GCC's computed gotos through `static void *tab[] = { &&l0, ... }` (Lua's
+ * luaV_execute), 8-byte entries, absolute (base 0) or relative to B:
+ *     s8addq  i,T,t ; ldq t,d(t) [; addq B,t,t] ; jmp (t)
+ * where T often lives in a callee-saved register set once at the procedure's start.
  * The registers are followed backwards through the straight-line code before the JMP (at most
  * 64 instructions, through calls for callee-saved registers, stopping after an unconditional
  * transfer); constants come from LDA/LDAH/BIS/ADDQ chains from GP, PV (the procedure address
  * at its start) and RA after a call, or from the one definition of a callee-saved register
- * in the procedure. The bound is N+1 entries; the compare may test the index through ZAPNOT/AND
+ * in the procedure (or its one straight-line chain of definitions). The bound is N+1 entries; the compare may test the index through ZAPNOT/AND
  * with a literal or SEXTL (the compiler knows the index fits). Without a compare the table is
  * scanned (at most 2^k entries after an AND with 2^k-1, 256 after EXTBL): entries are taken
  * while they are code addresses where the procedure may extend. Every real entry is one, so
@@ -113,6 +117,7 @@ struct an_jtab {
 	uint64_t base; /* entries are relative to this (gp, or a label address) */
 	uint64_t tmin, tmax; /* lowest and highest target (valid when n > 0) */
 	uint32_t n; /* entries (0 when the table or its bound was not found) */
+	uint8_t esize; /* bytes per entry: 4 (ldl, relative) or 8 (ldq, absolute or relative) */
 	bool scanned; /* no range check found: n counts the entries read until one was not a
 		       * code address of this procedure (or of the guessed ones next to it) */
 	bool resolved; /* n > 0 and every target is inside the procedure */

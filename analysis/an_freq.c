@@ -738,5 +738,7 @@ int an_freq_estimate(const struct an_fg *g, const struct an_freq_params *p, stru
 		ret = est_class(g, p, blocks + off[c], off[c + 1] - off[c], &est[c]);
 	free(off);
 	free(blocks);
-	return ret ? ret : an_freq_propagate(g, est);
+	if (!ret)
+		ret = an_freq_propagate(g, est);
+	return ret ? ret : an_freq_reconcile(g, est);
 }

@@ -114,7 +114,8 @@ void an_freq_params_default(struct an_freq_params *p);
 
 /*
  * Estimate every class of g into est[0 .. g->nclasses - 1]: first from its issue points
- * (est_class), then local propagation over the flow constraints. p may be NULL (defaults).
+ * (est_class), then local propagation over the flow constraints, then the correction of
+ * the classes the flow proves too high (an_freq_reconcile). p may be NULL (defaults).
  * Returns 0, -EINVAL for an inconsistent graph (an index out of range, a dep that is not an
  * earlier instruction of the same block, an empty class count with blocks), or -ENOMEM.
  */
@@ -134,6 +135,13 @@ int an_freq_class(const struct an_fg *g, const struct an_freq_params *p, uint32_
  * the size of the graph. 0, -EINVAL or -ENOMEM.
  */
 int an_freq_propagate(const struct an_fg *g, struct an_fest *est);
+
+/*
+ * Correct est[] with the flow equations (an_freq_recon.c): a low-confidence class that an
+ * equation of medium/high-confidence neighbours proves more than 10% too high takes the flow's
+ * value (it stays low confidence). 0 or -ENOMEM.
+ */
+int an_freq_reconcile(const struct an_fg *g, struct an_fest *est);
 
 const char *an_conf_name(unsigned int conf); /* "none", "low", "medium", "high" */
 const char *an_fhow_name(unsigned int how);

@@ -719,6 +719,30 @@ void an_proc_name(const struct an_proc *p, char *buf, size_t size)
 		snprintf(buf, size, "proc_%" PRIx64, p->start);
 }
 
+/*
+ * Any other symbol of the code called `name` (its first len bytes): a local of .symtab, or a
+ * NOTYPE one such as libc's assembler routines (__remqu, __divqu: global in .dynsym but not
+ * STT_FUNC, so their procedures are guessed ones): the procedure holding its address.
+ */
+static const struct an_proc *lookup_symbol(const struct an_procs *ps, const char *name, size_t len)
+{
+	const struct img_symbol *sym;
+	const struct img_section *s;
+	char plain[256];
+
+	if (len >= sizeof(plain))
+		return NULL;
+	memcpy(plain, name, len);
+	plain[len] = '\0';
+	sym = img_symbol_by_name(ps->elf, plain);
+	if (!sym || sym->shndx >= IMG_SHN_ABS)
+		return NULL;
+	s = img_section_by_index(ps->elf, sym->shndx);
+	if (!s || !img_section_is_code(s))
+		return NULL;
+	return an_procs_at(ps, sym->value);
+}
+
 const struct an_proc *an_procs_lookup(const struct an_procs *ps, const char *name)
 {
 	char buf[256];
@@ -745,5 +769,5 @@ const struct an_proc *an_procs_lookup(const struct an_procs *ps, const char *nam
 				return p;
 		}
 	}
-	return NULL;
+	return lookup_symbol(ps, name, len);
 }

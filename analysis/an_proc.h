@@ -85,7 +85,9 @@ const struct an_proc *an_procs_at(const struct an_procs *ps, uint64_t addr);
 
 /*
  * The procedure named `name` (a symbol name with or without "@version", or "proc_<hex>" for a
- * guessed one, or a hex address "0x..." inside it), or NULL.
+ * guessed one, or a hex address "0x..." inside it), or NULL. A name no procedure carries may
+ * still be any symbol in a code section (a .symtab local, a NOTYPE routine such as libc's
+ * __remqu): the procedure holding its address.
  */
 const struct an_proc *an_procs_lookup(const struct an_procs *ps, const char *name);
 

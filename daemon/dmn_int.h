@@ -53,6 +53,11 @@ struct dmn {
 	struct dmn_proc *last; /* the last one looked up */
 	struct pdb_prof *unknown;
 	struct vs_period period[VS_EVENT_NR]; /* of opts.cfg; lo 0: not known */
+	struct vs_period pme_period; /* ProfileMe interval (opts.cfg in PROFILEME mode; lo 0: not
+				      * known) and pair window */
+	uint32_t pme_window;
+	struct vs_rec_profileme pme_first; /* the first of a pair, until its second arrives */
+	bool pme_have_first;
 	struct dmn_stats st;
 	struct vs_stats cpu[DMN_MAX_CPUS];
 	bool has_cpu[DMN_MAX_CPUS];
@@ -64,6 +69,8 @@ struct dmn_proc *dmn_proc_find(struct dmn *d, uint32_t pid, bool create);
 /* The image of pc in pid (reading /proc when allowed), with its offset; NULL if none. */
 struct dmn_image *dmn_lookup(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t *offset);
 void dmn_maps_free(struct dmn *d);
+/* dmn_pme.c: one VS_REC_PROFILEME (checked) into the image's ProfileMe table. */
+void dmn_do_profileme(struct dmn *d, const struct vs_rec_profileme *r);
 /* Record a failure as d's last (ax_err.h); return code. dmn_fail_with() copies e's report. */
 int dmn_fail(struct dmn *d, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int dmn_fail_with(struct dmn *d, int code, const struct ax_error *e);

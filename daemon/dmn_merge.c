@@ -43,6 +43,10 @@ int dmn_new(struct dmn **out, const struct dmn_opts *opts, struct ax_error *err)
 	d->opts.cfg = NULL;
 	if (opts->cfg)
 		memcpy(d->period, opts->cfg->period, sizeof(d->period));
+	if (opts->cfg && opts->cfg->mode == VS_MODE_PROFILEME) {
+		d->pme_period = opts->cfg->pme_period;
+		d->pme_window = opts->cfg->pme_window;
+	}
 	ret = pdb_open(opts->db_dir, true, &d->db, err);
 	if (ret)
 		goto out_free;
@@ -201,6 +205,7 @@ static void do_record(struct dmn *d, const uint8_t *p, unsigned int type)
 		struct vs_rec_conflict c;
 		struct vs_rec_vcount v;
 		struct vs_rec_stats st;
+		struct vs_rec_profileme pm;
 	} u;
 
 	switch (type) {
@@ -226,6 +231,10 @@ static void do_record(struct dmn *d, const uint8_t *p, unsigned int type)
 	case VS_REC_STATS:
 		memcpy(&u.st, p, sizeof(u.st));
 		do_stats(d, &u.st);
+		break;
+	case VS_REC_PROFILEME:
+		memcpy(&u.pm, p, sizeof(u.pm));
+		dmn_do_profileme(d, &u.pm);
 		break;
 	default:
 		break; /* a later version's record: skipped */

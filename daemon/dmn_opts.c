@@ -83,7 +83,10 @@ int dmn_parse_period(const char *s, struct vs_config *cfg)
 	}
 	if (dmn_parse_pair(s, '-', &lo, &hi) || !lo || lo > hi || hi - lo >= VS_PERIOD_SPREAD_MAX)
 		return -EINVAL;
-	cfg->period[ev] = (struct vs_period){ lo, hi };
+	if (!eq && cfg->mode == VS_MODE_PROFILEME)
+		cfg->pme_period = (struct vs_period){ lo, hi }; /* fetched instructions */
+	else
+		cfg->period[ev] = (struct vs_period){ lo, hi };
 	return 0;
 }
 
@@ -116,6 +119,9 @@ int dmn_sampling_opt(struct dmn_sampling *s, int c, const char *arg, struct ax_e
 	case DMN_OPT_SEED:
 		s->seed = arg;
 		return 1;
+	case DMN_OPT_PAIR_WINDOW:
+		s->pair_window = arg;
+		return 1;
 	default:
 		return 0;
 	}
@@ -139,14 +145,16 @@ static int parse_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 
 static int set_mode(const char *m, struct vs_config *cfg, struct ax_error *err)
 {
-	unsigned int mode = !m			  ? VS_MODE_CYCLES :
-			    !strcmp(m, "cycles")  ? VS_MODE_CYCLES :
-			    !strcmp(m, "vprof")	  ? VS_MODE_VPROF :
-			    !strcmp(m, "vreplay") ? VS_MODE_VREPLAY :
-						    VS_MODE_NR;
+	unsigned int mode = !m			    ? VS_MODE_CYCLES :
+			    !strcmp(m, "cycles")    ? VS_MODE_CYCLES :
+			    !strcmp(m, "vprof")	    ? VS_MODE_VPROF :
+			    !strcmp(m, "vreplay")   ? VS_MODE_VREPLAY :
+			    !strcmp(m, "profileme") ? VS_MODE_PROFILEME :
+						      VS_MODE_NR;
 
 	if (mode == VS_MODE_NR) {
-		ax_fail(err, -EINVAL, "--mode must be cycles, vprof or vreplay, not '%s'", m);
+		ax_fail(err, -EINVAL,
+			"--mode must be cycles, vprof, vreplay or profileme, not '%s'", m);
 		return -EINVAL;
 	}
 	vs_config_default(cfg, mode);
@@ -211,6 +219,18 @@ static int set_numbers(const struct dmn_sampling *s, struct vs_config *cfg, stru
 			return -EINVAL;
 		}
 		cfg->seed = v;
+	}
+	if (s->pair_window) {
+		if (cfg->mode != VS_MODE_PROFILEME) {
+			ax_fail(err, -EINVAL, "--pair-window needs --mode profileme");
+			return -EINVAL;
+		}
+		if (parse_num(s->pair_window, 0, VS_PME_W_MAX, &v)) {
+			ax_fail(err, -EINVAL, "--pair-window needs 0..%u (0: no pairs), not '%s'",
+				VS_PME_W_MAX, s->pair_window);
+			return -EINVAL;
+		}
+		cfg->pme_window = (uint32_t)v;
 	}
 	return 0;
 }

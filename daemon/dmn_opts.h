@@ -27,8 +27,12 @@ int dmn_parse_period(const char *s, struct vs_config *cfg);
 
 /*
  * The sampling options, parsed once for both `axprof record` and axprofd:
- *   --mode MODE        cycles (default), vprof or vreplay: the mode's defaults (vs_config_default)
- *   --period LO-HI     the CYCLES period; --period E=LO-HI the period of event E (repeatable)
+ *   --mode MODE        cycles (default), vprof, vreplay or profileme: the mode's defaults
+ *                      (vs_config_default)
+ *   --period LO-HI     the CYCLES period (profileme: fetched instructions between samples);
+ *                      --period E=LO-HI the period of event E (repeatable)
+ *   --pair-window W    profileme: the second of a pair 1..W fetched instructions after the
+ *                      first (0: no pairs; default 50, MICRO'97 §5.3)
  *   --event E[,E...]   the events sampled (cycles, imiss, dmiss, branchmp, insns, replays)
  *   --share N/D        interpret N of every D user samples
  *   --budget N         instructions per interpretation, 1..VS_BUDGET_MAX
@@ -47,14 +51,18 @@ enum {
 	DMN_OPT_BUDGET,
 	DMN_OPT_HOTLIST_M,
 	DMN_OPT_SEED,
+	DMN_OPT_PAIR_WINDOW,
 };
 
 /* clang-format off */
 /* The sampling options' lines of a --help text (record and axprofd print the same). */
 #define DMN_SAMPLING_HELP \
-	"  --mode MODE           cycles (default), vprof or vreplay\n" \
+	"  --mode MODE           cycles (default), vprof, vreplay or profileme (ProfileMe\n" \
+	"                        instruction samples: hosted --cpu ev6 only)\n" \
 	"  --period LO-HI        CYCLES sampling period, uniform in [LO, HI] (default\n" \
-	"                        60000-64000)\n" \
+	"                        60000-64000); profileme: fetched instructions per sample\n" \
+	"  --pair-window W       profileme: pair each sample with one 1..W instructions\n" \
+	"                        later (default 50; 0: no pairs)\n" \
 	"  --period E=LO-HI      the period of event E (imiss, dmiss, branchmp, insns,\n" \
 	"                        replays; default 60000-64000, replays 4000-4250); repeat\n" \
 	"                        for several events\n" \
@@ -73,14 +81,15 @@ enum {
 	{ "share", required_argument, NULL, DMN_OPT_SHARE }, \
 	{ "budget", required_argument, NULL, DMN_OPT_BUDGET }, \
 	{ "hotlist-m", required_argument, NULL, DMN_OPT_HOTLIST_M }, \
-	{ "seed", required_argument, NULL, DMN_OPT_SEED }
+	{ "seed", required_argument, NULL, DMN_OPT_SEED }, \
+	{ "pair-window", required_argument, NULL, DMN_OPT_PAIR_WINDOW }
 /* clang-format on */
 
 #define DMN_PERIOD_OPTS_MAX 16 /* --period options one command line may give */
 
 /* The sampling options as given, until dmn_sampling_config(). Zero-initialise. */
 struct dmn_sampling {
-	const char *mode, *events, *share, *budget, *hotlist_m, *seed;
+	const char *mode, *events, *share, *budget, *hotlist_m, *seed, *pair_window;
 	const char *period[DMN_PERIOD_OPTS_MAX];
 	unsigned int nperiod;
 };

@@ -166,4 +166,44 @@ const struct img_symbol *img_function_at(const struct img *im, uint64_t addr);
 /* Read a 32-bit little-endian word at addr from a section with contents; -EFAULT if none. */
 int img_read32(const struct img *im, uint64_t addr, uint32_t *word);
 
+/*
+ * Source lines (img_line.c, elfutils' libdw): the DWARF line table and inline tree of an image
+ * built with -g. A struct img_lines lives no longer than its img; its strings live until
+ * img_lines_close(). Addresses are ELF addresses, as everywhere above (executables and shared
+ * objects: libdw applies no relocations, so an ET_REL file's lines are not looked up).
+ */
+struct img_lines;
+
+struct img_line {
+	const char *file; /* the line table's file name: absolute when DWARF gives comp_dir */
+	const char *comp_dir; /* DW_AT_comp_dir of its compilation unit, or NULL */
+	unsigned int line; /* 1-based; 0: the compiler marked the address as no line */
+	unsigned int column; /* 0 when not recorded */
+};
+
+/* One inlined call around an address, innermost first (img_line_inlines). */
+struct img_inline {
+	const char *func; /* the inlined function's name ("" when unnamed) */
+	const char *call_file; /* where it was inlined: file and line of the call */
+	unsigned int call_line;
+};
+
+/*
+ * Read im's DWARF: 0 and *out; -ENODATA with "FILE has no DWARF line information" when the file
+ * has none (not built with -g, or stripped); -EBADMSG for DWARF libdw rejects; -ENOMEM.
+ */
+int img_lines_open(const struct img *im, struct img_lines **out, struct ax_error *err);
+void img_lines_close(struct img_lines *l);
+/*
+ * The line of addr as addr2line gives it (the line-table row with the greatest address <= addr
+ * in addr's sequence): true and *out, false when no compilation unit covers addr.
+ */
+bool img_line_at(const struct img_lines *l, uint64_t addr, struct img_line *out);
+/*
+ * The inline chain at addr: up to max inlined calls, innermost first, into out; returns how many
+ * there are in all (0: addr is in no inlined code).
+ */
+size_t img_line_inlines(const struct img_lines *l, uint64_t addr, struct img_inline *out,
+			size_t max);
+
 #endif /* IMG_H */

@@ -1,4 +1,5 @@
-# image/module.mk - the one ELF image reader (img_*): segments, build-id, sections, symbols.
+# image/module.mk - the one ELF image reader (img_*): segments, build-id, sections, symbols, and
+# source lines (img_line.c: the only libdw user, as img_* are the only libelf users).
 MODULES += image
 image_DIR := image
 image_DEPS := compat

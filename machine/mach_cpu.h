@@ -57,6 +57,67 @@ struct mach_irq { /* one PMU interrupt */
 	uint64_t pc; /* the pc the interrupt reports (EV5: head of the issue stage; EV6: the
 		      * oldest instruction not yet retired) */
 	uint64_t cycle;
+	bool profileme; /* a ProfileMe record is complete: the handler reads it (and any more)
+			 * with pme_take(); pc is the record's, event means nothing */
+};
+
+/*
+ * ProfileMe [PM = MICRO'97 §4; HRM 6.10 ProfileMe mode]: the model picks one *fetched*
+ * instruction (bad path included) every randomised interval of fetched instructions, follows it
+ * to retire or abort and hands software one record. Which fields the EV67 really returns (PMPC,
+ * I_STAT, PCTR_CTL, PCTR0/1) and which are the paper's design: machine/EV6-MODEL.md, ProfileMe.
+ */
+enum mach_pme_status { /* retired, or why it aborted */
+		       MACH_PME_RETIRED,
+		       MACH_PME_AB_MISPREDICT, /* fetched on the bad path of a mispredicted branch or jump */
+		       MACH_PME_AB_STLD, /* replay trap: store-load order [HRM 2.11] */
+		       MACH_PME_AB_LDLD, /* replay trap: load-load order */
+		       MACH_PME_AB_MBOX, /* replay trap: other Mbox (LQ/SQ/MAF full, partial forward) */
+		       MACH_PME_AB_TRAP, /* younger than an older instruction's trap (replay, DTB miss): refetched */
+		       MACH_PME_NR,
+};
+
+/* Events of the sampled instruction (struct mach_pme.events). */
+#define MACH_PME_E_IMISS 0x001u /* I-cache miss: new fill stream (I_STAT ICM) */
+#define MACH_PME_E_ITBMISS 0x002u
+#define MACH_PME_E_DMISS 0x004u /* D-cache miss (served by the B-cache or memory) */
+#define MACH_PME_E_BCMISS 0x008u /* ... and the B-cache missed too (served by memory) */
+#define MACH_PME_E_DTBMISS 0x010u
+#define MACH_PME_E_TAKEN 0x020u /* conditional branch taken (PCTR_CTL TAK) */
+#define MACH_PME_E_MISPREDICT 0x040u /* branch or jump mispredicted (I_STAT MIS) */
+#define MACH_PME_E_LSO 0x080u /* it took a load-store order replay trap (I_STAT LSO) */
+#define MACH_PME_E_ALL 0x0ffu
+
+/* The latency registers [PM Table 1], cycles between the stages. */
+enum mach_pme_lat {
+	MACH_PME_L_FETCH_MAP,
+	MACH_PME_L_MAP_DATA, /* map -> operands ready */
+	MACH_PME_L_DATA_ISSUE, /* operands ready -> issue */
+	MACH_PME_L_ISSUE_READY, /* issue -> ready to retire */
+	MACH_PME_L_READY_RETIRE, /* ready to retire -> retire */
+	MACH_PME_L_NR,
+};
+
+struct mach_pme { /* one sampled instruction */
+	uint64_t pc; /* PMPC; bad path: the pc the front end fetched */
+	uint64_t ea; /* loads and stores: effective address */
+	uint64_t target; /* branches and jumps: where control went (retired only) */
+	uint64_t fetch; /* fetch cycle */
+	uint32_t lat[MACH_PME_L_NR]; /* retired: all; aborted: 0 (see span) */
+	uint32_t span; /* cycles from fetch to retire, or to the abort (0: unknown) */
+	uint32_t retire_delay; /* inum retire delay: cycles it was the oldest not retired */
+	uint16_t path; /* global branch history at fetch, 12 bits (profiled path register) */
+	uint16_t events; /* MACH_PME_E_* */
+	uint8_t status; /* enum mach_pme_status */
+	uint8_t pair; /* 0: single; 1: first of a pair; 2: second of a pair */
+	uint16_t pair_dist; /* second of a pair: fetch distance from the first (1..W) */
+	int32_t pair_lat; /* second of a pair: its fetch cycle minus the first's */
+};
+
+struct mach_pme_cfg {
+	uint32_t lo, hi; /* fetched instructions between samples (pairs), uniform in lo..hi */
+	uint32_t window; /* W: the second of a pair at a distance uniform in 1..W; 0: no pairs */
+	uint64_t seed;
 };
 
 struct mach_cpu_cfg { /* zero = the model's defaults */
@@ -78,6 +139,13 @@ struct mach_cpu_ops {
 	int (*truth_write)(void *model, const char *path);
 	int (*param)(const void *model, unsigned int i, const char **name, uint64_t *value);
 	void (*print_stats)(const void *model, FILE *f, uint64_t insns);
+	/*
+	 * ProfileMe (optional, NULL: the model has none). pme_config() starts sampling (cfg NULL:
+	 * stops) and returns 0 or -EINVAL (its limits: the model's); a complete record (a pair:
+	 * both, first then second) makes retire() return true; pme_take() hands the oldest one.
+	 */
+	int (*pme_config)(void *model, const struct mach_pme_cfg *cfg);
+	bool (*pme_take)(void *model, struct mach_pme *out);
 	/* The PMU events the model counts, bit e for enum mach_event e (0: the 21164's seven,
 	 * CYCLES..BRANCHMP); the sampler refuses to arm the others. */
 	uint32_t events;

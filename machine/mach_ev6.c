@@ -231,6 +231,7 @@ int mach_ev6_new_params(struct mach_ev6 **out, const struct mach_ev6_params *p)
 	memset(m->choice, 1, sizeof(m->choice));
 	memset(m->cyc_tag, 0xff, sizeof(m->cyc_tag));
 	ev6_pmu_init(m);
+	mach_ev6_pme_config(m, NULL);
 	if (p->truth && ev6_truth_new(m)) {
 		mach_ev6_free(m);
 		return -ENOMEM;
@@ -313,6 +314,7 @@ static inline int way_of(const uint64_t tag[2], uint64_t blk)
 
 struct ev6_step {
 	uint64_t f, mt, t, done, rt; /* fetch, map, issue, ready, retire */
+	uint64_t dr; /* operands ready in the cluster it issued in (ProfileMe's data ready) */
 	struct ev6_trec *tr;
 	unsigned int evb; /* events to count */
 	unsigned int cl; /* cluster it issued in */
@@ -631,23 +633,28 @@ static bool predict_cond(struct mach_ev6 *m, uint64_t pc, bool taken)
 }
 
 /* Branches and jumps resolved at issue s->t: prediction, redirect, bad-path fetch. */
-static void control(struct mach_ev6 *m, const struct ev6_op *o, const struct axp_event *ev,
-		    struct ev6_step *s)
+static void control(struct mach_ev6 *m, const struct ev6_op *o, const struct axp_insn *d,
+		    const struct axp_event *ev, struct ev6_step *s)
 {
-	uint64_t pc = ev->pc;
+	uint64_t pc = ev->pc, wrong = 0; /* where the bad path starts */
+	uint16_t path = m->path;
 	bool mp = false;
 	uint32_t pen = m->p.mispredict;
 
 	if (o->kind & EV6_K_CBR) {
 		mp = predict_cond(m, pc, ev->taken);
+		wrong = ev->taken ? pc + 4 : pc + 4 + 4 * (uint64_t)(int64_t)d->disp;
+		path = m->path ^ 1u; /* the bad path was fetched under the predicted direction */
 	} else if (o->kind & EV6_K_RET) {
 		m->ras_top = (m->ras_top + m->p.ras_n - 1) % m->p.ras_n;
 		mp = m->ras[m->ras_top] != ev->next_pc;
+		wrong = m->ras[m->ras_top];
 		pen = m->p.jsr_mispredict;
 	} else if (o->kind & EV6_K_JMP) {
 		uint64_t *tg = &m->jtgt[(pc >> 2) & (EV6_JTGT_N - 1)];
 
 		mp = *tg != ev->next_pc;
+		wrong = *tg;
 		*tg = ev->next_pc;
 		pen = m->p.jsr_mispredict;
 	}
@@ -667,6 +674,7 @@ static void control(struct mach_ev6 *m, const struct ev6_op *o, const struct axp
 		m->fetched += n;
 		tc(s, EV6_TC_BADPATH, n);
 		tc(s, EV6_TC_MISPREDICT, 1);
+		ev6_pme_badpath(m, wrong & ~3ull, n, s->f, redirect, path);
 		s->evb |= EVB_BRANCHMP;
 		m->f_redirect = max64(m->f_redirect, redirect);
 		m->f_new = true;
@@ -696,7 +704,7 @@ static inline void src(const struct mach_ev6 *m, unsigned int r, uint64_t *r0, u
 static void attempt(struct mach_ev6 *m, const struct ev6_op *o, const struct axp_insn *d,
 		    const struct axp_event *ev, unsigned int dst, struct ev6_step *s)
 {
-	uint64_t r0, r1;
+	uint64_t r0, r1, dr0, dr1;
 
 	s->trap = -1;
 	s->f = fetch(m, ev->pc, s);
@@ -708,6 +716,8 @@ static void attempt(struct mach_ev6 *m, const struct ev6_op *o, const struct axp
 		src(m, d->rb + o->sb - 1u, &r0, &r1);
 	if (o->sc)
 		src(m, d->rc + o->sc - 1u, &r0, &r1);
+	dr0 = r0;
+	dr1 = r1;
 	if (o->kind & (EV6_K_BARRIER | EV6_K_PAL)) { /* [U] wait until the older retired */
 		r0 = max64(r0, m->r_t);
 		r1 = max64(r1, m->r_t);
@@ -728,6 +738,9 @@ static void attempt(struct mach_ev6 *m, const struct ev6_op *o, const struct axp
 		r1 = max64(r1, s->reissue);
 	}
 	s->t = pick(m, o->pipes, r0, r1, &s->cl);
+	s->dr = s->cl ? dr1 : dr0;
+	if (s->dr > s->t)
+		s->dr = s->t;
 	s->done = s->t + o->lat;
 	if (ev->is_load || ev->is_store) {
 		uint64_t vpn = ev->ea >> 13;
@@ -797,13 +810,74 @@ static void account(struct mach_ev6 *m, const struct axp_event *ev, struct ev6_s
 	}
 }
 
+/* ProfileMe's events of the instruction so far [PM §4.1; HRM 6.10 I_STAT, PCTR_CTL]. */
+static uint16_t pme_events(const struct ev6_step *s, const struct axp_event *ev, bool cond)
+{
+	uint16_t e = 0;
+
+	e |= (s->evb & EVB_IMISS) ? MACH_PME_E_IMISS : 0;
+	e |= (s->evb & EVB_ITBMISS) ? MACH_PME_E_ITBMISS : 0;
+	e |= (s->evb & EVB_DMISS) ? MACH_PME_E_DMISS : 0;
+	e |= (s->evb & EVB_BCMISS) ? MACH_PME_E_BCMISS : 0;
+	e |= (s->evb & EVB_DTBMISS) ? MACH_PME_E_DTBMISS : 0;
+	e |= (s->evb & EVB_BRANCHMP) ? MACH_PME_E_MISPREDICT : 0;
+	e |= (cond && ev->taken) ? MACH_PME_E_TAKEN : 0;
+	return e;
+}
+
+/* A sampled copy of the instruction at ev->pc aborted: fetched at f, aborted at `abort` (0:
+ * unknown), with history `path`. */
+static void pme_aborted(struct mach_ev6 *m, unsigned int sel, const struct axp_event *ev,
+			enum mach_pme_status why, uint64_t f, uint64_t abort, uint16_t path,
+			uint16_t events)
+{
+	struct mach_pme r;
+
+	memset(&r, 0, sizeof(r));
+	r.pc = ev->pc;
+	r.ea = (ev->is_load || ev->is_store) ? ev->ea : 0;
+	r.fetch = f;
+	r.span = abort > f ? (uint32_t)(abort - f) : 0;
+	r.path = path;
+	r.events = events;
+	r.status = (uint8_t)why;
+	ev6_pme_done(m, sel, &r);
+}
+
+/* The sampled instruction retired at s->rt: the whole record, latency registers included. */
+static void pme_retired(struct mach_ev6 *m, unsigned int sel, const struct ev6_op *o,
+			const struct axp_event *ev, const struct ev6_step *s, uint64_t prev_rt,
+			uint16_t path)
+{
+	struct mach_pme r;
+
+	memset(&r, 0, sizeof(r));
+	r.pc = ev->pc;
+	r.ea = (ev->is_load || ev->is_store) ? ev->ea : 0;
+	if (o->kind & (EV6_K_CBR | EV6_K_UBR | EV6_K_JMP | EV6_K_RET))
+		r.target = ev->next_pc;
+	r.fetch = s->f;
+	r.lat[MACH_PME_L_FETCH_MAP] = (uint32_t)(s->mt - s->f);
+	r.lat[MACH_PME_L_MAP_DATA] = (uint32_t)(s->dr - s->mt);
+	r.lat[MACH_PME_L_DATA_ISSUE] = (uint32_t)(s->t - s->dr);
+	r.lat[MACH_PME_L_ISSUE_READY] = (uint32_t)(s->done - s->t);
+	r.lat[MACH_PME_L_READY_RETIRE] = (uint32_t)(s->rt - s->done);
+	r.span = (uint32_t)(s->rt - s->f);
+	r.retire_delay = (uint32_t)(s->rt - prev_rt);
+	r.path = path;
+	r.events = pme_events(s, ev, (o->kind & EV6_K_CBR) != 0);
+	r.status = MACH_PME_RETIRED;
+	ev6_pme_done(m, sel, &r);
+}
+
 void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct axp_event *ev)
 {
 	const struct ev6_op *o = &m->ops[d->op];
 	const unsigned int dst = dest_reg(o, d);
 	struct ev6_step s;
 	uint64_t prev_rt = m->r_t, rt;
-	unsigned int tries = 0;
+	unsigned int tries = 0, sel;
+	const uint16_t path = m->path; /* the global history this instruction was fetched with */
 
 	s.evb = 0;
 	s.reissue = 0;
@@ -816,11 +890,20 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 		m->fetched++;
 		tc(&s, EV6_TC_FETCH, 1);
 		tc(&s, EV6_TC_AB_YOUNGER, 1);
+		sel = ev6_pme_tick(m);
+		if (sel)
+			pme_aborted(m, sel, ev, MACH_PME_AB_TRAP, m->f_t, 0, path, 0);
 	}
 	for (;;) {
+		sel = ev6_pme_tick(m);
 		attempt(m, o, d, ev, dst, &s);
 		if (s.trap < 0 || tries++ == 4) /* a bound on pathological chains */
 			break;
+		if (sel)
+			pme_aborted(m, sel, ev, MACH_PME_AB_STLD + (unsigned int)s.trap, s.f,
+				    s.trap_at, path,
+				    (uint16_t)(pme_events(&s, ev, false) |
+					       (s.trap != EV6_RP_MBOX ? MACH_PME_E_LSO : 0)));
 		/* replay trap [HRM 2.11]: abort it and the younger, refetch */
 		m->replays[s.trap]++;
 		m->aborted++;
@@ -851,7 +934,7 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 
 	/* control flow */
 	if (o->kind & (EV6_K_CBR | EV6_K_UBR | EV6_K_JMP | EV6_K_RET))
-		control(m, o, ev, &s);
+		control(m, o, d, ev, &s);
 	if (ev->next_pc != ev->pc + 4)
 		m->f_new = true;
 	if (o->kind & EV6_K_PAL) {
@@ -901,6 +984,8 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 		ev6_pmu_overflow(m, MACH_EV_CYCLES);
 	account(m, ev, &s, prev_rt, (o->kind & EV6_K_CBR) != 0);
 	ev6_pmu_event(m, MACH_EV_RETIRED);
+	if (sel)
+		pme_retired(m, sel, o, ev, &s, prev_rt, path);
 	if (m->min_due <= rt)
 		ev6_pmu_deliver(m, ev->pc, rt);
 }

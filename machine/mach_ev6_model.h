@@ -9,6 +9,8 @@
 #include "mach_cpu.h"
 #include "mach_trec.h"
 
+#include "vs_core.h"
+
 /*
  * Private to the EV6 model (mach_ev6*.c) and its tests; the machine knows it only through
  * mach_ev6_cpu_ops (mach_cpu.h). The model and the source of every number: machine/EV6-MODEL.md
@@ -128,6 +130,9 @@ enum ev6_tc {
 #define EV6_IRQ_Q 16
 #define EV6_HIST 8
 #define EV6_JTGT_N 1024
+#define EV6_PME_Q 8 /* complete ProfileMe records not yet taken */
+#define EV6_PME_GAP 256 /* lo must exceed W + this: one pair in flight at a time */
+#define EV6_PME_W_MAX 1024
 
 struct ev6_mem_rec { /* a recent load or store */
 	uint64_t pc, ea, issue, retire;
@@ -226,6 +231,19 @@ struct mach_ev6 {
 	uint64_t irq_dropped;
 	uint64_t hist_pc[EV6_HIST], hist_t[EV6_HIST]; /* the last retired: pc, retire cycle */
 
+	/* ProfileMe (mach_ev6_pme.c); pme_due UINT64_MAX: off */
+	uint64_t pme_n; /* fetched instructions so far (= fetched while on) */
+	uint64_t pme_due; /* the fetch index of the next selection: min(next, next2) */
+	uint64_t pme_next, pme_next2, pme_first; /* next first, next second, last first chosen */
+	uint64_t pme_dist; /* the fetch distance of the last second chosen */
+	struct mach_pme_cfg pme_cfg;
+	struct vs_prng pme_rng;
+	struct mach_pme pme_pend[2]; /* the pair (or single) being followed */
+	unsigned int pme_have, pme_want; /* bits: 1 first, 2 second */
+	struct mach_pme pme_q[EV6_PME_Q];
+	unsigned int pme_qh, pme_qn;
+	uint64_t pme_taken, pme_dropped;
+
 	/* statistics */
 	uint64_t aborted, badpath, fetched;
 	uint64_t replays[EV6_RP_NR];
@@ -265,6 +283,25 @@ int mach_ev6_truth_write(struct mach_ev6 *m, const char *path);
 bool mach_ev6_truth_get(const struct mach_ev6 *m, uint64_t pc, struct ev6_trec *out);
 uint64_t mach_ev6_replay_count(const struct mach_ev6 *m, uint64_t pc, uint64_t cause,
 			       enum ev6_replay kind);
+
+/* mach_ev6_pme.c: ProfileMe */
+int mach_ev6_pme_config(struct mach_ev6 *m, const struct mach_pme_cfg *cfg);
+bool mach_ev6_pme_take(struct mach_ev6 *m, struct mach_pme *out);
+unsigned int ev6_pme_select(struct mach_ev6 *m);
+/* The instruction(s) chosen by `sel` (bits 1 first, 2 second) completed as *r. */
+void ev6_pme_done(struct mach_ev6 *m, unsigned int sel, const struct mach_pme *r);
+/* n bad-path instructions from pc `at` fetched from cycle f (fetch_width a cycle), aborted at
+ * cycle `abort`, with global history `path`. */
+void ev6_pme_badpath(struct mach_ev6 *m, uint64_t at, uint64_t n, uint64_t f, uint64_t abort,
+		     uint16_t path);
+
+/* One instruction fetched: which selections (bits 1 first, 2 second) chose it (0 mostly). */
+static inline unsigned int ev6_pme_tick(struct mach_ev6 *m)
+{
+	if (m->pme_n++ != m->pme_due)
+		return 0;
+	return ev6_pme_select(m);
+}
 
 /* mach_ev6_pmu.c */
 void ev6_pmu_init(struct mach_ev6 *m);

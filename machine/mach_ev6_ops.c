@@ -33,12 +33,34 @@ static bool ev6_retire(void *model, const struct axp_insn *d, const struct axp_e
 	struct mach_ev6 *m = model;
 
 	mach_ev6_retire(m, d, ev);
-	return m->nready != 0;
+	return m->nready != 0 || m->pme_qn != 0;
 }
 
+static int ev6_pme_config(void *model, const struct mach_pme_cfg *cfg)
+{
+	return mach_ev6_pme_config(model, cfg);
+}
+
+static bool ev6_pme_take(void *model, struct mach_pme *out)
+{
+	return mach_ev6_pme_take(model, out);
+}
+
+/* Counter interrupts first; then a complete ProfileMe record raises its own [PM §4.1]. */
 static bool ev6_irq_take(void *model, struct mach_irq *irq)
 {
-	return mach_ev6_irq_take(model, irq);
+	struct mach_ev6 *m = model;
+
+	irq->profileme = false;
+	if (mach_ev6_irq_take(m, irq))
+		return true;
+	if (!m->pme_qn)
+		return false;
+	irq->profileme = true;
+	irq->event = MACH_EV_RETIRED;
+	irq->pc = m->pme_q[m->pme_qh].pc;
+	irq->cycle = m->r_t;
+	return true;
 }
 
 static void ev6_pmu_arm(void *model, enum mach_event event, uint64_t period)
@@ -144,5 +166,7 @@ const struct mach_cpu_ops mach_ev6_cpu_ops = {
 	.truth_write = ev6_truth_write,
 	.param = ev6_param,
 	.print_stats = ev6_print_stats,
+	.pme_config = ev6_pme_config,
+	.pme_take = ev6_pme_take,
 	.events = (1u << MACH_EV_NR) - 1,
 };

@@ -295,7 +295,9 @@ static int cpu_setup(struct mach_sampler *s)
 	struct vs_platform plat = {
 		.amask = s->m->cfg.amask,
 		.implver = s->m->cfg.implver,
+		.caps = s->m->cpu->pme_config ? VS_CAP_PROFILEME : 0,
 	};
+	struct mach_pme_cfg pc;
 	int ret;
 
 	for (unsigned int c = 0; c < s->ncpu; c++) {
@@ -311,9 +313,56 @@ static int cpu_setup(struct mach_sampler *s)
 		ret = vs_cpu_init(s->mems[c], s->mem_len, &cfg, &plat, &s->cpus[c]);
 		if (ret)
 			return ret;
+		if (cfg.mode != VS_MODE_PROFILEME)
+			continue;
+		pc = (struct mach_pme_cfg){ .lo = cfg.pme_period.lo,
+					    .hi = cfg.pme_period.hi,
+					    .window = cfg.pme_window,
+					    .seed = cfg.seed ^ 0x243f6a8885a308d3ULL };
+		ret = s->m->cpu->pme_config(s->m->models[c], &pc);
+		if (ret)
+			return ret;
 	}
 	s->cpu = s->cpus[s->m->cpu_id < s->ncpu ? s->m->cpu_id : 0];
 	return 0;
+}
+
+/* The model's ProfileMe records (machine/mach_cpu.h) as the ABI's (vs_abi.h): same values. */
+_Static_assert((int)MACH_PME_NR == (int)VS_PME_NR && MACH_PME_E_ALL == VS_PME_E_ALL &&
+		       (int)MACH_PME_L_NR == VS_PME_L_NR &&
+		       (int)MACH_PME_AB_TRAP == (int)VS_PME_AB_TRAP &&
+		       MACH_PME_E_LSO == VS_PME_E_LSO && MACH_PME_E_BCMISS == VS_PME_E_BCMISS,
+	       "ProfileMe status, events and latencies match the ABI");
+
+static void pme_deliver(struct mach_sampler *s)
+{
+	struct mach_pme p;
+
+	while (s->m->cpu->pme_take(s->m->model, &p)) {
+		struct vs_rec_profileme r;
+		bool wake = false;
+
+		memset(&r, 0, sizeof(r));
+		r.pid = s->pid;
+		r.pc = p.pc;
+		r.ea = p.ea;
+		r.target = p.target;
+		memcpy(r.lat, p.lat, sizeof(r.lat));
+		r.span = p.span;
+		r.retire_delay = p.retire_delay;
+		r.pair_lat = p.pair == 2 ? p.pair_lat : 0;
+		r.path = p.path & 0xfff;
+		r.events = p.events;
+		r.status = p.status;
+		r.pair = p.pair;
+		r.pair_dist = p.pair == 2 ? p.pair_dist : 0;
+		r.flags = VS_SF_USER;
+		s->st.irqs++;
+		if (vs_profileme(s->cpu, &r, &wake) == -EINVAL)
+			s->st.pme_bad++;
+		if (wake)
+			drain_ready(s);
+	}
 }
 
 static void arm_all(struct mach_sampler *s)
@@ -352,6 +401,10 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 	if (s->m->pid != s->host_pid)
 		forked(s);
 	s->cpu = s->cpus[s->m->cpu_id];
+	if (irq->profileme) {
+		pme_deliver(s);
+		goto tick;
+	}
 	if (ev < 0) {
 		s->m->cpu->pmu_arm(s->m->model, irq->event, 0);
 		return;
@@ -377,6 +430,7 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 		if (vs_interp_take_wake(s->cpu))
 			drain_ready(s);
 	}
+tick:
 	if (s->o.tick && ++s->ticks >= s->o.tick_every) {
 		s->ticks = 0;
 		s->o.tick(s->o.tick_priv);
@@ -402,6 +456,8 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 		if ((opts->cfg.events & (1u << e)) &&
 		    (ev_map[e] < 0 || !(mach_cpu_events(m->cpu) & (1u << ev_map[e]))))
 			return -EOPNOTSUPP; /* REPLAYS: only a model that counts them (EV6) */
+	if (opts->cfg.mode == VS_MODE_PROFILEME && (!m->cpu->pme_config || !m->cpu->pme_take))
+		return -EOPNOTSUPP; /* ProfileMe: only a model that has it (EV6) */
 	if (opts->truth_hi < opts->truth_lo || opts->truth_hi - opts->truth_lo > (1ull << 32))
 		return -EINVAL;
 	s = calloc(1, sizeof(*s));
@@ -483,6 +539,8 @@ void mach_sampler_free(struct mach_sampler *s)
 		return;
 	if (s->m->hooks.priv == s)
 		s->m->hooks = s->saved_hooks;
+	if (s->o.cfg.mode == VS_MODE_PROFILEME)
+		s->m->cpu->pme_config(s->m->model, NULL);
 	if (s->m->cfg.mem_priv == s) {
 		s->m->cfg.mem = s->base;
 		s->m->cfg.mem_priv = s->base_priv;

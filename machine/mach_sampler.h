@@ -74,6 +74,7 @@ struct mach_sampler_stats {
 	uint64_t drained_records;
 	uint64_t sink_errors; /* sink calls that returned an error */
 	uint64_t forks; /* times a forked child discarded the parent's state */
+	uint64_t pme_bad; /* ProfileMe records the sampler refused (a glue bug: never expected) */
 };
 
 struct mach_sampler;
@@ -81,7 +82,9 @@ struct mach_sampler;
 /*
  * Plug a sampler into m (which must have a CPU model: mach_opts.cpu) and arm the PMU for
  * every event of cfg. -EINVAL for a bad configuration or no timing model, -EOPNOTSUPP for an
- * event the EV5 PMU does not count (VS_EV_REPLAYS, VS_EV_USER6/7), -ENOMEM.
+ * event the EV5 PMU does not count (VS_EV_REPLAYS, VS_EV_USER6/7) or VS_MODE_PROFILEME on a
+ * model without ProfileMe (EV5), -ENOMEM. PROFILEME: each complete record the model raises
+ * goes into the sample buffers as a VS_REC_PROFILEME (a pair: two, first then second).
  */
 int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 		     const struct mach_sampler_opts *opts);

@@ -39,6 +39,7 @@
  *       conflicts.prof          PDB_FT_CONFLICTS: (load offset, prior image key, prior offset,
  *                               kind) -> count, smallest distance
  *       vcount.prof             PDB_FT_VCOUNT: offset -> times interpreted
+ *       profileme.prof          PDB_FT_PROFILEME: offset -> ProfileMe aggregates
  *   Names beginning with '.' are temporary files of a writer (".NAME.tmp.XXXXXX"); readers ignore
  *   them and pdb_open(create) removes the ones a crashed writer left. Readers skip file names they
  *   do not know (a later version's tables). A file exists only when its table is not empty.
@@ -105,6 +106,20 @@
  *   PDB_FT_SAMPLES: columns  offset (delta1, scaled), count; then (version >= 2) the period
  *        record: two varints, samples_p and events2 (PERIODS).
  *   PDB_FT_VCOUNT: columns  offset (delta1, scaled), count.
+ *   PDB_FT_PROFILEME: columns  offset (delta1, scaled), then the fields of struct
+ *        pdb_profileme in order, one column each (PDB_PME_COLS - 1): status[0..5] (retired;
+ *        aborted on a mispredicted path, by a store-load, load-load or other Mbox replay, as
+ *        younger than an older trap), events[0..7] (samples with an I-cache miss, ITB miss,
+ *        D-cache miss, B-cache miss, DTB miss, taken conditional branch, mispredict, load-store
+ *        order replay), lat_sum[0..4] (retired: cycles fetch->map, map->data ready, data
+ *        ready->issue, issue->retire ready, retire ready->retire), retire_delay_sum,
+ *        hist[0..15] (retired samples by fetch->retire-ready cycles, buckets as latency.prof),
+ *        pair_samples, useful, inprog_sum, wsum, samples_p, events2 (the meaning of each at
+ *        struct pdb_profileme). Rules (else damage): the status counts sum to >= 1 (the
+ *        samples); each event count <= the samples; B-cache misses <= D-cache misses; the
+ *        histogram sums to the retired count; useful <= pair_samples <= samples; wsum >=
+ *        pair_samples; samples_p <= the samples, samples_p and events2 both 0 or both not, their
+ *        mean interval events2 / (2 samples_p) >= 1. Merges add every column.
  *   PDB_FT_LATENCY: columns  offset (delta1, scaled), level[0..4] (loads satisfied in the unknown
  *        level, D-cache, S-cache, B-cache, memory), latency_sum (cycles), hist[0..15] (loads by
  *        latency: bucket 0 = 0 cycles, b = 2^(b-1) .. 2^b - 1, 15 = 2^14 or more; the sampler's
@@ -129,7 +144,8 @@
  *   PDB_FT_MANIFEST (version >= 3): n rows sorted by key, strictly; each row: key (varint length
  *        1..PDB_KEY_MAX, bytes: a valid key or "unknown"), tables (varint, not 0: bit e for
  *        <EVENT>.prof of event e (e < PDB_EV_MAX), then bits 32 values.prof, 33 latency.prof,
- *        34 conflicts.prof, 35 vcount.prof, for "unknown" bit 36 unknown.prof, and only those).
+ *        34 conflicts.prof, 35 vcount.prof, 37 profileme.prof, for "unknown" bit 36
+ *        unknown.prof, and only those).
  *   Trailing bytes after the last column are damage.
  *
  * PERIODS. A sample stands for "period" events, the period being drawn uniformly from the
@@ -275,6 +291,7 @@ enum pdb_ftype {
 	PDB_FT_ORIGINS = 8, /* version >= 2 */
 	PDB_FT_MANIFEST = 9, /* version >= 3 */
 	PDB_FT_JOURNAL = 10, /* version >= 3: DIR/journal (TRANSACTIONS) */
+	PDB_FT_PROFILEME = 11, /* version >= 3: profileme.prof */
 	PDB_FT_NR,
 };
 
@@ -316,6 +333,31 @@ struct pdb_latency {
 	uint64_t level[PDB_LAT_LEVELS]; /* loads satisfied at each level */
 	uint64_t latency_sum; /* cycles summed over the loads */
 	uint64_t hist[PDB_LAT_BUCKETS]; /* loads by latency bucket; sums to the level total */
+};
+
+/* ProfileMe aggregates of one instruction (PDB_FT_PROFILEME; vs_abi.h VS_REC_PROFILEME). */
+#define PDB_PME_STATUS 6 /* retired, aborted: mispredict, STLD, LDLD, Mbox replay, older trap */
+#define PDB_PME_EVENTS 8 /* imiss, itbmiss, dmiss, bcmiss, dtbmiss, taken, mispredict, lso */
+#define PDB_PME_LATS 5 /* fetch-map, map-data, data-issue, issue-ready, ready-retire */
+#define PDB_PME_BUCKETS 16 /* as PDB_LAT_BUCKETS */
+#define PDB_PME_COLS (1 + PDB_PME_STATUS + PDB_PME_EVENTS + PDB_PME_LATS + 1 + PDB_PME_BUCKETS + 6)
+struct pdb_profileme {
+	uint64_t status[PDB_PME_STATUS]; /* samples by status; they sum to the samples, >= 1 */
+	uint64_t events[PDB_PME_EVENTS]; /* samples with each event, each <= the samples */
+	uint64_t lat_sum[PDB_PME_LATS]; /* retired samples: cycles in each stage, summed */
+	uint64_t retire_delay_sum; /* retired samples: inum retire delay cycles, summed */
+	uint64_t hist[PDB_PME_BUCKETS]; /* retired samples by fetch->retire-ready cycles
+					 * (vs_lat_bucket); sums to status[0] */
+	uint64_t pair_samples; /* samples in a pair (either role), <= the samples */
+	uint64_t useful; /* of those, the partner issued while this one was in progress (fetch to
+			  * retire ready) and retired: U_I [PM §5.2.3], <= pair_samples */
+	uint64_t inprog_sum; /* pair samples: fetch->retire-ready (aborted: fetch->abort) cycles,
+			      * summed: L_I */
+	uint64_t wsum; /* pair samples: the pair window W each was drawn with, summed */
+	uint64_t samples_p, events2; /* as PERIODS: samples with a known interval, and twice the
+				      * fetched instructions they stand for (lo + hi each; half
+				      * that, rounded up, in a run with pairs: two samples an
+				      * interval) */
 };
 
 /* One image of an epoch's index. */
@@ -373,6 +415,11 @@ int pdb_prof_add_hotlist(struct pdb_prof *p, uint64_t offset, unsigned int dest,
 			 const struct hotlist *h);
 /* Add lat (level and hist sums equal and >= 1, else -EINVAL; -EOVERFLOW past 2^64). */
 int pdb_prof_add_latency(struct pdb_prof *p, uint64_t offset, const struct pdb_latency *lat);
+/* Add ProfileMe aggregates: -EINVAL when pme breaks the rules of PDB_FT_PROFILEME, -EOVERFLOW. */
+int pdb_prof_add_profileme(struct pdb_prof *p, uint64_t offset, const struct pdb_profileme *pme);
+/* 0 when pme keeps the rules of PDB_FT_PROFILEME (*samples: its samples), else -EINVAL with
+ * *why. */
+int pdb_profileme_check(const struct pdb_profileme *pme, uint64_t *samples, const char **why);
 /*
  * prior_key: the image key of the earlier access ("" when unattributed: prior_offset is its pc).
  * kind: PDB_CNF_*. count 0 is a no-op. dist_min >= 1; the smaller is kept.
@@ -445,6 +492,12 @@ int pdb_prof_samples(const struct pdb_prof *p, unsigned int event, struct pdb_co
 int pdb_prof_vcounts(const struct pdb_prof *p, struct pdb_count **out, size_t *n);
 int pdb_prof_values(const struct pdb_prof *p, struct pdb_value **out, size_t *n);
 int pdb_prof_latencies(const struct pdb_prof *p, struct pdb_lat **out, size_t *n);
+struct pdb_pme {
+	uint64_t offset;
+	struct pdb_profileme pme;
+};
+/* The ProfileMe table sorted by offset (malloc'd; NULL, 0 when empty). 0 or -ENOMEM. */
+int pdb_prof_profileme(const struct pdb_prof *p, struct pdb_pme **out, size_t *n);
 int pdb_prof_conflicts(const struct pdb_prof *p, struct pdb_conflict **out, size_t *n);
 int pdb_prof_unknowns(const struct pdb_prof *p, struct pdb_unknown **out, size_t *n);
 

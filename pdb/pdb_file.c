@@ -5,7 +5,8 @@
 #include "pdb_int.h"
 
 #define ZLIB_LEVEL 6 /* on bench_pdb's CYCLES file level 9 saves 2.6% for 6.6x the time */
-#define MAX_COLS (2 + PDB_LAT_LEVELS + PDB_LAT_BUCKETS) /* latency: offset, levels, sum, hist */
+#define LAT_COLS (2 + PDB_LAT_LEVELS + PDB_LAT_BUCKETS) /* latency: offset, levels, sum, hist */
+#define MAX_COLS PDB_PME_COLS /* profileme: offset and every field, the most columns */
 #define WANT_ANY (-1) /* pdb_parse_table: any profile table */
 #define WANT_INDEX (-2) /* an index file */
 #define WANT_ORIGINS (-3) /* an epoch's merge record */
@@ -139,6 +140,24 @@ static int enc_latency(struct enc *e, const struct pdb_map *m)
 	put_column(e, v, m->n, FIELD(struct pdb_e_lat, lat.latency_sum), 8, 0);
 	for (i = 0; i < PDB_LAT_BUCKETS; i++)
 		put_column(e, v, m->n, FIELD(struct pdb_e_lat, lat.hist[i]), 8, 0);
+	e->n = m->n;
+	free(v);
+	return 0;
+}
+
+static int enc_profileme(struct enc *e, const struct pdb_map *m)
+{
+	const void **v;
+	unsigned int i;
+	int err = pdb_map_sorted(m, pdb_cmp_off, &v);
+
+	if (err)
+		return err;
+	if (aligned4(v, m->n, FIELD(struct pdb_e_pme, off)))
+		e->flags |= PDB_FL_ALIGN4;
+	put_offsets(e, v, m->n, FIELD(struct pdb_e_pme, off), true);
+	for (i = 0; i < PDB_PME_COLS - 1; i++)
+		put_column(e, v, m->n, FIELD(struct pdb_e_pme, pme) + 8 * i, 8, 0);
 	e->n = m->n;
 	free(v);
 	return 0;
@@ -342,6 +361,8 @@ int pdb_encode_table(const struct pdb_prof *p, unsigned int t, const struct pdb_
 		err = enc_values(&e, &p->t[t]);
 	else if (t == PDB_T_LATENCY)
 		err = enc_latency(&e, &p->t[t]);
+	else if (t == PDB_T_PROFILEME)
+		err = enc_profileme(&e, &p->t[t]);
 	else if (t == PDB_T_CONFLICTS)
 		err = enc_conflicts(&e, p);
 	else
@@ -358,12 +379,12 @@ int pdb_encode(const struct pdb_prof *p, unsigned int type, unsigned int event, 
 	static const unsigned int table_of_type[PDB_FT_NR] = {
 		[PDB_FT_VALUES] = PDB_T_VALUES,	      [PDB_FT_LATENCY] = PDB_T_LATENCY,
 		[PDB_FT_CONFLICTS] = PDB_T_CONFLICTS, [PDB_FT_VCOUNT] = PDB_T_VCOUNT,
-		[PDB_FT_UNKNOWN] = PDB_T_UNKNOWN,
+		[PDB_FT_UNKNOWN] = PDB_T_UNKNOWN,     [PDB_FT_PROFILEME] = PDB_T_PROFILEME,
 	};
 
 	if (type == PDB_FT_SAMPLES)
 		return event < PDB_EV_MAX ? pdb_encode_table(p, event, NULL, buf, len) : -EINVAL;
-	if (type < PDB_FT_VALUES || type > PDB_FT_UNKNOWN)
+	if ((type < PDB_FT_VALUES || type > PDB_FT_UNKNOWN) && type != PDB_FT_PROFILEME)
 		return -EINVAL;
 	return pdb_encode_table(p, table_of_type[type], NULL, buf, len);
 }
@@ -508,6 +529,7 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 		[PDB_FT_CONFLICTS] = PDB_T_CONFLICTS,
 		[PDB_FT_VCOUNT] = PDB_T_VCOUNT,
 		[PDB_FT_UNKNOWN] = PDB_T_UNKNOWN,
+		[PDB_FT_PROFILEME] = PDB_T_PROFILEME,
 		[PDB_FT_INDEX] = -1,
 		[PDB_FT_ORIGINS] = -1,
 		[PDB_FT_MANIFEST] = -1,
@@ -557,7 +579,9 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 				  want == WANT_JOURNAL	? "a journal" :
 							  "a profile table");
 	if ((h->type == PDB_FT_ORIGINS && version < 2) ||
-	    ((h->type == PDB_FT_MANIFEST || h->type == PDB_FT_JOURNAL) && version < 3))
+	    ((h->type == PDB_FT_MANIFEST || h->type == PDB_FT_JOURNAL ||
+	      h->type == PDB_FT_PROFILEME) &&
+	     version < 3))
 		return AX_CORRUPT(err, name, 6, "file type %u in a version %u file", h->type,
 				  version);
 	if (h->flags & ~PDB_FL_KNOWN || ((h->flags & PDB_FL_IDENT) && version < 3))
@@ -849,7 +873,7 @@ static int parse_latency(struct pctx *c, const struct hdr *h, struct pdb_prof *p
 	unsigned int j;
 	int err;
 
-	err = read_cols(c, h->n, MAX_COLS, &k);
+	err = read_cols(c, h->n, LAT_COLS, &k);
 	if (!err)
 		err = undelta(c, &k, 0, true, true);
 	for (i = 0; !err && i < k.n; i++) {
@@ -866,6 +890,31 @@ static int parse_latency(struct pctx *c, const struct hdr *h, struct pdb_prof *p
 			break;
 		}
 		err = added(c, pdb_prof_add_latency(p, k.v[i], &lat));
+	}
+	free(k.v);
+	return err;
+}
+
+static int parse_profileme(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
+{
+	struct pdb_profileme pme;
+	uint64_t *f = (uint64_t *)&pme, i, n;
+	const char *why = "?";
+	struct cols k;
+	int err;
+
+	err = read_cols(c, h->n, PDB_PME_COLS, &k);
+	if (!err)
+		err = undelta(c, &k, 0, true, true);
+	for (i = 0; !err && i < k.n; i++) {
+		for (unsigned int j = 0; j < PDB_PME_COLS - 1; j++)
+			f[j] = k.v[(1 + j) * k.n + i];
+		if (pdb_profileme_check(&pme, &n, &why)) {
+			err = PDB_CORRUPT_IN(c, col_pos(c, &k, 1, i), "record %llu: %s",
+					     (unsigned long long)i, why);
+			break;
+		}
+		err = added(c, pdb_prof_add_profileme(p, k.v[i], &pme));
 	}
 	free(k.v);
 	return err;
@@ -1086,6 +1135,8 @@ int pdb_parse_table(const void *buf, size_t len, const char *name, int want,
 		ret = parse_values(&c, &h, p);
 	else if (h.table == PDB_T_LATENCY)
 		ret = parse_latency(&c, &h, p);
+	else if (h.table == PDB_T_PROFILEME)
+		ret = parse_profileme(&c, &h, p);
 	else if (h.table == PDB_T_CONFLICTS)
 		ret = parse_conflicts(&c, &h, p);
 	else

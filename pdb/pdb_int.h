@@ -137,10 +137,12 @@ enum pdb_table {
 	PDB_T_CONFLICTS,
 	PDB_T_VCOUNT,
 	PDB_T_UNKNOWN,
+	PDB_T_PROFILEME, /* after UNKNOWN: manifest bits are table ids (pdb.h MANIFEST) */
 	PDB_T_NR,
 };
 #define PDB_T_BIT(t) (1ull << (t))
-#define PDB_T_IMAGE_MASK (PDB_T_BIT(PDB_T_UNKNOWN) - 1) /* every table but the unknown one */
+#define PDB_T_IMAGE_MASK \
+	((PDB_T_BIT(PDB_T_NR) - 1) & ~PDB_T_BIT(PDB_T_UNKNOWN)) /* every table but unknown */
 
 /* Map entries. The key is the first ksize bytes. */
 struct pdb_e_count { /* samples of one event, vcount */
@@ -156,6 +158,10 @@ struct pdb_e_value {
 struct pdb_e_lat {
 	uint64_t off;
 	struct pdb_latency lat;
+};
+struct pdb_e_pme {
+	uint64_t off;
+	struct pdb_profileme pme;
 };
 struct pdb_e_cnf { /* key: load_off, prior_off, keyid, kind (24 bytes) */
 	uint64_t load_off;

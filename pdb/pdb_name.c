@@ -126,6 +126,7 @@ static const char *const table_names[] = {
 	[PDB_T_CONFLICTS - PDB_EV_MAX] = "conflicts.prof",
 	[PDB_T_VCOUNT - PDB_EV_MAX] = "vcount.prof",
 	[PDB_T_UNKNOWN - PDB_EV_MAX] = "unknown.prof",
+	[PDB_T_PROFILEME - PDB_EV_MAX] = "profileme.prof",
 };
 
 const char *pdb_table_file(unsigned int t, char *buf)
@@ -173,6 +174,8 @@ unsigned int pdb_table_type(unsigned int t, unsigned int *event)
 		return PDB_FT_CONFLICTS;
 	case PDB_T_VCOUNT:
 		return PDB_FT_VCOUNT;
+	case PDB_T_PROFILEME:
+		return PDB_FT_PROFILEME;
 	default:
 		return PDB_FT_UNKNOWN;
 	}

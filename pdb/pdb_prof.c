@@ -31,6 +31,7 @@ struct pdb_prof *pdb_prof_new(void)
 	pdb_map_init(&p->t[PDB_T_CONFLICTS], 24, sizeof(struct pdb_e_cnf));
 	pdb_map_init(&p->t[PDB_T_VCOUNT], 8, sizeof(struct pdb_e_count));
 	pdb_map_init(&p->t[PDB_T_UNKNOWN], 16, sizeof(struct pdb_e_unk));
+	pdb_map_init(&p->t[PDB_T_PROFILEME], 8, sizeof(struct pdb_e_pme));
 	pdb_map_init(&p->keyhash, 8, sizeof(struct pdb_e_keyhash));
 	hotlist_rng_seed(&p->rng, PROF_RNG_SEED);
 	return p;
@@ -243,6 +244,74 @@ int pdb_prof_add_latency(struct pdb_prof *p, uint64_t offset, const struct pdb_l
 	return 0;
 }
 
+int pdb_profileme_check(const struct pdb_profileme *m, uint64_t *samples, const char **why)
+{
+	uint64_t n = 0, h = 0;
+	unsigned int i;
+
+	for (i = 0; i < PDB_PME_STATUS; i++) {
+		if (m->status[i] > UINT64_MAX - n)
+			return (*why = "status counts overflow"), -EINVAL;
+		n += m->status[i];
+	}
+	for (i = 0; i < PDB_PME_BUCKETS; i++) {
+		if (m->hist[i] > UINT64_MAX - h)
+			return (*why = "histogram overflows"), -EINVAL;
+		h += m->hist[i];
+	}
+	if (!n)
+		return (*why = "no samples"), -EINVAL;
+	for (i = 0; i < PDB_PME_EVENTS; i++)
+		if (m->events[i] > n)
+			return (*why = "an event count exceeds the samples"), -EINVAL;
+	if (m->events[3] > m->events[2])
+		return (*why = "more B-cache than D-cache misses"), -EINVAL;
+	if (h != m->status[0])
+		return (*why = "the latency histogram does not sum to the retired samples"),
+		       -EINVAL;
+	if (m->useful > m->pair_samples || m->pair_samples > n || m->wsum < m->pair_samples)
+		return (*why = "pair counts out of order (useful <= pairs <= samples, W >= 1)"),
+		       -EINVAL;
+	if (m->samples_p > n || !m->samples_p != !m->events2 ||
+	    (m->samples_p && m->events2 / 2 < m->samples_p))
+		return (*why = "interval record: samples_p, events2 disagree"), -EINVAL;
+	*samples = n;
+	return 0;
+}
+
+int pdb_prof_add_profileme(struct pdb_prof *p, uint64_t offset, const struct pdb_profileme *pme)
+{
+	const uint64_t *a = (const uint64_t *)pme;
+	struct pdb_profileme sum;
+	struct pdb_e_pme *e;
+	const char *why;
+	uint64_t n, *s = (uint64_t *)&sum;
+	const uint64_t *b;
+	int err;
+
+	_Static_assert(sizeof(struct pdb_profileme) == (PDB_PME_COLS - 1) * 8,
+		       "pdb_profileme is its columns");
+	if (pdb_profileme_check(pme, &n, &why))
+		return -EINVAL;
+	err = pdb_map_get(&p->t[PDB_T_PROFILEME], &offset, (void **)&e);
+	if (err < 0)
+		return err;
+	if (err == 1) {
+		e->pme = *pme;
+		return 0;
+	}
+	b = (const uint64_t *)&e->pme;
+	for (unsigned int i = 0; i < PDB_PME_COLS - 1; i++) {
+		if (a[i] > UINT64_MAX - b[i])
+			return -EOVERFLOW;
+		s[i] = a[i] + b[i];
+	}
+	if (pdb_profileme_check(&sum, &n, &why))
+		return -EOVERFLOW;
+	e->pme = sum;
+	return 0;
+}
+
 int pdb_prof_intern(struct pdb_prof *p, const char *key, uint32_t *id)
 {
 	size_t len = strlen(key);
@@ -384,6 +453,10 @@ static int merge_table(struct pdb_prof *dst, const struct pdb_prof *src, unsigne
 			const struct pdb_e_lat *e = v;
 
 			err = pdb_prof_add_latency(dst, e->off, &e->lat);
+		} else if (t == PDB_T_PROFILEME) {
+			const struct pdb_e_pme *e = v;
+
+			err = pdb_prof_add_profileme(dst, e->off, &e->pme);
 		} else if (t == PDB_T_CONFLICTS) {
 			const struct pdb_e_cnf *e = v;
 			uint32_t id;
@@ -614,6 +687,15 @@ static void fill_lat(void *dst, const void *e)
 	d->lat = c->lat;
 }
 
+static void fill_pme(void *dst, const void *e)
+{
+	const struct pdb_e_pme *c = e;
+	struct pdb_pme *d = dst;
+
+	d->offset = c->off;
+	d->pme = c->pme;
+}
+
 static void fill_unk(void *dst, const void *e)
 {
 	const struct pdb_e_unk *c = e;
@@ -649,6 +731,12 @@ int pdb_prof_latencies(const struct pdb_prof *p, struct pdb_lat **out, size_t *n
 {
 	return sorted_copy(&p->t[PDB_T_LATENCY], sizeof(**out), pdb_cmp_off, fill_lat, (void **)out,
 			   n);
+}
+
+int pdb_prof_profileme(const struct pdb_prof *p, struct pdb_pme **out, size_t *n)
+{
+	return sorted_copy(&p->t[PDB_T_PROFILEME], sizeof(**out), pdb_cmp_off, fill_pme,
+			   (void **)out, n);
 }
 
 int pdb_prof_unknowns(const struct pdb_prof *p, struct pdb_unknown **out, size_t *n)

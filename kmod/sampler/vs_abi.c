@@ -11,7 +11,7 @@ int vs_config_default(struct vs_config *cfg, unsigned int mode)
 {
 	unsigned int e;
 
-	if (mode != VS_MODE_CYCLES && mode != VS_MODE_VPROF && mode != VS_MODE_VREPLAY)
+	if (mode >= VS_MODE_NR)
 		return -EINVAL;
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->abi_version = VS_ABI_VERSION;
@@ -29,6 +29,9 @@ int vs_config_default(struct vs_config *cfg, unsigned int mode)
 	}
 	cfg->period[VS_EV_REPLAYS].lo = VS_PERIOD_REPLAYS_LO_DEFAULT;
 	cfg->period[VS_EV_REPLAYS].hi = VS_PERIOD_REPLAYS_HI_DEFAULT;
+	cfg->pme_period.lo = VS_PERIOD_LO_DEFAULT;
+	cfg->pme_period.hi = VS_PERIOD_HI_DEFAULT;
+	cfg->pme_window = VS_PME_W_DEFAULT;
 	switch (mode) {
 	case VS_MODE_VPROF:
 		/* Slide 21: 4 instructions per ~124K cycles = one 62K-mean sample in 2. */
@@ -48,6 +51,10 @@ int vs_config_default(struct vs_config *cfg, unsigned int mode)
 		cfg->interp_budget = 128;
 		cfg->cnf_entries = 1024;
 		cfg->vc_entries = 1024;
+		break;
+	case VS_MODE_PROFILEME:
+		cfg->events = 0; /* ProfileMe only; counters may be added */
+		cfg->interp_events = 0;
 		break;
 	default:
 		break;
@@ -72,14 +79,23 @@ int vs_config_check(const struct vs_config *cfg, const char **why)
 		return VS_INVALID(why, "abi_version is not VS_ABI_VERSION");
 	if (cfg->size != sizeof(*cfg))
 		return VS_INVALID(why, "size is not sizeof(struct vs_config)");
-	if (cfg->mode == VS_MODE_PROFILEME) {
-		*why = "mode PROFILEME is reserved";
-		return -EOPNOTSUPP;
-	}
 	if (cfg->mode >= VS_MODE_NR)
 		return VS_INVALID(why, "unknown mode");
-	if (!cfg->events || cfg->events >> VS_EVENT_NR)
+	if ((!cfg->events && cfg->mode != VS_MODE_PROFILEME) || cfg->events >> VS_EVENT_NR)
 		return VS_INVALID(why, "events: none, or an unknown event");
+	if (cfg->reserved)
+		return VS_INVALID(why, "reserved field not zero");
+	if (cfg->mode == VS_MODE_PROFILEME) {
+		const struct vs_period *p = &cfg->pme_period;
+
+		if (cfg->pme_window > VS_PME_W_MAX)
+			return VS_INVALID(why, "pme_window: at most VS_PME_W_MAX");
+		if (p->lo <= cfg->pme_window + VS_PME_GAP || p->lo > p->hi ||
+		    p->hi - p->lo >= VS_PERIOD_SPREAD_MAX)
+			return VS_INVALID(why,
+					  "pme_period: need pme_window + VS_PME_GAP < lo <= hi "
+					  "< lo + 2^20");
+	}
 	for (e = 0; e < VS_EVENT_NR; e++) {
 		const struct vs_period *p = &cfg->period[e];
 
@@ -246,6 +262,44 @@ static int check_vcount(const void *buf, const char **why)
 	return 0;
 }
 
+static int check_profileme(const void *buf, const char **why)
+{
+	struct vs_rec_profileme r;
+	uint64_t sum = 0;
+	unsigned int i;
+
+	memcpy(&r, buf, sizeof(r));
+	if (r.pc & 3)
+		return VS_CORRUPT(why, "profileme: pc not a multiple of 4");
+	if (r.status >= VS_PME_NR)
+		return VS_CORRUPT(why, "profileme: unknown status");
+	if (r.events & ~VS_PME_E_ALL)
+		return VS_CORRUPT(why, "profileme: unknown event bit");
+	if ((r.events & VS_PME_E_BCMISS) && !(r.events & VS_PME_E_DMISS))
+		return VS_CORRUPT(why, "profileme: B-cache miss without a D-cache miss");
+	if (r.path >> 12)
+		return VS_CORRUPT(why, "profileme: path history wider than 12 bits");
+	if (r.flags != VS_SF_USER && r.flags != VS_SF_KERNEL)
+		return VS_CORRUPT(why, "profileme: flags not exactly one of USER, KERNEL");
+	if (!all_zero(r.reserved, sizeof(r.reserved)))
+		return VS_CORRUPT(why, "profileme: reserved field not zero");
+	if (r.pair > 2)
+		return VS_CORRUPT(why, "profileme: pair not 0, 1 or 2");
+	if (r.pair == 2 ? !r.pair_dist || r.pair_dist > VS_PME_W_MAX : r.pair_dist || r.pair_lat)
+		return VS_CORRUPT(why,
+				  "profileme: pair distance or latency wrong for its pair role");
+	for (i = 0; i < VS_PME_L_NR; i++)
+		sum += r.lat[i];
+	if (r.status == VS_PME_RETIRED) {
+		if (sum != r.span)
+			return VS_CORRUPT(why, "profileme: latencies do not sum to the span");
+	} else if (sum || r.retire_delay || r.target) {
+		return VS_CORRUPT(why,
+				  "profileme: an aborted instruction with latencies or target");
+	}
+	return 0;
+}
+
 static int check_stats(const void *buf, const char **why)
 {
 	struct vs_rec_stats r;
@@ -304,6 +358,9 @@ int vs_abi_check_record(const void *buf, size_t len, const char **why)
 	case VS_REC_STATS:
 		want = sizeof(struct vs_rec_stats);
 		break;
+	case VS_REC_PROFILEME:
+		want = sizeof(struct vs_rec_profileme);
+		break;
 	case 0:
 		return VS_CORRUPT(why, "record type 0");
 	default:
@@ -326,6 +383,9 @@ int vs_abi_check_record(const void *buf, size_t len, const char **why)
 		break;
 	case VS_REC_VCOUNT:
 		err = check_vcount(p, why);
+		break;
+	case VS_REC_PROFILEME:
+		err = check_profileme(p, why);
 		break;
 	default:
 		err = check_stats(p, why);

@@ -69,17 +69,39 @@
  *   16   4   count, >= 1
  *   20   4   reserved
  *
+ * VS_REC_PROFILEME (7), 80 bytes (version 2): one ProfileMe sample, raw (MICRO'97 §4; the EV6
+ * machine's model: machine/EV6-MODEL.md, ProfileMe). Not aggregated by the sampler: the daemon
+ * aggregates per pc. The two records of a pair are written one after the other, first then second.
+ *   4    4   pid
+ *   8    8   pc, a multiple of 4 (the fetched pc: bad-path instructions have one too)
+ *   16   8   ea: effective address of a load or store, else 0
+ *   24   8   target: where a retired branch or jump went, else 0
+ *   32   20  lat[5]: cycles fetch->map, map->data ready, data ready->issue, issue->retire ready,
+ *            retire ready->retire (VS_PME_L_*); all 0 unless retired
+ *   52   4   span: cycles from fetch to retire (retired: the sum of lat[]) or to the abort
+ *            (0: unknown)
+ *   56   4   retire_delay: inum retire delay, cycles it was the oldest not retired (0 unless
+ *            retired)
+ *   60   4   pair_lat: second of a pair: its fetch cycle minus the first's (signed), else 0
+ *   64   2   path: global branch history at fetch, 12 bits (bits 12-15 zero)
+ *   66   2   events: VS_PME_E_* (no other bit)
+ *   68   1   status: VS_PME_RETIRED or the abort reason VS_PME_AB_*
+ *   69   1   pair: 0 single, 1 first of a pair, 2 second of a pair
+ *   70   2   pair_dist: second of a pair: fetch distance from the first, 1 .. VS_PME_W_MAX; else 0
+ *   72   1   flags: exactly one of VS_SF_USER, VS_SF_KERNEL
+ *   73   7   reserved
+ *
  * VS_REC_STATS (6), 8 + sizeof(struct vs_stats) = 448 bytes: one CPU's counters, cumulative since
  * the sampler was configured (a reader takes differences). Produced on request
  * (vs_cpu_stats_record()), never stored in the overflow buffers.
  *   4    4   cpu
  *   8    440 struct vs_stats: 55 counters of 8 bytes, in the order of its declaration below
  *
- * CONFIGURATION (struct vs_config, 136 bytes; VS_IOC_SET_CONFIG / VS_IOC_GET_CONFIG)
+ * CONFIGURATION (struct vs_config, 152 bytes; VS_IOC_SET_CONFIG / VS_IOC_GET_CONFIG)
  *   0    4   abi_version: VS_ABI_VERSION
  *   4    4   size: sizeof(struct vs_config)
  *   8    4   mode: VS_MODE_*
- *   12   4   events: bit e set = arm event e (VS_EV_*); at least one
+ *   12   4   events: bit e set = arm event e (VS_EV_*); at least one (PROFILEME: may be none)
  *   16   4   gather: VS_GATHER_* (what an interpretation records)
  *   20   4   interp_events: samples of these events (a subset of events) may interpret
  *   24   4   interp_num   } a user-mode sample of an interp_event starts an interpretation
@@ -95,6 +117,14 @@
  *   64   8   seed: period / share / hotlist randomisation (each CPU mixes in its number)
  *   72   64  period[8]: { lo, hi } per event, 4 bytes each: the next period is uniform in
  *            [lo, hi] (in units of the event; 1 <= lo <= hi, hi - lo < VS_PERIOD_SPREAD_MAX)
+ *   136  8   pme_period: { lo, hi } (version 2), PROFILEME mode: fetched instructions between
+ *            samples (pairs), uniform in [lo, hi]; lo > pme_window + VS_PME_GAP (one pair in
+ *            flight), hi - lo < VS_PERIOD_SPREAD_MAX. Not looked at in other modes.
+ *   144  4   pme_window: W, the second of a pair at a fetch distance uniform in 1..W
+ *            (MICRO'97 §5.2.2; 0: no pairs), <= VS_PME_W_MAX
+ *   148  4   reserved
+ * PROFILEME needs a platform that delivers ProfileMe records (struct vs_platform.caps,
+ * VS_CAP_PROFILEME: the hosted EV6 machine); vs_cpu_init() refuses it elsewhere (-EOPNOTSUPP).
  *
  * INFO (struct vs_info, 16 bytes; VS_IOC_INFO)
  *   0    4   abi_version
@@ -109,7 +139,7 @@
  * every CPU's hash and observer tables into the buffers: the next reads return everything).
  */
 
-#define VS_ABI_VERSION 1
+#define VS_ABI_VERSION 2 /* 2: PROFILEME mode and record, vs_config 152 bytes */
 
 /* Record types. */
 enum vs_rec_type {
@@ -119,6 +149,7 @@ enum vs_rec_type {
 	VS_REC_CONFLICT = 4,
 	VS_REC_VCOUNT = 5,
 	VS_REC_STATS = 6,
+	VS_REC_PROFILEME = 7,
 	VS_REC_NR, /* types below this are known to this version */
 };
 #define VS_REC_SLOTS 8 /* per-type counters in struct vs_stats */
@@ -148,7 +179,7 @@ enum vs_mode {
 	VS_MODE_CYCLES, /* sample only */
 	VS_MODE_VPROF, /* also interpret a few instructions on a share of user samples */
 	VS_MODE_VREPLAY, /* also interpret ~a hundred, comparing load/store addresses */
-	VS_MODE_PROFILEME, /* reserved: rejected (-EOPNOTSUPP) by this version */
+	VS_MODE_PROFILEME, /* ProfileMe records (version 2; needs VS_CAP_PROFILEME) */
 	VS_MODE_NR,
 };
 
@@ -159,6 +190,33 @@ enum vs_mode {
 #define VS_GATHER_VCOUNT (1u << 4) /* interpreted count per PC */
 #define VS_GATHER_ALL 0x1fu
 
+/* ProfileMe (VS_REC_PROFILEME): status, events, latency registers, limits. */
+enum vs_pme_status {
+	VS_PME_RETIRED,
+	VS_PME_AB_MISPREDICT, /* fetched on the bad path of a mispredict */
+	VS_PME_AB_STLD, /* replay trap, store-load order */
+	VS_PME_AB_LDLD, /* replay trap, load-load order */
+	VS_PME_AB_MBOX, /* replay trap, other Mbox */
+	VS_PME_AB_TRAP, /* younger than an older instruction's trap */
+	VS_PME_NR,
+};
+#define VS_PME_E_IMISS 0x001u
+#define VS_PME_E_ITBMISS 0x002u
+#define VS_PME_E_DMISS 0x004u
+#define VS_PME_E_BCMISS 0x008u /* D-cache miss served by memory (needs DMISS) */
+#define VS_PME_E_DTBMISS 0x010u
+#define VS_PME_E_TAKEN 0x020u
+#define VS_PME_E_MISPREDICT 0x040u
+#define VS_PME_E_LSO 0x080u /* load-store order replay trap */
+#define VS_PME_E_ALL 0x0ffu
+#define VS_PME_L_NR 5
+#define VS_PME_W_MAX 1024
+#define VS_PME_GAP 256
+#define VS_PME_W_DEFAULT 50 /* MICRO'97 §5.3: 1..50 */
+
+/* What the platform glue can deliver (struct vs_platform.caps). */
+#define VS_CAP_PROFILEME (1u << 0)
+
 /* Why something was not recorded (struct vs_stats.drops). Units in brackets. */
 enum vs_drop {
 	VS_DROP_SAMPLE_BUF, /* [samples] both overflow buffers full: the new sample was dropped */
@@ -167,6 +225,8 @@ enum vs_drop {
 	VS_DROP_LATENCY_BUF, /* [loads] same for a latency entry */
 	VS_DROP_CONFLICT_BUF, /* [conflicts] same for a conflict entry */
 	VS_DROP_VCOUNT_BUF, /* [instructions] same for a vcount entry */
+	VS_DROP_PME_BUF, /* [ProfileMe records] both sample buffers full */
+	VS_DROP_PME_BAD, /* [ProfileMe records] the glue's record failed the record check */
 	VS_DROP_NR,
 };
 #define VS_DROP_SLOTS 8
@@ -255,6 +315,25 @@ struct vs_rec_vcount {
 	uint32_t reserved;
 };
 
+struct vs_rec_profileme {
+	struct vs_rec_hdr h;
+	uint32_t pid;
+	uint64_t pc;
+	uint64_t ea;
+	uint64_t target;
+	uint32_t lat[VS_PME_L_NR];
+	uint32_t span;
+	uint32_t retire_delay;
+	int32_t pair_lat;
+	uint16_t path;
+	uint16_t events;
+	uint8_t status;
+	uint8_t pair;
+	uint16_t pair_dist;
+	uint8_t flags;
+	uint8_t reserved[7];
+};
+
 struct vs_rec_stats {
 	struct vs_rec_hdr h;
 	uint32_t cpu;
@@ -285,6 +364,9 @@ struct vs_config {
 	uint32_t vc_entries;
 	uint64_t seed;
 	struct vs_period period[VS_EVENT_NR];
+	struct vs_period pme_period;
+	uint32_t pme_window;
+	uint32_t reserved;
 };
 
 struct vs_info {
@@ -323,7 +405,8 @@ struct vs_info {
 #define VS_BUF_MIN (2 * 512) /* two of the largest records, at least */
 #define VS_BUF_MAX (1u << 26)
 
-/* Default periods (DCPI §4.1.1: CYCLES uniform in 60K..64K). */
+/* Default periods (DCPI §4.1.1: CYCLES uniform in 60K..64K; ProfileMe's interval in fetched
+ * instructions takes the same numbers [U]). */
 #define VS_PERIOD_LO_DEFAULT 60000
 #define VS_PERIOD_HI_DEFAULT 64000
 /*
@@ -348,7 +431,8 @@ static inline unsigned int vs_lat_bucket(uint32_t lat)
 }
 
 /*
- * Fill *cfg with the defaults of `mode` (VS_MODE_CYCLES, VPROF or VREPLAY; value-sampling slide
+ * Fill *cfg with the defaults of `mode` (VS_MODE_CYCLES, VPROF, VREPLAY or PROFILEME: no counter,
+ * ProfileMe at 60K..64K fetched instructions, pairs with W = 50; value-sampling slide
  * 21: vprof interprets 4 instructions per ~124K cycles, i.e. on one user CYCLES sample in 2 at a
  * 62K mean period; vreplay 128 per ~8M, one in 129). 0, or -EINVAL for an unknown mode.
  */
@@ -382,7 +466,12 @@ VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_conflict, kind) == 28);
 VS_ABI_ASSERT(sizeof(struct vs_rec_vcount) == 24);
 VS_ABI_ASSERT(sizeof(struct vs_stats) == 55 * 8);
 VS_ABI_ASSERT(sizeof(struct vs_rec_stats) == 448);
-VS_ABI_ASSERT(sizeof(struct vs_config) == 136);
+VS_ABI_ASSERT(sizeof(struct vs_config) == 152);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_config, pme_period) == 136);
+VS_ABI_ASSERT(sizeof(struct vs_rec_profileme) == 80);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_profileme, lat) == 32);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_profileme, path) == 64);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_profileme, flags) == 72);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_config, seed) == 64);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_config, period) == 72);
 VS_ABI_ASSERT(sizeof(struct vs_info) == 16);

@@ -77,6 +77,8 @@ int vs_cpu_init(void *mem, size_t len, const struct vs_config *cfg, const struct
 	err = vs_config_check(cfg, NULL);
 	if (err)
 		return err;
+	if (cfg->mode == VS_MODE_PROFILEME && !(plat->caps & VS_CAP_PROFILEME))
+		return -EOPNOTSUPP; /* the glue cannot deliver ProfileMe records */
 	need = vs_cpu_size(cfg);
 	if (!mem || ((uintptr_t)mem & 63) || len < need)
 		return -EINVAL;
@@ -161,6 +163,32 @@ int vs_sample(struct vs_cpu *cpu, uint32_t pid, uint64_t pc, unsigned int event,
 		dec->wake = true;
 	}
 	return ret < 0 ? ret : 0;
+}
+
+int vs_profileme(struct vs_cpu *cpu, const struct vs_rec_profileme *r, bool *wake)
+{
+	struct vs_rec_profileme tmp = *r, *out;
+
+	*wake = false;
+	tmp.h.type = VS_REC_PROFILEME;
+	tmp.h.len = sizeof(tmp);
+	if (cpu->cfg.mode != VS_MODE_PROFILEME ||
+	    vs_abi_check_record(&tmp, sizeof(tmp), NULL) < 0) {
+		cpu->st.drops[VS_DROP_PME_BAD]++;
+		return -EINVAL;
+	}
+	out = vs_buf_reserve(&cpu->sbuf, VS_REC_PROFILEME, sizeof(*out));
+	if (!out) {
+		cpu->st.drops[VS_DROP_PME_BUF]++;
+		return -ENOSPC;
+	}
+	memcpy((uint8_t *)out + sizeof(out->h), (const uint8_t *)&tmp + sizeof(tmp.h),
+	       sizeof(tmp) - sizeof(tmp.h));
+	if (cpu->sbuf.wake) {
+		cpu->sbuf.wake = 0;
+		*wake = true;
+	}
+	return 0;
 }
 
 /* The observer callback (a local function: its address needs no GOT entry in a PIC build). */

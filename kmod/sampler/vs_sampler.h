@@ -35,6 +35,7 @@ struct vs_platform {
 	uint32_t cpu; /* CPU number, mixed into the seeds and written in stats records */
 	uint64_t amask; /* AMASK bits the hardware implements (AXP_AMASK_*) */
 	uint64_t implver; /* IMPLVER: 0 EV4, 1 EV5, 2 EV6 */
+	uint32_t caps; /* VS_CAP_*: what the glue can deliver (0: counters only) */
 };
 
 /* What vs_sample() decided. */
@@ -114,6 +115,15 @@ size_t vs_cpu_drain(struct vs_cpu *cpu, void *out, size_t len, size_t *remaining
  * (vs_sample() reports the sample pair's in its decision).
  */
 bool vs_interp_take_wake(struct vs_cpu *cpu);
+
+/*
+ * The ProfileMe interrupt (PROFILEME mode; MICRO'97 §4.1): copy the glue's record (every field
+ * but the header) into the sample buffers, a pair's two records in two calls, first then
+ * second. 0; -EINVAL when the mode is not PROFILEME or the record fails vs_abi_check_record
+ * (counted as VS_DROP_PME_BAD); -ENOSPC when both buffers are full (VS_DROP_PME_BUF).
+ * *wake: a buffer became ready for the reader.
+ */
+int vs_profileme(struct vs_cpu *cpu, const struct vs_rec_profileme *r, bool *wake);
 
 /* On this CPU: write a VS_REC_STATS record; its length, or -ENOSPC if len is too small. */
 int vs_cpu_stats_record(const struct vs_cpu *cpu, void *out, size_t len);

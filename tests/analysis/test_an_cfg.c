@@ -265,6 +265,128 @@ static void test_an_cfg_jump_table_synthetic(void **state)
 	fixture_close(&im);
 }
 
+/*
+ * A computed goto as GCC compiles Lua's luaV_execute: the table of 8-byte label addresses is
+ * in s1, set by an ldah/lda chain at the start and read in another straight-line run.
+ *  0 ldah gp,2(pv) ; 1 lda gp,-0x8000(gp)
+ *  2 ldah s1,-1(gp) ; 3 lda s1,lo(s1)       s1 = RODATA
+ *  4 br 5                                   (the dispatch is in another run)
+ *  5 and a0,3,t0 ; 6 s8addq t0,s1,t0 ; 7 ldq t0,0(t0) ; 8 nop or addq gp,t0,t0 ; 9 jmp (t0)
+ * 10 ret (l0) ; 11 ret (l1) ; 12 addq a0,1,a0 (l2) ; 13 br 5 ; 14 ret (l3)
+ */
+static void write_goto(const uint32_t *w, const uint64_t *table, size_t ntab)
+{
+	const struct mkelf_sym syms[] = { { "vm", TEXT, 4 * 15, true } };
+
+	assert_int_equal(
+		mkelf_write(path, TEXT, w, 15, (const uint8_t *)table, 8 * ntab, RODATA, syms, 1),
+		0);
+}
+
+static void test_an_cfg_computed_goto(void **state)
+{
+	const int64_t gp = (int64_t)TEXT + 0x18000;
+	const uint64_t label[4] = { TEXT + 40, TEXT + 44, TEXT + 48, TEXT + 56 };
+	enum { S1 = 10 };
+	uint32_t w[15];
+	uint64_t table[5];
+	struct fixture im;
+	struct an_cfg *cfg;
+	uint32_t jtab = 0;
+
+	(void)state;
+	w[0] = enc_mem(0x09, GP, PV, 2);
+	w[1] = enc_mem(0x08, GP, GP, -0x8000);
+	w[2] = enc_mem(0x09, S1, GP, -1);
+	w[3] = enc_mem(0x08, S1, S1, (int)(RODATA - (uint64_t)gp + 0x10000));
+	w[4] = enc_bra(0x30, ZERO, 4, 5); /* br 5 */
+	w[5] = enc_oprl(0x11, 0x00, A0, 3, T0); /* and a0,3,t0 */
+	w[6] = enc_opr(0x10, 0x32, T0, S1, T0); /* s8addq t0,s1,t0 */
+	w[7] = enc_mem(0x29, T0, T0, 0); /* ldq t0,0(t0) */
+	w[8] = W_NOP;
+	w[9] = enc_jmp(0, ZERO, T0); /* jmp (t0) */
+	w[10] = W_RET;
+	w[11] = W_RET;
+	w[12] = enc_oprl(0x10, 0x20, A0, 1, A0); /* addq a0,1,a0 */
+	w[13] = enc_bra(0x30, ZERO, 13, 5); /* br 5: back to the dispatch */
+	w[14] = W_RET;
+	for (int k = 0; k < 4; k++)
+		table[k] = label[k];
+	table[4] = 0; /* after the table: not a code address */
+
+	/* absolute entries */
+	write_goto(w, table, 5);
+	fixture_open(&im, path);
+	cfg = cfg_of(&im, "vm");
+	assert_int_equal(cfg->njtabs, 1);
+	assert_true(cfg->jtab[0].resolved);
+	assert_true(cfg->jtab[0].scanned); /* bounded by the mask and the bad entry */
+	assert_int_equal(cfg->jtab[0].n, 4);
+	assert_int_equal(cfg->jtab[0].esize, 8);
+	assert_true(cfg->jtab[0].table == RODATA);
+	assert_true(cfg->jtab[0].base == 0);
+	for (uint32_t e = 0; e < cfg->nedges; e++)
+		jtab += cfg->edge[e].kind == AN_EDGE_JTAB;
+	assert_int_equal(jtab, 4);
+	assert_int_equal(cfg->nunreachable, 0); /* every handler is reached */
+	assert_false(cfg->flags & AN_CFG_MISSING_EDGES);
+	an_cfg_free(cfg);
+	fixture_close(&im);
+
+	/* entries relative to gp: ldq then addq gp,t0,t0 */
+	for (int k = 0; k < 4; k++)
+		table[k] = label[k] - (uint64_t)gp;
+	table[4] = 0x7fffffffffffffffull;
+	w[8] = enc_opr(0x10, 0x20, GP, T0, T0);
+	write_goto(w, table, 5);
+	fixture_open(&im, path);
+	cfg = cfg_of(&im, "vm");
+	assert_true(cfg->jtab[0].resolved);
+	assert_int_equal(cfg->jtab[0].n, 4);
+	assert_true(cfg->jtab[0].base == (uint64_t)gp);
+	assert_int_equal(cfg->nunreachable, 0);
+	an_cfg_free(cfg);
+	fixture_close(&im);
+
+	/*
+	 * Absolute entries again, with l0 restoring s1 for the caller before its RET (an
+	 * epilogue: not a second definition), and a divide routine called between the load and
+	 * the jmp (`jsr t9,(t12)` changes only t9-t12 and at: t0 survives it)
+	 */
+	for (int k = 0; k < 4; k++)
+		table[k] = label[k];
+	table[4] = 0;
+	w[8] = enc_jmp(1, 23, PV); /* jsr t9,(t12) */
+	w[10] = enc_mem(0x29, S1, SP, 0); /* ldq s1,0(sp), then l1's ret */
+	write_goto(w, table, 5);
+	fixture_open(&im, path);
+	cfg = cfg_of(&im, "vm");
+	assert_true(cfg->jtab[0].resolved);
+	assert_int_equal(cfg->jtab[0].n, 4);
+	an_cfg_free(cfg);
+	fixture_close(&im);
+
+	/* an ordinary call (jsr ra,(pv)) may change t0: unresolved */
+	w[8] = enc_jmp(1, RA, PV);
+	write_goto(w, table, 5);
+	fixture_open(&im, path);
+	cfg = cfg_of(&im, "vm");
+	assert_false(cfg->jtab[0].resolved);
+	an_cfg_free(cfg);
+	fixture_close(&im);
+	w[8] = W_NOP;
+
+	/* s1 changed again in a handler: its value at the dispatch is unknown, so unresolved */
+	w[12] = enc_mem(0x08, S1, S1, 8); /* lda s1,8(s1) */
+	write_goto(w, table, 5);
+	fixture_open(&im, path);
+	cfg = cfg_of(&im, "vm");
+	assert_false(cfg->jtab[0].resolved);
+	assert_true(cfg->flags & AN_CFG_MISSING_EDGES);
+	an_cfg_free(cfg);
+	fixture_close(&im);
+}
+
 /* A real switch compiled by alpha-linux-gnu-gcc -O2 (tests/analysis/fixtures/cfgtest.c). */
 static void test_an_cfg_jump_table_compiled(void **state)
 {
@@ -485,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_an_cfg_block_splitting),
 		cmocka_unit_test(test_an_cfg_jump_table_synthetic),
 		cmocka_unit_test(test_an_cfg_jump_table_compiled),
+		cmocka_unit_test(test_an_cfg_computed_goto),
 		cmocka_unit_test(test_an_cfg_second_entry),
 		cmocka_unit_test(test_an_cfg_infinite_loop),
 		cmocka_unit_test(test_an_cfg_unresolvable_jmp),

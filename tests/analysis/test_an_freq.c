@@ -321,6 +321,64 @@ static void test_an_freq_no_negative_estimates(void **state)
 	assert_true(e[2].f == 0);
 }
 
+/*
+ * Flow reconciliation on the diamond (F(A) = F(B) + F(C)): a low-confidence class the flow
+ * proves too high (a stalled single point) takes the flow's value and keeps its confidence; one
+ * below the flow's value, a medium one, or an equation with two low classes is left alone.
+ */
+static void set_est(struct an_fest *e, double f, uint8_t conf)
+{
+	memset(e, 0, sizeof(*e));
+	e->f = f;
+	e->conf = conf;
+	e->how = AN_FHOW_CLUSTER;
+	e->samples = 1000;
+	e->used = e->points = 1;
+	e->spread = 1;
+}
+
+static void test_an_freq_reconcile_lowers_stalled_class(void **state)
+{
+	struct fg g;
+	struct an_fg v;
+	struct an_fest e[3];
+
+	(void)state;
+	build_diamond(&g, 1000, 300);
+	v = view(&g);
+	set_est(&e[0], 10, AN_CONF_HIGH);
+	set_est(&e[1], 6, AN_CONF_HIGH);
+	set_est(&e[2], 9, AN_CONF_LOW); /* 2.25x the flow's 4 */
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(rel(e[2].f, 4) < 1e-9);
+	assert_int_equal(e[2].conf, AN_CONF_LOW);
+	assert_true(e[0].f == 10 && e[1].f == 6); /* the reliable ones do not move */
+
+	set_est(&e[2], 3, AN_CONF_LOW); /* below the flow's value: a stall cannot do that */
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(e[2].f == 3);
+
+	set_est(&e[1], 6, AN_CONF_LOW); /* two unsure classes in the one equation */
+	set_est(&e[2], 9, AN_CONF_LOW);
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(e[1].f == 6 && e[2].f == 9);
+
+	set_est(&e[2], 9, AN_CONF_MEDIUM); /* a medium estimate is not corrected */
+	set_est(&e[1], 6, AN_CONF_HIGH);
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(e[2].f == 9);
+
+	set_est(&e[2], 9, AN_CONF_LOW);
+	set_est(&e[1], 6, AN_CONF_MEDIUM); /* a medium neighbour is relied on */
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(rel(e[2].f, 4) < 1e-9);
+
+	set_est(&e[2], 9, AN_CONF_LOW);
+	set_est(&e[1], 12, AN_CONF_HIGH); /* the flow's value would be negative */
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(e[2].f == 9);
+}
+
 /* A chain of empty blocks, each its own class (missing edges): propagation walks all of it. */
 static void test_an_freq_propagation_chain(void **state)
 {
@@ -534,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_an_freq_zero_samples),
 		cmocka_unit_test(test_an_freq_propagation_fills_class),
 		cmocka_unit_test(test_an_freq_no_negative_estimates),
+		cmocka_unit_test(test_an_freq_reconcile_lowers_stalled_class),
 		cmocka_unit_test(test_an_freq_propagation_chain),
 		cmocka_unit_test(test_an_freq_propagation_zero_sum),
 		cmocka_unit_test(test_an_freq_propagation_bounded),

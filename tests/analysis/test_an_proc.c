@@ -153,6 +153,35 @@ static void test_an_proc_stripped_guess(void **state)
 	img_close(elf);
 }
 
+/*
+ * The same code with only NOTYPE symbols (as libc's assembler routines __remqu, __divqu, which
+ * are not STT_FUNC): the procedures are guessed, yet each symbol's name finds the procedure
+ * holding it, with or without a version.
+ */
+static void test_an_proc_lookup_notype(void **state)
+{
+	uint32_t w[24];
+	const struct mkelf_sym syms[] = {
+		{ "__remqu", TEXT + 48, 0, false },
+		{ "inner_label", TEXT + 84, 0, false },
+	};
+	struct img *elf;
+	struct an_procs *ps;
+
+	(void)state;
+	code(w);
+	assert_int_equal(mkelf_write(path, TEXT, w, 24, NULL, 0, 0, syms, 2), 0);
+	ps = open_procs(&elf, path);
+	assert_int_equal(ps->n, 3);
+	assert_true(ps->v[1].flags & AN_PROC_GUESSED);
+	assert_ptr_equal(an_procs_lookup(ps, "__remqu"), &ps->v[1]);
+	assert_ptr_equal(an_procs_lookup(ps, "__remqu@@GLIBC_2.0"), &ps->v[1]);
+	assert_ptr_equal(an_procs_lookup(ps, "inner_label"), &ps->v[2]);
+	assert_null(an_procs_lookup(ps, "__remq"));
+	an_procs_free(ps);
+	img_close(elf);
+}
+
 /* A symbol inside another one's range splits it; sizes past the section end are clipped. */
 static void test_an_proc_nested_and_clipped(void **state)
 {
@@ -284,6 +313,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_an_proc_from_symbols),
 		cmocka_unit_test(test_an_proc_stripped_guess),
+		cmocka_unit_test(test_an_proc_lookup_notype),
 		cmocka_unit_test(test_an_proc_nested_and_clipped),
 		cmocka_unit_test(test_an_proc_fixture_stripped_matches),
 		cmocka_unit_test(test_an_proc_relocatable_sections),

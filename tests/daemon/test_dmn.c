@@ -424,6 +424,98 @@ static void test_dmn_feed_observer_records(void **state)
 	tdir_free(dir);
 }
 
+static void put_pme(struct stream *s, uint64_t pc, uint8_t status, uint8_t pair, int32_t pair_lat,
+		    const uint32_t lat[5])
+{
+	struct vs_rec_profileme r;
+
+	memset(&r, 0, sizeof(r));
+	r.h.type = VS_REC_PROFILEME;
+	r.h.len = sizeof(r);
+	r.pid = 5;
+	r.pc = pc;
+	r.status = status;
+	r.pair = pair;
+	r.flags = VS_SF_USER;
+	if (pair == 2) {
+		r.pair_dist = 7;
+		r.pair_lat = pair_lat;
+	}
+	if (status == VS_PME_RETIRED) {
+		memcpy(r.lat, lat, sizeof(r.lat));
+		for (int i = 0; i < 5; i++)
+			r.span += lat[i];
+		r.retire_delay = 1;
+		r.events = VS_PME_E_DMISS;
+	} else {
+		r.span = 4;
+	}
+	put(s, &r, sizeof(r));
+}
+
+/* ProfileMe records: per-pc aggregates; a pair's useful overlap [PM 5.2.3] from the latencies
+ * and the intra-pair fetch latency; the interval per sample is half the pair interval. */
+static void test_dmn_profileme_aggregates_pairs(void **state)
+{
+	static const uint32_t la[5] = { 2, 1, 0, 3, 1 }, lb[5] = { 2, 1, 1, 1, 1 };
+	char *dir = tdir_new();
+	struct vs_config cfg;
+	struct dmn_opts o = { .db_dir = dir, .cfg = &cfg };
+	uint64_t bias = 0x20000000ull, pc = bias + text_vaddr + 0x300, off = text_vaddr + 0x300;
+	struct stream s = { .n = 0 };
+	struct ax_error err;
+	struct pdb_prof *p;
+	struct pdb_pme *t;
+	struct pdb_db *db;
+	struct dmn *d;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(vs_config_default(&cfg, VS_MODE_PROFILEME), 0);
+	cfg.pme_period = (struct vs_period){ 1000, 1200 };
+	cfg.pme_window = 50;
+	assert_int_equal(dmn_new(&d, &o, &err), 0);
+	assert_int_equal(dmn_exec(d, 5, exe, bias), 0);
+	/* a: fetched at 0, issues at 3, in progress 0..6; b: fetched at 2, issues at 2 + 4 = 6
+	 * (within a's progress: useful for a), in progress 2..7 (a issued at 3: useful for b) */
+	put_pme(&s, pc, VS_PME_RETIRED, 1, 0, la);
+	put_pme(&s, pc + 4, VS_PME_RETIRED, 2, 2, lb);
+	/* a pair whose second aborted: no useful overlap for the first; the second's partner
+	 * issued at 3 - 40 < 0, before it was fetched: none for it either */
+	put_pme(&s, pc, VS_PME_RETIRED, 1, 0, la);
+	put_pme(&s, pc + 4, VS_PME_AB_MISPREDICT, 2, 40, lb);
+	put_pme(&s, pc, VS_PME_AB_STLD, 0, 0, la); /* a single */
+	feed_all(d, &s);
+	assert_int_equal(dmn_flush(d), 0);
+	assert_int_equal(pdb_open(dir, false, &db, &err), 0);
+	assert_int_equal(pdb_load(db, 1, image_key(), &p), 0);
+	assert_int_equal(pdb_prof_profileme(p, &t, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(t[0].offset, off);
+	assert_int_equal(t[0].pme.status[VS_PME_RETIRED], 2);
+	assert_int_equal(t[0].pme.status[VS_PME_AB_STLD], 1);
+	assert_int_equal(t[0].pme.events[2], 2); /* D-cache misses */
+	assert_int_equal(t[0].pme.lat_sum[3], 6);
+	assert_int_equal(t[0].pme.retire_delay_sum, 2);
+	assert_int_equal(t[0].pme.hist[vs_lat_bucket(6)], 2);
+	assert_int_equal(t[0].pme.pair_samples, 2);
+	assert_int_equal(t[0].pme.useful, 1);
+	assert_int_equal(t[0].pme.inprog_sum, 12);
+	assert_int_equal(t[0].pme.wsum, 100);
+	assert_int_equal(t[0].pme.samples_p, 3);
+	assert_int_equal(t[0].pme.events2, 3 * 1100); /* (1000 + 1200) / 2: two samples a pair */
+	assert_int_equal(t[1].offset, off + 4);
+	assert_int_equal(t[1].pme.status[VS_PME_RETIRED], 1);
+	assert_int_equal(t[1].pme.status[VS_PME_AB_MISPREDICT], 1);
+	assert_int_equal(t[1].pme.useful, 1);
+	assert_int_equal(t[1].pme.inprog_sum, 5 + 4);
+	free(t);
+	pdb_prof_free(p);
+	pdb_close(db);
+	dmn_free(d);
+	tdir_free(dir);
+}
+
 static void test_dmn_feed_rejects_damage(void **state)
 {
 	char *dir = tdir_new();
@@ -698,6 +790,7 @@ int main(void)
 		cmocka_unit_test(test_dmn_stores_periods),
 		cmocka_unit_test(test_dmn_no_config_no_periods),
 		cmocka_unit_test(test_dmn_feed_observer_records),
+		cmocka_unit_test(test_dmn_profileme_aggregates_pairs),
 		cmocka_unit_test(test_dmn_feed_rejects_damage),
 		cmocka_unit_test(test_dmn_stats_records_kept_per_cpu),
 		cmocka_unit_test(test_dmn_proc_maps),

@@ -100,10 +100,42 @@ static void test_dmn_sampling_every_option_lands_in_the_config(void **state)
 	assert_int_equal(cfg.seed, 12345);
 }
 
+/* --mode profileme: --period is in fetched instructions, --pair-window sets W, counters may be
+ * added with --event; W and the period must leave one pair in flight. */
+static void test_dmn_sampling_profileme(void **state)
+{
+	struct vs_config cfg, want;
+	struct ax_error err;
+
+	(void)state;
+	assert_int_equal(parse(&cfg, &err, "--mode", "profileme", NULL), 0);
+	vs_config_default(&want, VS_MODE_PROFILEME);
+	assert_memory_equal(&cfg, &want, sizeof(cfg));
+	assert_int_equal(cfg.events, 0);
+	assert_int_equal(parse(&cfg, &err, "--period", "5000-6000", "--pair-window", "20", "--mode",
+			       "profileme", "--period", "dmiss=300-400", "--event", "dmiss", NULL),
+			 0);
+	assert_int_equal(cfg.pme_period.lo, 5000);
+	assert_int_equal(cfg.pme_period.hi, 6000);
+	assert_int_equal(cfg.pme_window, 20);
+	assert_int_equal(cfg.period[VS_EV_CYCLES].lo, 60000); /* untouched */
+	assert_int_equal(cfg.period[VS_EV_DMISS].lo, 300);
+	assert_int_equal(cfg.events, 1u << VS_EV_DMISS);
+	assert_int_equal(parse(&cfg, &err, "--mode", "profileme", "--pair-window", "0", NULL), 0);
+	assert_int_equal(cfg.pme_window, 0);
+	assert_int_equal(parse(&cfg, &err, "--mode", "profileme", "--pair-window", "1025", NULL),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "--pair-window needs 0..1024"));
+	assert_int_equal(parse(&cfg, &err, "--mode", "profileme", "--period", "200-300", NULL),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "pme_period"));
+}
+
 static const struct bad {
 	const char *opt, *arg, *msg;
 } bad_args[] = {
-	{ "--mode", "fast", "--mode must be cycles, vprof or vreplay, not 'fast'" },
+	{ "--mode", "fast", "--mode must be cycles, vprof, vreplay or profileme, not 'fast'" },
+	{ "--pair-window", "10", "--pair-window needs --mode profileme" },
 	{ "--period", "100", "--period needs LO-HI or E=LO-HI" },
 	{ "--period", "0-10", "not '0-10'" },
 	{ "--period", "20-10", "not '20-10'" },
@@ -173,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_dmn_sampling_defaults_are_cycles_mode),
 		cmocka_unit_test(test_dmn_sampling_order_does_not_matter),
 		cmocka_unit_test(test_dmn_sampling_every_option_lands_in_the_config),
+		cmocka_unit_test(test_dmn_sampling_profileme),
 		cmocka_unit_test(test_dmn_sampling_rejects_bad_values_with_one_message),
 		cmocka_unit_test(test_dmn_sampling_too_many_periods),
 		cmocka_unit_test(test_dmn_sampling_bad_period_fills_ax_error),

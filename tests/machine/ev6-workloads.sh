@@ -77,10 +77,10 @@ for bin in "$wl"/*; do
 		bad "$name" "output or status differ under --cpu ev6 (status $fs vs $es)"
 		continue
 	fi
-	# A program that forks prints one block per process; the program's own is the last (it
-	# reaps its children first), and only it writes the truth file.
+	# A program that forks (forkwork, forkpipe) prints one block per process; the program's own
+	# is the last (it reaps its children first), and only it writes the truth file.
 	insns=$(sed -n 's/^axprof run: pid [0-9]*: \([0-9]*\) instructions.*/\1/p' "$tmp/e.err" | tail -n 1)
-	line=$(grep '^axprof run: ev6: [0-9]* cycles, CPI [0-9.]*; CYCLES [0-9]* RETIRED [0-9]* .*REPLAY [0-9]*$' "$tmp/e.err")
+	line=$(grep '^axprof run: ev6: [0-9]* cycles, CPI [0-9.]*; CYCLES [0-9]* RETIRED [0-9]* .*REPLAY [0-9]*$' "$tmp/e.err" | tail -n 1)
 	if [ -z "$line" ] || [ -z "$insns" ]; then
 		bad "$name" "no ev6 stats line: $(head -c 300 "$tmp/e.err")"
 		continue

@@ -58,7 +58,7 @@ expect "merge a database into itself" 1 "^axprof merge: .*itself" "$axprof" merg
 ln -s "$db" "$tmp/alias"
 expect "merge a database into itself (by a symbolic link)" 1 "^axprof merge: .*itself" \
 	"$axprof" merge -d "$db" "$tmp/alias"
-for c in record report merge epoch run flush annotate topstalls cfg dis; do
+for c in record report merge epoch run stat flush annotate topstalls cfg dis; do
 	expect "axprof $c --bogus" 2 "^axprof $c: (unrecognized|unknown) option '--bogus'" \
 		"$axprof" "$c" --bogus
 done

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 need "$axprof" "$bin/vprof" "$bin/vreplay" "$bin/axprofd" "$wl/exitcode"
 
-cmds=("$axprof record" "$axprof report" "$axprof flush" "$axprof epoch" "$axprof merge"
+cmds=("$axprof record" "$axprof report" "$axprof flush" "$axprof epoch" "$axprof merge" "$axprof stat"
 	"$bin/vprof" "$bin/vreplay" "$bin/axprofd")
 for c in "${cmds[@]}"; do
 	name=$(basename "${c% *}")${c#"${c%% *}"}

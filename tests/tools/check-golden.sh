@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/tools/check-golden.sh - golden outputs of axprof report, vprof and vreplay; reproducibility.
 #
-# Usage: tests/tools/check-golden.sh [--update]
+# Usage: tests/tools/check-golden.sh [--update | --outputs]
 #   1. A database is rebuilt from driver records saved in tests/tools/golden/ (semiinv under
 #      vprof, storeload under vreplay, recorded on the hosted machine with fixed seeds by
 #      `axprof record --save-records`) by axprofd reading them as a fake device, with the saved
@@ -11,11 +11,14 @@
 #   2. Reproducibility: recording semiinv twice (vprof, every sample interpreted) gives byte-identical
 #      databases, and the same reports as the database rebuilt from its saved records.
 #   --update: record the golden records again and rewrite every golden file (review the diff).
+#   --outputs: rewrite the golden reports from the saved records (a report's format or an
+#   estimator changed; the records did not).
 . "$(dirname "$0")/lib.sh"
 golden=$here/golden
 need "$axprof" "$bin/axprofd" "$bin/vprof" "$bin/vreplay" "$wl/semiinv" "$wl/storeload"
 update=0
 [ "${1:-}" = --update ] && update=1
+[ "${1:-}" = --outputs ] && update=2
 
 SEMI_OPTS=(--mode vprof --period 20000-22000 --share 1/1 --budget 4)
 STORE_OPTS=(--mode vreplay --period 20000-22000 --share 1/4)
@@ -26,7 +29,7 @@ norm() {
 		-e 's/b-[0-9a-f]\{8,\}/b-@KEY@/g' -e 's/h-[0-9a-f]\{16\}/h-@KEY@/g'
 }
 
-if [ "$update" = 1 ]; then
+if [ "$update" = 1 ]; then # re-record
 	mkdir -p "$golden"
 	for w in semiinv storeload; do
 		if [ $w = semiinv ]; then opts=("${SEMI_OPTS[@]}"); else opts=("${STORE_OPTS[@]}"); fi
@@ -65,7 +68,7 @@ for r in "${reports[@]}"; do
 		continue
 	fi
 	norm <"$tmp/out.raw" >"$tmp/$name"
-	if [ "$update" = 1 ]; then
+	if [ "$update" != 0 ]; then
 		cp "$tmp/$name" "$golden/$name"
 		echo "wrote golden/$name"
 	elif [ ! -f "$golden/$name" ]; then

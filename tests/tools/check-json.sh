@@ -7,7 +7,7 @@
 # is recorded too: report, annotate, topstalls, dis and axprofd (a database path with the byte)
 # must still write valid JSON (the byte becomes U+FFFD).
 . "$(dirname "$0")/lib.sh"
-need "$axprof" "$bin/axprofd" "$bin/vprof" "$bin/vreplay" "$bin/axeval" "$wl/semiinv" "$wl/storeload" "$wl/copy"
+need "$axprof" "$bin/axprofd" "$bin/vprof" "$bin/vreplay" "$bin/axeval" "$wl/semiinv" "$wl/storeload" "$wl/copy" "$wl/forkwork" "$wl/hotspots"
 command -v python3 >/dev/null || { echo "check-json: python3 needed"; exit 1; }
 doc=$top/docs/axprof-json.7
 out=$tmp/out
@@ -43,9 +43,19 @@ $rec -q -d "$tmp/vr" --mode vreplay --period 20000-22000 --share 1/4 -- "$wl/sto
 j report.json report "$axprof" report -d "$tmp/db" --json
 j report-procedures.json report "$axprof" report -d "$tmp/db" --procedures --json
 j report-stalls.json report "$axprof" report -d "$tmp/db" --stalls -n 5 --json
+# hotspots (-g, an inlined helper): source lines in report --lines, annotate and diff.
+$rec -q -d "$tmp/hs" --period 20000-22000 -- "$wl/hotspots" 60 >/dev/null
+$rec -q -d "$tmp/hs2" --seed 4 --period 20000-22000 -- "$wl/hotspots" 60 >/dev/null
+j report-lines.json report "$axprof" report -d "$tmp/hs" --lines --json
+j annotate-lines.json annotate "$axprof" annotate -d "$tmp/hs" --json hotspots hs_mix
+j diff.json diff "$axprof" diff --json "$tmp/hs" "$tmp/hs2"
+j diff-rep.json diff "$axprof" diff --json "$tmp/hs,$tmp/hs2" "$tmp/hs2,$tmp/hs"
 j annotate.json annotate "$axprof" annotate -d "$tmp/db" --json -n 3 semiinv
 j annotate-proc.json annotate "$axprof" annotate -d "$tmp/db" --json semiinv si_eval
 j topstalls.json topstalls "$axprof" topstalls -d "$tmp/db" --json
+$rec -q -d "$tmp/pm" --mode profileme --cpu ev6 --period 5000-6000 -- "$wl/copy" >/dev/null
+j profileme.json profileme "$axprof" profileme -d "$tmp/pm" --json -n 5
+j_err record-pme.json record $rec -d "$tmp/pm2" --mode profileme --cpu ev6 --json -- "$wl/copy"
 j vprof.json vprof "$bin/vprof" -d "$tmp/vp" --json
 j vprof-latency.json vprof "$bin/vprof" -d "$tmp/vp" --latency --json
 j vreplay.json vreplay "$bin/vreplay" -d "$tmp/vr" --json
@@ -55,6 +65,9 @@ j dis.json dis "$axprof" dis --json "$wl/semiinv"
 j_err run.json run "$axprof" run --json "$wl/copy"
 j_err run-ev5.json run "$axprof" run --cpu ev5 --json "$wl/copy"
 j_err run-ev6.json run "$axprof" run --cpu ev6 --json "$wl/storeload" 20000
+j_err stat.json stat "$axprof" stat --json -- "$wl/copy"
+j_err stat-all.json stat "$axprof" stat -a --exact --per-process -r 2 --json -- "$wl/forkwork" 20000
+j_err stat-ev6.json stat "$axprof" stat --cpu ev6 -a --exact --json -- "$wl/storeload" 20000
 j epoch-list.json epoch "$axprof" epoch -d "$tmp/db" --list --json
 j merge.json merge "$axprof" merge -d "$tmp/m" --json "$tmp/db" "$tmp/vp"
 j epoch.json epoch "$axprof" epoch -d "$tmp/m" --json

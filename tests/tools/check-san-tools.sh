@@ -43,7 +43,8 @@ if ! AXPROF_BIN=$san "$top/tests/machine/confine.sh"; then
 	failed+=("confine.sh")
 fi
 
-# 2. the demo's reports (tools/vprof/demo.sh) on a database recorded by the ordinary tools
+# 2. the demo's reports (tools/vprof/demo.sh) and the source-line, diff and export commands on
+# databases recorded by the ordinary tools
 echo "--- demo reports (sanitized tools)"
 db=$tmp/demo-db
 if ! "$BUILD/bin/axprof" record -q -d "$db" --mode vprof --period 400-440 --budget 8 --share 1/1 \
@@ -52,7 +53,22 @@ if ! "$BUILD/bin/axprof" record -q -d "$db" --mode vprof --period 400-440 --budg
 		-- "$wl/storeload" >/dev/null; then
 	failed+=("demo record")
 fi
+# hotspots (-g, inlined code) for source lines, diff and export
+hs=$tmp/hs-db
+for sd in 1 2; do
+	"$BUILD/bin/axprof" record -q -d "$hs$sd" --seed "$sd" --period 20000-22000 \
+		-- "$wl/hotspots" 60 >/dev/null || failed+=("hotspots record")
+done
 demo=(
+	"$san/axprof report -d ${hs}1 --lines"
+	"$san/axprof annotate -d ${hs}1 hotspots hs_mix"
+	"$san/axprof annotate -d ${hs}1 --json --source-dir $tmp hotspots hs_mix"
+	"$san/axprof topstalls -d ${hs}1 --json"
+	"$san/axprof diff ${hs}1 ${hs}2"
+	"$san/axprof diff --json ${hs}1,${hs}2 ${hs}2,${hs}1"
+	"$san/axprof export -d ${hs}1 --format pprof -o $tmp/p.pb.gz"
+	"$san/axprof export -d ${hs}1 --format folded"
+	"$san/axprof export -d ${hs}1 --format csv"
 	"$san/axprof report -d $db"
 	"$san/axprof report -d $db --procedures --image semiinv"
 	"$san/axprof report -d $db --json"

@@ -12,6 +12,12 @@ $(ADD_SAMPLES): tests/tools/add-samples.c $(LIB)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)
 TEST_PROGS += $(ADD_SAMPLES)
+PME_TRUTH := $(BUILD)/tests/tools/pme-truth
+$(PME_TRUTH): tests/tools/pme-truth.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)
+TEST_PROGS += $(PME_TRUTH)
 
 CHECK_STEPS += tests/tools/check-cli.sh tests/tools/check-daemon.sh tests/tools/check-golden.sh \
 	tests/tools/check-merge-epochs.sh tests/tools/check-planted-vprof.sh \
@@ -19,6 +25,11 @@ CHECK_STEPS += tests/tools/check-cli.sh tests/tools/check-daemon.sh tests/tools/
 	tests/tools/check-sampling-opts.sh tests/tools/check-json.sh tests/tools/check-periods.sh \
 	tests/tools/check-record-signals.sh tests/tools/check-cli-values.sh tests/tools/check-identity.sh \
 	tests/tools/check-vreplay-replays.sh tests/tools/check-vreplay-ev6.sh \
-	tests/tools/check-fsck.sh
+	tests/tools/check-fsck.sh tests/tools/check-lines.sh tests/tools/check-diff.sh \
+	tests/tools/check-export.sh
+# axprof stat (perfex): multiplexed projections vs exact counts, children's counts, bad -e.
+CHECK_STEPS += tests/tools/check-stat.sh
+# ProfileMe on the EV6 machine against its truth (axprof record --mode profileme, profileme).
+CHECK_STEPS += tests/tools/check-profileme.sh
 # The tools themselves under ASan/UBSan/LSan (build/san-bin/, `make san-tools`).
 CHECK_STEPS += tests/tools/check-san-tools.sh

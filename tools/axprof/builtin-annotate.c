@@ -14,6 +14,7 @@
 #include "tl_json_an.h"
 #include "tl_periods.h"
 #include "tl_prof.h"
+#include "tl_source.h"
 #include "tl_view.h"
 
 /*
@@ -31,6 +32,7 @@ struct ann {
 	enum tl_psrc psrc; /* where o.period[AN_EV_CYCLES] came from */
 	const char *image, *proc, *csv_path;
 	FILE *csv;
+	struct tl_sources *src; /* source files by DWARF line (--source-dir) */
 	bool all;
 	struct tl_ropts ro; /* -d, --epoch, --json, -n: procedures when PROC is not given */
 };
@@ -39,12 +41,16 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: axprof annotate [-d DIR] [--epoch N] [--period P] [--event-period E=P]\n"
-		"                       [--json] [--freq-csv FILE] [-n N] IMAGE [PROC]\n\n"
+		"                       [--json] [--freq-csv FILE] [--source-dir DIR] [-n N]\n"
+		"                       IMAGE [PROC]\n\n"
 		"DCPI's dcpicalc view: each instruction of PROC (default: the procedures of IMAGE\n"
 		"with the most CYCLES samples) with its samples, estimated execution count, CPI,\n"
 		"static and dynamic stall cycles, and bubbles naming each stall's possible causes\n"
 		"and culprit instructions (SOSP'97 §6). IMAGE is an image key, path or file name in\n"
-		"the database; PROC a function name, proc_<hex> or an address inside it.\n\n"
+		"the database; PROC a function name, proc_<hex> or an address inside it.\n"
+		"When the image has DWARF line information (built with -g), each run of\n"
+		"instructions from one source line is headed by file:line and the line's text, and\n"
+		"code inlined from another function by its inline chain.\n\n"
 		"Options:\n"
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n"
 		"  --epoch N             that epoch (default the current one)\n"
@@ -60,6 +66,8 @@ static void usage(FILE *f)
 		"  --skip-damaged        leave out damaged database files, naming them on stderr and\n"
 		"                        in the output (axprof-fsck(1) lists and repairs them)\n"
 		"  --freq-csv FILE       also write every instruction's estimated frequency as CSV\n"
+		"  --source-dir DIR      look for source files in DIR (default: where DWARF says\n"
+		"                        they were compiled)\n"
 		"  --help                this text\n\n"
 		"Exit status: 0, 1 when the database, image or procedure cannot be read, 2 for bad\n"
 		"options.\n");
@@ -152,9 +160,46 @@ static void print_static(const struct an_fi_proc *fp, const struct an_fi_insn *i
 	printf("\n");
 }
 
+/* The source line heading a run of instructions, the file's whereabouts once, the inline chain. */
+static void print_source(const struct ann *a, const struct tl_view_image *vi, uint64_t pc,
+			 struct img_line *prev)
+{
+	struct img_inline ch[8];
+	struct img_line ln;
+	const char *text, *where, *b;
+	bool first;
+	size_t nch;
+
+	if (!tl_view_line(vi, pc, &ln)) {
+		if (prev->file)
+			printf("  (no line information)\n");
+		prev->file = NULL;
+		return;
+	}
+	if (prev->file && prev->line == ln.line && !strcmp(prev->file, ln.file))
+		return;
+	*prev = ln;
+	text = tl_source_line(a->src, &ln, &first, &where);
+	if (first && text)
+		printf("  source %s: %s\n", ln.file, where);
+	else if (first)
+		printf("  source %s: not found (tried %s; --source-dir DIR names another place)\n",
+		       ln.file, where);
+	b = strrchr(ln.file, '/');
+	printf("  %s:%u%s%s\n", b ? b + 1 : ln.file, ln.line, text ? "  " : "", text ? text : "");
+	nch = img_line_inlines(tl_view_lines(vi, NULL), pc, ch, 8);
+	for (size_t k = 0; k < nch && k < 8; k++) {
+		b = strrchr(ch[k].call_file, '/');
+		printf("    inlined %s, called at %s:%u\n", ch[k].func[0] ? ch[k].func : "?",
+		       b ? b + 1 : ch[k].call_file, ch[k].call_line);
+	}
+}
+
 static void print_text(const struct ann *a, const struct tl_view_image *vi,
 		       const struct an_fi_proc *fp)
 {
+	struct img_line prev = { 0 };
+	const char *why;
 	const struct an_cfg *cfg = fp->cfg;
 	struct an_stall_summary s;
 	double P = fp->period[AN_EV_CYCLES];
@@ -171,6 +216,8 @@ static void print_text(const struct ann *a, const struct tl_view_image *vi,
 			printf(", %s period %.4g", ev_names[e], fp->period[e]);
 	printf("\n");
 	an_stall_summary_print(stdout, NULL, &s);
+	if (!tl_view_lines(vi, &why))
+		printf("no source lines: %s\n", why);
 	printf("\n%-18s %8s %12s %7s %2s %-6s  %s\n", "address", "samples", "executions", "CPI",
 	       "M", "conf", "instruction");
 	for (uint32_t i = 0; i < fp->ninsns; i++) {
@@ -187,6 +234,8 @@ static void print_text(const struct ann *a, const struct tl_view_image *vi,
 			       (bl->flags & AN_BLK_ENTRY) ? ", entry" : "");
 			prev_block = in->block;
 		}
+		if (tl_view_lines(vi, NULL))
+			print_source(a, vi, in->pc, &prev);
 		print_static(fp, in);
 		print_dynamic(fp, in);
 		insn_text(in, t, sizeof(t));
@@ -268,8 +317,27 @@ static void json_dynamic(struct ax_json *j, const struct an_fi_proc *fp,
 	ax_json_obj_close(j);
 }
 
-static void json_insn(struct ax_json *j, const struct an_fi_proc *fp, const struct an_fi_insn *in,
-		      double P)
+/* "inlined": the inline chain at pc, innermost first (nothing when none). */
+static void json_inlined(struct ax_json *j, const struct tl_view_image *vi, uint64_t pc)
+{
+	struct img_inline ch[8];
+	size_t n = img_line_inlines(tl_view_lines(vi, NULL), pc, ch, 8);
+
+	if (!n)
+		return;
+	ax_json_arr_open(j, "inlined");
+	for (size_t k = 0; k < n && k < 8; k++) {
+		ax_json_obj_open(j, NULL);
+		ax_json_str(j, "procedure", ch[k].func);
+		ax_json_str(j, "file", ch[k].call_file);
+		ax_json_u64(j, "line", ch[k].call_line);
+		ax_json_obj_close(j);
+	}
+	ax_json_arr_close(j);
+}
+
+static void json_insn(struct ax_json *j, const struct tl_view_image *vi,
+		      const struct an_fi_proc *fp, const struct an_fi_insn *in, double P)
 {
 	const struct an_cp_result *r = &in->cp;
 	char t[ISA_DIS_TEXT_MAX];
@@ -278,6 +346,8 @@ static void json_insn(struct ax_json *j, const struct an_fi_proc *fp, const stru
 	ax_json_obj_open(j, NULL);
 	ax_json_hex(j, "address", in->pc);
 	ax_json_str(j, "text", t);
+	tl_view_line_json(j, vi, in->pc);
+	json_inlined(j, vi, in->pc);
 	ax_json_u64(j, "block", in->block);
 	ax_json_u64(j, "samples", in->samples[AN_EV_CYCLES]);
 	ax_json_num(j, "executions", r->f * P, 3);
@@ -326,7 +396,7 @@ static void print_json(const struct ann *a, const struct tl_view_image *vi,
 	json_edges(&j, fp, P);
 	ax_json_arr_open(&j, "instructions");
 	for (uint32_t i = 0; i < fp->ninsns; i++)
-		json_insn(&j, fp, &fp->insn[i], P);
+		json_insn(&j, vi, fp, &fp->insn[i], P);
 	ax_json_arr_close(&j);
 	ax_json_doc_close(&j);
 }
@@ -449,7 +519,7 @@ fail:
 
 int cmd_annotate(int argc, char **argv)
 {
-	enum { O_PERIOD = 256, O_EVPERIOD, O_CSV, O_HELP };
+	enum { O_PERIOD = 256, O_EVPERIOD, O_CSV, O_HELP, O_SRCDIR };
 	static const struct option longopts[] = {
 		TL_LONGOPT_DB,
 		TL_LONGOPT_EPOCH,
@@ -459,11 +529,13 @@ int cmd_annotate(int argc, char **argv)
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVPERIOD },
 		{ "freq-csv", required_argument, NULL, O_CSV },
+		{ "source-dir", required_argument, NULL, O_SRCDIR },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ann a = { 0 };
 	const struct tl_view_image **sel = NULL;
+	const char *srcdir = NULL;
 	struct ax_error err;
 	size_t n;
 	int c, ret = 0;
@@ -488,6 +560,11 @@ int cmd_annotate(int argc, char **argv)
 		case O_CSV:
 			a.csv_path = optarg;
 			break;
+		case O_SRCDIR:
+			if (tl_check_dir("axprof annotate", "--source-dir", optarg))
+				return 2;
+			srcdir = optarg;
+			break;
 		case O_HELP:
 			usage(stdout);
 			return 0;
@@ -504,9 +581,15 @@ int cmd_annotate(int argc, char **argv)
 	}
 	a.image = argv[optind];
 	a.proc = optind + 1 < argc ? argv[optind + 1] : NULL;
+	a.src = tl_sources_new(srcdir);
+	if (!a.src) {
+		fprintf(stderr, "axprof annotate: out of memory\n");
+		return 1;
+	}
 	ret = tl_view_open_ro(&a.v, &a.ro, &err);
 	if (ret) {
 		fprintf(stderr, "axprof annotate: %s\n", err.msg);
+		tl_sources_free(a.src);
 		return 1;
 	}
 	sel = calloc(a.v.n + 1, sizeof(*sel));
@@ -543,5 +626,6 @@ int cmd_annotate(int argc, char **argv)
 out:
 	free(sel);
 	tl_view_close(&a.v);
+	tl_sources_free(a.src);
 	return ret;
 }

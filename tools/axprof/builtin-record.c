@@ -429,6 +429,8 @@ static void json_summary(const struct rec *r, const struct summary *sm, const st
 	ax_json_u64(&j, "records",
 		    ds->records[1] + ds->records[2] + ds->records[3] + ds->records[4] +
 			    ds->records[5]);
+	if (r->o.cfg.mode == VS_MODE_PROFILEME)
+		ax_json_u64(&j, "profileme_records", ds->records[VS_REC_PROFILEME]);
 	ax_json_u64(&j, "damaged", ds->damaged);
 	if (stop_sig) {
 		snprintf(sn, sizeof(sn), "SIG%s", sigabbrev_np(stop_sig));
@@ -480,6 +482,10 @@ static void print_summary(const struct rec *r, const struct summary *sm, const s
 	fprintf(stderr,
 		"%s), %" PRIu64 " dropped; %" PRIu64 " sample records drained (%.1fx reduction)\n",
 		first ? "none" : "", sum_drops(vs), srec, reduction);
+	if (r->o.cfg.mode == VS_MODE_PROFILEME)
+		fprintf(stderr,
+			"axprof record: %" PRIu64 " ProfileMe records (instruction samples)\n",
+			ds->records[VS_REC_PROFILEME]);
 	if (vs->interp_started) {
 		fprintf(stderr,
 			"axprof record: %" PRIu64 " interpretations, %" PRIu64
@@ -1120,6 +1126,26 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "axprof record: --truth, --value-truth and --save-records need the "
 				"hosted machine (--hosted)\n");
 		return 2;
+	}
+	if (r.o.cfg.mode == VS_MODE_PROFILEME) {
+		/* [PM §4] instruction sampling: a model with ProfileMe hardware (the EV6 machine) */
+		const char *cpu = r.o.cpu ? r.o.cpu : "ev5";
+		const struct mach_cpu_ops *ops = mach_cpu_find(cpu);
+
+		if (kernel) {
+			fprintf(stderr,
+				"axprof record: --mode profileme needs the hosted machine "
+				"(--hosted --cpu ev6): the driver does not program the EV67's "
+				"ProfileMe registers (no database made)\n");
+			return 2;
+		}
+		if (!ops || !ops->pme_config) {
+			fprintf(stderr,
+				"axprof record: --mode profileme needs --cpu ev6: the %s model has no "
+				"ProfileMe hardware (the 21164 only counts events; no database made)\n",
+				cpu);
+			return 2;
+		}
 	}
 	if (!prog_found(argv[i], kernel)) {
 		fprintf(stderr, "axprof record: cannot run %s: %s (no database made)\n", argv[i],

@@ -10,6 +10,7 @@
 #include "an_freq_image.h"
 #include "axprof/builtin.h"
 #include "tl_json_an.h"
+#include "tl_lines.h"
 #include "tl_periods.h"
 #include "tl_prof.h"
 #include "tl_view.h"
@@ -27,7 +28,7 @@ struct report {
 	struct tl_ropts ro; /* -d, --epoch, --image, --json, -n (--stalls: procedures shown) */
 	unsigned int ev[MAX_COLS]; /* events shown; ev[0] sorts */
 	unsigned int ncol;
-	bool procs, stalls;
+	bool procs, stalls, lines;
 	bool assumed; /* --stalls: an image's CYCLES period was assumed (none stored) */
 	struct tl_periods per; /* --stalls: --period, --event-period */
 };
@@ -37,12 +38,17 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: axprof report [-d DIR] [--epoch N] [--image I] [--procedures] [--event E]\n"
 		"                     [--json]\n"
+		"       axprof report --lines [-d DIR] [--epoch N] [--image I] [--event E] [-n N]\n"
+		"                     [--json]\n"
 		"       axprof report --stalls [-d DIR] [--epoch N] [--image I] [-n N] [--period P]\n"
 		"                     [--event-period E=P] [--json]\n\n"
 		"Summarise a profile database the way DCPI's dcpiprof does: images (then, with\n"
 		"--procedures, procedures) by samples, each event's share of its total, and the\n"
 		"cumulative share of the sorting event. Procedures are the ELF function symbols of\n"
 		"each image.\n\n"
+		"With --lines, SpeedShop's per-line view: source lines (file:line from each image's\n"
+		"DWARF line table; build with -g) by samples, each event's share of its total;\n"
+		"samples at addresses without line information are one row per image.\n\n"
 		"With --stalls, DCPI's procedure summary instead: for each procedure with CYCLES\n"
 		"samples, the share of its cycles spent issuing instructions, in static stalls (the\n"
 		"EV5 schedule's), and in dynamic stalls by cause (I-cache, ITB, D-cache, DTB, branch\n"
@@ -57,8 +63,9 @@ static void usage(FILE *f)
 		"  --procedures     procedures instead of images\n"
 		"  --event E        sort by event E (cycles, imiss, dmiss, branchmp, retired,\n"
 		"                   replay; default the first recorded)\n"
+		"  --lines          source lines instead of images (see above)\n"
 		"  --stalls         where each procedure's cycles went (see above)\n"
-		"  -n, --top N      --stalls: the N procedures with most samples (default 0: all)\n"
+		"  -n, --top N      --stalls, --lines: the N rows with most samples (default 0: all)\n"
 		"  --period P       --stalls: mean CYCLES sampling period, P or LO-HI (default: the\n"
 		"                   one the database stored for each image, else 62000, the\n"
 		"                   recorder's default)\n"
@@ -238,7 +245,7 @@ static void print_rows(const struct report *rp, const struct rows *rs)
 			}
 			printf(" ");
 		}
-		if (rp->procs)
+		if (rp->procs || rp->lines)
 			printf(" %-30s %s\n", r->name, base_name(r->image));
 		else
 			printf(" %s\n", r->name);
@@ -540,9 +547,136 @@ static int run_stalls(struct report *rp)
 	return ret;
 }
 
+/* ---- --lines: samples per source line ---- */
+
+static int lrow_cmp(const void *a, const void *b)
+{
+	const struct tl_line_row *x = a, *y = b;
+	int k;
+
+	for (k = 0; k < TL_LINE_COLS; k++)
+		if (x->c[k] != y->c[k])
+			return x->c[k] > y->c[k] ? -1 : 1;
+	k = tl_name_cmp(x->im->name, y->im->name);
+	if (k)
+		return k;
+	if (!x->file || !y->file)
+		return !x->file - !y->file;
+	k = strcmp(x->file, y->file);
+	return k ? k : (x->line > y->line) - (x->line < y->line);
+}
+
+static const char *line_name(const struct tl_line_row *r, char *buf, size_t size)
+{
+	if (!r->file)
+		return "(no line information)";
+	snprintf(buf, size, "%s:%u", base_name(r->file), r->line);
+	return buf;
+}
+
+static void lines_json(const struct report *rp, const struct tl_line_row *r, size_t n)
+{
+	struct ax_json j;
+	char evn[32];
+
+	ax_json_doc_open(&j, stdout, "report");
+	ax_json_str(&j, "database", pdb_dir(rp->v.db));
+	ax_json_u64(&j, "epoch", rp->v.epoch);
+	tl_view_json_skipped(&j, &rp->v);
+	ax_json_arr_open(&j, "events");
+	for (unsigned int c = 0; c < rp->ncol; c++)
+		ax_json_str(&j, NULL, tl_event_lower(rp->ev[c], evn, sizeof(evn)));
+	ax_json_arr_close(&j);
+	json_events(&j, "totals", rp, rp->v.total, true);
+	ax_json_arr_open(&j, "lines");
+	for (size_t i = 0; i < n; i++) {
+		ax_json_obj_open(&j, NULL);
+		if (r[i].file) {
+			ax_json_str(&j, "file", r[i].file);
+			ax_json_u64(&j, "line", r[i].line);
+		}
+		ax_json_str(&j, "image", r[i].im->name);
+		json_events(&j, "samples_by_event", rp, r[i].c, false);
+		ax_json_obj_close(&j);
+	}
+	ax_json_arr_close(&j);
+	ax_json_doc_close(&j);
+}
+
+static int run_lines(struct report *rp)
+{
+	const struct tl_view_image **sel;
+	struct tl_line_row *r = NULL;
+	size_t nsel, n = 0, k = 0;
+	int ret;
+
+	sel = calloc(rp->v.n ? rp->v.n : 1, sizeof(*sel));
+	if (!sel)
+		return -ENOMEM;
+	nsel = tl_view_select(&rp->v, rp->ro.image, rp->ev[0], sel);
+	if (rp->ro.image && *rp->ro.image && !nsel) {
+		fprintf(stderr, "axprof report: no image '%s' in epoch %u\n", rp->ro.image,
+			rp->v.epoch);
+		free(sel);
+		return -ENOENT;
+	}
+	for (size_t i = 0; i < nsel; i++) {
+		const char *why;
+
+		if (sel[i]->prof && !tl_view_lines(sel[i], &why) && !rp->ro.json)
+			fprintf(stderr, "axprof report: %s: no source lines: %s\n", sel[i]->name,
+				why);
+	}
+	ret = tl_line_rows(sel, nsel, rp->ev, rp->ncol, &r, &n);
+	free(sel);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		bool any = false;
+
+		for (unsigned int c = 0; c < rp->ncol; c++)
+			any |= r[i].c[c] != 0;
+		if (any)
+			r[k++] = r[i];
+	}
+	n = k;
+	if (n > 1)
+		qsort(r, n, sizeof(*r), lrow_cmp);
+	if (rp->ro.top > 0 && (size_t)rp->ro.top < n)
+		n = (size_t)rp->ro.top;
+	if (rp->ro.json) {
+		lines_json(rp, r, n);
+	} else {
+		struct rows rs = { 0 };
+		char(*names)[256];
+
+		rs.r = calloc(n ? n : 1, sizeof(*rs.r));
+		names = calloc(n ? n : 1, sizeof(*names));
+		if (!rs.r || !names) {
+			free(rs.r);
+			free(names);
+			free(r);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < n; i++) {
+			rs.r[i].name = line_name(&r[i], names[i], sizeof(names[i]));
+			rs.r[i].image = r[i].im->name;
+			memcpy(rs.r[i].c, r[i].c, sizeof(rs.r[i].c));
+		}
+		rs.n = n;
+		printf("axprof report: database %s, epoch %u\n\n", pdb_dir(rp->v.db), rp->v.epoch);
+		header(rp, "source line                    image");
+		print_rows(rp, &rs);
+		free(names);
+		free(rs.r);
+	}
+	free(r);
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
-	enum { O_STALLS = 256, O_PERIOD, O_EVPERIOD };
+	enum { O_STALLS = 256, O_PERIOD, O_EVPERIOD, O_LINES };
 	static const struct option longopts[] = {
 		TL_LONGOPT_DB,
 		TL_LONGOPT_EPOCH,
@@ -553,6 +687,7 @@ int cmd_report(int argc, char **argv)
 		{ "procedures", no_argument, NULL, 'p' },
 		{ "event", required_argument, NULL, 'E' },
 		{ "stalls", no_argument, NULL, O_STALLS },
+		{ "lines", no_argument, NULL, O_LINES },
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVPERIOD },
 		{ "help", no_argument, NULL, 'h' },
@@ -575,6 +710,9 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case O_STALLS:
 			rp.stalls = true;
+			break;
+		case O_LINES:
+			rp.lines = true;
 			break;
 		case O_PERIOD:
 			if (tl_period_parse("axprof report", optarg, rp.per.given))
@@ -605,7 +743,7 @@ int cmd_report(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (rp.ro.seen & TL_SEEN_TOP)
+	if ((rp.ro.seen & TL_SEEN_TOP) && !rp.lines)
 		stall_opt = true;
 	if (optind != argc) {
 		fprintf(stderr, "axprof report: unexpected argument '%s'\n", argv[optind]);
@@ -614,6 +752,11 @@ int cmd_report(int argc, char **argv)
 	if (!rp.stalls && stall_opt) {
 		fprintf(stderr,
 			"axprof report: -n, --period and --event-period go with --stalls\n");
+		return 2;
+	}
+	if (rp.lines && (rp.procs || rp.stalls || stall_opt)) {
+		fprintf(stderr, "axprof report: --lines does not go with --procedures, --stalls, "
+				"--period or --event-period\n");
 		return 2;
 	}
 	if (rp.stalls && (rp.procs || evname)) {
@@ -637,7 +780,7 @@ int cmd_report(int argc, char **argv)
 		else
 			rp.ev[rp.ncol++] = PDB_EV_CYCLES;
 	}
-	ret = rp.stalls ? run_stalls(&rp) : run(&rp);
+	ret = rp.stalls ? run_stalls(&rp) : rp.lines ? run_lines(&rp) : run(&rp);
 	tl_view_close(&rp.v);
 	return ret ? 1 : 0;
 }

@@ -24,6 +24,7 @@
 
 struct stall {
 	const char *image; /* the view's name: the full path (text shows its file name) */
+	const struct tl_view_image *vi; /* its source lines */
 	char proc[256];
 	uint64_t pc;
 	char text[ISA_DIS_TEXT_MAX];
@@ -118,6 +119,7 @@ static int add_proc(struct top *t, const struct tl_view_image *vi, const struct 
 		x = &t->v[t->n++];
 		memset(x, 0, sizeof(*x));
 		x->image = vi->name;
+		x->vi = vi;
 		snprintf(x->proc, sizeof(x->proc), "%s", fp->name);
 		x->pc = in->pc;
 		insn_text(in->word, in->pc, x->text, sizeof(x->text));
@@ -325,6 +327,7 @@ static void print_json(const struct tl_view *v, const struct top *t, size_t coun
 		ax_json_str(&j, "procedure", x->proc);
 		ax_json_hex(&j, "address", x->pc);
 		ax_json_str(&j, "text", x->text);
+		tl_view_line_json(&j, x->vi, x->pc);
 		ax_json_num(&j, "samples", x->samples, 0);
 		ax_json_num(&j, "static", x->stat, 3);
 		ax_json_str(&j, "static_reason", an_stall_name[x->reason]);
@@ -341,6 +344,8 @@ static void print_json(const struct tl_view *v, const struct top *t, size_t coun
 
 static void print_text(const struct top *t, size_t count)
 {
+	char where[300];
+
 	printf("mean CYCLES period %.0f%s; %.0f samples analysed\n", t->cycles / t->total,
 	       tl_psrc_note(t->assumed ? TL_PSRC_ASSUMED : TL_PSRC_STORED), t->total);
 	printf("%6s %6s %7s %-6s %-14s %-20s %-18s %s\n", "stall%", "static", "cyc/ex", "conf",
@@ -353,6 +358,8 @@ static void print_text(const struct top *t, size_t count)
 		       x->stat + x->dyn > 0 ? 100 * x->stat / (x->stat + x->dyn) : 0, x->per_exec,
 		       an_conf_name(x->conf), base_name(x->image), x->proc, x->pc, x->text);
 		printf("%67s ", "");
+		if (tl_view_line_str(x->vi, x->pc, where, sizeof(where))[0])
+			printf("%s; ", where);
 		if (x->stat > 0)
 			printf("static: %s; ", an_stall_name[x->reason]);
 		printf("dynamic: ");

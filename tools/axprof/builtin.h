@@ -14,8 +14,12 @@ int cmd_flush(int argc, char **argv);
 int cmd_epoch(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_fsck(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 
 int cmd_annotate(int argc, char **argv);
 int cmd_topstalls(int argc, char **argv);
+int cmd_profileme(int argc, char **argv);
 
 #endif /* AXPROF_BUILTIN_H */

@@ -5,3 +5,5 @@ axprof_DEPS := toolslib
 axprof_EXTRA_INCS := -Itools
 TOOLS += axprof
 axprof_SRCS := tools/axprof/axprof.c $(wildcard tools/axprof/builtin-*.c)
+# ProfileMe recording cost on the hosted EV6 machine (printed, never timed).
+BENCH_STEPS += bench/profileme-overhead.sh

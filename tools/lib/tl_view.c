@@ -145,6 +145,7 @@ void tl_view_close(struct tl_view *v)
 	for (size_t i = 0; i < v->n; i++) {
 		free((char *)v->im[i].img.path);
 		pdb_prof_free(v->im[i].prof);
+		img_lines_close(v->im[i].lines);
 		img_close(v->im[i].elf);
 	}
 	free(v->im);
@@ -371,4 +372,57 @@ const char *tl_dest_name(unsigned int dest, char *buf, size_t size)
 	else
 		snprintf(buf, size, "$f%u", dest - 32);
 	return buf;
+}
+
+/*
+ * The DWARF is read on first use, so that the views that show no lines never hand an image's
+ * debug sections to libdw. The image is the view's own (allocated by tl_view_open, not const):
+ * the lazily filled fields are written through a non-const pointer to it.
+ */
+const struct img_lines *tl_view_lines(const struct tl_view_image *im, const char **why)
+{
+	struct tl_view_image *m = (struct tl_view_image *)im;
+
+	if (!m->lines_tried) {
+		m->lines_tried = true;
+		if (!m->elf)
+			ax_fail(&m->lines_err, -ENOENT, "%s", m->elf_err.msg);
+		else
+			img_lines_open(m->elf, &m->lines, &m->lines_err);
+	}
+	if (why)
+		*why = m->lines ? "" : m->lines_err.msg;
+	return m->lines;
+}
+
+bool tl_view_line(const struct tl_view_image *im, uint64_t offset, struct img_line *out)
+{
+	const struct img_lines *l = tl_view_lines(im, NULL);
+
+	return l && img_line_at(l, offset, out) && out->line;
+}
+
+const char *tl_view_line_str(const struct tl_view_image *im, uint64_t offset, char *buf,
+			     size_t size)
+{
+	struct img_line ln;
+	const char *b;
+
+	if (!tl_view_line(im, offset, &ln)) {
+		buf[0] = '\0';
+		return buf;
+	}
+	b = strrchr(ln.file, '/');
+	snprintf(buf, size, "%s:%u", b ? b + 1 : ln.file, ln.line);
+	return buf;
+}
+
+void tl_view_line_json(struct ax_json *j, const struct tl_view_image *im, uint64_t offset)
+{
+	struct img_line ln;
+
+	if (!tl_view_line(im, offset, &ln))
+		return;
+	ax_json_str(j, "file", ln.file);
+	ax_json_u64(j, "line", ln.line);
 }

@@ -24,6 +24,9 @@ struct tl_view_image {
 	struct pdb_prof *prof; /* NULL when the image has no profile in the epoch */
 	struct img *elf; /* NULL when the file cannot be read (then no symbols, no text) */
 	struct ax_error elf_err; /* why elf is NULL */
+	struct img_lines *lines; /* its DWARF source lines: read on first use (tl_view_lines) */
+	struct ax_error lines_err; /* why lines is NULL (no -g, no file) */
+	bool lines_tried;
 	const char *name; /* what to print: the path, else the key */
 	uint64_t total[PDB_EV_MAX]; /* samples per event */
 };
@@ -103,6 +106,19 @@ bool tl_view_proc_bounds(const struct tl_view_image *im, const char *name, uint6
  */
 bool tl_view_insn(const struct tl_view_image *im, uint64_t offset, uint32_t *word, char *buf,
 		  size_t size);
+
+/*
+ * Source lines (DWARF, image/img.h img_line_at): the line of offset, true and *out when the
+ * image has one (line 0, "no line", is false). tl_view_line_str: "file:line" with the file's
+ * last component, "" when none. tl_view_line_json: the "file" (as DWARF names it) and "line"
+ * keys, nothing when none.
+ */
+bool tl_view_line(const struct tl_view_image *im, uint64_t offset, struct img_line *out);
+/* The image's line table, read on first use; NULL and *why (may be NULL) when it has none. */
+const struct img_lines *tl_view_lines(const struct tl_view_image *im, const char **why);
+const char *tl_view_line_str(const struct tl_view_image *im, uint64_t offset, char *buf,
+			     size_t size);
+void tl_view_line_json(struct ax_json *j, const struct tl_view_image *im, uint64_t offset);
 
 /* Event name for printing in lower case ("cycles", "imiss", ...), into buf. */
 const char *tl_event_lower(unsigned int event, char *buf, size_t size);

@@ -17,7 +17,7 @@ db=$BUILD/demo-db
 banner() {
 	printf '\n\033[1m==== %s\033[0m\n\n' "$*"
 }
-rm -rf "$db"
+rm -rf "$db" "$db-pme"
 banner "axprof record --mode vprof: semiinv (planted semi-invariant values)"
 "$bin/axprof" record -d "$db" --mode vprof --period 400-440 --budget 8 --share 1/1 --hotlist-m 32 \
 	-- "$wl/semiinv"
@@ -40,4 +40,9 @@ banner "vreplay --image storeload --top 3 ('vreplay output' slide)"
 "$bin/vreplay" -d "$db" --image storeload --top 3
 banner "the planted pairs (workloads/storeload.planted)"
 grep -v '^#' "$top/workloads/storeload.planted"
-printf '\nThe database is %s (axprof report -d %s ...).\n' "$db" "$db"
+
+banner "axprof record --mode profileme --cpu ev6: copy (ProfileMe instruction samples, MICRO'97)"
+"$bin/axprof" record -d "$db-pme" --mode profileme --cpu ev6 --period 5000-6000 -- "$wl/copy"
+banner "axprof profileme --image copy -n 10 (per instruction, procedure and image)"
+"$bin/axprof" profileme -d "$db-pme" --image copy -n 10
+printf '\nThe database is %s (axprof report -d %s ...); ProfileMe: %s-pme.\n' "$db" "$db" "$db"

@@ -6,7 +6,8 @@ TOOLS += vprof
 vprof_SRCS := tools/vprof/vprof.c
 
 # `make demo`: from a fresh clone, dependencies, the build and the workloads, then semiinv and
-# storeload recorded on the hosted machine into $(BUILD)/demo-db and the reports printed.
+# storeload recorded on the hosted machine into $(BUILD)/demo-db and the reports printed, then
+# copy recorded with ProfileMe on the EV6 model ($(BUILD)/demo-db-pme) and `axprof profileme`.
 .PHONY: demo
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all

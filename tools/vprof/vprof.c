@@ -207,7 +207,7 @@ static void insn_line(struct vp *vp, const struct tl_view_image *im, const struc
 	const struct pdb_value *pv = find_off(t->val, t->nval, sizeof(*t->val), off);
 	const struct pdb_lat *pl = find_off(t->lat, t->nlat, sizeof(*t->lat), off);
 	uint64_t s = samples_at(t, off);
-	char text[160];
+	char text[160], where[300];
 	uint32_t w;
 
 	tl_view_insn(im, off, &w, text, sizeof(text));
@@ -216,6 +216,7 @@ static void insn_line(struct vp *vp, const struct tl_view_image *im, const struc
 		ax_json_hex(&vp->j, "address", off);
 		ax_json_u64(&vp->j, "samples", s);
 		ax_json_str(&vp->j, "text", text);
+		tl_view_line_json(&vp->j, im, off);
 		if (pv)
 			json_values(vp, pv);
 		if (pl)
@@ -229,7 +230,8 @@ static void insn_line(struct vp *vp, const struct tl_view_image *im, const struc
 
 	if (!m)
 		return;
-	fprintf(m, "%8" PRIu64 "  0x%-12" PRIx64 " %-28s ", s, off, text);
+	fprintf(m, "%8" PRIu64 "  0x%-12" PRIx64 " %-16s %-28s ", s, off,
+		tl_view_line_str(im, off, where, sizeof(where)), text);
 	if (vp->latency && pl)
 		print_latency(m, pl);
 	else if (!vp->latency && pv)
@@ -356,7 +358,7 @@ static int image_report(struct vp *vp, const struct tl_view_image *im)
 		} else {
 			printf("\nprocedure %s (%" PRIu64 " %s samples)\n", ps[i].name,
 			       ps[i].samples, tl_event_lower(vp->event, evn, sizeof(evn)));
-			printf("%8s  %-14s %-28s %s\n", evn, "address", "instruction",
+			printf("%8s  %-14s %-16s %-28s %s\n", evn, "address", "line", "instruction",
 			       vp->latency ? "latencies" : "values");
 		}
 		for (uint64_t off = ps[i].start; off < ps[i].end; off += 4)
@@ -466,6 +468,7 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 			ax_json_num(j, "share", ss[i].share_ppm / 1e6, 6);
 			ax_json_u64(j, "n", ss[i].n);
 			ax_json_str(j, "text", text);
+			tl_view_line_json(j, ss[i].im, ss[i].off);
 			if (tl_view_proc_bounds(ss[i].im, NULL, ss[i].off, &pn, &ps, &pe))
 				ax_json_str(j, "procedure", pn);
 			ax_json_obj_close(j);
@@ -481,16 +484,18 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 	for (size_t i = 0; i < n; i++) {
 		const char *pn = NULL, *b = strrchr(ss[i].im->name, '/');
 		uint64_t ps = 0, pe;
-		char where[300], val[32];
+		char where[700], val[32], line[300];
 		uint32_t w;
 
 		tl_view_insn(ss[i].im, ss[i].off, &w, text, sizeof(text));
+		tl_view_line_str(ss[i].im, ss[i].off, line, sizeof(line));
 		if (tl_view_proc_bounds(ss[i].im, NULL, ss[i].off, &pn, &ps, &pe))
-			snprintf(where, sizeof(where), "%s+0x%" PRIx64 " %s", pn, ss[i].off - ps,
-				 b ? b + 1 : ss[i].im->name);
+			snprintf(where, sizeof(where), "%s+0x%" PRIx64 " %s%s%s", pn,
+				 ss[i].off - ps, b ? b + 1 : ss[i].im->name, line[0] ? " " : "",
+				 line);
 		else
-			snprintf(where, sizeof(where), "0x%" PRIx64 " %s", ss[i].off,
-				 b ? b + 1 : ss[i].im->name);
+			snprintf(where, sizeof(where), "0x%" PRIx64 " %s%s%s", ss[i].off,
+				 b ? b + 1 : ss[i].im->name, line[0] ? " " : "", line);
 		snprintf(val, sizeof(val), "%s=0x%" PRIx64,
 			 tl_dest_name(ss[i].dest, reg, sizeof(reg)), ss[i].value);
 		printf("%8" PRIu64 " %7.2f%% %-18s %8" PRIu64 "  %-28s %s\n", ss[i].samples,

@@ -214,7 +214,7 @@ static void insn_line(struct vr *vr, const struct tl_view_image *im, const struc
 	uint64_t vcount = vc ? vc->count : 0;
 	bool has_rate = np && vcount; /* conflicts come from interpretations: vcount >= 1 */
 	double rate = has_rate ? (double)total / (double)vcount : 0.0;
-	char text[160], rbuf[24], ratebuf[24];
+	char text[160], rbuf[24], ratebuf[24], where[300];
 	uint32_t w;
 
 	tl_view_insn(im, off, &w, text, sizeof(text));
@@ -229,6 +229,7 @@ static void insn_line(struct vr *vr, const struct tl_view_image *im, const struc
 		if (has_rate)
 			ax_json_num(j, "rate", rate, 6);
 		ax_json_str(j, "text", text);
+		tl_view_line_json(j, im, off);
 		ax_json_arr_open(j, as_store ? "later_loads" : "earlier_accesses");
 		for (size_t i = 0; i < np; i++) {
 			ax_json_obj_open(j, NULL);
@@ -251,7 +252,8 @@ static void insn_line(struct vr *vr, const struct tl_view_image *im, const struc
 		snprintf(rbuf, sizeof(rbuf), "%" PRIu64, rp ? rp->count : 0);
 	else
 		snprintf(rbuf, sizeof(rbuf), "-");
-	printf("%7s  0x%-12" PRIx64 " %-28s %7" PRIu64, rbuf, off, text, vcount);
+	printf("%7s  0x%-12" PRIx64 " %-16s %-28s %7" PRIu64, rbuf, off,
+	       tl_view_line_str(im, off, where, sizeof(where)), text, vcount);
 	if (np) { /* no rate column on lines without conflicts: no trailing blanks */
 		if (has_rate)
 			snprintf(ratebuf, sizeof(ratebuf), "%.1f%%", 100.0 * rate);
@@ -420,8 +422,8 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 		} else {
 			printf("\nprocedure %s (%" PRIu64 " conflicts)\n", ps[i].name,
 			       ps[i].conflicts);
-			printf("%7s  %-14s %-28s %7s %6s %s\n", "replays", "address", "instruction",
-			       "vcount", "rate", "conflicts");
+			printf("%7s  %-14s %-16s %-28s %7s %6s %s\n", "replays", "address", "line",
+			       "instruction", "vcount", "rate", "conflicts");
 		}
 		for (uint64_t off = ps[i].start; off < ps[i].end; off += 4)
 			insn_line(vr, im, &t, off);

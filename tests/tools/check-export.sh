@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# tests/tools/check-export.sh - axprof export: pprof read by `go tool pprof`, folded, CSV, errors.
+#
+# hotspots is recorded on the hosted machine. pprof: `go tool pprof -top` must list the same
+# hottest procedure as `axprof report --procedures` (with -noinlines: inlined code counted in its
+# caller, as report counts it), and the same sample total; skipped only when go is missing and
+# CI is not set. folded: every line is "frames count" (FlameGraph's format) and the counts add up
+# to the total. csv: a header, one row per sampled instruction, columns that add up.
+. "$(dirname "$0")/lib.sh"
+need "$axprof" "$wl/hotspots"
+$axprof record -q --hosted --seed 11 -d "$tmp/db" -- "$wl/hotspots" >/dev/null 2>&1 ||
+	{ bad "record" "failed"; finish; exit 1; }
+total=$("$axprof" report -d "$tmp/db" --json | sed 's/.*"totals":{"cycles":\([0-9]*\)}.*/\1/')
+hot=$("$axprof" report -d "$tmp/db" --procedures | awk '/^=+$/ { getline; getline; print $4; exit }')
+[ -n "$hot" ] && [ -n "$total" ] || bad "report" "no top procedure or total"
+
+# --- pprof ---------------------------------------------------------------------------------------
+"$axprof" export -d "$tmp/db" --format pprof -o "$tmp/p.pb.gz" && [ ! -e "$tmp/p.pb.gz.tmp" ] &&
+	[ "$(head -c 2 "$tmp/p.pb.gz" | od -An -tx1 | tr -d ' ')" = 1f8b ] &&
+	ok "pprof: a gzip file, no .tmp left" || bad "pprof" "export failed"
+if command -v go >/dev/null; then
+	# HOME for go's cache when the checks run without one.
+	HOME=${HOME:-$tmp} go tool pprof -top -noinlines "$tmp/p.pb.gz" >"$tmp/top.txt" 2>&1
+	gtop=$(awk '/flat%/ { getline; print $NF; exit }' "$tmp/top.txt")
+	gtot=$(sed -n 's/.* of \([0-9]*\)samples total.*/\1/p' "$tmp/top.txt")
+	if [ "$gtop" = "$hot" ] && [ "$gtot" = "$total" ]; then
+		ok "go tool pprof -top: the hottest is $gtop, as axprof report's; $gtot samples"
+	else
+		bad "go tool pprof" "top '$gtop' (report: '$hot'), total '$gtot' (report: $total): $(head -c 500 "$tmp/top.txt")"
+	fi
+	HOME=${HOME:-$tmp} go tool pprof -traces "$tmp/p.pb.gz" >"$tmp/traces.txt" 2>&1
+	if grep -A1 'hs_step (inline)' "$tmp/traces.txt" | grep -q '^ *hs_mix$'; then
+		ok "go tool pprof -traces: hs_step inlined into hs_mix"
+	else
+		bad "pprof inline frames" "$(head -c 400 "$tmp/traces.txt")"
+	fi
+elif [ -n "${CI:-}" ]; then
+	bad "go" "go is not installed (scripts/install-deps installs golang-go) and CI is set"
+else
+	echo "skip  go tool pprof: go is not installed (scripts/install-deps installs golang-go)"
+fi
+
+# --- folded ----------------------------------------------------------------------------------------
+"$axprof" export -d "$tmp/db" --format folded >"$tmp/f.txt" || bad "folded" "failed"
+if awk -v t="$total" '!/^[^ ;][^;]*(;[^;]+)* [0-9]+$/ { bad = 1 } { s += $NF }
+	END { exit bad || s != t }' "$tmp/f.txt" &&
+	grep -q "^hotspots;$hot [0-9]*\$" "$tmp/f.txt"; then
+	ok "folded: $(wc -l <"$tmp/f.txt") lines of 'image;procedure count' adding up to $total"
+else
+	bad "folded" "$(head -c 400 "$tmp/f.txt")"
+fi
+
+# --- csv -------------------------------------------------------------------------------------------
+"$axprof" export -d "$tmp/db" --format csv -o "$tmp/p.csv" || bad "csv" "failed"
+if [ "$(head -n1 "$tmp/p.csv")" = "image,procedure,address,file,line,cycles" ] &&
+	awk -F, -v t="$total" 'NR > 1 { if (NF != 6 || $3 !~ /^0x[0-9a-f]+$/) bad = 1; s += $6 }
+		END { exit bad || s != t }' "$tmp/p.csv" &&
+	grep -q ",$hot,0x[0-9a-f]*,workloads/hotspots.c,[0-9]*," "$tmp/p.csv"; then
+	ok "csv: $(($(wc -l <"$tmp/p.csv") - 1)) instructions with file and line, adding up to $total"
+else
+	bad "csv" "$(head -c 400 "$tmp/p.csv")"
+fi
+
+# --- bad input ---------------------------------------------------------------------------------------
+"$axprof" export -d "$tmp/db" >/dev/null 2>&1; [ $? = 2 ] && ok "no --format: exit 2" || bad "no format" "not 2"
+"$axprof" export -d "$tmp/db" --format svg >/dev/null 2>&1
+[ $? = 2 ] && ok "--format svg: exit 2" || bad "svg" "not 2"
+"$axprof" export -d "$tmp/nothere" --format csv >/dev/null 2>&1
+[ $? = 1 ] && ok "a missing database: exit 1" || bad "missing db" "not 1"
+"$axprof" export -d "$tmp/db" --format csv -o "$tmp/no/dir/x.csv" 2>"$tmp/e"
+[ $? = 1 ] && grep -q 'cannot create' "$tmp/e" && ok "an unwritable -o: exit 1, said" ||
+	bad "unwritable" "$(cat "$tmp/e")"
+echo old >"$tmp/keep.csv"
+"$axprof" export -d "$tmp/db" --format csv --image nosuch -o "$tmp/keep.csv" 2>/dev/null
+[ $? = 1 ] && [ "$(cat "$tmp/keep.csv")" = old ] && [ ! -e "$tmp/keep.csv.tmp" ] &&
+	ok "a failed export leaves the old file and no .tmp" || bad "torn" "keep.csv changed"
+finish
