@@ -140,7 +140,7 @@ if [ -x "$BUILD/workloads/forkpipe" ]; then
 		2>"$tmp/fork.json" >/dev/null
 	"$axprof" report --json -d "$tmp/db-fork" >"$tmp/fork-rep.json" 2>&1
 	rs=$(sed -n 's/.*"samples":\([0-9]*\).*/\1/p' "$tmp/fork.json")
-	np=$(sed -n 's/.*"processes":\([0-9]*\).*/\1/p' "$tmp/fork.json")
+	np=$(sed -n 's/.*"processes_counted":\([0-9]*\).*/\1/p' "$tmp/fork.json")
 	ds=$(sed -n 's/.*"totals":{"cycles":\([0-9]*\)}.*/\1/p' "$tmp/fork-rep.json")
 	if [ -n "$rs" ] && [ "$rs" = "$ds" ] && [ "$np" = 3 ] && [ "$rs" -gt 50 ]; then
 		ok "record's summary counts the forked children's samples ($rs = the database's, 3 processes)"

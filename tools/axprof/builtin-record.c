@@ -408,7 +408,7 @@ static void json_summary(const struct rec *r, const struct summary *sm, const st
 	ax_json_u64(&j, "interpreted_insns", sm->interp_insns);
 	ax_json_u64(&j, "cycles", sm->cycles);
 	if (sm->hosted)
-		ax_json_u64(&j, "processes", sm->procs);
+		ax_json_u64(&j, "processes_counted", sm->procs);
 	ax_json_num(&j, "seconds", sm->seconds, 3);
 	ax_json_u64(&j, "samples", vs->samples);
 	ax_json_obj_open(&j, "samples_by_event");
