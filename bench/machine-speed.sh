@@ -58,7 +58,7 @@ run_axprof() {
 		echo "machine-speed: axprof run $* failed: $(head -c 300 "$tmp/$name.stats")" >&2
 		exit 1
 	fi
-	insns=$(sed -n 's/^axprof run: \([0-9]*\) instructions.*/\1/p' "$tmp/$name.stats")
+	insns=$(sed -n 's/^axprof run: pid [0-9]*: \([0-9]*\) instructions.*/\1/p' "$tmp/$name.stats")
 	wall=$(field "$tmp/$name.time" 1)
 	c=$(cpu "$tmp/$name.time")
 	printf '%-22s %12s insns  %7.2f s wall %7.2f s CPU  %7.1f MIPS/wall %7.1f MIPS/CPU\n' "$label" \

@@ -70,6 +70,14 @@ struct mach_opts {
 	bool truth; /* the CPU model records ground truth (mach_truth_write) */
 	const char *prog; /* the program's name in messages (NULL: "program") */
 	uint64_t max_insns; /* 0: unlimited */
+	/* Instructions each guest thread runs before the next one's turn (round-robin,
+	 * deterministic); 0: the default (mach_thread.c). */
+	uint64_t quantum;
+	/* Virtual CPUs (0 or 1: one): threads are bound to CPU (creation order mod N) and
+	 * interleaved by the same deterministic round-robin; with a CPU model each CPU has its own
+	 * instance (its own caches, predictors and PMU). Not coherent: a store on one CPU does not
+	 * invalidate another's cached line (coherence is issue 17 item 4). At most MACH_MAX_CPUS. */
+	unsigned int cpus;
 	bool trace_syscalls; /* print each system call to stderr (like qemu -strace) */
 	/* Host signals the embedder handles itself (bit h - 1 for host signal h): the program's
 	 * sigaction() never changes their host disposition, so they never reach the program from
@@ -90,9 +98,11 @@ struct mach_result {
 	uint64_t syscalls;
 	uint64_t signals; /* signals delivered */
 	bool timed; /* a CPU model ran: the fields below are valid */
-	uint64_t cycles;
-	uint64_t events[MACH_EV_NR]; /* PMU event counts */
+	uint64_t cycles; /* the busiest CPU's (mach_opts.cpus) */
+	uint64_t events[MACH_EV_NR]; /* PMU event counts, all CPUs added up */
 };
+
+#define MACH_MAX_CPUS 8
 
 struct mach;
 

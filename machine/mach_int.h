@@ -103,6 +103,13 @@ struct mach_siginfo {
 };
 
 struct mach_files;
+struct mach_threads;
+
+/* Kinds of one-line warnings printed once per run (mach.warned). */
+enum { MACH_WARN_CLONE, MACH_WARN_FUTEX, MACH_WARN_NR };
+
+/* Instructions a guest thread runs before the next one's turn (mach_opts.quantum 0). [U] */
+#define MACH_QUANTUM_DEFAULT 20000
 
 /* Hooks the sampler plugs in (timing mode). pmu_irq may run the interpreter on ctx (side
  * effects); the machine resumes at ctx->pc afterwards. */
@@ -167,7 +174,10 @@ struct mach {
 
 	/* Timing mode (mach_run.c): the CPU model (NULL ops: functional). */
 	const struct mach_cpu_ops *cpu;
-	void *model;
+	void *model; /* the running CPU's: models[cpu_id] */
+	void *models[MACH_MAX_CPUS];
+	unsigned int ncpus; /* virtual CPUs (mach_opts.cpus, at least 1) */
+	unsigned int cpu_id; /* the CPU the running thread is bound to */
 	struct mach_hooks hooks;
 	struct mach_samples *samples; /* built-in PMU handler: samples per PC */
 
@@ -176,6 +186,16 @@ struct mach {
 	struct mach_files *files; /* file-backed mappings, for mprotect's events */
 
 	struct mach_confine confine;
+
+	/* Threads (mach_thread.c). The running thread's state is in the fields above (ctx,
+	 * tid_address, robust_list, ieee_state, the signal mask, pending, siginfo, altstack,
+	 * saved mask); the other threads' wait in thr (NULL until the first clone). */
+	struct mach_threads *thr;
+	int32_t tid; /* the running thread's id */
+	bool resched; /* it blocked, yielded or exited: switch at the next stop */
+	uint64_t slice; /* instructions left in its quantum */
+	unsigned int warned; /* 1 << MACH_WARN_*: warnings already printed */
+	uint64_t warned_sys[10]; /* unsupported system calls already named */
 };
 
 /* Resolve a path the program names the way qemu-alpha -L does: an absolute path that exists
@@ -268,6 +288,27 @@ bool mach_files_at(const struct mach *m, uint64_t va, struct mach_file_span *fs,
 int mach_procfs_open(struct mach *m, const char *path, int hostflags, int *fd);
 /* What readlink of path gives when it is the process's own exe link, else NULL. */
 const char *mach_procfs_link(const struct mach *m, const char *path);
+
+/* Threads (mach_thread.c). */
+/* clone() with CLONE_VM and without CLONE_VFORK: the new thread's tid or -errno. */
+int64_t mach_thread_clone(struct mach *m, uint64_t flags, uint64_t newsp, uint64_t ptid,
+			  uint64_t ctid, uint64_t tls);
+int64_t mach_futex(struct mach *m, const uint64_t *a);
+/* exit(2): the running thread ends (the process, when it is the last). */
+int64_t mach_thread_exit(struct mach *m, int code);
+int64_t mach_thread_yield(struct mach *m);
+/* A read/readv/wait4 that would block while another thread can run: true, the thread yields
+ * and the call must be made again at its next turn. */
+bool mach_thread_would_block(struct mach *m, unsigned int nr, const uint64_t *a);
+/* Raise si in thread tid (0 or m->tid: the running one; si NULL: only look): 0 or -ESRCH. */
+int mach_thread_signal(struct mach *m, int32_t tid, const struct mach_siginfo *si);
+/* Switch to the next runnable thread (round-robin), waiting when none can run. */
+void mach_sched(struct mach *m);
+size_t mach_thread_count(const struct mach *m);
+uint64_t mach_thread_quantum(const struct mach *m);
+void mach_thread_fork_child(struct mach *m);
+void mach_thread_print_stats(struct mach *m, FILE *f);
+void mach_threads_free(struct mach_threads *th);
 
 /* IEEE software control word <-> FPCR (asm/fpu.h ieee_swcr_to_fpcr/ieee_fpcr_to_swcr). */
 uint64_t mach_swcr_to_fpcr(uint64_t sw);

@@ -60,18 +60,28 @@
 
 static void samples_free(struct mach_samples *s);
 
-/* The CPU model of opts->cpu ("none" or NULL: none). */
+/* The CPU model of opts->cpu ("none" or NULL: none), one instance per virtual CPU. */
 static int cpu_create(struct mach *m)
 {
 	struct mach_cpu_cfg cfg = { .truth = m->opts.truth };
 	const char *name = m->opts.cpu;
+	int ret;
 
+	m->ncpus = m->opts.cpus ? m->opts.cpus : 1;
+	if (m->ncpus > MACH_MAX_CPUS)
+		return -EINVAL;
 	if (!name || !strcmp(name, "none"))
 		return 0;
 	m->cpu = mach_cpu_find(name);
 	if (!m->cpu)
 		return -EINVAL;
-	return m->cpu->create(&m->model, &cfg);
+	for (unsigned int c = 0; c < m->ncpus; c++) {
+		ret = m->cpu->create(&m->models[c], &cfg);
+		if (ret)
+			return ret;
+	}
+	m->model = m->models[0];
+	return 0;
 }
 
 int mach_new(struct mach **out, const struct mach_opts *opts)
@@ -106,6 +116,7 @@ int mach_new(struct mach **out, const struct mach_opts *opts)
 	m->prog = m->opts.prog ? m->opts.prog : "program";
 	m->err = stderr;
 	m->pid = (int32_t)getpid();
+	m->tid = m->pid;
 	m->cfg.mem = &mach_mem_ops;
 	m->cfg.mem_priv = m->mem;
 	m->cfg.obs = NULL;
@@ -129,10 +140,12 @@ void mach_free(struct mach *m)
 {
 	if (!m)
 		return;
-	if (m->model)
-		m->cpu->free(m->model);
+	for (unsigned int c = 0; c < MACH_MAX_CPUS; c++)
+		if (m->models[c])
+			m->cpu->free(m->models[c]);
 	samples_free(m->samples);
 	mach_files_free(m->files);
+	mach_threads_free(m->thr);
 	mach_mem_free(m->mem);
 	free(m);
 }
@@ -526,16 +539,34 @@ static void take_irqs(struct timing *t)
 	}
 }
 
-/* The budget of the next chunk, 0 when --max-insns is reached. */
+/* The budget of the next chunk: at most CHUNK, the --max-insns left (0 when reached) and,
+ * with several threads, what is left of the running thread's quantum. */
 static uint64_t chunk_budget(struct mach *m)
 {
-	if (!m->opts.max_insns)
-		return CHUNK;
-	if (m->insns >= m->opts.max_insns) {
-		m->stopped_at_max = true;
-		return 0;
+	uint64_t b = CHUNK;
+
+	if (m->opts.max_insns) {
+		if (m->insns >= m->opts.max_insns) {
+			m->stopped_at_max = true;
+			return 0;
+		}
+		if (m->opts.max_insns - m->insns < b)
+			b = m->opts.max_insns - m->insns;
 	}
-	return m->opts.max_insns - m->insns < CHUNK ? m->opts.max_insns - m->insns : CHUNK;
+	if (m->thr && m->slice && m->slice < b)
+		b = m->slice;
+	return b;
+}
+
+/* After a chunk of `ran` instructions (and the stop it ended with): the next thread's turn
+ * when the quantum is used up or the thread blocked, yielded or exited (mach_thread.c). */
+static void sched_point(struct mach *m, uint64_t ran)
+{
+	if (!m->thr || m->exited)
+		return;
+	m->slice = ran >= m->slice ? 0 : m->slice - ran;
+	if (!m->slice || m->resched)
+		mach_sched(m);
 }
 
 static void run_timing(struct mach *m)
@@ -552,7 +583,8 @@ static void run_timing(struct mach *m)
 	m->mem->cycles = model_cycles;
 	m->mem->cycles_priv = m;
 	if (!m->hooks.pmu_irq)
-		m->cpu->pmu_arm(m->model, MACH_EV_CYCLES, sample_period(m));
+		for (unsigned int c = 0; c < m->ncpus; c++)
+			m->cpu->pmu_arm(m->models[c], MACH_EV_CYCLES, sample_period(m));
 	while (!m->exited) {
 		budget = chunk_budget(m);
 		if (!budget)
@@ -568,6 +600,15 @@ static void run_timing(struct mach *m)
 			handle_stop(m, &info);
 		if (m->interrupted)
 			return;
+		sched_point(m, info.executed + (info.reason == AXP_STOP_CALL_PAL));
+		if (t.model != m->model) {
+			/* another virtual CPU: its model retires from now on */
+			t.model = m->model;
+			if (t.irq_take(t.model, &t.irq)) {
+				t.have_irq = true;
+				take_irqs(&t);
+			}
+		}
 		if (m->sigpending || mach_host_signal_flag)
 			while (!m->exited && mach_signal_deliver(m))
 				;
@@ -592,6 +633,7 @@ static void run_functional(struct mach *m)
 			handle_stop(m, &info);
 		if (m->interrupted)
 			return;
+		sched_point(m, info.executed + (info.reason == AXP_STOP_CALL_PAL));
 		if (m->sigpending || mach_host_signal_flag)
 			while (!m->exited && mach_signal_deliver(m))
 				;
@@ -601,12 +643,16 @@ static void run_functional(struct mach *m)
 int mach_timing_init(struct mach *m, bool truth)
 {
 	struct mach_cpu_cfg cfg = { .truth = truth };
+	int ret;
 
 	if (m->model)
 		return -EBUSY;
 	m->cpu = &mach_ev5_cpu_ops;
 	m->opts.truth = truth;
-	return m->cpu->create(&m->model, &cfg);
+	ret = m->cpu->create(&m->models[0], &cfg);
+	if (!ret)
+		m->model = m->models[0];
+	return ret;
 }
 
 /* Signals the host ignored stay ignored across execve (as Linux's flush_signal_handlers). */
@@ -673,17 +719,23 @@ void mach_die(struct mach *m)
 void mach_print_stats(struct mach *m, FILE *f, double seconds, double cpu_seconds)
 {
 	fprintf(f,
-		"axprof run: %" PRIu64
+		"axprof run: pid %" PRId32 ": %" PRIu64
 		" instructions, %.3f s (%.3f s CPU), %.1f MIPS (%.1f per CPU "
 		"second), %" PRIu64 " system calls, %" PRIu64 " signals\n",
-		m->insns, seconds, cpu_seconds,
+		m->pid, m->insns, seconds, cpu_seconds,
 		seconds > 0 ? (double)m->insns / seconds / 1e6 : 0.0,
 		cpu_seconds > 0 ? (double)m->insns / cpu_seconds / 1e6 : 0.0, m->syscalls,
 		m->signals);
+	mach_thread_print_stats(m, f);
 	if (!m->model)
 		return;
-	if (m->cpu->print_stats)
-		m->cpu->print_stats(m->model, f, m->insns);
+	for (unsigned int c = 0; c < m->ncpus && m->cpu->print_stats; c++) {
+		if (m->ncpus > 1)
+			fprintf(f, "axprof run: cpu %u:\n", c);
+		m->cpu->print_stats(m->models[c], f,
+				    m->ncpus > 1 ? m->cpu->count(m->models[c], MACH_EV_RETIRED) :
+						   m->insns);
+	}
 	samples_print(m->samples, f);
 }
 
@@ -705,9 +757,14 @@ void mach_get_result(const struct mach *m, struct mach_result *r)
 	if (!m->model)
 		return;
 	r->timed = true;
-	r->cycles = m->cpu->cycles(m->model);
-	for (int e = 0; e < MACH_EV_NR; e++)
-		r->events[e] = m->cpu->count(m->model, (enum mach_event)e);
+	for (unsigned int c = 0; c < m->ncpus; c++) {
+		uint64_t cy = m->cpu->cycles(m->models[c]);
+
+		if (cy > r->cycles)
+			r->cycles = cy;
+		for (int e = 0; e < MACH_EV_NR; e++)
+			r->events[e] += m->cpu->count(m->models[c], (enum mach_event)e);
+	}
 }
 
 uint64_t mach_insns(const struct mach *m)

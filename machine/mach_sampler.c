@@ -24,9 +24,15 @@ struct vt_pc {
 struct mach_sampler {
 	struct mach *m;
 	struct mach_sampler_opts o;
-	void *mem; /* the vs_cpu's memory */
+	/* One vs_cpu per virtual CPU of the machine (mach_opts.cpus), each with its own hash
+	 * table and buffers as DCPI's per-CPU data structures (SOSP'97 §4.2); cpu is the one of
+	 * the CPU running now (m->cpu_id), set at each interrupt. */
+	void *mems[MACH_MAX_CPUS];
 	size_t mem_len;
+	struct vs_cpu *cpus[MACH_MAX_CPUS];
+	unsigned int ncpu;
 	struct vs_cpu *cpu;
+	struct vs_stats sum; /* mach_sampler_vs_stats() over several CPUs */
 	uint32_t pid; /* the pid written in the records (changes in a forked child) */
 	int32_t host_pid; /* m->pid when pid was chosen: a change means a fork */
 
@@ -233,16 +239,16 @@ static uint64_t count_records(const uint8_t *p, size_t len)
 	return n;
 }
 
-/* Swap and drain whatever is ready to the sink (DCPI §4.3's daemon copy, in process). */
-static int drain_ready(struct mach_sampler *s)
+/* Swap and drain whatever one CPU has ready to the sink (DCPI §4.3's daemon copy, in process). */
+static int drain_cpu(struct mach_sampler *s, struct vs_cpu *cpu)
 {
 	int err = 0;
 
-	while (vs_cpu_swap(s->cpu) > 0) {
+	while (vs_cpu_swap(cpu) > 0) {
 		size_t got, rem;
 
 		do {
-			got = vs_cpu_drain(s->cpu, s->dbuf, s->dcap, &rem);
+			got = vs_cpu_drain(cpu, s->dbuf, s->dcap, &rem);
 			if (!got)
 				break;
 			s->st.drains++;
@@ -260,17 +266,25 @@ static int drain_ready(struct mach_sampler *s)
 	return err;
 }
 
+static int drain_ready(struct mach_sampler *s)
+{
+	return drain_cpu(s, s->cpu);
+}
+
 int mach_sampler_flush(struct mach_sampler *s)
 {
 	int err = 0, ferr, e;
 
-	/* The drain loop of vs_sampler.h: flush, swap, drain, until the tables are empty. */
-	do {
-		ferr = vs_cpu_flush(s->cpu);
-		e = drain_ready(s);
-		if (e && !err)
-			err = e;
-	} while (ferr == -ENOSPC);
+	/* The drain loop of vs_sampler.h for each CPU: flush, swap, drain, until the tables are
+	 * empty. */
+	for (unsigned int c = 0; c < s->ncpu; c++) {
+		do {
+			ferr = vs_cpu_flush(s->cpus[c]);
+			e = drain_cpu(s, s->cpus[c]);
+			if (e && !err)
+				err = e;
+		} while (ferr == -ENOSPC);
+	}
 	return err;
 }
 
@@ -279,27 +293,38 @@ int mach_sampler_flush(struct mach_sampler *s)
 static int cpu_setup(struct mach_sampler *s)
 {
 	struct vs_platform plat = {
-		.cpu = 0,
 		.amask = s->m->cfg.amask,
 		.implver = s->m->cfg.implver,
 		.caps = s->m->cpu->pme_config ? VS_CAP_PROFILEME : 0,
 	};
-	struct vs_config cfg = s->o.cfg;
 	struct mach_pme_cfg pc;
-	int err;
+	int ret;
 
-	/* A forked child draws other periods and shares than its parent. */
-	if (s->st.forks)
-		cfg.seed ^= (uint64_t)s->pid * 0x9e3779b97f4a7c15ULL;
-	memset(s->mem, 0, s->mem_len);
-	err = vs_cpu_init(s->mem, s->mem_len, &cfg, &plat, &s->cpu);
-	if (err || cfg.mode != VS_MODE_PROFILEME)
-		return err;
-	pc = (struct mach_pme_cfg){ .lo = cfg.pme_period.lo,
-				    .hi = cfg.pme_period.hi,
-				    .window = cfg.pme_window,
-				    .seed = cfg.seed ^ 0x243f6a8885a308d3ULL };
-	return s->m->cpu->pme_config(s->m->model, &pc);
+	for (unsigned int c = 0; c < s->ncpu; c++) {
+		struct vs_config cfg = s->o.cfg;
+
+		/* A forked child draws other periods and shares than its parent; each CPU other
+		 * than the first its own. */
+		if (s->st.forks)
+			cfg.seed ^= (uint64_t)s->pid * 0x9e3779b97f4a7c15ULL;
+		cfg.seed ^= (uint64_t)c * 0xbf58476d1ce4e5b9ULL;
+		plat.cpu = c;
+		memset(s->mems[c], 0, s->mem_len);
+		ret = vs_cpu_init(s->mems[c], s->mem_len, &cfg, &plat, &s->cpus[c]);
+		if (ret)
+			return ret;
+		if (cfg.mode != VS_MODE_PROFILEME)
+			continue;
+		pc = (struct mach_pme_cfg){ .lo = cfg.pme_period.lo,
+					    .hi = cfg.pme_period.hi,
+					    .window = cfg.pme_window,
+					    .seed = cfg.seed ^ 0x243f6a8885a308d3ULL };
+		ret = s->m->cpu->pme_config(s->m->models[c], &pc);
+		if (ret)
+			return ret;
+	}
+	s->cpu = s->cpus[s->m->cpu_id < s->ncpu ? s->m->cpu_id : 0];
+	return 0;
 }
 
 /* The model's ProfileMe records (machine/mach_cpu.h) as the ABI's (vs_abi.h): same values. */
@@ -342,13 +367,15 @@ static void pme_deliver(struct mach_sampler *s)
 
 static void arm_all(struct mach_sampler *s)
 {
-	for (unsigned int e = 0; e < VS_EVENT_NR; e++) {
-		if (!(s->o.cfg.events & (1u << e)))
-			continue;
-		s->m->cpu->pmu_arm(s->m->model, (enum mach_event)ev_map[e],
-				   vs_period_next(&s->cpu->period_rng, s->o.cfg.period[e].lo,
-						  s->o.cfg.period[e].hi));
-	}
+	for (unsigned int c = 0; c < s->ncpu; c++)
+		for (unsigned int e = 0; e < VS_EVENT_NR; e++) {
+			if (!(s->o.cfg.events & (1u << e)))
+				continue;
+			s->m->cpu->pmu_arm(s->m->models[c], (enum mach_event)ev_map[e],
+					   vs_period_next(&s->cpus[c]->period_rng,
+							  s->o.cfg.period[e].lo,
+							  s->o.cfg.period[e].hi));
+		}
 }
 
 /* The program forked and this is the child: what the sampler holds is the parent's. */
@@ -373,6 +400,7 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 
 	if (s->m->pid != s->host_pid)
 		forked(s);
+	s->cpu = s->cpus[s->m->cpu_id];
 	if (irq->profileme) {
 		pme_deliver(s);
 		goto tick;
@@ -443,10 +471,17 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 	s->host_pid = m->pid;
 	need = vs_cpu_size(&opts->cfg);
 	s->mem_len = (need + 63) & ~(size_t)63;
-	s->mem = aligned_alloc(64, s->mem_len);
+	s->ncpu = m->ncpus ? m->ncpus : 1;
+	for (unsigned int c = 0; c < s->ncpu; c++) {
+		s->mems[c] = aligned_alloc(64, s->mem_len);
+		if (!s->mems[c]) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+	}
 	s->dcap = opts->cfg.buf_bytes + VS_REC_MAX;
 	s->dbuf = malloc(s->dcap);
-	if (!s->mem || !s->dbuf) {
+	if (!s->dbuf) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
@@ -492,7 +527,8 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 out_free:
 	free(s->vt);
 	free(s->dbuf);
-	free(s->mem);
+	for (unsigned int c = 0; c < MACH_MAX_CPUS; c++)
+		free(s->mems[c]);
 	free(s);
 	return ret;
 }
@@ -513,13 +549,26 @@ void mach_sampler_free(struct mach_sampler *s)
 		free(s->vt[i]);
 	free(s->vt);
 	free(s->dbuf);
-	free(s->mem);
+	for (unsigned int c = 0; c < MACH_MAX_CPUS; c++)
+		free(s->mems[c]);
 	free(s);
 }
 
 const struct vs_stats *mach_sampler_vs_stats(const struct mach_sampler *s)
 {
-	return &s->cpu->st;
+	struct vs_stats *sum = (struct vs_stats *)&s->sum; /* a cache, not the state */
+
+	if (s->ncpu == 1)
+		return &s->cpus[0]->st;
+	memset(sum, 0, sizeof(*sum));
+	for (unsigned int c = 0; c < s->ncpu; c++) {
+		const uint64_t *src = (const uint64_t *)&s->cpus[c]->st;
+		uint64_t *dst = (uint64_t *)sum;
+
+		for (size_t k = 0; k < sizeof(*sum) / sizeof(uint64_t); k++)
+			dst[k] += src[k];
+	}
+	return sum;
 }
 
 void mach_sampler_get_stats(const struct mach_sampler *s, struct mach_sampler_stats *st)
@@ -529,7 +578,16 @@ void mach_sampler_get_stats(const struct mach_sampler *s, struct mach_sampler_st
 
 int mach_sampler_stats_record(const struct mach_sampler *s, void *buf, size_t len)
 {
-	return vs_cpu_stats_record(s->cpu, buf, len);
+	size_t off = 0;
+
+	for (unsigned int c = 0; c < s->ncpu; c++) {
+		int n = vs_cpu_stats_record(s->cpus[c], (uint8_t *)buf + off, len - off);
+
+		if (n < 0)
+			return n;
+		off += (size_t)n;
+	}
+	return (int)off;
 }
 
 /* ---- truth output ---- */

@@ -10,7 +10,8 @@
 
 /*
  * The hosted machine's "driver" (DCPI SOSP'97 §4.2; value-sampling slides 10-13): one struct
- * vs_cpu (kmod/sampler) plugged into the CPU model's PMU (mach_cpu.h ops) through struct mach_hooks.
+ * vs_cpu (kmod/sampler) per virtual CPU (mach_opts.cpus), plugged into that CPU's model's PMU
+ * (mach_cpu.h ops) through struct mach_hooks; the interrupt of CPU c goes to vs_cpu c.
  *
  * Per PMU interrupt (mach_run.c calls the hook after the instruction that retired):
  *   vs_sample(cpu, pid, irq->pc, event, user = true, &decision)
@@ -97,10 +98,11 @@ void mach_sampler_free(struct mach_sampler *s);
  */
 int mach_sampler_flush(struct mach_sampler *s);
 
-/* The sampler's cumulative counters (the body of a VS_REC_STATS record) and the glue's own. */
+/* The sampler's cumulative counters (the body of a VS_REC_STATS record; all CPUs added up)
+ * and the glue's own. */
 const struct vs_stats *mach_sampler_vs_stats(const struct mach_sampler *s);
 void mach_sampler_get_stats(const struct mach_sampler *s, struct mach_sampler_stats *st);
-/* A VS_REC_STATS record into buf (length returned, or -ENOSPC). */
+/* One VS_REC_STATS record per virtual CPU into buf (length returned, or -ENOSPC). */
 int mach_sampler_stats_record(const struct mach_sampler *s, void *buf, size_t len);
 
 /*

@@ -669,18 +669,30 @@ static int64_t sys_kill(struct mach *m, const uint64_t *a)
 	return sys_ret(kill(pid, h));
 }
 
+/* To one thread of ours (kernel/signal.c do_send_specific): queued in that thread. */
+static int64_t send_thread(struct mach *m, int32_t tid, int sig)
+{
+	struct mach_siginfo si = {
+		.signo = sig, .code = MACH_SI_TKILL, .pid = m->pid, .uid = (int)getuid()
+	};
+
+	if (sig < 0 || sig > MACH_NSIG || tid <= 0)
+		return -EINVAL;
+	return mach_thread_signal(m, tid, sig ? &si : NULL);
+}
+
 static int64_t sys_tgkill(struct mach *m, const uint64_t *a)
 {
-	if ((int)a[0] != m->pid || (int)a[1] != m->pid)
+	if ((int)a[0] <= 0)
+		return -EINVAL;
+	if ((int)a[0] != m->pid)
 		return -ESRCH;
-	return send_self(m, (int)a[2], MACH_SI_TKILL);
+	return send_thread(m, (int32_t)a[1], (int)a[2]);
 }
 
 static int64_t sys_tkill(struct mach *m, const uint64_t *a)
 {
-	if ((int)a[0] != m->pid)
-		return -ESRCH;
-	return send_self(m, (int)a[1], MACH_SI_TKILL);
+	return send_thread(m, (int32_t)a[0], (int)a[1]);
 }
 
 void mach_sys_signal_table(mach_sys_fn *t)

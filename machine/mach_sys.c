@@ -155,6 +155,11 @@ int sys_path(struct mach *m, int dirfd, uint64_t va, unsigned int how, char *buf
 /* ---------------------------------------------------------------------------------------- */
 /* Process. */
 
+static int64_t sys_exit(struct mach *m, const uint64_t *a)
+{
+	return mach_thread_exit(m, (int)a[0]);
+}
+
 static int64_t sys_exit_group(struct mach *m, const uint64_t *a)
 {
 	m->exited = true;
@@ -204,13 +209,13 @@ static int64_t sys_getegid(struct mach *m, const uint64_t *a)
 static int64_t sys_gettid(struct mach *m, const uint64_t *a)
 {
 	(void)a;
-	return m->pid;
+	return m->tid;
 }
 
 static int64_t sys_set_tid_address(struct mach *m, const uint64_t *a)
 {
 	m->tid_address = a[0];
-	return m->pid;
+	return m->tid;
 }
 
 static int64_t sys_set_robust_list(struct mach *m, const uint64_t *a)
@@ -857,17 +862,17 @@ static int64_t sys_osf_setsysinfo(struct mach *m, const uint64_t *a)
 }
 
 /* ---------------------------------------------------------------------------------------- */
-/* Scheduling and synchronisation for a single thread. */
+/* Scheduling (threads and futexes: mach_thread.c). */
 
 static int64_t sys_sched_yield(struct mach *m, const uint64_t *a)
 {
-	(void)m, (void)a;
-	return 0;
+	(void)a;
+	return mach_thread_yield(m);
 }
 
 static int64_t sys_sched_getaffinity(struct mach *m, const uint64_t *a)
 {
-	uint64_t mask = 1;
+	uint64_t mask = (1ull << m->ncpus) - 1; /* the virtual CPUs (mach_opts.cpus) */
 
 	if (a[1] < 8 || (a[1] & 7))
 		return -EINVAL;
@@ -884,45 +889,13 @@ static int64_t sys_sched_getscheduler(struct mach *m, const uint64_t *a)
 
 static int64_t sys_getcpu(struct mach *m, const uint64_t *a)
 {
-	uint32_t z = 0;
+	uint32_t z = 0, cpu = m->cpu_id;
 
-	if (a[0] && mach_mem_write(m->mem, a[0], &z, 4))
+	if (a[0] && mach_mem_write(m->mem, a[0], &cpu, 4))
 		return -EFAULT;
 	if (a[1] && mach_mem_write(m->mem, a[1], &z, 4))
 		return -EFAULT;
 	return 0;
-}
-
-#define FUTEX_CMD_MASK 0x7f
-
-static int64_t sys_futex(struct mach *m, const uint64_t *a)
-{
-	uint32_t v;
-
-	switch (a[1] & FUTEX_CMD_MASK) {
-	case 0: /* FUTEX_WAIT */
-	case 9: /* FUTEX_WAIT_BITSET */
-		if (mach_mem_read(m->mem, a[0], &v, 4))
-			return -EFAULT;
-		if (v != (uint32_t)a[2])
-			return -EAGAIN;
-		/* Nobody else can wake a single thread: a timeout elapses, otherwise deadlock. */
-		if (a[3]) {
-			struct timespec ts;
-
-			if (mach_mem_read(m->mem, a[3], &ts, sizeof(ts)))
-				return -EFAULT;
-			if ((a[1] & FUTEX_CMD_MASK) == 0)
-				nanosleep(&ts, NULL);
-			return -ETIMEDOUT;
-		}
-		return -EDEADLK;
-	case 1: /* FUTEX_WAKE */
-	case 10: /* FUTEX_WAKE_BITSET */
-		return 0;
-	default:
-		return -ENOSYS;
-	}
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -934,7 +907,7 @@ static void fill_table(void)
 {
 	mach_sys_fn *t = sys_table;
 
-	t[MACH_NR_exit] = sys_exit_group;
+	t[MACH_NR_exit] = sys_exit;
 	t[MACH_NR_exit_group] = sys_exit_group;
 	t[MACH_NR_getxpid] = sys_getxpid;
 	t[MACH_NR_getppid] = sys_getppid;
@@ -1007,7 +980,7 @@ static void fill_table(void)
 	t[MACH_NR_sched_setaffinity] = sys_zero;
 	t[MACH_NR_sched_getscheduler] = sys_sched_getscheduler;
 	t[MACH_NR_getcpu] = sys_getcpu;
-	t[MACH_NR_futex] = sys_futex;
+	t[MACH_NR_futex] = mach_futex;
 	mach_sys_fs_table(t);
 	mach_sys_signal_table(t);
 	mach_sys_proc_table(t);
@@ -1069,16 +1042,30 @@ void mach_syscall(struct mach *m)
 	if (!sys_table[MACH_NR_exit])
 		fill_table();
 	memcpy(a, &m->ctx.r[16], sizeof(a));
+	/* A call that would block while another thread can run: that thread's turn first. */
+	if (mach_thread_would_block(m, nr, a)) {
+		m->ctx.r[0] = nr;
+		m->ctx.r[19] = a3;
+		m->ctx.pc -= 4;
+		return;
+	}
 	m->syscalls++;
 	if (m->ctx.r[0] >= MACH_NR_MAX || !sys_table[nr]) {
 		const char *name = m->ctx.r[0] < MACH_NR_MAX ? mach_sysname(nr) : NULL;
 
-		fprintf(m->err,
-			"axprof run: %s: unsupported system call %" PRIu64 " (%s) at pc 0x%" PRIx64
-			"\n",
-			m->prog, m->ctx.r[0], name ? name : "unknown", m->ctx.pc - 4);
-		m->exited = true;
-		m->exit_code = 127;
+		uint64_t bit = nr < MACH_NR_MAX ? nr : MACH_NR_MAX - 1;
+
+		/* ENOSYS, as Linux's sys_ni_syscall, named once per number. */
+		if (!(m->warned_sys[bit / 64] & (1ull << (bit % 64))))
+			fprintf(m->err,
+				"axprof run: %s: unsupported system call %" PRIu64
+				" (%s) at pc 0x%" PRIx64 ": ENOSYS\n",
+				m->prog, m->ctx.r[0], name ? name : "unknown", m->ctx.pc - 4);
+		m->warned_sys[bit / 64] |= 1ull << (bit % 64);
+		m->ctx.r[0] = (uint64_t)mach_errno_to_alpha(ENOSYS);
+		m->ctx.r[19] = 1;
+		if (m->opts.trace_syscalls)
+			trace(m, nr, a, -ENOSYS);
 		return;
 	}
 	/* Stopped by mach_interrupt() before a call that could block: it never runs. */

@@ -4,7 +4,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,8 +40,10 @@ static int64_t do_fork(struct mach *m, uint64_t flags, uint64_t newsp, uint64_t 
 	pid_t pid;
 	char c;
 
-	if ((flags & A_CLONE_THREAD) || ((flags & A_CLONE_VM) && !(flags & A_CLONE_VFORK)))
-		return -ENOSYS;
+	if ((flags & A_CLONE_VM) && !(flags & A_CLONE_VFORK))
+		return mach_thread_clone(m, flags, newsp, ptid, ctid, tls);
+	if (flags & A_CLONE_THREAD)
+		return mach_thread_clone(m, flags, newsp, ptid, ctid, tls); /* EINVAL, named */
 	if ((flags & A_CLONE_VFORK) && pipe2(sync, O_CLOEXEC))
 		return -errno;
 	fflush(m->err);
@@ -60,6 +64,7 @@ static int64_t do_fork(struct mach *m, uint64_t flags, uint64_t newsp, uint64_t 
 		if (sync[0] >= 0)
 			close(sync[0]); /* sync[1] closes itself at execve or exit */
 		m->pid = (int32_t)getpid();
+		mach_thread_fork_child(m);
 		tid = (uint32_t)m->pid;
 		if (newsp)
 			m->ctx.r[30] = newsp;
@@ -134,6 +139,37 @@ static int64_t sys_wait4(struct mach *m, const uint64_t *a)
 	if (a[3] && mach_mem_write(m->mem, a[3], &ru, sizeof(ru)))
 		return -EFAULT;
 	return r;
+}
+
+/* waitid(idtype, id, infop, options, rusage): Linux's, with the siginfo's signal numbers made
+ * Alpha's (si_signo SIGCHLD; si_status a signal for CLD_KILLED, CLD_DUMPED, CLD_STOPPED,
+ * CLD_TRAPPED). The 64-bit siginfo layout is the generic one on both: signo, errno, code at
+ * 0, 4, 8; pid, uid, status at 16, 20, 24. */
+static int64_t sys_waitid(struct mach *m, const uint64_t *a)
+{
+	siginfo_t si;
+	struct rusage ru;
+	int32_t out[32];
+
+	memset(&si, 0, sizeof(si));
+	if (syscall(SYS_waitid, (int)a[0], (int)a[1], &si, (int)a[3], a[4] ? &ru : NULL) < 0)
+		return -errno;
+	if (a[2]) {
+		memset(out, 0, sizeof(out));
+		if (si.si_pid) {
+			out[0] = mach_signo_to_alpha(si.si_signo);
+			out[2] = si.si_code;
+			out[4] = si.si_pid;
+			out[5] = (int32_t)si.si_uid;
+			out[6] = si.si_code == CLD_EXITED ? si.si_status :
+							    mach_signo_to_alpha(si.si_status);
+		}
+		if (mach_mem_write(m->mem, a[2], out, sizeof(out)))
+			return -EFAULT;
+	}
+	if (a[4] && mach_mem_write(m->mem, a[4], &ru, sizeof(ru)))
+		return -EFAULT;
+	return 0;
 }
 
 /* A NULL-terminated vector of guest strings (argv, envp) as host pointers. */
@@ -281,5 +317,6 @@ void mach_sys_proc_table(mach_sys_fn *t)
 	t[MACH_NR_vfork] = sys_vfork;
 	t[MACH_NR_clone] = sys_clone;
 	t[MACH_NR_wait4] = sys_wait4;
+	t[MACH_NR_waitid] = sys_waitid;
 	t[MACH_NR_execve] = sys_execve;
 }

@@ -6,7 +6,7 @@
 WL_SRCS   := $(wildcard workloads/*.c)
 WL_NAMES  := $(patsubst workloads/%.c,%,$(WL_SRCS))
 WL_BINS   := $(addprefix $(BUILD)/workloads/,$(WL_NAMES))
-WL_CFLAGS := -O2 -g
+WL_CFLAGS := -O2 -g -pthread
 
 ALL_TARGETS += $(WL_BINS)
 CHECK_STEPS += tests/workloads/run-qemu.sh tests/workloads/check-planted.sh
@@ -19,3 +19,6 @@ $(WL_BINS): $(BUILD)/workloads/%: workloads/%.c workloads/wl.h
 .PHONY: workloads
 workloads:
 	$(Q)BUILD=$(BUILD) ACC=$(ACC) scripts/fetch-workloads
+
+# falsepad.c is falseshare.c with padding (#include).
+$(BUILD)/workloads/falsepad: workloads/falseshare.c

@@ -77,9 +77,9 @@ for bin in "$wl"/*; do
 		bad "$name" "output or status differ under --cpu ev6 (status $fs vs $es)"
 		continue
 	fi
-	# A program that forks (forkwork): each process prints its stats and writes the truth file;
-	# the parent, which waits for its children, does so last: its lines are the last ones.
-	insns=$(sed -n 's/^axprof run: \([0-9]*\) instructions.*/\1/p' "$tmp/e.err" | tail -n 1)
+	# A program that forks (forkwork, forkpipe) prints one block per process; the program's own
+	# is the last (it reaps its children first), and only it writes the truth file.
+	insns=$(sed -n 's/^axprof run: pid [0-9]*: \([0-9]*\) instructions.*/\1/p' "$tmp/e.err" | tail -n 1)
 	line=$(grep '^axprof run: ev6: [0-9]* cycles, CPI [0-9.]*; CYCLES [0-9]* RETIRED [0-9]* .*REPLAY [0-9]*$' "$tmp/e.err" | tail -n 1)
 	if [ -z "$line" ] || [ -z "$insns" ]; then
 		bad "$name" "no ev6 stats line: $(head -c 300 "$tmp/e.err")"

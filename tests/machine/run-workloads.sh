@@ -5,7 +5,10 @@
 #   1. the workloads helper's golden check, tests/workloads/run-qemu.sh, with
 #      RUNNER="$BUILD/bin/axprof run --" (includes the bzip2/gzip round trips and lua when built);
 #   2. the same golden check for a few workloads under --cpu ev5 (timing must not change results),
-#      and --truth writes a file;
+#      and --truth writes a file; the thread and process workloads (falseshare, falsepad,
+#      prodcons, forkpipe) under --cpu ev5 and ev6 and under `record --mode vprof` (sampling and
+#      interpretation on); same seed twice -> the same counts; per-thread --stats lines;
+#      --cpus 4 (per-CPU models; record: per-CPU sampler buffers); record counts forked children;
 #   3. tests/machine/progs/*.c compiled for Alpha and run under both qemu-alpha and axprof run:
 #      stdout and exit status must be identical (signals, FP traps, files, arguments, /proc/self);
 #      tests/machine/linux-progs/*.c, where qemu-alpha is not Linux, against their .expected;
@@ -57,6 +60,106 @@ if RUNNER="$axprof run --cpu ev5 --" BUILD="$BUILD" "$top/tests/workloads/run-qe
 	ok "workloads under axprof run --cpu ev5"
 else
 	bad "workloads under --cpu ev5" "$(grep -E '^FAIL' "$tmp/ev5.log" | head -n 3 | tr '\n' ' ')"
+fi
+thr_wl=(falseshare falsepad prodcons forkpipe)
+for cpu in ev5 ev6; do
+	if RUNNER="$axprof run --cpu $cpu --" BUILD="$BUILD" "$top/tests/workloads/run-qemu.sh" \
+		"${thr_wl[@]}" >"$tmp/thr.log" 2>&1; then
+		ok "threads and processes under axprof run --cpu $cpu"
+	else
+		bad "threads/processes --cpu $cpu" "$(grep -E '^FAIL' "$tmp/thr.log" | head -n 3 | tr '\n' ' ')"
+	fi
+	if RUNNER="$axprof record -q -d $tmp/db-$cpu --mode vprof --cpu $cpu --" BUILD="$BUILD" \
+		"$top/tests/workloads/run-qemu.sh" "${thr_wl[@]}" >"$tmp/thr.log" 2>&1; then
+		ok "threads and processes under record --mode vprof --cpu $cpu"
+	else
+		bad "threads/processes record --cpu $cpu" "$(grep -E '^FAIL' "$tmp/thr.log" | head -n 3 | tr '\n' ' ')"
+	fi
+done
+# --cpus 4: the same results; one model per CPU in --stats; deterministic.
+if RUNNER="$axprof run --cpu ev6 --cpus 4 --" BUILD="$BUILD" "$top/tests/workloads/run-qemu.sh" \
+	"${thr_wl[@]}" >"$tmp/thr.log" 2>&1; then
+	ok "threads and processes under axprof run --cpu ev6 --cpus 4"
+else
+	bad "threads/processes --cpus 4" "$(grep -E '^FAIL' "$tmp/thr.log" | head -n 3 | tr '\n' ' ')"
+fi
+if [ -x "$BUILD/workloads/falseshare" ]; then
+	for i in 1 2; do
+		"$axprof" run --cpu ev5 --cpus 4 --quantum 5000 --stats -- "$BUILD/workloads/falseshare" \
+			2>&1 >/dev/null | grep -v MIPS | sed -E 's/pid [0-9]+//; s/tid [0-9]{1,7}:/tid main:/' >"$tmp/cpus$i"
+	done
+	ncpu=$(grep -c '^axprof run: cpu [0-3]:$' "$tmp/cpus1")
+	busy=$(grep -A1 '^axprof run: cpu [1-3]:$' "$tmp/cpus1" | grep -c 'RETIRED [1-9]')
+	if [ "$ncpu" = 4 ] && [ "$busy" = 3 ] && cmp -s "$tmp/cpus1" "$tmp/cpus2"; then
+		ok "falseshare --cpus 4: four CPU models, each retiring a thread's instructions; same counts twice"
+	else
+		bad "--cpus 4" "$ncpu cpu blocks, $busy busy; $(diff "$tmp/cpus1" "$tmp/cpus2" | head -n 4 | tr '\n' ' ')"
+	fi
+fi
+# record --cpus 4: one sampler (vs_cpu) per CPU: four STATS records (cpu 0-3) in the stream, the
+# summary's samples all stored.
+if [ -x "$BUILD/workloads/falseshare" ] && command -v python3 >/dev/null 2>&1; then
+	"$axprof" record --json -d "$tmp/db-cpus" --cpus 4 --save-records "$tmp/cpus.rec" -- \
+		"$BUILD/workloads/falseshare" 2>"$tmp/cpus.json" >/dev/null
+	"$axprof" report --json -d "$tmp/db-cpus" >"$tmp/cpus-rep.json" 2>&1
+	cpus=$(python3 -c '
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+o, cpus = 0, set()
+while o + 4 <= len(b):
+    t, n = struct.unpack_from("<HH", b, o)
+    if n < 8: break
+    if t == 6: cpus.add(struct.unpack_from("<I", b, o + 4)[0])
+    o += n
+print(" ".join(str(c) for c in sorted(cpus)))' "$tmp/cpus.rec")
+	rs=$(sed -n 's/.*"samples":\([0-9]*\).*/\1/p' "$tmp/cpus.json")
+	ds=$(sed -n 's/.*"totals":{"cycles":\([0-9]*\)}.*/\1/p' "$tmp/cpus-rep.json")
+	if [ "$cpus" = "0 1 2 3" ] && [ -n "$rs" ] && [ "$rs" = "$ds" ] && [ "$rs" -gt 20 ]; then
+		ok "record --cpus 4: per-CPU sampler buffers (STATS of cpus $cpus), $rs samples stored"
+	else
+		bad "record --cpus 4" "STATS cpus '$cpus'; summary $rs samples, database $ds"
+	fi
+fi
+expect_usage() {
+	local name=$1
+	shift
+	("$@" >/dev/null 2>"$tmp/err" </dev/null; exit $?) 2>/dev/null
+	local s=$?
+	if [ "$s" = 2 ] && grep -q -e "--cpus needs\|--quantum needs" "$tmp/err"; then
+		ok "$name: usage error"
+	else
+		bad "$name" "status $s: $(head -c 200 "$tmp/err")"
+	fi
+}
+expect_usage "--cpus 9" "$axprof" run --cpus 9 -- /bin/true
+expect_usage "--cpus 0" "$axprof" run --cpus 0 -- /bin/true
+expect_usage "--quantum x" "$axprof" run --quantum x -- /bin/true
+# record's summary counts every process's samples: forkpipe's forked child does most of the work.
+if [ -x "$BUILD/workloads/forkpipe" ]; then
+	"$axprof" record --json -d "$tmp/db-fork" -- "$BUILD/workloads/forkpipe" 300000 \
+		2>"$tmp/fork.json" >/dev/null
+	"$axprof" report --json -d "$tmp/db-fork" >"$tmp/fork-rep.json" 2>&1
+	rs=$(sed -n 's/.*"samples":\([0-9]*\).*/\1/p' "$tmp/fork.json")
+	np=$(sed -n 's/.*"processes_counted":\([0-9]*\).*/\1/p' "$tmp/fork.json")
+	ds=$(sed -n 's/.*"totals":{"cycles":\([0-9]*\)}.*/\1/p' "$tmp/fork-rep.json")
+	if [ -n "$rs" ] && [ "$rs" = "$ds" ] && [ "$np" = 3 ] && [ "$rs" -gt 50 ]; then
+		ok "record's summary counts the forked children's samples ($rs = the database's, 3 processes)"
+	else
+		bad "record summary with children" "summary $rs samples, $np processes; database $ds"
+	fi
+fi
+# Deterministic scheduling: the same counts run to run (pids and times aside).
+if [ -x "$BUILD/workloads/prodcons" ]; then
+	for i in 1 2; do
+		"$axprof" run --cpu ev5 --stats -- "$BUILD/workloads/prodcons" 2>&1 >/dev/null |
+			grep -v MIPS | sed -E 's/pid [0-9]+//; s/tid [0-9]{1,7}:/tid main:/' >"$tmp/det$i"
+	done
+	nthr=$(grep -c ' tid ' "$tmp/det1")
+	if [ "$nthr" = 5 ] && grep -q CPI "$tmp/det1" && cmp -s "$tmp/det1" "$tmp/det2"; then
+		ok "prodcons: 5 threads labelled in --stats, same counts in two runs"
+	else
+		bad "thread determinism" "$nthr thread lines; $(diff "$tmp/det1" "$tmp/det2" | head -n 6 | tr '\n' ' ')"
+	fi
 fi
 if [ -x "$BUILD/workloads/semiinv" ]; then
 	if "$axprof" run --cpu ev5 --stats --truth "$tmp/t.truth" -- "$BUILD/workloads/semiinv" \
@@ -119,6 +222,15 @@ else
 			ok "$n (stdout as on Linux/Alpha)"
 		fi
 	done
+	# An unsupported system call: ENOSYS (same output as qemu-alpha, above) and named once.
+	if [ -x "$tmp/threads" ]; then
+		"$axprof" run -- "$tmp/threads" >/dev/null 2>"$tmp/thr.err"
+		if [ "$(grep -c 'unsupported system call 1000 (unknown) at pc 0x[0-9a-f]*: ENOSYS$' "$tmp/thr.err")" = 1 ]; then
+			ok "unsupported system call: ENOSYS, one warning for two calls"
+		else
+			bad "unsupported system call warning" "$(head -c 300 "$tmp/thr.err")"
+		fi
+	fi
 	# An uncaught SIGBUS past EOF: status 128 + SIGBUS and the fault's message.
 	if [ -x "$tmp/mmap_eof" ]; then
 		("$axprof" run -- "$tmp/mmap_eof" "$tmp/l" uncaught >/dev/null 2>"$tmp/bus.msg"; exit $?) 2>/dev/null

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -178,7 +179,7 @@ static void test_mach_cpu_test_model_times_a_program(void **state)
 	struct mach *m = loop_machine("tiny-test", false);
 	struct mach_result r;
 	struct tiny *t = m->model;
-	char buf[512];
+	char buf[512], want[64];
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
 	(void)state;
@@ -198,7 +199,8 @@ static void test_mach_cpu_test_model_times_a_program(void **state)
 	assert_in_range(t->irqs, r.cycles / 1004, r.cycles / 1000);
 	mach_print_stats(m, f, 1.0, 1.0);
 	fclose(f);
-	assert_non_null(strstr(buf, "axprof run: 40004 instructions"));
+	snprintf(want, sizeof(want), "axprof run: pid %d: 40004 instructions", (int)getpid());
+	assert_non_null(strstr(buf, want)); /* labelled with the process */
 	assert_non_null(strstr(buf, "axprof run: tiny: 160012 cycles for 40004 instructions"));
 	mach_free(m);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -43,6 +44,19 @@ extern char **environ;
  */
 #define REC_PID 1
 
+/*
+ * Hosted: what the program's forked children recorded, added up in one page shared by every
+ * host process of the run (MAP_SHARED, inherited over fork). Each child stores its own samples
+ * in the database and adds its counts here as it ends; the parent's summary adds them to its
+ * own, so it counts every process's samples (a child that outlives the parent is stored but not
+ * counted; an execve'd Alpha program runs under `axprof run`, unprofiled).
+ */
+struct proc_totals {
+	uint64_t procs, insns, interp_insns, cycles;
+	uint64_t records[VS_REC_SLOTS], samples, samples_unknown, damaged;
+	struct vs_stats vs;
+};
+
 struct rec_opts {
 	struct vs_config cfg;
 	const char *db;
@@ -53,6 +67,7 @@ struct rec_opts {
 	const char *confine; /* hosted: --confine DIR (implies --hosted) */
 	const char *device;
 	const char *cpu; /* hosted: the timing model (NULL: ev5) */
+	unsigned int cpus; /* hosted: virtual CPUs (0: 1) */
 	bool hosted; /* --hosted: never the driver */
 	bool events_given; /* --event was given */
 	bool json;
@@ -77,6 +92,8 @@ struct rec {
 	char exe[PATH_MAX]; /* the program (host path, from the exec event) */
 	uint64_t text_lo, text_hi; /* its executable mappings (--value-truth) */
 	bool in_child; /* the machine forked and this is the child (fork event) */
+	struct dmn_stats at_fork; /* the child's daemon counters when it forked (the parent's) */
+	struct proc_totals *totals; /* hosted: the forked children's counts (shared page) */
 	bool exit_seen; /* the exit event: exit_pid's maps go after the last records */
 	uint32_t exit_pid;
 	uint64_t stop_kept; /* the stop signals caught (host-signal mask) */
@@ -94,6 +111,8 @@ static void usage(FILE *f)
 		"through.\n\n"
 		"Options:\n"
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n" DMN_SAMPLING_HELP
+		"  --cpus N              hosted: N virtual CPUs (1-8), each with its own timing model\n"
+		"                        and sampler buffers (axprof-run(1) --cpus)\n"
 		"  --cpu MODEL           the hosted machine's timing model: ev5 (default) or ev6 (the\n"
 		"                        PMU needs one); REPLAY samples (--event cycles,replays) need\n"
 		"                        a CPU with replay traps (ev6, the 21264)\n"
@@ -205,6 +224,7 @@ enum {
 	O_DEVICE,
 	O_FLUSH,
 	O_JSON,
+	O_CPUS,
 	O_HELP,
 };
 
@@ -226,6 +246,15 @@ static int record_opt(struct rec_opts *o, int c, const char *arg)
 			return -1;
 		}
 		o->cpu = arg;
+		return 0;
+	case O_CPUS:
+		if (parse_u32(arg, &v) || v < 1 || v > MACH_MAX_CPUS) {
+			fprintf(stderr,
+				"axprof record: --cpus needs a number of CPUs from 1 to %d, not '%s'\n",
+				MACH_MAX_CPUS, arg);
+			return -1;
+		}
+		o->cpus = v;
 		return 0;
 	case O_TRUTH:
 		o->truth = arg;
@@ -277,6 +306,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ "db", required_argument, NULL, 'd' },
 		DMN_SAMPLING_LONGOPTS,
 		{ "cpu", required_argument, NULL, O_CPU },
+		{ "cpus", required_argument, NULL, O_CPUS },
 		{ "truth", required_argument, NULL, O_TRUTH },
 		{ "value-truth", required_argument, NULL, O_VTRUTH },
 		{ "save-records", required_argument, NULL, O_SAVE },
@@ -356,6 +386,7 @@ static uint64_t sum_drops(const struct vs_stats *vs)
 
 struct summary {
 	uint64_t insns, interp_insns, cycles; /* 0: not known (driver) */
+	uint64_t procs; /* processes counted (hosted: 1 + forked children that ended) */
 	double seconds;
 	uint32_t epoch;
 	bool hosted;
@@ -376,6 +407,8 @@ static void json_summary(const struct rec *r, const struct summary *sm, const st
 	ax_json_u64(&j, "insns", sm->insns);
 	ax_json_u64(&j, "interpreted_insns", sm->interp_insns);
 	ax_json_u64(&j, "cycles", sm->cycles);
+	if (sm->hosted)
+		ax_json_u64(&j, "processes_counted", sm->procs);
 	ax_json_num(&j, "seconds", sm->seconds, 3);
 	ax_json_u64(&j, "samples", vs->samples);
 	ax_json_obj_open(&j, "samples_by_event");
@@ -431,8 +464,11 @@ static void print_summary(const struct rec *r, const struct summary *sm, const s
 	if (sm->insns)
 		fprintf(stderr,
 			"axprof record: %" PRIu64 " instructions (%" PRIu64
-			" of them interpreted), %" PRIu64 " cycles, %.2f s\n",
-			sm->insns + sm->interp_insns, sm->interp_insns, sm->cycles, sm->seconds);
+			" of them interpreted), %" PRIu64 " cycles, %.2f s%s",
+			sm->insns + sm->interp_insns, sm->interp_insns, sm->cycles, sm->seconds,
+			sm->procs > 1 ? "" : "\n");
+	if (sm->insns && sm->procs > 1)
+		fprintf(stderr, "; %" PRIu64 " processes (forked children included)\n", sm->procs);
 	else
 		fprintf(stderr, "axprof record: %.2f s\n", sm->seconds);
 	fprintf(stderr, "axprof record: %" PRIu64 " samples (", vs->samples);
@@ -540,6 +576,7 @@ static void ev_fork(void *priv, int32_t parent, int32_t child)
 	dmn_fork(r->d, from, (uint32_t)child);
 	dmn_exit(r->d, from);
 	r->in_child = true;
+	dmn_get_stats(r->d, &r->at_fork);
 	/* The saved streams are the parent's. */
 	if (r->save >= 0)
 		close(r->save);
@@ -573,7 +610,7 @@ static int sink(void *priv, const void *recs, size_t len)
 
 static void flush_db(struct rec *r, bool final)
 {
-	uint8_t st[sizeof(struct vs_rec_stats)];
+	uint8_t st[MACH_MAX_CPUS * sizeof(struct vs_rec_stats)];
 	int ret;
 
 	ret = mach_sampler_flush(r->s);
@@ -638,7 +675,11 @@ static int hosted_load(struct rec *r, char **argv)
 {
 	const char *cpu = r->o.cpu ? r->o.cpu : "ev5";
 	struct mach_opts mo = {
-		.sysroot = r->o.sysroot, .confine = r->o.confine, .cpu = cpu, .prog = argv[0]
+		.sysroot = r->o.sysroot,
+		.confine = r->o.confine,
+		.cpu = cpu,
+		.prog = argv[0],
+		.cpus = r->o.cpus,
 	};
 	struct mach_events ev = { .exec = ev_exec,
 				  .mmap = ev_mmap,
@@ -764,7 +805,64 @@ static void hosted_summary(struct rec *r, double seconds)
 	sm.interp_insns = mss.interp_insns;
 	sm.cycles = res.cycles;
 	sm.epoch = ds.last_epoch;
+	sm.procs = 1;
+	if (r->totals) {
+		const struct proc_totals *t = r->totals;
+		const uint64_t *src = (const uint64_t *)&t->vs;
+		uint64_t *dst = (uint64_t *)&ds.vs;
+
+		sm.procs += __atomic_load_n(&t->procs, __ATOMIC_ACQUIRE);
+		sm.insns += t->insns;
+		sm.interp_insns += t->interp_insns;
+		sm.cycles += t->cycles;
+		for (size_t k = 0; k < VS_REC_SLOTS; k++)
+			ds.records[k] += t->records[k];
+		ds.samples += t->samples;
+		ds.samples_unknown += t->samples_unknown;
+		ds.damaged += t->damaged;
+		for (size_t k = 0; k < sizeof(ds.vs) / sizeof(uint64_t); k++)
+			dst[k] += src[k];
+	}
 	print_summary(r, &sm, &ds);
+}
+
+static void add(uint64_t *to, uint64_t v)
+{
+	__atomic_fetch_add(to, v, __ATOMIC_RELAXED);
+}
+
+/* A forked child of the program ends: add what it recorded (and only that: the daemon's
+ * counters minus those it inherited at the fork) to the totals the parent's summary reads. */
+static void child_totals(struct rec *r)
+{
+	struct proc_totals *t = r->totals;
+	struct mach_sampler_stats mss;
+	struct mach_result res;
+	struct dmn_stats ds;
+	const uint64_t *src;
+	uint64_t *dst;
+
+	if (!t)
+		return;
+	mach_get_result(r->m, &res);
+	mach_sampler_get_stats(r->s, &mss);
+	dmn_get_stats(r->d, &ds);
+	add(&t->insns, res.insns);
+	add(&t->interp_insns, mss.interp_insns);
+	add(&t->cycles, res.cycles);
+	for (size_t k = 0; k < VS_REC_SLOTS; k++)
+		add(&t->records[k], ds.records[k] - r->at_fork.records[k]);
+	add(&t->samples, ds.samples - r->at_fork.samples);
+	add(&t->samples_unknown, ds.samples_unknown - r->at_fork.samples_unknown);
+	add(&t->damaged, ds.damaged - r->at_fork.damaged);
+	/* The child's STATS record replaced the parent's: ds.vs is its own (a fresh vs_cpu). */
+	if (r->forked) {
+		src = (const uint64_t *)&ds.vs;
+		dst = (uint64_t *)&t->vs;
+		for (size_t k = 0; k < sizeof(ds.vs) / sizeof(uint64_t); k++)
+			add(&dst[k], src[k]);
+	}
+	__atomic_fetch_add(&t->procs, 1, __ATOMIC_RELEASE);
 }
 
 /* The program's own end: its output flushed (checked in the recording process), its death
@@ -787,15 +885,23 @@ static int record_hosted(struct rec *r, char **argv)
 		status = hosted_sampler(r);
 	if (status)
 		return status;
+	r->totals = mmap(NULL, sizeof(*r->totals), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r->totals == MAP_FAILED)
+		r->totals = NULL; /* the summary then counts the first process only */
 	r->t0 = r->last_progress = r->last_flush = now();
 	status = mach_run(r->m);
 	seconds = now() - r->t0;
 	progress_clear(r);
-	if (r->in_child && !r->forked)
-		return hosted_exit(r, status); /* a child that ended before its first interrupt */
-	hosted_store(r);
-	if (r->forked)
+	if (r->in_child && !r->forked) {
+		child_totals(r); /* a child that ended before its first interrupt */
 		return hosted_exit(r, status);
+	}
+	hosted_store(r);
+	if (r->forked) {
+		child_totals(r);
+		return hosted_exit(r, status);
+	}
 	if (!r->o.quiet)
 		hosted_summary(r, seconds);
 	hosted_truth(r);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "axprof/builtin.h"
 #include "mach.h"
@@ -35,6 +36,11 @@ static void usage(FILE *f)
 		"                     read-only) and refuse to execute anything but Alpha programs.\n"
 		"                     Without it the program has all your rights, as under qemu-alpha\n"
 		"  --max-insns N      stop after N instructions (exit status 0)\n"
+		"  --cpus N           N virtual CPUs (1-8, default 1): threads bound to CPUs in\n"
+		"                     turn, interleaved deterministically; each CPU its own\n"
+		"                     timing model (caches not coherent)\n"
+		"  --quantum N        instructions a thread runs before the next one's turn\n"
+		"                     (default 20000)\n"
 		"  --trace-syscalls   print every system call to stderr\n"
 		"  --argv0 NAME       the program's argv[0] (default PROG)\n"
 		"  --json             at exit, a summary of the run as one JSON document on standard\n"
@@ -99,6 +105,8 @@ int cmd_run(int argc, char **argv)
 		{ "trace-syscalls", no_argument, NULL, 'T' },
 		{ "argv0", required_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "cpus", required_argument, NULL, 'P' },
+		{ "quantum", required_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -111,6 +119,7 @@ int cmd_run(int argc, char **argv)
 	char *end;
 	double t0, c0;
 	int c, ret, status;
+	pid_t pid0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
@@ -161,6 +170,29 @@ int cmd_run(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'P':
+			errno = 0;
+			opts.cpus = (unsigned int)strtoul(optarg, &end, 10);
+			if (errno || *optarg < '1' || *optarg > '9' || *end || !opts.cpus ||
+			    opts.cpus > MACH_MAX_CPUS) {
+				fprintf(stderr,
+					"axprof run: --cpus needs a number of CPUs from 1 to %d, not "
+					"'%s'\n",
+					MACH_MAX_CPUS, optarg);
+				return 2;
+			}
+			break;
+		case 'Q':
+			errno = 0;
+			opts.quantum = strtoull(optarg, &end, 0);
+			if (errno || *optarg < '1' || *optarg > '9' || *end || !opts.quantum) {
+				fprintf(stderr,
+					"axprof run: --quantum needs a number of instructions (1 or "
+					"more), not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -204,13 +236,20 @@ int cmd_run(int argc, char **argv)
 		mach_free(m);
 		return ret == -ENOENT ? 127 : 1;
 	}
+	pid0 = getpid();
 	t0 = now();
 	c0 = cpu_now();
 	status = mach_run(m);
+	if (getpid() != pid0)
+		c0 = 0; /* a forked child's CPU clock started at 0 at its fork */
 	if (stats)
 		mach_print_stats(m, stderr, now() - t0, cpu_now() - c0);
 	if (json)
 		json_summary(m, prog, opts.cpu, now() - t0, cpu_now() - c0);
+	/* The files are the program's: a forked child of it (a host fork of this process) ends
+	 * here too, and must not overwrite them with its own. */
+	if (getpid() != pid0)
+		truth = samples = NULL;
 	if (truth) {
 		ret = mach_truth_write(m, truth);
 		if (ret) {
