@@ -3,14 +3,20 @@
 #
 # Each workload (copy, storeload, semiinv, listwalk, and bzip2, gzip, lua when built) is
 # recorded with `axprof record --mode profileme --cpu ev6 --truth` at PERIOD fetched instructions
-# per pair (default 2000-2400, pairs W = 50), and `axprof profileme --json` of its main image is
+# per pair (default 400-480, pairs W = 50: at 2000-2400 most of bzip2's, gzip's and lua's
+# instructions had under 100 samples, so the 10% target failed by sampling alone; measured in
+# issue 14's second slice), and `axprof profileme --json` of its main image is
 # graded against the truth (tests/tools/pme-truth):
 #   - executions: the share of the retired samples (weighted by samples) whose instruction's
 #     estimated executions are within 10% of its retires (target >= 95%), and the same for
 #     instructions with >= 100 retired samples (where 1/sqrt(k) < 10%);
 #   - event rates: for instructions with >= 1000 samples, |estimated - true| of the D-cache miss
 #     rate (per fetch) and of the replay-abort rate; target <= 2 points.
-# Prints one line per workload and the totals; exit 1 only when a run fails.
+#   - sampling alone: the share of retired samples within 2/sqrt(k) of the truth (k the
+#     instruction's retired samples): ~95% when the estimator is unbiased, whatever k; it tells
+#     a biased estimator from too few samples (the 10% target needs k >= ~400 everywhere).
+# PME_WORKLOADS picks workloads (default all). Prints one line per workload and the totals; exit
+# 1 only when a run fails.
 # Not done here (issue 14): Figures 2, 3, 6 and 7, paths, annotate and vreplay from ProfileMe.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +26,7 @@ case "$BUILD" in /*) ;; *) BUILD=$top/$BUILD ;; esac
 axprof=$BUILD/bin/axprof
 dump=$BUILD/tests/tools/pme-truth
 wl=$BUILD/workloads
-period=${PERIOD:-2000-2400}
+period=${PERIOD:-400-480}
 for f in "$axprof" "$dump"; do
 	[ -x "$f" ] || { echo "run-profileme: $f not built (make all tests)" >&2; exit 1; }
 done
@@ -31,7 +37,7 @@ awk 'BEGIN { for (i = 0; i < 3000; i++) printf "line %d of the profileme eval %x
 printf 'local s = 0 for i = 1, 20000 do s = s + i %% 7 end print(s)\n' >"$tmp/prog.lua"
 status=0
 echo "run-profileme: ProfileMe on --cpu ev6, interval $period fetched instructions, pairs W = 50"
-for name in copy storeload semiinv listwalk bzip2 gzip lua; do
+for name in ${PME_WORKLOADS:-copy storeload semiinv listwalk bzip2 gzip lua}; do
 	prog=$wl/$name
 	[ -x "$prog" ] || { echo "run-profileme: $name not built, skipped"; continue; }
 	case $name in
@@ -57,7 +63,7 @@ truth = {}
 for line in open(sys.argv[3]):
     pc, fetched, retired, dmiss, mp, rp = line.split()
     truth[int(pc, 16)] = [int(x) for x in (fetched, retired, dmiss, mp, rp)]
-w = w10 = w100 = w100ok = 0
+w = w10 = w100 = w100ok = wz = 0
 worst_d = worst_r = 0.0
 big = 0
 for i in doc["instructions"]:
@@ -68,6 +74,9 @@ for i in doc["instructions"]:
     ok = t[1] and abs(i["executions"] - t[1]) <= 0.10 * t[1]
     w += k
     w10 += k if ok else 0
+    # sampling alone: k samples give a relative error ~ 1/sqrt(k) [PM Fig. 3]; an unbiased
+    # estimator is within 2/sqrt(k) for ~95% of the samples
+    wz += k if t[1] and abs(i["executions"] - t[1]) <= 2.0 / k ** 0.5 * t[1] else 0
     if k >= 100:
         w100 += k
         w100ok += k if ok else 0
@@ -75,13 +84,14 @@ for i in doc["instructions"]:
         big += 1
         worst_d = max(worst_d, abs(i["dcache_miss"] - t[2] / t[0]))
         worst_r = max(worst_r, abs(i["replay"] - t[4] / t[0]))
-print("%-10s executions within 10%%: %5.1f%% of %d retired samples (%5.1f%% of those with >= 100);"
-      " rates, %d instructions with >= 1000 samples: worst D-cache miss %.2f, replay %.2f points"
-      % (name, 100.0 * w10 / w if w else 0, w, 100.0 * w100ok / w100 if w100 else 0, big,
-         100 * worst_d, 100 * worst_r))
-print("TOTAL %d %d %d %d %f %f" % (w, w10, w100, w100ok, worst_d, worst_r), file=sys.stderr)
+print("%-10s executions within 10%%: %5.1f%% of %d retired samples (%5.1f%% of those with >= 100,"
+      " %5.1f%% within 2/sqrt(k)); rates, %d instructions with >= 1000 samples: worst D-cache"
+      " miss %.2f, replay %.2f points"
+      % (name, 100.0 * w10 / w if w else 0, w, 100.0 * w100ok / w100 if w100 else 0,
+         100.0 * wz / w if w else 0, big, 100 * worst_d, 100 * worst_r))
+print("TOTAL %d %d %d %d %f %f %d" % (w, w10, w100, w100ok, worst_d, worst_r, wz), file=sys.stderr)
 PY
 done 2>>"$tmp/tot"
-awk '{ w += $2; a += $3; w1 += $4; a1 += $5; if ($6 > d) d = $6; if ($7 > r) r = $7 }
-	END { if (w) printf "run-profileme: all: executions within 10%%: %.1f%% of %d retired samples (target >= 95%%), %.1f%% of those with >= 100; worst rate error %.2f (D-cache), %.2f (replay) points (target <= 2)\n", 100 * a / w, w, w1 ? 100 * a1 / w1 : 0, 100 * d, 100 * r }' "$tmp/tot"
+awk '{ w += $2; a += $3; w1 += $4; a1 += $5; if ($6 > d) d = $6; if ($7 > r) r = $7; z += $8 }
+	END { if (w) printf "run-profileme: all: executions within 10%%: %.1f%% of %d retired samples (target >= 95%%), %.1f%% of those with >= 100, %.1f%% within 2/sqrt(k) (sampling alone: ~95%%); worst rate error %.2f (D-cache), %.2f (replay) points (target <= 2)\n", 100 * a / w, w, w1 ? 100 * a1 / w1 : 0, 100 * z / w, 100 * d, 100 * r }' "$tmp/tot"
 exit $status

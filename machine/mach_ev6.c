@@ -12,7 +12,8 @@
  *
  * Stages of one instruction (cycle numbers; FRONT = 3 cycles from fetch to issue, HRM 2.2 Fig.
  * 2-5: fetch 0, slot 1, map 2, issue 3):
- *   fetch   an aligned quadpack (4 instructions, 16 bytes) a cycle from the 64 KB 2-way I-cache;
+ *   fetch   an aligned quadpack (4 instructions, 16 bytes) a cycle from the 64 KB 2-way I-cache,
+ *           while the fetch queue (`fetch_queue`: fetch and slot stages) has room;
  *           a taken branch ends the group (the next one the next cycle: line prediction assumed
  *           right); a redirect (mispredict, trap, PAL) starts the next group no earlier than it
  *           says; I-cache misses refill from the B-cache/memory; ITB miss adds `itb_miss`.
@@ -48,6 +49,9 @@ void mach_ev6_params_default(struct mach_ev6_params *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->fetch_width = 4; /* [HRM 2.1.1] four instructions a cycle */
+	/* [HRM 2.2 Fig. 2-5] fetch (stage 0) and slot (stage 1) hold a quadpack each before map
+	 * (stage 2); a map stall holds them, so fetch stops [U: no further buffering, 2 x 4] */
+	p->fetch_queue = 8;
 	p->map_width = 4; /* [HRM 2.1.3] */
 	p->retire_width = 8; /* [HRM 2.1.8] 11 peak, 8 sustained [U: 8] */
 	p->window = 80; /* [HRM 6.10.3.3.2] 80 inums */
@@ -203,9 +207,9 @@ int mach_ev6_new_params(struct mach_ev6 **out, const struct mach_ev6_params *p)
 
 	*out = NULL;
 	if (!p->bcache_kb || (p->bcache_kb & (p->bcache_kb - 1)) || p->bcache_kb > (1u << 20) ||
-	    !p->fetch_width || !p->map_width || !p->retire_width || !p->window ||
-	    p->window >= EV6_RING || !p->iq || p->iq > 32 || !p->fq || p->fq > 32 ||
-	    !p->int_rename || p->int_rename >= EV6_RING || !p->fp_rename ||
+	    !p->fetch_width || !p->fetch_queue || p->fetch_queue >= EV6_RING || !p->map_width ||
+	    !p->retire_width || !p->window || p->window >= EV6_RING || !p->iq || p->iq > 32 ||
+	    !p->fq || p->fq > 32 || !p->int_rename || p->int_rename >= EV6_RING || !p->fp_rename ||
 	    p->fp_rename >= EV6_RING || !p->lq || p->lq > EV6_MEMQ || !p->sq || p->sq > EV6_MEMQ ||
 	    !p->maf || p->maf > EV6_MAF_MAX || !p->ras_n || p->ras_n > EV6_RAS_MAX ||
 	    p->dcache_lat > 255 || p->fdcache_lat > 255 || !p->stwait_clear)
@@ -337,11 +341,18 @@ static inline void tc(struct ev6_step *s, enum ev6_tc c, uint64_t n)
 		s->tr->c[c] += n;
 }
 
-/* Fetch: the cycle the instruction at pc is fetched. */
+/* Fetch: the cycle the instruction at pc is fetched. Back-pressure [HRM 2.2]: it enters the
+ * fetch queue (stages fetch and slot) only when the instruction `fetch_queue` older has left it
+ * for map, so fetch runs at most the window plus the queue ahead of retire (map waits for a
+ * free inum, HRM 6.10.3.3.2). */
 static uint64_t fetch(struct mach_ev6 *m, uint64_t pc, struct ev6_step *s)
 {
-	if (m->f_new || (pc >> 4) != m->f_blk || m->f_n >= m->p.fetch_width) {
-		uint64_t t = max64(m->f_t + 1, m->f_redirect), line = pc >> 6;
+	uint64_t room = m->seq >= m->p.fetch_queue ?
+				m->map_ring[(m->seq - m->p.fetch_queue) & (EV6_RING - 1)] :
+				0;
+
+	if (m->f_new || (pc >> 4) != m->f_blk || m->f_n >= m->p.fetch_width || room > m->f_t) {
+		uint64_t t = max64(max64(m->f_t + 1, m->f_redirect), room), line = pc >> 6;
 
 		if (line != m->f_line) {
 			unsigned int set = line & (EV6_IC_SETS - 1);
@@ -632,6 +643,21 @@ static bool predict_cond(struct mach_ev6 *m, uint64_t pc, bool taken)
 	return pred != taken;
 }
 
+/* At most n bad-path instructions fetched before `redirect`, less what back-pressure allows
+ * [HRM 2.2, 6.10.3.3.2]: they hold inums (never retiring) and the fetch queue, beside the
+ * branch and the older instructions still unretired at the redirect. */
+static uint64_t badpath_room(const struct mach_ev6 *m, uint64_t n, uint64_t redirect)
+{
+	uint64_t busy = 1, room; /* the branch */
+
+	for (uint64_t k = 1; k < m->p.window && k <= m->seq; k++)
+		if (m->ret_ring[(m->seq - k) & (EV6_RING - 1)] > redirect)
+			busy++;
+	room = busy < m->p.window ? m->p.window - busy : 0;
+	room += m->p.fetch_queue;
+	return n < room ? n : room;
+}
+
 /* Branches and jumps resolved at issue s->t: prediction, redirect, bad-path fetch. */
 static void control(struct mach_ev6 *m, const struct ev6_op *o, const struct axp_insn *d,
 		    const struct axp_event *ev, struct ev6_step *s)
@@ -667,8 +693,7 @@ static void control(struct mach_ev6 *m, const struct ev6_op *o, const struct axp
 
 		if (redirect > s->f + 1)
 			n = (redirect - s->f - 1) * m->p.fetch_width;
-		if (n > m->p.window - 1)
-			n = m->p.window - 1;
+		n = badpath_room(m, n, redirect);
 		m->badpath += n;
 		m->aborted += n;
 		m->fetched += n;
@@ -954,6 +979,7 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 	s.rt = rt;
 	m->last = (struct ev6_stages){ s.f, s.mt, s.t, s.done, rt, s.cl };
 	m->ret_ring[m->seq & (EV6_RING - 1)] = rt;
+	m->map_ring[m->seq & (EV6_RING - 1)] = s.mt;
 	if (dst < 32)
 		m->idest_ret[m->nidest++ & (EV6_RING - 1)] = rt;
 	else if (dst < 64)

@@ -19,6 +19,7 @@
 
 struct mach_ev6_params {
 	uint32_t fetch_width; /* instructions fetched a cycle, one aligned quadpack [HRM 2.1.1] */
+	uint32_t fetch_queue; /* fetched, not yet mapped: fetch stalls when full [HRM 2.2; U: 8] */
 	uint32_t map_width; /* instructions mapped a cycle [HRM 2.1.3] */
 	uint32_t
 		retire_width; /* instructions retired a cycle (sustained) [HRM 2.1.8; U: 8 of 11] */
@@ -190,6 +191,7 @@ struct mach_ev6 {
 	uint64_t m_t; /* cycle of the last map group */
 	unsigned int m_n;
 	uint64_t ret_ring[EV6_RING]; /* retire cycle by seq */
+	uint64_t map_ring[EV6_RING]; /* map cycle by seq (fetch back-pressure) */
 	uint64_t idest_ret[EV6_RING], fdest_ret[EV6_RING]; /* by writer count */
 	uint64_t nidest, nfdest;
 	uint64_t iq_heap[32], fq_heap[32]; /* min-heaps of the latest issue cycles */

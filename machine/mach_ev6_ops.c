@@ -124,6 +124,7 @@ static int ev6_param(const void *model, unsigned int i, const char **name, uint6
 		{ "ras_n", p->ras_n },
 		{ "pal_cycles", p->pal_cycles },
 		{ "irq_delay", p->irq_delay },
+		{ "fetch_queue", p->fetch_queue },
 	};
 
 	if (i >= sizeof(tab) / sizeof(tab[0]))
