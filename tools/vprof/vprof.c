@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,38 @@
  */
 
 #define TOP_VALUES_MAX 8
+#define CI_Z 1.959964 /* two-sided 95% normal quantile */
+
+/*
+ * A 95% confidence interval for the share of a value with the given hotlist estimate (issue 15,
+ * item 6). Two sources of error, independent, added as variances:
+ *  - sampling: the n executions the interpreter observed are a sample of all executions, so the
+ *    share is binomial on n: the Wilson score interval (Wilson, JASA 22, 1927), which stays
+ *    inside [0, 1] and keeps a useful width at p near 0 or 1 with small n;
+ *  - the counting sample's own missed run (hotlist.h): an entry's count misses the occurrences
+ *    before its admission, a geometric run with P(heads) = 1/tau whose variance is
+ *    tau (tau - 1) (its conditional variance given X < f is smaller, so this errs wide); the
+ *    estimate's correction removes its mean, not its spread: sd tau-term = sqrt(tau (tau - 1)) / n.
+ * The half-width is sqrt(wilson^2 + (z sd)^2) around the Wilson centre, clamped to [0, 1].
+ */
+static void share_ci(const struct hotlist *h, uint64_t estimate, double *lo, double *hi)
+{
+	double n = (double)h->n, t = (double)h->tau, p, z2n, c, wb, wh, w;
+
+	if (!h->n) {
+		*lo = 0;
+		*hi = 1;
+		return;
+	}
+	p = fmin(1.0, (double)estimate / n);
+	z2n = CI_Z * CI_Z / n;
+	c = (p + z2n / 2) / (1 + z2n);
+	wb = CI_Z / (1 + z2n) * sqrt(p * (1 - p) / n + z2n / (4 * n));
+	wh = CI_Z * sqrt(t * (t - 1)) / n;
+	w = sqrt(wb * wb + wh * wh);
+	*lo = fmax(0.0, c - w);
+	*hi = fmin(1.0, c + w);
+}
 
 struct vp {
 	struct tl_view v;
@@ -49,8 +82,9 @@ static void usage(FILE *f)
 		"             [--values K] [-n N] [--json]\n\n"
 		"Value profiles recorded by `axprof record --mode vprof`: for each instruction of the\n"
 		"profiled procedures, its samples, its text, and the most frequent values of its\n"
-		"destination register with their estimated shares (Gibbons-Matias hotlists), e.g.\n"
-		"  t1:(95.02%% 0x3c8) (4.98%% 0x1000)\n"
+		"destination register with their estimated shares (Gibbons-Matias hotlists) and\n"
+		"each share's 95%% confidence interval, e.g.\n"
+		"  t1:(95.02%% [93.9,96.0] 0x3c8) (4.98%% [4.0,6.1] 0x1000)\n"
 		"then the most semi-invariant instructions (top value share >= X), by samples.\n\n"
 		"Options:\n"
 		"  -d, --db DIR     the database (default $AXPROF_DB, else ./axprof-db)\n"
@@ -125,9 +159,13 @@ static void print_values(FILE *f, const struct vp *vp, const struct pdb_value *p
 	char reg[16];
 
 	fprintf(f, "%s:", tl_dest_name(pv->dest, reg, sizeof(reg)));
-	for (unsigned int i = 0; i < k; i++)
-		fprintf(f, "%s(%.2f%% 0x%" PRIx64 ")", i ? " " : "", it[i].share_ppm / 1e4,
-			it[i].value);
+	for (unsigned int i = 0; i < k; i++) {
+		double lo, hi;
+
+		share_ci(&pv->h, it[i].estimate, &lo, &hi);
+		fprintf(f, "%s(%.2f%% [%.1f,%.1f] 0x%" PRIx64 ")", i ? " " : "",
+			it[i].share_ppm / 1e4, 100 * lo, 100 * hi, it[i].value);
+	}
 	if (!k)
 		fprintf(f, "()");
 	fprintf(f, " n=%" PRIu64, pv->h.n);
@@ -177,9 +215,14 @@ static void json_values(struct vp *vp, const struct pdb_value *pv)
 	ax_json_u64(&vp->j, "tau", pv->h.tau);
 	ax_json_arr_open(&vp->j, "values");
 	for (unsigned int i = 0; i < k; i++) {
+		double lo, hi;
+
+		share_ci(&pv->h, it[i].estimate, &lo, &hi);
 		ax_json_obj_open(&vp->j, NULL);
 		ax_json_hex(&vp->j, "value", it[i].value);
 		ax_json_num(&vp->j, "share", it[i].share_ppm / 1e6, 6);
+		ax_json_num(&vp->j, "share_low", lo, 6);
+		ax_json_num(&vp->j, "share_high", hi, 6);
 		ax_json_u64(&vp->j, "estimate", it[i].estimate);
 		ax_json_u64(&vp->j, "count", it[i].count);
 		ax_json_obj_close(&vp->j);
@@ -383,6 +426,7 @@ static int image_report(struct vp *vp, const struct tl_view_image *im)
 struct semi {
 	const struct tl_view_image *im;
 	uint64_t off, samples, n, value;
+	double lo, hi; /* the share's 95% interval */
 	uint32_t share_ppm;
 	unsigned int dest;
 };
@@ -436,11 +480,15 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 				ss = nss;
 				cap = ncap;
 			}
-			ss[n++] = (struct semi){
-				sel[i],	      t.val[k].offset, samples_at(&t, t.val[k].offset),
-				t.val[k].h.n, it.value,	       it.share_ppm,
-				t.val[k].dest
-			};
+			ss[n] = (struct semi){ .im = sel[i],
+					       .off = t.val[k].offset,
+					       .samples = samples_at(&t, t.val[k].offset),
+					       .n = t.val[k].h.n,
+					       .value = it.value,
+					       .share_ppm = it.share_ppm,
+					       .dest = t.val[k].dest };
+			share_ci(&t.val[k].h, it.estimate, &ss[n].lo, &ss[n].hi);
+			n++;
 		}
 		tabs_free(&t);
 	}
@@ -466,6 +514,8 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 			ax_json_str(j, "dest", tl_dest_name(ss[i].dest, reg, sizeof(reg)));
 			ax_json_hex(j, "value", ss[i].value);
 			ax_json_num(j, "share", ss[i].share_ppm / 1e6, 6);
+			ax_json_num(j, "share_low", ss[i].lo, 6);
+			ax_json_num(j, "share_high", ss[i].hi, 6);
 			ax_json_u64(j, "n", ss[i].n);
 			ax_json_str(j, "text", text);
 			tl_view_line_json(j, ss[i].im, ss[i].off);
@@ -478,13 +528,15 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 		return 0;
 	}
 	printf("Most semi-invariant instructions (top value share >= %.2f%%, n >= %" PRIu64
-	       "), by execution weight\n(n: executions the interpreter observed; %s: samples):\n",
+	       "), by execution weight\n(n: executions the interpreter observed; %s: samples;"
+	       " interval: the share's 95%% confidence interval):\n",
 	       vp->min_share * 100, vp->min_n, tl_event_lower(vp->event, evn, sizeof(evn)));
-	printf("%8s %8s %-18s %8s  %-28s %s\n", evn, "share", "value", "n", "instruction", "where");
+	printf("%8s %8s %-13s %-18s %8s  %-28s %s\n", evn, "share", "interval", "value", "n",
+	       "instruction", "where");
 	for (size_t i = 0; i < n; i++) {
 		const char *pn = NULL, *b = strrchr(ss[i].im->name, '/');
 		uint64_t ps = 0, pe;
-		char where[700], val[32], line[300];
+		char where[700], val[32], line[300], ci[32];
 		uint32_t w;
 
 		tl_view_insn(ss[i].im, ss[i].off, &w, text, sizeof(text));
@@ -498,8 +550,9 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 				 b ? b + 1 : ss[i].im->name, line[0] ? " " : "", line);
 		snprintf(val, sizeof(val), "%s=0x%" PRIx64,
 			 tl_dest_name(ss[i].dest, reg, sizeof(reg)), ss[i].value);
-		printf("%8" PRIu64 " %7.2f%% %-18s %8" PRIu64 "  %-28s %s\n", ss[i].samples,
-		       ss[i].share_ppm / 1e4, val, ss[i].n, text, where);
+		snprintf(ci, sizeof(ci), "[%.1f,%.1f]", 100 * ss[i].lo, 100 * ss[i].hi);
+		printf("%8" PRIu64 " %7.2f%% %-13s %-18s %8" PRIu64 "  %-28s %s\n", ss[i].samples,
+		       ss[i].share_ppm / 1e4, ci, val, ss[i].n, text, where);
 	}
 	if (!n)
 		printf("  (none)\n");

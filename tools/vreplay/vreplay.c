@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +22,42 @@
  */
 
 #define PARTNERS_MAX 4
+#define CI_Z 1.959964 /* two-sided 95% normal quantile */
+/*
+ * Fewest interpretations of an instruction for a useful conflict rate: at 30 the 95% interval of
+ * a 50% rate is 33..67% (Wilson), already wider than most decisions tolerate; below it vreplay
+ * warns and names the options that collect more (issue 15, item 7).
+ */
+#define VCOUNT_FEW 30
+
+/*
+ * 95% interval of a conflict rate: each interpretation of the instruction is a Bernoulli trial
+ * (did it find a conflict?), the Wilson score interval on vcount trials (Wilson, JASA 22, 1927).
+ * The conflicts counted can exceed the trials (one interpretation may overlap several earlier
+ * stores), so the successes are capped at vcount.
+ */
+static void rate_ci(uint64_t conflicts, uint64_t vcount, double *lo, double *hi)
+{
+	double n = (double)vcount, p, z2n, c, w;
+
+	if (!vcount) {
+		*lo = 0;
+		*hi = 1;
+		return;
+	}
+	p = (double)(conflicts < vcount ? conflicts : vcount) / n;
+	z2n = CI_Z * CI_Z / n;
+	c = (p + z2n / 2) / (1 + z2n);
+	w = CI_Z / (1 + z2n) * sqrt(p * (1 - p) / n + z2n / (4 * n));
+	*lo = fmax(0.0, c - w);
+	*hi = fmin(1.0, c + w);
+}
 
 struct vr {
 	struct tl_view v;
 	const char *proc;
 	bool have_replays;
+	uint64_t few; /* instructions with conflicts interpreted fewer than VCOUNT_FEW times */
 	struct tl_ropts ro;
 	struct ax_json j;
 };
@@ -214,10 +246,15 @@ static void insn_line(struct vr *vr, const struct tl_view_image *im, const struc
 	uint64_t vcount = vc ? vc->count : 0;
 	bool has_rate = np && vcount; /* conflicts come from interpretations: vcount >= 1 */
 	double rate = has_rate ? (double)total / (double)vcount : 0.0;
-	char text[160], rbuf[24], ratebuf[24], where[300];
+	char text[160], rbuf[24], ratebuf[48], where[300];
+	double lo = 0, hi = 1;
 	uint32_t w;
 
 	tl_view_insn(im, off, &w, text, sizeof(text));
+	if (has_rate)
+		rate_ci(total, vcount, &lo, &hi);
+	if (np && vcount < VCOUNT_FEW)
+		vr->few++;
 	if (vr->ro.json) {
 		struct ax_json *j = &vr->j;
 
@@ -226,8 +263,11 @@ static void insn_line(struct vr *vr, const struct tl_view_image *im, const struc
 		if (vr->have_replays)
 			ax_json_u64(j, "replays", rp ? rp->count : 0);
 		ax_json_u64(j, "vcount", vcount);
-		if (has_rate)
+		if (has_rate) {
 			ax_json_num(j, "rate", rate, 6);
+			ax_json_num(j, "rate_low", lo, 6);
+			ax_json_num(j, "rate_high", hi, 6);
+		}
 		ax_json_str(j, "text", text);
 		tl_view_line_json(j, im, off);
 		ax_json_arr_open(j, as_store ? "later_loads" : "earlier_accesses");
@@ -256,10 +296,11 @@ static void insn_line(struct vr *vr, const struct tl_view_image *im, const struc
 	       tl_view_line_str(im, off, where, sizeof(where)), text, vcount);
 	if (np) { /* no rate column on lines without conflicts: no trailing blanks */
 		if (has_rate)
-			snprintf(ratebuf, sizeof(ratebuf), "%.1f%%", 100.0 * rate);
+			snprintf(ratebuf, sizeof(ratebuf), "%.1f%% [%.0f,%.0f]", 100.0 * rate,
+				 100 * lo, 100 * hi);
 		else
 			snprintf(ratebuf, sizeof(ratebuf), "-");
-		printf(" %6s", ratebuf);
+		printf(" %16s", ratebuf);
 	}
 	for (size_t i = 0; i < np; i++) {
 		uint64_t o = as_store ? p[i]->load_offset : p[i]->prior_offset;
@@ -422,8 +463,8 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 		} else {
 			printf("\nprocedure %s (%" PRIu64 " conflicts)\n", ps[i].name,
 			       ps[i].conflicts);
-			printf("%7s  %-14s %-16s %-28s %7s %6s %s\n", "replays", "address", "line",
-			       "instruction", "vcount", "rate", "conflicts");
+			printf("%7s  %-14s %-16s %-28s %7s %16s %s\n", "replays", "address", "line",
+			       "instruction", "vcount", "rate [95% CI]", "conflicts");
 		}
 		for (uint64_t off = ps[i].start; off < ps[i].end; off += 4)
 			insn_line(vr, im, &t, off);
@@ -512,8 +553,19 @@ static int run(struct vr *vr)
 	}
 	for (size_t i = 0; i < k && !ret; i++)
 		ret = image_report(vr, sel[i]);
-	if (vr->ro.json && !ret)
+	if (vr->ro.json && !ret) {
+		ax_json_arr_close(&vr->j);
+		ax_json_u64(&vr->j, "few_interpretations", vr->few);
 		ax_json_doc_close(&vr->j);
+	}
+	if (!ret && vr->few)
+		fprintf(stderr,
+			"vreplay: warning: %" PRIu64 " instruction%s with conflicts %s interpreted "
+			"fewer than %d times: %s conflict rate%s only rough (see the intervals); "
+			"record more interpretations with `axprof record --mode vreplay --share N/D` "
+			"(a larger share, e.g. --share 1/8) or a longer run\n",
+			vr->few, vr->few == 1 ? "" : "s", vr->few == 1 ? "was" : "were", VCOUNT_FEW,
+			vr->few == 1 ? "its" : "their", vr->few == 1 ? " is" : "s are");
 	free(sel);
 	return ret;
 }
