@@ -86,10 +86,11 @@ static uint64_t key_cold(uint64_t i)
 #define SZ FLAT_SZ
 
 /* ns per interpreted instruction: vs_interpret() runs of the configured budget over a loop. */
-static double per_insn(const struct vs_config *cfg, uint64_t insns)
+static double per_insn(const struct vs_config *cfg, uint64_t insns, bool calls)
 {
 	static struct flatmem m;
-	const uint32_t loop[] = {
+	/* The integer loop: no calls. */
+	const uint32_t int_loop[] = {
 		asm_opri(0x11, 6, 0xff, 0x00, 7), /* and    r6, 0xff, r7 */
 		asm_opr(0x10, 7, 8, 0x32, 7), /* s8addq r7, r8, r7 */
 		asm_mem(0x29, 3, 7, 0), /* ldq    r3, 0(r7) */
@@ -99,6 +100,16 @@ static double per_insn(const struct vs_config *cfg, uint64_t insns)
 		asm_opri(0x10, 2, 1, 0x29, 2), /* subq   r2, 1, r2 */
 		asm_bra(0x3d, 2, -8), /* bne    r2, loop */
 	};
+	/* A call per iteration (the procedure observer's worst case: a call or a ret in 2 of 6). */
+	const uint32_t call_loop[] = {
+		asm_opri(0x10, 6, 1, 0x20, 6), /* loop: addq r6, 1, r6 */
+		asm_bra(0x34, 26, 2), /* bsr    ra, sub */
+		asm_opri(0x10, 2, 1, 0x29, 2), /* subq   r2, 1, r2 */
+		asm_bra(0x3d, 2, -4), /* bne    r2, loop */
+		asm_opri(0x10, 16, 1, 0x20, 16), /* sub: addq a0, 1, a0 */
+		0x6bfa8001, /* ret    zero, (ra), 1 */
+	};
+
 	struct axp_ctx ctx;
 	struct vs_cpu *cpu;
 	void *cm;
@@ -108,7 +119,10 @@ static double per_insn(const struct vs_config *cfg, uint64_t insns)
 
 	cpu = cpu_new(cfg, &cm);
 	memset(&m, 0, sizeof(m));
-	memcpy(m.code, loop, sizeof(loop));
+	if (calls)
+		memcpy(m.code, call_loop, sizeof(call_loop));
+	else
+		memcpy(m.code, int_loop, sizeof(int_loop));
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.pc = CODE;
 	ctx.lock_addr = AXP_NO_LOCK;
@@ -139,7 +153,7 @@ int main(int argc, char **argv)
 	struct vs_config cfg;
 	struct vs_cpu *cpu;
 	void *cm;
-	double hit, miss, kern, vprof, base, vp, vr, vr_all;
+	double hit, miss, kern, vprof, base, vp, vr, vr_all, cbase, cvp, cproc, cnone;
 
 	vs_config_default(&cfg, VS_MODE_CYCLES);
 	cpu = cpu_new(&cfg, &cm);
@@ -156,15 +170,21 @@ int main(int argc, char **argv)
 
 	cfg.gather = 0;
 	cfg.interp_budget = 128;
-	base = per_insn(&cfg, n);
+	base = per_insn(&cfg, n, false);
+	cbase = per_insn(&cfg, n, true);
 	vs_config_default(&cfg, VS_MODE_VPROF);
 	cfg.interp_budget = 128; /* same runs as vreplay, to compare the observers */
-	vp = per_insn(&cfg, n);
+	vp = per_insn(&cfg, n, false);
+	cvp = per_insn(&cfg, n, true);
+	cfg.gather |= VS_GATHER_ARGS | VS_GATHER_CALLERS;
+	cproc = per_insn(&cfg, n, true);
+	cfg.gather = VS_GATHER_ARGS | VS_GATHER_CALLERS;
+	cnone = per_insn(&cfg, n, false); /* selected, but nothing to see */
 	vs_config_default(&cfg, VS_MODE_VREPLAY);
-	vr = per_insn(&cfg, n);
+	vr = per_insn(&cfg, n, false);
 	cfg.gather = VS_GATHER_ALL;
 	cfg.hot_entries = cfg.lat_entries = 512;
-	vr_all = per_insn(&cfg, n);
+	vr_all = per_insn(&cfg, n, false);
 
 	printf("sampler: vs_sample, hash hit (user)          %6.1f ns/sample\n", hit);
 	printf("sampler: vs_sample, hash hit (kernel)        %6.1f ns/sample\n", kern);
@@ -175,8 +195,16 @@ int main(int argc, char **argv)
 	       vp);
 	printf("sampler: vs_interpret, vreplay observers     %6.1f ns/insn (conflicts, vcount)\n",
 	       vr);
-	printf("sampler: vs_interpret, every observer        %6.1f ns/insn (+ load-load)\n",
+	printf("sampler: vs_interpret, every observer        %6.1f ns/insn (+ load-load, args, "
+	       "callers)\n",
 	       vr_all);
+	printf("sampler: call loop, no observers             %6.1f ns/insn (a call or ret in 2 of 6)\n",
+	       cbase);
+	printf("sampler: call loop, vprof observers          %6.1f ns/insn\n", cvp);
+	printf("sampler: call loop, vprof + args, callers    %6.1f ns/insn (--observe +args,callers)\n",
+	       cproc);
+	printf("sampler: no calls, args and callers only     %6.1f ns/insn (vs %.1f with none)\n",
+	       cnone, base);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "bench_sampler: cannot write the figures\n");
 		return 1;

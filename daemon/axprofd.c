@@ -217,6 +217,7 @@ static void print_json(const struct axd *a)
 		[VS_REC_VCOUNT] = "vcount",
 		[VS_REC_STATS] = "stats",
 		[VS_REC_PROFILEME] = "profileme",
+		[VS_REC_PROC] = "proc",
 	};
 	struct dmn_stats st;
 	struct ax_json j;

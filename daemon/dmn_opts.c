@@ -69,6 +69,29 @@ int dmn_parse_events(const char *s, uint32_t *mask)
 	}
 }
 
+int dmn_parse_observers(const char *s, uint32_t *mask)
+{
+	*mask = 0;
+	if (!strcasecmp(s, "none"))
+		return 0;
+	for (;;) {
+		const char *comma = strchrnul(s, ',');
+		size_t len = (size_t)(comma - s);
+		unsigned int i;
+
+		for (i = 0; i < VS_GATHER_NR; i++)
+			if (strlen(vs_gather_name[i]) == len &&
+			    !strncasecmp(s, vs_gather_name[i], len))
+				break;
+		if (i == VS_GATHER_NR)
+			return -EINVAL;
+		*mask |= 1u << i;
+		if (!*comma)
+			return 0;
+		s = comma + 1;
+	}
+}
+
 int dmn_parse_period(const char *s, struct vs_config *cfg)
 {
 	const char *eq = strchr(s, '=');
@@ -121,6 +144,9 @@ int dmn_sampling_opt(struct dmn_sampling *s, int c, const char *arg, struct ax_e
 		return 1;
 	case DMN_OPT_PAIR_WINDOW:
 		s->pair_window = arg;
+		return 1;
+	case DMN_OPT_OBSERVE:
+		s->observe = arg;
 		return 1;
 	default:
 		return 0;
@@ -235,6 +261,34 @@ static int set_numbers(const struct dmn_sampling *s, struct vs_config *cfg, stru
 	return 0;
 }
 
+/* --observe LIST or +LIST: the gather set; needs a mode that interprets. */
+static int set_observe(const char *ob, struct vs_config *cfg, struct ax_error *err)
+{
+	bool add = *ob == '+';
+	uint32_t mask;
+
+	if (cfg->mode != VS_MODE_VPROF && cfg->mode != VS_MODE_VREPLAY) {
+		ax_fail(err, -EINVAL, "--observe needs --mode vprof or vreplay (what interprets)");
+		return -EINVAL;
+	}
+	if (dmn_parse_observers(ob + add, &mask) || (add && !mask)) {
+		ax_fail(err, -EINVAL,
+			"--observe takes values, latency, conflicts, loadload, vcount, args, callers "
+			"(comma-separated, '+' before the list adds to the mode's) or none, not '%s'",
+			ob);
+		return -EINVAL;
+	}
+	cfg->gather = add ? cfg->gather | mask : mask;
+	/* The tables a mode does not use by default get the other mode's capacity [U]. */
+	if (!cfg->hot_entries)
+		cfg->hot_entries = 512;
+	if (!cfg->lat_entries)
+		cfg->lat_entries = 512;
+	if (!cfg->cnf_entries)
+		cfg->cnf_entries = 1024;
+	return 0;
+}
+
 int dmn_sampling_config(const struct dmn_sampling *s, struct vs_config *cfg, struct ax_error *err)
 {
 	const char *why = NULL;
@@ -254,6 +308,8 @@ int dmn_sampling_config(const struct dmn_sampling *s, struct vs_config *cfg, str
 		ret = set_share(s->share, cfg, err);
 	if (!ret)
 		ret = set_numbers(s, cfg, err);
+	if (!ret && s->observe)
+		ret = set_observe(s->observe, cfg, err);
 	if (!ret && vs_config_check(cfg, &why)) {
 		ax_fail(err, -EINVAL, "the sampling options do not go together: %s",
 			why ? why : "rejected by the sampler");

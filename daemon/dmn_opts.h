@@ -19,6 +19,12 @@ int dmn_parse_pair(const char *s, char sep, uint32_t *a, uint32_t *b);
 int dmn_parse_events(const char *s, uint32_t *mask);
 
 /*
+ * "values,args,..." -> a mask of VS_GATHER_* bits (names: vs_gather_name[], any case; "none" alone
+ * is 0). Returns 0, or -EINVAL for an unknown or empty name.
+ */
+int dmn_parse_observers(const char *s, uint32_t *mask);
+
+/*
  * One --period argument into cfg->period[]: "LO-HI" sets the CYCLES period, "EVENT=LO-HI" the
  * period of that event (names as above). 1 <= LO <= HI < LO + VS_PERIOD_SPREAD_MAX. Returns 0,
  * or -EINVAL.
@@ -37,6 +43,9 @@ int dmn_parse_period(const char *s, struct vs_config *cfg);
  *   --share N/D        interpret N of every D user samples
  *   --budget N         instructions per interpretation, 1..VS_BUDGET_MAX
  *   --hotlist-m M      hotlist capacity, HOTLIST_MIN_M..HOTLIST_MAX_M
+ *   --observe LIST     vprof/vreplay: the observers an interpretation runs (vs_gather_name[]:
+ *                      values, latency, conflicts, loadload, vcount, args, callers; "none"),
+ *                      replacing the mode's; "+LIST" adds to the mode's
  *   --seed N           the sampling seed
  * The order on the command line does not matter: the mode's defaults come first, then the
  * periods, events, share, budget, hotlist capacity and seed given. A tool lists
@@ -52,6 +61,7 @@ enum {
 	DMN_OPT_HOTLIST_M,
 	DMN_OPT_SEED,
 	DMN_OPT_PAIR_WINDOW,
+	DMN_OPT_OBSERVE,
 };
 
 /* clang-format off */
@@ -72,6 +82,10 @@ enum {
 	"  --share N/D           interpret N of every D user samples (vprof 1/2, vreplay 1/129)\n" \
 	"  --budget N            instructions per interpretation (vprof 4, vreplay 128)\n" \
 	"  --hotlist-m M         hotlist capacity, 4..32 (default 16)\n" \
+	"  --observe LIST        vprof/vreplay: what an interpretation records: values,\n" \
+	"                        latency, conflicts, loadload, vcount, args, callers or\n" \
+	"                        none (default vprof values,latency,vcount; vreplay\n" \
+	"                        conflicts,loadload,vcount); +LIST adds to the default\n" \
 	"  --seed N              sampling seed (default fixed: runs are reproducible)\n"
 
 #define DMN_SAMPLING_LONGOPTS \
@@ -82,14 +96,15 @@ enum {
 	{ "budget", required_argument, NULL, DMN_OPT_BUDGET }, \
 	{ "hotlist-m", required_argument, NULL, DMN_OPT_HOTLIST_M }, \
 	{ "seed", required_argument, NULL, DMN_OPT_SEED }, \
-	{ "pair-window", required_argument, NULL, DMN_OPT_PAIR_WINDOW }
+	{ "pair-window", required_argument, NULL, DMN_OPT_PAIR_WINDOW }, \
+	{ "observe", required_argument, NULL, DMN_OPT_OBSERVE }
 /* clang-format on */
 
 #define DMN_PERIOD_OPTS_MAX 16 /* --period options one command line may give */
 
 /* The sampling options as given, until dmn_sampling_config(). Zero-initialise. */
 struct dmn_sampling {
-	const char *mode, *events, *share, *budget, *hotlist_m, *seed, *pair_window;
+	const char *mode, *events, *share, *budget, *hotlist_m, *seed, *pair_window, *observe;
 	const char *period[DMN_PERIOD_OPTS_MAX];
 	unsigned int nperiod;
 };

@@ -7,6 +7,10 @@
 #define VS_CORRUPT(why, msg) ((*(why) = "vs_abi.c:" VS_STR(__LINE__) ": " msg), -EBADMSG)
 #define VS_INVALID(why, msg) ((*(why) = "vs_abi.c:" VS_STR(__LINE__) ": " msg), -EINVAL)
 
+const char *const vs_gather_name[VS_GATHER_NR] = {
+	"values", "latency", "conflicts", "loadload", "vcount", "args", "callers",
+};
+
 int vs_config_default(struct vs_config *cfg, unsigned int mode)
 {
 	unsigned int e;
@@ -42,6 +46,7 @@ int vs_config_default(struct vs_config *cfg, unsigned int mode)
 		cfg->hot_entries = 512;
 		cfg->lat_entries = 512;
 		cfg->vc_entries = 512;
+		cfg->proc_entries = 512; /* args, callers: off unless selected */
 		break;
 	case VS_MODE_VREPLAY:
 		/* Slide 21: 128 instructions per ~8M cycles = one sample in 8M / 62K ~ 129. */
@@ -51,6 +56,7 @@ int vs_config_default(struct vs_config *cfg, unsigned int mode)
 		cfg->interp_budget = 128;
 		cfg->cnf_entries = 1024;
 		cfg->vc_entries = 1024;
+		cfg->proc_entries = 512;
 		break;
 	case VS_MODE_PROFILEME:
 		cfg->events = 0; /* ProfileMe only; counters may be added */
@@ -83,8 +89,6 @@ int vs_config_check(const struct vs_config *cfg, const char **why)
 		return VS_INVALID(why, "unknown mode");
 	if ((!cfg->events && cfg->mode != VS_MODE_PROFILEME) || cfg->events >> VS_EVENT_NR)
 		return VS_INVALID(why, "events: none, or an unknown event");
-	if (cfg->reserved)
-		return VS_INVALID(why, "reserved field not zero");
 	if (cfg->mode == VS_MODE_PROFILEME) {
 		const struct vs_period *p = &cfg->pme_period;
 
@@ -134,6 +138,12 @@ int vs_config_check(const struct vs_config *cfg, const char **why)
 	if ((cfg->gather & VS_GATHER_VCOUNT) &&
 	    !is_pow2_in(cfg->vc_entries, VS_TAB_MIN, VS_TAB_MAX))
 		return VS_INVALID(why, "vc_entries: a power of two in range");
+	if ((cfg->gather & (VS_GATHER_ARGS | VS_GATHER_CALLERS)) &&
+	    (cfg->hotlist_m < HOTLIST_MIN_M || cfg->hotlist_m > HOTLIST_MAX_M))
+		return VS_INVALID(why, "hotlist_m: HOTLIST_MIN_M .. HOTLIST_MAX_M");
+	if ((cfg->gather & (VS_GATHER_ARGS | VS_GATHER_CALLERS)) &&
+	    !is_pow2_in(cfg->proc_entries, VS_TAB_MIN, VS_TAB_MAX))
+		return VS_INVALID(why, "proc_entries: a power of two in range");
 	return 0;
 }
 
@@ -300,6 +310,47 @@ static int check_profileme(const void *buf, const char **why)
 	return 0;
 }
 
+static bool proc_reg_ok(unsigned int kind, unsigned int reg)
+{
+	switch (kind) {
+	case VS_PROC_ARG:
+		return (reg >= 16 && reg <= 21) || (reg >= 48 && reg <= 53);
+	case VS_PROC_RET:
+		return reg == 0 || reg == 32;
+	case VS_PROC_CALLER:
+		return reg == 26;
+	default:
+		return false;
+	}
+}
+
+static int check_proc(const uint8_t *buf, size_t len, const char **why)
+{
+	struct vs_rec_proc r;
+	struct hotlist h;
+	int used;
+
+	memcpy(&r, buf, sizeof(r));
+	if (r.pc & 3)
+		return VS_CORRUPT(why, "proc: pc not a multiple of 4");
+	if (!proc_reg_ok(r.kind, r.reg))
+		return VS_CORRUPT(why, "proc: unknown kind, or a register that kind never has");
+	if (r.reserved[0] || r.reserved[1])
+		return VS_CORRUPT(why, "proc: reserved field not zero");
+	if (r.packed_len < HOTLIST_PACKED_SIZE(0) || r.packed_len > HOTLIST_PACKED_MAX)
+		return VS_CORRUPT(why, "proc: packed_len out of range");
+	if (VS_REC_HOTLIST_SIZE(r.packed_len) != len)
+		return VS_CORRUPT(why, "proc: record length does not match packed_len");
+	used = hotlist_unpack_why(&h, buf + sizeof(r), r.packed_len, why);
+	if (used < 0)
+		return -EBADMSG;
+	if ((uint32_t)used != r.packed_len)
+		return VS_CORRUPT(why, "proc: packed_len is not the hotlist's size");
+	if (!all_zero(buf + sizeof(r) + r.packed_len, len - sizeof(r) - r.packed_len))
+		return VS_CORRUPT(why, "proc: padding not zero");
+	return 0;
+}
+
 static int check_stats(const void *buf, const char **why)
 {
 	struct vs_rec_stats r;
@@ -343,6 +394,7 @@ int vs_abi_check_record(const void *buf, size_t len, const char **why)
 		want = sizeof(struct vs_rec_sample);
 		break;
 	case VS_REC_HOTLIST:
+	case VS_REC_PROC:
 		if (rlen < sizeof(struct vs_rec_hotlist) + HOTLIST_PACKED_SIZE(0))
 			return VS_CORRUPT(why, "hotlist: shorter than an empty hotlist");
 		break;
@@ -386,6 +438,9 @@ int vs_abi_check_record(const void *buf, size_t len, const char **why)
 		break;
 	case VS_REC_PROFILEME:
 		err = check_profileme(p, why);
+		break;
+	case VS_REC_PROC:
+		err = check_proc(p, rlen, why);
 		break;
 	default:
 		err = check_stats(p, why);

@@ -91,11 +91,28 @@
  *   72   1   flags: exactly one of VS_SF_USER, VS_SF_KERNEL
  *   73   7   reserved
  *
- * VS_REC_STATS (6), 8 + sizeof(struct vs_stats) = 448 bytes: one CPU's counters, cumulative since
+ * VS_REC_PROC (8), 24 + packed_len rounded up to 8 (version 3): a procedure-entry or return
+ * observation (value-sampling slides 2 and 12: "a function is always evaluated at zero", "PC of
+ * calling procedure"; DCPI's dcpivarg). Gathered when an interpretation executes a call (bsr, jsr:
+ * the argument registers are the callee's at its first instruction, which the call does not
+ * change) or a ret. The same layout as VS_REC_HOTLIST:
+ *   4    4   pid
+ *   8    8   pc: VS_PROC_ARG, VS_PROC_CALLER: the procedure's entry (the call's target);
+ *            VS_PROC_RET: the pc of the ret (a reader maps it to its procedure with the symbols)
+ *   16   4   packed_len: HOTLIST_PACKED_SIZE(0) .. HOTLIST_PACKED_MAX
+ *   20   1   kind: VS_PROC_ARG, VS_PROC_RET or VS_PROC_CALLER
+ *   21   1   reg: ARG: 16-21 (a0-a5) or 48-53 (f16-f21); RET: 0 (v0) or 32 (f0); CALLER: 26 (ra)
+ *   22   2   reserved
+ *   24   packed_len  the hotlist of the register's values (CALLER: of the call instruction's pc,
+ *            i.e. ra - 4), in the serialized form of hotlist/hotlist.h
+ *   ...  0-7 zero bytes of padding to the record length
+ *
+ * VS_REC_STATS (6), 8 + sizeof(struct vs_stats) = 512 bytes: one CPU's counters, cumulative since
  * the sampler was configured (a reader takes differences). Produced on request
  * (vs_cpu_stats_record()), never stored in the overflow buffers.
  *   4    4   cpu
- *   8    440 struct vs_stats: 55 counters of 8 bytes, in the order of its declaration below
+ *   8    504 struct vs_stats: 63 counters of 8 bytes, in the order of its declaration below
+ *            (version 3: records[] has 16 slots)
  *
  * CONFIGURATION (struct vs_config, 152 bytes; VS_IOC_SET_CONFIG / VS_IOC_GET_CONFIG)
  *   0    4   abi_version: VS_ABI_VERSION
@@ -122,7 +139,8 @@
  *            flight), hi - lo < VS_PERIOD_SPREAD_MAX. Not looked at in other modes.
  *   144  4   pme_window: W, the second of a pair at a fetch distance uniform in 1..W
  *            (MICRO'97 §5.2.2; 0: no pairs), <= VS_PME_W_MAX
- *   148  4   reserved
+ *   148  4   proc_entries: capacity of the procedure table (version 3; as hot_entries, checked
+ *            when VS_GATHER_ARGS or VS_GATHER_CALLERS is set and the mode interprets)
  * PROFILEME needs a platform that delivers ProfileMe records (struct vs_platform.caps,
  * VS_CAP_PROFILEME: the hosted EV6 machine); vs_cpu_init() refuses it elsewhere (-EOPNOTSUPP).
  *
@@ -139,7 +157,9 @@
  * every CPU's hash and observer tables into the buffers: the next reads return everything).
  */
 
-#define VS_ABI_VERSION 2 /* 2: PROFILEME mode and record, vs_config 152 bytes */
+/* 2: PROFILEME mode and record, vs_config 152 bytes; 3: VS_REC_PROC, VS_GATHER_ARGS/CALLERS,
+ * proc_entries, 16 record slots in vs_stats */
+#define VS_ABI_VERSION 3
 
 /* Record types. */
 enum vs_rec_type {
@@ -150,9 +170,17 @@ enum vs_rec_type {
 	VS_REC_VCOUNT = 5,
 	VS_REC_STATS = 6,
 	VS_REC_PROFILEME = 7,
+	VS_REC_PROC = 8,
 	VS_REC_NR, /* types below this are known to this version */
 };
-#define VS_REC_SLOTS 8 /* per-type counters in struct vs_stats */
+#define VS_REC_SLOTS 16 /* per-type counters in struct vs_stats */
+
+/* VS_REC_PROC kinds. */
+enum vs_proc_kind {
+	VS_PROC_ARG = 1, /* an argument register at procedure entry */
+	VS_PROC_RET = 2, /* the return value register at a ret */
+	VS_PROC_CALLER = 3, /* the calling instruction's pc */
+};
 
 /* Events (DCPI §4.1: CYCLES and IMISS by default in DCPI, others on request). */
 enum vs_event {
@@ -188,7 +216,12 @@ enum vs_mode {
 #define VS_GATHER_CONFLICTS (1u << 2) /* store -> later overlapping load pairs */
 #define VS_GATHER_LOADLOAD (1u << 3) /* load -> later overlapping load pairs (needs CONFLICTS) */
 #define VS_GATHER_VCOUNT (1u << 4) /* interpreted count per PC */
-#define VS_GATHER_ALL 0x1fu
+#define VS_GATHER_ARGS (1u << 5) /* per-procedure a0-a5, f16-f21 at entry; v0, f0 at ret (v3) */
+#define VS_GATHER_CALLERS (1u << 6) /* per-procedure caller pcs (v3) */
+#define VS_GATHER_NR 7
+#define VS_GATHER_ALL 0x7fu
+/* The observers' names (vs_gather_name[bit]: "values", "latency", ...), for option parsers. */
+extern const char *const vs_gather_name[VS_GATHER_NR];
 
 /* ProfileMe (VS_REC_PROFILEME): status, events, latency registers, limits. */
 enum vs_pme_status {
@@ -315,6 +348,17 @@ struct vs_rec_vcount {
 	uint32_t reserved;
 };
 
+struct vs_rec_proc {
+	struct vs_rec_hdr h;
+	uint32_t pid;
+	uint64_t pc;
+	uint32_t packed_len;
+	uint8_t kind;
+	uint8_t reg;
+	uint8_t reserved[2];
+	uint8_t packed[]; /* packed_len bytes, then zero padding */
+};
+
 struct vs_rec_profileme {
 	struct vs_rec_hdr h;
 	uint32_t pid;
@@ -366,7 +410,7 @@ struct vs_config {
 	struct vs_period period[VS_EVENT_NR];
 	struct vs_period pme_period;
 	uint32_t pme_window;
-	uint32_t reserved;
+	uint32_t proc_entries;
 };
 
 struct vs_info {
@@ -464,8 +508,10 @@ VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_latency, hist) == 48);
 VS_ABI_ASSERT(sizeof(struct vs_rec_conflict) == 32);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_conflict, kind) == 28);
 VS_ABI_ASSERT(sizeof(struct vs_rec_vcount) == 24);
-VS_ABI_ASSERT(sizeof(struct vs_stats) == 55 * 8);
-VS_ABI_ASSERT(sizeof(struct vs_rec_stats) == 448);
+VS_ABI_ASSERT(sizeof(struct vs_stats) == 63 * 8);
+VS_ABI_ASSERT(sizeof(struct vs_rec_stats) == 512);
+VS_ABI_ASSERT(sizeof(struct vs_rec_proc) == 24);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_proc, kind) == 20);
 VS_ABI_ASSERT(sizeof(struct vs_config) == 152);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_config, pme_period) == 136);
 VS_ABI_ASSERT(sizeof(struct vs_rec_profileme) == 80);
@@ -475,7 +521,7 @@ VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_profileme, flags) == 72);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_config, seed) == 64);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_config, period) == 72);
 VS_ABI_ASSERT(sizeof(struct vs_info) == 16);
-VS_ABI_ASSERT(VS_REC_MAX == 448);
+VS_ABI_ASSERT(VS_REC_MAX == 512);
 VS_ABI_ASSERT(VS_BUF_MIN >= 2 * VS_REC_MAX);
 VS_ABI_ASSERT(VS_REC_NR <= VS_REC_SLOTS && VS_DROP_NR <= VS_DROP_SLOTS);
 VS_ABI_ASSERT(VS_BUDGET_MAX < 65536); /* dist_min fits 16 bits */

@@ -200,6 +200,7 @@ enum vs_tab_id {
 	VS_TAB_LAT,
 	VS_TAB_CNF,
 	VS_TAB_VC,
+	VS_TAB_PROC, /* procedure arguments, return values, callers (VS_REC_PROC) */
 	VS_TAB_NR,
 };
 
@@ -251,6 +252,11 @@ struct vs_access {
 
 #define VS_ORDER_REGS 64 /* integer 0-31, FP 32-63 */
 
+struct vs_obs;
+/* One selected observer's per-instruction function (vs_observe.c's registration table). */
+typedef void vs_see_fn(struct vs_obs *o, const struct axp_event *ev);
+#define VS_OBS_MAX 8 /* observers one recording may select */
+
 struct vs_obs {
 	struct vs_tab tab[VS_TAB_NR];
 	struct vs_buf *buf;
@@ -258,7 +264,10 @@ struct vs_obs {
 	struct hotlist_rng rng;
 	uint32_t gather; /* VS_GATHER_* */
 	uint32_t hotlist_m;
+	vs_see_fn *run[VS_OBS_MAX]; /* the selected observers, in registration order */
+	uint32_t nrun;
 	/* The current run (vs_obs_begin .. vs_obs_end). */
+	const struct axp_ctx *ctx; /* the interpreted context (procedure observer), or NULL */
 	uint32_t pid;
 	uint32_t seq; /* instructions observed so far */
 	struct vs_access *log;
@@ -274,7 +283,8 @@ size_t vs_obs_log_size(const struct vs_config *cfg);
 /* mem[t] for each table (zeroed here), log memory; sizes from the functions above. */
 int vs_obs_init(struct vs_obs *o, const struct vs_config *cfg, void *const mem[VS_TAB_NR],
 		void *log, struct vs_buf *buf, struct vs_stats *st, uint64_t seed);
-void vs_obs_begin(struct vs_obs *o, uint32_t pid);
+/* A run of process pid on ctx (read by the procedure observer after each call/ret; may be NULL). */
+void vs_obs_begin(struct vs_obs *o, uint32_t pid, const struct axp_ctx *ctx);
 /* The axp_observer callback: priv is the struct vs_obs. */
 void vs_obs_insn(void *priv, const struct axp_event *ev);
 void vs_obs_end(struct vs_obs *o);

@@ -1,4 +1,4 @@
-/* kmod/sampler/vs_observe.c - interpretation observers: values, load latency, conflicts, vcount. */
+/* kmod/sampler/vs_observe.c - interpretation observers: a registration table and its observers. */
 #include "vs_core.h"
 
 /*
@@ -17,7 +17,21 @@
  *            Only the nearest is kept: it is the access the load would catch in flight (a store
  *            nearer than the load feeds this load, so the two loads cannot trap on each other's
  *            order in the hosted model: machine/mach_ev6.c checks the store queue first);
- *  vcount    every executed instruction counts one for its pc (vreplay's vcount column).
+ *  vcount    every executed instruction counts one for its pc (vreplay's vcount column);
+ *  args      (version 3) every call (bsr, jsr with a link register) inserts a0-a5 and f16-f21 as
+ *            the callee will see them at its first instruction (a call changes none of them) into
+ *            hotlists keyed by the procedure entry (the call's target), and every ret inserts v0
+ *            and f0 into hotlists keyed by the ret's pc (value-sampling slide 2: "a function is
+ *            always evaluated at zero"; the tools map a ret to its procedure with the symbols);
+ *  callers   (version 3) every call inserts its own pc into the hotlist of its target (slide
+ *            12: "PC of calling procedure"), the call graph edges sampling can give, in the
+ *            kernel too.
+ *
+ * The observers are a registration table (observers[] below): each names the VS_GATHER_* bits
+ * that select it, its table and its per-instruction function. vs_obs_init() copies the selected
+ * observers' functions into o->run[], so an interpreted instruction calls exactly those: an
+ * unselected observer costs nothing. A new observer is one table row, one VS_GATHER_* bit and
+ * (if it keeps state) one table.
  *
  * Each table is 4-way set associative like the sample hash; a miss in a full set evicts a victim
  * chosen by a mod-4 counter into the observer buffer pair as a record. When the buffers have no
@@ -25,17 +39,17 @@
  */
 
 static const uint32_t tab_stride[VS_TAB_NR] = {
-	sizeof(struct vs_hot_slot),
-	sizeof(struct vs_lat_slot),
-	sizeof(struct vs_cnf_slot),
-	sizeof(struct vs_vc_slot),
+	sizeof(struct vs_hot_slot), sizeof(struct vs_lat_slot), sizeof(struct vs_cnf_slot),
+	sizeof(struct vs_vc_slot),  sizeof(struct vs_hot_slot),
 };
 
+/* The gather bits that need each table (any of them). */
 static const uint32_t tab_gather[VS_TAB_NR] = {
 	VS_GATHER_VALUES,
 	VS_GATHER_LATENCY,
 	VS_GATHER_CONFLICTS,
 	VS_GATHER_VCOUNT,
+	VS_GATHER_ARGS | VS_GATHER_CALLERS,
 };
 
 static uint32_t tab_entries(const struct vs_config *cfg, unsigned int t)
@@ -51,8 +65,10 @@ static uint32_t tab_entries(const struct vs_config *cfg, unsigned int t)
 		return cfg->lat_entries;
 	case VS_TAB_CNF:
 		return cfg->cnf_entries;
-	default:
+	case VS_TAB_VC:
 		return cfg->vc_entries;
+	default:
+		return cfg->proc_entries;
 	}
 }
 
@@ -67,6 +83,21 @@ size_t vs_obs_log_size(const struct vs_config *cfg)
 		return 0;
 	return (size_t)cfg->interp_budget * sizeof(struct vs_access);
 }
+
+static vs_see_fn see_insn, see_value_any, see_latency_any, see_conflict_any, see_proc;
+
+/* The registration table: in the order they run on each instruction. */
+static const struct {
+	uint32_t gather; /* selected when cfg->gather has any of these */
+	uint8_t tab; /* the table it needs */
+	vs_see_fn *see;
+} observers[] = {
+	{ VS_GATHER_VCOUNT, VS_TAB_VC, see_insn },
+	{ VS_GATHER_VALUES, VS_TAB_HOT, see_value_any },
+	{ VS_GATHER_LATENCY, VS_TAB_LAT, see_latency_any },
+	{ VS_GATHER_CONFLICTS, VS_TAB_CNF, see_conflict_any },
+	{ VS_GATHER_ARGS | VS_GATHER_CALLERS, VS_TAB_PROC, see_proc },
+};
 
 int vs_obs_init(struct vs_obs *o, const struct vs_config *cfg, void *const mem[VS_TAB_NR],
 		void *log, struct vs_buf *buf, struct vs_stats *st, uint64_t seed)
@@ -101,6 +132,9 @@ int vs_obs_init(struct vs_obs *o, const struct vs_config *cfg, void *const mem[V
 	o->gather = cfg->gather;
 	o->hotlist_m = cfg->hotlist_m;
 	hotlist_rng_seed(&o->rng, seed);
+	for (t = 0; t < sizeof(observers) / sizeof(observers[0]); t++)
+		if (o->tab[observers[t].tab].nslots && o->nrun < VS_OBS_MAX)
+			o->run[o->nrun++] = observers[t].see;
 	return 0;
 }
 
@@ -173,6 +207,28 @@ static bool emit_vc(struct vs_obs *o, const struct vs_vc_slot *s)
 	return true;
 }
 
+/* Proc slots: key kind = what << 6 | register (what: VS_PROC_*, register 0-63). */
+#define PROC_KIND(what, reg) ((uint8_t)((what) << 6 | (reg)))
+
+static bool emit_proc(struct vs_obs *o, const struct vs_hot_slot *s)
+{
+	uint32_t plen = HOTLIST_PACKED_SIZE(s->h.used);
+	uint32_t len = VS_REC_HOTLIST_SIZE(plen);
+	struct vs_rec_proc *r = vs_buf_reserve(o->buf, VS_REC_PROC, len);
+
+	if (!r)
+		return false;
+	r->pid = s->k.pid;
+	r->pc = s->k.pc;
+	r->packed_len = plen;
+	r->kind = s->k.kind >> 6;
+	r->reg = s->k.kind & 63;
+	r->reserved[0] = r->reserved[1] = 0;
+	hotlist_pack(&s->h, r->packed, plen);
+	memset(r->packed + plen, 0, len - sizeof(*r) - plen);
+	return true;
+}
+
 static bool emit_slot(struct vs_obs *o, unsigned int t, const struct vs_key *k)
 {
 	switch (t) {
@@ -182,8 +238,10 @@ static bool emit_slot(struct vs_obs *o, unsigned int t, const struct vs_key *k)
 		return emit_lat(o, (const struct vs_lat_slot *)k);
 	case VS_TAB_CNF:
 		return emit_cnf(o, (const struct vs_cnf_slot *)k);
-	default:
+	case VS_TAB_VC:
 		return emit_vc(o, (const struct vs_vc_slot *)k);
+	default:
+		return emit_proc(o, (const struct vs_hot_slot *)k);
 	}
 }
 
@@ -193,7 +251,7 @@ static void claim(struct vs_obs *o, unsigned int t, struct vs_key *s, const stru
 	memset(s, 0, o->tab[t].stride);
 	*s = *k;
 	s->live = 1;
-	if (t == VS_TAB_HOT)
+	if (t == VS_TAB_HOT || t == VS_TAB_PROC)
 		hotlist_init(&((struct vs_hot_slot *)s)->h, o->hotlist_m);
 }
 
@@ -347,8 +405,71 @@ static void see_insn(struct vs_obs *o, const struct axp_event *ev)
 	s->count++;
 }
 
-void vs_obs_begin(struct vs_obs *o, uint32_t pid)
+static void see_value_any(struct vs_obs *o, const struct axp_event *ev)
 {
+	if (ev->dest != AXP_NO_DEST && ev->dest != 31 && ev->dest != 63)
+		see_value(o, ev);
+}
+
+static void see_latency_any(struct vs_obs *o, const struct axp_event *ev)
+{
+	if (ev->is_load)
+		see_latency(o, ev);
+}
+
+static void see_conflict_any(struct vs_obs *o, const struct axp_event *ev)
+{
+	uint32_t t = (o->gather & VS_GATHER_LOADLOAD) ? vs_order_insn(o, ev) : 0;
+
+	if ((ev->is_load || ev->is_store) && ev->size)
+		see_access(o, ev, t);
+}
+
+/* Insert value v into the proc hotlist (pc, what, reg). */
+static void proc_insert(struct vs_obs *o, uint64_t pc, unsigned int what, unsigned int reg,
+			uint64_t v)
+{
+	struct vs_key k = { .pc = pc, .pid = o->pid, .kind = PROC_KIND(what, reg) };
+	struct vs_hot_slot *s = (struct vs_hot_slot *)tab_get(o, VS_TAB_PROC, &k);
+
+	if (!s) {
+		o->st->drops[VS_DROP_VALUE_BUF]++;
+		return;
+	}
+	hotlist_insert(&s->h, v, &o->rng);
+}
+
+/*
+ * Calls: BSR, and JSR with a link register (Alpha Architecture Handbook §4.3: both write the
+ * return address to Ra; with Ra = r31 they are a branch and a jump). Calling standard: a0-a5 =
+ * r16-r21 and f16-f21 carry the first six arguments, v0 = r0 / f0 the result (Tru64/Linux Alpha
+ * calling standard §2.2, "argument registers").
+ */
+static void see_proc(struct vs_obs *o, const struct axp_event *ev)
+{
+	unsigned int op, r;
+
+	if (!ev->insn)
+		return;
+	op = ev->insn->op;
+	if ((op == AXP_OP_BSR || op == AXP_OP_JSR) && ev->insn->ra != 31) {
+		if (o->gather & VS_GATHER_CALLERS)
+			proc_insert(o, ev->next_pc, VS_PROC_CALLER, 26, ev->pc);
+		if (!(o->gather & VS_GATHER_ARGS) || !o->ctx)
+			return;
+		for (r = 16; r <= 21; r++)
+			proc_insert(o, ev->next_pc, VS_PROC_ARG, r, o->ctx->r[r]);
+		for (r = 16; r <= 21; r++)
+			proc_insert(o, ev->next_pc, VS_PROC_ARG, 32 + r, o->ctx->f[r]);
+	} else if (op == AXP_OP_RET && (o->gather & VS_GATHER_ARGS) && o->ctx) {
+		proc_insert(o, ev->pc, VS_PROC_RET, 0, o->ctx->r[0]);
+		proc_insert(o, ev->pc, VS_PROC_RET, 32, o->ctx->f[0]);
+	}
+}
+
+void vs_obs_begin(struct vs_obs *o, uint32_t pid, const struct axp_ctx *ctx)
+{
+	o->ctx = ctx;
 	o->pid = pid;
 	o->seq = 0;
 	o->nlog = 0;
@@ -359,26 +480,17 @@ void vs_obs_begin(struct vs_obs *o, uint32_t pid)
 void vs_obs_insn(void *priv, const struct axp_event *ev)
 {
 	struct vs_obs *o = priv;
+	uint32_t i;
 
-	if (o->tab[VS_TAB_VC].nslots)
-		see_insn(o, ev);
-	if (o->tab[VS_TAB_HOT].nslots && ev->dest != AXP_NO_DEST && ev->dest != 31 &&
-	    ev->dest != 63)
-		see_value(o, ev);
-	if (o->tab[VS_TAB_LAT].nslots && ev->is_load)
-		see_latency(o, ev);
-	if (o->tab[VS_TAB_CNF].nslots) {
-		uint32_t t = (o->gather & VS_GATHER_LOADLOAD) ? vs_order_insn(o, ev) : 0;
-
-		if ((ev->is_load || ev->is_store) && ev->size)
-			see_access(o, ev, t);
-	}
+	for (i = 0; i < o->nrun; i++)
+		o->run[i](o, ev);
 	o->seq++;
 }
 
 void vs_obs_end(struct vs_obs *o)
 {
 	o->nlog = 0;
+	o->ctx = NULL;
 }
 
 int vs_obs_flush(struct vs_obs *o)

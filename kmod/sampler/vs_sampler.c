@@ -37,7 +37,7 @@ static bool obs_wanted(const struct vs_config *cfg)
 }
 
 /* Memory layout, in order: struct vs_cpu, hash buckets, sample buffers, then when observing:
- * observer buffers, the four tables, the access log. Every piece starts on 64 bytes. */
+ * observer buffers, the observer tables, the access log. Every piece starts on 64 bytes. */
 size_t vs_cpu_size(const struct vs_config *cfg)
 {
 	size_t n;
@@ -220,7 +220,7 @@ int vs_interpret(struct vs_cpu *cpu, uint32_t pid, struct axp_ctx *ctx,
 	}
 	guard_set(cpu, 1);
 	if (cpu->obs_on)
-		vs_obs_begin(&cpu->obs, pid);
+		vs_obs_begin(&cpu->obs, pid, ctx);
 	r = axp_run(ctx, &rc, cpu->pol.budget, &info);
 	if (cpu->obs_on)
 		vs_obs_end(&cpu->obs);

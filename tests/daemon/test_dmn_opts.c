@@ -199,6 +199,47 @@ static void test_dmn_sampling_bad_period_fills_ax_error(void **state)
 	assert_int_equal(dmn_sampling_config(&s, &cfg, NULL), -EINVAL);
 }
 
+static void test_dmn_sampling_observe(void **state)
+{
+	struct vs_config cfg, want;
+	struct ax_error err;
+	uint32_t m;
+
+	(void)state;
+	/* A list replaces the mode's observers; + adds to them; none clears them. */
+	assert_int_equal(parse(&cfg, &err, "--mode", "vprof", "--observe", "args,Callers", NULL),
+			 0);
+	assert_int_equal(cfg.gather, VS_GATHER_ARGS | VS_GATHER_CALLERS);
+	assert_true(cfg.proc_entries >= VS_TAB_MIN);
+	vs_config_default(&want, VS_MODE_VPROF);
+	assert_int_equal(parse(&cfg, &err, "--observe", "+callers", "--mode", "vprof", NULL), 0);
+	assert_int_equal(cfg.gather, want.gather | VS_GATHER_CALLERS);
+	assert_int_equal(parse(&cfg, &err, "--mode", "vreplay", "--observe", "none", NULL), 0);
+	assert_int_equal(cfg.gather, 0);
+	/* Tables the mode does not size by default get a capacity: vprof with conflicts. */
+	assert_int_equal(
+		parse(&cfg, &err, "--mode", "vprof", "--observe", "conflicts,loadload", NULL), 0);
+	assert_int_equal(vs_config_check(&cfg, NULL), 0);
+	/* Every name of the core's table parses to its own bit. */
+	for (unsigned int i = 0; i < VS_GATHER_NR; i++) {
+		assert_int_equal(dmn_parse_observers(vs_gather_name[i], &m), 0);
+		assert_int_equal(m, 1u << i);
+	}
+	/* Errors: unknown name, empty item, "+" alone, a mode that does not interpret, loadload
+	 * without conflicts (the sampler's check). */
+	assert_int_equal(parse(&cfg, &err, "--mode", "vprof", "--observe", "args,bogus", NULL),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "--observe"));
+	assert_non_null(strstr(err.msg, "args,bogus"));
+	assert_int_equal(parse(&cfg, &err, "--mode", "vprof", "--observe", "args,", NULL), -EINVAL);
+	assert_int_equal(parse(&cfg, &err, "--mode", "vprof", "--observe", "+", NULL), -EINVAL);
+	assert_int_equal(parse(&cfg, &err, "--observe", "args", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "--mode vprof or vreplay"));
+	assert_int_equal(parse(&cfg, &err, "--mode", "vprof", "--observe", "loadload", NULL),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "LOADLOAD"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_dmn_sampling_rejects_bad_values_with_one_message),
 		cmocka_unit_test(test_dmn_sampling_too_many_periods),
 		cmocka_unit_test(test_dmn_sampling_bad_period_fills_ax_error),
+		cmocka_unit_test(test_dmn_sampling_observe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -566,7 +566,7 @@ static void test_ioctls(int fd)
 	struct axprof_stats_req req = { 0 };
 	struct axprof_glue glue;
 	char name[64], small[64];
-	static char stats[64 * 448];
+	static char stats[64 * sizeof(struct vs_rec_stats)];
 	size_t i;
 	int err;
 
@@ -727,7 +727,7 @@ static void run_mode(int fd, unsigned int mode, int reps)
 {
 	char path[128], name[96], why[96];
 	struct vs_config cfg;
-	static char stats[64 * 448];
+	static char stats[64 * sizeof(struct vs_rec_stats)];
 	struct axprof_stats_req req = { (uintptr_t)stats, sizeof(stats), 0 };
 	struct axprof_glue g0, g1;
 	int64_t ns, sampled_ns = 0;

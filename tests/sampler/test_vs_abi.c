@@ -33,7 +33,10 @@ static void test_vs_abi_config_rejects_bad_fields(void **state)
 	} while (0)
 	BAD(c.abi_version = VS_ABI_VERSION - 1, -EINVAL);
 	BAD(c.size = 128, -EINVAL);
-	BAD(c.reserved = 1, -EINVAL);
+	BAD((c.gather |= VS_GATHER_ARGS, c.proc_entries = 0), -EINVAL);
+	BAD((c.gather |= VS_GATHER_CALLERS, c.proc_entries = 24), -EINVAL);
+	BAD((c.gather |= VS_GATHER_CALLERS, c.hotlist_m = 1), -EINVAL);
+	BAD(c.gather = 1u << VS_GATHER_NR, -EINVAL);
 	BAD(c.mode = 9, -EINVAL);
 	BAD(c.events = 0, -EINVAL);
 	BAD(c.events = 1u << 8, -EINVAL);
@@ -61,6 +64,7 @@ static void test_vs_abi_config_rejects_bad_fields(void **state)
 	c = base;
 	c.hot_entries = 3;
 	c.hotlist_m = 0;
+	c.proc_entries = 5;
 	assert_int_equal(vs_config_check(&c, NULL), 0);
 }
 
@@ -70,6 +74,8 @@ static void make_stream(struct recs *r)
 	struct vs_config cfg;
 	struct vs_decision dec;
 	struct vs_rec_stats st;
+	struct axp_insn call = { .op = AXP_OP_BSR, .ra = 26 }, ret = { .op = AXP_OP_RET, .ra = 31 };
+	struct axp_ctx ctx = { .r = { [0] = 5, [16] = 7, [17] = 1 }, .f = { [0] = 3 } };
 	struct axp_event ev;
 	struct vs_cpu *cpu;
 	void *m;
@@ -81,9 +87,19 @@ static void make_stream(struct recs *r)
 	cpu = cpu_new(&cfg, 2, &m);
 	for (i = 0; i < 300; i++)
 		vs_sample(cpu, 1 + i % 3, 0x120000000ULL + 4 * (i % 40), i % 4, i % 5 != 0, &dec);
-	vs_obs_begin(&cpu->obs, 4);
+	vs_obs_begin(&cpu->obs, 4, &ctx);
 	for (i = 0; i < 200; i++) {
 		memset(&ev, 0, sizeof(ev));
+		if (i % 10 == 0) { /* a call (a0 varies) or a ret */
+			ctx.r[16] = (uint64_t)i;
+			ev.pc = 0x120002000ULL + 4 * (i % 3);
+			ev.next_pc = 0x120003000ULL;
+			ev.insn = i % 20 ? &ret : &call;
+			ev.dest = i % 20 ? AXP_NO_DEST : 26;
+			ev.value = ev.pc + 4;
+			vs_obs_insn(&cpu->obs, &ev);
+			continue;
+		}
 		ev.pc = 0x120001000ULL + 4 * (i % 9);
 		ev.dest = (uint8_t)(i % 3 ? i % 31 : 32 + i % 31);
 		ev.value = (uint64_t)i * (i % 4);
@@ -118,6 +134,7 @@ static void test_vs_abi_real_records_pass(void **state)
 	assert_true(seen[VS_REC_LATENCY] > 0);
 	assert_true(seen[VS_REC_CONFLICT] > 0);
 	assert_true(seen[VS_REC_VCOUNT] > 0);
+	assert_true(seen[VS_REC_PROC] >= 12 + 1 + 2); /* args, the caller, v0 and f0 */
 	assert_int_equal(seen[VS_REC_STATS], 1);
 	recs_free(&r);
 }
@@ -156,6 +173,7 @@ static void test_vs_abi_damaged_records_rejected(void **state)
 	struct vs_rec_hotlist *h = (void *)b;
 	struct vs_rec_latency *l = (void *)b;
 	struct vs_rec_conflict *c = (void *)b;
+	struct vs_rec_proc *pr = (void *)b;
 	int n;
 
 	(void)state;
@@ -215,11 +233,25 @@ static void test_vs_abi_damaged_records_rejected(void **state)
 	MUT(c->prior_pc += 1);
 	MUT(c->reserved = 1);
 
+	n = first_of(VS_REC_PROC, o);
+	assert_int_equal(vs_abi_check_record(o, n, NULL), n);
+	MUT(pr->kind = 0);
+	MUT(pr->kind = 4);
+	MUT((pr->kind = VS_PROC_ARG, pr->reg = 22));
+	MUT((pr->kind = VS_PROC_ARG, pr->reg = 15));
+	MUT((pr->kind = VS_PROC_RET, pr->reg = 16));
+	MUT((pr->kind = VS_PROC_CALLER, pr->reg = 0));
+	MUT(pr->reserved[1] = 1);
+	MUT(pr->pc |= 1);
+	MUT(pr->packed_len += 12);
+	MUT(pr->packed[30] ^= 1); /* checksum */
+
 	n = first_of(VS_REC_STATS, o);
 	assert_int_equal(vs_abi_check_record(o, n, NULL), n);
 	MUT(((struct vs_rec_stats *)b)->st.samples_user += 1000000);
 	MUT(((struct vs_rec_stats *)b)->st.samples_event[2] += 1000000);
-	MUT(((struct vs_rec_stats *)b)->h.len = 440);
+	MUT(((struct vs_rec_stats *)b)->h.len = 504);
+	MUT(((struct vs_rec_stats *)b)->st.records[VS_REC_NR] = 1);
 #undef MUT
 }
 

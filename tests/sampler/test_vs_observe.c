@@ -21,6 +21,7 @@ static struct fix *fix_new(uint32_t gather, uint32_t entries, uint32_t bufsize)
 	vs_config_default(&cfg, VS_MODE_VREPLAY);
 	cfg.gather = gather;
 	cfg.hot_entries = cfg.lat_entries = cfg.cnf_entries = cfg.vc_entries = entries;
+	cfg.proc_entries = entries;
 	cfg.interp_budget = 128;
 	assert_int_equal(vs_config_check(&cfg, NULL), 0);
 	for (t = 0; t < VS_TAB_NR; t++) {
@@ -134,7 +135,7 @@ static void test_vs_observe_values_into_hotlist(void **state)
 	int i;
 
 	(void)state;
-	vs_obs_begin(&f->o, 42);
+	vs_obs_begin(&f->o, 42, NULL);
 	for (i = 0; i < 1000; i++) {
 		ev = ev_alu(0x120000010, 3, i % 10 ? 0x3c8 : (uint64_t)i);
 		feed(f, &ev);
@@ -170,7 +171,7 @@ static void test_vs_observe_load_latency_levels(void **state)
 	int i;
 
 	(void)state;
-	vs_obs_begin(&f->o, 1);
+	vs_obs_begin(&f->o, 1, NULL);
 	for (i = 0; i < 3; i++) {
 		ev = ev_load(0x1000, 0x8000, 8, 2, AXP_LVL_DCACHE);
 		feed(f, &ev);
@@ -221,7 +222,7 @@ static void test_vs_observe_conflict_overlap_recorded(void **state)
 	struct axp_event ev;
 
 	(void)state;
-	vs_obs_begin(&f->o, 9);
+	vs_obs_begin(&f->o, 9, NULL);
 	ev = ev_store(0x2000, 0x10000, 8);
 	feed(f, &ev);
 	ev = ev_alu(0x2004, 1, 5);
@@ -246,7 +247,7 @@ static void test_vs_observe_conflict_disjoint_not_recorded(void **state)
 	struct axp_event ev;
 
 	(void)state;
-	vs_obs_begin(&f->o, 9);
+	vs_obs_begin(&f->o, 9, NULL);
 	ev = ev_store(0x2000, 0x10000, 4);
 	feed(f, &ev);
 	ev = ev_load(0x2004, 0x10004, 4, 2, AXP_LVL_DCACHE);
@@ -274,7 +275,7 @@ static void test_vs_observe_conflict_nearest_and_loadload(void **state)
 
 	(void)state;
 	for (run = 0; run < 3; run++) {
-		vs_obs_begin(&f->o, 1);
+		vs_obs_begin(&f->o, 1, NULL);
 		ev = ev_load(0x3000, 0x5000, 8, 2, AXP_LVL_DCACHE); /* first load: nothing before */
 		feed(f, &ev);
 		ev = ev_store(0x3004, 0x5000, 8);
@@ -337,7 +338,7 @@ static void test_vs_observe_loadload_needs_newer_first(void **state)
 	struct axp_event ev;
 
 	(void)state;
-	vs_obs_begin(&f->o, 1);
+	vs_obs_begin(&f->o, 1, NULL);
 	for (int it = 0; it < 3; it++) {
 		ev = ev_word(&d, 0x840, 0x4c560402, 0, 0); /* mulq t1,t8,t1 */
 		feed(f, &ev);
@@ -371,7 +372,7 @@ static void test_vs_observe_loadload_measured_latency(void **state)
 
 	(void)state;
 	for (uint32_t lat = 1; lat <= 80; lat += 79) {
-		vs_obs_begin(&f->o, 1);
+		vs_obs_begin(&f->o, 1, NULL);
 		ev = ev_word(&d, 0x900, 0xa4520000, 0x7000, lat); /* ldq t1,0(a2): t1 = 0x9000 */
 		feed(f, &ev);
 		ev = ev_word(&d, 0x904, 0xa4620000, 0x9000, 3); /* ldq t2,0(t1) */
@@ -399,7 +400,7 @@ static void test_vs_observe_loadload_off_by_default(void **state)
 	struct axp_event ev;
 
 	(void)state;
-	vs_obs_begin(&f->o, 1);
+	vs_obs_begin(&f->o, 1, NULL);
 	ev = ev_load(0x3000, 0x5000, 8, 2, AXP_LVL_DCACHE);
 	feed(f, &ev);
 	ev = ev_load(0x3004, 0x5000, 8, 2, AXP_LVL_DCACHE);
@@ -419,7 +420,7 @@ static void test_vs_observe_vcount_exact_through_evictions(void **state)
 	int i;
 
 	(void)state;
-	vs_obs_begin(&f->o, 3);
+	vs_obs_begin(&f->o, 3, NULL);
 	for (i = 0; i < 20000; i++) {
 		uint32_t k = (uint32_t)(trand(&rs) % 40);
 		struct axp_event ev = ev_alu(0x4000 + 4 * k, AXP_NO_DEST, 0);
@@ -455,7 +456,7 @@ static void test_vs_observe_drops_are_counted(void **state)
 	int i;
 
 	(void)state;
-	vs_obs_begin(&f->o, 3);
+	vs_obs_begin(&f->o, 3, NULL);
 	for (i = 0; i < 5000; i++) {
 		struct axp_event ev = ev_alu(0x4000 + 4 * (i % 97), 2, (uint64_t)i);
 
@@ -482,6 +483,171 @@ static void test_vs_observe_drops_are_counted(void **state)
 	fix_free(f);
 }
 
+/* The VS_REC_PROC record (pc, kind, reg) in f->r, unpacked into *hl; NULL when there is none. */
+static const struct vs_rec_proc *find_proc(struct fix *f, uint64_t pc, unsigned int kind,
+					   unsigned int reg, struct hotlist *hl)
+{
+	const struct vs_rec_hdr *p = NULL;
+
+	while ((p = recs_next(&f->r, p))) {
+		const struct vs_rec_proc *r = (const void *)p;
+
+		if (p->type != VS_REC_PROC || r->pc != pc || r->kind != kind || r->reg != reg)
+			continue;
+		assert_true(hotlist_unpack(hl, r->packed, r->packed_len) > 0);
+		return r;
+	}
+	return NULL;
+}
+
+static struct axp_event ev_call(const struct axp_insn *d, uint64_t pc, uint64_t target)
+{
+	struct axp_event ev = { .pc = pc, .next_pc = target, .dest = d->ra, .value = pc + 4 };
+
+	ev.insn = d;
+	ev.taken = true;
+	return ev;
+}
+
+#define ENTRY_P 0x120004000ULL
+#define ENTRY_Q 0x120005000ULL
+#define CALL_A 0x120001000ULL
+#define CALL_B 0x120002000ULL
+#define RET_P 0x120004040ULL
+
+/*
+ * A planted run: p(7, i) always 7 in a0, a1 90/10; q called from A 70%, B 30%; p returns i % 2.
+ * give_ctx false: the observers get no context (the registers are set all the same).
+ */
+static void plant(struct fix *f, struct axp_ctx *ctx, bool give_ctx)
+{
+	static const struct axp_insn bsr = { .op = AXP_OP_BSR, .ra = 26 };
+	static const struct axp_insn jsr = { .op = AXP_OP_JSR, .ra = 26, .rb = 27 };
+	static const struct axp_insn ret = { .op = AXP_OP_RET, .ra = 31, .rb = 26 };
+	static const struct axp_insn jmp = { .op = AXP_OP_JSR, .ra = 31, .rb = 27 };
+	struct axp_event ev;
+	int i;
+
+	vs_obs_begin(&f->o, 5, give_ctx ? ctx : NULL);
+	for (i = 0; i < 1000; i++) {
+		ctx->r[16] = 7;
+		ctx->r[17] = i % 10 ? 100 : (uint64_t)i;
+		ctx->f[16] = 0x3ff0000000000000ULL; /* 1.0 */
+		ev = ev_call(&bsr, CALL_A + 8, ENTRY_P);
+		feed(f, &ev);
+		ctx->r[0] = (uint64_t)(i % 2);
+		ev = ev_call(&ret, RET_P, CALL_A + 12);
+		feed(f, &ev);
+		ev = ev_call(&jsr, i % 10 < 7 ? CALL_A : CALL_B, ENTRY_Q);
+		feed(f, &ev);
+		ev = ev_call(&jmp, CALL_B + 64, ENTRY_Q + 64); /* a jump, not a call */
+		feed(f, &ev);
+	}
+	vs_obs_end(&f->o);
+}
+
+static void test_vs_observe_proc_args_callers_returns(void **state)
+{
+	struct fix *f = fix_new(VS_GATHER_ARGS | VS_GATHER_CALLERS, 64, 16384);
+	struct axp_ctx ctx = { 0 };
+	struct hotlist_item top[2];
+	struct hotlist hl;
+
+	(void)state;
+	plant(f, &ctx, true);
+	fix_drain(f);
+	/* a0 of p: invariant 7. */
+	assert_non_null(find_proc(f, ENTRY_P, VS_PROC_ARG, 16, &hl));
+	assert_int_equal(hl.n, 1000);
+	assert_int_equal(hotlist_top(&hl, top, 1), 1);
+	assert_int_equal(top[0].value, 7);
+	assert_true(top[0].share_ppm >= 980000);
+	/* a1 of p: 100 in 90% (within 2 points). */
+	assert_non_null(find_proc(f, ENTRY_P, VS_PROC_ARG, 17, &hl));
+	assert_int_equal(hotlist_top(&hl, top, 1), 1);
+	assert_int_equal(top[0].value, 100);
+	assert_in_range(top[0].share_ppm, 880000, 920000);
+	/* f16 of p, keyed as register 48. */
+	assert_non_null(find_proc(f, ENTRY_P, VS_PROC_ARG, 48, &hl));
+	assert_int_equal(hotlist_top(&hl, top, 1), 1);
+	assert_int_equal(top[0].value, 0x3ff0000000000000ULL);
+	/* p's return value at its ret: 0 and 1, half each. */
+	assert_non_null(find_proc(f, RET_P, VS_PROC_RET, 0, &hl));
+	assert_int_equal(hl.n, 1000);
+	assert_int_equal(hotlist_top(&hl, top, 2), 2);
+	assert_in_range(top[0].share_ppm, 480000, 520000);
+	assert_non_null(find_proc(f, RET_P, VS_PROC_RET, 32, &hl));
+	/* q's callers: A 70%, B 30% (within 3 points); p's only caller. */
+	assert_non_null(find_proc(f, ENTRY_Q, VS_PROC_CALLER, 26, &hl));
+	assert_int_equal(hl.n, 1000);
+	assert_int_equal(hotlist_top(&hl, top, 2), 2);
+	assert_int_equal(top[0].value, CALL_A);
+	assert_in_range(top[0].share_ppm, 670000, 730000);
+	assert_int_equal(top[1].value, CALL_B);
+	assert_in_range(top[1].share_ppm, 270000, 330000);
+	assert_non_null(find_proc(f, ENTRY_P, VS_PROC_CALLER, 26, &hl));
+	assert_int_equal(hotlist_top(&hl, top, 2), 1);
+	assert_int_equal(top[0].value, CALL_A + 8);
+	/* The jump (jsr with ra = r31) is no call: nothing keyed by its target. */
+	assert_null(find_proc(f, ENTRY_Q + 64, VS_PROC_CALLER, 26, &hl));
+	assert_null(find_proc(f, ENTRY_Q + 64, VS_PROC_ARG, 16, &hl));
+	fix_free(f);
+}
+
+static void test_vs_observe_proc_selected_separately(void **state)
+{
+	struct fix *f = fix_new(VS_GATHER_CALLERS, 64, 16384);
+	struct axp_ctx ctx = { 0 };
+	struct hotlist hl;
+
+	(void)state;
+	plant(f, &ctx, true);
+	fix_drain(f);
+	assert_non_null(find_proc(f, ENTRY_Q, VS_PROC_CALLER, 26, &hl));
+	assert_null(find_proc(f, ENTRY_P, VS_PROC_ARG, 16, &hl));
+	assert_null(find_proc(f, RET_P, VS_PROC_RET, 0, &hl));
+	fix_free(f);
+
+	f = fix_new(VS_GATHER_ARGS, 64, 16384);
+	plant(f, &ctx, true);
+	fix_drain(f);
+	assert_non_null(find_proc(f, ENTRY_P, VS_PROC_ARG, 21, &hl));
+	assert_null(find_proc(f, ENTRY_Q, VS_PROC_CALLER, 26, &hl));
+	fix_free(f);
+
+	/* Without a context (a caller that cannot give one) callers still work, args do not. */
+	f = fix_new(VS_GATHER_ARGS | VS_GATHER_CALLERS, 64, 16384);
+	plant(f, &ctx, false);
+	fix_drain(f);
+	assert_non_null(find_proc(f, ENTRY_Q, VS_PROC_CALLER, 26, &hl));
+	assert_null(find_proc(f, ENTRY_P, VS_PROC_ARG, 16, &hl));
+	fix_free(f);
+}
+
+/* The registration table: exactly the selected observers run; none selected, none run. */
+static void test_vs_observe_only_selected_run(void **state)
+{
+	struct fix *f = fix_new(VS_GATHER_VALUES, 64, 8192);
+	struct axp_ctx ctx = { 0 };
+
+	(void)state;
+	assert_int_equal(f->o.nrun, 1);
+	assert_int_equal(f->o.tab[VS_TAB_PROC].nslots, 0);
+	plant(f, &ctx, true);
+	assert_int_equal(vs_obs_used(&f->o, VS_TAB_PROC), 0);
+	fix_drain(f);
+	for (const struct vs_rec_hdr *p = NULL; (p = recs_next(&f->r, p));)
+		assert_int_equal(p->type, VS_REC_HOTLIST); /* the calls' ra values only */
+	fix_free(f);
+
+	f = fix_new(VS_GATHER_ALL, 64, 8192);
+	assert_int_equal(f->o.nrun, 5); /* vcount, values, latency, conflicts, proc */
+	fix_free(f);
+	f = fix_new(0, 64, 8192);
+	assert_int_equal(f->o.nrun, 0);
+	fix_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -496,6 +662,9 @@ int main(void)
 		cmocka_unit_test(test_vs_observe_loadload_off_by_default),
 		cmocka_unit_test(test_vs_observe_vcount_exact_through_evictions),
 		cmocka_unit_test(test_vs_observe_drops_are_counted),
+		cmocka_unit_test(test_vs_observe_proc_args_callers_returns),
+		cmocka_unit_test(test_vs_observe_proc_selected_separately),
+		cmocka_unit_test(test_vs_observe_only_selected_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -66,7 +66,7 @@ static void test_pme_config(void **state)
 	BAD(c.pme_period.lo = 50 + VS_PME_GAP);
 	BAD(c.pme_period.lo = 64001);
 	BAD(c.pme_period.hi = c.pme_period.lo + VS_PERIOD_SPREAD_MAX);
-	BAD(c.reserved = 5);
+	BAD(c.gather = 1u << VS_GATHER_NR); /* was: reserved (proc_entries since ABI 3) */
 	BAD(c.events = 1u << 9);
 #undef BAD
 	c = base;

@@ -24,6 +24,9 @@ accept=(
 	"--event cycles,imiss --period imiss=500-600"
 	"--budget 0x20 --hotlist-m 8 --seed 12345 --mode vprof"
 	"--seed 7 --share 1/1"
+	"--mode vprof --observe args,callers"
+	"--mode vreplay --observe +args"
+	"--observe none --mode vprof"
 )
 reject=(
 	"--mode fast"
@@ -39,6 +42,10 @@ reject=(
 	"--hotlist-m 3"
 	"--seed -1"
 	"--seed 12x"
+	"--observe args"
+	"--mode vprof --observe args,frob"
+	"--mode vprof --observe +"
+	"--mode vprof --observe loadload"
 )
 for opts in "${accept[@]}"; do
 	# shellcheck disable=SC2086 # word splitting wanted
@@ -68,6 +75,19 @@ for opts in "${reject[@]}"; do
 		bad "reject '$opts'" "record $r '$rm', axprofd $d '$dm'"
 	fi
 done
+
+# --observe args,callers: procedure records reach the daemon (the copy workload makes calls);
+# without them, no proc_records key at all.
+"$axprof" record --hosted -d "$tmp/db-ob" --mode vprof --period 2000-2100 \
+	--observe +args,callers --json -- "$wl/copy" >/dev/null 2>"$tmp/ob.json"
+n=$(grep -o '"proc_records":[0-9]*' "$tmp/ob.json" | cut -d: -f2)
+"$axprof" record --hosted -d "$tmp/db-ob2" --mode vprof --period 2000-2100 \
+	--json -- "$wl/copy" >/dev/null 2>"$tmp/ob2.json"
+if [ "${n:-0}" -gt 0 ] && ! grep -q proc_records "$tmp/ob2.json"; then
+	ok "record --observe +args,callers: $n procedure records; none without"
+else
+	bad "--observe proc records" "with: '${n}', without: $(grep -o '"proc_records":[0-9]*' "$tmp/ob2.json")"
+fi
 
 # REPLAY samples need a CPU with replay traps: the hosted EV5 refuses them before the program
 # runs (it prints nothing), naming the reason; axprofd (the driver decides) accepts the option.

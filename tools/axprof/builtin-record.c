@@ -429,6 +429,8 @@ static void json_summary(const struct rec *r, const struct summary *sm, const st
 	ax_json_u64(&j, "records",
 		    ds->records[1] + ds->records[2] + ds->records[3] + ds->records[4] +
 			    ds->records[5]);
+	if (r->o.cfg.gather & (VS_GATHER_ARGS | VS_GATHER_CALLERS))
+		ax_json_u64(&j, "proc_records", ds->records[VS_REC_PROC]);
 	if (r->o.cfg.mode == VS_MODE_PROFILEME)
 		ax_json_u64(&j, "profileme_records", ds->records[VS_REC_PROFILEME]);
 	ax_json_u64(&j, "damaged", ds->damaged);
