@@ -44,7 +44,8 @@ struct tabs {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: vreplay [-d DIR] [--epoch N] [--image I] [--proc P] [-n N] [--json]\n\n"
+		"usage: vreplay [-d DIR] [--epoch N] [--image I] [--proc P] [-n N]\n"
+		"               [--percent-limit P] [--json]\n\n"
 		"Replay-trap diagnosis from `axprof record --mode vreplay`: for each instruction of\n"
 		"the procedures with conflicts, the hardware replay count (REPLAY samples; \"-\" when\n"
 		"none were recorded), the instruction, its vcount (times interpreted), its\n"
@@ -57,6 +58,8 @@ static void usage(FILE *f)
 		"  --image I      only images whose key, path or file name is I\n"
 		"  --proc P       only procedure P\n"
 		"  -n, --top N    procedures per image, by conflicts (default 10; 0: all)\n"
+		"  --percent-limit P  only procedures with at least P percent of their image's\n"
+		"                 conflicts\n"
 		"  --json         JSON output (docs/axprof-json.7)\n"
 		"  --skip-damaged leave out damaged database files, naming them on stderr and\n"
 		"                 in the output (axprof-fsck(1) lists and repairs them)\n"
@@ -277,6 +280,11 @@ struct proc {
 	uint64_t start, end, conflicts;
 };
 
+static uint64_t proc_conflicts(const void *p)
+{
+	return ((const struct proc *)p)->conflicts;
+}
+
 static int proc_cmp(const void *a, const void *b)
 {
 	const struct proc *x = a, *y = b;
@@ -390,6 +398,7 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 {
 	struct tabs t;
 	struct proc *ps;
+	uint64_t total = 0;
 	size_t n;
 	int ret;
 
@@ -401,8 +410,9 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 		tabs_free(&t);
 		return ret;
 	}
-	if (vr->ro.top && n > (size_t)vr->ro.top)
-		n = (size_t)vr->ro.top;
+	for (size_t i = 0; i < n; i++)
+		total += ps[i].conflicts;
+	n = tl_rows_keep(&vr->ro, ps, n, sizeof(*ps), proc_conflicts, total);
 	if (vr->ro.json) {
 		ax_json_obj_open(&vr->j, NULL);
 		ax_json_str(&vr->j, "image", im->name);
@@ -526,6 +536,7 @@ int main(int argc, char **argv)
 		TL_LONGOPT_IMAGE,
 		TL_LONGOPT_JSON,
 		TL_LONGOPT_TOP,
+		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_SKIP_DAMAGED,
 		{ "proc", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
