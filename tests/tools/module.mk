@@ -35,3 +35,5 @@ CHECK_STEPS += tests/tools/check-profileme.sh
 CHECK_STEPS += tests/tools/check-san-tools.sh
 # The views' row filters: --percent-limit, --min-samples, -n against the unfiltered rows.
 CHECK_STEPS += tests/tools/check-limits.sh
+# Symbols everywhere: vreplay names a conflict partner in another image by that image's symbol.
+CHECK_STEPS += tests/tools/check-symbols.sh

@@ -347,8 +347,37 @@ static int procs_of(const struct vr *vr, const struct tl_view_image *im, const s
 	return 0;
 }
 
-static void pair_line(const struct tl_view_image *im, const struct pdb_conflict *c,
-		      uint64_t load_total)
+/*
+ * The earlier access of a pair in another image, by that image's symbols: "file:proc+0xOFF"
+ * into buf, and its text into text; false (buf, text untouched) when the image or its
+ * procedure is unknown.
+ */
+static bool other_image_sym(const struct tl_view *v, const struct pdb_conflict *c, char *buf,
+			    size_t size, char *text, size_t tsize)
+{
+	const char *pn, *base;
+	uint64_t ps, pe;
+	uint32_t w;
+
+	for (size_t i = 0; c->prior_key[0] && i < v->n; i++) {
+		const struct tl_view_image *o = &v->im[i];
+
+		if (strcmp(o->img.key, c->prior_key))
+			continue;
+		if (!tl_view_proc_bounds(o, NULL, c->prior_offset, &pn, &ps, &pe))
+			return false;
+		base = strrchr(o->name, '/');
+		snprintf(buf, size, "%s:%s+0x%" PRIx64, base ? base + 1 : o->name, pn,
+			 c->prior_offset - ps);
+		if (text)
+			tl_view_insn(o, c->prior_offset, &w, text, tsize);
+		return true;
+	}
+	return false;
+}
+
+static void pair_line(const struct tl_view *v, const struct tl_view_image *im,
+		      const struct pdb_conflict *c, uint64_t load_total)
 {
 	char lt[160], st[160], lw[300], sw[300];
 	const char *pn;
@@ -366,7 +395,7 @@ static void pair_line(const struct tl_view_image *im, const struct pdb_conflict 
 			snprintf(sw, sizeof(sw), "%s+0x%" PRIx64, pn, c->prior_offset - ps);
 		else
 			snprintf(sw, sizeof(sw), "0x%" PRIx64, c->prior_offset);
-	} else {
+	} else if (!other_image_sym(v, c, sw, sizeof(sw), st, sizeof(st))) {
 		snprintf(st, sizeof(st), "?");
 		snprintf(sw, sizeof(sw), "%s:0x%" PRIx64, c->prior_key[0] ? c->prior_key : "pc",
 			 c->prior_offset);
@@ -376,8 +405,11 @@ static void pair_line(const struct tl_view_image *im, const struct pdb_conflict 
 	       c->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load", lw, lt, sw, st);
 }
 
-static void json_pairs(struct ax_json *j, const struct tabs *t)
+static void json_pairs(struct ax_json *j, const struct tl_view *v, const struct tl_view_image *im,
+		       const struct tabs *t)
 {
+	char sym[300];
+
 	ax_json_arr_open(j, "pairs");
 	for (size_t i = 0; i < t->ncf; i++) {
 		const struct pdb_conflict *c = &t->cf[i];
@@ -386,6 +418,9 @@ static void json_pairs(struct ax_json *j, const struct tabs *t)
 		ax_json_hex(j, "load", c->load_offset);
 		ax_json_hex(j, "prior", c->prior_offset);
 		ax_json_str(j, "prior_key", c->prior_key);
+		if (strcmp(c->prior_key, im->img.key) &&
+		    other_image_sym(v, c, sym, sizeof(sym), NULL, 0))
+			ax_json_str(j, "prior_symbol", sym);
 		ax_json_str(j, "kind", c->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load");
 		ax_json_u64(j, "count", c->count);
 		ax_json_u64(j, "dist_min", c->dist_min);
@@ -444,7 +479,7 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 	}
 	if (vr->ro.json) {
 		ax_json_arr_close(&vr->j);
-		json_pairs(&vr->j, &t);
+		json_pairs(&vr->j, &vr->v, im, &t);
 		ax_json_obj_close(&vr->j);
 	} else {
 		const struct pdb_conflict **order = calloc(t.ncf ? t.ncf : 1, sizeof(*order));
@@ -468,7 +503,7 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 
 			for (size_t j = 0; j < k; j++)
 				lt += t.cf[first + j].count;
-			pair_line(im, order[i], lt);
+			pair_line(&vr->v, im, order[i], lt);
 		}
 		if (!t.ncf)
 			printf("  (none)\n");
