@@ -8,8 +8,9 @@
 #      image-map events (--maps); the reports (text and JSON) must equal the golden files. Paths
 #      and build-id keys are normalised (@DB@, @WL@, b-@KEY@). The records do not depend on the
 #      machine model, so this part only changes when the workloads' binaries change.
-#   2. Reproducibility: recording semiinv twice (vprof, every sample interpreted) gives byte-identical
-#      databases, and the same reports as the database rebuilt from its saved records.
+#   2. Reproducibility: recording semiinv twice (vprof, every sample interpreted) under the same
+#      pid gives byte-identical databases, and the same reports as the database rebuilt from its
+#      saved records.
 #   --update: record the golden records again and rewrite every golden file (review the diff).
 #   --outputs: rewrite the golden reports from the saved records (a report's format or an
 #   estimator changed; the records did not).
@@ -96,8 +97,21 @@ fi
 [ "$update" = 1 ] && exit 0
 
 # --- 2. the recorded database is reproducible ---------------------------------------------------------
+# The guest sees the host's pid (getpid, set_tid_address: ld.so's start-up code computes with it),
+# so two recordings are identical only under the same pid: each runs as pid 1 of a new pid
+# namespace (unshare; root or user namespaces). Without it the comparison cannot be made.
+pin=(unshare -p -f -m --mount-proc --kill-child)
+if ! "${pin[@]}" true 2>/dev/null; then
+	pin=(unshare -U -r -p -f -m --mount-proc --kill-child)
+	"${pin[@]}" true 2>/dev/null || pin=()
+fi
+if [ ${#pin[@]} = 0 ] && [ -z "${CI:-}" ]; then
+	echo "skip  reproducibility: cannot pin the guest's pid (no pid namespace: unshare refused)"
+	finish
+	exit
+fi
 for k in 1 2; do
-	"$axprof" record -q --hosted -d "$tmp/rep$k" --mode vprof --period 2000-2200 --share 1/1 --save-records "$tmp/rep$k.rec" \
+	"${pin[@]}" "$axprof" record -q --hosted -d "$tmp/rep$k" --mode vprof --period 2000-2200 --share 1/1 --save-records "$tmp/rep$k.rec" \
 		-- "$wl/semiinv" >/dev/null 2>"$tmp/rep$k.err" || bad "record #$k" "$(head -c 200 "$tmp/rep$k.err")"
 done
 # (but for each database's random identity, DIR/id: pdb.h MERGES)

@@ -193,4 +193,3 @@ double tl_mux_project(const struct tl_evcount *e, double *se)
 	}
 	return (double)e->count * (double)e->enabled / (double)e->running;
 }
-
