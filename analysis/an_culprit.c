@@ -33,6 +33,13 @@
  *   write buf only stores (and MB/WMB, which wait for it to drain).
  *   FU busy   only multiplies (integer multiplier) and FP divides/square roots (divider), and
  *             only when another one of the same unit precedes within the window.
+ *   PALcode   the instruction right after a CALL_PAL (every path into it comes from one):
+ *             DCPI SOSP'97 §4.1, "samples for those events will be associated with the
+ *             instruction that runs after the PALcode finishes ... For synchronous PAL calls,
+ *             the samples attributed to the instruction following the call provide useful
+ *             information about the time spent in the call". That CALL_PAL is the culprit and
+ *             the only candidate: whatever missed or stalled, it happened in the call (no bound:
+ *             no event counts PALcode time).
  * Bounds, when the event was sampled (period[] > 0): the event's samples near the instruction
  * times its mean period estimate the events; each can cost at most cost[] cycles (the paper:
  * "assuming pessimistically that each I-cache miss incurred a cache fill all the way from
@@ -67,7 +74,7 @@ void an_cp_params_default(struct an_cp_params *p)
 const char *an_cause_name(unsigned int cause)
 {
 	static const char *const names[AN_CAUSE_NR] = { "icache", "itb",  "dcache", "dtb",
-							"branch", "wbuf", "unit" };
+							"branch", "wbuf", "unit",   "pal" };
 
 	return cause < AN_CAUSE_NR ? names[cause] : "?";
 }
@@ -76,7 +83,7 @@ const char *an_cause_label(unsigned int cause)
 {
 	static const char *const names[AN_CAUSE_NR] = {
 		"I-cache miss",	     "ITB miss",	  "D-cache miss",	  "DTB miss",
-		"branch mispredict", "write buffer full", "functional unit busy",
+		"branch mispredict", "write buffer full", "functional unit busy", "PALcode call",
 	};
 
 	return cause < AN_CAUSE_NR ? names[cause] : "?";
@@ -452,6 +459,51 @@ static bool search_back(struct cp *c, uint32_t i, struct search *s)
 	return s->hit;
 }
 
+struct pal_ctx {
+	const struct an_cp_proc *pr;
+	uint32_t pal; /* the first CALL_PAL seen, AN_NONE */
+	bool other; /* some predecessor is not a CALL_PAL */
+};
+
+static void pal_cb(void *priv, uint32_t k)
+{
+	struct pal_ctx *x = priv;
+
+	if (!is_pal(&x->pr->insns[k]))
+		x->other = true;
+	else if (x->pal == AN_NONE)
+		x->pal = k;
+}
+
+/*
+ * The CALL_PAL that every path into instruction i comes straight from (its index), or AN_NONE:
+ * inside a block the instruction before; at a block head the last instruction of every
+ * predecessor that is not rare (an entry or unknown predecessors: AN_NONE).
+ */
+static uint32_t after_pal(const struct cp *c, uint32_t i)
+{
+	const struct an_cp_proc *pr = c->pr;
+	const struct an_cp_block *bl = &pr->blocks[pr->insns[i].block];
+	struct pal_ctx x = { .pr = pr, .pal = AN_NONE };
+	uint32_t k;
+
+	if (i > bl->first)
+		return is_pal(&pr->insns[i - 1]) ? i - 1 : AN_NONE;
+	if (bl->flags & (AN_CP_ENTRY | AN_CP_UNKNOWN_PREDS))
+		return AN_NONE;
+	for (k = c->pred_off[pr->insns[i].block]; k < c->pred_off[pr->insns[i].block + 1]; k++) {
+		uint32_t e = c->pred_e[k];
+		const struct an_cp_block *pb = &pr->blocks[pr->edges[e].from];
+
+		if (edge_rare(c, e))
+			continue;
+		if (!pb->n)
+			return AN_NONE;
+		pal_cb(&x, pb->first + pb->n - 1);
+	}
+	return x.other ? AN_NONE : x.pal;
+}
+
 static void candidates(struct cp *c, uint32_t i, uint32_t *cand, uint32_t culprit[AN_CAUSE_NR],
 		       bool *unknown_pred)
 {
@@ -460,8 +512,15 @@ static void candidates(struct cp *c, uint32_t i, uint32_t *cand, uint32_t culpri
 	uint32_t k;
 
 	*cand = 0;
+	*unknown_pred = false;
 	for (k = 0; k < AN_CAUSE_NR; k++)
 		culprit[k] = AN_NONE;
+	culprit[AN_CAUSE_PAL] = after_pal(c, i);
+	if (culprit[AN_CAUSE_PAL] != AN_NONE) {
+		*cand = 1u << AN_CAUSE_PAL;
+		*unknown_pred = true;
+		return;
+	}
 
 	if (may_miss_fetch(c, i, c->p->line_bytes))
 		*cand |= 1u << AN_CAUSE_ICACHE;

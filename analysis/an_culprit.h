@@ -31,6 +31,7 @@ enum an_cause {
 	AN_CAUSE_BRANCH, /* branch or jump mispredicted just before */
 	AN_CAUSE_WBUF, /* write buffer full (stores, MB) */
 	AN_CAUSE_UNIT, /* integer multiplier or FP divider busy */
+	AN_CAUSE_PAL, /* a CALL_PAL just before: the time in PALcode (and the kernel) it called */
 	AN_CAUSE_NR,
 };
 

@@ -163,6 +163,15 @@ const struct img_symbol *img_function(const struct img *im, size_t i);
  */
 const struct img_symbol *img_function_at(const struct img *im, uint64_t addr);
 
+/*
+ * PLT slots (img_plt.c): one symbol "name@plt" per R_ALPHA_JMP_SLOT of .rela.plt, at its PLT
+ * entry (size: the entry's), STT_FUNC, sorted by address. They are not in the function list
+ * (the PLT has no function symbols); img_plt_at() names the slot holding addr, or NULL.
+ */
+size_t img_nplt(const struct img *im);
+const struct img_symbol *img_plt(const struct img *im, size_t i);
+const struct img_symbol *img_plt_at(const struct img *im, uint64_t addr);
+
 /* Read a 32-bit little-endian word at addr from a section with contents; -EFAULT if none. */
 int img_read32(const struct img *im, uint64_t addr, uint32_t *word);
 

@@ -231,6 +231,8 @@ static int load(struct img *im, unsigned int flags, struct ax_error *err)
 		ret = img_load_symbols(im, err);
 	if (!ret)
 		ret = img_load_functions(im, err);
+	if (!ret)
+		ret = img_load_plt(im, err);
 	return ret;
 }
 
@@ -268,6 +270,8 @@ void img_close(struct img *im)
 	if (im->elf)
 		elf_end(im->elf);
 	free(im->funcs);
+	free(im->plt);
+	free(im->plt_names);
 	img_free_symbols(im);
 	free(im->secs);
 	free(im->interp);

@@ -35,6 +35,9 @@ struct img {
 	bool from_symtab; /* the primary table is .symtab */
 	const struct img_symbol **funcs;
 	size_t nfuncs;
+	struct img_symbol *plt; /* the PLT slots "name@plt", by address (img_plt.c) */
+	size_t nplt;
+	char *plt_names; /* pool of their names */
 };
 
 /* Loaders run in this order by img_open; each returns 0 or a -Exxx with err filled. */
@@ -43,6 +46,7 @@ int img_load_sections(struct img *im, struct ax_error *err); /* img_sec.c */
 int img_load_build_id(struct img *im); /* img_note.c */
 int img_load_symbols(struct img *im, struct ax_error *err); /* img_sym.c */
 int img_load_functions(struct img *im, struct ax_error *err); /* img_func.c */
+int img_load_plt(struct img *im, struct ax_error *err); /* img_plt.c */
 void img_free_symbols(struct img *im);
 
 static inline bool img_range_ok(uint64_t off, uint64_t size, uint64_t limit)

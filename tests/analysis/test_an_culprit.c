@@ -61,6 +61,7 @@ static uint32_t bra(unsigned int opc, unsigned int ra, int disp)
 #define BR(d) bra(0x30, ZERO, d)
 #define JSR_T12 0x6b5b4000u
 #define NOP 0x47ff041fu
+#define CALLSYS 0x00000083u /* CALL_PAL callsys */
 
 #define MAXI 256
 #define MAXB 32
@@ -272,6 +273,54 @@ static void test_an_culprit_branch_rule(void **state)
 	assert_false(HAS(cand_of(&p, 0, NULL), AN_CAUSE_DTB));
 }
 
+/*
+ * After a CALL_PAL its PALcode is the one cause (DCPI SOSP'97 §4.1): inside a block and at a
+ * block head all of whose paths come from CALL_PALs; not when another path comes in.
+ */
+static void test_an_culprit_after_call_pal(void **state)
+{
+	struct proc p;
+	struct an_cp_proc v;
+	struct an_cp_result res[16];
+	uint32_t b0, b1, b2, pal1, pal2, use, head, other, culprit[AN_CAUSE_NR];
+
+	(void)state;
+	init(&p, 0x10000);
+	b0 = block(&p, 100, AN_CP_ENTRY);
+	insn(&p, LDQ(T0, SP, 0), 1, 10);
+	pal1 = insn(&p, CALLSYS, 1, 10);
+	use = insn(&p, ADDQ(T0, T1, T2), 1, 500); /* reads the load's t0: D-cache otherwise */
+	pal2 = insn(&p, CALLSYS, 1, 10);
+	b1 = block(&p, 100, 0);
+	head = insn(&p, LDQ(T3, SP, 8), 1, 400);
+	other = insn(&p, BNE(T3, -2), 1, 10);
+	b2 = block(&p, 100, 0);
+	insn(&p, NOP, 1, 1);
+	edge(&p, b0, b1, 100);
+	edge(&p, b1, b2, 100);
+
+	assert_int_equal(cand_of(&p, use, culprit), 1u << AN_CAUSE_PAL);
+	assert_int_equal(culprit[AN_CAUSE_PAL], pal1);
+	assert_int_equal(cand_of(&p, head, culprit), 1u << AN_CAUSE_PAL);
+	assert_int_equal(culprit[AN_CAUSE_PAL], pal2);
+	assert_false(HAS(cand_of(&p, other, NULL), AN_CAUSE_PAL));
+	/* A second path into b1 from a block that ends in a BNE: the rule no longer holds. */
+	edge(&p, b1, b1, 50);
+	assert_false(HAS(cand_of(&p, head, NULL), AN_CAUSE_PAL));
+	assert_true(HAS(cand_of(&p, head, NULL), AN_CAUSE_DTB));
+	p.ne--;
+
+	/* The whole dynamic stall goes to the call, none unexplained. */
+	v = view(&p);
+	assert_int_equal(an_culprit_explain(&v, NULL, res), 0);
+	assert_true(res[use].dyn > 0);
+	assert_int_equal(res[use].cand, 1u << AN_CAUSE_PAL);
+	assert_int_equal(res[use].culprit[AN_CAUSE_PAL], pal1);
+	assert_true(fabs(res[use].share[AN_CAUSE_PAL] - res[use].dyn) < 1e-9);
+	assert_true(res[use].unexplained == 0);
+	assert_string_equal(an_cause_name(AN_CAUSE_PAL), "pal");
+}
+
 /* DTB and write buffer only for memory operations; FU busy only after another multiply. */
 static void test_an_culprit_memory_and_unit_rules(void **state)
 {
@@ -429,6 +478,7 @@ int main(void)
 		cmocka_unit_test(test_an_culprit_dcache_kept_for_load_consumer),
 		cmocka_unit_test(test_an_culprit_dcache_through_predecessor),
 		cmocka_unit_test(test_an_culprit_branch_rule),
+		cmocka_unit_test(test_an_culprit_after_call_pal),
 		cmocka_unit_test(test_an_culprit_memory_and_unit_rules),
 		cmocka_unit_test(test_an_culprit_event_bounds),
 		cmocka_unit_test(test_an_culprit_entry_branch_unbounded),

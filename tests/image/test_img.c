@@ -528,6 +528,64 @@ static void test_img_real_library_versions(void **state)
 	img_close(e);
 }
 
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int k = 7; k >= 0; k--)
+		v = v << 8 | p[k];
+	return v;
+}
+
+/*
+ * PLT slots of a real library: every R_ALPHA_JMP_SLOT of .rela.plt, found here by another
+ * route than img_plt.c's (the GOT word it patches holds, before lazy binding, the address of
+ * its PLT entry), must be named sym@plt at that address, and nothing else is a slot.
+ */
+static void test_img_plt_slots_named(void **state)
+{
+	const char *lib = "/usr/alpha-linux-gnu/lib/libm.so.6.1";
+	const struct img_section *rel, *got, *plt;
+	struct ax_error err;
+	struct img *e;
+	size_t checked = 0;
+
+	(void)state;
+	if (access(lib, R_OK) != 0) {
+		print_message("%s not installed: skipped\n", lib);
+		skip();
+	}
+	assert_int_equal(img_open(lib, 0, &e, &err), 0);
+	rel = img_section_by_name(e, ".rela.plt");
+	got = img_section_by_name(e, ".got");
+	plt = img_section_by_name(e, ".plt");
+	assert_non_null(rel);
+	assert_non_null(got);
+	assert_non_null(plt);
+	for (uint64_t off = 0; off + 24 <= rel->size; off += 24) {
+		uint64_t slot = get64(rel->data + off), info = get64(rel->data + off + 8), entry;
+		const struct img_symbol *s = img_sym(e, IMG_DYNSYM, (size_t)(info >> 32) - 1);
+		const struct img_symbol *p;
+		char want[256];
+
+		assert_true(slot >= got->addr && slot + 8 <= got->addr + got->size);
+		entry = get64(got->data + (slot - got->addr));
+		assert_true(entry >= plt->addr && entry < plt->addr + plt->size);
+		p = img_plt_at(e, entry);
+		assert_non_null(p);
+		snprintf(want, sizeof(want), "%s@plt", s->name);
+		assert_string_equal(p->name, want);
+		assert_int_equal(p->value, entry);
+		assert_true(img_plt_at(e, entry + p->size - 1) == p);
+		checked++;
+	}
+	assert_int_equal(img_nplt(e), checked);
+	assert_true(checked > 10);
+	assert_null(img_plt_at(e, plt->addr)); /* the header is no slot */
+	assert_null(img_plt_at(e, plt->addr + plt->size));
+	img_close(e);
+}
+
 /* ---- section of an address, local symbols, both symbol tables ---- */
 
 static void test_img_section_at_finds_allocated_sections(void **state)
@@ -1085,6 +1143,7 @@ int main(void)
 		cmocka_unit_test(test_img_dynsym_versioned_names_match_nm),
 		cmocka_unit_test(test_img_rejects_host_binary),
 		cmocka_unit_test(test_img_damaged_program_headers),
+		cmocka_unit_test(test_img_plt_slots_named),
 		cmocka_unit_test(test_img_truncated_and_garbage_files),
 		cmocka_unit_test(test_img_damaged_shared_object_never_crashes),
 	};

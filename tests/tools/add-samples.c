@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +11,14 @@
 
 /*
  * usage: add-samples DIR IMAGE EVENT OFFSET=COUNT...
+ *        add-samples DIR IMAGE CONFLICT LOAD=OTHER,PRIOR,COUNT...
  * Adds COUNT samples of EVENT (a pdb event name: REPLAY, CYCLES, ...) at each OFFSET (an image
  * address, hex with 0x) to the profile of IMAGE (a path ending in "/IMAGE", or a key) in the
  * current epoch of the database DIR, through pdb_merge_store: what a CPU with that event would
  * have recorded. Lets a test show vreplay a database with REPLAY samples before any hosted CPU
- * model takes replay traps. Exit 0, 1 on failure (message on stderr), 2 for bad usage.
+ * model takes replay traps. The CONFLICT form adds store-load conflicts of IMAGE's load at LOAD
+ * with an earlier store at PRIOR of image OTHER (named like IMAGE): vreplay's pairs across
+ * images, which no workload makes yet. Exit 0, 1 on failure (message on stderr), 2 for bad usage.
  */
 
 static int image_key(struct pdb_db *db, uint32_t epoch, const char *name, char *key)
@@ -53,6 +57,32 @@ static int add_all(struct pdb_prof *p, int ev, char **args, int n)
 	return 0;
 }
 
+/* LOAD=OTHER,PRIOR,COUNT (hex, name, hex, decimal): OTHER's key from db. */
+static int add_conflicts(struct pdb_db *db, uint32_t epoch, struct pdb_prof *p, char **args, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char key[PDB_KEY_MAX + 1], *end, *name, *comma;
+		uint64_t load = strtoull(args[i], &end, 16), prior, cnt;
+
+		if (*end != '=')
+			return -EINVAL;
+		name = end + 1;
+		comma = strchr(name, ',');
+		if (!comma)
+			return -EINVAL;
+		*comma = 0;
+		if (image_key(db, epoch, name, key))
+			return -ENOENT;
+		prior = strtoull(comma + 1, &end, 16);
+		if (*end != ',')
+			return -EINVAL;
+		cnt = strtoull(end + 1, &end, 10);
+		if (*end || pdb_prof_add_conflict(p, load, key, prior, PDB_CNF_STORE_LOAD, cnt, 1))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char key[PDB_KEY_MAX + 1];
@@ -62,12 +92,14 @@ int main(int argc, char **argv)
 	uint32_t epoch;
 	int ev, ret;
 
-	if (argc < 5 || (ev = pdb_event_id(argv[3])) < 0) {
+	bool cnf = argc >= 5 && !strcmp(argv[3], "CONFLICT");
+
+	if (argc < 5 || (!cnf && (ev = pdb_event_id(argv[3])) < 0)) {
 		fprintf(stderr, "usage: add-samples DIR IMAGE EVENT OFFSET=COUNT...\n");
 		return 2;
 	}
 	p = pdb_prof_new();
-	if (!p || add_all(p, ev, argv + 4, argc - 4)) {
+	if (!p || (!cnf && add_all(p, ev, argv + 4, argc - 4))) {
 		fprintf(stderr, "add-samples: bad OFFSET=COUNT (hex offset, decimal count)\n");
 		pdb_prof_free(p);
 		return 2;
@@ -78,6 +110,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ret = pdb_epoch_current(db, &epoch);
+	if (!ret && cnf)
+		ret = add_conflicts(db, epoch, p, argv + 4, argc - 4);
 	if (!ret)
 		ret = image_key(db, epoch, argv[2], key);
 	if (!ret)

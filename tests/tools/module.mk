@@ -33,3 +33,7 @@ CHECK_STEPS += tests/tools/check-stat.sh
 CHECK_STEPS += tests/tools/check-profileme.sh
 # The tools themselves under ASan/UBSan/LSan (build/san-bin/, `make san-tools`).
 CHECK_STEPS += tests/tools/check-san-tools.sh
+# The views' row filters: --percent-limit, --min-samples, -n against the unfiltered rows.
+CHECK_STEPS += tests/tools/check-limits.sh
+# Symbols everywhere: vreplay names a conflict partner in another image by that image's symbol.
+CHECK_STEPS += tests/tools/check-symbols.sh

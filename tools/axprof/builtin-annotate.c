@@ -42,6 +42,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: axprof annotate [-d DIR] [--epoch N] [--period P] [--event-period E=P]\n"
 		"                       [--json] [--freq-csv FILE] [--source-dir DIR] [-n N]\n"
+		"                       [--percent-limit P] [--min-samples N]\n"
 		"                       IMAGE [PROC]\n\n"
 		"DCPI's dcpicalc view: each instruction of PROC (default: the procedures of IMAGE\n"
 		"with the most CYCLES samples) with its samples, estimated execution count, CPI,\n"
@@ -61,6 +62,9 @@ static void usage(FILE *f)
 		"                        bound stalls\n"
 		"  -n, --top N           without PROC: the N procedures with most samples (default 5;\n"
 		"                        0: all)\n"
+		"  --percent-limit P     without PROC: only procedures with at least P percent of\n"
+		"                        the image's CYCLES samples\n"
+		"  --min-samples N       without PROC: only procedures with at least N samples\n"
 		"  --json                one JSON document per procedure (JSON Lines;\n"
 		"                        docs/axprof-json.7)\n"
 		"  --skip-damaged        leave out damaged database files, naming them on stderr and\n"
@@ -431,6 +435,11 @@ static int cmp_pick(const void *x, const void *y)
 	return (a->p->start > b->p->start) - (a->p->start < b->p->start);
 }
 
+static uint64_t pick_samples(const void *p)
+{
+	return ((const struct pick *)p)->samples;
+}
+
 static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 {
 	struct an_fi_image *im = NULL;
@@ -483,8 +492,13 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 			goto fail;
 		}
 		qsort(pk, npk, sizeof(*pk), cmp_pick);
-		if (a->ro.top > 0 && npk > (size_t)a->ro.top)
-			npk = (size_t)a->ro.top;
+		npk = tl_rows_keep(&a->ro, pk, npk, sizeof(*pk), pick_samples,
+				   vi->total[PDB_EV_CYCLES]);
+		if (!npk)
+			fprintf(stderr,
+				"axprof annotate: %s: no procedure has --min-samples %" PRIu64
+				" and --percent-limit %g%% of the image's CYCLES samples\n",
+				vi->name, a->ro.min_samples, a->ro.percent_limit);
 	}
 	for (k = 0; k < npk; k++) {
 		struct an_fi_proc *fp;
@@ -525,6 +539,8 @@ int cmd_annotate(int argc, char **argv)
 		TL_LONGOPT_EPOCH,
 		TL_LONGOPT_JSON,
 		TL_LONGOPT_TOP,
+		TL_LONGOPT_PERCENT_LIMIT,
+		TL_LONGOPT_MIN_SAMPLES,
 		TL_LONGOPT_SKIP_DAMAGED,
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVPERIOD },

@@ -48,6 +48,7 @@ struct diff {
 	size_t nrun[2];
 	unsigned int event;
 	long top;
+	double pct_limit; /* --percent-limit: rows where both sides' shares are below it left out */
 	bool json;
 	struct ent *e;
 	size_t ne, cap;
@@ -58,9 +59,10 @@ struct diff {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: axprof diff [--event E] [-n N] [--json] DB_A[,DB_A2...] DB_B[,DB_B2...]\n"
+		"usage: axprof diff [--event E] [-n N] [--percent-limit P] [--json]\n"
+		"                   DB_A[,DB_A2...] DB_B[,DB_B2...]\n"
 		"       axprof diff -d DB --epoch A[,A2...] --epoch B[,B2...] [--event E] [-n N]\n"
-		"                   [--json]\n\n"
+		"                   [--percent-limit P] [--json]\n\n"
 		"Compare two profiles the way DCPI's dcpidiff and dcpistats do: for every image,\n"
 		"procedure and instruction, each side's share of the event's total samples (so runs\n"
 		"of different lengths compare), the delta of the shares, and whether the difference\n"
@@ -75,6 +77,7 @@ static void usage(FILE *f)
 		"  --epoch LIST     a side's epochs of -d DIR (given twice: side A, then side B)\n"
 		"  --event E        the event compared (default cycles)\n"
 		"  -n, --top N      the N rows with the largest |delta| per level (default 10; 0: all)\n"
+		"  --percent-limit P  leave out rows below P percent of the total on both sides\n"
 		"  --json           JSON output (docs/axprof-json.7)\n"
 		"  --help           this text\n\n"
 		"Exit status: 0, 1 when a database cannot be read, 2 for bad options.\n");
@@ -290,6 +293,24 @@ static const char *line_text(const struct ent *e, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * Rows shown, in place and in order: those where either side's share reaches --percent-limit
+ * (perf diff's option: a row small on both sides says nothing), then the -n first.
+ */
+static size_t keep_rows(const struct diff *d, struct row *rows, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double big = fmax(rows[i].r.mean[0], rows[i].r.mean[1]);
+
+		if (d->pct_limit > 0 && 100 * big < d->pct_limit)
+			continue;
+		rows[k++] = rows[i];
+	}
+	return d->top > 0 && (size_t)d->top < k ? (size_t)d->top : k;
+}
+
 static void text_level(const struct diff *d, unsigned int l, const struct row *rows, size_t n,
 		       size_t shown)
 {
@@ -416,7 +437,7 @@ static int report(struct diff *d)
 			fprintf(stderr, "axprof diff: out of memory\n");
 			return -ENOMEM;
 		}
-		shown = d->top > 0 && (size_t)d->top < nrows ? (size_t)d->top : nrows;
+		shown = keep_rows(d, rows, nrows);
 		if (d->json)
 			json_level(&j, d, l, rows, shown);
 		else
@@ -469,6 +490,7 @@ int cmd_diff(int argc, char **argv)
 		{ "epoch", required_argument, NULL, O_EPOCH },
 		{ "event", required_argument, NULL, O_EVENT },
 		{ "top", required_argument, NULL, 'n' },
+		TL_LONGOPT_PERCENT_LIMIT,
 		{ "json", no_argument, NULL, O_JSON },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
@@ -509,6 +531,15 @@ int cmd_diff(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case TL_OPT_PERCENT_LIMIT: {
+			struct tl_ropts o;
+
+			tl_ropts_init(&o, "axprof diff", 0);
+			if (tl_ropts_parse(&o, c, optarg) == 2)
+				return 2;
+			d.pct_limit = o.percent_limit;
+			break;
+		}
 		case O_JSON:
 			d.json = true;
 			break;

@@ -39,6 +39,12 @@ struct row {
 	bool pairs;
 };
 
+/* Its samples, for --percent-limit (tl_rows_keep). */
+static uint64_t row_samples(const void *r)
+{
+	return ((const struct row *)r)->samples;
+}
+
 struct pm_args {
 	struct tl_ropts ro;
 	const char *proc;
@@ -49,7 +55,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: axprof profileme [-d DIR] [--epoch N] [--image NAME] [--proc NAME]\n"
-		"                        [--sort FIELD] [-n N] [--skip-damaged] [--json]\n\n"
+		"                        [--sort FIELD] [-n N] [--percent-limit P] [--skip-damaged]\n"
+		"                        [--json]\n\n"
 		"ProfileMe instruction samples recorded with `axprof record --mode profileme --cpu\n"
 		"ev6`, per instruction: samples, estimated executions (retired samples x the mean\n"
 		"interval), retired share, aborts by reason, event rates, mean latency per pipeline\n"
@@ -62,6 +69,7 @@ static void usage(FILE *f)
 		"  --sort FIELD      samples (default), executions, wasted, latency, dcache,\n"
 		"                    mispredict, replay\n"
 		"  -n, --top N       the N first instructions (default 30; 0: all)\n"
+		"  --percent-limit P only instructions with at least P percent of the samples\n"
 		"  --skip-damaged    go on past damaged database files, naming them\n"
 		"  --json            JSON output (axprof-json(7))\n");
 }
@@ -75,6 +83,7 @@ static int parse_args(int argc, char **argv, struct pm_args *a)
 		TL_LONGOPT_IMAGE,
 		TL_LONGOPT_JSON,
 		TL_LONGOPT_TOP,
+		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_SKIP_DAMAGED,
 		{ "proc", required_argument, NULL, O_PROC },
 		{ "sort", required_argument, NULL, O_SORT },
@@ -377,6 +386,7 @@ int cmd_profileme(int argc, char **argv)
 	const struct tl_view_image **sel;
 	struct ax_error err;
 	struct tl_view v;
+	uint64_t total = 0;
 	size_t n, count;
 	int ret = 0;
 
@@ -417,7 +427,9 @@ int cmd_profileme(int argc, char **argv)
 		qsort(o.proc, o.nproc, sizeof(*o.proc), cmp_row);
 		if (o.nimg > 1)
 			qsort(o.img, o.nimg, sizeof(*o.img), cmp_row);
-		count = a.ro.top && (size_t)a.ro.top < o.n ? (size_t)a.ro.top : o.n;
+		for (size_t i = 0; i < o.n; i++)
+			total += o.v[i].samples;
+		count = tl_rows_keep(&a.ro, o.v, o.n, sizeof(*o.v), row_samples, total);
 		if (a.ro.json)
 			print_json(&v, &o, count);
 		else

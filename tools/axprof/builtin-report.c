@@ -37,11 +37,11 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: axprof report [-d DIR] [--epoch N] [--image I] [--procedures] [--event E]\n"
-		"                     [--json]\n"
+		"                     [-n N] [--percent-limit P] [--json]\n"
 		"       axprof report --lines [-d DIR] [--epoch N] [--image I] [--event E] [-n N]\n"
-		"                     [--json]\n"
+		"                     [--percent-limit P] [--json]\n"
 		"       axprof report --stalls [-d DIR] [--epoch N] [--image I] [-n N] [--period P]\n"
-		"                     [--event-period E=P] [--json]\n\n"
+		"                     [--event-period E=P] [--percent-limit P] [--json]\n\n"
 		"Summarise a profile database the way DCPI's dcpiprof does: images (then, with\n"
 		"--procedures, procedures) by samples, each event's share of its total, and the\n"
 		"cumulative share of the sorting event. Procedures are the ELF function symbols of\n"
@@ -65,7 +65,9 @@ static void usage(FILE *f)
 		"                   replay; default the first recorded)\n"
 		"  --lines          source lines instead of images (see above)\n"
 		"  --stalls         where each procedure's cycles went (see above)\n"
-		"  -n, --top N      --stalls, --lines: the N rows with most samples (default 0: all)\n"
+		"  -n, --top N      the N rows with most samples (default 0: all)\n"
+		"  --percent-limit P  leave out rows with less than P percent of the (first)\n"
+		"                   event's total samples (--stalls: of CYCLES)\n"
 		"  --period P       --stalls: mean CYCLES sampling period, P or LO-HI (default: the\n"
 		"                   one the database stored for each image, else 62000, the\n"
 		"                   recorder's default)\n"
@@ -111,6 +113,12 @@ static int row_cmp(const void *a, const void *b)
 			return x->c[k] > y->c[k] ? -1 : 1;
 	k = tl_name_cmp(x->image, y->image);
 	return k ? k : strcmp(x->name, y->name);
+}
+
+/* The first column's samples, for --percent-limit (tl_rows_keep). */
+static uint64_t row_samples(const void *r)
+{
+	return ((const struct row *)r)->c[0];
 }
 
 struct rows {
@@ -361,6 +369,8 @@ static int run(struct report *rp)
 	rs.n = k;
 	if (rs.n > 1) /* qsort(NULL, 0, ...) is undefined */
 		qsort(rs.r, rs.n, sizeof(rs.r[0]), row_cmp);
+	rs.n = tl_rows_keep(&rp->ro, rs.r, rs.n, sizeof(rs.r[0]), row_samples,
+			    rp->v.total[rp->ev[0]]);
 	if (rp->ro.json) {
 		json_report(rp, &rs);
 	} else {
@@ -389,6 +399,11 @@ static int srow_cmp(const void *a, const void *b)
 		return x->p.s.samples < y->p.s.samples ? 1 : -1;
 	k = tl_name_cmp(x->image, y->image);
 	return k ? k : (x->p.start > y->p.start) - (x->p.start < y->p.start);
+}
+
+static uint64_t srow_samples(const void *r)
+{
+	return ((const struct srow *)r)->p.s.samples;
 }
 
 static double share(double a, double t)
@@ -420,9 +435,9 @@ static void stall_text(const struct report *rp, const struct srow *v, size_t n,
 	       "static stalls, and dynamic stalls by cause (one split among the causes not ruled\n"
 	       "out; `axprof annotate IMAGE PROC` shows the ranges and the culprits).\n");
 	printf("==============================================================================\n");
-	printf("%9s %6s %5s %6s %6s %6s %6s %6s %6s %6s %6s %6s  %-30s %s\n", "cycles", "CPI",
-	       "exec", "static", "Icache", "ITB", "Dcache", "DTB", "branch", "wbuf", "FU", "unexpl",
-	       "procedure", "image");
+	printf("%9s %6s %5s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s  %-30s %s\n", "cycles", "CPI",
+	       "exec", "static", "Icache", "ITB", "Dcache", "DTB", "branch", "wbuf", "FU", "PAL",
+	       "unexpl", "procedure", "image");
 	for (size_t i = 0; i < n; i++)
 		stall_line(v[i].p.name, v[i].image, &v[i].p.s);
 	printf("------------------------------------------------------------------------------\n");
@@ -535,8 +550,8 @@ static int run_stalls(struct report *rp)
 			tot.period = o.period[AN_EV_CYCLES];
 		if (n > 1) /* qsort(NULL, 0, ...) is undefined */
 			qsort(v, n, sizeof(*v), srow_cmp);
-		if (rp->ro.top > 0 && (size_t)rp->ro.top < n)
-			n = (size_t)rp->ro.top;
+		n = tl_rows_keep(&rp->ro, v, n, sizeof(*v), srow_samples,
+				 rp->v.total[PDB_EV_CYCLES]);
 		if (rp->ro.json)
 			stall_json(rp, v, n, &tot);
 		else
@@ -564,6 +579,11 @@ static int lrow_cmp(const void *a, const void *b)
 		return !x->file - !y->file;
 	k = strcmp(x->file, y->file);
 	return k ? k : (x->line > y->line) - (x->line < y->line);
+}
+
+static uint64_t lrow_samples(const void *r)
+{
+	return ((const struct tl_line_row *)r)->c[0];
 }
 
 static const char *line_name(const struct tl_line_row *r, char *buf, size_t size)
@@ -642,8 +662,7 @@ static int run_lines(struct report *rp)
 	n = k;
 	if (n > 1)
 		qsort(r, n, sizeof(*r), lrow_cmp);
-	if (rp->ro.top > 0 && (size_t)rp->ro.top < n)
-		n = (size_t)rp->ro.top;
+	n = tl_rows_keep(&rp->ro, r, n, sizeof(*r), lrow_samples, rp->v.total[rp->ev[0]]);
 	if (rp->ro.json) {
 		lines_json(rp, r, n);
 	} else {
@@ -683,6 +702,7 @@ int cmd_report(int argc, char **argv)
 		TL_LONGOPT_IMAGE,
 		TL_LONGOPT_JSON,
 		TL_LONGOPT_TOP,
+		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_SKIP_DAMAGED,
 		{ "procedures", no_argument, NULL, 'p' },
 		{ "event", required_argument, NULL, 'E' },
@@ -743,15 +763,12 @@ int cmd_report(int argc, char **argv)
 			return 2;
 		}
 	}
-	if ((rp.ro.seen & TL_SEEN_TOP) && !rp.lines)
-		stall_opt = true;
 	if (optind != argc) {
 		fprintf(stderr, "axprof report: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
 	if (!rp.stalls && stall_opt) {
-		fprintf(stderr,
-			"axprof report: -n, --period and --event-period go with --stalls\n");
+		fprintf(stderr, "axprof report: --period and --event-period go with --stalls\n");
 		return 2;
 	}
 	if (rp.lines && (rp.procs || rp.stalls || stall_opt)) {

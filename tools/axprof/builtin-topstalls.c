@@ -51,7 +51,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: axprof topstalls [-d DIR] [--epoch N] [-n N] [--image I] [--period P]\n"
-		"                        [--event-period E=P] [--json]\n\n"
+		"                        [--event-period E=P] [--percent-limit P] [--json]\n\n"
 		"Analyse every procedure with CYCLES samples (DCPI SOSP'97 §6: frequency estimates,\n"
 		"static schedule, dynamic stall culprits) and list the N instructions whose stalls\n"
 		"took the most cycles, with the static reason and the dynamic causes that could not\n"
@@ -60,6 +60,8 @@ static void usage(FILE *f)
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n"
 		"  --epoch N             that epoch (default the current one)\n"
 		"  -n, --top N           how many (default 20; 0: all)\n"
+		"  --percent-limit P     only instructions whose stalls took at least P percent of\n"
+		"                        the CYCLES samples analysed\n"
 		"  --image I             only images whose key, path or file name is I\n"
 		"  --period P            mean CYCLES sampling period, P or LO-HI (default: the one the\n"
 		"                        database stored for each image, else 62000)\n"
@@ -69,6 +71,14 @@ static void usage(FILE *f)
 		"  --skip-damaged        leave out damaged database files, naming them on stderr and\n"
 		"                        in the output (axprof-fsck(1) lists and repairs them)\n"
 		"  --help                this text\n");
+}
+
+/* Its stall samples (static + dynamic), rounded, for --percent-limit (tl_rows_keep). */
+static uint64_t stall_samples(const void *p)
+{
+	const struct stall *x = p;
+
+	return (uint64_t)(x->stat + x->dyn + 0.5);
 }
 
 static const char *base_name(const char *p)
@@ -237,6 +247,7 @@ static int parse_args(int argc, char **argv, struct ts_args *a)
 		TL_LONGOPT_IMAGE,
 		TL_LONGOPT_JSON,
 		TL_LONGOPT_TOP,
+		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_SKIP_DAMAGED,
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVPERIOD },
@@ -386,7 +397,8 @@ int cmd_topstalls(int argc, char **argv)
 	}
 	ret = collect(&a, &v, &t);
 	if (!ret) {
-		count = a.ro.top && (size_t)a.ro.top < t.n ? (size_t)a.ro.top : t.n;
+		count = tl_rows_keep(&a.ro, t.v, t.n, sizeof(*t.v), stall_samples,
+				     (uint64_t)(t.total + 0.5));
 		if (a.ro.json)
 			print_json(&v, &t, count);
 		else

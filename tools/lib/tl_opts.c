@@ -1,5 +1,6 @@
 /* tools/lib/tl_opts.c - the options every report tool shares (-d, --epoch, --image, --json, -n). */
 #include <errno.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +79,35 @@ int tl_ropts_parse(struct tl_ropts *o, int c, const char *arg)
 		o->skip_damaged = true;
 		o->seen |= TL_SEEN_SKIP_DAMAGED;
 		return 1;
+	case TL_OPT_PERCENT_LIMIT: {
+		char *end;
+		double v;
+
+		errno = 0;
+		v = strtod(arg, &end);
+		if (errno || end == arg || *end || !(v >= 0.0 && v <= 100.0)) {
+			fprintf(stderr,
+				"%s: --percent-limit needs a percentage 0..100 (e.g. 0.5), not '%s'\n",
+				o->cmd, arg);
+			return 2;
+		}
+		o->percent_limit = v;
+		o->seen |= TL_SEEN_PERCENT_LIMIT;
+		return 1;
+	}
+	case TL_OPT_MIN_SAMPLES: {
+		long v;
+
+		if (parse_range(arg, 0, LONG_MAX, &v)) {
+			fprintf(stderr,
+				"%s: --min-samples needs a sample count (0: all), not '%s'\n",
+				o->cmd, arg);
+			return 2;
+		}
+		o->min_samples = (uint64_t)v;
+		o->seen |= TL_SEEN_MIN_SAMPLES;
+		return 1;
+	}
 	case 'n':
 		if (parse_range(arg, 0, TL_TOP_MAX, &o->top)) {
 			fprintf(stderr, "%s: -n/--top needs a count 0..%ld (0: all), not '%s'\n",
@@ -89,6 +119,33 @@ int tl_ropts_parse(struct tl_ropts *o, int c, const char *arg)
 	default:
 		return 0;
 	}
+}
+
+bool tl_row_shown(const struct tl_ropts *o, uint64_t samples, uint64_t total)
+{
+	if (samples < o->min_samples)
+		return false;
+	/* perf report --percent-limit: the row's share of the whole, in percent */
+	return !(o->percent_limit > 0.0 && total &&
+		 100.0 * (double)samples / (double)total < o->percent_limit);
+}
+
+size_t tl_rows_keep(const struct tl_ropts *o, void *rows, size_t n, size_t size,
+		    uint64_t (*samples)(const void *row), uint64_t total)
+{
+	char *r = rows;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!tl_row_shown(o, samples(r + i * size), total))
+			continue;
+		if (k != i)
+			memmove(r + k * size, r + i * size, size);
+		k++;
+	}
+	if (o->top > 0 && (size_t)o->top < k)
+		k = (size_t)o->top;
+	return k;
 }
 
 int tl_finish_stdout(const char *tool)

@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -15,6 +16,8 @@
  *   --json          JSON output (docs/axprof-json.7)
  *   -n, --top N     the N first rows (0: all)
  *   --skip-damaged  go on past damaged database files, saying which were skipped (tl_view.h)
+ *   --percent-limit P  leave out rows below P percent of the total (perf report's option)
+ *   --min-samples N    leave out rows with fewer than N samples (annotate, vprof)
  * A tool lists the TL_LONGOPT_* entries it takes in its getopt_long table (and "d:n:" among its
  * short options as they apply) and hands every option to tl_ropts_parse() first.
  */
@@ -23,6 +26,8 @@ enum {
 	TL_OPT_IMAGE,
 	TL_OPT_JSON,
 	TL_OPT_SKIP_DAMAGED,
+	TL_OPT_PERCENT_LIMIT,
+	TL_OPT_MIN_SAMPLES,
 };
 
 #define TL_LONGOPT_DB                              \
@@ -45,6 +50,14 @@ enum {
 	{                                                              \
 		"skip-damaged", no_argument, NULL, TL_OPT_SKIP_DAMAGED \
 	}
+#define TL_LONGOPT_PERCENT_LIMIT                                               \
+	{                                                                      \
+		"percent-limit", required_argument, NULL, TL_OPT_PERCENT_LIMIT \
+	}
+#define TL_LONGOPT_MIN_SAMPLES                                             \
+	{                                                                  \
+		"min-samples", required_argument, NULL, TL_OPT_MIN_SAMPLES \
+	}
 #define TL_LONGOPT_TOP                              \
 	{                                           \
 		"top", required_argument, NULL, 'n' \
@@ -57,6 +70,8 @@ enum {
 #define TL_SEEN_JSON (1u << 3)
 #define TL_SEEN_TOP (1u << 4)
 #define TL_SEEN_SKIP_DAMAGED (1u << 5)
+#define TL_SEEN_PERCENT_LIMIT (1u << 6)
+#define TL_SEEN_MIN_SAMPLES (1u << 7)
 
 /* The largest -n/--top. */
 #define TL_TOP_MAX 100000000L
@@ -69,6 +84,8 @@ struct tl_ropts {
 	bool json;
 	bool skip_damaged; /* --skip-damaged */
 	long top; /* -n/--top; the tool's default until given; 0: all */
+	double percent_limit; /* --percent-limit P: rows below P% of the total left out; 0: none */
+	uint64_t min_samples; /* --min-samples N: rows with fewer samples left out; 0: none */
 	unsigned int seen; /* TL_SEEN_* of the options given */
 };
 
@@ -87,6 +104,17 @@ int tl_parse_epoch(const char *cmd, const char *opt, const char *arg, uint32_t *
 
 /* The database directory: -d DIR, else $AXPROF_DB, else "axprof-db". */
 const char *tl_default_db(const char *opt);
+
+/*
+ * The row filters --percent-limit and --min-samples, then -n: is a row of `samples` out of
+ * `total` shown (total 0: only --min-samples applies)? tl_rows_keep() keeps, in place and in
+ * order, the rows of the array (n rows of size bytes) whose samples(row) pass, then at most
+ * -n of them (0: all); it returns how many are left. The limits apply to each view's samples
+ * column whatever its --sort, so a sorted view keeps its order.
+ */
+bool tl_row_shown(const struct tl_ropts *o, uint64_t samples, uint64_t total);
+size_t tl_rows_keep(const struct tl_ropts *o, void *rows, size_t n, size_t size,
+		    uint64_t (*samples)(const void *row), uint64_t total);
 
 /* Check stdout for write errors (perf's rule): 0, or 1 with a message on stderr. */
 int tl_finish_stdout(const char *tool);

@@ -297,6 +297,13 @@ bool tl_view_proc_bounds(const struct tl_view_image *im, const char *name, uint6
 			if (!strcmp(img_function(im->elf, i)->name, name))
 				break;
 	} else {
+		s = img_plt_at(im->elf, offset);
+		if (s) { /* a PLT slot: name@plt (the PLT has no function symbols) */
+			*pname = s->name;
+			*start = s->value;
+			*end = s->value + s->size;
+			return true;
+		}
 		s = img_function_at(im->elf, offset);
 		for (i = 0; s && i < n; i++)
 			if (img_function(im->elf, i)->value == s->value)

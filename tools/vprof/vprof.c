@@ -79,7 +79,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: vprof [-d DIR] [--epoch N] [--image I] [--proc P] [--min-share X] [--latency]\n"
-		"             [--values K] [-n N] [--json]\n\n"
+		"             [--values K] [-n N] [--percent-limit P] [--min-samples N] [--json]\n\n"
 		"Value profiles recorded by `axprof record --mode vprof`: for each instruction of the\n"
 		"profiled procedures, its samples, its text, and the most frequent values of its\n"
 		"destination register with their estimated shares (Gibbons-Matias hotlists) and\n"
@@ -96,6 +96,9 @@ static void usage(FILE *f)
 		"  --latency        load latencies (D/S/B/M shares) instead of values\n"
 		"  --values K       values shown per instruction, 1..%d (default 2)\n"
 		"  -n, --top N      procedures per image, by samples (default 10; 0: all)\n"
+		"  --percent-limit P  only procedures with at least P percent of their image's\n"
+		"                   samples\n"
+		"  --min-samples N  only procedures with at least N samples\n"
 		"  --json           JSON output (docs/axprof-json.7)\n"
 		"  --skip-damaged   leave out damaged database files, naming them on stderr and\n"
 		"                   in the output (axprof-fsck(1) lists and repairs them)\n"
@@ -293,6 +296,11 @@ struct proc {
 	uint64_t start, end, samples;
 };
 
+static uint64_t proc_samples(const void *p)
+{
+	return ((const struct proc *)p)->samples;
+}
+
 static int proc_cmp(const void *a, const void *b)
 {
 	const struct proc *x = a, *y = b;
@@ -380,8 +388,7 @@ static int image_report(struct vp *vp, const struct tl_view_image *im)
 		tabs_free(&t);
 		return ret;
 	}
-	if (vp->ro.top && n > (size_t)vp->ro.top)
-		n = (size_t)vp->ro.top;
+	n = tl_rows_keep(&vp->ro, ps, n, sizeof(*ps), proc_samples, im->total[vp->event]);
 	if (vp->ro.json) {
 		ax_json_obj_open(&vp->j, NULL);
 		ax_json_str(&vp->j, "image", im->name);
@@ -622,6 +629,8 @@ int main(int argc, char **argv)
 		TL_LONGOPT_IMAGE,
 		TL_LONGOPT_JSON,
 		TL_LONGOPT_TOP,
+		TL_LONGOPT_PERCENT_LIMIT,
+		TL_LONGOPT_MIN_SAMPLES,
 		TL_LONGOPT_SKIP_DAMAGED,
 		{ "proc", required_argument, NULL, 'p' },
 		{ "min-share", required_argument, NULL, 'm' },

@@ -76,7 +76,8 @@ struct tabs {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: vreplay [-d DIR] [--epoch N] [--image I] [--proc P] [-n N] [--json]\n\n"
+		"usage: vreplay [-d DIR] [--epoch N] [--image I] [--proc P] [-n N]\n"
+		"               [--percent-limit P] [--json]\n\n"
 		"Replay-trap diagnosis from `axprof record --mode vreplay`: for each instruction of\n"
 		"the procedures with conflicts, the hardware replay count (REPLAY samples; \"-\" when\n"
 		"none were recorded), the instruction, its vcount (times interpreted), its\n"
@@ -89,6 +90,8 @@ static void usage(FILE *f)
 		"  --image I      only images whose key, path or file name is I\n"
 		"  --proc P       only procedure P\n"
 		"  -n, --top N    procedures per image, by conflicts (default 10; 0: all)\n"
+		"  --percent-limit P  only procedures with at least P percent of their image's\n"
+		"                 conflicts\n"
 		"  --json         JSON output (docs/axprof-json.7)\n"
 		"  --skip-damaged leave out damaged database files, naming them on stderr and\n"
 		"                 in the output (axprof-fsck(1) lists and repairs them)\n"
@@ -318,6 +321,11 @@ struct proc {
 	uint64_t start, end, conflicts;
 };
 
+static uint64_t proc_conflicts(const void *p)
+{
+	return ((const struct proc *)p)->conflicts;
+}
+
 static int proc_cmp(const void *a, const void *b)
 {
 	const struct proc *x = a, *y = b;
@@ -380,8 +388,37 @@ static int procs_of(const struct vr *vr, const struct tl_view_image *im, const s
 	return 0;
 }
 
-static void pair_line(const struct tl_view_image *im, const struct pdb_conflict *c,
-		      uint64_t load_total)
+/*
+ * The earlier access of a pair in another image, by that image's symbols: "file:proc+0xOFF"
+ * into buf, and its text into text; false (buf, text untouched) when the image or its
+ * procedure is unknown.
+ */
+static bool other_image_sym(const struct tl_view *v, const struct pdb_conflict *c, char *buf,
+			    size_t size, char *text, size_t tsize)
+{
+	const char *pn, *base;
+	uint64_t ps, pe;
+	uint32_t w;
+
+	for (size_t i = 0; c->prior_key[0] && i < v->n; i++) {
+		const struct tl_view_image *o = &v->im[i];
+
+		if (strcmp(o->img.key, c->prior_key))
+			continue;
+		if (!tl_view_proc_bounds(o, NULL, c->prior_offset, &pn, &ps, &pe))
+			return false;
+		base = strrchr(o->name, '/');
+		snprintf(buf, size, "%s:%s+0x%" PRIx64, base ? base + 1 : o->name, pn,
+			 c->prior_offset - ps);
+		if (text)
+			tl_view_insn(o, c->prior_offset, &w, text, tsize);
+		return true;
+	}
+	return false;
+}
+
+static void pair_line(const struct tl_view *v, const struct tl_view_image *im,
+		      const struct pdb_conflict *c, uint64_t load_total)
 {
 	char lt[160], st[160], lw[300], sw[300];
 	const char *pn;
@@ -399,7 +436,7 @@ static void pair_line(const struct tl_view_image *im, const struct pdb_conflict 
 			snprintf(sw, sizeof(sw), "%s+0x%" PRIx64, pn, c->prior_offset - ps);
 		else
 			snprintf(sw, sizeof(sw), "0x%" PRIx64, c->prior_offset);
-	} else {
+	} else if (!other_image_sym(v, c, sw, sizeof(sw), st, sizeof(st))) {
 		snprintf(st, sizeof(st), "?");
 		snprintf(sw, sizeof(sw), "%s:0x%" PRIx64, c->prior_key[0] ? c->prior_key : "pc",
 			 c->prior_offset);
@@ -409,8 +446,11 @@ static void pair_line(const struct tl_view_image *im, const struct pdb_conflict 
 	       c->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load", lw, lt, sw, st);
 }
 
-static void json_pairs(struct ax_json *j, const struct tabs *t)
+static void json_pairs(struct ax_json *j, const struct tl_view *v, const struct tl_view_image *im,
+		       const struct tabs *t)
 {
+	char sym[300];
+
 	ax_json_arr_open(j, "pairs");
 	for (size_t i = 0; i < t->ncf; i++) {
 		const struct pdb_conflict *c = &t->cf[i];
@@ -419,6 +459,9 @@ static void json_pairs(struct ax_json *j, const struct tabs *t)
 		ax_json_hex(j, "load", c->load_offset);
 		ax_json_hex(j, "prior", c->prior_offset);
 		ax_json_str(j, "prior_key", c->prior_key);
+		if (strcmp(c->prior_key, im->img.key) &&
+		    other_image_sym(v, c, sym, sizeof(sym), NULL, 0))
+			ax_json_str(j, "prior_symbol", sym);
 		ax_json_str(j, "kind", c->kind == PDB_CNF_LOAD_LOAD ? "load-load" : "store-load");
 		ax_json_u64(j, "count", c->count);
 		ax_json_u64(j, "dist_min", c->dist_min);
@@ -431,6 +474,7 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 {
 	struct tabs t;
 	struct proc *ps;
+	uint64_t total = 0;
 	size_t n;
 	int ret;
 
@@ -442,8 +486,9 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 		tabs_free(&t);
 		return ret;
 	}
-	if (vr->ro.top && n > (size_t)vr->ro.top)
-		n = (size_t)vr->ro.top;
+	for (size_t i = 0; i < n; i++)
+		total += ps[i].conflicts;
+	n = tl_rows_keep(&vr->ro, ps, n, sizeof(*ps), proc_conflicts, total);
 	if (vr->ro.json) {
 		ax_json_obj_open(&vr->j, NULL);
 		ax_json_str(&vr->j, "image", im->name);
@@ -475,7 +520,7 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 	}
 	if (vr->ro.json) {
 		ax_json_arr_close(&vr->j);
-		json_pairs(&vr->j, &t);
+		json_pairs(&vr->j, &vr->v, im, &t);
 		ax_json_obj_close(&vr->j);
 	} else {
 		const struct pdb_conflict **order = calloc(t.ncf ? t.ncf : 1, sizeof(*order));
@@ -499,7 +544,7 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 
 			for (size_t j = 0; j < k; j++)
 				lt += t.cf[first + j].count;
-			pair_line(im, order[i], lt);
+			pair_line(&vr->v, im, order[i], lt);
 		}
 		if (!t.ncf)
 			printf("  (none)\n");
@@ -578,6 +623,7 @@ int main(int argc, char **argv)
 		TL_LONGOPT_IMAGE,
 		TL_LONGOPT_JSON,
 		TL_LONGOPT_TOP,
+		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_SKIP_DAMAGED,
 		{ "proc", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
