@@ -202,20 +202,6 @@ static void test_projection_one_quantum(void **state)
 	assert_float_equal(tl_mux_project(&e, &se), 0.0, 0);
 }
 
-static void test_mean_sd(void **state)
-{
-	const double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
-	double m, sd;
-
-	(void)state;
-	tl_mean_sd(x, 8, &m, &sd);
-	assert_float_equal(m, 5.0, 1e-12);
-	assert_float_equal(sd, sqrt(32.0 / 7.0), 1e-12);
-	tl_mean_sd(x, 1, &m, &sd);
-	assert_float_equal(m, 2.0, 0);
-	assert_float_equal(sd, 0.0, 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,7 +210,6 @@ int main(void)
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_projection),
 		cmocka_unit_test(test_projection_one_quantum),
-		cmocka_unit_test(test_mean_sd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
