@@ -473,7 +473,7 @@ static void print_summary(const struct rec *r, const struct summary *sm, const s
 			sm->procs > 1 ? "" : "\n");
 	if (sm->insns && sm->procs > 1)
 		fprintf(stderr, "; %" PRIu64 " processes (forked children included)\n", sm->procs);
-	else
+	else if (!sm->insns)
 		fprintf(stderr, "axprof record: %.2f s\n", sm->seconds);
 	fprintf(stderr, "axprof record: %" PRIu64 " samples (", vs->samples);
 	for (unsigned int e = 0; e < VS_EVENT_NR; e++) {

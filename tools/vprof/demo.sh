@@ -3,7 +3,8 @@
 #
 # Records workloads/semiinv under --mode vprof (every sample interpreted, a short period, so the
 # planted values show up in seconds) and workloads/storeload under --mode vreplay into
-# $BUILD/demo-db, then prints axprof report (images, procedures), vprof (the value profile of the
+# $BUILD/demo-db (storeload on the out-of-order 21264 model, whose replay traps fill vreplay's
+# replays column), then prints axprof report (images, procedures), vprof (the value profile of the
 # planted procedures, load latencies, the most semi-invariant instructions) and vreplay (the
 # conflicting store-load pairs), next to the planted values and pairs they should find.
 set -eu
@@ -21,8 +22,8 @@ rm -rf "$db" "$db-pme"
 banner "axprof record --mode vprof: semiinv (planted semi-invariant values)"
 "$bin/axprof" record -d "$db" --mode vprof --period 400-440 --budget 8 --share 1/1 --hotlist-m 32 \
 	-- "$wl/semiinv"
-banner "axprof record --mode vreplay: storeload (planted store-load conflicts)"
-"$bin/axprof" record -d "$db" --mode vreplay --period 5000-5500 --share 1/8 -- "$wl/storeload"
+banner "axprof record --mode vreplay --cpu ev6: storeload (planted store-load conflicts; the 21264's replay traps sampled beside cycles)"
+"$bin/axprof" record -d "$db" --mode vreplay --cpu ev6 --period 5000-5500 --share 1/8 -- "$wl/storeload"
 
 banner "axprof report (dcpiprof's view: images)"
 "$bin/axprof" report -d "$db"
@@ -36,7 +37,7 @@ banner "vprof --image semiinv --proc si_deref --latency ('Load latencies' slide)
 banner "the planted values (workloads/semiinv.planted)"
 grep -v '^#' "$top/workloads/semiinv.planted"
 
-banner "vreplay --image storeload --top 3 ('vreplay output' slide)"
+banner "vreplay --image storeload --top 3 ('vreplay output' slide: replays from the EV6's counter, conflicts from the interpreter)"
 "$bin/vreplay" -d "$db" --image storeload --top 3
 banner "the planted pairs (workloads/storeload.planted)"
 grep -v '^#' "$top/workloads/storeload.planted"
