@@ -17,7 +17,9 @@
 #     a biased estimator from too few samples (the 10% target needs k >= ~400 everywhere).
 # PME_WORKLOADS picks workloads (default all). Prints one line per workload and the totals; exit
 # 1 only when a run fails.
-# Not done here (issue 14): Figures 2, 3, 6 and 7, paths, annotate and vreplay from ProfileMe.
+# Figure 2 is eval/run-skid.sh. Not done (issue 14): Figures 6 and 7, paths, annotate and vreplay
+# from ProfileMe. Then ProfileMe's Figure 3 (convergence): the rms relative error of each instruction's execution
+# count and D-cache miss count, binned by its samples k, beside 1/sqrt(k).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -55,9 +57,10 @@ for name in ${PME_WORKLOADS:-copy storeload semiinv listwalk bzip2 gzip lua}; do
 	"$dump" "$tmp/t" >"$tmp/t.txt" &&
 		"$axprof" profileme -d "$tmp/db" --image "$name" -n 0 --json >"$tmp/j" 2>"$tmp/err" ||
 		{ echo "run-profileme: $name: $(head -c 300 "$tmp/err")"; status=1; continue; }
-	python3 - "$name" "$tmp/j" "$tmp/t.txt" <<'PY' | tee -a "$tmp/all"
+	python3 - "$name" "$tmp/j" "$tmp/t.txt" "$tmp/fig3" <<'PY' | tee -a "$tmp/all"
 import json, sys
 name = sys.argv[1]
+fig3 = open(sys.argv[4], "a")  # per instruction: k, execution error, miss samples, miss error
 doc = json.load(open(sys.argv[2]))
 truth = {}
 for line in open(sys.argv[3]):
@@ -77,6 +80,12 @@ for i in doc["instructions"]:
     # sampling alone: k samples give a relative error ~ 1/sqrt(k) [PM Fig. 3]; an unbiased
     # estimator is within 2/sqrt(k) for ~95% of the samples
     wz += k if t[1] and abs(i["executions"] - t[1]) <= 2.0 / k ** 0.5 * t[1] else 0
+    if t[1]:
+        kd = i["dcache_miss"] * i["samples"]
+        # fetches estimated as the view's executions over the retired share of the samples
+        fetched = i["executions"] * i["samples"] / i["retired"]
+        md = (i["dcache_miss"] * fetched - t[2]) / t[2] if t[2] else float("nan")
+        fig3.write("%d %f %f %f\n" % (k, (i["executions"] - t[1]) / t[1], kd, md))
     if k >= 100:
         w100 += k
         w100ok += k if ok else 0
@@ -94,4 +103,21 @@ PY
 done 2>>"$tmp/tot"
 awk '{ w += $2; a += $3; w1 += $4; a1 += $5; if ($6 > d) d = $6; if ($7 > r) r = $7; z += $8 }
 	END { if (w) printf "run-profileme: all: executions within 10%%: %.1f%% of %d retired samples (target >= 95%%), %.1f%% of those with >= 100, %.1f%% within 2/sqrt(k) (sampling alone: ~95%%); worst rate error %.2f (D-cache), %.2f (replay) points (target <= 2)\n", 100 * a / w, w, w1 ? 100 * a1 / w1 : 0, 100 * z / w, 100 * d, 100 * r }' "$tmp/tot"
+# ProfileMe's Figure 3: convergence. Per instruction, the relative error of its execution count
+# (by its retired samples k) and of its D-cache miss count (by its miss samples), as root mean
+# square per bin of k, beside 1/sqrt(k): an unbiased sampler follows that line.
+[ -s "$tmp/fig3" ] && python3 - "$tmp/fig3" <<'PY'
+import math, sys
+rows = [l.split() for l in open(sys.argv[1])]
+bins = [(1, 3), (3, 10), (10, 30), (30, 100), (100, 300), (300, 1000), (1000, 10 ** 9)]
+print("ProfileMe Figure 3: rms relative error per instruction against its samples k")
+print("%-12s %8s %10s %10s   %8s %10s" % ("k", "insns", "executions", "1/sqrt(k)", "insns", "D-misses"))
+for a, b in bins:
+    e = [float(r[1]) for r in rows if a <= int(r[0]) < b]
+    d = [float(r[3]) for r in rows if a <= float(r[2]) < b and r[3] != "nan"]
+    mid = math.sqrt(a * min(b, 3000))
+    rms = lambda v: math.sqrt(sum(x * x for x in v) / len(v)) if v else float("nan")
+    print("%-12s %8d %10.3f %10.3f   %8d %10.3f" % ("%d..%s" % (a, b - 1 if b < 10 ** 9 else ""),
+          len(e), rms(e), 1 / math.sqrt(mid), len(d), rms(d)))
+PY
 exit $status
