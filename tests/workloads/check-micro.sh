@@ -38,7 +38,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 insns() { # prog iters -> instructions of a functional run
 	"$axprof" run --stats "$1" "$2" 2>&1 >/dev/null |
-		awk '$1 == "axprof" && $2 == "run:" && $4 == "instructions," { print $3; exit }'
+		awk '$1 == "axprof" && $2 == "run:" { # "axprof run: [pid N:] I instructions, ..."
+			for (i = 3; i < NF; i++) if ($(i + 1) == "instructions,") { print $(i); exit }
+		}'
 }
 
 rows=0
