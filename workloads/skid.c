@@ -13,8 +13,9 @@
  * on them is skid. The load's address is the global label skid_load (eval/run-skid.sh finds it
  * with nm). Argument: iterations (default 20000); prints the sum of the loaded words.
  */
-#define NOPS16 "\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n" \
-	       "\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n"
+#define NOPS16                                                     \
+	"\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n" \
+	"\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n\tnop\n"
 #define NOPS64 NOPS16 NOPS16 NOPS16 NOPS16
 
 /* clang-format off */
