@@ -346,17 +346,110 @@ static int mark_clean(const struct an_fi_proc *fp, const struct an_fi_opts *o,
 	return ret;
 }
 
-int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct an_fi_opts *o,
-		  struct an_fi_proc **out, struct ax_error *err)
+/*
+ * Cross-block latencies (issue 15 item 3). DCPI SOSP'97 §6.1: "When a block has multiple
+ * predecessors, there is no one static code schedule for computing Mi. In this case, we
+ * currently ignore all preceding blocks", and names the error that makes (a static stall taken
+ * for a dynamic one). Ours: once a first estimate gives the in-edges' frequencies, a block with
+ * several predecessors one of which carries at least VIA_SHARE of its executions (a hot loop's
+ * back edge, the common path into a join) continues that predecessor's schedule
+ * (an_sched_cfg_via): a loop-carried FP chain or a divide feeding the next block becomes a
+ * static stall with its culprit, and its issue points' M_i are those of nearly every execution.
+ * The other paths' executions differ by at most their share. Fills via[] and returns how many
+ * blocks got one.
+ */
+#define VIA_SHARE 0.90 /* [U] */
+
+static uint32_t choose_via(const struct an_fi_proc *fp, uint32_t *via)
+{
+	const struct an_cfg *cfg = fp->cfg;
+	uint32_t n = 0;
+
+	for (uint32_t b = 0; b < cfg->nblocks; b++) {
+		const struct an_block *bl = &cfg->block[b];
+		uint32_t best = UINT32_MAX, pred;
+		double sum = 0, top = 0;
+		bool ok = true;
+
+		via[b] = UINT32_MAX;
+		if (bl->npred < 2 || an_sched_continues(cfg, b, &pred) ||
+		    (cfg->flags & AN_CFG_MISSING_EDGES) || (bl->flags & AN_BLK_UNREACHABLE))
+			continue;
+		for (uint32_t k = bl->pred; k < bl->pred + bl->npred && ok; k++) {
+			uint32_t e = cfg->pred[k];
+			const struct an_edge *ed = &cfg->edge[e];
+			double f = fp->edge_f[e];
+
+			if (ed->from != AN_NODE_ENTRY &&
+			    (cfg->block[ed->from].flags & AN_BLK_UNREACHABLE))
+				continue;
+			ok = f >= 0;
+			sum += f;
+			if (f > top && ed->from != AN_NODE_ENTRY && ed->kind != AN_EDGE_CALLRET) {
+				top = f;
+				best = e;
+			}
+		}
+		if (!ok || best == UINT32_MAX || !(sum > 0) || top < VIA_SHARE * sum)
+			continue;
+		via[b] = best;
+		n++;
+	}
+	return n;
+}
+
+/* Fill fp->insn[i].sched and static_culprit from sched[]. */
+static void set_sched(struct an_fi_proc *fp, const struct an_sched_insn *sched)
+{
+	for (uint32_t i = 0; i < fp->ninsns; i++) {
+		struct an_fi_insn *in = &fp->insn[i];
+		const struct an_block *bl = &fp->cfg->block[in->block];
+
+		in->sched = sched[i];
+		in->static_culprit = sched[i].culprit >= 0 && (uint32_t)sched[i].culprit < bl->n ?
+					     (int32_t)(bl->first + (uint32_t)sched[i].culprit) :
+					     -1;
+	}
+}
+
+/* §6.1 on the procedure as scheduled: the class estimates, then every edge's. */
+static int estimate(struct an_fi_proc *fp, const struct an_fi_opts *o)
 {
 	struct an_fg_insn *fin = NULL;
 	struct an_fg_block *fbl = NULL;
 	struct an_fg_edge *fed = NULL;
+	struct an_fg g;
+	int ret;
+
+	ret = build_fg(fp, &fin, &fbl, &fed, &g);
+	if (!ret)
+		ret = mark_clean(fp, o, fin);
+	if (!ret) {
+		memset(fp->cls, 0, ((size_t)fp->cfg->nclasses + 2) * sizeof(*fp->cls));
+		ret = an_freq_estimate(&g, o->freq, fp->cls);
+	}
+	for (uint32_t e = 0; !ret && e < fp->cfg->nedges; e++) {
+		const struct an_edge *ed = &fp->cfg->edge[e];
+
+		fp->edge_f[e] =
+			ed->kind == AN_EDGE_NORETURN || fp->cls[ed->cls].how == AN_FHOW_NONE ?
+				(ed->kind == AN_EDGE_NORETURN ? 0 : -1) :
+				fp->cls[ed->cls].f;
+	}
+	free(fin);
+	free(fbl);
+	free(fed);
+	return ret;
+}
+
+int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct an_fi_opts *o,
+		  struct an_fi_proc **out, struct ax_error *err)
+{
 	struct an_sched_insn *sched = NULL;
 	struct an_fi_proc *fp;
-	struct an_fg g;
+	uint32_t *via = NULL;
 	size_t k[AN_EV_NR];
-	uint32_t i, e;
+	uint32_t i;
 	int ret;
 
 	*out = NULL;
@@ -379,7 +472,8 @@ int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct 
 	sched = calloc((size_t)fp->ninsns + 1, sizeof(*sched));
 	fp->cls = calloc((size_t)fp->cfg->nclasses + 2, sizeof(*fp->cls));
 	fp->edge_f = calloc((size_t)fp->cfg->nedges + 1, sizeof(*fp->edge_f));
-	if (!fp->insn || !sched || !fp->cls || !fp->edge_f)
+	via = calloc((size_t)fp->cfg->nblocks + 1, sizeof(*via));
+	if (!fp->insn || !sched || !fp->cls || !fp->edge_f || !via)
 		goto nomem;
 	ret = an_sched_cfg(im->model, fp->cfg, sched);
 	if (ret) {
@@ -390,16 +484,10 @@ int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct 
 		k[ev] = lower(im, ev, fp->cfg->start);
 	for (i = 0; i < fp->ninsns; i++) {
 		struct an_fi_insn *in = &fp->insn[i];
-		const struct an_block *bl;
 
 		in->pc = an_cfg_addr(fp->cfg, i);
 		in->word = fp->cfg->insn[i].word;
 		in->block = fp->cfg->blk_of[i];
-		in->sched = sched[i];
-		bl = &fp->cfg->block[in->block];
-		in->static_culprit = sched[i].culprit >= 0 && (uint32_t)sched[i].culprit < bl->n ?
-					     (int32_t)(bl->first + (uint32_t)sched[i].culprit) :
-					     -1;
 		for (unsigned int ev = 0; ev < AN_EV_NR; ev++) {
 			while (k[ev] < im->nev[ev] && im->ev[ev][k[ev]].offset < in->pc)
 				k[ev]++;
@@ -408,25 +496,22 @@ int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct 
 			fp->samples[ev] += in->samples[ev];
 		}
 	}
+	set_sched(fp, sched);
 
-	/* §6.1: frequencies. */
-	ret = build_fg(fp, &fin, &fbl, &fed, &g);
-	if (!ret)
-		ret = mark_clean(fp, o, fin);
-	if (ret)
+	/* §6.1: frequencies; again when the cross-block schedule (choose_via) changed M_i. */
+	ret = estimate(fp, o);
+	if (!ret && choose_via(fp, via)) {
+		ret = an_sched_cfg_via(im->model, fp->cfg, via, sched);
+		if (!ret) {
+			set_sched(fp, sched);
+			ret = estimate(fp, o);
+		}
+	}
+	if (ret == -ENOMEM)
 		goto nomem;
-	ret = an_freq_estimate(&g, o->freq, fp->cls);
 	if (ret) {
 		ax_fail(err, ret, "%s: frequency estimation failed: %s", fp->name, strerror(-ret));
 		goto fail;
-	}
-	for (e = 0; e < fp->cfg->nedges; e++) {
-		const struct an_edge *ed = &fp->cfg->edge[e];
-
-		fp->edge_f[e] =
-			ed->kind == AN_EDGE_NORETURN || fp->cls[ed->cls].how == AN_FHOW_NONE ?
-				(ed->kind == AN_EDGE_NORETURN ? 0 : -1) :
-				fp->cls[ed->cls].f;
 	}
 	for (i = 0; i < fp->ninsns; i++) {
 		const struct an_fest *c = &fp->cls[fp->cfg->block[fp->insn[i].block].cls];
@@ -441,18 +526,14 @@ int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct 
 		ax_fail(err, ret, "%s: culprit analysis failed: %s", fp->name, strerror(-ret));
 		goto fail;
 	}
-	free(fin);
-	free(fbl);
-	free(fed);
+	free(via);
 	free(sched);
 	*out = fp;
 	return 0;
 nomem:
 	ret = ax_fail(err, -ENOMEM, "out of memory");
 fail:
-	free(fin);
-	free(fbl);
-	free(fed);
+	free(via);
 	free(sched);
 	an_fi_proc_free(fp);
 	return ret;

@@ -52,6 +52,7 @@ struct cyc {
 };
 
 #define NOPC UINT64_MAX /* no instruction */
+#define VIA_SWEEPS 3 /* [U] passes over a cycle of chosen predecessors (an_sched_cfg_via) */
 #define FITS (UINT64_MAX - 1) /* conflict(): the op fits */
 #define MULRES (UINT64_MAX - 2) /* conflict(): E0 is reserved by a finishing multiply */
 
@@ -416,12 +417,34 @@ bool an_sched_continues(const struct an_cfg *cfg, uint32_t b, uint32_t *pred)
 	return *pred != UINT32_MAX;
 }
 
+/* How control comes to block b along edge e (FRESH when b cannot continue from e's source). */
+static uint32_t via_pred(const struct an_cfg *cfg, uint32_t b, uint32_t e, enum start *how)
+{
+	const struct an_edge *ed;
+
+	if (e >= cfg->nedges)
+		return UINT32_MAX;
+	ed = &cfg->edge[e];
+	if (ed->to != b || ed->from >= cfg->nblocks ||
+	    (ed->kind != AN_EDGE_FALL && ed->kind != AN_EDGE_TAKEN && ed->kind != AN_EDGE_JTAB))
+		return UINT32_MAX;
+	*how = ed->kind == AN_EDGE_FALL ? START_FALL : START_REDIRECT;
+	return ed->from;
+}
+
 int an_sched_cfg(const struct an_sched_model *m, const struct an_cfg *cfg,
 		 struct an_sched_insn *out)
+{
+	return an_sched_cfg_via(m, cfg, NULL, out);
+}
+
+int an_sched_cfg_via(const struct an_sched_model *m, const struct an_cfg *cfg, const uint32_t *via,
+		     struct an_sched_insn *out)
 {
 	uint32_t nb = cfg->nblocks, *parent, *stack, *slot, nslots = 0;
 	uint8_t *how, *done;
 	struct st *states = NULL, x;
+	bool cyclic = false;
 	int err = -ENOMEM;
 
 	parent = malloc((size_t)nb * sizeof(*parent));
@@ -439,7 +462,13 @@ int an_sched_cfg(const struct an_sched_model *m, const struct an_cfg *cfg,
 	for (uint32_t b = 0; b < nb; b++) {
 		enum start h = START_FRESH;
 
-		parent[b] = only_pred(cfg, b, &h);
+		parent[b] = UINT32_MAX;
+		if (via && via[b] != UINT32_MAX)
+			parent[b] = via_pred(cfg, b, via[b], &h);
+		if (parent[b] == UINT32_MAX) {
+			h = START_FRESH;
+			parent[b] = only_pred(cfg, b, &h);
+		}
 		how[b] = (uint8_t)h;
 		slot[b] = UINT32_MAX;
 	}
@@ -458,6 +487,8 @@ int an_sched_cfg(const struct an_sched_model *m, const struct an_cfg *cfg,
 		while (!done[b]) {
 			done[b] = 2;
 			stack[sp++] = b;
+			if (parent[b] != UINT32_MAX && done[parent[b]] == 2)
+				cyclic = true;
 			if (parent[b] == UINT32_MAX || done[parent[b]] == 2)
 				break;
 			b = parent[b];
@@ -483,6 +514,24 @@ int an_sched_cfg(const struct an_sched_model *m, const struct an_cfg *cfg,
 			done[b] = 1;
 		}
 	}
+	/*
+	 * A cycle of chosen predecessors (a loop whose head continues from its back edge, see
+	 * an_sched_cfg_via) was scheduled from a fresh state at one of its blocks: schedule it
+	 * again from the state its last block leaves, until it is the steady state of the loop
+	 * (VIA_SWEEPS passes settle the carried latencies of our loops; each pass is cheap).
+	 */
+	for (int sweep = 0; via && cyclic && sweep < VIA_SWEEPS; sweep++)
+		for (uint32_t b = 0; b < nb; b++) {
+			const struct an_block *bl = &cfg->block[b];
+
+			if (parent[b] == UINT32_MAX)
+				continue;
+			x = states[slot[parent[b]]];
+			run(m, &x, cfg->insn + bl->first, bl->addr, bl->n, out + bl->first,
+			    (enum start)how[b]);
+			if (slot[b] != UINT32_MAX)
+				states[slot[b]] = x;
+		}
 	err = 0;
 out:
 	free(parent);

@@ -101,4 +101,19 @@ bool an_sched_continues(const struct an_cfg *cfg, uint32_t b, uint32_t *pred);
 int an_sched_cfg(const struct an_sched_model *m, const struct an_cfg *cfg,
 		 struct an_sched_insn *out);
 
+/*
+ * The same, where via[b] (an edge index, or UINT32_MAX for the rule above) names the in-edge of
+ * block b whose source's schedule b continues even when b has other predecessors: latencies in
+ * flight across the block boundary (a loop-carried FP chain, a divide in the previous block)
+ * become static stalls of b, with their culprit_pc in that block, instead of unexplained
+ * dynamic ones (issue 15 item 3; DCPI SOSP'97 §6.1 names the error the fresh schedule makes).
+ * The caller names the edge that carries nearly all of b's executions (an_freq_image.c does, from
+ * a first estimate of the frequencies). An edge that is not a FALL/TAKEN/JTAB edge into b from
+ * a block is ignored. A cycle of such choices (a loop) is scheduled to its steady state: every
+ * block of the cycle continues from the state the cycle's previous block leaves. via may be
+ * NULL (an_sched_cfg). Returns 0 or -ENOMEM.
+ */
+int an_sched_cfg_via(const struct an_sched_model *m, const struct an_cfg *cfg, const uint32_t *via,
+		     struct an_sched_insn *out);
+
 #endif /* AN_SCHED_H */

@@ -552,6 +552,96 @@ static void test_an_sched_cfg_matches_machine(void **state)
 	assert_int_equal(mismatches, 0);
 }
 
+/*
+ * Issue 15 item 3: a loop-carried ADDT chain. f: lda t0,100; L: addt f1,f2,f1; lda t0,-1(t0);
+ * bne t0,L; ret. The loop block has two predecessors (the entry block and itself), so
+ * an_sched_cfg() starts it fresh (M = 1 for the addt, its wait for the last iteration's result
+ * unseen). Continuing from its back edge (an_sched_cfg_via), the addt waits for the previous
+ * iteration's addt: addt and lda issue in cycle c (one fetch block), bne in c + 1 (it waits
+ * for the lda's t0), and the next addt when the FP add latency (4, isa_ev5.h) is over, in
+ * c + 4: M = 3 after the bne, a DEP stall whose culprit is the addt itself (previous
+ * iteration). The machine's model agrees: one iteration every 4 cycles.
+ */
+static void test_an_sched_cfg_via_loop_carried(void **state)
+{
+	char path[64];
+	const uint64_t addr = 0x120000000ull;
+	const uint32_t w[8] = { LDA(T0, 100, ZERO),
+				ADDT(1, 2, 1),
+				LDA(T0, -1, T0),
+				BNE(T0, 3, 1),
+				W_RET,
+				W_NOP,
+				W_NOP,
+				W_NOP };
+	const struct mkelf_sym sym = { "f", addr, 20, true };
+	struct an_sched_insn s[5], v[5];
+	struct an_procs *ps;
+	struct img *elf;
+	struct an_cfg *cfg;
+	struct ax_error err;
+	uint32_t via[4], back = UINT32_MAX;
+	struct mach_ev5 *mm;
+	struct mach_ev5_params p;
+	uint64_t cyc[2] = { 0, 0 };
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/test_an_sched_via.%d.elf", (int)getpid());
+	assert_int_equal(mkelf_write(path, addr, w, 8, NULL, 0, 0, &sym, 1), 0);
+	assert_int_equal(img_open(path, 0, &elf, NULL), 0);
+	assert_int_equal(an_procs_find(elf, &ps, &err), 0);
+	assert_int_equal(an_cfg_build(ps, an_procs_lookup(ps, "f"), &cfg, &err), 0);
+	assert_int_equal(cfg->nblocks, 3);
+	assert_int_equal(cfg->block[1].first, 1);
+	for (uint32_t k = cfg->block[1].pred; k < cfg->block[1].pred + cfg->block[1].npred; k++)
+		if (cfg->edge[cfg->pred[k]].from == 1)
+			back = cfg->pred[k];
+	assert_true(back != UINT32_MAX);
+
+	assert_int_equal(an_sched_cfg(model, cfg, s), 0);
+	assert_int_equal(s[1].m, 1); /* fresh: the carried latency is not seen */
+	for (uint32_t b = 0; b < 4; b++)
+		via[b] = UINT32_MAX;
+	via[1] = back;
+	assert_int_equal(an_sched_cfg_via(model, cfg, via, v), 0);
+	assert_int_equal(v[1].m, 3);
+	assert_int_equal(v[3].cycle + v[1].m, 4); /* bne at c + 1, the next addt 3 later */
+	assert_int_equal(v[1].reason, AN_STALL_DEP);
+	assert_true(v[1].culprit_pc == addr + 4);
+	assert_int_equal(v[1].lat, 4);
+	/* the rest of the loop and the other blocks are unchanged */
+	assert_int_equal(v[0].m, s[0].m);
+	assert_int_equal(v[2].m, s[2].m);
+	assert_int_equal(v[3].m, s[3].m);
+	assert_int_equal(v[4].m, s[4].m);
+	/* an edge that does not enter the block is ignored: the fresh schedule */
+	via[1] = cfg->block[0].succ;
+	if (cfg->edge[via[1]].to == 1)
+		via[1] = UINT32_MAX;
+	assert_int_equal(an_sched_cfg_via(model, cfg, via, v), 0);
+	assert_int_equal(v[1].m, s[1].m);
+
+	/* The machine: the addt of one iteration issues 4 cycles after the one before. */
+	mach_ev5_params_default(&p);
+	assert_int_equal(mach_ev5_new_params(&mm, &p), 0);
+	feed(mm, w[0], addr, addr + 4, 0);
+	for (int it = 0; it < 6; it++) {
+		uint64_t c = feed(mm, w[1], addr + 4, addr + 8, 0);
+
+		feed(mm, w[2], addr + 8, addr + 12, 0);
+		feed(mm, w[3], addr + 12, addr + 4, 0);
+		cyc[0] = cyc[1];
+		cyc[1] = c;
+	}
+	mach_ev5_free(mm);
+	assert_int_equal(cyc[1] - cyc[0], 4);
+
+	an_cfg_free(cfg);
+	an_procs_free(ps);
+	img_close(elf);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -569,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_an_sched_bad_input),
 		cmocka_unit_test(test_an_sched_matches_machine),
 		cmocka_unit_test(test_an_sched_cfg_matches_machine),
+		cmocka_unit_test(test_an_sched_cfg_via_loop_carried),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
