@@ -108,6 +108,8 @@ struct an_freq_params {
 	double z; /* Poisson z-score that separates a stalled point from a noisy clean one */
 	uint64_t small_samples; /* fewer samples on the issue points: the small-sample estimate */
 	uint64_t high_samples; /* samples a high-confidence estimate needs */
+	double low_per_point; /* fewer samples per issue point of the class: low confidence */
+	double medium_per_point; /* fewer: at most medium confidence */
 };
 
 void an_freq_params_default(struct an_freq_params *p);

@@ -579,6 +579,72 @@ static void test_an_freq_random_classes(void **state)
 	assert_true(within10 / total > 0.80);
 }
 
+/*
+ * Issue 15 item 4: a large body with few samples per issue point (200 clean points, M_i = 1,
+ * F = 3 executions per sampling period, so about 3 samples a point). The smallest ratios are the points that
+ * drew low, so the cluster's F is off; whatever it is, the estimate must be low confidence.
+ * With 60x the samples the same shape is estimated within 5% and is not low; and with the
+ * per-point limit off (low_per_point = medium_per_point = 0) the few-sample class would have
+ * been trusted: the limit is what marks it.
+ */
+static void test_an_freq_few_samples_per_point_low(void **state)
+{
+	struct an_freq_params p;
+	struct an_fest e;
+	struct an_fg v;
+
+	(void)state;
+	for (int scale = 1; scale <= 60; scale += 59) {
+		struct fg g = { 0 };
+
+		block(&g, 0, 0);
+		for (uint32_t k = 0; k < 200; k++) {
+			insn(&g, 1, poisson(3.0 * scale), AN_NONE);
+			insn(&g, 0, 0, AN_NONE);
+		}
+		v = view(&g);
+		assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+		assert_int_equal(e.how, AN_FHOW_CLUSTER);
+		if (scale == 1) {
+			assert_int_equal(e.conf, AN_CONF_LOW);
+			an_freq_params_default(&p);
+			p.low_per_point = p.medium_per_point = 0;
+			assert_int_equal(an_freq_class(&v, &p, 0, &e), 0);
+			assert_true(e.conf >= AN_CONF_MEDIUM);
+		} else {
+			assert_true(rel(e.f, 3.0 * scale) < 0.05);
+			assert_true(e.conf >= AN_CONF_MEDIUM);
+		}
+	}
+}
+
+/*
+ * 8 points of 28-31 samples (F = 29.5): tight, 236 samples in all, which would make it high;
+ * fewer than medium_per_point samples a point make it medium (and high once the limit is off).
+ */
+static void test_an_freq_per_point_caps_high(void **state)
+{
+	static const uint64_t s[8] = { 28, 31, 29, 30, 31, 28, 30, 29 };
+	struct an_freq_params p;
+	struct fg g = { 0 };
+	struct an_fest e;
+	struct an_fg v;
+
+	(void)state;
+	block(&g, 0, 0);
+	for (uint32_t k = 0; k < 8; k++)
+		insn(&g, 1, s[k], AN_NONE);
+	v = view(&g);
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_int_equal(e.how, AN_FHOW_CLUSTER);
+	assert_true(rel(e.f, 29.5) < 0.05);
+	assert_int_equal(e.conf, AN_CONF_MEDIUM);
+	an_freq_params_default(&p);
+	p.medium_per_point = 0;
+	assert_int_equal(an_freq_class(&v, &p, 0, &e), 0);
+	assert_int_equal(e.conf, AN_CONF_HIGH);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -587,6 +653,8 @@ int main(void)
 		cmocka_unit_test(test_an_freq_rejects_small_cluster),
 		cmocka_unit_test(test_an_freq_rejects_implausible_stall),
 		cmocka_unit_test(test_an_freq_fallback),
+		cmocka_unit_test(test_an_freq_few_samples_per_point_low),
+		cmocka_unit_test(test_an_freq_per_point_caps_high),
 		cmocka_unit_test(test_an_freq_dependence_overlap),
 		cmocka_unit_test(test_an_freq_small_sample),
 		cmocka_unit_test(test_an_freq_zero_samples),
