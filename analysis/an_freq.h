@@ -141,7 +141,10 @@ int an_freq_propagate(const struct an_fg *g, struct an_fest *est);
 /*
  * Correct est[] with the flow equations (an_freq_recon.c): a low-confidence class that an
  * equation of medium/high-confidence neighbours proves more than 10% too high takes the flow's
- * value (it stays low confidence). 0 or -ENOMEM.
+ * value; a low-confidence class more than 1.5x the sum of the cluster estimates on the other
+ * side of an equation takes that sum (both stay low confidence); then the reliable estimates of
+ * equations they satisfy within their Poisson noise move to the weighted least-squares
+ * solution (variance f^2 / samples). 0 or -ENOMEM.
  */
 int an_freq_reconcile(const struct an_fg *g, struct an_fest *est);
 

@@ -379,6 +379,80 @@ static void test_an_freq_reconcile_lowers_stalled_class(void **state)
 	assert_true(e[2].f == 9);
 }
 
+/*
+ * Issue 15 item 1, classes no reliable equation reaches: on the diamond, every term low
+ * confidence. A cluster estimate is an upper bound (stalls only raise ratios), so a class more
+ * than 1.5x the sum of the other side's cluster estimates takes that sum, whichever side it is
+ * on; within 1.5x, or bounded by a propagated estimate, it is left alone.
+ */
+static void test_an_freq_reconcile_bounds_by_cluster_estimates(void **state)
+{
+	struct fg g;
+	struct an_fg v;
+	struct an_fest e[3];
+
+	(void)state;
+	build_diamond(&g, 1000, 300);
+	v = view(&g);
+	set_est(&e[0], 10, AN_CONF_LOW);
+	set_est(&e[1], 6, AN_CONF_LOW);
+	set_est(&e[2], 40, AN_CONF_LOW); /* a stalled one-point class, 10x the truth */
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(rel(e[2].f, 10) < 1e-9); /* bounded by A */
+	assert_int_equal(e[2].conf, AN_CONF_LOW);
+	assert_true(e[0].f == 10 && e[1].f == 6);
+
+	set_est(&e[0], 50, AN_CONF_LOW); /* the block side too high: at most B + C */
+	set_est(&e[1], 6, AN_CONF_LOW);
+	set_est(&e[2], 4, AN_CONF_LOW);
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(rel(e[0].f, 10) < 1e-9);
+
+	set_est(&e[0], 14, AN_CONF_LOW); /* 1.4x: within the bounding terms' own errors */
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(e[0].f == 14);
+
+	set_est(&e[0], 10, AN_CONF_LOW);
+	set_est(&e[2], 40, AN_CONF_LOW);
+	e[0].how = AN_FHOW_PROPAGATED; /* not an upper bound of its own */
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(e[2].f == 40);
+}
+
+/*
+ * Issue 15 item 1, noise: A (100000 samples) = B + C (1000 samples each), off by 20, within the
+ * noise (sd 23): the estimates move to the weighted least-squares solution, B and C by their
+ * variances (f^2 / samples), A hardly; the equation then holds. Off by 120 (5 sd) it is a stall
+ * or a missing edge, not noise: nothing moves.
+ */
+static void test_an_freq_reconcile_smooths_noise(void **state)
+{
+	struct fg g;
+	struct an_fg v;
+	struct an_fest e[3];
+
+	(void)state;
+	build_diamond(&g, 1000, 300);
+	v = view(&g);
+	set_est(&e[0], 1000, AN_CONF_HIGH);
+	e[0].samples = 100000;
+	set_est(&e[1], 600, AN_CONF_HIGH);
+	set_est(&e[2], 420, AN_CONF_MEDIUM);
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(fabs(e[0].f - e[1].f - e[2].f) < 1e-6);
+	assert_true(rel(e[0].f, 1000) < 0.001);
+	assert_true(rel(e[1].f, 600 - 20 * 360 / 546.4) < 0.001);
+	assert_true(rel(e[2].f, 420 - 20 * 176.4 / 546.4) < 0.001);
+	assert_int_equal(e[2].conf, AN_CONF_MEDIUM);
+
+	set_est(&e[0], 1000, AN_CONF_HIGH);
+	e[0].samples = 100000;
+	set_est(&e[1], 600, AN_CONF_HIGH);
+	set_est(&e[2], 520, AN_CONF_MEDIUM);
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(e[0].f == 1000 && e[1].f == 600 && e[2].f == 520);
+}
+
 /* A chain of empty blocks, each its own class (missing edges): propagation walks all of it. */
 static void test_an_freq_propagation_chain(void **state)
 {
@@ -661,6 +735,8 @@ int main(void)
 		cmocka_unit_test(test_an_freq_propagation_fills_class),
 		cmocka_unit_test(test_an_freq_no_negative_estimates),
 		cmocka_unit_test(test_an_freq_reconcile_lowers_stalled_class),
+		cmocka_unit_test(test_an_freq_reconcile_bounds_by_cluster_estimates),
+		cmocka_unit_test(test_an_freq_reconcile_smooths_noise),
 		cmocka_unit_test(test_an_freq_propagation_chain),
 		cmocka_unit_test(test_an_freq_propagation_zero_sum),
 		cmocka_unit_test(test_an_freq_propagation_bounded),
