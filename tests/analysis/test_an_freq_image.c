@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "an_freq_image.h"
+#include "fixtures/mkelf.h"
 #include "tl_prof.h"
 
 #define TEXT 0x120000000ull
@@ -207,6 +208,67 @@ static void test_an_freq_image_loop(void **state)
 	assert_true(fabs(sum.samples - (sum.exec + sum.stat + sum.dyn)) < 1e-6);
 	assert_true(fabs(sum.dyn - 1000) < 1e-6);
 	an_fi_proc_free(fp);
+	an_fi_close(im);
+	unlink(f.path);
+}
+
+/*
+ * Issue 15 item 3 end to end: h: lda t0,100; L: addt f1,f2,f1; lda t0,-1(t0); bne t0,L; ret.
+ * An iteration takes 4 cycles, 3 of them the addt waiting for the last iteration's (FP add
+ * latency 4): at F = 50 per period the addt has 150 samples, the bne 50. The loop head has two
+ * predecessors; when the back edge carries nearly all of its executions (the entry block has no
+ * samples) the analysis schedules it from the back edge: M = 3 for the addt, a static DEP
+ * stall on the addt itself, no dynamic stall, F = 50. When the entry edge carries 40% (entry
+ * block at F = 20) the fresh schedule stands and the wait is a dynamic stall.
+ */
+static void test_an_freq_image_loop_carried_latency(void **state)
+{
+	const uint32_t w[8] = { enc_mem(0x08, 1, 31, 100),
+				enc_fpo(0x16, 0x0a0, 1, 2, 1),
+				enc_mem(0x08, 1, 1, -1),
+				enc_bra(0x3d, 1, 3, 1),
+				W_RET,
+				W_NOP,
+				W_NOP,
+				W_NOP };
+	const struct mkelf_sym sym = { "h", TEXT, 20, true };
+	struct an_fi_opts o = opts();
+	struct an_fi_image *im;
+	struct an_fi_proc *fp;
+	struct ax_error err;
+	struct file f;
+	int fd;
+
+	(void)state;
+	strcpy(f.path, "/tmp/test_an_freq_image.XXXXXX");
+	fd = mkstemp(f.path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(mkelf_write(f.path, TEXT, w, 8, NULL, 0, 0, &sym, 1), 0);
+	assert_int_equal(an_fi_open(f.path, &im, &err), 0);
+	for (int hot_entry = 0; hot_entry < 2; hot_entry++) {
+		const struct an_count s[3] = { { TEXT, hot_entry ? 20 : 0 },
+					       { TEXT + 4, 150 },
+					       { TEXT + 12, 50 } };
+
+		assert_int_equal(
+			an_fi_set_samples(im, AN_EV_CYCLES, s + !hot_entry, 3 - (size_t)!hot_entry),
+			0);
+		assert_int_equal(an_fi_analyze(im, proc(im, TEXT), &o, &fp, &err), 0);
+		assert_int_equal(fp->cfg->nblocks, 3);
+		assert_true(fabs(fp->insn[3].cp.f - 50) < 1e-6);
+		if (!hot_entry) {
+			assert_int_equal(fp->insn[1].sched.m, 3);
+			assert_int_equal(fp->insn[1].sched.reason, AN_STALL_DEP);
+			assert_true(fp->insn[1].sched.culprit_pc == TEXT + 4);
+			assert_true(fabs(fp->insn[1].cp.f - 50) < 1e-6);
+			assert_true(fp->insn[1].cp.dyn < 1e-6);
+		} else {
+			assert_int_equal(fp->insn[1].sched.m, 1);
+			assert_true(fabs(fp->insn[1].cp.dyn - 100) < 1e-6);
+		}
+		an_fi_proc_free(fp);
+	}
 	an_fi_close(im);
 	unlink(f.path);
 }
@@ -433,6 +495,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_an_freq_image_loop),
+		cmocka_unit_test(test_an_freq_image_loop_carried_latency),
 		cmocka_unit_test(test_an_freq_image_unresolved_jump),
 		cmocka_unit_test(test_an_freq_image_stripped),
 		cmocka_unit_test(test_an_freq_image_no_samples),
