@@ -156,8 +156,15 @@ static bool falls_into(const struct an_cfg *cfg, uint32_t b)
 	return false;
 }
 
-static int build_fg(struct an_fi_proc *fp, struct an_fg_insn **fin, struct an_fg_block **fbl,
-		    struct an_fg_edge **fed, struct an_fg *g)
+/*
+ * fresh: NULL, or the schedule before an_sched_cfg_via (blocks started afresh); an issue point
+ * whose cross-block M_i is larger keeps its fresh M_i for the estimate (the latency the chosen
+ * predecessor leaves in flight may be absorbed by a dynamic stall there, and a too large M_i
+ * makes the ratio, hence F, too small; a too small one only makes the point look stalled).
+ */
+static int build_fg(struct an_fi_proc *fp, const struct an_sched_insn *fresh,
+		    struct an_fg_insn **fin, struct an_fg_block **fbl, struct an_fg_edge **fed,
+		    struct an_fg *g)
 {
 	const struct an_cfg *cfg = fp->cfg;
 	uint32_t nb = cfg->nblocks, ne = 0, i, b, e;
@@ -172,14 +179,22 @@ static int build_fg(struct an_fi_proc *fp, struct an_fg_insn **fin, struct an_fg
 		const struct an_fi_insn *in = &fp->insn[i];
 		struct an_fg_insn *f = &(*fin)[i];
 
+		const struct an_sched_insn *sc = &in->sched;
+		int32_t culprit = in->static_culprit;
+
+		if (fresh && fresh[i].m < sc->m) {
+			sc = &fresh[i];
+			culprit = sc->culprit >= 0 ? (int32_t)(cfg->block[in->block].first +
+							       (uint32_t)sc->culprit) :
+						     -1;
+		}
 		f->pc = in->pc;
 		f->samples = in->samples[AN_EV_CYCLES];
-		f->m = in->sched.m;
+		f->m = sc->m;
 		f->dep = AN_NONE;
-		if (reason_is_dependence(in->sched.reason) && in->static_culprit >= 0 &&
-		    (uint32_t)in->static_culprit < i &&
-		    (uint32_t)in->static_culprit >= cfg->block[in->block].first)
-			f->dep = (uint32_t)in->static_culprit;
+		if (reason_is_dependence(sc->reason) && culprit >= 0 && (uint32_t)culprit < i &&
+		    (uint32_t)culprit >= cfg->block[in->block].first)
+			f->dep = (uint32_t)culprit;
 	}
 	for (b = 0; b < nb; b++) {
 		const struct an_block *bl = &cfg->block[b];
@@ -413,7 +428,8 @@ static void set_sched(struct an_fi_proc *fp, const struct an_sched_insn *sched)
 }
 
 /* §6.1 on the procedure as scheduled: the class estimates, then every edge's. */
-static int estimate(struct an_fi_proc *fp, const struct an_fi_opts *o)
+static int estimate(struct an_fi_proc *fp, const struct an_fi_opts *o,
+		    const struct an_sched_insn *fresh)
 {
 	struct an_fg_insn *fin = NULL;
 	struct an_fg_block *fbl = NULL;
@@ -421,7 +437,7 @@ static int estimate(struct an_fi_proc *fp, const struct an_fi_opts *o)
 	struct an_fg g;
 	int ret;
 
-	ret = build_fg(fp, &fin, &fbl, &fed, &g);
+	ret = build_fg(fp, fresh, &fin, &fbl, &fed, &g);
 	if (!ret)
 		ret = mark_clean(fp, o, fin);
 	if (!ret) {
@@ -445,7 +461,7 @@ static int estimate(struct an_fi_proc *fp, const struct an_fi_opts *o)
 int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct an_fi_opts *o,
 		  struct an_fi_proc **out, struct ax_error *err)
 {
-	struct an_sched_insn *sched = NULL;
+	struct an_sched_insn *sched = NULL, *fresh = NULL;
 	struct an_fi_proc *fp;
 	uint32_t *via = NULL;
 	size_t k[AN_EV_NR];
@@ -473,7 +489,8 @@ int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct 
 	fp->cls = calloc((size_t)fp->cfg->nclasses + 2, sizeof(*fp->cls));
 	fp->edge_f = calloc((size_t)fp->cfg->nedges + 1, sizeof(*fp->edge_f));
 	via = calloc((size_t)fp->cfg->nblocks + 1, sizeof(*via));
-	if (!fp->insn || !sched || !fp->cls || !fp->edge_f || !via)
+	fresh = calloc((size_t)fp->ninsns + 1, sizeof(*fresh));
+	if (!fp->insn || !sched || !fp->cls || !fp->edge_f || !via || !fresh)
 		goto nomem;
 	ret = an_sched_cfg(im->model, fp->cfg, sched);
 	if (ret) {
@@ -499,12 +516,13 @@ int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct 
 	set_sched(fp, sched);
 
 	/* §6.1: frequencies; again when the cross-block schedule (choose_via) changed M_i. */
-	ret = estimate(fp, o);
+	ret = estimate(fp, o, NULL);
 	if (!ret && choose_via(fp, via)) {
+		memcpy(fresh, sched, (size_t)fp->ninsns * sizeof(*sched));
 		ret = an_sched_cfg_via(im->model, fp->cfg, via, sched);
 		if (!ret) {
 			set_sched(fp, sched);
-			ret = estimate(fp, o);
+			ret = estimate(fp, o, fresh);
 		}
 	}
 	if (ret == -ENOMEM)
@@ -527,6 +545,7 @@ int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct 
 		goto fail;
 	}
 	free(via);
+	free(fresh);
 	free(sched);
 	*out = fp;
 	return 0;
@@ -534,6 +553,7 @@ nomem:
 	ret = ax_fail(err, -ENOMEM, "out of memory");
 fail:
 	free(via);
+	free(fresh);
 	free(sched);
 	an_fi_proc_free(fp);
 	return ret;
