@@ -267,6 +267,7 @@ static void json_proc(const struct vp_args_opts *o, const struct tl_view *v,
 	ax_json_obj_open(j, NULL);
 	ax_json_str(j, "procedure", p->name ? p->name : "");
 	ax_json_hex(j, "address", p->start);
+	ax_json_hex(j, "end", p->end);
 	ax_json_u64(j, "entries", p->entries);
 	if (o->callers) {
 		const struct hotlist *h = p->arg[26];
