@@ -128,12 +128,13 @@
  *        vs_lat_bucket()). The level counts and the histogram sum to the same number >= 1.
  *   PDB_FT_VALUES: columns  offset (delta1, scaled), dest (0..63: 0-31 integer, 32-63 FP
  *        register); then n hotlists, one per record in order, each in hotlist_pack()'s
- *        serialized form (hotlist/hotlist.h, self-delimiting, with its own FNV checksum).
+ *        serialized form (hotlist/hotlist.h, self-delimiting, with its own checksum; version 1 or 2).
  *   PDB_FT_PROCS: the procedure observer's hotlists (vs_abi.h VS_REC_PROC; value-sampling
  *        slides 2 and 12, DCPI's dcpivarg). A key table as in PDB_FT_CONFLICTS (varint k, then k
  *        keys strictly increasing in byte order, length 0 allowed), then columns  offset (delta,
  *        scaled), kind (PDB_PROC_*), reg; then n hotlists, one per record in order, in
- *        hotlist_pack()'s serialized form. Records are sorted by (offset, kind, reg), strictly.
+ *        hotlist_pack()'s serialized form (version 1 or 2). Records are sorted by (offset, kind,
+ *        reg), strictly.
  *        kind ARG: offset is a procedure entry (a call's target), reg 16-21 (a0-a5) or 48-53
  *        (f16-f21), the hotlist of the register's values at entry; RET: offset is a ret
  *        instruction, reg 0 (v0) or 32 (f0), the values it returned (a reader maps the ret to
