@@ -233,6 +233,9 @@ static void do_record(struct dmn *d, const uint8_t *p, unsigned int type)
 		memcpy(&u.pm, p, sizeof(u.pm));
 		dmn_do_profileme(d, &u.pm);
 		break;
+	case VS_REC_PROC:
+		dmn_do_proc(d, p);
+		break;
 	default:
 		break; /* a later version's record: skipped */
 	}

@@ -16,6 +16,7 @@ eval: all
 	$(Q)BUILD=$(BUILD) eval/run-replays.sh
 	$(Q)BUILD=$(BUILD) eval/run-profileme.sh
 	$(Q)BUILD=$(BUILD) eval/run-skid.sh
+	$(Q)BUILD=$(BUILD) eval/run-procs.sh
 
 # vreplay's named conflicts against the EV6 truth's replay traps (issue 13 item 4): recall and
 # precision on storeload and the replay microbenchmarks (eval/ev_replay.h).

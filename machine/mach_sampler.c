@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mach_int.h"
+#include "mach_ptruth.h"
 #include "mach_sampler.h"
 #include "vs_sampler.h"
 
@@ -54,6 +55,7 @@ struct mach_sampler {
 	uint64_t vt_prev_pc; /* the last instruction fetched that writes a register */
 	uint8_t vt_prev_dest; /* its destination: 0-30 integer, 32-62 FP */
 	bool vt_prev;
+	struct mach_ptruth *pt; /* procedure truth (MACH_TRUTH_PROCS), or NULL */
 };
 
 /* ---- events ---- */
@@ -167,6 +169,12 @@ static int i_fetch(void *priv, uint64_t va, uint32_t *word)
 
 	if (s->vt)
 		vt_fetch(s, va);
+	if (s->pt) {
+		int err;
+
+		mach_ptruth_fetch(s->pt, &s->m->ctx, va,
+				  (va & 3) ? NULL : mach_mem_fetch_insn(s->m->mem, va, &err));
+	}
 	return s->base->fetch(s->base_priv, va, word);
 }
 
@@ -488,7 +496,14 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 	ret = cpu_setup(s);
 	if (ret)
 		goto out_free;
-	if (opts->truth_hi > opts->truth_lo) {
+	if (!s->o.truth)
+		s->o.truth = MACH_TRUTH_VALUES;
+	if (opts->truth_hi > opts->truth_lo && (s->o.truth & MACH_TRUTH_PROCS)) {
+		ret = mach_ptruth_new(&s->pt, opts->truth_lo, opts->truth_hi);
+		if (ret)
+			goto out_free;
+	}
+	if (opts->truth_hi > opts->truth_lo && (s->o.truth & MACH_TRUTH_VALUES)) {
 		s->vt_n = (size_t)((opts->truth_hi - opts->truth_lo + 3) >> 2);
 		s->vt = calloc(s->vt_n, sizeof(*s->vt));
 		if (!s->vt) {
@@ -507,7 +522,7 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 		.store = i_store,
 		.rpcc = i_rpcc,
 	};
-	if (s->vt) {
+	if (s->vt || s->pt) {
 		s->tops = (struct axp_mem_ops){
 			.fetch = i_fetch,
 			.load = t_load,
@@ -525,6 +540,7 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 	return 0;
 
 out_free:
+	mach_ptruth_free(s->pt);
 	free(s->vt);
 	free(s->dbuf);
 	for (unsigned int c = 0; c < MACH_MAX_CPUS; c++)
@@ -548,6 +564,7 @@ void mach_sampler_free(struct mach_sampler *s)
 	for (size_t i = 0; i < s->vt_n; i++)
 		free(s->vt[i]);
 	free(s->vt);
+	mach_ptruth_free(s->pt);
 	free(s->dbuf);
 	for (unsigned int c = 0; c < MACH_MAX_CPUS; c++)
 		free(s->mems[c]);
@@ -637,6 +654,11 @@ int mach_sampler_truth_write(const struct mach_sampler *s, const char *path)
 	if (fclose(f) && !ret)
 		ret = -EIO;
 	return ret;
+}
+
+int mach_sampler_proc_truth_write(const struct mach_sampler *s, const char *path)
+{
+	return s->pt ? mach_ptruth_write(s->pt, path) : -ENODATA;
 }
 
 int mach_sampler_truth_get(const struct mach_sampler *s, uint64_t pc, uint64_t value,

@@ -61,7 +61,13 @@ struct mach_sampler_opts {
 	mach_sampler_fork_fn on_fork; /* may be NULL */
 	void *fork_priv;
 	uint64_t truth_lo, truth_hi; /* value ground truth for pcs in [lo, hi); 0, 0: none */
+	/* What truth [truth_lo, truth_hi) gathers: MACH_TRUTH_VALUES (value histograms, above),
+	 * MACH_TRUTH_PROCS (procedure arguments, returns, callers: mach_ptruth.h); 0 means
+	 * MACH_TRUTH_VALUES. */
+	unsigned int truth;
 };
+#define MACH_TRUTH_VALUES (1u << 0)
+#define MACH_TRUTH_PROCS (1u << 1)
 
 struct mach_sampler_stats {
 	uint64_t irqs; /* PMU interrupts handled */
@@ -116,6 +122,9 @@ int mach_sampler_stats_record(const struct mach_sampler *s, void *buf, size_t le
  * -ENODATA when truth was not requested; -errno from the file system.
  */
 int mach_sampler_truth_write(const struct mach_sampler *s, const char *path);
+
+/* Write the procedure truth (mach_ptruth_write's format); -ENODATA when not requested. */
+int mach_sampler_proc_truth_write(const struct mach_sampler *s, const char *path);
 
 /* Exact count of `value` at `pc` in the truth histograms, and the pc's total n (tests). */
 int mach_sampler_truth_get(const struct mach_sampler *s, uint64_t pc, uint64_t value,

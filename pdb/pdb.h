@@ -40,6 +40,8 @@
  *                               kind) -> count, smallest distance
  *       vcount.prof             PDB_FT_VCOUNT: offset -> times interpreted
  *       profileme.prof          PDB_FT_PROFILEME: offset -> ProfileMe aggregates
+ *       procs.prof              PDB_FT_PROCS: (offset, kind, register) -> hotlist: procedure
+ *                               arguments, return values and callers
  *   Names beginning with '.' are temporary files of a writer (".NAME.tmp.XXXXXX"); readers ignore
  *   them and pdb_open(create) removes the ones a crashed writer left. Readers skip file names they
  *   do not know (a later version's tables). A file exists only when its table is not empty.
@@ -127,6 +129,21 @@
  *   PDB_FT_VALUES: columns  offset (delta1, scaled), dest (0..63: 0-31 integer, 32-63 FP
  *        register); then n hotlists, one per record in order, each in hotlist_pack()'s
  *        serialized form (hotlist/hotlist.h, self-delimiting, with its own checksum; version 1 or 2).
+ *   PDB_FT_PROCS: the procedure observer's hotlists (vs_abi.h VS_REC_PROC; value-sampling
+ *        slides 2 and 12, DCPI's dcpivarg). A key table as in PDB_FT_CONFLICTS (varint k, then k
+ *        keys strictly increasing in byte order, length 0 allowed), then columns  offset (delta,
+ *        scaled), kind (PDB_PROC_*), reg; then n hotlists, one per record in order, in
+ *        hotlist_pack()'s serialized form (version 1 or 2). Records are sorted by (offset, kind,
+ *        reg), strictly.
+ *        kind ARG: offset is a procedure entry (a call's target), reg 16-21 (a0-a5) or 48-53
+ *        (f16-f21), the hotlist of the register's values at entry; RET: offset is a ret
+ *        instruction, reg 0 (v0) or 32 (f0), the values it returned (a reader maps the ret to
+ *        its procedure); CALLER: offset is a procedure entry, reg 26, the hotlist of the calling
+ *        instructions, each value (i + 1) << 48 | caller offset, i (< k) indexing the key table:
+ *        the image holding the call and its offset there (the empty key: not attributed to an
+ *        image, the offset is the raw pc), offset < 2^48, not scaled. A hotlist's n counts the
+ *        entries (calls, rets) interpreted: a procedure's entry count is the n of its CALLER or
+ *        of any ARG hotlist. Merges merge the hotlists (hotlist_merge: tau compensation).
  *   PDB_FT_CONFLICTS: a key table, then columns. Key table: varint k (<= n), then k entries
  *        (varint length 0 .. PDB_KEY_MAX, that many bytes), strictly increasing in byte order;
  *        length 0 is the empty key, meaning the prior access was not attributed to an image and
@@ -144,8 +161,8 @@
  *   PDB_FT_MANIFEST (version >= 3): n rows sorted by key, strictly; each row: key (varint length
  *        1..PDB_KEY_MAX, bytes: a valid key or "unknown"), tables (varint, not 0: bit e for
  *        <EVENT>.prof of event e (e < PDB_EV_MAX), then bits 32 values.prof, 33 latency.prof,
- *        34 conflicts.prof, 35 vcount.prof, 37 profileme.prof, for "unknown" bit 36
- *        unknown.prof, and only those).
+ *        34 conflicts.prof, 35 vcount.prof, 37 profileme.prof, 38 procs.prof, for "unknown"
+ *        bit 36 unknown.prof, and only those).
  *   Trailing bytes after the last column are damage.
  *
  * PERIODS. A sample stands for "period" events, the period being drawn uniformly from the
@@ -292,6 +309,7 @@ enum pdb_ftype {
 	PDB_FT_MANIFEST = 9, /* version >= 3 */
 	PDB_FT_JOURNAL = 10, /* version >= 3: DIR/journal (TRANSACTIONS) */
 	PDB_FT_PROFILEME = 11, /* version >= 3: profileme.prof */
+	PDB_FT_PROCS = 12, /* version >= 3: procs.prof */
 	PDB_FT_NR,
 };
 
@@ -360,6 +378,15 @@ struct pdb_profileme {
 				      * interval) */
 };
 
+/* Procedure observations (PDB_FT_PROCS; the sampler's VS_PROC_* values). */
+enum pdb_proc_kind {
+	PDB_PROC_ARG = 1, /* an argument register at entry; reg 16-21, 48-53 */
+	PDB_PROC_RET = 2, /* the return register at a ret; reg 0, 32 */
+	PDB_PROC_CALLER = 3, /* the calling instruction; reg 26 */
+};
+#define PDB_PROC_KEY_SHIFT 48 /* caller values: (key id + 1) << 48 | offset */
+#define PDB_PROC_OFF_MAX ((1ull << PDB_PROC_KEY_SHIFT) - 1)
+
 /* One image of an epoch's index. */
 struct pdb_image {
 	char key[PDB_KEY_MAX + 1]; /* directory name, NUL-terminated */
@@ -420,6 +447,19 @@ int pdb_prof_add_profileme(struct pdb_prof *p, uint64_t offset, const struct pdb
 /* 0 when pme keeps the rules of PDB_FT_PROFILEME (*samples: its samples), else -EINVAL with
  * *why. */
 int pdb_profileme_check(const struct pdb_profileme *pme, uint64_t *samples, const char **why);
+/* True when procs.prof may hold (kind, reg) (PDB_FT_PROCS). */
+bool pdb_proc_reg_ok(unsigned int kind, unsigned int reg);
+/*
+ * Merge h (validated) into the hotlist (offset, kind, reg) (a copy when there is none). For
+ * PDB_PROC_CALLER each value must be one pdb_prof_caller_value() gave for p, else -EINVAL.
+ */
+int pdb_prof_add_proc(struct pdb_prof *p, uint64_t offset, unsigned int kind, unsigned int reg,
+		      const struct hotlist *h);
+/* The CALLER hotlist value of a call at off in image key ("": off is a raw pc): 0, -ERANGE
+ * (off >= 2^48), -EINVAL (bad key) or -ENOMEM. */
+int pdb_prof_caller_value(struct pdb_prof *p, const char *key, uint64_t off, uint64_t *v);
+/* The image key ("" when not attributed) and offset of a CALLER value of p; -EINVAL if bad. */
+int pdb_prof_caller_decode(const struct pdb_prof *p, uint64_t v, const char **key, uint64_t *off);
 /*
  * prior_key: the image key of the earlier access ("" when unattributed: prior_offset is its pc).
  * kind: PDB_CNF_*. count 0 is a no-op. dist_min >= 1; the smaller is kept.
@@ -499,6 +539,14 @@ struct pdb_pme {
 /* The ProfileMe table sorted by offset (malloc'd; NULL, 0 when empty). 0 or -ENOMEM. */
 int pdb_prof_profileme(const struct pdb_prof *p, struct pdb_pme **out, size_t *n);
 int pdb_prof_conflicts(const struct pdb_prof *p, struct pdb_conflict **out, size_t *n);
+struct pdb_proc {
+	uint64_t offset;
+	uint32_t kind; /* PDB_PROC_* */
+	uint32_t reg;
+	struct hotlist h; /* CALLER: values for pdb_prof_caller_decode() */
+};
+/* The procs table sorted by (offset, kind, reg) (malloc'd; NULL, 0 when empty). */
+int pdb_prof_procs(const struct pdb_prof *p, struct pdb_proc **out, size_t *n);
 int pdb_prof_unknowns(const struct pdb_prof *p, struct pdb_unknown **out, size_t *n);
 
 /* --- the database (pdb_db.c) --- */

@@ -255,6 +255,85 @@ out_free:
 	return err;
 }
 
+/* The key table of a procs file: the keys CALLER values use, in byte order (fidx: id -> index). */
+static int enc_proc_keys(struct enc *e, const struct pdb_prof *p, const void *const *v, size_t n,
+			 uint32_t *fidx)
+{
+	struct key_order *used = pdb_calloc(p->nkeys + 1, sizeof(*used));
+	uint32_t nused = 0, i;
+	size_t j;
+
+	if (!used)
+		return -ENOMEM;
+	for (i = 0; i < p->nkeys; i++)
+		fidx[i] = UINT32_MAX;
+	for (j = 0; j < n; j++) {
+		const struct pdb_e_proc *x = v[j];
+
+		for (i = 0; x->kind == PDB_PROC_CALLER && i < x->h.used; i++) {
+			uint32_t id = (uint32_t)(x->h.value[i] >> PDB_PROC_KEY_SHIFT) - 1;
+
+			if (fidx[id] == UINT32_MAX) {
+				fidx[id] = 0;
+				used[nused].key = p->keys[id];
+				used[nused++].id = id;
+			}
+		}
+	}
+	qsort(used, nused, sizeof(*used), cmp_key_order);
+	pdb_wbuf_varint(&e->b, nused);
+	for (i = 0; i < nused; i++) {
+		size_t len = strlen(used[i].key);
+
+		fidx[used[i].id] = i;
+		pdb_wbuf_varint(&e->b, len);
+		pdb_wbuf_bytes(&e->b, used[i].key, len);
+	}
+	free(used);
+	return 0;
+}
+
+static int enc_procs(struct enc *e, const struct pdb_prof *p)
+{
+	const struct pdb_map *m = &p->t[PDB_T_PROCS];
+	uint8_t packed[HOTLIST_PACKED_MAX];
+	uint32_t *fidx = NULL;
+	const void **v;
+	size_t j;
+	int err = pdb_map_sorted(m, pdb_cmp_proc, &v);
+
+	if (err)
+		return err;
+	fidx = pdb_calloc(p->nkeys + 1, sizeof(*fidx));
+	err = fidx ? enc_proc_keys(e, p, v, m->n, fidx) : -ENOMEM;
+	if (err)
+		goto out_free;
+	if (aligned4(v, m->n, FIELD(struct pdb_e_proc, off)))
+		e->flags |= PDB_FL_ALIGN4;
+	put_offsets(e, v, m->n, FIELD(struct pdb_e_proc, off), false);
+	put_column(e, v, m->n, FIELD(struct pdb_e_proc, kind), 4, 0);
+	put_column(e, v, m->n, FIELD(struct pdb_e_proc, reg), 4, 0);
+	for (j = 0; j < m->n; j++) {
+		const struct pdb_e_proc *x = v[j];
+		struct hotlist h = x->h;
+		int len;
+
+		if (x->kind == PDB_PROC_CALLER)
+			pdb_proc_remap(&h, fidx, p->nkeys);
+		len = hotlist_pack(&h, packed, sizeof(packed));
+		if (len < 0) {
+			err = -EINVAL;
+			goto out_free;
+		}
+		pdb_wbuf_bytes(&e->b, packed, (size_t)len);
+	}
+	e->n = m->n;
+out_free:
+	free(fidx);
+	free(v);
+	return err;
+}
+
 static int enc_unknown(struct enc *e, const struct pdb_map *m)
 {
 	const void **v;
@@ -363,6 +442,8 @@ int pdb_encode_table(const struct pdb_prof *p, unsigned int t, const struct pdb_
 		err = enc_latency(&e, &p->t[t]);
 	else if (t == PDB_T_PROFILEME)
 		err = enc_profileme(&e, &p->t[t]);
+	else if (t == PDB_T_PROCS)
+		err = enc_procs(&e, p);
 	else if (t == PDB_T_CONFLICTS)
 		err = enc_conflicts(&e, p);
 	else
@@ -380,11 +461,13 @@ int pdb_encode(const struct pdb_prof *p, unsigned int type, unsigned int event, 
 		[PDB_FT_VALUES] = PDB_T_VALUES,	      [PDB_FT_LATENCY] = PDB_T_LATENCY,
 		[PDB_FT_CONFLICTS] = PDB_T_CONFLICTS, [PDB_FT_VCOUNT] = PDB_T_VCOUNT,
 		[PDB_FT_UNKNOWN] = PDB_T_UNKNOWN,     [PDB_FT_PROFILEME] = PDB_T_PROFILEME,
+		[PDB_FT_PROCS] = PDB_T_PROCS,
 	};
 
 	if (type == PDB_FT_SAMPLES)
 		return event < PDB_EV_MAX ? pdb_encode_table(p, event, NULL, buf, len) : -EINVAL;
-	if ((type < PDB_FT_VALUES || type > PDB_FT_UNKNOWN) && type != PDB_FT_PROFILEME)
+	if ((type < PDB_FT_VALUES || type > PDB_FT_UNKNOWN) && type != PDB_FT_PROFILEME &&
+	    type != PDB_FT_PROCS)
 		return -EINVAL;
 	return pdb_encode_table(p, table_of_type[type], NULL, buf, len);
 }
@@ -530,6 +613,7 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 		[PDB_FT_VCOUNT] = PDB_T_VCOUNT,
 		[PDB_FT_UNKNOWN] = PDB_T_UNKNOWN,
 		[PDB_FT_PROFILEME] = PDB_T_PROFILEME,
+		[PDB_FT_PROCS] = PDB_T_PROCS,
 		[PDB_FT_INDEX] = -1,
 		[PDB_FT_ORIGINS] = -1,
 		[PDB_FT_MANIFEST] = -1,
@@ -580,7 +664,7 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 							  "a profile table");
 	if ((h->type == PDB_FT_ORIGINS && version < 2) ||
 	    ((h->type == PDB_FT_MANIFEST || h->type == PDB_FT_JOURNAL ||
-	      h->type == PDB_FT_PROFILEME) &&
+	      h->type == PDB_FT_PROFILEME || h->type == PDB_FT_PROCS) &&
 	     version < 3))
 		return AX_CORRUPT(err, name, 6, "file type %u in a version %u file", h->type,
 				  version);
@@ -952,20 +1036,25 @@ static int parse_values(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
 	return err;
 }
 
-static int parse_conflicts(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
+/*
+ * A key table (PDB_FT_CONFLICTS, PDB_FT_PROCS): varint k <= max, k keys strictly increasing,
+ * each interned in p; *fidx (malloc'd, k + 1 entries) maps the file's index to p's key id.
+ */
+static int read_keys(struct pctx *c, uint64_t max, struct pdb_prof *p, uint32_t **fidxp,
+		     uint64_t *nkeysp)
 {
 	char prev[PDB_KEY_MAX + 1] = "", key[PDB_KEY_MAX + 1];
-	uint32_t *fidx = NULL;
+	uint32_t *fidx;
 	uint64_t nkeys, i;
-	struct cols k = { 0 };
 	int err = 0;
 
+	*fidxp = NULL;
 	if (pdb_varint(c->p, c->len, &c->pos, &nkeys))
 		return PDB_CORRUPT_IN(c, c->pos, "bad key count");
-	if (nkeys == 0 || nkeys > h->n)
+	if (nkeys > max)
 		return PDB_CORRUPT_IN(c, 0, "key count %llu for %llu records",
-				      (unsigned long long)nkeys, (unsigned long long)h->n);
-	fidx = pdb_malloc(nkeys * sizeof(*fidx));
+				      (unsigned long long)nkeys, (unsigned long long)max);
+	fidx = pdb_malloc((nkeys + 1) * sizeof(*fidx));
 	if (!fidx)
 		return ax_fail(c->err, -ENOMEM, "%s: out of memory", c->name);
 	for (i = 0; i < nkeys; i++) {
@@ -976,21 +1065,98 @@ static int parse_conflicts(struct pctx *c, const struct hdr *h, struct pdb_prof 
 		    len > c->len - c->pos) {
 			err = PDB_CORRUPT_IN(c, at, "bad length of key %llu",
 					     (unsigned long long)i);
-			goto out_free;
+			break;
 		}
 		memcpy(key, c->p + c->pos, len);
 		key[len] = 0;
 		if ((len && !pdb_key_is_valid(key)) || (i > 0 && strcmp(prev, key) >= 0)) {
 			err = PDB_CORRUPT_IN(c, c->pos, "key %llu invalid or out of order",
 					     (unsigned long long)i);
-			goto out_free;
+			break;
 		}
 		c->pos += len;
 		memcpy(prev, key, len + 1);
 		err = added(c, pdb_prof_intern(p, key, &fidx[i]));
 		if (err)
-			goto out_free;
+			break;
 	}
+	if (err) {
+		free(fidx);
+		return err;
+	}
+	*fidxp = fidx;
+	*nkeysp = nkeys;
+	return 0;
+}
+
+static int parse_procs(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
+{
+	struct cols k = { 0 };
+	uint32_t *fidx = NULL;
+	struct hotlist hl;
+	uint64_t nkeys, i;
+	int err;
+
+	err = read_keys(c, h->n, p, &fidx, &nkeys);
+	if (!err)
+		err = read_cols(c, h->n, 3, &k);
+	if (!err)
+		err = undelta(c, &k, 0, false, true);
+	if (!err && k.n > (c->len - c->pos) / HOTLIST_PACKED_SIZE(0))
+		err = PDB_CORRUPT_IN(c, c->pos, "%llu hotlists cannot fit the %zu bytes left",
+				     (unsigned long long)k.n, c->len - c->pos);
+	for (i = 0; !err && i < k.n; i++) {
+		const uint64_t *a = k.v + i, n = k.n;
+		const char *why = "?";
+		int r;
+
+		if (a[n] > 255 || a[2 * n] > 255 ||
+		    !pdb_proc_reg_ok((unsigned int)a[n], (unsigned int)a[2 * n])) {
+			err = PDB_CORRUPT_IN(c, col_pos(c, &k, 1, i),
+					     "record %llu: kind %llu with register %llu",
+					     (unsigned long long)i, (unsigned long long)a[n],
+					     (unsigned long long)a[2 * n]);
+			break;
+		}
+		/* Strictly increasing (offset, kind, reg). */
+		if (i > 0 && a[0] == a[-1] &&
+		    (a[n] < a[n - 1] || (a[n] == a[n - 1] && a[2 * n] <= a[2 * n - 1]))) {
+			err = PDB_CORRUPT_IN(c, col_pos(c, &k, 0, i), "record %llu out of order",
+					     (unsigned long long)i);
+			break;
+		}
+		r = hotlist_unpack_why(&hl, c->p + c->pos, c->len - c->pos, &why);
+		if (r >= 0 && a[n] == PDB_PROC_CALLER &&
+		    (why = "a caller's key index is not in the key table",
+		     pdb_proc_remap(&hl, fidx, (uint32_t)nkeys)))
+			r = -EBADMSG;
+		if (r < 0) {
+			err = PDB_CORRUPT_IN(c, c->pos, "hotlist of record %llu: %s",
+					     (unsigned long long)i, why);
+			break;
+		}
+		c->pos += (size_t)r;
+		err = added(c, pdb_prof_add_proc(p, a[0], (unsigned int)a[n],
+						 (unsigned int)a[2 * n], &hl));
+	}
+	free(k.v);
+	free(fidx);
+	return err;
+}
+
+static int parse_conflicts(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
+{
+	uint32_t *fidx = NULL;
+	uint64_t nkeys, i;
+	struct cols k = { 0 };
+	int err = 0;
+
+	err = read_keys(c, h->n, p, &fidx, &nkeys);
+	if (!err && nkeys == 0)
+		err = PDB_CORRUPT_IN(c, 0, "key count 0 for %llu records",
+				     (unsigned long long)h->n);
+	if (err)
+		goto out_free;
 	err = read_cols(c, h->n, 6, &k);
 	if (!err)
 		err = undelta(c, &k, 0, false, true);
@@ -1137,6 +1303,8 @@ int pdb_parse_table(const void *buf, size_t len, const char *name, int want,
 		ret = parse_latency(&c, &h, p);
 	else if (h.table == PDB_T_PROFILEME)
 		ret = parse_profileme(&c, &h, p);
+	else if (h.table == PDB_T_PROCS)
+		ret = parse_procs(&c, &h, p);
 	else if (h.table == PDB_T_CONFLICTS)
 		ret = parse_conflicts(&c, &h, p);
 	else

@@ -138,6 +138,7 @@ enum pdb_table {
 	PDB_T_VCOUNT,
 	PDB_T_UNKNOWN,
 	PDB_T_PROFILEME, /* after UNKNOWN: manifest bits are table ids (pdb.h MANIFEST) */
+	PDB_T_PROCS,
 	PDB_T_NR,
 };
 #define PDB_T_BIT(t) (1ull << (t))
@@ -162,6 +163,12 @@ struct pdb_e_lat {
 struct pdb_e_pme {
 	uint64_t off;
 	struct pdb_profileme pme;
+};
+struct pdb_e_proc { /* key: off, kind, reg (16 bytes) */
+	uint64_t off;
+	uint32_t kind;
+	uint32_t reg;
+	struct hotlist h;
 };
 struct pdb_e_cnf { /* key: load_off, prior_off, keyid, kind (24 bytes) */
 	uint64_t load_off;
@@ -209,6 +216,9 @@ int pdb_latency_check(const struct pdb_latency *lat, uint64_t *loads);
 /* Comparators on map entries (for pdb_map_sorted). */
 int pdb_cmp_off(const void *a, const void *b); /* entries starting with a u64 offset */
 int pdb_cmp_unk(const void *a, const void *b);
+int pdb_cmp_proc(const void *a, const void *b); /* (off, kind, reg) */
+/* Rewrite the key ids of CALLER values: id -> map[id] (ids < nmap, else -EINVAL). */
+int pdb_proc_remap(struct hotlist *h, const uint32_t *map, uint32_t nmap);
 /* Conflicts sorted by (load_off, key string, prior_off, kind). */
 int pdb_prof_sorted_cnf(const struct pdb_prof *p, const struct pdb_e_cnf ***out);
 

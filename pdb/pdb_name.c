@@ -127,6 +127,7 @@ static const char *const table_names[] = {
 	[PDB_T_VCOUNT - PDB_EV_MAX] = "vcount.prof",
 	[PDB_T_UNKNOWN - PDB_EV_MAX] = "unknown.prof",
 	[PDB_T_PROFILEME - PDB_EV_MAX] = "profileme.prof",
+	[PDB_T_PROCS - PDB_EV_MAX] = "procs.prof",
 };
 
 const char *pdb_table_file(unsigned int t, char *buf)
@@ -176,6 +177,8 @@ unsigned int pdb_table_type(unsigned int t, unsigned int *event)
 		return PDB_FT_VCOUNT;
 	case PDB_T_PROFILEME:
 		return PDB_FT_PROFILEME;
+	case PDB_T_PROCS:
+		return PDB_FT_PROCS;
 	default:
 		return PDB_FT_UNKNOWN;
 	}

@@ -39,6 +39,7 @@ struct pdb_prof *pdb_prof_new(void)
 	pdb_map_init(&p->t[PDB_T_VCOUNT], 8, sizeof(struct pdb_e_count));
 	pdb_map_init(&p->t[PDB_T_UNKNOWN], 16, sizeof(struct pdb_e_unk));
 	pdb_map_init(&p->t[PDB_T_PROFILEME], 8, sizeof(struct pdb_e_pme));
+	pdb_map_init(&p->t[PDB_T_PROCS], 16, sizeof(struct pdb_e_proc));
 	pdb_map_init(&p->keyhash, 8, sizeof(struct pdb_e_keyhash));
 	hotlist_rng_seed(&p->rng, PROF_RNG_SEED);
 	return p;
@@ -433,6 +434,27 @@ int pdb_prof_add_unknown(struct pdb_prof *p, uint32_t pid, uint64_t pc, unsigned
 	return 0;
 }
 
+/* One procs entry of src into dst: CALLER values re-keyed to dst's key ids. */
+static int merge_proc(struct pdb_prof *dst, const struct pdb_prof *src, const struct pdb_e_proc *e)
+{
+	struct hotlist h = e->h;
+	uint32_t i, id;
+	int err;
+
+	for (i = 0; e->kind == PDB_PROC_CALLER && i < h.used; i++) {
+		uint64_t sid = h.value[i] >> PDB_PROC_KEY_SHIFT;
+
+		if (sid == 0 || sid > src->nkeys)
+			return -EINVAL;
+		err = pdb_prof_intern(dst, src->keys[sid - 1], &id);
+		if (err)
+			return err;
+		h.value[i] =
+			(uint64_t)(id + 1) << PDB_PROC_KEY_SHIFT | (h.value[i] & PDB_PROC_OFF_MAX);
+	}
+	return pdb_prof_add_proc(dst, e->off, e->kind, e->reg, &h);
+}
+
 static int merge_table(struct pdb_prof *dst, const struct pdb_prof *src, unsigned int t)
 {
 	const struct pdb_map *m = &src->t[t];
@@ -464,6 +486,8 @@ static int merge_table(struct pdb_prof *dst, const struct pdb_prof *src, unsigne
 			const struct pdb_e_pme *e = v;
 
 			err = pdb_prof_add_profileme(dst, e->off, &e->pme);
+		} else if (t == PDB_T_PROCS) {
+			err = merge_proc(dst, src, v);
 		} else if (t == PDB_T_CONFLICTS) {
 			const struct pdb_e_cnf *e = v;
 			uint32_t id;

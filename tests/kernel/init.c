@@ -792,6 +792,72 @@ static void run_mode(int fd, unsigned int mode, int reps)
 	    (long long)(sampled_ns / 1000000));
 }
 
+/* ---- phase 3b: procedure observers (issue 19) ---- */
+
+/*
+ * callargs (workloads/callargs.c: planted arguments and callers) under vprof with every sample
+ * interpreted, 32 instructions each, a 10,000-11,000-cycle period: REPS times each, interleaved,
+ * sampling off, on with the default observers (values, latency, vcount), and on with
+ * +args,callers. The records of the last go to records-procs.bin (kt_check finds the planted
+ * values and callers there); procs-runs.txt has one line per run ("<tag> callargs <rep> <pid>
+ * <status> <ns>", tag procs-off, procs-vprof, procs-args) for the extra observers' overhead.
+ */
+static void test_procs(int fd, int reps)
+{
+	static const struct wl ca = { "callargs", { "/wl/callargs", NULL }, NULL };
+	static const char *const tag[3] = { "procs-off", "procs-vprof", "procs-args" };
+	char name[96], ref[64];
+	struct vs_config cfg[3];
+	FILE *f;
+	int out, r, k, st;
+	int64_t ns;
+	pid_t pid;
+
+	if (access(ca.argv[0], X_OK))
+		return;
+	vs_config_default(&cfg[1], VS_MODE_VPROF);
+	cfg[1].period[VS_EV_CYCLES].lo = 10000;
+	cfg[1].period[VS_EV_CYCLES].hi = 11000;
+	cfg[1].buf_bytes = BUF_BYTES;
+	cfg[1].seed = 0x5eed0019u;
+	cfg[1].interp_num = 1;
+	cfg[1].interp_den = 1;
+	cfg[1].interp_budget = 32;
+	cfg[2] = cfg[1];
+	cfg[2].gather |= VS_GATHER_ARGS | VS_GATHER_CALLERS;
+	cfg[0] = cfg[1];
+	out = open(OUT "/records-procs.bin", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	f = fopen(OUT "/procs-runs.txt", "w");
+	if (!check(out >= 0 && f, "procs.files", "errno %d", errno))
+		return;
+	for (r = 0; r < reps; r++)
+		for (k = 0; k < 3; k++) {
+			snprintf(name, sizeof(name), "procs.%s.set_config", tag[k]);
+			if (!check(!xioctl(fd, VS_IOC_SET_CONFIG, &cfg[k]), name, "errno %d",
+				   errno))
+				continue;
+			if (k && xioctl(fd, VS_IOC_START, NULL))
+				check(false, "procs.start", "errno %d", errno);
+			st = run_wl(&ca, &ns, &pid);
+			if (k)
+				xioctl(fd, VS_IOC_STOP, NULL);
+			xioctl(fd, VS_IOC_FLUSH, NULL);
+			drain(fd, k == 2 ? out : -1);
+			fprintf(f, "%s callargs %d %d %d %lld\n", tag[k], r, (int)pid, st,
+				(long long)ns);
+			if (r == 0 && k == 0)
+				copy_file("/tmp/run.out", OUT "/procs.callargs.out");
+			snprintf(ref, sizeof(ref), OUT "/procs.callargs.out");
+			snprintf(name, sizeof(name), "output.%s.callargs.%d", tag[k], r);
+			check(st == 0 && same_file("/tmp/run.out", ref, NULL), name,
+			      "exit status %d or stdout differs from the first run", st);
+		}
+	fclose(f);
+	close(out);
+	check_records(OUT "/records-procs.bin", "records.procs.valid");
+	say("procedure observers: callargs %d times off, vprof, vprof+args,callers", reps);
+}
+
 /* The interpretations changed registers in every place the driver writes back. */
 static void test_glue_paths(int fd)
 {
@@ -1025,6 +1091,7 @@ int main(void)
 		/* Phase 3. */
 		for (i = 0; i < 3; i++)
 			run_mode(fd, (unsigned int)i, reps);
+		test_procs(fd, reps);
 		test_glue_paths(fd);
 		close(fd);
 	}

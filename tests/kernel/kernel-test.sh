@@ -57,7 +57,7 @@ scripts/install-deps --kernel
 kdir=$(scripts/kernel-tree "${KDIR:-$build/kernel/linux}")
 BUILD=$build scripts/build-modules "$kdir"
 targets="$build/tests/kernel/kt_check $out/init $out/regcheck"
-for w in $wls; do targets="$targets $build/workloads/$w"; done
+for w in $wls callargs; do targets="$targets $build/workloads/$w"; done
 # shellcheck disable=SC2086
 make -s --no-print-directory BUILD="$build" $targets
 
@@ -65,7 +65,7 @@ make -s --no-print-directory BUILD="$build" $targets
 set -- "/init=$out/init" "/modules/axp_interp.ko=$build/modules/axp_interp.ko" \
 	"/modules/axprof.ko=$build/modules/axprof.ko"
 for w in $wls; do set -- "$@" "/wl/$w=$build/workloads/$w"; done
-set -- "$@" "/wl/regcheck=$out/regcheck"
+set -- "$@" "/wl/regcheck=$out/regcheck" "/wl/callargs=$build/workloads/callargs"
 real=""
 if [ -x "$build/workloads/bzip2" ] && [ -x "$build/workloads/gzip" ]; then
 	# A deterministic 1 MB input: C source text, as compressible as SPEC's.
@@ -167,6 +167,9 @@ for w in $wls regcheck regcheck-sig $real; do
 		awk '{ for (i = 1; i < NF; i++) if ($i == ".text") { print $(i + 2), $(i + 4); exit } }')
 	printf '%s 0x%s 0x%x\n' "$w" "$addr" $((0x$addr + 0x$size)) >>"$out/text-ranges.txt"
 done
+# callargs' procedures for kt_check's procedure-observer checks (issue 19).
+alpha-linux-gnu-nm "$build/workloads/callargs" | awk '$2 ~ /^[Tt]$/ { print $3, "0x" $1 }' \
+	>"$out/results/callargs-syms.txt"
 if [ -f "$out/results/runs.txt" ]; then
 	if "$build/tests/kernel/kt_check" "$out/results" "$out/text-ranges.txt" >"$out/kt_check.txt"; then
 		say "$(grep -c '^CHECK .* ok$' "$out/kt_check.txt") host checks passed (records valid, samples in each workload's .text, hotlists, conflicts)"

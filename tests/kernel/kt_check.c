@@ -11,7 +11,8 @@
  *  - in every mode, each compute workload (all but syscalls and exitcode, which are mostly
  *    ld.so and glibc start-up) has user samples whose pid is one of its runs and whose pc lies
  *    in its .text;
- *  - vprof: hotlist records exist; vreplay: conflict records exist.
+ *  - vprof: hotlist records exist; vreplay: conflict records exist;
+ *  - callargs' planted arguments, return values and callers in records-procs.bin (kt_procs.c).
  * Then prints, per mode and workload, the run time with sampling on against sampling off (the
  * minimum of the repetitions of each, run interleaved) next to the published slowdowns, and the
  * interrupt rate actually reached. Exit 0 when every check passed, 1 otherwise, 2 on usage.
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kt_procs.h"
 #include "vs_abi.h"
 
 #define MAX_WL 16
@@ -362,6 +364,7 @@ int main(int argc, char **argv)
 	printf("\n(mean over the compute workloads; published: value-sampling slides, SPEC CPU2000 "
 	       "integer on Alpha hardware; here: qemu-system-alpha software emulation, hrtimer "
 	       "source)\n");
+	nfail += kt_check_procs(argv[1]);
 	printf("kt_check: %d checks failed\n", nfail);
 	return nfail ? 1 : 0;
 }

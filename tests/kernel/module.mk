@@ -7,10 +7,10 @@ KT_INIT := $(BUILD)/kernel-test/init
 TEST_PROGS += $(KT_CHECK) $(KT_INIT)
 CHECK_STEPS += tests/kernel/kernel-test.sh
 
-$(KT_CHECK): tests/kernel/kt_check.c $(LIB)
+$(KT_CHECK): tests/kernel/kt_check.c tests/kernel/kt_procs.c tests/kernel/kt_procs.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(WARN) $(CFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(INCS) -o $@ $(filter %.c,$^) $(LIB) $(LDLIBS)
 
 KT_INIT_SRCS := tests/kernel/init.c kmod/sampler/vs_abi.c hotlist/hotlist.c
 $(KT_INIT): $(KT_INIT_SRCS) kmod/sampler/linux/axprof_ioctl.h kmod/sampler/vs_abi.h hotlist/hotlist.h

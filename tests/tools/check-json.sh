@@ -7,7 +7,7 @@
 # is recorded too: report, annotate, topstalls, dis and axprofd (a database path with the byte)
 # must still write valid JSON (the byte becomes U+FFFD).
 . "$(dirname "$0")/lib.sh"
-need "$axprof" "$bin/axprofd" "$bin/vprof" "$bin/vreplay" "$bin/axeval" "$wl/semiinv" "$wl/storeload" "$wl/copy" "$wl/forkwork" "$wl/hotspots"
+need "$axprof" "$bin/axprofd" "$bin/vprof" "$bin/vreplay" "$bin/axeval" "$wl/semiinv" "$wl/storeload" "$wl/copy" "$wl/forkwork" "$wl/hotspots" "$wl/callargs"
 command -v python3 >/dev/null || { echo "check-json: python3 needed"; exit 1; }
 doc=$top/docs/axprof-json.7
 out=$tmp/out
@@ -58,6 +58,10 @@ j profileme.json profileme "$axprof" profileme -d "$tmp/pm" --json -n 5
 j_err record-pme.json record $rec -d "$tmp/pm2" --mode profileme --cpu ev6 --json -- "$wl/copy"
 j vprof.json vprof "$bin/vprof" -d "$tmp/vp" --json
 j vprof-latency.json vprof "$bin/vprof" -d "$tmp/vp" --latency --json
+$rec -q -d "$tmp/ca" --mode vprof --period 2000-2200 --share 1/1 --budget 32 \
+	--observe args,callers -- "$wl/callargs" 20000 >/dev/null
+j vprof-args.json vprof "$bin/vprof" -d "$tmp/ca" --args --fp --json
+j vprof-callers.json vprof "$bin/vprof" -d "$tmp/ca" --callers --json
 j vreplay.json vreplay "$bin/vreplay" -d "$tmp/vr" --json
 j cfg.json cfg "$axprof" cfg --json "$wl/semiinv"
 j cfg-proc.json cfg "$axprof" cfg --json "$wl/semiinv" si_table_lookup

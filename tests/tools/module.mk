@@ -37,3 +37,5 @@ CHECK_STEPS += tests/tools/check-san-tools.sh
 CHECK_STEPS += tests/tools/check-limits.sh
 # Symbols everywhere: vreplay names a conflict partner in another image by that image's symbol.
 CHECK_STEPS += tests/tools/check-symbols.sh
+# vprof --args/--callers on callargs' planted arguments and callers, against --proc-truth.
+CHECK_STEPS += tests/tools/check-planted-args.sh

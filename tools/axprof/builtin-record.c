@@ -62,6 +62,7 @@ struct rec_opts {
 	const char *db;
 	const char *truth; /* machine ground truth */
 	const char *value_truth; /* exact value histograms */
+	const char *proc_truth; /* exact argument, return and caller histograms */
 	const char *save; /* hosted: a copy of the drained record stream */
 	const char *sysroot;
 	const char *confine; /* hosted: --confine DIR (implies --hosted) */
@@ -119,6 +120,8 @@ static void usage(FILE *f)
 		"                        a CPU with replay traps (ev6, the 21264)\n"
 		"  --truth FILE          hosted: write the machine's ground-truth file\n"
 		"  --value-truth FILE    hosted: write exact per-pc value histograms of PROG's own code\n"
+		"  --proc-truth FILE     hosted: write exact argument, return and caller histograms of\n"
+		"                        the calls and rets in PROG's own code\n"
 		"  --save-records FILE   hosted: also write the drained driver records to FILE and the\n"
 		"                        image-map events to FILE.maps (axprofd --device FILE --maps\n"
 		"                        FILE.maps replays them)\n"
@@ -218,6 +221,7 @@ enum {
 	O_CPU = 256,
 	O_TRUTH,
 	O_VTRUTH,
+	O_PTRUTH,
 	O_SAVE,
 	O_SYSROOT,
 	O_CONFINE,
@@ -262,6 +266,9 @@ static int record_opt(struct rec_opts *o, int c, const char *arg)
 		return 0;
 	case O_VTRUTH:
 		o->value_truth = arg;
+		return 0;
+	case O_PTRUTH:
+		o->proc_truth = arg;
 		return 0;
 	case O_SAVE:
 		o->save = arg;
@@ -310,6 +317,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ "cpus", required_argument, NULL, O_CPUS },
 		{ "truth", required_argument, NULL, O_TRUTH },
 		{ "value-truth", required_argument, NULL, O_VTRUTH },
+		{ "proc-truth", required_argument, NULL, O_PTRUTH },
 		{ "save-records", required_argument, NULL, O_SAVE },
 		{ "sysroot", required_argument, NULL, O_SYSROOT },
 		{ "confine", required_argument, NULL, O_CONFINE },
@@ -737,9 +745,11 @@ static int hosted_sampler(struct rec *r)
 	so.tick_priv = r;
 	so.on_fork = on_fork;
 	so.fork_priv = r;
-	if (r->o.value_truth && r->text_lo < r->text_hi) {
+	if ((r->o.value_truth || r->o.proc_truth) && r->text_lo < r->text_hi) {
 		so.truth_lo = r->text_lo;
 		so.truth_hi = r->text_hi;
+		so.truth = (r->o.value_truth ? MACH_TRUTH_VALUES : 0) |
+			   (r->o.proc_truth ? MACH_TRUTH_PROCS : 0);
 	}
 	ret = mach_sampler_new(&r->s, r->m, &so);
 	if (ret == -EOPNOTSUPP && (so.cfg.events & (1u << VS_EV_REPLAYS))) {
@@ -781,6 +791,14 @@ static void hosted_truth(struct rec *r)
 		ret = mach_truth_write(r->m, r->o.truth);
 		if (ret) {
 			fprintf(stderr, "axprof record: cannot write %s: %s\n", r->o.truth,
+				strerror(-ret));
+			r->store_err = ret;
+		}
+	}
+	if (r->o.proc_truth) {
+		ret = mach_sampler_proc_truth_write(r->s, r->o.proc_truth);
+		if (ret) {
+			fprintf(stderr, "axprof record: cannot write %s: %s\n", r->o.proc_truth,
 				strerror(-ret));
 			r->store_err = ret;
 		}
@@ -1139,9 +1157,10 @@ int cmd_record(int argc, char **argv)
 	kernel = !r.o.hosted && !stat(r.o.device, &st) && S_ISCHR(st.st_mode);
 	if (!kernel)
 		hosted_defaults(&r.o);
-	if (kernel && (r.o.truth || r.o.value_truth || r.o.save)) {
-		fprintf(stderr, "axprof record: --truth, --value-truth and --save-records need the "
-				"hosted machine (--hosted)\n");
+	if (kernel && (r.o.truth || r.o.value_truth || r.o.proc_truth || r.o.save)) {
+		fprintf(stderr,
+			"axprof record: --truth, --value-truth, --proc-truth and --save-records need the "
+			"hosted machine (--hosted)\n");
 		return 2;
 	}
 	if (r.o.cfg.mode == VS_MODE_PROFILEME) {

@@ -11,6 +11,7 @@
 #include "tl_view.h"
 #include "hotlist.h"
 #include "vp_class.h"
+#include "vprof.h"
 
 /*
  * The value-sampling slides' reports: "A value profile" (per instruction: samples, the
@@ -35,7 +36,7 @@
  *    estimate's correction removes its mean, not its spread: sd tau-term = sqrt(tau (tau - 1)) / n.
  * The half-width is sqrt(wilson^2 + (z sd)^2) around the Wilson centre, clamped to [0, 1].
  */
-static void share_ci(const struct hotlist *h, uint64_t estimate, double *lo, double *hi)
+void vp_share_ci(const struct hotlist *h, uint64_t estimate, double *lo, double *hi)
 {
 	double n = (double)h->n, t = (double)h->tau, p, z2n, c, wb, wh, w;
 
@@ -63,6 +64,8 @@ struct vp {
 	unsigned int event; /* samples column */
 	bool latency;
 	bool all_classes; /* --all: invariants by construction too, labelled */
+	struct vp_args_opts args; /* --args, --callers */
+	bool args_mode;
 	struct tl_ropts ro;
 	struct ax_json j;
 };
@@ -81,7 +84,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: vprof [-d DIR] [--epoch N] [--image I] [--proc P] [--min-share X] [--latency]\n"
-		"             [--values K] [-n N] [--percent-limit P] [--min-samples N] [--json]\n\n"
+		"             [--values K] [-n N] [--percent-limit P] [--min-samples N] [--json]\n"
+		"       vprof --args|--callers [--proc P] [--fp] [--invariant X] [--min-n N] ...\n\n"
 		"Value profiles recorded by `axprof record --mode vprof`: for each instruction of the\n"
 		"profiled procedures, its samples, its text, and the most frequent values of its\n"
 		"destination register with their estimated shares (Gibbons-Matias hotlists) and\n"
@@ -95,11 +99,18 @@ static void usage(FILE *f)
 		"  --image I        only images whose key, path or file name is I\n"
 		"  --proc P         only procedure P (every instruction of it)\n"
 		"  --min-share X    semi-invariance threshold, 0 < X <= 1 (default 0.9)\n"
-		"  --min-n N        ... observed at least N times (default 10)\n"
+		"  --min-n N        ... observed at least N times (default 10; --args, --callers:\n"
+		"                   procedures with at least N interpreted entries)\n"
 		"  --latency        load latencies (D/S/B/M shares) instead of values\n"
 		"  --all            the summary lists invariants by construction too (constants,\n"
 		"                   literal loads, return addresses, loop-control compares),\n"
 		"                   each labelled with its class (default: data invariants only)\n"
+		"  --args           per procedure: top values of a0-a5 at entry and of v0 at its\n"
+		"                   rets (record with --observe +args), an \"invariant\" mark when\n"
+		"                   the top value's 95%% interval lies above X (--invariant)\n"
+		"  --callers        per procedure: its callers by share (--observe +callers)\n"
+		"  --fp             with --args: also f16-f21 and f0\n"
+		"  --invariant X    the invariant mark's threshold, 0 < X <= 1 (default 0.9)\n"
 		"  --values K       values shown per instruction, 1..%d (default 2)\n"
 		"  -n, --top N      procedures per image, by samples (default 10; 0: all)\n"
 		"  --percent-limit P  only procedures with at least P percent of their image's\n"
@@ -171,7 +182,7 @@ static void print_values(FILE *f, const struct vp *vp, const struct pdb_value *p
 	for (unsigned int i = 0; i < k; i++) {
 		double lo, hi;
 
-		share_ci(&pv->h, it[i].estimate, &lo, &hi);
+		vp_share_ci(&pv->h, it[i].estimate, &lo, &hi);
 		fprintf(f, "%s(%.2f%% [%.1f,%.1f] 0x%" PRIx64 ")", i ? " " : "",
 			it[i].share_ppm / 1e4, 100 * lo, 100 * hi, it[i].value);
 	}
@@ -226,7 +237,7 @@ static void json_values(struct vp *vp, const struct pdb_value *pv)
 	for (unsigned int i = 0; i < k; i++) {
 		double lo, hi;
 
-		share_ci(&pv->h, it[i].estimate, &lo, &hi);
+		vp_share_ci(&pv->h, it[i].estimate, &lo, &hi);
 		ax_json_obj_open(&vp->j, NULL);
 		ax_json_hex(&vp->j, "value", it[i].value);
 		ax_json_num(&vp->j, "share", it[i].share_ppm / 1e6, 6);
@@ -560,7 +571,7 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 					       .value = it.value,
 					       .share_ppm = it.share_ppm,
 					       .dest = t.val[k].dest };
-			share_ci(&t.val[k].h, it.estimate, &ss[n].lo, &ss[n].hi);
+			vp_share_ci(&t.val[k].h, it.estimate, &ss[n].lo, &ss[n].hi);
 			classify(&vc, &t, &ss[n]);
 			if (ss[n].cls.cls != AN_VC_DATA && !vp->all_classes) {
 				hidden++;
@@ -660,6 +671,35 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 	return 0;
 }
 
+/* --args, --callers: every selected image with procs records (vprof_args.c). */
+static int run_args(struct vp *vp, const struct tl_view_image **sel, size_t n)
+{
+	int ret;
+
+	vp->args.min_n = vp->min_n;
+	vp->args.nvalues = vp->nvalues;
+	vp->args.proc = vp->proc;
+	if (vp->ro.json) {
+		ax_json_doc_open(&vp->j, stdout, "vprof");
+		ax_json_str(&vp->j, "database", pdb_dir(vp->v.db));
+		ax_json_u64(&vp->j, "epoch", vp->v.epoch);
+		tl_view_json_skipped(&vp->j, &vp->v);
+		ax_json_str(&vp->j, "mode", vp->args.callers ? "callers" : "args");
+		ax_json_num(&vp->j, "invariant", vp->args.invariant, 6);
+		ax_json_u64(&vp->j, "min_n", vp->min_n);
+		ax_json_arr_open(&vp->j, "images");
+	} else {
+		printf("vprof: database %s, epoch %u\n\n", pdb_dir(vp->v.db), vp->v.epoch);
+	}
+	ret = vp_args_report(&vp->args, &vp->v, &vp->ro, sel, n, &vp->j);
+	if (!ret && vp->ro.json) {
+		ax_json_arr_close(&vp->j);
+		ax_json_doc_close(&vp->j);
+	}
+	free(sel);
+	return ret;
+}
+
 static int run(struct vp *vp)
 {
 	const struct tl_view_image **sel;
@@ -691,6 +731,8 @@ static int run(struct vp *vp)
 		if ((vp->latency ? nl : nv) || (vp->ro.image && *vp->ro.image))
 			sel[k++] = sel[i];
 	}
+	if (vp->args_mode)
+		return run_args(vp, sel, n);
 	if (vp->ro.json) {
 		ax_json_doc_open(&vp->j, stdout, "vprof");
 		ax_json_str(&vp->j, "database", pdb_dir(vp->v.db));
@@ -730,11 +772,19 @@ int main(int argc, char **argv)
 		{ "min-n", required_argument, NULL, 'N' },
 		{ "latency", no_argument, NULL, 'l' },
 		{ "values", required_argument, NULL, 'k' },
-		{ "all", no_argument, NULL, 'A' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "args", no_argument, NULL, 'A' },
+		{ "callers", no_argument, NULL, 'C' },
+		{ "fp", no_argument, NULL, 'F' },
+		{ "invariant", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct vp vp = { .min_share = 0.9, .min_n = 10, .nvalues = 2, .event = PDB_EV_CYCLES };
+	struct vp vp = { .min_share = 0.9,
+			 .min_n = 10,
+			 .nvalues = 2,
+			 .event = PDB_EV_CYCLES,
+			 .args = { .invariant = 0.9 } };
 	unsigned long u;
 	struct ax_error err;
 	char *end;
@@ -762,8 +812,30 @@ int main(int argc, char **argv)
 		case 'l':
 			vp.latency = true;
 			break;
-		case 'A':
+		case 'a':
 			vp.all_classes = true;
+			break;
+		case 'A':
+		case 'C':
+			if (vp.args_mode && vp.args.callers != (c == 'C')) {
+				fprintf(stderr, "vprof: --args and --callers are two views: one at "
+						"a time\n");
+				return 2;
+			}
+			vp.args_mode = true;
+			vp.args.callers = c == 'C';
+			break;
+		case 'F':
+			vp.args.fp = true;
+			break;
+		case 'I':
+			vp.args.invariant = strtod(optarg, &end);
+			if (end == optarg || *end ||
+			    !(vp.args.invariant > 0 && vp.args.invariant <= 1)) {
+				fprintf(stderr, "vprof: --invariant needs 0 < X <= 1, not '%s'\n",
+					optarg);
+				return 2;
+			}
 			break;
 		case 'N':
 			errno = 0;
@@ -796,6 +868,11 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc) {
 		fprintf(stderr, "vprof: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (vp.args_mode && vp.latency) {
+		fprintf(stderr, "vprof: --latency and --%s are two views: one at a time\n",
+			vp.args.callers ? "callers" : "args");
 		return 2;
 	}
 	ret = tl_view_open_ro(&vp.v, &vp.ro, &err);

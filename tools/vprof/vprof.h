@@ -1,0 +1,23 @@
+/* tools/vprof/vprof.h - what vprof.c shares with vprof_args.c (--args, --callers). */
+#ifndef VPROF_H
+#define VPROF_H
+
+#include "tl_view.h"
+
+/* The 95% confidence interval of a value's share in hotlist h (vprof.c). */
+void vp_share_ci(const struct hotlist *h, uint64_t estimate, double *lo, double *hi);
+
+struct vp_args_opts {
+	const char *proc; /* --proc: only this procedure */
+	bool callers; /* --callers, else --args */
+	bool fp; /* --fp: also f16-f21 and f0 */
+	unsigned int nvalues; /* --values */
+	double invariant; /* --invariant: lowest 95% bound of the top share for the mark */
+	uint64_t min_n; /* --min-n: procedures with fewer interpreted entries left out */
+};
+
+/* vprof --args / --callers over the images sel[0..n): text or JSON (j, opened by the caller). */
+int vp_args_report(const struct vp_args_opts *o, const struct tl_view *v, const struct tl_ropts *ro,
+		   const struct tl_view_image **sel, size_t n, struct ax_json *j);
+
+#endif /* VPROF_H */
