@@ -12,7 +12,9 @@
 # 4. Host checks: the console log has no kernel warning, BUG, oops or lockdep report; every guest
 #    check passed (results.txt); the outputs with sampling equal those without; regcheck's final
 #    registers equal qemu-alpha's (with and without signals); kt_check: records valid, samples in
-#    each workload's .text, hotlists (vprof) and conflicts (vreplay); then the overhead table.
+#    each workload's .text, hotlists (vprof) and conflicts (vreplay); then the overhead table
+#    (each mode beside the floor: the same interrupts doing nothing, AXPROF_DRV_FLOOR) and the
+#    driver's callback cycles per interrupt and per interpretation.
 #    The raw drained records stay in $BUILD/kernel-test/records-<mode>.bin (with one VS_REC_STATS
 #    record per CPU at the end) for the daemon.
 #

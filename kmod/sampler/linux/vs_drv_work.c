@@ -188,6 +188,7 @@ static void work_fn(struct callback_head *cb)
 {
 	struct vs_drv_work *w = container_of(cb, struct vs_drv_work, cb);
 	struct pt_regs *regs = task_pt_regs(current);
+	u32 t0 = vs_drv_cycles();
 	struct vs_drv_state *st;
 	unsigned int cpu;
 
@@ -211,6 +212,7 @@ static void work_fn(struct callback_head *cb)
 		vs_drv_count(AXPROF_G_SKIP_STOPPED);
 	preempt_enable();
 out:
+	vs_drv_count_since(AXPROF_G_WORK_CYCLES, t0);
 	release(w);
 }
 
