@@ -12,7 +12,9 @@
 # 4. Host checks: the console log has no kernel warning, BUG, oops or lockdep report; every guest
 #    check passed (results.txt); the outputs with sampling equal those without; regcheck's final
 #    registers equal qemu-alpha's (with and without signals); kt_check: records valid, samples in
-#    each workload's .text, hotlists (vprof) and conflicts (vreplay); then the overhead table.
+#    each workload's .text, hotlists (vprof) and conflicts (vreplay); then the overhead table
+#    (each mode beside the floor: the same interrupts doing nothing, AXPROF_DRV_FLOOR) and the
+#    driver's callback cycles per interrupt and per interpretation.
 #    The raw drained records stay in $BUILD/kernel-test/records-<mode>.bin (with one VS_REC_STATS
 #    record per CPU at the end) for the daemon.
 #
@@ -25,16 +27,17 @@
 #
 # Environment: BUILD (default build), KDIR (the kernel tree, default $BUILD/kernel/linux), KT_REPS
 # (timing repetitions, default 3), KT_CYCLES (unload/reload cycles, default 20), KT_TIMEOUT
-# (seconds for the boot, default 420), KT_ICOUNT (QEMU -icount value, default
-# "shift=2,sleep=off"; "off" for wall-clock time), AXPROF_KERNEL_TEST=0 skips the test (prints
-# "skipped"), for machines without the time.
+# (seconds for the boot, default 600: the floor's pass made the boot a quarter longer, ~300-400 s
+# on a loaded host), KT_ICOUNT (QEMU -icount value, default "shift=2,sleep=off"; "off" for
+# wall-clock time), AXPROF_KERNEL_TEST=0 skips the test (prints "skipped"), for machines without
+# the time.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${BUILD:-build}
 out=$build/kernel-test
 reps=${KT_REPS:-3}
 cycles=${KT_CYCLES:-20}
-tmo=${KT_TIMEOUT:-420}
+tmo=${KT_TIMEOUT:-600}
 icount=${KT_ICOUNT:-shift=2,sleep=off}
 wls="copy structsearch adi conv3x3 listwalk semiinv storeload fpkernel syscalls exitcode"
 

@@ -1,5 +1,6 @@
 /* kmod/interp/linux/axp_interp_main.c - axp_interp.ko: the Alpha interpreter core as a Linux module. */
 #include <linux/module.h>
+#include <linux/percpu.h>
 #include <linux/uaccess.h>
 #include <asm/timex.h>
 
@@ -22,6 +23,45 @@ static int user_fetch(void *priv, uint64_t va, uint32_t *word)
 		return -EFAULT;
 	*word = w;
 	return 0;
+}
+
+/*
+ * The decode cache (fetch_insn, axp.h): per CPU, direct-mapped, keyed by the instruction word
+ * itself. axp_decode() is a pure function of the word (struct axp_insn holds only fields of the
+ * word: branch displacements, not targets), so an entry can never be stale: stores to code,
+ * munmap, exec, IMB and other processes' code need no invalidation, and the word is still
+ * fetched from the program's memory for every instruction. Every entry starts as word 0
+ * decoded, which is a valid entry for word 0 wherever it sits. The caller (the interpretation at
+ * the return to user) runs with preemption disabled and copies the entry at once (exec.c), and
+ * interrupts never interpret (vs_policy.c's guard): nothing else touches this CPU's cache then.
+ */
+#define DC_BITS 9 /* 512 entries of 16 bytes: 8 KB per CPU */
+static DEFINE_PER_CPU(struct axp_insn[1 << DC_BITS], axp_dcache);
+
+static const struct axp_insn *user_fetch_insn(void *priv, uint64_t va, int *err)
+{
+	struct axp_insn *c;
+	u32 w;
+
+	if (get_user(w, (u32 __user *)va)) {
+		*err = -EFAULT;
+		return NULL;
+	}
+	/* Fibonacci hashing of the word: opcode, registers and displacement all reach the index. */
+	c = &raw_cpu_ptr(&axp_dcache)[0][(u32)(w * 0x9e3779b1u) >> (32 - DC_BITS)];
+	if (c->word != w)
+		axp_decode(w, c);
+	return c;
+}
+
+static void dcache_init(void)
+{
+	struct axp_insn zero;
+	unsigned int cpu, i;
+
+	axp_decode(0, &zero);
+	for_each_possible_cpu(cpu) for (i = 0; i < (1u << DC_BITS); i++)
+		per_cpu(axp_dcache, cpu)[i] = zero;
 }
 
 static int user_load(void *priv, uint64_t va, unsigned int size, uint64_t *val,
@@ -105,6 +145,7 @@ static uint64_t user_rpcc(void *priv)
 
 const struct axp_mem_ops axp_user_mem_ops = {
 	.fetch = user_fetch,
+	.fetch_insn = user_fetch_insn,
 	.load = user_load,
 	.store = user_store,
 	.rpcc = user_rpcc,
@@ -118,6 +159,7 @@ EXPORT_SYMBOL_GPL(axp_stop_name);
 
 static int __init axp_interp_init(void)
 {
+	dcache_init();
 	pr_info("axp_interp: Alpha interpreter core loaded (%d operations)\n", AXP_OP_NR - 1);
 	return 0;
 }

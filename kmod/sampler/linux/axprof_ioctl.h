@@ -30,6 +30,9 @@
  *   AXPROF_IOC_STATS   one VS_REC_STATS record per configured CPU into req.buf[0..req.len);
  *                      returns the bytes written (-ENOSPC: req.len too small)
  *   AXPROF_IOC_GLUE    struct axprof_glue out: the driver's own counters (below)
+ *   AXPROF_IOC_SET_DRV struct axprof_drv in: driver options (below); only while stopped (-EBUSY),
+ *                      unknown flags or nonzero reserved fields: -EINVAL
+ *   AXPROF_IOC_GET_DRV struct axprof_drv out
  * Anything else: -ENOTTY. Bad pointers: -EFAULT. Nonzero reserved fields: -EINVAL.
  */
 
@@ -43,6 +46,8 @@
 /* Driver extensions, numbered after the core's (proposed for vs_abi.h). */
 #define AXPROF_IOC_NR_STATS VS_IOC_NR_STATS
 #define AXPROF_IOC_NR_GLUE VS_IOC_NR_GLUE
+#define AXPROF_IOC_NR_SET_DRV 32 /* driver-only commands from 32: clear of the core's numbers */
+#define AXPROF_IOC_NR_GET_DRV 33
 
 /* AXPROF_IOC_STATS argument, 16 bytes. */
 struct axprof_stats_req {
@@ -72,6 +77,9 @@ enum axprof_glue_counter {
 	AXPROF_G_SW_WRITTEN, /* ... of which s0-s6 (r9-r15, in the switch_stack) */
 	AXPROF_G_FP_WRITTEN, /* ... of which FP registers and the FPCR (switch_stack fp[]) */
 	AXPROF_G_SOURCE, /* source of the last START: 1 hrtimer, 2 performance counters */
+	AXPROF_G_FLOOR_TICKS, /* sampling interrupts taken in floor mode (nothing else done) */
+	AXPROF_G_TICK_CYCLES, /* cycle counter (RPCC) ticks inside the interrupt callbacks */
+	AXPROF_G_WORK_CYCLES, /* ... inside the interpretation callbacks (task works that ran) */
 	AXPROF_G_NR,
 };
 
@@ -81,14 +89,35 @@ struct axprof_glue {
 	uint64_t c[AXPROF_GLUE_SLOTS]; /* indexed by enum axprof_glue_counter; the rest 0 */
 };
 
+/*
+ * Driver options (AXPROF_IOC_SET_DRV), kept across SET_CONFIG, 16 bytes.
+ *   AXPROF_DRV_FLOOR  the floor: START arms the same sampling interrupts (the configured source,
+ *                     at the configured mean period, unrandomised) and each one does nothing but
+ *                     count itself (AXPROF_G_FLOOR_TICKS) and re-arm: no sample, no record, no
+ *                     interpretation. Run time in this mode against stopped is the kernel's own
+ *                     cost of the interrupts; the other modes' excess over it is axprof's.
+ * Under QEMU -icount the cycle counter advances once per guest instruction, so
+ * AXPROF_G_TICK_CYCLES / interrupts is the instructions the callback executes per interrupt.
+ */
+struct axprof_drv {
+	uint32_t flags; /* AXPROF_DRV_* */
+	uint32_t reserved[3]; /* 0 */
+};
+
+#define AXPROF_DRV_FLOOR 1u
+#define AXPROF_DRV_FLAGS AXPROF_DRV_FLOOR /* every defined flag */
+
 #define AXPROF_SRC_HRTIMER 1
 #define AXPROF_SRC_PMU 2
 
 #define AXPROF_IOC_STATS _IOW(VS_IOC_MAGIC, AXPROF_IOC_NR_STATS, struct axprof_stats_req)
 #define AXPROF_IOC_GLUE _IOR(VS_IOC_MAGIC, AXPROF_IOC_NR_GLUE, struct axprof_glue)
+#define AXPROF_IOC_SET_DRV _IOW(VS_IOC_MAGIC, AXPROF_IOC_NR_SET_DRV, struct axprof_drv)
+#define AXPROF_IOC_GET_DRV _IOR(VS_IOC_MAGIC, AXPROF_IOC_NR_GET_DRV, struct axprof_drv)
 
 _Static_assert(sizeof(struct axprof_stats_req) == 16, "axprof_stats_req layout");
 _Static_assert(sizeof(struct axprof_glue) == 8 * AXPROF_GLUE_SLOTS, "axprof_glue layout");
+_Static_assert(sizeof(struct axprof_drv) == 16, "axprof_drv layout");
 _Static_assert(AXPROF_G_NR <= AXPROF_GLUE_SLOTS, "glue counters fit");
 
 #endif /* AXPROF_IOCTL_H */

@@ -9,6 +9,7 @@
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 #include <asm/ptrace.h>
+#include <asm/timex.h>
 
 #include "vs_sampler.h"
 #include "axprof_ioctl.h"
@@ -68,12 +69,25 @@ struct vs_drv_state {
 DECLARE_PER_CPU(struct vs_drv_cpu, vs_drv_cpu);
 extern struct vs_drv_state __rcu *vs_drv_state;
 extern bool vs_drv_running; /* READ_ONCE/WRITE_ONCE: sampling is on */
+extern u32 vs_drv_flags; /* AXPROF_DRV_*: changed only while stopped (AXPROF_IOC_SET_DRV) */
 extern atomic_t vs_drv_inflight; /* queued works not yet finished */
 extern atomic64_t vs_drv_glue[AXPROF_G_NR];
 
 static inline void vs_drv_count(enum axprof_glue_counter c)
 {
 	atomic64_inc(&vs_drv_glue[c]);
+}
+
+/* The cycle counter's low 32 bits (RPCC; under QEMU -icount: guest instructions). */
+static inline u32 vs_drv_cycles(void)
+{
+	return (u32)get_cycles();
+}
+
+/* Add the cycles since t0 (a vs_drv_cycles() value) to counter c. */
+static inline void vs_drv_count_since(enum axprof_glue_counter c, u32 t0)
+{
+	atomic64_add((u32)(vs_drv_cycles() - t0), &vs_drv_glue[c]);
 }
 
 /* vs_drv_main.c: tell readers that records are ready (any context). */

@@ -34,6 +34,7 @@
 DEFINE_PER_CPU(struct vs_drv_cpu, vs_drv_cpu);
 struct vs_drv_state __rcu *vs_drv_state;
 bool vs_drv_running;
+u32 vs_drv_flags;
 atomic64_t vs_drv_glue[AXPROF_G_NR];
 
 static DEFINE_MUTEX(vs_drv_lock);
@@ -324,8 +325,11 @@ static int do_get_config(void __user *up)
 
 static void glue_print(void)
 {
-	pr_info("axprof: glue: ticks %lld queued %lld ran %lld interp %lld refused %lld dup %lld no_slot %lld skip_exit %lld skip_pc %lld skip_stopped %lld regs_written %lld (s0-s6 %lld, fp %lld) clamped %lld\n",
+	pr_info("axprof: glue: ticks %lld floor_ticks %lld tick_cycles %lld work_cycles %lld queued %lld ran %lld interp %lld refused %lld dup %lld no_slot %lld skip_exit %lld skip_pc %lld skip_stopped %lld regs_written %lld (s0-s6 %lld, fp %lld) clamped %lld\n",
 		atomic64_read(&vs_drv_glue[AXPROF_G_TICKS]),
+		atomic64_read(&vs_drv_glue[AXPROF_G_FLOOR_TICKS]),
+		atomic64_read(&vs_drv_glue[AXPROF_G_TICK_CYCLES]),
+		atomic64_read(&vs_drv_glue[AXPROF_G_WORK_CYCLES]),
 		atomic64_read(&vs_drv_glue[AXPROF_G_QUEUED]),
 		atomic64_read(&vs_drv_glue[AXPROF_G_RAN]),
 		atomic64_read(&vs_drv_glue[AXPROF_G_INTERP]),
@@ -451,6 +455,27 @@ static int do_glue(void __user *up)
 	return copy_to_user(up, &g, sizeof(g)) ? -EFAULT : 0;
 }
 
+static int do_set_drv(void __user *up)
+{
+	struct axprof_drv d;
+
+	if (copy_from_user(&d, up, sizeof(d)))
+		return -EFAULT;
+	if ((d.flags & ~AXPROF_DRV_FLAGS) || d.reserved[0] || d.reserved[1] || d.reserved[2])
+		return -EINVAL;
+	if (READ_ONCE(vs_drv_running))
+		return -EBUSY;
+	WRITE_ONCE(vs_drv_flags, d.flags);
+	return 0;
+}
+
+static int do_get_drv(void __user *up)
+{
+	struct axprof_drv d = { .flags = READ_ONCE(vs_drv_flags) };
+
+	return copy_to_user(up, &d, sizeof(d)) ? -EFAULT : 0;
+}
+
 static long vs_drv_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 {
 	void __user *up = (void __user *)arg;
@@ -467,6 +492,8 @@ static long vs_drv_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	case VS_IOC_FLUSH:
 	case AXPROF_IOC_STATS:
 	case AXPROF_IOC_GLUE:
+	case AXPROF_IOC_SET_DRV:
+	case AXPROF_IOC_GET_DRV:
 		break;
 	default:
 		return -ENOTTY;
@@ -495,6 +522,12 @@ static long vs_drv_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 		break;
 	case AXPROF_IOC_STATS:
 		err = do_stats(up);
+		break;
+	case AXPROF_IOC_SET_DRV:
+		err = do_set_drv(up);
+		break;
+	case AXPROF_IOC_GET_DRV:
+		err = do_get_drv(up);
 		break;
 	default:
 		err = do_glue(up);

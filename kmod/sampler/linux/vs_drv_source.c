@@ -32,6 +32,10 @@
  *    drawn period takes effect one overflow later (still uniform in [lo, hi]; the Alpha driver
  *    also caps it at the counter's 20-bit maximum).
  *
+ * In floor mode (AXPROF_DRV_FLOOR) both take the same interrupts and do nothing but re-arm with
+ * the period they started with (the configured mean). Both add the cycles they spend to
+ * AXPROF_G_TICK_CYCLES (two RPCCs and an add: included in the floor too).
+ *
  * `source=auto` (the default) uses the hrtimer when the HWRPB serial number says QEMU (the test
  * arch/alpha/kernel/setup.c makes for alpha_using_qemu): QEMU's Alpha has no counter interrupts
  * although its PALcode reports an EV67 and perf registers; otherwise it tries the counters and
@@ -95,18 +99,28 @@ static void sample(struct vs_drv_cpu *dc, struct pt_regs *regs, unsigned int eve
 static enum hrtimer_restart tick(struct hrtimer *t)
 {
 	struct vs_drv_cpu *dc = container_of(t, struct vs_drv_cpu, timer);
-	struct pt_regs *regs = get_irq_regs();
-	u32 period = 0;
+	u32 t0 = vs_drv_cycles(), period = 0;
+	struct pt_regs *regs;
 
 	if (!READ_ONCE(vs_drv_running))
 		return HRTIMER_NORESTART;
-	if (regs)
-		sample(dc, regs, VS_EV_CYCLES, &period);
-	else
-		vs_drv_count(AXPROF_G_NO_REGS);
+	if (READ_ONCE(vs_drv_flags) & AXPROF_DRV_FLOOR) {
+		vs_drv_count(AXPROF_G_FLOOR_TICKS); /* the floor: nothing else (axprof_ioctl.h) */
+	} else {
+		regs = get_irq_regs();
+		if (regs)
+			sample(dc, regs, VS_EV_CYCLES, &period);
+		else
+			vs_drv_count(AXPROF_G_NO_REGS);
+	}
 	if (period)
 		dc->timer_ns = cycles_to_ns(period);
-	hrtimer_forward_now(t, ns_to_ktime(dc->timer_ns));
+	/* The next expiry counts from this one, as a counter counts on from its overflow: no clock
+	 * read (hrtimer_forward_now() read it: ~100 of the floor's ~140 instructions in the
+	 * callback). A callback run more than a period late runs again at once in the same
+	 * interrupt, as a counter that overflowed twice. */
+	hrtimer_add_expires_ns(t, dc->timer_ns);
+	vs_drv_count_since(AXPROF_G_TICK_CYCLES, t0);
 	return HRTIMER_RESTART;
 }
 
@@ -144,13 +158,17 @@ static int timer_start(const struct vs_config *cfg)
 static void pmi(struct perf_event *ev, struct perf_sample_data *data, struct pt_regs *regs)
 {
 	unsigned int event = (unsigned long)ev->overflow_handler_context;
-	u32 period = 0;
+	u32 t0 = vs_drv_cycles(), period = 0;
 
 	if (!READ_ONCE(vs_drv_running))
 		return;
-	sample(this_cpu_ptr(&vs_drv_cpu), regs, event, &period);
+	if (READ_ONCE(vs_drv_flags) & AXPROF_DRV_FLOOR)
+		vs_drv_count(AXPROF_G_FLOOR_TICKS);
+	else
+		sample(this_cpu_ptr(&vs_drv_cpu), regs, event, &period);
 	if (period)
 		ev->hw.sample_period = period;
+	vs_drv_count_since(AXPROF_G_TICK_CYCLES, t0);
 }
 
 static int pmu_attr(unsigned int e, struct perf_event_attr *attr)
