@@ -66,7 +66,8 @@ for cpu in ("ev5", "ev6"):
                 pairs.append((int(r["address"], 16), int(r["dmiss"])))
     rows.append(("%s DMISS counter" % cpu.upper(), hist(pairs)))
 doc = json.load(open(out + "/pme.json"))
-pairs = [(int(i["address"], 16), i["samples"] * i["dcache_miss"]) for i in doc["instructions"]]
+# dcache_miss is per retired sample (axprof-profileme(1)): times the retired samples, the count
+pairs = [(int(i["address"], 16), i["retired"] * i["dcache_miss"]) for i in doc["instructions"]]
 rows.append(("EV6 ProfileMe", hist(pairs)))
 keys = ["load", "+1..4", "+5..16", "+17..64", "+65..", "before"]
 print("ProfileMe Figure 2: D-cache miss samples by distance from the missing load (workloads/skid)")

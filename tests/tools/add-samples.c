@@ -12,13 +12,18 @@
 /*
  * usage: add-samples DIR IMAGE EVENT OFFSET=COUNT...
  *        add-samples DIR IMAGE CONFLICT LOAD=OTHER,PRIOR,COUNT...
+ *        add-samples DIR IMAGE PROFILEME OFFSET=RETIRED,BADPATH,REPLAYED,DMISS,MISPREDICT...
  * Adds COUNT samples of EVENT (a pdb event name: REPLAY, CYCLES, ...) at each OFFSET (an image
  * address, hex with 0x) to the profile of IMAGE (a path ending in "/IMAGE", or a key) in the
  * current epoch of the database DIR, through pdb_merge_store: what a CPU with that event would
  * have recorded. Lets a test show vreplay a database with REPLAY samples before any hosted CPU
  * model takes replay traps. The CONFLICT form adds store-load conflicts of IMAGE's load at LOAD
  * with an earlier store at PRIOR of image OTHER (named like IMAGE): vreplay's pairs across
- * images, which no workload makes yet. Exit 0, 1 on failure (message on stderr), 2 for bad usage.
+ * images, which no workload makes yet. The PROFILEME form adds ProfileMe aggregates at OFFSET:
+ * RETIRED retired samples, BADPATH aborted on a mispredicted path, REPLAYED aborted by a
+ * store-load replay, DMISS and MISPREDICT samples with those events (decimal), at a mean interval
+ * of 100 fetched instructions a sample: the view's estimator on known counts. Exit 0, 1 on
+ * failure (message on stderr), 2 for bad usage.
  */
 
 static int image_key(struct pdb_db *db, uint32_t epoch, const char *name, char *key)
@@ -52,6 +57,36 @@ static int add_all(struct pdb_prof *p, int ev, char **args, int n)
 			return -EINVAL;
 		cnt = strtoull(end + 1, &end, 10);
 		if (*end || pdb_prof_add_sample(p, (unsigned int)ev, off, cnt))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* OFFSET=RETIRED,BADPATH,REPLAYED,DMISS,MISPREDICT (hex, then decimal counts). */
+static int add_profileme(struct pdb_prof *p, char **args, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct pdb_profileme m;
+		uint64_t off, v[5];
+		char *end;
+
+		memset(&m, 0, sizeof(m));
+		off = strtoull(args[i], &end, 16);
+		for (unsigned int k = 0; k < 5; k++) {
+			if (*end != (k ? ',' : '='))
+				return -EINVAL;
+			v[k] = strtoull(end + 1, &end, 10);
+		}
+		if (*end)
+			return -EINVAL;
+		m.status[0] = m.hist[0] = v[0];
+		m.status[1] = v[1];
+		m.status[2] = v[2];
+		m.events[2] = v[3];
+		m.events[6] = v[4];
+		m.samples_p = v[0] + v[1] + v[2];
+		m.events2 = 200 * m.samples_p;
+		if (pdb_prof_add_profileme(p, off, &m))
 			return -EINVAL;
 	}
 	return 0;
@@ -93,13 +128,15 @@ int main(int argc, char **argv)
 	int ev, ret;
 
 	bool cnf = argc >= 5 && !strcmp(argv[3], "CONFLICT");
+	bool pme = argc >= 5 && !strcmp(argv[3], "PROFILEME");
 
-	if (argc < 5 || (!cnf && (ev = pdb_event_id(argv[3])) < 0)) {
+	if (argc < 5 || (!cnf && !pme && (ev = pdb_event_id(argv[3])) < 0)) {
 		fprintf(stderr, "usage: add-samples DIR IMAGE EVENT OFFSET=COUNT...\n");
 		return 2;
 	}
 	p = pdb_prof_new();
-	if (!p || (!cnf && add_all(p, ev, argv + 4, argc - 4))) {
+	if (!p || (pme && add_profileme(p, argv + 4, argc - 4)) ||
+	    (!cnf && !pme && add_all(p, ev, argv + 4, argc - 4))) {
 		fprintf(stderr, "add-samples: bad OFFSET=COUNT (hex offset, decimal count)\n");
 		pdb_prof_free(p);
 		return 2;

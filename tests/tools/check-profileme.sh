@@ -6,10 +6,13 @@
 #   - every instruction with >= 100 retired samples: estimated executions (retired samples x the
 #     mean interval) within 4 standard deviations (sqrt(k) x S, MICRO'97 5.1) of its retires,
 #     and >= 90% of the retired samples (weighted) within 15%;
-#   - its D-cache miss rate per sample within 4 standard deviations of the truth's (misses per
-#     fetch) plus 2 points;
+#   - its event rates within 4 standard deviations of the truth's plus 2 points, over the same
+#     population (axprof-profileme(1)): D-cache misses and mispredicts per retired execution,
+#     replays per own issue attempt (retired or replayed);
 #   - the images' estimated executions within 5% of the instructions the run retired;
 #   - storeload: the replays the truth counts show up as replay aborts;
+#   - the rates' populations on known counts (tests/tools/add-samples PROFILEME): bad-path
+#     samples dilute none of them (the per-sample rates before issue 14's third slice did);
 #   - refusals: --cpu ev5 (exit 2, no database), a database without ProfileMe data (exit 1, a
 #     message, not an empty table), --pair-window without --mode profileme (exit 2).
 . "$(dirname "$0")/lib.sh"
@@ -49,11 +52,13 @@ for i in doc["instructions"]:
     sd = math.sqrt(k) * S
     if abs(i["executions"] - want) > 4 * sd + S:
         errs.append("0x%x: %d estimated, %d retired" % (a, i["executions"], want))
-    p = truth[a][2] / truth[a][0] if truth[a][0] else 0
-    n = i["samples"]
-    sdp = math.sqrt(max(p * (1 - p), 1e-9) / n)
-    if abs(i["dcache_miss"] - p) > 4 * sdp + 0.02:
-        errs.append("0x%x: D-cache miss rate %.3f, truth %.3f" % (a, i["dcache_miss"], p))
+    nrp = i["aborted"]["replay"]
+    for what, est, p, n in (("D-cache miss", i["dcache_miss"], truth[a][2] / want, k),
+                            ("mispredict", i["mispredict"], truth[a][3] / want, k),
+                            ("replay", i["replay"], truth[a][4] / (truth[a][4] + want), k + nrp)):
+        sdp = math.sqrt(max(p * (1 - p), 1e-9) / n)
+        if abs(est - p) > 4 * sdp + 0.02:
+            errs.append("0x%x: %s rate %.3f, truth %.3f" % (a, what, est, p))
 if graded == 0:
     errs.append("no instruction with 100 retired samples")
 if w_all == 0 or w_ok < 0.9 * w_all:
@@ -112,6 +117,24 @@ if [ $rc = 1 ] && [ ! -s "$tmp/cyc.out" ] && grep -q "no ProfileMe samples" "$tm
 	ok "no ProfileMe data: a message, exit 1"
 else
 	bad nodata "exit $rc, $(head -c 200 "$tmp/cyc.err")"
+fi
+# the rates on known counts: RETIRED,BADPATH,REPLAYED,DMISS,MISPREDICT at three offsets
+add=$BUILD/tests/tools/add-samples
+if [ -x "$add" ] && cp -a "$tmp/cyc" "$tmp/syn" &&
+	"$add" "$tmp/syn" copy PROFILEME 0x1000=100,100,0,50,0 0x2000=100,200,100,0,0 \
+		0x3000=100,300,0,0,20 2>"$tmp/syn.err"; then
+	got=$("$axprof" profileme -d "$tmp/syn" -n 0 --json 2>&1 | python3 -c '
+import json, sys
+r = {int(i["address"], 16): i for i in json.load(sys.stdin)["instructions"]}
+print(" ".join("%g" % v for v in (r[0x1000]["dcache_miss"], r[0x2000]["replay"],
+      r[0x3000]["mispredict"], r[0x1000]["executions"], r[0x3000]["retired"])))' 2>&1)
+	if [ "$got" = "0.5 0.5 0.2 10000 100" ]; then
+		ok "rates per retired execution / own attempt, not diluted by bad-path samples"
+	else
+		bad rates "D-cache miss, replay, mispredict rates, executions, retired: '$got', want '0.5 0.5 0.2 10000 100'"
+	fi
+else
+	bad rates "add-samples PROFILEME failed: $(head -c 200 "$tmp/syn.err" 2>/dev/null)"
 fi
 $axprof record --hosted --pair-window 5 -d "$tmp/pw" -- "$wl/copy" >/dev/null 2>"$tmp/pw.err"
 rc=$?

@@ -4,7 +4,7 @@
  * PDB_FT_PROFILEME): samples; estimated executions = retired samples x S, S the mean interval in
  * fetched instructions per sample (§5.1: k samples with a property estimate kS of them; with
  * pairs, one pair per interval, each sample stands for half of it); retired share;
- * aborts by reason; event rates (per sample); mean latency per stage and inum retire delay (per
+ * aborts by reason; event rates (rate()); mean latency per stage and inum retire delay (per
  * retired sample); wasted issue slots from the pairs (§5.2.3): L C S / 2 - U W S, with L the
  * summed in-progress latency of the pair samples, U the useful overlaps, W the pair window and
  * C = 4 issue slots a cycle (the 21264's sustainable rate, [PM] §5.2.3). Then per-procedure and
@@ -134,6 +134,40 @@ static int parse_args(int argc, char **argv, struct pm_args *a)
 static uint64_t replays(const struct pdb_profileme *p)
 {
 	return p->status[2] + p->status[3] + p->status[4];
+}
+
+/*
+ * The event rates, each over the population the event belongs to, so that samples and the
+ * truth (EV6 model) count the same thing. Bad-path samples (aborted: mispredict) are fetches of
+ * the pc on a wrong path: they execute nothing and carry no events, so a rate per sample is
+ * diluted by them (by 5 points for a bzip2 load, 6 for a gzip replay, issue 14). Hence:
+ *   RATE_DMISS, RATE_MISPREDICT: samples with the event per retired sample = the share of the
+ *     instruction's executions (retires) that missed the D-cache / were mispredicted (the EV6
+ *     model flags both only on the retiring instance: a replayed attempt traps before it reaches
+ *     the D-cache, a branch resolves on its last attempt);
+ *   RATE_REPLAY: replay-aborted samples per retired or replayed sample = the share of the
+ *     instruction's own issue attempts that a replay trap aborted (copies aborted by an older
+ *     instruction's trap and bad-path copies are not its attempts).
+ */
+enum pm_rate { RATE_DMISS, RATE_MISPREDICT, RATE_REPLAY };
+
+static double rate(const struct pdb_profileme *p, enum pm_rate which)
+{
+	uint64_t n, d = p->status[0];
+
+	switch (which) {
+	case RATE_DMISS:
+		n = p->events[2];
+		break;
+	case RATE_MISPREDICT:
+		n = p->events[6];
+		break;
+	default:
+		n = replays(p);
+		d += n;
+		break;
+	}
+	return d ? (double)n / (double)d : 0;
 }
 
 /* The derived numbers of one instruction (or a sum of them). */
@@ -291,9 +325,9 @@ static void json_row(struct ax_json *j, const struct row *r, bool insn)
 	ax_json_u64(j, "replay", replays(p));
 	ax_json_u64(j, "trap", p->status[5]);
 	ax_json_obj_close(j);
-	ax_json_num(j, "dcache_miss", (double)p->events[2] / (double)r->samples, 4);
-	ax_json_num(j, "mispredict", (double)p->events[6] / (double)r->samples, 4);
-	ax_json_num(j, "replay", (double)replays(p) / (double)r->samples, 4);
+	ax_json_num(j, "dcache_miss", rate(p, RATE_DMISS), 4);
+	ax_json_num(j, "mispredict", rate(p, RATE_MISPREDICT), 4);
+	ax_json_num(j, "replay", rate(p, RATE_REPLAY), 4);
 	ax_json_obj_open(j, "latency");
 	for (unsigned int i = 0; i < PDB_PME_LATS; i++)
 		ax_json_num(j, lat_name[i], (double)p->lat_sum[i] / ret, 2);
@@ -335,7 +369,7 @@ static void text_row(const struct row *r, const char *name)
 	printf("%7" PRIu64 " %11.0f %5.1f%% %5" PRIu64 " %5" PRIu64 " %5" PRIu64 " %5.1f%% %5.1f%% "
 	       "%5.1f %5.1f %5.1f %5.1f %5.1f %5.1f",
 	       r->samples, r->exec, 100.0 * (double)p->status[0] / n, p->status[1], replays(p),
-	       p->status[5], 100.0 * (double)p->events[2] / n, 100.0 * (double)p->events[6] / n,
+	       p->status[5], 100.0 * rate(p, RATE_DMISS), 100.0 * rate(p, RATE_MISPREDICT),
 	       (double)p->lat_sum[0] / ret, (double)p->lat_sum[1] / ret,
 	       (double)p->lat_sum[2] / ret, (double)p->lat_sum[3] / ret,
 	       (double)p->lat_sum[4] / ret, (double)p->retire_delay_sum / ret);
