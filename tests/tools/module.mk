@@ -18,6 +18,12 @@ $(PME_TRUTH): tests/tools/pme-truth.c $(LIB)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)
 TEST_PROGS += $(PME_TRUTH)
+PME_WASTE := $(BUILD)/tests/tools/pme-waste
+$(PME_WASTE): tests/tools/pme-waste.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)
+TEST_PROGS += $(PME_WASTE)
 
 CHECK_STEPS += tests/tools/check-cli.sh tests/tools/check-daemon.sh tests/tools/check-golden.sh \
 	tests/tools/check-merge-epochs.sh tests/tools/check-planted-vprof.sh \
