@@ -37,6 +37,8 @@ CHECK_STEPS += tests/tools/check-cli.sh tests/tools/check-daemon.sh tests/tools/
 CHECK_STEPS += tests/tools/check-stat.sh
 # ProfileMe on the EV6 machine against its truth (axprof record --mode profileme, profileme).
 CHECK_STEPS += tests/tools/check-profileme.sh
+# ProfileMe's Figure 7: wasted issue slots vs the truth, the planted bottleneck ranked first.
+CHECK_STEPS += tests/tools/check-pme-waste.sh
 # The tools themselves under ASan/UBSan/LSan (build/san-bin/, `make san-tools`).
 CHECK_STEPS += tests/tools/check-san-tools.sh
 # The views' row filters: --percent-limit, --min-samples, -n against the unfiltered rows.
