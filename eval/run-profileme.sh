@@ -17,7 +17,7 @@
 #     a biased estimator from too few samples (the 10% target needs k >= ~400 everywhere).
 # PME_WORKLOADS picks workloads (default all). Prints one line per workload and the totals; exit
 # 1 only when a run fails.
-# Figure 2 is eval/run-skid.sh, wasted slots and Figure 7 eval/run-pme-waste.sh. Not done (issue 14): Figure 6, paths, annotate and vreplay
+# Figure 2 is eval/run-skid.sh. Not done (issue 14): Figures 6 and 7, paths, annotate and vreplay
 # from ProfileMe. Then ProfileMe's Figure 3 (convergence): the rms relative error of each instruction's execution
 # count and D-cache miss count, binned by its samples k, beside 1/sqrt(k).
 set -u
