@@ -60,6 +60,10 @@ j_err record-pme.json record $rec -d "$tmp/pm2" --mode profileme --cpu ev6 --jso
 j vprof.json vprof "$bin/vprof" -d "$tmp/vp" --json
 j vprof-latency.json vprof "$bin/vprof" -d "$tmp/vp" --latency --json
 j vreplay.json vreplay "$bin/vreplay" -d "$tmp/vr" --json
+# vreplay with its replay counts from ProfileMe (same program, same database, --cpu ev6)
+$rec -q -d "$tmp/vrp" --mode vreplay --period 20000-22000 --share 1/4 -- "$wl/storeload" >/dev/null
+$rec -q -d "$tmp/vrp" --mode profileme --cpu ev6 --period 2000-2400 -- "$wl/storeload" >/dev/null
+j vreplay-pme.json vreplay "$bin/vreplay" -d "$tmp/vrp" --json
 j cfg.json cfg "$axprof" cfg --json "$wl/semiinv"
 j cfg-proc.json cfg "$axprof" cfg --json "$wl/semiinv" si_table_lookup
 j dis.json dis "$axprof" dis --json "$wl/semiinv"

@@ -39,6 +39,8 @@ CHECK_STEPS += tests/tools/check-stat.sh
 CHECK_STEPS += tests/tools/check-profileme.sh
 # ProfileMe's Figure 7: wasted issue slots vs the truth, the planted bottleneck ranked first.
 CHECK_STEPS += tests/tools/check-pme-waste.sh
+# annotate and vreplay from ProfileMe samples (executions, stage latencies, exact replays).
+CHECK_STEPS += tests/tools/check-pme-tools.sh
 # The tools themselves under ASan/UBSan/LSan (build/san-bin/, `make san-tools`).
 CHECK_STEPS += tests/tools/check-san-tools.sh
 # The views' row filters: --percent-limit, --min-samples, -n against the unfiltered rows.
