@@ -2,10 +2,12 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <zlib.h>
 #include <cmocka.h>
 
 #include "test_mach_ev6_util.h"
@@ -197,11 +199,96 @@ static void test_waste_windows_and_file(void **state)
 	mach_ev6_free(m);
 }
 
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void fix_crc(uint8_t *buf, size_t len)
+{
+	uLong c;
+
+	memset(buf + 32, 0, 4);
+	c = crc32(crc32(0L, Z_NULL, 0), buf, (uInt)len);
+	for (int i = 0; i < 4; i++)
+		buf[32 + i] = (uint8_t)(c >> (8 * i));
+}
+
+/* A damaged section 7 is rejected with the offset of the bad field: a record with no window,
+ * records out of order. */
+static void test_waste_section_rejects_damage(void **state)
+{
+	struct mach_ev6 *m = new_ev6(NULL);
+	char path[] = "/tmp/axprof-waste-XXXXXX";
+	uint8_t *buf, *copy, *sec = NULL;
+	struct mach_truth *t;
+	struct ax_error err;
+	size_t len;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	assert_non_null(m);
+	for (uint64_t i = 0; i < 200; i++)
+		for (unsigned int k = 0; k < 4; k++)
+			feed6(m, k == 3 ? BR(-4) : ADDQ(1, 2, 3), CODE + 4 * k,
+			      k == 3 ? CODE : CODE + 4 * k + 4, 0);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(mach_ev6_truth_write(m, path), 0);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = (size_t)ftell(f);
+	rewind(f);
+	buf = malloc(len);
+	copy = malloc(len);
+	assert_int_equal(fread(buf, 1, len, f), len);
+	fclose(f);
+	unlink(path);
+	for (uint32_t i = 0; i < buf[20]; i++) /* the section table */
+		if (buf[64 + 32 * i] == MACH_TRUTH_SEC_WASTED)
+			sec = buf + 64 + 32 * i;
+	assert_non_null(sec);
+	assert_true(get64(sec + 16) >= 2);
+
+	memcpy(copy, buf, len);
+	put64(copy + get64(sec + 8) + 8, 0); /* windows of the first record */
+	fix_crc(copy, len);
+	assert_int_equal(mach_truth_parse(copy, len, "t", &t, &err), -EBADMSG);
+	assert_int_equal(err.offset, get64(sec + 8) + 8);
+
+	memcpy(copy, buf, len);
+	put64(copy + get64(sec + 8) + MACH_TRUTH_WASTE_SIZE, 4); /* second pc below the first */
+	fix_crc(copy, len);
+	assert_int_equal(mach_truth_parse(copy, len, "t", &t, &err), -EBADMSG);
+	assert_int_equal(err.offset, get64(sec + 8) + MACH_TRUTH_WASTE_SIZE);
+
+	assert_int_equal(mach_truth_parse(buf, len, "t", &t, &err), 0);
+	assert_int_equal(t->nwaste, 4);
+	mach_truth_free(t);
+	free(buf);
+	free(copy);
+	mach_ev6_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_waste_matches_brute_force),
 		cmocka_unit_test(test_waste_windows_and_file),
+		cmocka_unit_test(test_waste_section_rejects_damage),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
