@@ -703,7 +703,7 @@ static void control(struct mach_ev6 *m, const struct ev6_op *o, const struct axp
 		ev6_pme_badpath(m, wrong & ~3ull, n, s->f, redirect, path);
 		for (uint64_t k = 0; m->waste && k < n; k++) /* as ev6_pme_badpath times them */
 			ev6_waste_window(m, (wrong & ~3ull) + 4 * k,
-					 s->f + 1 + k / m->p.fetch_width, redirect);
+					 s->f + 1 + k / m->p.fetch_width, redirect, false);
 		s->evb |= EVB_BRANCHMP;
 		m->f_redirect = max64(m->f_redirect, redirect);
 		m->f_new = true;
@@ -934,7 +934,7 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 				    (uint16_t)(pme_events(&s, ev, false) |
 					       (s.trap != EV6_RP_MBOX ? MACH_PME_E_LSO : 0)));
 		/* replay trap [HRM 2.11]: abort it and the younger, refetch */
-		ev6_waste_window(m, ev->pc, s.f, s.trap_at);
+		ev6_waste_window(m, ev->pc, s.f, s.trap_at, false);
 		m->replays[s.trap]++;
 		m->aborted++;
 		m->fetched++;
@@ -1018,7 +1018,7 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 	if (sel)
 		pme_retired(m, sel, o, ev, &s, prev_rt, path);
 	if (m->waste) {
-		ev6_waste_window(m, ev->pc, s.f, s.done);
+		ev6_waste_window(m, ev->pc, s.f, s.done, true);
 		ev6_waste_issue(m, s.t, m->f_t);
 	}
 	if (m->min_due <= rt)

@@ -291,8 +291,9 @@ uint64_t mach_ev6_replay_count(const struct mach_ev6 *m, uint64_t pc, uint64_t c
 /* mach_ev6_waste.c: the wasted-issue-slot truth [PM §5.2.3] (no-ops without the truth) */
 int ev6_waste_new(struct mach_ev6 *m);
 void ev6_waste_free(struct mach_ev6 *m);
-/* A copy of pc was in progress from cycle a to cycle b (retire ready, or its abort). */
-void ev6_waste_window(struct mach_ev6 *m, uint64_t pc, uint64_t a, uint64_t b);
+/* A copy of pc was in progress from cycle a to cycle b (retire ready, or its abort); retired:
+ * it is the retired copy, whose own issue (then recorded by ev6_waste_issue) is not counted. */
+void ev6_waste_window(struct mach_ev6 *m, uint64_t pc, uint64_t a, uint64_t b, bool retired);
 /* A retired instruction issued at cycle t; cycles < final are final (no later issue there). */
 void ev6_waste_issue(struct mach_ev6 *m, uint64_t t, uint64_t final);
 /* Section 7 of the truth file, encoded (*n records); every cycle is final after it. */

@@ -8,8 +8,11 @@
  *   windows  the copies counted;
  *   cycles   their in-progress cycles, b - a for the window [a, b];
  *   slots    C x cycles, C = issue_slots (4 a cycle: the 21264's sustainable rate, [PM §5.2.3]);
- *   useful   the retired instructions whose (final) issue cycle t has a <= t <= b, counted
- *            exactly, whatever their fetch distance from I (the estimator sees only +-W).
+ *   useful   the other retired instructions whose (final) issue cycle t has a <= t <= b,
+ *            counted exactly, whatever their fetch distance from I (the estimator sees only
+ *            +-W). "Other": the paper's useful overlap is a property of a pair, I and another
+ *            instruction; a retired I's own issue slot, always inside its window, is not
+ *            counted (so a 1-instruction window wastes C x cycles - 0).
  * Wasted = slots - useful. Both ends are inclusive for `useful` and the length is b - a, which
  * is what the daemon's pair analysis measures (daemon/dmn_pme.c), so an unbiased estimator
  * converges to these numbers. Younger copies an older trap aborted are not timed by the model
@@ -35,6 +38,7 @@ struct wwin { /* a window waiting for its end cycle to be final */
 	uint64_t a, b;
 	uint32_t rec; /* its pc's record */
 	uint32_t next; /* next in its bucket (index + 1) or 0 */
+	uint32_t self; /* 1: a retired copy, whose own issue is inside and not counted */
 };
 
 struct ev6_waste {
@@ -150,7 +154,7 @@ static void resolve(struct mach_ev6 *m, const struct wwin *x)
 		a = x->b + 2 - WR;
 		w->clamped++;
 	}
-	r->useful += pre_at(w, (int64_t)x->b) - pre_at(w, (int64_t)a - 1);
+	r->useful += pre_at(w, (int64_t)x->b) - pre_at(w, (int64_t)a - 1) - x->self;
 }
 
 /* Cycles < to are final: fold their issues and close the windows ending in them. */
@@ -180,7 +184,7 @@ static void advance(struct mach_ev6 *m, uint64_t to)
 	}
 }
 
-void ev6_waste_window(struct mach_ev6 *m, uint64_t pc, uint64_t a, uint64_t b)
+void ev6_waste_window(struct mach_ev6 *m, uint64_t pc, uint64_t a, uint64_t b, bool retired)
 {
 	struct ev6_waste *w = m->waste;
 	int64_t r;
@@ -201,7 +205,7 @@ void ev6_waste_window(struct mach_ev6 *m, uint64_t pc, uint64_t a, uint64_t b)
 		w->clamped++;
 	}
 	if (b < w->base) { /* already final */
-		struct wwin t = { .a = a, .b = b, .rec = (uint32_t)r };
+		struct wwin t = { .a = a, .b = b, .rec = (uint32_t)r, .self = retired };
 
 		resolve(m, &t);
 		return;
@@ -223,7 +227,9 @@ void ev6_waste_window(struct mach_ev6 *m, uint64_t pc, uint64_t a, uint64_t b)
 		k = ++w->nwin;
 	}
 	x = &w->win[k - 1];
-	*x = (struct wwin){ .a = a, .b = b, .rec = (uint32_t)r, .next = w->head[b & (WR - 1)] };
+	*x = (struct wwin){
+		.a = a, .b = b, .rec = (uint32_t)r, .next = w->head[b & (WR - 1)], .self = retired
+	};
 	w->head[b & (WR - 1)] = k;
 	if (b + 1 > w->top)
 		w->top = b + 1;

@@ -107,7 +107,8 @@
  *                 copies; never 0)
  *       16     8  cycles: their in-progress cycles summed (fetch to retire-ready, or to abort)
  *       24     8  slots: C x cycles, C the model's issue slots a cycle (4)
- *       32     8  useful: retired instructions that issued in those windows, counted per window
+ *       32     8  useful: other retired instructions that issued in those windows, counted per
+ *                 window (a retired copy's own issue is not counted)
  *   Wasted issue slots = slots - useful (may be negative where more than C issued).
  *
  * The reader validates everything before it trusts it and reports the first problem as -EBADMSG
