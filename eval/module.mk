@@ -15,6 +15,7 @@ eval: all
 	$(Q)BUILD=$(BUILD) eval/run-micro.sh
 	$(Q)BUILD=$(BUILD) eval/run-replays.sh
 	$(Q)BUILD=$(BUILD) eval/run-profileme.sh
+	$(Q)BUILD=$(BUILD) eval/run-pme-waste.sh
 	$(Q)BUILD=$(BUILD) eval/run-skid.sh
 	$(Q)BUILD=$(BUILD) eval/run-procs.sh
 

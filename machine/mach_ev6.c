@@ -78,6 +78,7 @@ void mach_ev6_params_default(struct mach_ev6_params *p)
 	p->ras_n = 32; /* [U] */
 	p->pal_cycles = 30; /* [U] as the EV5 model */
 	p->irq_delay = 6; /* [U] as the 21164's (DCPI SOSP'97 §4) */
+	p->issue_slots = 4; /* [PM §5.2.3] the 21264's sustainable issue rate */
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -700,6 +701,9 @@ static void control(struct mach_ev6 *m, const struct ev6_op *o, const struct axp
 		tc(s, EV6_TC_BADPATH, n);
 		tc(s, EV6_TC_MISPREDICT, 1);
 		ev6_pme_badpath(m, wrong & ~3ull, n, s->f, redirect, path);
+		for (uint64_t k = 0; m->waste && k < n; k++) /* as ev6_pme_badpath times them */
+			ev6_waste_window(m, (wrong & ~3ull) + 4 * k,
+					 s->f + 1 + k / m->p.fetch_width, redirect, false);
 		s->evb |= EVB_BRANCHMP;
 		m->f_redirect = max64(m->f_redirect, redirect);
 		m->f_new = true;
@@ -930,6 +934,7 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 				    (uint16_t)(pme_events(&s, ev, false) |
 					       (s.trap != EV6_RP_MBOX ? MACH_PME_E_LSO : 0)));
 		/* replay trap [HRM 2.11]: abort it and the younger, refetch */
+		ev6_waste_window(m, ev->pc, s.f, s.trap_at, false);
 		m->replays[s.trap]++;
 		m->aborted++;
 		m->fetched++;
@@ -1012,6 +1017,10 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 	ev6_pmu_event(m, MACH_EV_RETIRED);
 	if (sel)
 		pme_retired(m, sel, o, ev, &s, prev_rt, path);
+	if (m->waste) {
+		ev6_waste_window(m, ev->pc, s.f, s.done, true);
+		ev6_waste_issue(m, s.t, m->f_t);
+	}
 	if (m->min_due <= rt)
 		ev6_pmu_deliver(m, ev->pc, rt);
 }

@@ -41,6 +41,7 @@ struct mach_ev6_params {
 	uint32_t ras_n; /* return-address stack entries [U: 32] */
 	uint32_t pal_cycles; /* CALL_PAL: cycles after the older instructions retired [U] */
 	uint32_t irq_delay; /* PMU overflow to interrupt delivery [U: 6] */
+	uint32_t issue_slots; /* C of the wasted-slot truth: slots a cycle [PM §5.2.3: 4] */
 	bool truth;
 };
 
@@ -257,6 +258,7 @@ struct mach_ev6 {
 	struct ev6_rp_slot *rp; /* (pc, cause, kind) -> count */
 	size_t rp_mask, rp_used;
 	bool tx_failed;
+	struct ev6_waste *waste; /* wasted issue slots (mach_ev6_waste.c), with the truth */
 };
 
 struct ev6_rp_slot {
@@ -285,6 +287,21 @@ int mach_ev6_truth_write(struct mach_ev6 *m, const char *path);
 bool mach_ev6_truth_get(const struct mach_ev6 *m, uint64_t pc, struct ev6_trec *out);
 uint64_t mach_ev6_replay_count(const struct mach_ev6 *m, uint64_t pc, uint64_t cause,
 			       enum ev6_replay kind);
+
+/* mach_ev6_waste.c: the wasted-issue-slot truth [PM §5.2.3] (no-ops without the truth) */
+int ev6_waste_new(struct mach_ev6 *m);
+void ev6_waste_free(struct mach_ev6 *m);
+/* A copy of pc was in progress from cycle a to cycle b (retire ready, or its abort); retired:
+ * it is the retired copy, whose own issue (then recorded by ev6_waste_issue) is not counted. */
+void ev6_waste_window(struct mach_ev6 *m, uint64_t pc, uint64_t a, uint64_t b, bool retired);
+/* A retired instruction issued at cycle t; cycles < final are final (no later issue there). */
+void ev6_waste_issue(struct mach_ev6 *m, uint64_t t, uint64_t final);
+/* Section 7 of the truth file, encoded (*n records); every cycle is final after it. */
+int ev6_waste_encode(struct mach_ev6 *m, uint8_t **out, size_t *n);
+/* Tests, after the run (it makes every cycle final): the record of pc (false: none). */
+bool mach_ev6_waste_get(struct mach_ev6 *m, uint64_t pc, struct mach_truth_waste *out);
+/* Windows clamped to the ring or issues outside it (0 in every run we know of). */
+uint64_t mach_ev6_waste_clamped(const struct mach_ev6 *m);
 
 /* mach_ev6_pme.c: ProfileMe */
 int mach_ev6_pme_config(struct mach_ev6 *m, const struct mach_pme_cfg *cfg);

@@ -19,7 +19,7 @@ int ev6_truth_new(struct mach_ev6 *m)
 	m->tx = calloc(m->tx_cap, sizeof(*m->tx));
 	m->rp_mask = 256 - 1;
 	m->rp = calloc(m->rp_mask + 1, sizeof(*m->rp));
-	if (!m->tx || !m->rp) {
+	if (!m->tx || !m->rp || ev6_waste_new(m)) {
 		ev6_truth_free(m);
 		return -ENOMEM;
 	}
@@ -31,6 +31,7 @@ void ev6_truth_free(struct mach_ev6 *m)
 	ev5_truth_free(m->truth);
 	free(m->tx);
 	free(m->rp);
+	ev6_waste_free(m);
 	m->truth = NULL;
 	m->tx = NULL;
 	m->rp = NULL;
@@ -209,8 +210,8 @@ int mach_ev6_truth_write(struct mach_ev6 *m, const char *path)
 {
 	uint64_t stall[MACH_STALL_NR] = { 0 };
 	struct mach_truth_out o = { .t = m->truth, .stall = stall, .events = m->count };
-	uint8_t *pcs, *rps;
-	size_t nrp;
+	uint8_t *pcs, *rps, *ws;
+	size_t nrp, nws;
 	int err;
 
 	if (!m->truth)
@@ -220,6 +221,12 @@ int mach_ev6_truth_write(struct mach_ev6 *m, const char *path)
 	err = encode(m, &pcs, &rps, &nrp);
 	if (err)
 		return err;
+	err = ev6_waste_encode(m, &ws, &nws);
+	if (err) {
+		free(pcs);
+		free(rps);
+		return err;
+	}
 	o.cycles = m->r_t;
 	o.insns = m->seq;
 	stall[MACH_STALL_STATIC] = m->r_t; /* not split by cause (mach_truth.h) */
@@ -243,9 +250,13 @@ int mach_ev6_truth_write(struct mach_ev6 *m, const char *path)
 	o.xsec[1] = (struct mach_truth_xsec){ MACH_TRUTH_SEC_REPLAYS, MACH_TRUTH_REPLAY_SIZE, nrp,
 					      rps };
 	o.nxsec = 2;
+	if (ws) /* section 7: wasted issue slots (mach_ev6_waste.c) */
+		o.xsec[o.nxsec++] = (struct mach_truth_xsec){ MACH_TRUTH_SEC_WASTED,
+							      MACH_TRUTH_WASTE_SIZE, nws, ws };
 	err = mach_truth_out_write(&o, path);
 	free(pcs);
 	free(rps);
+	free(ws);
 	return err;
 }
 

@@ -18,7 +18,7 @@
 #include "mach_ev5_model.h"
 #include "mach_trec.h"
 
-#define TRUTH_NSEC 7 /* section types 0..6 */
+#define TRUTH_NSEC 8 /* section types 0..7 */
 
 const char *const mach_stall_name[MACH_STALL_NR] = {
 	[MACH_STALL_STATIC] = "static",	  [MACH_STALL_IMISS] = "imiss",
@@ -338,7 +338,7 @@ static int truth_encode(const struct mach_truth_out *o, uint8_t **out, size_t *o
 	const struct ev5_trec **order = NULL;
 	struct mach_truth_edge *edges = NULL;
 	size_t nedges = 0, maxedges, off, len, npcs = t->nrecs;
-	size_t sum_off, pcs_off, edg_off, xoff[2] = { 0 }, nsec = 3 + o->nxsec;
+	size_t sum_off, pcs_off, edg_off, xoff[3] = { 0 }, nsec = 3 + o->nxsec;
 	uint8_t *buf, *p;
 	int err = -ENOMEM;
 
@@ -552,7 +552,7 @@ static int parse_secent(const uint8_t *buf, size_t len, const char *name, uint32
 {
 	static const uint32_t minsz[TRUTH_NSEC] = {
 		0, MACH_TRUTH_SUMMARY_SIZE, MACH_TRUTH_PC_SIZE,	    MACH_TRUTH_EDGE_SIZE,
-		0, MACH_TRUTH_EV6PC_SIZE,   MACH_TRUTH_REPLAY_SIZE,
+		0, MACH_TRUTH_EV6PC_SIZE,   MACH_TRUTH_REPLAY_SIZE, MACH_TRUTH_WASTE_SIZE,
 	};
 	const uint8_t *e = buf + MACH_TRUTH_HDR_SIZE + (size_t)i * MACH_TRUTH_SECENT_SIZE;
 	uint64_t eoff = (uint64_t)(e - buf), off = get64(e + 8), cnt = get64(e + 16);
@@ -676,6 +676,34 @@ static int parse_replays(const uint8_t *buf, const char *name, const uint8_t *en
 	return 0;
 }
 
+static int parse_waste(const uint8_t *buf, const char *name, const uint8_t *ent,
+		       struct mach_truth *t, struct ax_error *err)
+{
+	uint32_t rsz = get32(ent + 4);
+	uint64_t off = get64(ent + 8);
+
+	t->nwaste = get64(ent + 16);
+	t->waste = calloc(t->nwaste ? t->nwaste : 1, sizeof(*t->waste));
+	if (!t->waste)
+		return ax_fail(err, -ENOMEM, "%s: out of memory for %zu wasted-slot records", name,
+			       t->nwaste);
+	for (size_t i = 0; i < t->nwaste; i++, off += rsz) {
+		struct mach_truth_waste *r = &t->waste[i];
+
+		r->pc = get64(buf + off);
+		r->windows = get64(buf + off + 8);
+		r->cycles = get64(buf + off + 16);
+		r->slots = get64(buf + off + 24);
+		r->useful = get64(buf + off + 32);
+		if (!r->windows)
+			return AX_CORRUPT(err, name, off + 8, "wasted-slot record with no window");
+		if (i && r[-1].pc >= r->pc)
+			return AX_CORRUPT(err, name, off,
+					  "wasted-slot records not in increasing order");
+	}
+	return 0;
+}
+
 static int parse_pcs(const uint8_t *buf, const char *name, const uint8_t *ent, struct mach_truth *t,
 		     struct ax_error *err)
 {
@@ -759,6 +787,8 @@ int mach_truth_parse(const void *buf_, size_t len, const char *name, struct mach
 		ret = parse_ev6(buf, name, sec[MACH_TRUTH_SEC_EV6PCS], t, err);
 	if (!ret && sec[MACH_TRUTH_SEC_REPLAYS])
 		ret = parse_replays(buf, name, sec[MACH_TRUTH_SEC_REPLAYS], t, err);
+	if (!ret && sec[MACH_TRUTH_SEC_WASTED])
+		ret = parse_waste(buf, name, sec[MACH_TRUTH_SEC_WASTED], t, err);
 	if (ret) {
 		if (getenv("AXPROF_DEBUG") && err)
 			fprintf(stderr, "mach_truth: %s\n", err->msg);
@@ -840,7 +870,23 @@ void mach_truth_free(struct mach_truth *t)
 	free(t->edges);
 	free(t->ev6);
 	free(t->replays);
+	free(t->waste);
 	free(t);
+}
+
+const struct mach_truth_waste *mach_truth_find_waste(const struct mach_truth *t, uint64_t pc)
+{
+	size_t lo = 0, hi = t->nwaste;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->waste[mid].pc < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->nwaste && t->waste[lo].pc == pc ? &t->waste[lo] : NULL;
 }
 
 const struct mach_truth_ev6pc *mach_truth_find_ev6(const struct mach_truth *t, uint64_t pc)

@@ -98,6 +98,19 @@
  *       20     4  zero
  *       24     8  count
  *
+ * Section MACH_TRUTH_SEC_WASTED (7, EV6 only): issue slots wasted while each instruction was in
+ * progress [PM §5.2.3] (the definition: machine/mach_ev6_waste.c); one record of at least 40
+ * bytes per PC of which a copy was timed (bad-path PCs included), sorted by PC, strictly
+ * increasing:
+ *        0     8  pc
+ *        8     8  windows: copies counted (retired executions, replayed attempts, bad-path
+ *                 copies; never 0)
+ *       16     8  cycles: their in-progress cycles summed (fetch to retire-ready, or to abort)
+ *       24     8  slots: C x cycles, C the model's issue slots a cycle (4)
+ *       32     8  useful: other retired instructions that issued in those windows, counted per
+ *                 window (a retired copy's own issue is not counted)
+ *   Wasted issue slots = slots - useful (may be negative where more than C issued).
+ *
  * The reader validates everything before it trusts it and reports the first problem as -EBADMSG
  * with the byte offset where it was found; it never reads outside the buffer.
  */
@@ -116,6 +129,7 @@ enum mach_truth_sec {
 	MACH_TRUTH_SEC_VALUES = 4, /* reserved: value histograms */
 	MACH_TRUTH_SEC_EV6PCS = 5,
 	MACH_TRUTH_SEC_REPLAYS = 6,
+	MACH_TRUTH_SEC_WASTED = 7,
 };
 
 #define MACH_TRUTH_SUMMARY_SIZE 256u
@@ -123,6 +137,7 @@ enum mach_truth_sec {
 #define MACH_TRUTH_EDGE_SIZE 24u
 #define MACH_TRUTH_EV6PC_SIZE 168u
 #define MACH_TRUTH_REPLAY_SIZE 32u
+#define MACH_TRUTH_WASTE_SIZE 40u
 
 /* Why an instruction spent its head-of-issue cycles (DCPI SOSP'97 §6.3 stall causes). */
 enum mach_stall {
@@ -216,6 +231,10 @@ struct mach_truth_replay {
 	uint32_t kind;
 };
 
+struct mach_truth_waste { /* section 7 */
+	uint64_t pc, windows, cycles, slots, useful;
+};
+
 struct mach_truth_pc {
 	uint64_t pc;
 	uint64_t exec; /* execution count */
@@ -248,6 +267,8 @@ struct mach_truth {
 	size_t nev6;
 	struct mach_truth_replay *replays; /* EV6 files: section 6 */
 	size_t nreplays;
+	struct mach_truth_waste *waste; /* EV6 files: section 7 */
+	size_t nwaste;
 };
 
 /*
@@ -265,6 +286,8 @@ void mach_truth_free(struct mach_truth *t);
 const struct mach_truth_pc *mach_truth_find(const struct mach_truth *t, uint64_t pc);
 /* The EV6 record of `pc`, or NULL (binary search; NULL too in EV5 files). */
 const struct mach_truth_ev6pc *mach_truth_find_ev6(const struct mach_truth *t, uint64_t pc);
+/* The wasted-slot record of `pc`, or NULL (binary search; NULL without section 7). */
+const struct mach_truth_waste *mach_truth_find_waste(const struct mach_truth *t, uint64_t pc);
 /* Count of the edge from -> to (0 if never taken). */
 uint64_t mach_truth_edge_count(const struct mach_truth *t, uint64_t from, uint64_t to);
 

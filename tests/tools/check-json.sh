@@ -55,6 +55,7 @@ j annotate-proc.json annotate "$axprof" annotate -d "$tmp/db" --json semiinv si_
 j topstalls.json topstalls "$axprof" topstalls -d "$tmp/db" --json
 $rec -q -d "$tmp/pm" --mode profileme --cpu ev6 --period 5000-6000 -- "$wl/copy" >/dev/null
 j profileme.json profileme "$axprof" profileme -d "$tmp/pm" --json -n 5
+j annotate-pme.json annotate "$axprof" annotate -d "$tmp/pm" --json -n 2 copy
 j_err record-pme.json record $rec -d "$tmp/pm2" --mode profileme --cpu ev6 --json -- "$wl/copy"
 j vprof.json vprof "$bin/vprof" -d "$tmp/vp" --json
 j vprof-latency.json vprof "$bin/vprof" -d "$tmp/vp" --latency --json
@@ -63,6 +64,10 @@ $rec -q -d "$tmp/ca" --mode vprof --period 2000-2200 --share 1/1 --budget 32 \
 j vprof-args.json vprof "$bin/vprof" -d "$tmp/ca" --args --fp --json
 j vprof-callers.json vprof "$bin/vprof" -d "$tmp/ca" --callers --json
 j vreplay.json vreplay "$bin/vreplay" -d "$tmp/vr" --json
+# vreplay with its replay counts from ProfileMe (same program, same database, --cpu ev6)
+$rec -q -d "$tmp/vrp" --mode vreplay --period 20000-22000 --share 1/4 -- "$wl/storeload" >/dev/null
+$rec -q -d "$tmp/vrp" --mode profileme --cpu ev6 --period 2000-2400 -- "$wl/storeload" >/dev/null
+j vreplay-pme.json vreplay "$bin/vreplay" -d "$tmp/vrp" --json
 j cfg.json cfg "$axprof" cfg --json "$wl/semiinv"
 j cfg-proc.json cfg "$axprof" cfg --json "$wl/semiinv" si_table_lookup
 j dis.json dis "$axprof" dis --json "$wl/semiinv"

@@ -18,6 +18,12 @@ $(PME_TRUTH): tests/tools/pme-truth.c $(LIB)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)
 TEST_PROGS += $(PME_TRUTH)
+PME_WASTE := $(BUILD)/tests/tools/pme-waste
+$(PME_WASTE): tests/tools/pme-waste.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(INCS) -o $@ $< $(LIB) $(LDLIBS)
+TEST_PROGS += $(PME_WASTE)
 
 CHECK_STEPS += tests/tools/check-cli.sh tests/tools/check-daemon.sh tests/tools/check-golden.sh \
 	tests/tools/check-merge-epochs.sh tests/tools/check-planted-vprof.sh \
@@ -31,6 +37,10 @@ CHECK_STEPS += tests/tools/check-cli.sh tests/tools/check-daemon.sh tests/tools/
 CHECK_STEPS += tests/tools/check-stat.sh
 # ProfileMe on the EV6 machine against its truth (axprof record --mode profileme, profileme).
 CHECK_STEPS += tests/tools/check-profileme.sh
+# ProfileMe's Figure 7: wasted issue slots vs the truth, the planted bottleneck ranked first.
+CHECK_STEPS += tests/tools/check-pme-waste.sh
+# annotate and vreplay from ProfileMe samples (executions, stage latencies, exact replays).
+CHECK_STEPS += tests/tools/check-pme-tools.sh
 # The tools themselves under ASan/UBSan/LSan (build/san-bin/, `make san-tools`).
 CHECK_STEPS += tests/tools/check-san-tools.sh
 # The views' row filters: --percent-limit, --min-samples, -n against the unfiltered rows.

@@ -23,6 +23,13 @@
  * "bubbles": the static stall with the schedule's reason and culprit instruction, the dynamic
  * stall with every cause that could not be ruled out (and the range each may explain), block
  * boundaries with the class's frequency and confidence, and the procedure's summary.
+ *
+ * When the image has ProfileMe samples (`axprof record --mode profileme --cpu ev6`), the
+ * execution counts come from them, not from the CYCLES-based estimation: an instruction's
+ * retired samples x S, S the mean interval each sample stands for ([PM] ProfileMe, MICRO'97
+ * §5.1, as `axprof profileme`); a block's is the mean over its instructions. The CPI column is
+ * then the mean inum retire delay (cycles the instruction was the oldest unretired, [PM] §4.1:
+ * what CYCLES samples measure), and each instruction shows its mean cycles per pipeline stage.
  */
 
 struct ann {
@@ -35,7 +42,121 @@ struct ann {
 	struct tl_sources *src; /* source files by DWARF line (--source-dir) */
 	bool all;
 	struct tl_ropts ro; /* -d, --epoch, --json, -n: procedures when PROC is not given */
+	struct pdb_pme *pme; /* the image's ProfileMe table, sorted by offset (NULL: none) */
+	size_t npme;
 };
+
+/* ---- ProfileMe as the execution frequency ---- */
+
+static const char *const pme_lat_name[PDB_PME_LATS] = { "fetch_map", "map_data", "data_issue",
+							"issue_ready", "ready_retire" };
+
+static const struct pdb_profileme *pme_at(const struct ann *a, uint64_t pc)
+{
+	size_t lo = 0, hi = a->npme;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a->pme[mid].offset < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < a->npme && a->pme[lo].offset == pc ? &a->pme[lo].pme : NULL;
+}
+
+static uint64_t pme_samples(const struct pdb_profileme *p)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < PDB_PME_STATUS; i++)
+		n += p->status[i];
+	return n;
+}
+
+/* Estimated executions: retired samples x the mean interval each stands for (0 if unknown). */
+static double pme_exec(const struct pdb_profileme *p)
+{
+	if (!p || !p->samples_p)
+		return 0;
+	return (double)p->status[0] * (double)p->events2 / (2.0 * (double)p->samples_p);
+}
+
+/* ProfileMe samples in [start, end). */
+static uint64_t pme_samples_in(const struct ann *a, uint64_t start, uint64_t end)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < a->npme; i++)
+		if (a->pme[i].offset >= start && a->pme[i].offset < end)
+			n += pme_samples(&a->pme[i].pme);
+	return n;
+}
+
+/* A block's executions: the mean of its instructions' estimates. */
+static double pme_block_exec(const struct ann *a, const struct an_fi_proc *fp, uint32_t b)
+{
+	double sum = 0;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < fp->ninsns; i++)
+		if (fp->insn[i].block == b) {
+			sum += pme_exec(pme_at(a, fp->insn[i].pc));
+			n++;
+		}
+	return n ? sum / n : 0;
+}
+
+/* An instruction's executions: ProfileMe's when the image has them, else F x P. */
+static double insn_exec(const struct ann *a, const struct an_fi_insn *in, double P)
+{
+	return a->pme ? pme_exec(pme_at(a, in->pc)) : in->cp.f * P;
+}
+
+static void pme_print_insn(const struct ann *a, const struct an_fi_insn *in)
+{
+	const struct pdb_profileme *p = pme_at(a, in->pc);
+
+	if (!p || !p->status[0]) {
+		printf(" %7s", "-");
+		return;
+	}
+	printf(" %7.2f", (double)p->retire_delay_sum / (double)p->status[0]);
+}
+
+static void pme_print_stages(const struct ann *a, const struct an_fi_insn *in)
+{
+	const struct pdb_profileme *p = pme_at(a, in->pc);
+	double r;
+
+	if (!p || !p->status[0])
+		return;
+	r = (double)p->status[0];
+	printf("%22s ProfileMe %" PRIu64 " samples, %.1f%% retired; stage cycles: fetch-map %.1f"
+	       ", map-data %.1f, data-issue %.1f, issue-ready %.1f, ready-retire %.1f\n",
+	       "", pme_samples(p), 100.0 * r / (double)pme_samples(p), p->lat_sum[0] / r,
+	       p->lat_sum[1] / r, p->lat_sum[2] / r, p->lat_sum[3] / r, p->lat_sum[4] / r);
+}
+
+static void pme_json_insn(struct ax_json *j, const struct ann *a, const struct an_fi_insn *in)
+{
+	const struct pdb_profileme *p = pme_at(a, in->pc);
+	double r;
+
+	if (!p)
+		return;
+	r = p->status[0] ? (double)p->status[0] : 1;
+	ax_json_obj_open(j, "profileme");
+	ax_json_u64(j, "samples", pme_samples(p));
+	ax_json_u64(j, "retired", p->status[0]);
+	ax_json_num(j, "retire_delay", (double)p->retire_delay_sum / r, 2);
+	ax_json_obj_open(j, "latency");
+	for (unsigned int i = 0; i < PDB_PME_LATS; i++)
+		ax_json_num(j, pme_lat_name[i], (double)p->lat_sum[i] / r, 2);
+	ax_json_obj_close(j);
+	ax_json_obj_close(j);
+}
 
 static void usage(FILE *f)
 {
@@ -51,7 +172,10 @@ static void usage(FILE *f)
 		"the database; PROC a function name, proc_<hex> or an address inside it.\n"
 		"When the image has DWARF line information (built with -g), each run of\n"
 		"instructions from one source line is headed by file:line and the line's text, and\n"
-		"code inlined from another function by its inline chain.\n\n"
+		"code inlined from another function by its inline chain.\n"
+		"When the image has ProfileMe samples (record --mode profileme --cpu ev6), the\n"
+		"executions come from their retire counts instead, with each instruction's mean\n"
+		"cycles per pipeline stage (the header says so).\n\n"
 		"Options:\n"
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n"
 		"  --epoch N             that epoch (default the current one)\n"
@@ -214,12 +338,20 @@ static void print_text(const struct ann *a, const struct tl_view_image *vi,
 	printf("image %s, procedure %s [0x%" PRIx64 ", 0x%" PRIx64 ")%s\n", vi->name, fp->name,
 	       fp->proc->start, fp->proc->end,
 	       (cfg->flags & AN_CFG_MISSING_EDGES) ? ", CFG missing edges" : "");
-	printf("mean CYCLES period %.0f%s", P, tl_psrc_note(a->psrc));
-	for (unsigned int e = 1; e < AN_EV_NR; e++)
-		if (fp->period[e] > 0)
-			printf(", %s period %.4g", ev_names[e], fp->period[e]);
-	printf("\n");
-	an_stall_summary_print(stdout, NULL, &s);
+	if (!a->pme || fp->samples[AN_EV_CYCLES]) {
+		printf("mean CYCLES period %.0f%s", P, tl_psrc_note(a->psrc));
+		for (unsigned int e = 1; e < AN_EV_NR; e++)
+			if (fp->period[e] > 0)
+				printf(", %s period %.4g", ev_names[e], fp->period[e]);
+		printf("\n");
+	}
+	if (a->pme)
+		printf("execution frequency from ProfileMe (%" PRIu64 " samples in the procedure): "
+		       "retired samples x mean interval, not estimated from CYCLES samples; samples: "
+		       "ProfileMe samples; CPI: mean inum retire delay\n",
+		       pme_samples_in(a, fp->proc->start, fp->proc->end));
+	if (!a->pme || fp->samples[AN_EV_CYCLES])
+		an_stall_summary_print(stdout, NULL, &s);
 	if (!tl_view_lines(vi, &why))
 		printf("no source lines: %s\n", why);
 	printf("\n%-18s %8s %12s %7s %2s %-6s  %s\n", "address", "samples", "executions", "CPI",
@@ -231,24 +363,36 @@ static void print_text(const struct ann *a, const struct tl_view_image *vi,
 			const struct an_block *bl = &cfg->block[in->block];
 			const struct an_fest *c = &fp->cls[bl->cls];
 
-			printf("  --- block %u, class %u: %.4g executions (%s, %s confidence)%s%s\n",
-			       in->block, bl->cls, c->f * P, an_fhow_name(c->how),
-			       an_conf_name(c->conf),
-			       (bl->flags & AN_BLK_UNREACHABLE) ? ", unreachable" : "",
-			       (bl->flags & AN_BLK_ENTRY) ? ", entry" : "");
+			if (a->pme)
+				printf("  --- block %u: %.4g executions (ProfileMe)%s%s\n",
+				       in->block, pme_block_exec(a, fp, in->block),
+				       (bl->flags & AN_BLK_UNREACHABLE) ? ", unreachable" : "",
+				       (bl->flags & AN_BLK_ENTRY) ? ", entry" : "");
+			else
+				printf("  --- block %u, class %u: %.4g executions (%s, %s confidence)%s%s\n",
+				       in->block, bl->cls, c->f * P, an_fhow_name(c->how),
+				       an_conf_name(c->conf),
+				       (bl->flags & AN_BLK_UNREACHABLE) ? ", unreachable" : "",
+				       (bl->flags & AN_BLK_ENTRY) ? ", entry" : "");
 			prev_block = in->block;
 		}
 		if (tl_view_lines(vi, NULL))
 			print_source(a, vi, in->pc, &prev);
 		print_static(fp, in);
 		print_dynamic(fp, in);
+		if (a->pme)
+			pme_print_stages(a, in);
 		insn_text(in, t, sizeof(t));
-		printf("0x%016" PRIx64 " %8" PRIu64 " %12.4g ", in->pc, in->samples[AN_EV_CYCLES],
-		       in->cp.f * P);
-		if (in->cp.f > 0)
-			printf("%7.2f", in->cp.cpi);
+		printf("0x%016" PRIx64 " %8" PRIu64 " %12.4g", in->pc,
+		       a->pme ? (pme_at(a, in->pc) ? pme_samples(pme_at(a, in->pc)) : 0) :
+				in->samples[AN_EV_CYCLES],
+		       insn_exec(a, in, P));
+		if (a->pme)
+			pme_print_insn(a, in);
+		else if (in->cp.f > 0)
+			printf(" %7.2f", in->cp.cpi);
 		else
-			printf("%7s", "-");
+			printf(" %7s", "-");
 		printf(" %2u %-6s  %s\n", in->sched.m, an_conf_name(in->conf), t);
 	}
 	printf("\n");
@@ -256,7 +400,8 @@ static void print_text(const struct ann *a, const struct tl_view_image *vi,
 
 /* ---- JSON ---- */
 
-static void json_blocks(struct ax_json *j, const struct an_fi_proc *fp, double P)
+static void json_blocks(struct ax_json *j, const struct ann *a, const struct an_fi_proc *fp,
+			double P)
 {
 	const struct an_cfg *cfg = fp->cfg;
 
@@ -269,8 +414,8 @@ static void json_blocks(struct ax_json *j, const struct an_fi_proc *fp, double P
 		ax_json_hex(j, "address", bl->addr);
 		ax_json_u64(j, "insns", bl->n);
 		ax_json_u64(j, "class", bl->cls);
-		ax_json_num(j, "executions", c->f * P, 3);
-		ax_json_str(j, "how", an_fhow_name(c->how));
+		ax_json_num(j, "executions", a->pme ? pme_block_exec(a, fp, b) : c->f * P, 3);
+		ax_json_str(j, "how", a->pme ? "profileme" : an_fhow_name(c->how));
 		ax_json_str(j, "confidence", an_conf_name(c->conf));
 		ax_json_u64(j, "issue_points", c->points);
 		ax_json_u64(j, "used", c->used);
@@ -340,7 +485,7 @@ static void json_inlined(struct ax_json *j, const struct tl_view_image *vi, uint
 	ax_json_arr_close(j);
 }
 
-static void json_insn(struct ax_json *j, const struct tl_view_image *vi,
+static void json_insn(struct ax_json *j, const struct ann *a, const struct tl_view_image *vi,
 		      const struct an_fi_proc *fp, const struct an_fi_insn *in, double P)
 {
 	const struct an_cp_result *r = &in->cp;
@@ -354,8 +499,9 @@ static void json_insn(struct ax_json *j, const struct tl_view_image *vi,
 	json_inlined(j, vi, in->pc);
 	ax_json_u64(j, "block", in->block);
 	ax_json_u64(j, "samples", in->samples[AN_EV_CYCLES]);
-	ax_json_num(j, "executions", r->f * P, 3);
+	ax_json_num(j, "executions", insn_exec(a, in, P), 3);
 	ax_json_num(j, "cpi", r->cpi, 4);
+	pme_json_insn(j, a, in);
 	ax_json_u64(j, "m", in->sched.m);
 	ax_json_str(j, "confidence", an_conf_name(in->conf));
 	ax_json_obj_open(j, "static_stall");
@@ -396,11 +542,12 @@ static void print_json(const struct ann *a, const struct tl_view_image *vi,
 	ax_json_bool(&j, "period_assumed", a->psrc == TL_PSRC_ASSUMED);
 	ax_json_bool(&j, "missing_edges", cfg->flags & AN_CFG_MISSING_EDGES);
 	tl_json_stall_summary(&j, "summary", &s);
-	json_blocks(&j, fp, P);
+	ax_json_str(&j, "frequency", a->pme ? "profileme" : "cycles");
+	json_blocks(&j, a, fp, P);
 	json_edges(&j, fp, P);
 	ax_json_arr_open(&j, "instructions");
 	for (uint32_t i = 0; i < fp->ninsns; i++)
-		json_insn(&j, vi, fp, &fp->insn[i], P);
+		json_insn(&j, a, vi, fp, &fp->insn[i], P);
 	ax_json_arr_close(&j);
 	ax_json_doc_close(&j);
 }
@@ -414,8 +561,8 @@ static void write_csv(struct ann *a, const struct tl_view_image *vi, const struc
 
 		fprintf(a->csv, "%s,%s,0x%" PRIx64 ",%u,%u,%" PRIu64 ",%u,%.6f,%.3f,%.4f,%s,%s\n",
 			vi->img.key, fp->name, in->pc, in->block, fp->cfg->block[in->block].cls,
-			in->samples[AN_EV_CYCLES], in->sched.m, in->cp.f, in->cp.f * P, in->cp.cpi,
-			an_conf_name(in->conf), an_fhow_name(in->how));
+			in->samples[AN_EV_CYCLES], in->sched.m, in->cp.f, insn_exec(a, in, P),
+			in->cp.cpi, an_conf_name(in->conf), an_fhow_name(in->how));
 	}
 }
 
@@ -460,6 +607,11 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 		return 1;
 	}
 	a->psrc = tl_periods_for(&a->per, vi->prof, a->o.period);
+	free(a->pme);
+	a->pme = NULL;
+	a->npme = 0;
+	if (vi->prof && pdb_prof_profileme(vi->prof, &a->pme, &a->npme))
+		goto nomem;
 	if (a->proc) {
 		const struct an_proc *p = an_procs_lookup(an_fi_procs(im), a->proc);
 
@@ -480,20 +632,22 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 		if (!pk)
 			goto nomem;
 		for (k = 0; k < ps->n; k++) {
-			uint64_t s =
-				an_fi_samples_in(im, AN_EV_CYCLES, ps->v[k].start, ps->v[k].end);
+			uint64_t s = a->pme ? pme_samples_in(a, ps->v[k].start, ps->v[k].end) :
+					      an_fi_samples_in(im, AN_EV_CYCLES, ps->v[k].start,
+							       ps->v[k].end);
 
 			if (s)
 				pk[npk++] = (struct pick){ &ps->v[k], s };
 		}
 		if (!npk) {
-			fprintf(stderr, "axprof annotate: %s: no CYCLES samples in any procedure\n",
-				vi->name);
+			fprintf(stderr, "axprof annotate: %s: no %s samples in any procedure\n",
+				vi->name, a->pme ? "ProfileMe" : "CYCLES");
 			goto fail;
 		}
 		qsort(pk, npk, sizeof(*pk), cmp_pick);
 		npk = tl_rows_keep(&a->ro, pk, npk, sizeof(*pk), pick_samples,
-				   vi->total[PDB_EV_CYCLES]);
+				   a->pme ? pme_samples_in(a, 0, UINT64_MAX) :
+					    vi->total[PDB_EV_CYCLES]);
 		if (!npk)
 			fprintf(stderr,
 				"axprof annotate: %s: no procedure has --min-samples %" PRIu64
@@ -508,7 +662,7 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 			fprintf(stderr, "axprof annotate: %s: %s\n", vi->name, err.msg);
 			goto fail;
 		}
-		if (!fp->samples[AN_EV_CYCLES] && a->proc)
+		if (!fp->samples[AN_EV_CYCLES] && a->proc && !a->pme)
 			fprintf(stderr,
 				"axprof annotate: %s: procedure %s has no CYCLES samples: nothing to estimate\n",
 				vi->name, fp->name);
@@ -640,6 +794,7 @@ int cmd_annotate(int argc, char **argv)
 		ret = 1;
 	}
 out:
+	free(a.pme);
 	free(sel);
 	tl_view_close(&a.v);
 	tl_sources_free(a.src);

@@ -19,6 +19,14 @@
  * load-load gathering, loads) whose bytes it read within one interpretation; for a store, the
  * later loads that read its bytes. "Later, combine results and hardware counts" (slide 19): a
  * load with replays and a dominant conflicting store names the culprit.
+ *
+ * When the epoch also has ProfileMe samples (`axprof record --mode profileme --cpu ev6` of the
+ * same program into the same database), the replay counts come from them instead: a ProfileMe
+ * record names the instruction whose attempt a replay trap aborted, so the attribution is exact
+ * (no skid, [PM] ProfileMe, MICRO'97 §2.2, §4.1); an instruction's estimated replay traps are its
+ * replay-aborted samples (store-load, load-load order: the load-store-order flag; and other
+ * Mbox replays) x the mean interval each sample stands for (§5.1). The conflict partners still
+ * come from the interpretation records.
  */
 
 #define PARTNERS_MAX 4
@@ -57,6 +65,7 @@ struct vr {
 	struct tl_view v;
 	const char *proc;
 	bool have_replays;
+	bool have_pme; /* replay counts from ProfileMe samples */
 	uint64_t few; /* instructions with conflicts interpreted fewer than VCOUNT_FEW times */
 	struct tl_ropts ro;
 	struct ax_json j;
@@ -71,6 +80,8 @@ struct tabs {
 	size_t ncf;
 	struct pdb_conflict **by_prior; /* the same, own-image priors sorted by prior offset */
 	size_t nbp;
+	struct pdb_pme *pme; /* ProfileMe aggregates, sorted by offset */
+	size_t npme;
 };
 
 static void usage(FILE *f)
@@ -83,7 +94,9 @@ static void usage(FILE *f)
 		"none were recorded), the instruction, its vcount (times interpreted), its\n"
 		"conflict rate (conflicts / vcount), and the accesses it overlapped with their\n"
 		"shares: a load lists the earlier stores whose bytes it read, a store the later\n"
-		"loads that read its bytes. Then every conflicting pair by count.\n\n"
+		"loads that read its bytes. Then every conflicting pair by count. When the\n"
+		"epoch has ProfileMe samples (record --mode profileme --cpu ev6 into the same\n"
+		"database), the replay counts are estimated from them: exact attribution, no skid.\n\n"
 		"Options:\n"
 		"  -d, --db DIR   the database (default $AXPROF_DB, else ./axprof-db)\n"
 		"  --epoch N      that epoch (default the current one)\n"
@@ -131,6 +144,7 @@ static void tabs_free(struct tabs *t)
 	free(t->vc);
 	free(t->cf);
 	free(t->by_prior);
+	free(t->pme);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -141,7 +155,8 @@ static int tabs_load(const struct tl_view_image *im, struct tabs *t)
 		return 0;
 	if (pdb_prof_samples(im->prof, PDB_EV_REPLAY, &t->rp, &t->nrp) ||
 	    pdb_prof_vcounts(im->prof, &t->vc, &t->nvc) ||
-	    pdb_prof_conflicts(im->prof, &t->cf, &t->ncf))
+	    pdb_prof_conflicts(im->prof, &t->cf, &t->ncf) ||
+	    pdb_prof_profileme(im->prof, &t->pme, &t->npme))
 		goto out_nomem;
 	t->by_prior = calloc(t->ncf ? t->ncf : 1, sizeof(*t->by_prior));
 	if (!t->by_prior)
@@ -154,6 +169,32 @@ static int tabs_load(const struct tl_view_image *im, struct tabs *t)
 out_nomem:
 	tabs_free(t);
 	return -ENOMEM;
+}
+
+static const struct pdb_profileme *pme_at(const struct tabs *t, uint64_t off)
+{
+	size_t lo = 0, hi = t->npme;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->pme[mid].offset < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->npme && t->pme[lo].offset == off ? &t->pme[lo].pme : NULL;
+}
+
+/* ProfileMe: samples of the instruction aborted by a replay trap (status: STLD, LDLD, Mbox),
+ * those flagged load-store order (event LSO), and the replay traps they estimate. */
+static double pme_replays(const struct pdb_profileme *p, uint64_t *samples, uint64_t *lso)
+{
+	*samples = p ? p->status[2] + p->status[3] + p->status[4] : 0;
+	*lso = p ? p->events[7] : 0;
+	if (!p || !p->samples_p)
+		return 0;
+	return (double)*samples * (double)p->events2 / (2.0 * (double)p->samples_p);
 }
 
 /* The conflicts whose load is at off: [*first, *first + return). */
@@ -246,7 +287,8 @@ static void insn_line(struct vr *vr, const struct tl_view_image *im, const struc
 	uint64_t total;
 	bool as_store;
 	size_t np = partners(t, off, p, &as_store, &total);
-	uint64_t vcount = vc ? vc->count : 0;
+	uint64_t vcount = vc ? vc->count : 0, rp_samples, lso;
+	double rp_est = pme_replays(pme_at(t, off), &rp_samples, &lso);
 	bool has_rate = np && vcount; /* conflicts come from interpretations: vcount >= 1 */
 	double rate = has_rate ? (double)total / (double)vcount : 0.0;
 	char text[160], rbuf[24], ratebuf[48], where[300];
@@ -265,6 +307,11 @@ static void insn_line(struct vr *vr, const struct tl_view_image *im, const struc
 		ax_json_hex(j, "address", off);
 		if (vr->have_replays)
 			ax_json_u64(j, "replays", rp ? rp->count : 0);
+		if (vr->have_pme) {
+			ax_json_num(j, "replays_estimated", rp_est, 0);
+			ax_json_u64(j, "replay_samples", rp_samples);
+			ax_json_u64(j, "lso_samples", lso);
+		}
 		ax_json_u64(j, "vcount", vcount);
 		if (has_rate) {
 			ax_json_num(j, "rate", rate, 6);
@@ -291,7 +338,9 @@ static void insn_line(struct vr *vr, const struct tl_view_image *im, const struc
 		ax_json_obj_close(j);
 		return;
 	}
-	if (vr->have_replays)
+	if (vr->have_pme)
+		snprintf(rbuf, sizeof(rbuf), "%.0f", rp_est);
+	else if (vr->have_replays)
 		snprintf(rbuf, sizeof(rbuf), "%" PRIu64, rp ? rp->count : 0);
 	else
 		snprintf(rbuf, sizeof(rbuf), "-");
@@ -579,6 +628,14 @@ static int run(struct vr *vr)
 			continue;
 		if (!pdb_prof_conflicts(sel[i]->prof, &c, &nc))
 			free(c);
+		if (!vr->have_pme) {
+			struct pdb_pme *pm = NULL;
+			size_t npm = 0;
+
+			if (!pdb_prof_profileme(sel[i]->prof, &pm, &npm))
+				free(pm);
+			vr->have_pme = npm != 0;
+		}
 		if (nc || (vr->ro.image && *vr->ro.image))
 			sel[k++] = sel[i];
 	}
@@ -589,10 +646,18 @@ static int run(struct vr *vr)
 		ax_json_u64(&vr->j, "epoch", vr->v.epoch);
 		tl_view_json_skipped(&vr->j, &vr->v);
 		ax_json_bool(&vr->j, "replays_recorded", vr->have_replays);
+		ax_json_str(&vr->j, "replays_from",
+			    vr->have_pme     ? "profileme" :
+			    vr->have_replays ? "replay_samples" :
+					       "none");
 		ax_json_arr_open(&vr->j, "images");
 	} else {
 		printf("vreplay: database %s, epoch %u%s\n\n", pdb_dir(vr->v.db), vr->v.epoch,
-		       vr->have_replays ? "" : " (no hardware replay counts recorded: \"-\")");
+		       vr->have_pme ?
+			       " (replays: estimated from ProfileMe samples aborted by a replay trap, "
+			       "exact attribution, no skid)" :
+		       vr->have_replays ? "" :
+					  " (no hardware replay counts recorded: \"-\")");
 		if (!k)
 			printf("No conflicts in this epoch (record with --mode vreplay).\n");
 	}
