@@ -12,13 +12,14 @@
 
 #define DEF_MAX_PATHS 4096u
 #define DEF_MAX_BLOCKS 256u
+#define DEF_MAX_STEPS (1u << 20)
 #define MAX_CALLS 64u
 
 struct walk {
 	const struct an_pgraph *g;
 	const struct an_paths_query *q;
 	struct an_paths *out;
-	uint32_t max_paths, max_blocks;
+	uint32_t max_paths, max_blocks, steps_left;
 	uint32_t *blk; /* the path being grown, the sample's block first */
 	uint32_t nblk;
 	uint32_t calls[MAX_CALLS]; /* return points walked back into, innermost last */
@@ -158,6 +159,10 @@ static void grow(struct walk *w, uint32_t v, uint32_t k, double p)
 
 	if (w->err || w->out->overflow)
 		return;
+	if (!w->steps_left--) {
+		w->out->overflow = true;
+		return;
+	}
 	if (w->nblk == w->max_blocks) {
 		emit(w, k, false, true, p);
 		return;
@@ -213,6 +218,7 @@ static int setup(struct walk *w, const struct an_pgraph *g, const struct an_path
 	w->out = out;
 	w->max_paths = q->max_paths ? q->max_paths : DEF_MAX_PATHS;
 	w->max_blocks = q->max_blocks ? q->max_blocks : DEF_MAX_BLOCKS;
+	w->steps_left = q->max_steps ? q->max_steps : DEF_MAX_STEPS;
 	w->blk = malloc(w->max_blocks * sizeof(*w->blk));
 	if (!w->blk)
 		return -ENOMEM;

@@ -88,6 +88,7 @@ struct an_paths_query {
 	uint32_t dist; /* fetch distance (>= the retired distance: bad-path fetches count too) */
 	uint32_t max_paths; /* stop enumerating past this many (0: 4096) */
 	uint32_t max_blocks; /* blocks per path (0: 256); longer paths end there, truncated */
+	uint32_t max_steps; /* blocks the walk may visit in all (0: 2^20); past it: overflow */
 };
 
 struct an_path {
@@ -104,7 +105,8 @@ struct an_paths {
 	uint32_t *blk;
 	size_t nblk, cap_blk;
 	uint32_t cap;
-	bool overflow; /* more than max_paths were consistent: v holds the first max_paths */
+	bool overflow; /* more than max_paths were consistent, or the walk took more than
+			* max_steps: v holds what was found */
 	uint32_t rejected_partner; /* candidates dropped by the paired sample */
 };
 

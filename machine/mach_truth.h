@@ -98,6 +98,19 @@
  *       20     4  zero
  *       24     8  count
  *
+ * Section MACH_TRUTH_SEC_PATHS (7, EV6 with ProfileMe pairs only): one record of at least 536
+ * bytes per retired second-of-a-pair ProfileMe sample, in sampling order: the path the machine
+ * really took to it ([PM] §5.3's experiment, graded by eval/run-paths.sh):
+ *        0     8  pc of the sampled instruction
+ *        8     8  partner: pc of the first of the pair if it retired, else 0
+ *       16     2  history: the global path history at its fetch (12 bits, as in the record)
+ *       18     2  dist: the pair's fetch distance (1 .. W)
+ *       20     2  ndec: decisions that follow, 0 .. MACH_TRUTH_PATH_DECS
+ *       22     2  zero
+ *       24   512  MACH_TRUTH_PATH_DECS x (from u64, to u64), the most recent first: the control
+ *                 transfers retired before the sample, every conditional branch (taken or not)
+ *                 and every instruction whose successor was not pc + 4 (calls, returns, jumps)
+ *
  * The reader validates everything before it trusts it and reports the first problem as -EBADMSG
  * with the byte offset where it was found; it never reads outside the buffer.
  */
@@ -116,6 +129,7 @@ enum mach_truth_sec {
 	MACH_TRUTH_SEC_VALUES = 4, /* reserved: value histograms */
 	MACH_TRUTH_SEC_EV6PCS = 5,
 	MACH_TRUTH_SEC_REPLAYS = 6,
+	MACH_TRUTH_SEC_PATHS = 7,
 };
 
 #define MACH_TRUTH_SUMMARY_SIZE 256u
@@ -123,6 +137,8 @@ enum mach_truth_sec {
 #define MACH_TRUTH_EDGE_SIZE 24u
 #define MACH_TRUTH_EV6PC_SIZE 168u
 #define MACH_TRUTH_REPLAY_SIZE 32u
+#define MACH_TRUTH_PATH_DECS 32u
+#define MACH_TRUTH_PATH_SIZE (24u + 16u * MACH_TRUTH_PATH_DECS)
 
 /* Why an instruction spent its head-of-issue cycles (DCPI SOSP'97 §6.3 stall causes). */
 enum mach_stall {
@@ -216,6 +232,12 @@ struct mach_truth_replay {
 	uint32_t kind;
 };
 
+struct mach_truth_path {
+	uint64_t pc, partner;
+	uint16_t history, dist, ndec;
+	uint64_t from[MACH_TRUTH_PATH_DECS], to[MACH_TRUTH_PATH_DECS]; /* most recent first */
+};
+
 struct mach_truth_pc {
 	uint64_t pc;
 	uint64_t exec; /* execution count */
@@ -248,6 +270,8 @@ struct mach_truth {
 	size_t nev6;
 	struct mach_truth_replay *replays; /* EV6 files: section 6 */
 	size_t nreplays;
+	struct mach_truth_path *paths; /* EV6 files with pairs: section 7 */
+	size_t npaths;
 };
 
 /*

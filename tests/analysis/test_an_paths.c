@@ -239,6 +239,12 @@ static void test_an_paths_loop_counts_iterations(void **state)
 		assert_true(ps.v[i - 1].p >= ps.v[i].p);
 	an_paths_free(&ps);
 
+	q.max_steps = 3; /* a walk cut short says so */
+	assert_int_equal(an_paths_find(g, &q, &ps), 0);
+	assert_true(ps.overflow);
+	an_paths_free(&ps);
+	q.max_steps = 0;
+
 	q.history = 0x7; /* the newest branch taken: it would not have reached X */
 	assert_int_equal(an_paths_find(g, &q, &ps), 0);
 	assert_int_equal(ps.n, 0);
