@@ -30,6 +30,8 @@ eval-micro: all
 
 # `axprof annotate` / `axprof topstalls` end to end and on bad input (a few seconds).
 CHECK_STEPS += eval/check-annotate.sh
+# The EV6 truth of sampled paths and axeval --paths (ProfileMe Figure 6) on a small run.
+CHECK_STEPS += tests/tools/check-paths.sh
 
 # ProfileMe Figure 6 alone: path reconstruction vs history length against the EV6 truth.
 eval-paths: all
