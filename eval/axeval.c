@@ -44,7 +44,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: axeval [--period P] [--event-period E=P] [--detail FILE] [--json FILE]\n"
 		"              NAME DB IMAGE TRUTH [NAME DB IMAGE TRUTH ...]\n"
-		"       axeval --replays [--period P] NAME DB IMAGE TRUTH [...]\n\n"
+		"       axeval --replays [--period P] NAME DB IMAGE TRUTH [...]\n"
+		"       axeval --paths NAME IMAGE TRUTH [...]\n\n"
 		"Grade axprof's frequency and culprit estimates (DCPI SOSP'97 §6) against the hosted\n"
 		"machine's ground truth: Figure 8 (instruction frequencies, by samples), Figure 9\n"
 		"(edges), Figure 10 (I-cache stall cycles against I-cache misses), unexplained stalls.\n\n"
@@ -59,6 +60,9 @@ static void usage(FILE *f)
 		"  --replays           instead: grade vreplay's named conflicts (recorded with\n"
 		"                      --cpu ev6 --mode vreplay) against the truth's replay traps:\n"
 		"                      recall and precision (eval/ev_replay.h)\n"
+		"  --paths             instead: ProfileMe Figure 6, path reconstruction against the\n"
+		"                      EV6 truth's paths of paired samples (recorded with --cpu ev6\n"
+		"                      --mode profileme --truth), for 0..12 history bits\n"
 		"  --skip-damaged      grade what reads of a damaged database, naming each damaged\n"
 		"                      file left out (stderr, output, \"skipped\" in --json); without\n"
 		"                      it a damaged file fails its run\n");
@@ -232,6 +236,7 @@ struct opts {
 	const char *detail_path, *json_path;
 	bool skip_damaged; /* --skip-damaged */
 	bool replays; /* --replays */
+	bool paths; /* --paths: ProfileMe Figure 6 */
 	struct pdb_skips skipped; /* what every run left out */
 };
 
@@ -244,7 +249,7 @@ struct figures {
 /* 0, -1 after --help, or the usage exit code 2. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_PERIOD = 256, O_EVP, O_TEV, O_DETAIL, O_JSON, O_HELP, O_SKIP, O_REPLAYS };
+	enum { O_PERIOD = 256, O_EVP, O_TEV, O_DETAIL, O_JSON, O_HELP, O_SKIP, O_REPLAYS, O_PATHS };
 	static const struct option longopts[] = {
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVP },
@@ -254,6 +259,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "help", no_argument, NULL, O_HELP },
 		{ "skip-damaged", no_argument, NULL, O_SKIP },
 		{ "replays", no_argument, NULL, O_REPLAYS },
+		{ "paths", no_argument, NULL, O_PATHS },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -280,6 +286,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_REPLAYS:
 			o->replays = true;
 			break;
+		case O_PATHS:
+			o->paths = true;
+			break;
 		case O_SKIP:
 			o->skip_damaged = true;
 			break;
@@ -291,7 +300,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return 2;
 		}
 	}
-	if (optind >= argc || (argc - optind) % 4) {
+	if (optind >= argc || (argc - optind) % (o->paths ? 3 : 4)) {
 		usage(stderr);
 		return 2;
 	}
@@ -551,6 +560,10 @@ int main(int argc, char **argv)
 	ret = parse_args(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	if (o.paths) {
+		status = axeval_paths(argv + optind, argc - optind);
+		return fflush(stdout) || ferror(stdout) ? 1 : status;
+	}
 	if (o.replays) {
 		status = axeval_replays(argv + optind, argc - optind, &o.per);
 		return fflush(stdout) || ferror(stdout) ? 1 : status;

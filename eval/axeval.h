@@ -11,4 +11,11 @@
  */
 int axeval_replays(char **runs, int nargs, const struct tl_periods *per);
 
+/*
+ * `axeval --paths NAME IMAGE TRUTH...` (nargs words): ProfileMe Figure 6, path reconstruction
+ * (analysis/an_paths.h) against the EV6 truth's paths of paired samples. 0, or 1 when a run
+ * could not be graded.
+ */
+int axeval_paths(char **runs, int nargs);
+
 #endif /* AXEVAL_H */

@@ -7,9 +7,9 @@ eval_DIR := eval
 eval_DEPS := toolslib
 eval_SRCS := eval/ev_eval.c eval/ev_replay.c
 TOOLS += axeval
-axeval_SRCS := eval/axeval.c eval/axeval_replay.c
+axeval_SRCS := eval/axeval.c eval/axeval_replay.c eval/axeval_paths.c
 
-.PHONY: eval eval-micro eval-replays
+.PHONY: eval eval-micro eval-replays eval-paths
 eval: all
 	$(Q)BUILD=$(BUILD) eval/run-eval.sh
 	$(Q)BUILD=$(BUILD) eval/run-micro.sh
@@ -18,6 +18,7 @@ eval: all
 	$(Q)BUILD=$(BUILD) eval/run-pme-waste.sh
 	$(Q)BUILD=$(BUILD) eval/run-skid.sh
 	$(Q)BUILD=$(BUILD) eval/run-procs.sh
+	$(Q)BUILD=$(BUILD) eval/run-paths.sh
 
 # vreplay's named conflicts against the EV6 truth's replay traps (issue 13 item 4): recall and
 # precision on storeload and the replay microbenchmarks (eval/ev_replay.h).
@@ -31,3 +32,9 @@ eval-micro: all
 
 # `axprof annotate` / `axprof topstalls` end to end and on bad input (a few seconds).
 CHECK_STEPS += eval/check-annotate.sh
+# The EV6 truth of sampled paths and axeval --paths (ProfileMe Figure 6) on a small run.
+CHECK_STEPS += tests/tools/check-paths.sh
+
+# ProfileMe Figure 6 alone: path reconstruction vs history length against the EV6 truth.
+eval-paths: all
+	$(Q)BUILD=$(BUILD) eval/run-paths.sh

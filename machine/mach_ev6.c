@@ -896,6 +896,9 @@ static void pme_retired(struct mach_ev6 *m, unsigned int sel, const struct ev6_o
 	r.path = path;
 	r.events = pme_events(s, ev, (o->kind & EV6_K_CBR) != 0);
 	r.status = MACH_PME_RETIRED;
+	if (m->tx && (sel & 2))
+		ev6_truth_path(m, ev->pc, path, m->pme_dist,
+			       (m->pme_have & 1) ? &m->pme_pend[0] : NULL);
 	ev6_pme_done(m, sel, &r);
 }
 
@@ -1021,6 +1024,9 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 		ev6_waste_window(m, ev->pc, s.f, s.done, true);
 		ev6_waste_issue(m, s.t, m->f_t);
 	}
+	/* after the sample: its path record holds the older transfers only */
+	if (m->tx && ((o->kind & EV6_K_CBR) || ev->next_pc != ev->pc + 4))
+		ev6_truth_transfer(m, ev->pc, ev->next_pc);
 	if (m->min_due <= rt)
 		ev6_pmu_deliver(m, ev->pc, rt);
 }

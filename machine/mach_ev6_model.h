@@ -259,6 +259,12 @@ struct mach_ev6 {
 	size_t rp_mask, rp_used;
 	bool tx_failed;
 	struct ev6_waste *waste; /* wasted issue slots (mach_ev6_waste.c), with the truth */
+	/* truth of [PM] §5.3's paths: the last control transfers retired (a ring, from/to), and
+	 * the encoded MACH_TRUTH_SEC_PATHS records of the retired seconds of pairs */
+	uint64_t pt_from[MACH_TRUTH_PATH_DECS], pt_to[MACH_TRUTH_PATH_DECS];
+	uint64_t pt_n;
+	uint8_t *pt_rec;
+	size_t pt_nrec, pt_cap;
 };
 
 struct ev6_rp_slot {
@@ -282,6 +288,11 @@ int ev6_truth_new(struct mach_ev6 *m);
 void ev6_truth_free(struct mach_ev6 *m);
 struct ev6_trec *ev6_truth_rec(struct mach_ev6 *m, uint64_t pc);
 void ev6_truth_replay(struct mach_ev6 *m, uint64_t pc, uint64_t cause, enum ev6_replay kind);
+/* A retired control transfer (truth only), and the path record of a retired second of a pair
+ * whose first is `first` (NULL: not followed). */
+void ev6_truth_transfer(struct mach_ev6 *m, uint64_t from, uint64_t to);
+void ev6_truth_path(struct mach_ev6 *m, uint64_t pc, uint16_t history, uint64_t dist,
+		    const struct mach_pme *first);
 int mach_ev6_truth_write(struct mach_ev6 *m, const char *path);
 /* Tests: the counters of `pc` so far (false: never fetched), the replay count of a pair. */
 bool mach_ev6_truth_get(const struct mach_ev6 *m, uint64_t pc, struct ev6_trec *out);

@@ -32,9 +32,55 @@ void ev6_truth_free(struct mach_ev6 *m)
 	free(m->tx);
 	free(m->rp);
 	ev6_waste_free(m);
+	free(m->pt_rec);
+	m->pt_rec = NULL;
+	m->pt_nrec = m->pt_cap = 0;
 	m->truth = NULL;
 	m->tx = NULL;
 	m->rp = NULL;
+}
+
+void ev6_truth_transfer(struct mach_ev6 *m, uint64_t from, uint64_t to)
+{
+	unsigned int k = m->pt_n++ % MACH_TRUTH_PATH_DECS;
+
+	m->pt_from[k] = from;
+	m->pt_to[k] = to;
+}
+
+void ev6_truth_path(struct mach_ev6 *m, uint64_t pc, uint16_t history, uint64_t dist,
+		    const struct mach_pme *first)
+{
+	unsigned int n =
+		m->pt_n < MACH_TRUTH_PATH_DECS ? (unsigned int)m->pt_n : MACH_TRUTH_PATH_DECS;
+	uint8_t *p;
+
+	if (m->pt_nrec == m->pt_cap) {
+		size_t cap = m->pt_cap ? 2 * m->pt_cap : 1024;
+		uint8_t *v = realloc(m->pt_rec, cap * MACH_TRUTH_PATH_SIZE);
+
+		if (!v) {
+			m->tx_failed = true;
+			return;
+		}
+		m->pt_rec = v;
+		m->pt_cap = cap;
+	}
+	p = m->pt_rec + m->pt_nrec++ * MACH_TRUTH_PATH_SIZE;
+	memset(p, 0, MACH_TRUTH_PATH_SIZE);
+	mach_put64(p, pc);
+	mach_put64(p + 8, first && first->status == MACH_PME_RETIRED ? first->pc : 0);
+	p[16] = (uint8_t)history;
+	p[17] = (uint8_t)(history >> 8);
+	p[18] = (uint8_t)dist;
+	p[19] = (uint8_t)(dist >> 8);
+	p[20] = (uint8_t)n;
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int k = (unsigned int)((m->pt_n - 1 - i) % MACH_TRUTH_PATH_DECS);
+
+		mach_put64(p + 24 + 16 * i, m->pt_from[k]);
+		mach_put64(p + 32 + 16 * i, m->pt_to[k]);
+	}
 }
 
 static struct ev6_trec scratch; /* where counts go after an allocation failure */
@@ -253,6 +299,10 @@ int mach_ev6_truth_write(struct mach_ev6 *m, const char *path)
 	if (ws) /* section 7: wasted issue slots (mach_ev6_waste.c) */
 		o.xsec[o.nxsec++] = (struct mach_truth_xsec){ MACH_TRUTH_SEC_WASTED,
 							      MACH_TRUTH_WASTE_SIZE, nws, ws };
+	if (m->pt_nrec)
+		o.xsec[o.nxsec++] =
+			(struct mach_truth_xsec){ MACH_TRUTH_SEC_PATHS, MACH_TRUTH_PATH_SIZE,
+						  m->pt_nrec, m->pt_rec };
 	err = mach_truth_out_write(&o, path);
 	free(pcs);
 	free(rps);

@@ -69,7 +69,7 @@ struct mach_truth_out {
 	const uint64_t *events; /* MACH_EV_NR */
 	uint32_t param[MACH_TP_NR];
 	uint64_t ext[MACH_TRUTH_NEXT]; /* summary bytes 208.. (version 2) */
-	struct mach_truth_xsec xsec[3];
+	struct mach_truth_xsec xsec[4];
 	unsigned int nxsec;
 };
 

@@ -18,7 +18,7 @@
 #include "mach_ev5_model.h"
 #include "mach_trec.h"
 
-#define TRUTH_NSEC 8 /* section types 0..7 */
+#define TRUTH_NSEC 9 /* section types 0..8 */
 
 const char *const mach_stall_name[MACH_STALL_NR] = {
 	[MACH_STALL_STATIC] = "static",	  [MACH_STALL_IMISS] = "imiss",
@@ -240,6 +240,11 @@ void mach_put32(uint8_t *p, uint32_t v)
 void mach_put64(uint8_t *p, uint64_t v)
 {
 	put64(p, v);
+}
+
+static uint32_t get16(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
 }
 
 static uint32_t get32(const uint8_t *p)
@@ -551,8 +556,15 @@ static int parse_secent(const uint8_t *buf, size_t len, const char *name, uint32
 			uint64_t tab_end, const uint8_t *sec[TRUTH_NSEC], struct ax_error *err)
 {
 	static const uint32_t minsz[TRUTH_NSEC] = {
-		0, MACH_TRUTH_SUMMARY_SIZE, MACH_TRUTH_PC_SIZE,	    MACH_TRUTH_EDGE_SIZE,
-		0, MACH_TRUTH_EV6PC_SIZE,   MACH_TRUTH_REPLAY_SIZE, MACH_TRUTH_WASTE_SIZE,
+		0,
+		MACH_TRUTH_SUMMARY_SIZE,
+		MACH_TRUTH_PC_SIZE,
+		MACH_TRUTH_EDGE_SIZE,
+		0,
+		MACH_TRUTH_EV6PC_SIZE,
+		MACH_TRUTH_REPLAY_SIZE,
+		MACH_TRUTH_WASTE_SIZE,
+		MACH_TRUTH_PATH_SIZE,
 	};
 	const uint8_t *e = buf + MACH_TRUTH_HDR_SIZE + (size_t)i * MACH_TRUTH_SECENT_SIZE;
 	uint64_t eoff = (uint64_t)(e - buf), off = get64(e + 8), cnt = get64(e + 16);
@@ -704,6 +716,41 @@ static int parse_waste(const uint8_t *buf, const char *name, const uint8_t *ent,
 	return 0;
 }
 
+static int parse_paths(const uint8_t *buf, const char *name, const uint8_t *ent,
+		       struct mach_truth *t, struct ax_error *err)
+{
+	uint32_t rsz = get32(ent + 4);
+	uint64_t off = get64(ent + 8);
+
+	t->npaths = get64(ent + 16);
+	t->paths = calloc(t->npaths ? t->npaths : 1, sizeof(*t->paths));
+	if (!t->paths)
+		return ax_fail(err, -ENOMEM, "%s: out of memory for %zu path records", name,
+			       t->npaths);
+	for (size_t i = 0; i < t->npaths; i++, off += rsz) {
+		struct mach_truth_path *r = &t->paths[i];
+		const uint8_t *p = buf + off;
+
+		r->pc = get64(p);
+		r->partner = get64(p + 8);
+		r->history = (uint16_t)get16(p + 16);
+		r->dist = (uint16_t)get16(p + 18);
+		r->ndec = (uint16_t)get16(p + 20);
+		if (r->ndec > MACH_TRUTH_PATH_DECS)
+			return AX_CORRUPT(err, name, off + 20,
+					  "path record: %u decisions (at most %u)", r->ndec,
+					  MACH_TRUTH_PATH_DECS);
+		if (r->history >> 12)
+			return AX_CORRUPT(err, name, off + 16,
+					  "path record: history 0x%x (12 bits)", r->history);
+		for (unsigned int k = 0; k < MACH_TRUTH_PATH_DECS; k++) {
+			r->from[k] = get64(p + 24 + 16 * k);
+			r->to[k] = get64(p + 32 + 16 * k);
+		}
+	}
+	return 0;
+}
+
 static int parse_pcs(const uint8_t *buf, const char *name, const uint8_t *ent, struct mach_truth *t,
 		     struct ax_error *err)
 {
@@ -789,6 +836,8 @@ int mach_truth_parse(const void *buf_, size_t len, const char *name, struct mach
 		ret = parse_replays(buf, name, sec[MACH_TRUTH_SEC_REPLAYS], t, err);
 	if (!ret && sec[MACH_TRUTH_SEC_WASTED])
 		ret = parse_waste(buf, name, sec[MACH_TRUTH_SEC_WASTED], t, err);
+	if (!ret && sec[MACH_TRUTH_SEC_PATHS])
+		ret = parse_paths(buf, name, sec[MACH_TRUTH_SEC_PATHS], t, err);
 	if (ret) {
 		if (getenv("AXPROF_DEBUG") && err)
 			fprintf(stderr, "mach_truth: %s\n", err->msg);
@@ -871,6 +920,7 @@ void mach_truth_free(struct mach_truth *t)
 	free(t->ev6);
 	free(t->replays);
 	free(t->waste);
+	free(t->paths);
 	free(t);
 }
 

@@ -110,6 +110,18 @@
  *       32     8  useful: other retired instructions that issued in those windows, counted per
  *                 window (a retired copy's own issue is not counted)
  *   Wasted issue slots = slots - useful (may be negative where more than C issued).
+ * Section MACH_TRUTH_SEC_PATHS (8, EV6 with ProfileMe pairs only): one record of at least 536
+ * bytes per retired second-of-a-pair ProfileMe sample, in sampling order: the path the machine
+ * really took to it ([PM] §5.3's experiment, graded by eval/run-paths.sh):
+ *        0     8  pc of the sampled instruction
+ *        8     8  partner: pc of the first of the pair if it retired, else 0
+ *       16     2  history: the global path history at its fetch (12 bits, as in the record)
+ *       18     2  dist: the pair's fetch distance (1 .. W)
+ *       20     2  ndec: decisions that follow, 0 .. MACH_TRUTH_PATH_DECS
+ *       22     2  zero
+ *       24   512  MACH_TRUTH_PATH_DECS x (from u64, to u64), the most recent first: the control
+ *                 transfers retired before the sample, every conditional branch (taken or not)
+ *                 and every instruction whose successor was not pc + 4 (calls, returns, jumps)
  *
  * The reader validates everything before it trusts it and reports the first problem as -EBADMSG
  * with the byte offset where it was found; it never reads outside the buffer.
@@ -130,6 +142,7 @@ enum mach_truth_sec {
 	MACH_TRUTH_SEC_EV6PCS = 5,
 	MACH_TRUTH_SEC_REPLAYS = 6,
 	MACH_TRUTH_SEC_WASTED = 7,
+	MACH_TRUTH_SEC_PATHS = 8,
 };
 
 #define MACH_TRUTH_SUMMARY_SIZE 256u
@@ -138,6 +151,8 @@ enum mach_truth_sec {
 #define MACH_TRUTH_EV6PC_SIZE 168u
 #define MACH_TRUTH_REPLAY_SIZE 32u
 #define MACH_TRUTH_WASTE_SIZE 40u
+#define MACH_TRUTH_PATH_DECS 32u
+#define MACH_TRUTH_PATH_SIZE (24u + 16u * MACH_TRUTH_PATH_DECS)
 
 /* Why an instruction spent its head-of-issue cycles (DCPI SOSP'97 §6.3 stall causes). */
 enum mach_stall {
@@ -235,6 +250,12 @@ struct mach_truth_waste { /* section 7 */
 	uint64_t pc, windows, cycles, slots, useful;
 };
 
+struct mach_truth_path {
+	uint64_t pc, partner;
+	uint16_t history, dist, ndec;
+	uint64_t from[MACH_TRUTH_PATH_DECS], to[MACH_TRUTH_PATH_DECS]; /* most recent first */
+};
+
 struct mach_truth_pc {
 	uint64_t pc;
 	uint64_t exec; /* execution count */
@@ -269,6 +290,8 @@ struct mach_truth {
 	size_t nreplays;
 	struct mach_truth_waste *waste; /* EV6 files: section 7 */
 	size_t nwaste;
+	struct mach_truth_path *paths; /* EV6 files with pairs: section 8 */
+	size_t npaths;
 };
 
 /*

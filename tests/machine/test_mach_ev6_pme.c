@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <math.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <zlib.h>
 #include <cmocka.h>
 
 #include "test_mach_ev6_util.h"
@@ -228,6 +231,105 @@ static void test_pme_pair_distance_uniform(void **state)
 	mach_ev6_free(m);
 }
 
+/* A path record with more transfers than it holds, or a history wider than 12 bits, is damage
+ * the reader names (the file's checksum recomputed so that the record checks are reached). */
+static void reject_bad_path_records(const char *file)
+{
+	FILE *f = fopen(file, "rb");
+	uint8_t *buf;
+	long len;
+	uint32_t nsec, rec = 0;
+	struct mach_truth *t = NULL;
+	struct ax_error err;
+	uLong c;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)len);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	nsec = buf[20] | buf[21] << 8; /* header: section count (mach_truth.h) */
+	for (uint32_t i = 0; i < nsec; i++) {
+		const uint8_t *e = buf + MACH_TRUTH_HDR_SIZE + i * MACH_TRUTH_SECENT_SIZE;
+
+		if (e[0] == MACH_TRUTH_SEC_PATHS)
+			rec = e[8] | e[9] << 8 | e[10] << 16 | (uint32_t)e[11] << 24;
+	}
+	assert_true(rec > 0);
+	for (int which = 0; which < 2; which++) {
+		uint8_t save[2] = { buf[rec + 16], buf[rec + 20] };
+
+		if (which)
+			buf[rec + 17] |= 0x10; /* history bit 12 */
+		else
+			buf[rec + 20] = MACH_TRUTH_PATH_DECS + 1;
+		memset(buf + 32, 0, 4);
+		c = crc32(crc32(0L, Z_NULL, 0), buf, (uInt)len);
+		for (int b = 0; b < 4; b++)
+			buf[32 + b] = (uint8_t)(c >> (8 * b));
+		assert_int_equal(mach_truth_parse(buf, (size_t)len, "T", &t, &err), -EBADMSG);
+		assert_int_equal(err.offset, rec + (which ? 16 : 20));
+		buf[rec + 16] = save[0];
+		buf[rec + 17] &= 0x0f;
+		buf[rec + 20] = save[1];
+	}
+	free(buf);
+}
+
+/*
+ * The truth of [PM] §5.3's paths (MACH_TRUTH_SEC_PATHS): one record per retired second of a
+ * pair, through the file and back; its transfers are the ones retired before it, newest first
+ * (in this loop: the BNE when the sample follows it, else the jump back), its history bit 0 is
+ * the newest BNE's direction, and its partner is the first of the pair when that retired.
+ */
+static void test_pme_path_truth(void **state)
+{
+	struct recs rs = { 0 };
+	struct mach_ev6 *m = run(&rs, 400, 480, 50, 20000);
+	struct mach_truth *t = NULL;
+	struct ax_error err;
+	char file[64];
+	size_t k = 0, seconds = 0;
+
+	(void)state;
+	snprintf(file, sizeof(file), "/tmp/test_mach_ev6_pme.%d", (int)getpid());
+	assert_int_equal(mach_ev6_truth_write(m, file), 0);
+	assert_int_equal(mach_truth_read(file, &t, &err), 0);
+	reject_bad_path_records(file);
+	unlink(file);
+	for (size_t i = 0; i < rs.n; i++)
+		seconds += rs.r[i].pair == 2 && rs.r[i].status == MACH_PME_RETIRED;
+	assert_true(seconds > 500);
+	assert_int_equal(t->npaths, seconds);
+	for (size_t i = 1; i < rs.n; i++) {
+		const struct mach_pme *a = &rs.r[i - 1], *b = &rs.r[i];
+		const struct mach_truth_path *r;
+		unsigned int j = 0;
+
+		if (b->pair != 2 || b->status != MACH_PME_RETIRED)
+			continue;
+		r = &t->paths[k++];
+		assert_int_equal(r->pc, b->pc);
+		assert_int_equal(r->history, b->path);
+		assert_int_equal(r->dist, b->pair_dist);
+		assert_int_equal(r->partner, a->status == MACH_PME_RETIRED ? a->pc : 0);
+		if (k < 10)
+			continue; /* the ring fills up */
+		assert_int_equal(r->ndec, MACH_TRUTH_PATH_DECS);
+		assert_int_equal(r->from[0], b->pc > BR_PC && b->pc <= BR_TGT ? BR_PC : BR_TGT);
+		while (j < r->ndec && r->from[j] != BR_PC)
+			j++;
+		assert_true(j < r->ndec);
+		assert_int_equal(r->history & 1, r->to[j] == BR_TGT);
+	}
+	mach_truth_free(t);
+	free(rs.r);
+	mach_ev6_free(m);
+}
+
 /* Replay traps: the aborted attempt is a sample of its own, flagged LSO, at the load. */
 static void test_pme_replay_aborts(void **state)
 {
@@ -287,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_pme_uniform_over_fetched),
 		cmocka_unit_test(test_pme_record_fields),
 		cmocka_unit_test(test_pme_pair_distance_uniform),
+		cmocka_unit_test(test_pme_path_truth),
 		cmocka_unit_test(test_pme_replay_aborts),
 		cmocka_unit_test(test_pme_config_limits),
 	};
