@@ -494,6 +494,60 @@ static int exec_fp(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int h
 	return 1;
 }
 
+/* May the executor do this access itself (struct axp_direct)? */
+static inline bool direct_ok(const struct axp_direct *dir, uint64_t va, unsigned int size,
+			     uint8_t mask, uint8_t ok)
+{
+	uint64_t pn = va >> dir->page_shift;
+	uint64_t in_page = va & ((1ull << dir->page_shift) - 1);
+
+	return pn < dir->npages && (dir->perm[pn] & mask) == ok &&
+	       in_page <= (1ull << dir->page_shift) - size;
+}
+
+/* Little-endian host memory (the hosts the core runs on: Alpha and x86-64 are). */
+static inline uint64_t direct_load(const uint8_t *p, unsigned int size)
+{
+	uint64_t v8;
+	uint32_t v4;
+	uint16_t v2;
+
+	switch (size) {
+	case 1:
+		return *p;
+	case 2:
+		__builtin_memcpy(&v2, p, 2);
+		return v2;
+	case 4:
+		__builtin_memcpy(&v4, p, 4);
+		return v4;
+	default:
+		__builtin_memcpy(&v8, p, 8);
+		return v8;
+	}
+}
+
+static inline void direct_store(uint8_t *p, unsigned int size, uint64_t v)
+{
+	uint32_t v4 = (uint32_t)v;
+	uint16_t v2 = (uint16_t)v;
+
+	switch (size) {
+	case 1:
+		*p = (uint8_t)v;
+		break;
+	case 2:
+		__builtin_memcpy(p, &v2, 2);
+		break;
+	case 4:
+		__builtin_memcpy(p, &v4, 4);
+		break;
+	default:
+		__builtin_memcpy(p, &v, 8);
+		break;
+	}
+}
+
 /*
  * Execute one decoded instruction. Returns 0 when it completed (context advanced, `ev` filled if
  * non-NULL); 1 when it completed and an arithmetic trap follows (full policy; info set); -EAGAIN when
@@ -501,7 +555,7 @@ static int exec_fp(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int h
  */
 static inline __attribute__((always_inline)) int
 exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cfg *cfg,
-	  struct axp_event *ev, struct axp_stop_info *info)
+	  const struct axp_direct *dir, struct axp_event *ev, struct axp_stop_info *info)
 {
 	const struct axp_op_info *oi = &axp_op_info[d->op];
 	uint64_t pc = ctx->pc, next = pc + 4, ea = 0, val = 0, sval = 0;
@@ -531,31 +585,41 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 			next = pc + 4 + (uint64_t)((int64_t)d->disp * 4); \
 		}                                                         \
 		goto commit
-#define LOAD(id, sz, conv)                                                                        \
+#define LOAD_(id, sz, mask, conv, dst)                                                            \
 	case AXP_OP_##id:                                                                         \
-		ea = ctx->r[d->rb] + (int64_t)d->disp;                                            \
+		ea = (ctx->r[d->rb] + (int64_t)d->disp) & (mask);                                 \
 		size = sz;                                                                        \
 		if (d->ra == 31 || (is_misaligned(ea, sz) && (cfg->handback & AXP_HB_UNALIGNED))) \
 			break;                                                                    \
-		err = cfg->mem->load(cfg->mem_priv, ea, sz, &val, &acc);                          \
-		if (err)                                                                          \
-			return stop(info, AXP_STOP_LOAD_FAULT, ea, err);                          \
+		if (dir && direct_ok(dir, ea, sz, dir->load_mask, dir->load_ok)) {                \
+			val = direct_load(dir->host + ea, sz);                                    \
+		} else {                                                                          \
+			err = cfg->mem->load(cfg->mem_priv, ea, sz, &val, &acc);                  \
+			if (err)                                                                  \
+				return stop(info, AXP_STOP_LOAD_FAULT, ea, err);                  \
+		}                                                                                 \
 		val = conv;                                                                       \
 		is_load = true;                                                                   \
-		dest = d->ra;                                                                     \
+		dest = dst;                                                                       \
 		goto commit
-#define STORE(id, sz)                                                            \
-	case AXP_OP_##id:                                                        \
-		ea = ctx->r[d->rb] + (int64_t)d->disp;                           \
-		size = sz;                                                       \
-		if (is_misaligned(ea, sz) && (cfg->handback & AXP_HB_UNALIGNED)) \
-			break;                                                   \
-		sval = ctx->r[d->ra];                                            \
-		err = cfg->mem->store(cfg->mem_priv, ea, sz, sval, &acc);        \
-		if (err)                                                         \
-			return stop(info, AXP_STOP_STORE_FAULT, ea, err);        \
-		is_store = true;                                                 \
+#define LOAD(id, sz, conv) LOAD_(id, sz, ~0ull, conv, d->ra)
+#define STORE_(id, sz, mask, src)                                                    \
+	case AXP_OP_##id:                                                            \
+		ea = (ctx->r[d->rb] + (int64_t)d->disp) & (mask);                    \
+		size = sz;                                                           \
+		if (is_misaligned(ea, sz) && (cfg->handback & AXP_HB_UNALIGNED))     \
+			break;                                                       \
+		sval = src;                                                          \
+		if (dir && direct_ok(dir, ea, sz, dir->store_mask, dir->store_ok)) { \
+			direct_store(dir->host + ea, sz, sval);                      \
+		} else {                                                             \
+			err = cfg->mem->store(cfg->mem_priv, ea, sz, sval, &acc);    \
+			if (err)                                                     \
+				return stop(info, AXP_STOP_STORE_FAULT, ea, err);    \
+		}                                                                    \
+		is_store = true;                                                     \
 		goto commit
+#define STORE(id, sz) STORE_(id, sz, ~0ull, ctx->r[d->ra])
 
 	switch (d->op) {
 		OPR(ADDL, sext32(VA + VB));
@@ -620,6 +684,10 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 		STORE(STL, 4);
 		STORE(STB, 1);
 		STORE(STW, 2);
+		LOAD_(LDQ_U, 8, ~7ull, val, d->ra);
+		STORE_(STQ_U, 8, ~7ull, ctx->r[d->ra]);
+		LOAD_(LDT, 8, ~0ull, val, 32 + d->ra);
+		STORE_(STT, 8, ~0ull, ctx->f[d->ra]);
 		BCOND(BEQ, VA == 0);
 		BCOND(BNE, VA != 0);
 		BCOND(BLT, (int64_t)VA < 0);
@@ -651,7 +719,9 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 #undef VB
 #undef OPR
 #undef BCOND
+#undef LOAD_
 #undef LOAD
+#undef STORE_
 #undef STORE
 	ea = 0;
 	size = 0;
@@ -933,7 +1003,7 @@ int axp_step(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct axp_stop
 		return ret;
 	if (d.op == AXP_OP_INVALID)
 		return stop(info, AXP_STOP_ILLEGAL, 0, 0);
-	ret = exec_insn(ctx, &d, cfg, cfg->obs ? &ev : NULL, info);
+	ret = exec_insn(ctx, &d, cfg, NULL, cfg->obs ? &ev : NULL, info);
 	if (ret < 0)
 		return ret;
 	info->executed = 1;
@@ -982,6 +1052,7 @@ run_loop(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
 	 struct axp_stop_info *info, bool observe, bool cached)
 {
 	struct insn_window w = { NULL, 0, 0 };
+	const struct axp_direct *dir = cfg->mem->direct ? cfg->mem->direct(cfg->mem_priv) : NULL;
 	const struct axp_insn *dp = NULL;
 	struct axp_insn d;
 	struct axp_event ev;
@@ -1023,7 +1094,7 @@ run_loop(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
 			stop(info, AXP_STOP_ILLEGAL, 0, 0);
 			goto stopped;
 		}
-		ret = exec_insn(ctx, dp, cfg, observe ? &ev : NULL, info);
+		ret = exec_insn(ctx, dp, cfg, dir, observe ? &ev : NULL, info);
 		if (ret < 0)
 			goto stopped;
 		if (ret) {
