@@ -38,12 +38,12 @@ static inline uint64_t sext32(uint64_t v)
 /* Byte mask for the EXT/INS/MSK families and ZAPNOT (Handbook 4.6.3). */
 static inline uint64_t zapnot(uint64_t v, unsigned int mask)
 {
-	uint64_t m = 0;
+	/* Spread mask bits 0-6 to the low bit of bytes 0-6 (no carries: the partial products
+	 * land 7 bits apart), bit 7 to byte 7, then fill each byte. Checked on all 256 masks. */
+	uint64_t m = (((uint64_t)(mask & 0x7f) * 0x0002040810204081ull) & 0x0101010101010101ull) |
+		     ((uint64_t)((mask >> 7) & 1) << 56);
 
-	for (unsigned int i = 0; i < 8; i++)
-		if (mask & (1u << i))
-			m |= (uint64_t)0xff << (8 * i);
-	return v & m;
+	return v & (m * 0xff);
 }
 
 static uint64_t exec_bytes(unsigned int op, uint64_t va, uint64_t vb)
@@ -651,6 +651,16 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 		OPR(EXTLL, (VA >> (8 * (VB & 7))) & 0xffffffff);
 		OPR(EXTQL, VA >> (8 * (VB & 7)));
 		OPR(INSBL, (VA & 0xff) << (8 * (VB & 7)));
+		OPR(EXTWH, (VA << ((64 - 8 * (VB & 7)) & 63)) & 0xffff);
+		OPR(EXTLH, (VA << ((64 - 8 * (VB & 7)) & 63)) & 0xffffffff);
+		OPR(EXTQH, VA << ((64 - 8 * (VB & 7)) & 63));
+		OPR(INSWL, (VA & 0xffff) << (8 * (VB & 7)));
+		OPR(INSLL, (VA & 0xffffffff) << (8 * (VB & 7)));
+		OPR(INSQL, VA << (8 * (VB & 7)));
+		OPR(MSKBL, zapnot(VA, ~(0x01u << (VB & 7)) & 0xff));
+		OPR(MSKWL, zapnot(VA, ~(0x03u << (VB & 7)) & 0xff));
+		OPR(MSKLL, zapnot(VA, ~(0x0fu << (VB & 7)) & 0xff));
+		OPR(MSKQL, zapnot(VA, ~(0xffu << (VB & 7)) & 0xff));
 		OPR(ZAPNOT, zapnot(VA, VB & 0xff));
 		OPR(ZAP, zapnot(VA, ~VB & 0xff));
 		OPR(CMOVEQ, VA == 0 ? VB : ctx->r[d->rc]);
