@@ -1084,10 +1084,8 @@ run_loop(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
 				if (!dp)
 					goto fault;
 			}
-			if (observe) {
-				d = *dp;
-				dp = &d;
-			}
+			if (observe)
+				d = *dp; /* the observer's copy (see below) */
 		} else {
 			uint32_t word;
 			int err = cfg->mem->fetch(cfg->mem_priv, pc, &word);
@@ -1107,6 +1105,13 @@ run_loop(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
 		ret = exec_insn(ctx, dp, cfg, dir, observe ? &ev : NULL, info);
 		if (ret < 0)
 			goto stopped;
+		if (observe && cached) {
+			/* The executor read the window's entry (reading the fresh copy back at once
+			 * would stall on store forwarding); the observer gets the copy, whose op a
+			 * store into the instruction's own word cannot have changed. */
+			ev.insn = &d;
+			ev.op = d.op;
+		}
 		if (ret) {
 			if (observe)
 				cfg->obs->insn(cfg->obs->priv, &ev);
