@@ -139,10 +139,7 @@ static void do_hotlist(struct dmn *d, const uint8_t *p)
 	im = obs_lookup(d, r.pid, r.pc, &off);
 	if (!im)
 		return;
-	if (hotlist_unpack(&h, p + sizeof(r), r.packed_len) < 0) {
-		d->st.merge_errors++; /* cannot happen: the record was checked */
-		return;
-	}
+	hotlist_unpack_checked(&h, p + sizeof(r)); /* dmn_feed checked the record whole */
 	merged(d, pdb_prof_add_hotlist(im->prof, off, r.dest, &h));
 }
 

@@ -300,21 +300,63 @@ void hotlist_merge(struct hotlist *dst, const struct hotlist *src, struct hotlis
 	add_missed_runs(dst, both, both_c, both_tau, nboth);
 }
 
-/* floor(a * b / d) for d > 0, saturating at UINT64_MAX: a 128-bit product and a shift-subtract
- * division (no __int128 division, which would need a libgcc call the core must not make). */
-static uint64_t muldiv(uint64_t a, uint64_t b, uint64_t d)
+/*
+ * floor((hi:lo) / d) for hi < d (so the quotient fits in 64 bits): schoolbook division of the
+ * two 64-bit digits in base 2^32 after normalising d (Knuth, TAOCP vol. 2, 4.3.1 Algorithm D with
+ * n = 2). Only 64-bit divisions by a 32-bit divisor (on Alpha the kernel's __divqu; no
+ * __int128 division, which would need a libgcc call the core must not make).
+ */
+static uint64_t div128(uint64_t hi, uint64_t lo, uint64_t d)
 {
-	unsigned __int128 n = (unsigned __int128)a * b, q = 0, r = 0;
-	int bit;
+	const uint64_t b = 1ull << 32;
+	uint64_t d1, d0, l1, l0, q1, q0, rhat, un;
+	unsigned int s = 0;
 
-	for (bit = 127; bit >= 0; bit--) {
-		r = (r << 1) | ((n >> bit) & 1);
-		if (r >= d) {
-			r -= d;
-			q |= (unsigned __int128)1 << bit;
+	for (unsigned int k = 32; k; k >>= 1) { /* s = leading zeros of d, by halving */
+		if (!(d >> (64 - k))) {
+			d <<= k;
+			s += k;
 		}
 	}
-	return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+	if (s) {
+		hi = (hi << s) | (lo >> (64 - s));
+		lo <<= s;
+	}
+	d1 = d >> 32;
+	d0 = d & 0xffffffffu;
+	l1 = lo >> 32;
+	l0 = lo & 0xffffffffu;
+
+	q1 = hi / d1; /* first digit: estimate from the top digits, then correct (at most twice) */
+	rhat = hi - q1 * d1;
+	while (q1 >= b || q1 * d0 > ((rhat << 32) | l1)) {
+		q1--;
+		rhat += d1;
+		if (rhat >= b)
+			break;
+	}
+	un = ((hi << 32) | l1) - q1 * d; /* the partial remainder, < d */
+
+	q0 = un / d1; /* second digit, likewise */
+	rhat = un - q0 * d1;
+	while (q0 >= b || q0 * d0 > ((rhat << 32) | l0)) {
+		q0--;
+		rhat += d1;
+		if (rhat >= b)
+			break;
+	}
+	return (q1 << 32) | q0;
+}
+
+/* floor(a * b / d) for d > 0, saturating at UINT64_MAX: a 128-bit product, then div128. */
+static uint64_t muldiv(uint64_t a, uint64_t b, uint64_t d)
+{
+	unsigned __int128 n = (unsigned __int128)a * b;
+	uint64_t hi = (uint64_t)(n >> 64), lo = (uint64_t)n;
+
+	if (hi >= d)
+		return UINT64_MAX; /* the quotient needs more than 64 bits */
+	return div128(hi, lo, d);
 }
 
 /* q^f in 0.64 fixed point, q = 1 - 1/tau (tau >= 2), by squaring. */
@@ -454,7 +496,7 @@ int hotlist_validate(const struct hotlist *h, const char **why)
 	return 0;
 }
 
-uint32_t hotlist_checksum(const void *buf, size_t len)
+uint32_t hotlist_checksum_v1(const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 	uint32_t x = 2166136261u;
@@ -473,14 +515,26 @@ static void put_le(uint8_t *p, uint64_t x, unsigned int size)
 		p[i] = (uint8_t)(x >> (8 * i));
 }
 
-static uint64_t get_le(const uint8_t *p, unsigned int size)
+/* Little-endian loads written out, which compilers turn into one load on a little-endian host. */
+static inline uint32_t get_le32(const uint8_t *p)
 {
-	uint64_t x = 0;
-	unsigned int i;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 
-	for (i = 0; i < size; i++)
-		x |= (uint64_t)p[i] << (8 * i);
-	return x;
+static inline uint64_t get_le64(const uint8_t *p)
+{
+	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
+}
+
+uint32_t hotlist_checksum(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	uint64_t x = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i + 4 <= len; i += 4)
+		x = (x ^ get_le32(p + i)) * 0x100000001b3ull;
+	return (uint32_t)(x ^ (x >> 32));
 }
 
 int hotlist_pack(const struct hotlist *h, void *buf, size_t len)
@@ -511,12 +565,30 @@ int hotlist_pack(const struct hotlist *h, void *buf, size_t len)
 	return (int)size;
 }
 
+/* The fields of a serialized hotlist whose header has been checked (p[6] <= HOTLIST_MAX_M). */
+static void decode(struct hotlist *h, const uint8_t *p)
+{
+	unsigned int i, used = p[6];
+
+	memset(h, 0, sizeof(*h));
+	h->m = p[5];
+	h->used = used;
+	h->tau = get_le64(p + 8);
+	h->n = get_le64(p + 16);
+	for (i = 0; i < used; i++) {
+		const uint8_t *e = p + HOTLIST_HEADER_SIZE + HOTLIST_ENTRY_SIZE * i;
+
+		h->value[i] = get_le64(e);
+		h->count[i] = get_le32(e + 8);
+	}
+}
+
 int hotlist_unpack_why(struct hotlist *h, const void *buf, size_t len, const char **why)
 {
 	const uint8_t *p = buf;
 	struct hotlist tmp;
 	const char *dummy;
-	unsigned int i, used;
+	unsigned int used;
 	size_t size;
 	int err;
 
@@ -526,7 +598,7 @@ int hotlist_unpack_why(struct hotlist *h, const void *buf, size_t len, const cha
 		return HOTLIST_CORRUPT(why, "shorter than the header");
 	if (p[0] != 'A' || p[1] != 'X' || p[2] != 'H' || p[3] != 'L')
 		return HOTLIST_CORRUPT(why, "bad magic");
-	if (p[4] != HOTLIST_FORMAT_VERSION)
+	if (p[4] != HOTLIST_FORMAT_VERSION && p[4] != 1)
 		return HOTLIST_CORRUPT(why, "unknown format version");
 	used = p[6];
 	if (used > HOTLIST_MAX_M)
@@ -534,21 +606,12 @@ int hotlist_unpack_why(struct hotlist *h, const void *buf, size_t len, const cha
 	size = HOTLIST_PACKED_SIZE(used);
 	if (len < size)
 		return HOTLIST_CORRUPT(why, "truncated entries");
-	if (get_le(p + size - 4, 4) != hotlist_checksum(p, size - 4))
+	if (get_le32(p + size - 4) !=
+	    (p[4] == 1 ? hotlist_checksum_v1(p, size - 4) : hotlist_checksum(p, size - 4)))
 		return HOTLIST_CORRUPT(why, "checksum mismatch");
 	if (p[7] != 0)
 		return HOTLIST_CORRUPT(why, "reserved byte not zero");
-	memset(&tmp, 0, sizeof(tmp));
-	tmp.m = p[5];
-	tmp.used = used;
-	tmp.tau = get_le(p + 8, 8);
-	tmp.n = get_le(p + 16, 8);
-	for (i = 0; i < used; i++) {
-		const uint8_t *e = p + HOTLIST_HEADER_SIZE + HOTLIST_ENTRY_SIZE * i;
-
-		tmp.value[i] = get_le(e, 8);
-		tmp.count[i] = (uint32_t)get_le(e + 8, 4);
-	}
+	decode(&tmp, p);
 	err = hotlist_validate(&tmp, why);
 	if (err)
 		return err;
@@ -559,4 +622,9 @@ int hotlist_unpack_why(struct hotlist *h, const void *buf, size_t len, const cha
 int hotlist_unpack(struct hotlist *h, const void *buf, size_t len)
 {
 	return hotlist_unpack_why(h, buf, len, NULL);
+}
+
+void hotlist_unpack_checked(struct hotlist *h, const void *buf)
+{
+	decode(h, buf);
 }

@@ -126,7 +126,7 @@
  *        vs_lat_bucket()). The level counts and the histogram sum to the same number >= 1.
  *   PDB_FT_VALUES: columns  offset (delta1, scaled), dest (0..63: 0-31 integer, 32-63 FP
  *        register); then n hotlists, one per record in order, each in hotlist_pack()'s
- *        serialized form (hotlist/hotlist.h, self-delimiting, with its own FNV checksum).
+ *        serialized form (hotlist/hotlist.h, self-delimiting, with its own checksum; version 1 or 2).
  *   PDB_FT_CONFLICTS: a key table, then columns. Key table: varint k (<= n), then k entries
  *        (varint length 0 .. PDB_KEY_MAX, that many bytes), strictly increasing in byte order;
  *        length 0 is the empty key, meaning the prior access was not attributed to an image and

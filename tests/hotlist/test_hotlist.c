@@ -195,6 +195,46 @@ static void test_hotlist_compensation_values(void **state)
 	assert_int_equal(hotlist_solve(50, 100000), 100049);
 }
 
+/* The reference missed run: the same q^f, but the division done by the compiler's 128-bit
+ * division (allowed here, not in the core), over taus and counts across the whole range. */
+static uint64_t ref_missed_mean(uint64_t tau, uint64_t f)
+{
+	uint64_t base = UINT64_MAX - UINT64_MAX / tau, qf = UINT64_MAX, e = f, cut;
+	unsigned __int128 q;
+
+	if (tau <= 1 || f <= 1)
+		return 0;
+	if (f / 48 >= tau)
+		return tau - 1;
+	while (e && qf) {
+		if (e & 1)
+			qf = (uint64_t)(((unsigned __int128)qf * base) >> 64);
+		base = (uint64_t)(((unsigned __int128)base * base) >> 64);
+		e >>= 1;
+	}
+	if (qf == UINT64_MAX)
+		return 0;
+	q = (unsigned __int128)(2 * f) * qf / (UINT64_MAX - qf);
+	cut = ((q > UINT64_MAX ? UINT64_MAX : (uint64_t)q) + 1) / 2;
+	return cut >= tau - 1 ? 0 : tau - 1 - cut;
+}
+
+static void test_hotlist_missed_mean_division_exact(void **state)
+{
+	struct hotlist_rng r;
+
+	(void)state;
+	hotlist_rng_seed(&r, 7);
+	for (int i = 0; i < 200000; i++) {
+		uint64_t tau = 2 + hotlist_rng_below(&r, 1u << (1 + i % 30));
+		uint64_t f = 2 + hotlist_rng_below(&r, 1u << (1 + (i / 30) % 31));
+
+		if (i % 5 == 0)
+			tau = HOTLIST_TAU_MAX - hotlist_rng_below(&r, 1000);
+		assert_int_equal(hotlist_missed_mean(tau, f), ref_missed_mean(tau, f));
+	}
+}
+
 static void test_hotlist_top_sorted_and_capped(void **state)
 {
 	struct hotlist *h = new_list(8);
@@ -1094,7 +1134,7 @@ static void test_hotlist_pack_round_trip(void **state)
 		assert_int_equal(hotlist_pack(h, buf2, (size_t)len - 1), -ENOSPC);
 	}
 	/* The layout of the table in hotlist.h, byte for byte. */
-	assert_memory_equal(buf, "AXHL\x01\x20", 6);
+	assert_memory_equal(buf, "AXHL\x02\x20", 6);
 	assert_int_equal(buf[6], h->used);
 	assert_int_equal(buf[16] | buf[17] << 8 | buf[18] << 16, h->n);
 	free(h);
@@ -1177,7 +1217,7 @@ static void test_hotlist_unpack_rejects_damage(void **state)
 		expect_bad(bad, sizeof(bad), what); \
 	} while (0)
 	DAMAGE("bad magic", bad[0] = 'X');
-	DAMAGE("bad version", bad[4] = 2);
+	DAMAGE("bad version", bad[4] = 3);
 	DAMAGE("version 0", bad[4] = 0);
 	DAMAGE("m too large", bad[5] = HOTLIST_MAX_M + 1);
 	DAMAGE("m too small", bad[5] = HOTLIST_MIN_M - 1);
@@ -1196,6 +1236,35 @@ static void test_hotlist_unpack_rejects_damage(void **state)
 	reseal(bad, bad[6]);
 	assert_int_equal(hotlist_unpack(h, bad, len), (int)len);
 	free(h);
+}
+
+/* Version 1 (byte-wise FNV-1a, written by earlier releases) is still read, with its own
+ * checksum only: a version-1 header sealed with version 2's checksum is damage, and so is
+ * the reverse. */
+static void test_hotlist_unpack_reads_version_1(void **state)
+{
+	struct hotlist *h = new_list(M_STREAM), *u = new_list(M_STREAM);
+	uint8_t buf[HOTLIST_PACKED_MAX];
+	struct hotlist_rng r;
+	uint32_t x;
+	size_t len;
+
+	(void)state;
+	hotlist_rng_seed(&r, 63);
+	fill_zipf(h, 20000, 64, &r);
+	len = (size_t)hotlist_pack(h, buf, sizeof(buf));
+	assert_int_equal(buf[4], 2);
+	buf[4] = 1; /* version 2's checksum on a version-1 header */
+	reseal(buf, buf[6]);
+	expect_bad(buf, len, "version 1 with version 2's checksum");
+	x = hotlist_checksum_v1(buf, len - 4);
+	put32(buf + len - 4, x);
+	assert_int_equal(hotlist_unpack(u, buf, len), (int)len);
+	assert_same_list(u, h);
+	buf[4] = 2; /* and version 1's checksum on a version-2 header */
+	expect_bad(buf, len, "version 2 with version 1's checksum");
+	free(h);
+	free(u);
 }
 
 /* Random bytes, raw and with a plausible header resealed: never a crash, never a bad list. */
@@ -1218,7 +1287,7 @@ static void test_hotlist_unpack_fuzz(void **state)
 		if (plausible && len >= HOTLIST_PACKED_SIZE(0)) {
 			unsigned int used = (unsigned int)hotlist_rng_below(&r, 4);
 
-			memcpy(buf, "AXHL\x01", 5);
+			memcpy(buf, "AXHL\x02", 5);
 			buf[5] = (uint8_t)(HOTLIST_MIN_M + hotlist_rng_below(&r, 3));
 			buf[6] = (uint8_t)used;
 			buf[7] = 0;
@@ -1254,6 +1323,7 @@ int main(void)
 		cmocka_unit_test(test_hotlist_rng_below_is_uniform),
 		cmocka_unit_test(test_hotlist_exact_below_capacity),
 		cmocka_unit_test(test_hotlist_compensation_values),
+		cmocka_unit_test(test_hotlist_missed_mean_division_exact),
 		cmocka_unit_test(test_hotlist_top_sorted_and_capped),
 		cmocka_unit_test(test_hotlist_count_saturates),
 		cmocka_unit_test(test_hotlist_raise_rejects_lower_tau),
@@ -1279,6 +1349,7 @@ int main(void)
 		cmocka_unit_test(test_hotlist_merge_bounded_by_capacity),
 		cmocka_unit_test(test_hotlist_pack_round_trip),
 		cmocka_unit_test(test_hotlist_unpack_rejects_damage),
+		cmocka_unit_test(test_hotlist_unpack_reads_version_1),
 		cmocka_unit_test(test_hotlist_unpack_fuzz),
 	};
 

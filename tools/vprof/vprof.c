@@ -10,6 +10,7 @@
 
 #include "tl_view.h"
 #include "hotlist.h"
+#include "vp_class.h"
 
 /*
  * The value-sampling slides' reports: "A value profile" (per instruction: samples, the
@@ -61,6 +62,7 @@ struct vp {
 	unsigned int nvalues;
 	unsigned int event; /* samples column */
 	bool latency;
+	bool all_classes; /* --all: invariants by construction too, labelled */
 	struct tl_ropts ro;
 	struct ax_json j;
 };
@@ -85,7 +87,8 @@ static void usage(FILE *f)
 		"destination register with their estimated shares (Gibbons-Matias hotlists) and\n"
 		"each share's 95%% confidence interval, e.g.\n"
 		"  t1:(95.02%% [93.9,96.0] 0x3c8) (4.98%% [4.0,6.1] 0x1000)\n"
-		"then the most semi-invariant instructions (top value share >= X), by samples.\n\n"
+		"then the most semi-invariant data instructions (top value share >= X), by\n"
+		"potential, each with the optimisation it suggests (hoist, specialise, speculate).\n\n"
 		"Options:\n"
 		"  -d, --db DIR     the database (default $AXPROF_DB, else ./axprof-db)\n"
 		"  --epoch N        that epoch (default the current one)\n"
@@ -94,6 +97,9 @@ static void usage(FILE *f)
 		"  --min-share X    semi-invariance threshold, 0 < X <= 1 (default 0.9)\n"
 		"  --min-n N        ... observed at least N times (default 10)\n"
 		"  --latency        load latencies (D/S/B/M shares) instead of values\n"
+		"  --all            the summary lists invariants by construction too (constants,\n"
+		"                   literal loads, return addresses, loop-control compares),\n"
+		"                   each labelled with its class (default: data invariants only)\n"
 		"  --values K       values shown per instruction, 1..%d (default 2)\n"
 		"  -n, --top N      procedures per image, by samples (default 10; 0: all)\n"
 		"  --percent-limit P  only procedures with at least P percent of their image's\n"
@@ -434,16 +440,23 @@ struct semi {
 	const struct tl_view_image *im;
 	uint64_t off, samples, n, value;
 	double lo, hi; /* the share's 95% interval */
+	double potential; /* the share of its procedure's samples it and its dependants hold */
 	uint32_t share_ppm;
 	unsigned int dest;
+	struct an_vinfo cls; /* why it is invariant (an_vclass.h) */
 };
 
-/* Execution weight: how often the interpreter saw it run (proportional to its executions), then
- * its samples. */
+/*
+ * Issue 20: ordered by potential (the share of the procedure's samples that the instruction and
+ * the instructions of its block depending on it hold: what acting on it could save at most),
+ * then by execution weight (how often the interpreter saw it run), then by samples.
+ */
 static int semi_cmp(const void *a, const void *b)
 {
 	const struct semi *x = a, *y = b;
 
+	if (x->potential != y->potential)
+		return x->potential > y->potential ? -1 : 1;
 	if (x->n != y->n)
 		return x->n > y->n ? -1 : 1;
 	if (x->samples != y->samples)
@@ -455,18 +468,70 @@ static int semi_cmp(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+/* Classify ss (an_vclass) and estimate its potential from the image's samples. */
+static void classify(struct vp_class *vc, const struct tabs *t, struct semi *ss)
+{
+	uint64_t deps[VP_DEP_MAX], ps = 0, pe = 0, dep_samples = 0, proc_total;
+	uint32_t nd = 0;
+	const char *pn;
+
+	if (vp_classify(vc, ss->im, ss->off, &ss->cls, deps, &nd) < 0) {
+		ss->cls.cls = AN_VC_DATA; /* not analysable: shown, never hidden */
+		ss->cls.suggest = AN_VS_SPECULATE;
+	}
+	if (!nd) {
+		deps[0] = ss->off;
+		nd = 1;
+	}
+	for (uint32_t k = 0; k < nd; k++)
+		dep_samples += samples_at(t, deps[k]);
+	if (!tl_view_proc_bounds(ss->im, NULL, ss->off, &pn, &ps, &pe))
+		ps = pe = 0;
+	proc_total = pe > ps ? range_samples(t, ps, pe) : 0;
+	ss->potential = proc_total ? (double)dep_samples / (double)proc_total : 0;
+}
+
+/* The suggestion a reader can act on, in words. */
+static const char *suggestion(const struct semi *ss, const char *proc, char *buf, size_t size)
+{
+	char reg[16], arg[16];
+
+	switch (ss->cls.suggest) {
+	case AN_VS_HOIST:
+		snprintf(buf, size, "hoist the load, or cache the value it returns (0x%" PRIx64 ")",
+			 ss->value);
+		break;
+	case AN_VS_SPECIALISE:
+		snprintf(buf, size, "specialise %s for %s, which makes %s = 0x%" PRIx64,
+			 proc ? proc : "the procedure", tl_dest_name(ss->cls.arg, arg, sizeof(arg)),
+			 tl_dest_name(ss->dest, reg, sizeof(reg)), ss->value);
+		break;
+	case AN_VS_SPECULATE:
+		snprintf(buf, size, "speculate on %s = 0x%" PRIx64 " (value prediction)",
+			 tl_dest_name(ss->dest, reg, sizeof(reg)), ss->value);
+		break;
+	default:
+		snprintf(buf, size, "none: invariant by construction (%s)",
+			 an_vclass_name[ss->cls.cls]);
+		break;
+	}
+	return buf;
+}
+
 static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 {
+	struct vp_class vc = { 0 };
 	struct semi *ss = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, hidden = 0;
 	uint32_t min_ppm = (uint32_t)(vp->min_share * 1e6 + 0.5);
-	char evn[32], reg[16], text[160];
+	char evn[32], reg[16], text[160], sug[200];
 
 	for (size_t i = 0; i < nsel; i++) {
 		struct tabs t;
 
 		if (tabs_load(vp, sel[i], &t)) {
 			free(ss);
+			vp_class_done(&vc);
 			return -ENOMEM;
 		}
 		for (size_t k = 0; k < t.nval; k++) {
@@ -482,6 +547,7 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 				if (!nss) {
 					free(ss);
 					tabs_free(&t);
+					vp_class_done(&vc);
 					return -ENOMEM;
 				}
 				ss = nss;
@@ -495,10 +561,16 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 					       .share_ppm = it.share_ppm,
 					       .dest = t.val[k].dest };
 			share_ci(&t.val[k].h, it.estimate, &ss[n].lo, &ss[n].hi);
+			classify(&vc, &t, &ss[n]);
+			if (ss[n].cls.cls != AN_VC_DATA && !vp->all_classes) {
+				hidden++;
+				continue;
+			}
 			n++;
 		}
 		tabs_free(&t);
 	}
+	vp_class_done(&vc);
 	if (n > 1) /* qsort(NULL, 0, ...) is undefined */
 		qsort(ss, n, sizeof(*ss), semi_cmp);
 	if (vp->ro.json) {
@@ -507,6 +579,8 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 		ax_json_arr_close(j);
 		ax_json_num(j, "min_share", vp->min_share, 6);
 		ax_json_u64(j, "min_n", vp->min_n);
+		ax_json_bool(j, "all_classes", vp->all_classes);
+		ax_json_u64(j, "hidden", hidden);
 		ax_json_arr_open(j, "semi_invariant");
 		for (size_t i = 0; i < n; i++) {
 			const char *pn;
@@ -526,20 +600,29 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 			ax_json_u64(j, "n", ss[i].n);
 			ax_json_str(j, "text", text);
 			tl_view_line_json(j, ss[i].im, ss[i].off);
+			pn = NULL;
 			if (tl_view_proc_bounds(ss[i].im, NULL, ss[i].off, &pn, &ps, &pe))
 				ax_json_str(j, "procedure", pn);
+			ax_json_str(j, "invariance", an_vclass_name[ss[i].cls.cls]);
+			ax_json_str(j, "suggestion", an_vsuggest_name[ss[i].cls.suggest]);
+			ax_json_str(j, "advice", suggestion(&ss[i], pn, sug, sizeof(sug)));
+			ax_json_num(j, "potential", ss[i].potential, 6);
 			ax_json_obj_close(j);
 		}
 		ax_json_doc_close(j);
 		free(ss);
 		return 0;
 	}
-	printf("Most semi-invariant instructions (top value share >= %.2f%%, n >= %" PRIu64
-	       "), by execution weight\n(n: executions the interpreter observed; %s: samples;"
-	       " interval: the share's 95%% confidence interval):\n",
-	       vp->min_share * 100, vp->min_n, tl_event_lower(vp->event, evn, sizeof(evn)));
-	printf("%8s %8s %-13s %-18s %8s  %-28s %s\n", evn, "share", "interval", "value", "n",
-	       "instruction", "where");
+	printf("Most semi-invariant %sinstructions (top value share >= %.2f%%, n >= %" PRIu64
+	       "), by potential\n(n: executions the interpreter observed; %s: samples;"
+	       " interval: the share's 95%% confidence interval;\n potential: the share of its"
+	       " procedure's %s samples that it and its block's instructions using its value"
+	       " hold)%s:\n",
+	       vp->all_classes ? "" : "data ", vp->min_share * 100, vp->min_n,
+	       tl_event_lower(vp->event, evn, sizeof(evn)), evn,
+	       vp->all_classes ? "" : "; invariants by construction left out (--all shows them)");
+	printf("%8s %8s %-13s %-18s %8s %9s  %-28s %s\n", evn, "share", "interval", "value", "n",
+	       "potential", "instruction", "where");
 	for (size_t i = 0; i < n; i++) {
 		const char *pn = NULL, *b = strrchr(ss[i].im->name, '/');
 		uint64_t ps = 0, pe;
@@ -558,11 +641,21 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 		snprintf(val, sizeof(val), "%s=0x%" PRIx64,
 			 tl_dest_name(ss[i].dest, reg, sizeof(reg)), ss[i].value);
 		snprintf(ci, sizeof(ci), "[%.1f,%.1f]", 100 * ss[i].lo, 100 * ss[i].hi);
-		printf("%8" PRIu64 " %7.2f%% %-13s %-18s %8" PRIu64 "  %-28s %s\n", ss[i].samples,
-		       ss[i].share_ppm / 1e4, ci, val, ss[i].n, text, where);
+		printf("%8" PRIu64 " %7.2f%% %-13s %-18s %8" PRIu64 " %8.1f%%  %-28s %s\n",
+		       ss[i].samples, ss[i].share_ppm / 1e4, ci, val, ss[i].n,
+		       100 * ss[i].potential, text, where);
+		if (vp->all_classes)
+			printf("%8s class: %s; ", "", an_vclass_name[ss[i].cls.cls]);
+		else
+			printf("%8s ", "");
+		printf("suggestion: %s\n", suggestion(&ss[i], pn, sug, sizeof(sug)));
 	}
 	if (!n)
 		printf("  (none)\n");
+	if (hidden && !vp->all_classes)
+		printf("(%zu more invariant by construction: constants, literal loads, return"
+		       " addresses, loop-control compares; --all lists them)\n",
+		       hidden);
 	free(ss);
 	return 0;
 }
@@ -637,6 +730,7 @@ int main(int argc, char **argv)
 		{ "min-n", required_argument, NULL, 'N' },
 		{ "latency", no_argument, NULL, 'l' },
 		{ "values", required_argument, NULL, 'k' },
+		{ "all", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -667,6 +761,9 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			vp.latency = true;
+			break;
+		case 'A':
+			vp.all_classes = true;
 			break;
 		case 'N':
 			errno = 0;
