@@ -7,7 +7,9 @@
 #   - timed by the EV5 (--cpu ev5) and the EV6 (--cpu ev6) models on the first eighth of the input
 #     (the models are slower), side by side: MIPS, CPI (target for EV6: >= 8 M instructions per
 #     CPU second, issue 13; SimpleScalar sim-outorder and gem5's O3 run well under 1 M/s);
-#   - qemu-alpha on the same input: wall and CPU seconds, and the ratios axprof/qemu.
+#   - qemu-alpha on the same input: wall and CPU seconds, and the ratios axprof/qemu;
+#   - the interpreter's own loop (bench_interp, no decode cache: the in-kernel path);
+#   - a summary: each figure per CPU second beside its target (issue 18) and whether it is met.
 # MIPS are per CPU second (user+system of the run) as well as per wall second, because the
 # machine may be shared. Prints figures only; fails only if a run fails or outputs differ.
 set -u
@@ -66,13 +68,20 @@ run_axprof() {
 		"$(echo "$insns $c" | awk '{ print ($2 > 0 ? $1 / $2 / 1e6 : 0) }')"
 }
 
+# mips_cpu - the last run_axprof's M instructions per CPU second.
+mips_cpu() { echo "$insns $c" | awk '{ printf "%.1f", ($2 > 0 ? $1 / $2 / 1e6 : 0) }'; }
+
 echo "machine-speed: bzip2 -9 on $size_kb KB of generated text ($(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg))"
 run_axprof functional "$tmp/in"
 f_wall=$wall
 f_cpu=$c
+f_mips=$(mips_cpu)
+f_insns=$insns
 run_axprof ev5-on-1/8 "$tmp/in8" --cpu ev5
+e5_mips=$(mips_cpu)
 grep -o 'CPI [0-9.]*' "$tmp/ev5.stats" | sed 's/^/  ev5 model: /'
 run_axprof ev6-on-1/8 "$tmp/in8" --cpu ev6
+e6_mips=$(mips_cpu)
 grep -o 'CPI [0-9.]*' "$tmp/ev6.stats" | sed 's/^/  ev6 model: /'
 for m in ev5 ev6; do
 	if ! cmp -s "$tmp/$m.bz2" "$tmp/ev5.bz2"; then
@@ -94,9 +103,36 @@ if command -v qemu-alpha >/dev/null 2>&1; then
 	q_wall=$(field "$tmp/q.time" 1)
 	q_cpu=$(cpu "$tmp/q.time")
 	printf '%-22s %12s        %7.2f s wall %7.2f s CPU\n' "qemu-alpha" "" "$q_wall" "$q_cpu"
-	printf 'ratio axprof/qemu-alpha (functional): %.1fx wall, %.1fx CPU\n' \
-		"$(echo "$f_wall $q_wall" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" \
-		"$(echo "$f_cpu $q_cpu" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')"
+	ratio=$(echo "$f_cpu $q_cpu" | awk '{ printf "%.1f", ($2 > 0 ? $1 / $2 : 0) }')
+	printf 'ratio axprof/qemu-alpha (functional): %.1fx wall, %sx CPU\n' \
+		"$(echo "$f_wall $q_wall" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')" "$ratio"
+	q_mips=$(echo "$f_insns $q_cpu" | awk '{ printf "%.1f", ($2 > 0 ? $1 / $2 / 1e6 : 0) }')
 else
 	echo "qemu-alpha: not installed, no ratio"
+	ratio=
+fi
+
+# The interpreter alone (the in-kernel path: fetch + decode every instruction, no cache).
+interp=
+if [ -x "$BUILD/bin/bench_interp" ]; then
+	interp=$("$BUILD/bin/bench_interp" "${AXPROF_BENCH_INSNS:-100000000}" int |
+		sed -n 's/^interp: int \([0-9.]*\) M insn.*/\1/p')
+fi
+
+# row LABEL VALUE OP TARGET - one summary line (VALUE empty: not measured).
+row() {
+	local verdict=
+	if [ -n "$2" ]; then
+		verdict=$(echo "$2 $4" | awk '{ print ($1 >= $2 ? "met" : "NOT met") }')
+	fi
+	printf '  %-34s %8s   target %s %-5s %s\n' "$1" "${2:-n/a}" "$3" "$4" "$verdict"
+}
+echo "machine-speed summary (M Alpha instructions per host CPU second, one run):"
+row "interpreter loop, no decode cache" "$interp" ">=" 150
+row "functional (bzip2 -9)" "$f_mips" ">=" 250
+row "EV5 timing (bzip2 -9, 1/8 input)" "$e5_mips" ">=" 50
+row "EV6 timing (bzip2 -9, 1/8 input)" "$e6_mips" ">=" 8
+if [ -n "$ratio" ]; then
+	printf '  %-34s %8s   axprof functional takes %sx its CPU time\n' "qemu-alpha (JIT)" "$q_mips" \
+		"$ratio"
 fi

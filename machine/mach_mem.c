@@ -64,6 +64,15 @@ int mach_mem_new(struct mach_mem **out)
 	if (p == MAP_FAILED)
 		goto out_unmap;
 	m->pg = p;
+	/* The executor's own loads and stores: exactly mem_load's and mem_store's fast paths. */
+	m->direct = (struct axp_direct){ .host = m->host,
+					 .perm = m->pg,
+					 .npages = MACH_NPAGES,
+					 .page_shift = MACH_PAGE_SHIFT,
+					 .load_mask = MACH_PROT_R,
+					 .load_ok = MACH_PROT_R,
+					 .store_mask = MACH_PROT_W | MACH_PG_DECODED,
+					 .store_ok = MACH_PROT_W };
 	dtlb_flush(m);
 	*out = m;
 	return 0;
@@ -842,6 +851,13 @@ static const struct axp_insn *mem_insn_page(void *priv, uint64_t va, uint64_t *f
 	return p->insn;
 }
 
+static const struct axp_direct *mem_direct(void *priv)
+{
+	const struct mach_mem *m = priv;
+
+	return &m->direct;
+}
+
 const struct axp_mem_ops mach_mem_ops = {
 	.fetch = mem_fetch,
 	.load = mem_load,
@@ -849,4 +865,5 @@ const struct axp_mem_ops mach_mem_ops = {
 	.rpcc = mem_rpcc,
 	.fetch_insn = mach_mem_fetch_insn,
 	.insn_page = mem_insn_page,
+	.direct = mem_direct,
 };

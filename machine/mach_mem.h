@@ -83,6 +83,7 @@ struct mach_mem {
 	} dtlb[MACH_DTLB];
 	struct mach_dpage *dhash[MACH_DHASH];
 	uint64_t decoded_pages, decode_drops; /* statistics */
+	struct axp_direct direct; /* for the executor: host, pg and the fast-path tests */
 	/* RPCC's cycle count (NULL: host time at 250 MHz, as qemu-alpha counts). */
 	uint64_t (*cycles)(void *priv);
 	void *cycles_priv;

@@ -215,6 +215,28 @@ struct axp_mem_ops {
 	 */
 	const struct axp_insn *(*insn_page)(void *priv, uint64_t va, uint64_t *first_va,
 					    uint64_t *n);
+	/*
+	 * Optional: guest memory the executor may read and write itself instead of calling
+	 * load()/store() (struct axp_direct), asked once per axp_run(); NULL: always call them.
+	 */
+	const struct axp_direct *(*direct)(void *priv);
+};
+
+/*
+ * Guest memory laid out flat in host memory (guest va at host + va) with one permission byte per
+ * page of 1 << page_shift bytes (perm[va >> page_shift], npages of them). An ordinary integer or
+ * FP load (store) of `size` bytes that stays inside its page is done by the executor directly,
+ * little-endian, when (perm & load_mask) == load_ok ((perm & store_mask) == store_ok); any other
+ * access goes to load()/store(). The memory system must keep `host`, `perm` and the meaning of
+ * the bits valid for the whole run: a page whose stores need the memory system's attention (e.g.
+ * it holds decoded instructions) must fail the store test from the moment that becomes true.
+ */
+struct axp_direct {
+	uint8_t *host;
+	const uint8_t *perm;
+	uint64_t npages;
+	unsigned int page_shift;
+	uint8_t load_mask, load_ok, store_mask, store_ok;
 };
 
 /* What one executed instruction did, as an observer sees it. */

@@ -1,5 +1,6 @@
 /* kmod/interp/decode.c - Alpha instruction decode: the operation table and field extraction. */
 #include "axp.h"
+#include "decode_int.h"
 
 /* ops.def's short flag names, visible only while the table is expanded. */
 #define SA AXP_F_SA
@@ -71,6 +72,7 @@ const struct axp_op_info axp_op_info[AXP_OP_NR] = {
 #define SLOT_MSC (SLOT_F17 + 512) /* 0x18: insn[15:10] */
 #define SLOT_JMP (SLOT_MSC + 64) /* 0x1a: insn[15:14] */
 #define SLOT_NR (SLOT_JMP + 4)
+_Static_assert(SLOT_NR == AXP_SLOT_NR, "decode_int.h sizes the slot table");
 
 #define SLOT(opc, fn)                                                                       \
 	((opc) >= 0x10 && (opc) <= 0x13 ? SLOT_OPR + ((opc)-0x10) * 128 + ((fn)&0x7f) :     \
@@ -83,7 +85,7 @@ const struct axp_op_info axp_op_info[AXP_OP_NR] = {
 			 (opc))
 
 /* Entries hold op + 1 so that 0 means "no instruction here". */
-static const uint8_t slot_op[SLOT_NR] = {
+const uint8_t axp_slot_op[AXP_SLOT_NR] = {
 #define AXP_OP(id, nm, opc, fn, fm, un, fl) [SLOT(opc, fn)] = AXP_OP_##id + 1,
 #include "ops.def"
 #undef AXP_OP
@@ -91,149 +93,162 @@ static const uint8_t slot_op[SLOT_NR] = {
 
 _Static_assert(AXP_OP_NR < 256, "slot_op holds operations in a byte");
 
-static inline unsigned int lookup(unsigned int opc, unsigned int fn)
-{
-	unsigned int op = slot_op[SLOT(opc, fn)];
+/*
+ * Per opcode, how axp_decode() finds the operation and the displacement, so the common path is two
+ * table loads and no branch on the format: op = slot_op[base + ((word >> sh) & mask)] and
+ * disp = word << dsh >> dsh (arithmetic when dsigned). Which function bits select the operation
+ * follows QEMU's decode (target/alpha/translate.c, translate_one): 0x10-0x13 and 0x1c by fn7;
+ * 0x14-0x16 by fn11[5:0] (qualifiers are separate, except CVTST: SPECIAL); 0x17 by the whole fn11
+ * (SPECIAL); 0x18 by insn[15:0] (the slot holds insn[15:10]; CHECK compares the rest). The
+ * displacement is as axp_insn documents: MEM and operate formats sext 16, BRA sext 21, MSC
+ * insn[15:0], JMP the hint insn[13:0], PAL and the PALcode-reserved opcodes insn[25:0].
+ */
+#define DMASK(d, s) ((s) ? 0xffffffffu : 0xffffffffu >> (d))
+#define DEC_DIRECT(opc, d, s)                                   \
+	{                                                       \
+		.base = (opc), .dsh = (d), .dmask = DMASK(d, s) \
+	}
+#define DEC_FN(b, shift, m)                                                               \
+	{                                                                                 \
+		.base = (b), .sh = (shift), .mask = (m), .dsh = 16, .dmask = DMASK(16, 1) \
+	}
 
-	if (!op)
-		return AXP_OP_INVALID;
-	op--;
-	if (axp_op_info[op].func != fn)
-		return AXP_OP_INVALID;
-	return op;
-}
-
-static inline int32_t sext(uint32_t v, unsigned int bits)
-{
-	return (int32_t)(v << (32 - bits)) >> (32 - bits);
-}
+const struct axp_opc_dec axp_opc_dec[64] = {
+	[0x00] = DEC_DIRECT(0x00, 6, 0),
+	[0x01] = DEC_DIRECT(0x01, 16, 1),
+	[0x02] = DEC_DIRECT(0x02, 16, 1),
+	[0x03] = DEC_DIRECT(0x03, 16, 1),
+	[0x04] = DEC_DIRECT(0x04, 16, 1),
+	[0x05] = DEC_DIRECT(0x05, 16, 1),
+	[0x06] = DEC_DIRECT(0x06, 16, 1),
+	[0x07] = DEC_DIRECT(0x07, 16, 1),
+	[0x08] = DEC_DIRECT(0x08, 16, 1),
+	[0x09] = DEC_DIRECT(0x09, 16, 1),
+	[0x0a] = DEC_DIRECT(0x0a, 16, 1),
+	[0x0b] = DEC_DIRECT(0x0b, 16, 1),
+	[0x0c] = DEC_DIRECT(0x0c, 16, 1),
+	[0x0d] = DEC_DIRECT(0x0d, 16, 1),
+	[0x0e] = DEC_DIRECT(0x0e, 16, 1),
+	[0x0f] = DEC_DIRECT(0x0f, 16, 1),
+	[0x10] = DEC_FN(SLOT_OPR + 0 * 128, 5, 0x7f),
+	[0x11] = DEC_FN(SLOT_OPR + 1 * 128, 5, 0x7f),
+	[0x12] = DEC_FN(SLOT_OPR + 2 * 128, 5, 0x7f),
+	[0x13] = DEC_FN(SLOT_OPR + 3 * 128, 5, 0x7f),
+	[0x14] = DEC_FN(SLOT_FPF + 0 * 64, 5, 0x3f),
+	[0x15] = DEC_FN(SLOT_FPF + 1 * 64, 5, 0x3f),
+	[0x16] = { .base = SLOT_FPF + 2 * 64,
+		   .sh = 5,
+		   .mask = 0x3f,
+		   .dsh = 16,
+		   .dmask = DMASK(16, 1),
+		   .how = AXP_DEC_SPECIAL },
+	[0x17] = { .dsh = 16, .dmask = DMASK(16, 1), .how = AXP_DEC_SPECIAL },
+	[0x18] = { .base = SLOT_MSC,
+		   .sh = 10,
+		   .mask = 63,
+		   .dsh = 16,
+		   .dmask = DMASK(16, 0),
+		   .how = AXP_DEC_CHECK },
+	[0x19] = DEC_DIRECT(0x19, 6, 0),
+	[0x1a] = { .base = SLOT_JMP, .sh = 14, .mask = 3, .dsh = 18, .dmask = DMASK(18, 0) },
+	[0x1b] = DEC_DIRECT(0x1b, 6, 0),
+	[0x1c] = DEC_FN(SLOT_OPR + 4 * 128, 5, 0x7f),
+	[0x1d] = DEC_DIRECT(0x1d, 6, 0),
+	[0x1e] = DEC_DIRECT(0x1e, 6, 0),
+	[0x1f] = DEC_DIRECT(0x1f, 6, 0),
+	[0x20] = DEC_DIRECT(0x20, 16, 1),
+	[0x21] = DEC_DIRECT(0x21, 16, 1),
+	[0x22] = DEC_DIRECT(0x22, 16, 1),
+	[0x23] = DEC_DIRECT(0x23, 16, 1),
+	[0x24] = DEC_DIRECT(0x24, 16, 1),
+	[0x25] = DEC_DIRECT(0x25, 16, 1),
+	[0x26] = DEC_DIRECT(0x26, 16, 1),
+	[0x27] = DEC_DIRECT(0x27, 16, 1),
+	[0x28] = DEC_DIRECT(0x28, 16, 1),
+	[0x29] = DEC_DIRECT(0x29, 16, 1),
+	[0x2a] = DEC_DIRECT(0x2a, 16, 1),
+	[0x2b] = DEC_DIRECT(0x2b, 16, 1),
+	[0x2c] = DEC_DIRECT(0x2c, 16, 1),
+	[0x2d] = DEC_DIRECT(0x2d, 16, 1),
+	[0x2e] = DEC_DIRECT(0x2e, 16, 1),
+	[0x2f] = DEC_DIRECT(0x2f, 16, 1),
+	[0x30] = DEC_DIRECT(0x30, 11, 1),
+	[0x31] = DEC_DIRECT(0x31, 11, 1),
+	[0x32] = DEC_DIRECT(0x32, 11, 1),
+	[0x33] = DEC_DIRECT(0x33, 11, 1),
+	[0x34] = DEC_DIRECT(0x34, 11, 1),
+	[0x35] = DEC_DIRECT(0x35, 11, 1),
+	[0x36] = DEC_DIRECT(0x36, 11, 1),
+	[0x37] = DEC_DIRECT(0x37, 11, 1),
+	[0x38] = DEC_DIRECT(0x38, 11, 1),
+	[0x39] = DEC_DIRECT(0x39, 11, 1),
+	[0x3a] = DEC_DIRECT(0x3a, 11, 1),
+	[0x3b] = DEC_DIRECT(0x3b, 11, 1),
+	[0x3c] = DEC_DIRECT(0x3c, 11, 1),
+	[0x3d] = DEC_DIRECT(0x3d, 11, 1),
+	[0x3e] = DEC_DIRECT(0x3e, 11, 1),
+	[0x3f] = DEC_DIRECT(0x3f, 11, 1),
+};
 
 /*
- * Which function bits select the operation follows QEMU's decode (target/alpha/translate.c,
- * translate_one): 0x10-0x13 and 0x1c by fn7; 0x14-0x16 by fn11[5:0] (qualifiers are separate,
- * except CVTST); 0x17 by the whole fn11; 0x18 by insn[15:0]. Operand fields that must be 31
- * (QEMU's REQUIRE_REG_31) make the encoding invalid otherwise, as OPCDEC on hardware.
+ * Operand constraints that make an encoding invalid (OPCDEC on hardware): fields that must be 31
+ * (QEMU's REQUIRE_REG_31) and, for CIX and the unary MVI forms, no literal (REQUIRE_NO_LIT).
  */
+const uint8_t axp_op_req[AXP_OP_NR] = {
+	[AXP_OP_AMASK] = AXP_REQ_RA31,
+	[AXP_OP_IMPLVER] = AXP_REQ_RA31,
+	[AXP_OP_SEXTB] = AXP_REQ_RA31,
+	[AXP_OP_SEXTW] = AXP_REQ_RA31,
+	[AXP_OP_CTPOP] = AXP_REQ_RA31 | AXP_REQ_NOLIT,
+	[AXP_OP_CTLZ] = AXP_REQ_RA31 | AXP_REQ_NOLIT,
+	[AXP_OP_CTTZ] = AXP_REQ_RA31 | AXP_REQ_NOLIT,
+	[AXP_OP_UNPKBW] = AXP_REQ_RA31 | AXP_REQ_NOLIT,
+	[AXP_OP_UNPKBL] = AXP_REQ_RA31 | AXP_REQ_NOLIT,
+	[AXP_OP_PKWB] = AXP_REQ_RA31 | AXP_REQ_NOLIT,
+	[AXP_OP_PKLB] = AXP_REQ_RA31 | AXP_REQ_NOLIT,
+	[AXP_OP_PERR] = AXP_REQ_NOLIT,
+	[AXP_OP_SQRTF] = AXP_REQ_RA31,
+	[AXP_OP_SQRTS] = AXP_REQ_RA31,
+	[AXP_OP_SQRTG] = AXP_REQ_RA31,
+	[AXP_OP_SQRTT] = AXP_REQ_RA31,
+	[AXP_OP_CVTTS] = AXP_REQ_RA31,
+	[AXP_OP_CVTST] = AXP_REQ_RA31,
+	[AXP_OP_CVTTQ] = AXP_REQ_RA31,
+	[AXP_OP_CVTQS] = AXP_REQ_RA31,
+	[AXP_OP_CVTQT] = AXP_REQ_RA31,
+	[AXP_OP_CVTLQ] = AXP_REQ_RA31,
+	[AXP_OP_CVTQL] = AXP_REQ_RA31,
+	[AXP_OP_CVTQLV] = AXP_REQ_RA31,
+	[AXP_OP_CVTQLSV] = AXP_REQ_RA31,
+	[AXP_OP_CVTGF] = AXP_REQ_RA31,
+	[AXP_OP_CVTGQ] = AXP_REQ_RA31,
+	[AXP_OP_CVTQF] = AXP_REQ_RA31,
+	[AXP_OP_CVTQG] = AXP_REQ_RA31,
+	[AXP_OP_ITOFS] = AXP_REQ_RB31,
+	[AXP_OP_ITOFF] = AXP_REQ_RB31,
+	[AXP_OP_ITOFT] = AXP_REQ_RB31,
+	[AXP_OP_FTOIT] = AXP_REQ_RB31,
+	[AXP_OP_FTOIS] = AXP_REQ_RB31,
+};
+
+/* The rare opcodes whose operation is not one slot away: CVTST and 0x17's scattered fn11. */
+unsigned int axp_decode_special(unsigned int opc, unsigned int fn11)
+{
+	unsigned int op;
+
+	if (opc == 0x16) {
+		if (fn11 == 0x2ac || fn11 == 0x6ac) /* CVTST, CVTST/S */
+			return AXP_OP_CVTST;
+		op = axp_slot_op[axp_opc_dec[0x16].base + (fn11 & 0x3f)];
+		return op ? op - 1 : AXP_OP_INVALID;
+	}
+	op = axp_slot_op[SLOT(0x17, fn11)];
+	if (!op || axp_op_info[op - 1].func != fn11)
+		return AXP_OP_INVALID;
+	return op - 1;
+}
+
 void axp_decode(uint32_t word, struct axp_insn *d)
 {
-	unsigned int opc = word >> 26;
-	unsigned int op = AXP_OP_INVALID;
-
-	d->word = word;
-	d->ra = (word >> 21) & 31;
-	d->rb = (word >> 16) & 31;
-	d->rc = word & 31;
-	d->islit = (word >> 12) & 1;
-	d->lit = (word >> 13) & 0xff;
-	d->fn11 = (word >> 5) & 0x7ff;
-	d->disp = sext(word & 0xffff, 16);
-
-	switch (opc) {
-	case 0x00:
-		op = AXP_OP_CALL_PAL;
-		d->disp = word & 0x3ffffff;
-		break;
-	case 0x08 ... 0x0f:
-	case 0x20 ... 0x2f:
-		op = lookup(opc, 0);
-		break;
-	case 0x10 ... 0x13:
-	case 0x1c:
-		op = lookup(opc, (word >> 5) & 0x7f);
-		break;
-	case 0x14:
-	case 0x15:
-		op = lookup(opc, d->fn11 & 0x3f);
-		break;
-	case 0x16:
-		if (d->fn11 == 0x2ac || d->fn11 == 0x6ac) /* CVTST, CVTST/S */
-			op = AXP_OP_CVTST;
-		else
-			op = lookup(opc, d->fn11 & 0x3f);
-		break;
-	case 0x17:
-		op = lookup(opc, d->fn11);
-		break;
-	case 0x18:
-		d->disp = word & 0xffff;
-		op = lookup(opc, word & 0xffff);
-		break;
-	case 0x1a:
-		d->disp = word & 0x3fff;
-		op = lookup(opc, (word >> 14) & 3);
-		break;
-	case 0x19:
-	case 0x1b:
-	case 0x1d ... 0x1f:
-		d->disp = word & 0x3ffffff;
-		op = lookup(opc, 0);
-		break;
-	case 0x30 ... 0x3f:
-		d->disp = sext(word & 0x1fffff, 21);
-		op = lookup(opc, 0);
-		break;
-	default:
-		break;
-	}
-
-	switch (op) {
-	case AXP_OP_AMASK:
-	case AXP_OP_IMPLVER:
-	case AXP_OP_SEXTB:
-	case AXP_OP_SEXTW:
-	case AXP_OP_CTPOP:
-	case AXP_OP_CTLZ:
-	case AXP_OP_CTTZ:
-	case AXP_OP_UNPKBW:
-	case AXP_OP_UNPKBL:
-	case AXP_OP_PKWB:
-	case AXP_OP_PKLB:
-	case AXP_OP_SQRTF:
-	case AXP_OP_SQRTS:
-	case AXP_OP_SQRTG:
-	case AXP_OP_SQRTT:
-	case AXP_OP_CVTTS:
-	case AXP_OP_CVTST:
-	case AXP_OP_CVTTQ:
-	case AXP_OP_CVTQS:
-	case AXP_OP_CVTQT:
-	case AXP_OP_CVTLQ:
-	case AXP_OP_CVTQL:
-	case AXP_OP_CVTQLV:
-	case AXP_OP_CVTQLSV:
-	case AXP_OP_CVTGF:
-	case AXP_OP_CVTGQ:
-	case AXP_OP_CVTQF:
-	case AXP_OP_CVTQG:
-		if (d->ra != 31)
-			op = AXP_OP_INVALID;
-		break;
-	case AXP_OP_ITOFS:
-	case AXP_OP_ITOFF:
-	case AXP_OP_ITOFT:
-	case AXP_OP_FTOIT:
-	case AXP_OP_FTOIS:
-		if (d->rb != 31)
-			op = AXP_OP_INVALID;
-		break;
-	default:
-		break;
-	}
-	/* CIX and the unary MVI forms have no literal form (QEMU REQUIRE_NO_LIT). */
-	switch (op) {
-	case AXP_OP_CTPOP:
-	case AXP_OP_CTLZ:
-	case AXP_OP_CTTZ:
-	case AXP_OP_PERR:
-	case AXP_OP_UNPKBW:
-	case AXP_OP_UNPKBL:
-	case AXP_OP_PKWB:
-	case AXP_OP_PKLB:
-		if (d->islit)
-			op = AXP_OP_INVALID;
-		break;
-	default:
-		break;
-	}
-	d->op = op;
+	axp_decode_inline(word, d);
 }

@@ -1,5 +1,6 @@
 /* kmod/interp/exec.c - the side-effecting Alpha executor: axp_step() and axp_run(). */
 #include "axp.h"
+#include "decode_int.h"
 #include "fp.h"
 
 /*
@@ -37,12 +38,12 @@ static inline uint64_t sext32(uint64_t v)
 /* Byte mask for the EXT/INS/MSK families and ZAPNOT (Handbook 4.6.3). */
 static inline uint64_t zapnot(uint64_t v, unsigned int mask)
 {
-	uint64_t m = 0;
+	/* Spread mask bits 0-6 to the low bit of bytes 0-6 (no carries: the partial products
+	 * land 7 bits apart), bit 7 to byte 7, then fill each byte. Checked on all 256 masks. */
+	uint64_t m = (((uint64_t)(mask & 0x7f) * 0x0002040810204081ull) & 0x0101010101010101ull) |
+		     ((uint64_t)((mask >> 7) & 1) << 56);
 
-	for (unsigned int i = 0; i < 8; i++)
-		if (mask & (1u << i))
-			m |= (uint64_t)0xff << (8 * i);
-	return v & m;
+	return v & (m * 0xff);
 }
 
 static uint64_t exec_bytes(unsigned int op, uint64_t va, uint64_t vb)
@@ -493,6 +494,60 @@ static int exec_fp(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int h
 	return 1;
 }
 
+/* May the executor do this access itself (struct axp_direct)? */
+static inline bool direct_ok(const struct axp_direct *dir, uint64_t va, unsigned int size,
+			     uint8_t mask, uint8_t ok)
+{
+	uint64_t pn = va >> dir->page_shift;
+	uint64_t in_page = va & ((1ull << dir->page_shift) - 1);
+
+	return pn < dir->npages && (dir->perm[pn] & mask) == ok &&
+	       in_page <= (1ull << dir->page_shift) - size;
+}
+
+/* Little-endian host memory (the hosts the core runs on: Alpha and x86-64 are). */
+static inline uint64_t direct_load(const uint8_t *p, unsigned int size)
+{
+	uint64_t v8;
+	uint32_t v4;
+	uint16_t v2;
+
+	switch (size) {
+	case 1:
+		return *p;
+	case 2:
+		__builtin_memcpy(&v2, p, 2);
+		return v2;
+	case 4:
+		__builtin_memcpy(&v4, p, 4);
+		return v4;
+	default:
+		__builtin_memcpy(&v8, p, 8);
+		return v8;
+	}
+}
+
+static inline void direct_store(uint8_t *p, unsigned int size, uint64_t v)
+{
+	uint32_t v4 = (uint32_t)v;
+	uint16_t v2 = (uint16_t)v;
+
+	switch (size) {
+	case 1:
+		*p = (uint8_t)v;
+		break;
+	case 2:
+		__builtin_memcpy(p, &v2, 2);
+		break;
+	case 4:
+		__builtin_memcpy(p, &v4, 4);
+		break;
+	default:
+		__builtin_memcpy(p, &v, 8);
+		break;
+	}
+}
+
 /*
  * Execute one decoded instruction. Returns 0 when it completed (context advanced, `ev` filled if
  * non-NULL); 1 when it completed and an arithmetic trap follows (full policy; info set); -EAGAIN when
@@ -500,7 +555,7 @@ static int exec_fp(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int h
  */
 static inline __attribute__((always_inline)) int
 exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cfg *cfg,
-	  struct axp_event *ev, struct axp_stop_info *info)
+	  const struct axp_direct *dir, struct axp_event *ev, struct axp_stop_info *info)
 {
 	const struct axp_op_info *oi = &axp_op_info[d->op];
 	uint64_t pc = ctx->pc, next = pc + 4, ea = 0, val = 0, sval = 0;
@@ -508,6 +563,178 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 	struct axp_access acc = { 0, AXP_LVL_UNKNOWN };
 	bool taken = false, is_load = false, is_store = false;
 	int err, trap = 0;
+
+	/*
+	 * The common operations, dispatched by one jump on the operation: integer operates that
+	 * cannot trap, LDA/LDAH, aligned-or-fixed-up integer loads and stores, branches and jumps.
+	 * Anything else, and any case one of them cannot finish simply (a load to R31, an
+	 * unaligned access the policy hands back), goes to the general code below, which starts
+	 * from scratch: nothing has changed by then.
+	 */
+#define VA (ctx->r[d->ra])
+#define VB (d->islit ? (uint64_t)d->lit : ctx->r[d->rb])
+#define OPR(id, expr)         \
+	case AXP_OP_##id:     \
+		val = (expr); \
+		dest = d->rc; \
+		goto commit
+#define BCOND(id, cond)                                                   \
+	case AXP_OP_##id:                                                 \
+		if (cond) {                                               \
+			taken = true;                                     \
+			next = pc + 4 + (uint64_t)((int64_t)d->disp * 4); \
+		}                                                         \
+		goto commit
+#define LOAD_(id, sz, mask, conv, dst)                                                            \
+	case AXP_OP_##id:                                                                         \
+		ea = (ctx->r[d->rb] + (int64_t)d->disp) & (mask);                                 \
+		size = sz;                                                                        \
+		if (d->ra == 31 || (is_misaligned(ea, sz) && (cfg->handback & AXP_HB_UNALIGNED))) \
+			break;                                                                    \
+		if (dir && direct_ok(dir, ea, sz, dir->load_mask, dir->load_ok)) {                \
+			val = direct_load(dir->host + ea, sz);                                    \
+		} else {                                                                          \
+			err = cfg->mem->load(cfg->mem_priv, ea, sz, &val, &acc);                  \
+			if (err)                                                                  \
+				return stop(info, AXP_STOP_LOAD_FAULT, ea, err);                  \
+		}                                                                                 \
+		val = conv;                                                                       \
+		is_load = true;                                                                   \
+		dest = dst;                                                                       \
+		goto commit
+#define LOAD(id, sz, conv) LOAD_(id, sz, ~0ull, conv, d->ra)
+#define STORE_(id, sz, mask, src)                                                    \
+	case AXP_OP_##id:                                                            \
+		ea = (ctx->r[d->rb] + (int64_t)d->disp) & (mask);                    \
+		size = sz;                                                           \
+		if (is_misaligned(ea, sz) && (cfg->handback & AXP_HB_UNALIGNED))     \
+			break;                                                       \
+		sval = src;                                                          \
+		if (dir && direct_ok(dir, ea, sz, dir->store_mask, dir->store_ok)) { \
+			direct_store(dir->host + ea, sz, sval);                      \
+		} else {                                                             \
+			err = cfg->mem->store(cfg->mem_priv, ea, sz, sval, &acc);    \
+			if (err)                                                     \
+				return stop(info, AXP_STOP_STORE_FAULT, ea, err);    \
+		}                                                                    \
+		is_store = true;                                                     \
+		goto commit
+#define STORE(id, sz) STORE_(id, sz, ~0ull, ctx->r[d->ra])
+
+	switch (d->op) {
+		OPR(ADDL, sext32(VA + VB));
+		OPR(S4ADDL, sext32((VA << 2) + VB));
+		OPR(S8ADDL, sext32((VA << 3) + VB));
+		OPR(SUBL, sext32(VA - VB));
+		OPR(ADDQ, VA + VB);
+		OPR(S4ADDQ, (VA << 2) + VB);
+		OPR(S8ADDQ, (VA << 3) + VB);
+		OPR(SUBQ, VA - VB);
+		OPR(S4SUBQ, (VA << 2) - VB);
+		OPR(S8SUBQ, (VA << 3) - VB);
+		OPR(CMPEQ, VA == VB);
+		OPR(CMPULT, VA < VB);
+		OPR(CMPULE, VA <= VB);
+		OPR(CMPLT, (int64_t)VA < (int64_t)VB);
+		OPR(CMPLE, (int64_t)VA <= (int64_t)VB);
+		OPR(AND, VA & VB);
+		OPR(BIC, VA & ~VB);
+		OPR(BIS, VA | VB);
+		OPR(ORNOT, VA | ~VB);
+		OPR(XOR, VA ^ VB);
+		OPR(EQV, VA ^ ~VB);
+		OPR(SRL, VA >> (VB & 63));
+		OPR(SLL, VA << (VB & 63));
+		OPR(SRA, (uint64_t)((int64_t)VA >> (VB & 63)));
+		OPR(EXTBL, (VA >> (8 * (VB & 7))) & 0xff);
+		OPR(EXTWL, (VA >> (8 * (VB & 7))) & 0xffff);
+		OPR(EXTLL, (VA >> (8 * (VB & 7))) & 0xffffffff);
+		OPR(EXTQL, VA >> (8 * (VB & 7)));
+		OPR(INSBL, (VA & 0xff) << (8 * (VB & 7)));
+		OPR(EXTWH, (VA << ((64 - 8 * (VB & 7)) & 63)) & 0xffff);
+		OPR(EXTLH, (VA << ((64 - 8 * (VB & 7)) & 63)) & 0xffffffff);
+		OPR(EXTQH, VA << ((64 - 8 * (VB & 7)) & 63));
+		OPR(INSWL, (VA & 0xffff) << (8 * (VB & 7)));
+		OPR(INSLL, (VA & 0xffffffff) << (8 * (VB & 7)));
+		OPR(INSQL, VA << (8 * (VB & 7)));
+		OPR(MSKBL, zapnot(VA, ~(0x01u << (VB & 7)) & 0xff));
+		OPR(MSKWL, zapnot(VA, ~(0x03u << (VB & 7)) & 0xff));
+		OPR(MSKLL, zapnot(VA, ~(0x0fu << (VB & 7)) & 0xff));
+		OPR(MSKQL, zapnot(VA, ~(0xffu << (VB & 7)) & 0xff));
+		OPR(ZAPNOT, zapnot(VA, VB & 0xff));
+		OPR(ZAP, zapnot(VA, ~VB & 0xff));
+		OPR(CMOVEQ, VA == 0 ? VB : ctx->r[d->rc]);
+		OPR(CMOVNE, VA != 0 ? VB : ctx->r[d->rc]);
+		OPR(CMOVLBS, (VA & 1) ? VB : ctx->r[d->rc]);
+		OPR(CMOVLBC, !(VA & 1) ? VB : ctx->r[d->rc]);
+		OPR(CMOVLT, (int64_t)VA < 0 ? VB : ctx->r[d->rc]);
+		OPR(CMOVGE, (int64_t)VA >= 0 ? VB : ctx->r[d->rc]);
+		OPR(CMOVLE, (int64_t)VA <= 0 ? VB : ctx->r[d->rc]);
+		OPR(CMOVGT, (int64_t)VA > 0 ? VB : ctx->r[d->rc]);
+		OPR(MULL, sext32(VA * VB));
+		OPR(MULQ, VA * VB);
+		OPR(UMULH, (uint64_t)(((unsigned __int128)VA * VB) >> 64));
+		OPR(SEXTB, (uint64_t)(int64_t)(int8_t)VB);
+		OPR(SEXTW, (uint64_t)(int64_t)(int16_t)VB);
+	case AXP_OP_LDA:
+		val = ctx->r[d->rb] + (int64_t)d->disp;
+		ea = val;
+		dest = d->ra;
+		goto commit;
+	case AXP_OP_LDAH:
+		ea = ctx->r[d->rb] + (int64_t)d->disp;
+		val = ctx->r[d->rb] + (uint64_t)((int64_t)d->disp * 65536);
+		dest = d->ra;
+		goto commit;
+		LOAD(LDQ, 8, val);
+		LOAD(LDL, 4, sext32(val));
+		LOAD(LDBU, 1, val);
+		LOAD(LDWU, 2, val);
+		STORE(STQ, 8);
+		STORE(STL, 4);
+		STORE(STB, 1);
+		STORE(STW, 2);
+		LOAD_(LDQ_U, 8, ~7ull, val, d->ra);
+		STORE_(STQ_U, 8, ~7ull, ctx->r[d->ra]);
+		LOAD_(LDT, 8, ~0ull, val, 32 + d->ra);
+		STORE_(STT, 8, ~0ull, ctx->f[d->ra]);
+		BCOND(BEQ, VA == 0);
+		BCOND(BNE, VA != 0);
+		BCOND(BLT, (int64_t)VA < 0);
+		BCOND(BGE, (int64_t)VA >= 0);
+		BCOND(BLE, (int64_t)VA <= 0);
+		BCOND(BGT, (int64_t)VA > 0);
+		BCOND(BLBC, !(VA & 1));
+		BCOND(BLBS, VA & 1);
+	case AXP_OP_BR:
+	case AXP_OP_BSR:
+		val = next;
+		dest = d->ra;
+		taken = true;
+		next = pc + 4 + (uint64_t)((int64_t)d->disp * 4);
+		goto commit;
+	case AXP_OP_JMP:
+	case AXP_OP_JSR:
+	case AXP_OP_RET:
+	case AXP_OP_JSR_CO:
+		val = pc + 4;
+		dest = d->ra;
+		next = ctx->r[d->rb] & ~(uint64_t)3;
+		taken = true;
+		goto commit;
+	default:
+		break;
+	}
+#undef VA
+#undef VB
+#undef OPR
+#undef BCOND
+#undef LOAD_
+#undef LOAD
+#undef STORE_
+#undef STORE
+	ea = 0;
+	size = 0;
 
 	switch (oi->fmt) {
 	case AXP_FMT_OPR:
@@ -686,6 +913,7 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 		return stop(info, AXP_STOP_ILLEGAL, 0, 0);
 	}
 
+commit:
 	/* Commit: R31 and F31 are never written. */
 	if (dest < 31)
 		ctx->r[dest] = val;
@@ -766,7 +994,7 @@ static inline int fetch_decode(struct axp_ctx *ctx, const struct axp_run_cfg *cf
 		info->word = 0;
 		return stop(info, AXP_STOP_FETCH_FAULT, ctx->pc, err);
 	}
-	axp_decode(word, d);
+	axp_decode_inline(word, d);
 	info->word = word;
 	return 0;
 }
@@ -785,7 +1013,7 @@ int axp_step(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct axp_stop
 		return ret;
 	if (d.op == AXP_OP_INVALID)
 		return stop(info, AXP_STOP_ILLEGAL, 0, 0);
-	ret = exec_insn(ctx, &d, cfg, cfg->obs ? &ev : NULL, info);
+	ret = exec_insn(ctx, &d, cfg, NULL, cfg->obs ? &ev : NULL, info);
 	if (ret < 0)
 		return ret;
 	info->executed = 1;
@@ -794,46 +1022,122 @@ int axp_step(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct axp_stop
 	return ret ? -EAGAIN : 0;
 }
 
-/* The loop, instantiated with and without an observer so the common case pays nothing for it. */
-static inline enum axp_stop run_loop(struct axp_ctx *ctx, const struct axp_run_cfg *cfg,
-				     uint64_t budget, struct axp_stop_info *info, bool observe)
+/*
+ * The window missed (another page, a stale entry, or none yet): fetch_insn() at ctx->pc, then move
+ * the window to that page if the memory system offers it. Returns the instruction or NULL (fetch
+ * fault: info set).
+ */
+static __attribute__((noinline)) const struct axp_insn *window_miss(struct axp_ctx *ctx,
+								    const struct axp_run_cfg *cfg,
+								    struct insn_window *w,
+								    struct axp_stop_info *info)
+{
+	const struct axp_insn *dp;
+	int err;
+
+	dp = cfg->mem->fetch_insn(cfg->mem_priv, ctx->pc, &err);
+	if (!dp) {
+		info->word = 0;
+		stop(info, AXP_STOP_FETCH_FAULT, ctx->pc, err);
+		return NULL;
+	}
+	w->n = 0;
+	if (cfg->mem->insn_page) {
+		w->insn = cfg->mem->insn_page(cfg->mem_priv, ctx->pc, &w->va, &w->n);
+		if (!w->insn)
+			w->n = 0;
+	}
+	return dp;
+}
+
+/*
+ * The loop, instantiated with and without an observer and with and without the memory system's
+ * decoded-instruction fast path, so the common cases pay nothing for what they do not use. With
+ * the fast path the executor works on the window's entry itself, not a copy: the only thing a
+ * store into the instruction's own word changes there is `op` (set to AXP_OP_NR), which the
+ * executor has read before any store; the observer gets a copy taken before execution.
+ */
+static inline __attribute__((always_inline)) enum axp_stop
+run_loop(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
+	 struct axp_stop_info *info, bool observe, bool cached)
 {
 	struct insn_window w = { NULL, 0, 0 };
+	const struct axp_direct *dir = cfg->mem->direct ? cfg->mem->direct(cfg->mem_priv) : NULL;
+	const struct axp_insn *dp = NULL;
 	struct axp_insn d;
 	struct axp_event ev;
-	uint64_t n;
+	uint64_t n, pc = ctx->pc;
 	int ret;
 
 	info->exc_sum = 0;
 	for (n = 0; n < budget; n++) {
-		info->pc = ctx->pc;
-		if (fetch_decode(ctx, cfg, &w, &d, info))
-			goto out;
-		if (d.op == AXP_OP_INVALID) {
-			stop(info, AXP_STOP_ILLEGAL, 0, 0);
-			goto out;
+		pc = ctx->pc;
+		if (cached) {
+			uint64_t off = pc - w.va;
+
+			if (__builtin_expect(off < 4 * w.n && !(off & 3) &&
+						     w.insn[off >> 2].op != AXP_OP_NR,
+					     1)) {
+				dp = &w.insn[off >> 2];
+			} else {
+				dp = window_miss(ctx, cfg, &w, info);
+				if (!dp)
+					goto fault;
+			}
+			if (observe)
+				d = *dp; /* the observer's copy (see below) */
+		} else {
+			uint32_t word;
+			int err = cfg->mem->fetch(cfg->mem_priv, pc, &word);
+
+			if (err) {
+				info->word = 0;
+				stop(info, AXP_STOP_FETCH_FAULT, pc, err);
+				goto fault;
+			}
+			axp_decode_inline(word, &d);
+			dp = &d;
 		}
-		ret = exec_insn(ctx, &d, cfg, observe ? &ev : NULL, info);
+		if (dp->op == AXP_OP_INVALID) {
+			stop(info, AXP_STOP_ILLEGAL, 0, 0);
+			goto stopped;
+		}
+		ret = exec_insn(ctx, dp, cfg, dir, observe ? &ev : NULL, info);
 		if (ret < 0)
-			goto out;
+			goto stopped;
+		if (observe && cached) {
+			/* The executor read the window's entry (reading the fresh copy back at once
+			 * would stall on store forwarding); the observer gets the copy, whose op a
+			 * store into the instruction's own word cannot have changed. */
+			ev.insn = &d;
+			ev.op = d.op;
+		}
 		if (ret) {
 			if (observe)
 				cfg->obs->insn(cfg->obs->priv, &ev);
 			n++; /* the trapping instruction completed */
-			goto out;
+			goto stopped;
 		}
 		if (observe) {
 			cfg->obs->insn(cfg->obs->priv, &ev);
 			if (cfg->obs->stop && *cfg->obs->stop) {
 				n++;
 				info->reason = AXP_STOP_OBSERVER;
+				info->word = dp->word;
 				info->pc = ctx->pc;
 				goto out;
 			}
 		}
 	}
 	info->reason = AXP_STOP_BUDGET;
+	if (n)
+		info->word = dp->word;
 	info->pc = ctx->pc;
+	goto out;
+stopped:
+	info->word = dp->word;
+fault:
+	info->pc = pc;
 out:
 	info->executed = n;
 	return info->reason;
@@ -842,7 +1146,9 @@ out:
 enum axp_stop axp_run(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
 		      struct axp_stop_info *info)
 {
-	if (cfg->obs)
-		return run_loop(ctx, cfg, budget, info, true);
-	return run_loop(ctx, cfg, budget, info, false);
+	if (cfg->mem->fetch_insn)
+		return cfg->obs ? run_loop(ctx, cfg, budget, info, true, true) :
+				  run_loop(ctx, cfg, budget, info, false, true);
+	return cfg->obs ? run_loop(ctx, cfg, budget, info, true, false) :
+			  run_loop(ctx, cfg, budget, info, false, false);
 }

@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "axp_asm.h"
 #include "mach_mem.h"
 
 #define PG MACH_PAGE_SIZE
@@ -389,6 +390,69 @@ static void test_mach_mem_run_window_sees_code_stores(void **state)
 	assert_int_equal(ctx.r[1], 13);
 }
 
+/*
+ * The executor's own loads and stores (mach_mem_ops.direct) at the edges of what they may do:
+ * the last quadword of a page (direct), a quadword across two pages (load()/store()), LDQ_U's
+ * alignment, a store to a read-only page and a load from an unmapped one (faults with the
+ * address, nothing written), each against the value read back through mach_mem_read().
+ */
+static void test_mach_mem_run_direct_accesses_match_the_slow_path(void **state)
+{
+	struct mach_mem *m = *state;
+	const uint32_t prog[] = {
+		asm_mem(0x2d, 1, 4, (int)PG - 8), /* stq   r1, PG-8(r4): last quadword of data */
+		asm_mem(0x2d, 2, 4, (int)PG - 4), /* stq   r2, PG-4(r4): crosses into page 2 */
+		asm_mem(0x29, 5, 4, (int)PG - 8), /* ldq   r5, PG-8(r4) */
+		asm_mem(0x29, 6, 4, (int)PG - 4), /* ldq   r6, PG-4(r4) */
+		asm_mem(0x0b, 7, 4, (int)PG - 3), /* ldq_u r7, PG-3(r4): the quadword at PG-8 */
+		asm_mem(0x0e, 1, 4, 3), /* stb   r1, 3(r4) */
+		asm_mem(0x2c, 1, 8, 0), /* stl   r1, 0(r8): read-only page, faults */
+		0x00000000u,
+	};
+	struct axp_run_cfg cfg = { .mem = &mach_mem_ops, .mem_priv = m };
+	struct axp_stop_info info;
+	struct axp_ctx ctx = { 0 };
+	uint64_t code, data, ro, q;
+	uint8_t b;
+
+	assert_non_null(mach_mem_ops.direct);
+	assert_int_equal(mach_mem_map(m, 0, PG, RW | MACH_PROT_X, 0, -1, 0, &code), 0);
+	assert_int_equal(mach_mem_map(m, 0, 3 * PG, RW, 0, -1, 0, &data), 0);
+	assert_int_equal(mach_mem_protect(m, data + 2 * PG, PG, MACH_PROT_R), 0);
+	ro = data + 2 * PG;
+	assert_int_equal(mach_mem_write(m, code, prog, sizeof(prog)), 0);
+	ctx.pc = code;
+	ctx.lock_addr = AXP_NO_LOCK;
+	ctx.r[1] = 0x1122334455667788ull;
+	ctx.r[2] = 0x99aabbccddeeff00ull;
+	ctx.r[4] = data;
+	ctx.r[8] = ro;
+	assert_int_equal(axp_run(&ctx, &cfg, 100, &info), AXP_STOP_STORE_FAULT);
+	assert_int_equal(info.executed, 6);
+	assert_int_equal(info.addr, ro);
+	assert_int_equal(info.pc, code + 24);
+	/* stq r2 at PG-4 overwrote the upper half of r1's quadword. */
+	assert_int_equal(mach_mem_read(m, data + PG - 8, &q, 8), 0);
+	assert_int_equal(q, 0xddeeff0055667788ull);
+	assert_int_equal(ctx.r[5], q);
+	assert_int_equal(mach_mem_read(m, data + PG - 4, &q, 8), 0);
+	assert_int_equal(q, ctx.r[2]);
+	assert_int_equal(ctx.r[6], ctx.r[2]);
+	assert_int_equal(ctx.r[7], ctx.r[5]);
+	assert_int_equal(mach_mem_read(m, data + 3, &b, 1), 0);
+	assert_int_equal(b, 0x88);
+	assert_int_equal(mach_mem_read(m, ro, &q, 8), 0);
+	assert_int_equal(q, 0);
+	/* A load from an unmapped page faults the same way, r5 unchanged. */
+	assert_int_equal(mach_mem_unmap(m, data + PG, PG), 0);
+	ctx.pc = code + 12;
+	ctx.r[6] = 42;
+	assert_int_equal(axp_run(&ctx, &cfg, 100, &info), AXP_STOP_LOAD_FAULT);
+	assert_int_equal(info.executed, 0);
+	assert_int_equal(info.addr, data + PG - 4);
+	assert_int_equal(ctx.r[6], 42);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -418,6 +482,8 @@ int main(void)
 			test_mach_mem_decode_cache_follows_stores_and_protection, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mach_mem_run_window_sees_code_stores, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(
+			test_mach_mem_run_direct_accesses_match_the_slow_path, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
