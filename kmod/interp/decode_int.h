@@ -28,8 +28,8 @@ extern const uint8_t axp_op_req[AXP_OP_NR];
 unsigned int axp_decode_special(unsigned int opc, unsigned int fn11);
 
 /* axp_decode(): every field, then the operation from the tables (decode.c documents them). */
-static inline __attribute__((always_inline)) void axp_decode_inline(uint32_t word,
-								    struct axp_insn *d)
+static inline __attribute__((__always_inline__)) void axp_decode_inline(uint32_t word,
+									struct axp_insn *d)
 {
 	const struct axp_opc_dec *e = &axp_opc_dec[word >> 26];
 	unsigned int op, req;

@@ -287,10 +287,9 @@ static inline int stop(struct axp_stop_info *info, enum axp_stop reason, uint64_
 
 /* Integer operate formats (opcodes 0x10-0x13, 0x1c). Returns 0, or 1 when the result is valid but an
  * overflow trap follows (info set). */
-static inline __attribute__((always_inline)) int exec_opr(struct axp_ctx *ctx,
-							  const struct axp_insn *d,
-							  const struct axp_run_cfg *cfg,
-							  uint64_t *res, struct axp_stop_info *info)
+static inline __attribute__((__always_inline__)) int
+exec_opr(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cfg *cfg,
+	 uint64_t *res, struct axp_stop_info *info)
 {
 	uint64_t va = ctx->r[d->ra];
 	uint64_t vb = d->islit ? d->lit : ctx->r[d->rb];
@@ -553,7 +552,7 @@ static inline void direct_store(uint8_t *p, unsigned int size, uint64_t v)
  * non-NULL); 1 when it completed and an arithmetic trap follows (full policy; info set); -EAGAIN when
  * it was not executed (context unchanged, info set).
  */
-static inline __attribute__((always_inline)) int
+static inline __attribute__((__always_inline__)) int
 exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cfg *cfg,
 	  const struct axp_direct *dir, struct axp_event *ev, struct axp_stop_info *info)
 {
@@ -1027,10 +1026,9 @@ int axp_step(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct axp_stop
  * the window to that page if the memory system offers it. Returns the instruction or NULL (fetch
  * fault: info set).
  */
-static __attribute__((noinline)) const struct axp_insn *window_miss(struct axp_ctx *ctx,
-								    const struct axp_run_cfg *cfg,
-								    struct insn_window *w,
-								    struct axp_stop_info *info)
+static __attribute__((__noinline__)) const struct axp_insn *
+window_miss(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct insn_window *w,
+	    struct axp_stop_info *info)
 {
 	const struct axp_insn *dp;
 	int err;
@@ -1057,7 +1055,7 @@ static __attribute__((noinline)) const struct axp_insn *window_miss(struct axp_c
  * store into the instruction's own word changes there is `op` (set to AXP_OP_NR), which the
  * executor has read before any store; the observer gets a copy taken before execution.
  */
-static inline __attribute__((always_inline)) enum axp_stop
+static inline __attribute__((__always_inline__)) enum axp_stop
 run_loop(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
 	 struct axp_stop_info *info, bool observe, bool cached)
 {
