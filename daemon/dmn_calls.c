@@ -41,10 +41,7 @@ void dmn_do_proc(struct dmn *d, const uint8_t *p)
 		d->st.obs_unknown++;
 		return;
 	}
-	if (hotlist_unpack(&h, p + sizeof(r), r.packed_len) < 0) {
-		d->st.merge_errors++; /* cannot happen: the record was checked */
-		return;
-	}
+	hotlist_unpack_checked(&h, p + sizeof(r)); /* dmn_feed checked the record whole */
 	if (r.kind == VS_PROC_CALLER && !name_callers(d, im->prof, r.pid, &h)) {
 		d->st.merge_errors++;
 		return;

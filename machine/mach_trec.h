@@ -62,6 +62,9 @@ struct mach_truth_xsec { /* an extra section, already encoded */
 	const uint8_t *data;
 };
 
+/* Extra sections a writer may add (EV6: pcs, replays, wasted slots, paths). */
+#define MACH_TREC_XSEC_MAX 4
+
 struct mach_truth_out {
 	const struct ev5_truth *t;
 	uint64_t cycles, insns;
@@ -69,7 +72,7 @@ struct mach_truth_out {
 	const uint64_t *events; /* MACH_EV_NR */
 	uint32_t param[MACH_TP_NR];
 	uint64_t ext[MACH_TRUTH_NEXT]; /* summary bytes 208.. (version 2) */
-	struct mach_truth_xsec xsec[4];
+	struct mach_truth_xsec xsec[MACH_TREC_XSEC_MAX];
 	unsigned int nxsec;
 };
 

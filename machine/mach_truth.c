@@ -343,10 +343,12 @@ static int truth_encode(const struct mach_truth_out *o, uint8_t **out, size_t *o
 	const struct ev5_trec **order = NULL;
 	struct mach_truth_edge *edges = NULL;
 	size_t nedges = 0, maxedges, off, len, npcs = t->nrecs;
-	size_t sum_off, pcs_off, edg_off, xoff[3] = { 0 }, nsec = 3 + o->nxsec;
+	size_t sum_off, pcs_off, edg_off, xoff[MACH_TREC_XSEC_MAX] = { 0 }, nsec = 3 + o->nxsec;
 	uint8_t *buf, *p;
 	int err = -ENOMEM;
 
+	if (o->nxsec > MACH_TREC_XSEC_MAX)
+		return -EINVAL;
 	order = malloc((npcs ? npcs : 1) * sizeof(*order));
 	maxedges = 2 * npcs + t->etab_used + 1;
 	edges = malloc(maxedges * sizeof(*edges));
