@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
 
 #include "vs_sampler.h"
 
@@ -28,16 +29,22 @@ static struct vs_cpu *cpu_new(const struct vs_config *cfg, void **mem)
 	return cpu;
 }
 
+/* FNV-1a over every record byte drained (--count prints it: same records, same sum). */
+static uint64_t rec_sum = 0xcbf29ce484222325ULL;
+
 /* The consumer's side, untimed: hand the full buffers over and copy them out. */
 static uint64_t drain(struct vs_cpu *cpu)
 {
 	static uint8_t out[1 << 16];
 	uint64_t bytes = 0;
-	size_t n;
+	size_t n, i;
 
 	while (vs_cpu_swap(cpu))
-		while ((n = vs_cpu_drain(cpu, out, sizeof(out), NULL)))
+		while ((n = vs_cpu_drain(cpu, out, sizeof(out), NULL))) {
 			bytes += n;
+			for (i = 0; i < n; i++)
+				rec_sum = (rec_sum ^ out[i]) * 0x100000001b3ULL;
+		}
 	return bytes;
 }
 
@@ -85,8 +92,10 @@ static uint64_t key_cold(uint64_t i)
 #define DATA FLAT_DATA
 #define SZ FLAT_SZ
 
+enum loop { INT_LOOP, CALL_LOOP, LOAD_LOOP };
+
 /* ns per interpreted instruction: vs_interpret() runs of the configured budget over a loop. */
-static double per_insn(const struct vs_config *cfg, uint64_t insns, bool calls)
+static double per_insn(const struct vs_config *cfg, uint64_t insns, enum loop which)
 {
 	static struct flatmem m;
 	/* The integer loop: no calls. */
@@ -96,6 +105,20 @@ static double per_insn(const struct vs_config *cfg, uint64_t insns, bool calls)
 		asm_mem(0x29, 3, 7, 0), /* ldq    r3, 0(r7) */
 		asm_opr(0x10, 4, 3, 0x20, 4), /* addq   r4, r3, r4 */
 		asm_mem(0x2d, 4, 7, 8), /* stq    r4, 8(r7) */
+		asm_opri(0x10, 6, 1, 0x20, 6), /* addq   r6, 1, r6 */
+		asm_opri(0x10, 2, 1, 0x29, 2), /* subq   r2, 1, r2 */
+		asm_bra(0x3d, 2, -8), /* bne    r2, loop */
+	};
+	/*
+	 * Two loads per iteration and no store: no conflict to find, so each load looks at every
+	 * earlier access that could overlap it (the access log's worst case).
+	 */
+	const uint32_t load_loop[] = {
+		asm_opri(0x11, 6, 0xff, 0x00, 7), /* and    r6, 0xff, r7 */
+		asm_opr(0x10, 7, 8, 0x32, 7), /* s8addq r7, r8, r7 */
+		asm_mem(0x29, 3, 7, 0), /* ldq    r3, 0(r7) */
+		asm_opr(0x10, 4, 3, 0x20, 4), /* addq   r4, r3, r4 */
+		asm_mem(0x29, 5, 7, 2048), /* ldq    r5, 2048(r7) */
 		asm_opri(0x10, 6, 1, 0x20, 6), /* addq   r6, 1, r6 */
 		asm_opri(0x10, 2, 1, 0x29, 2), /* subq   r2, 1, r2 */
 		asm_bra(0x3d, 2, -8), /* bne    r2, loop */
@@ -119,8 +142,10 @@ static double per_insn(const struct vs_config *cfg, uint64_t insns, bool calls)
 
 	cpu = cpu_new(cfg, &cm);
 	memset(&m, 0, sizeof(m));
-	if (calls)
+	if (which == CALL_LOOP)
 		memcpy(m.code, call_loop, sizeof(call_loop));
+	else if (which == LOAD_LOOP)
+		memcpy(m.code, load_loop, sizeof(load_loop));
 	else
 		memcpy(m.code, int_loop, sizeof(int_loop));
 	memset(&ctx, 0, sizeof(ctx));
@@ -143,8 +168,48 @@ static double per_insn(const struct vs_config *cfg, uint64_t insns, bool calls)
 		if (vs_interp_take_wake(cpu))
 			drain(cpu);
 	}
+	while (vs_cpu_flush(cpu) == -ENOSPC)
+		drain(cpu);
+	drain(cpu);
 	free(cm);
 	return t * 1e9 / (double)done;
+}
+
+/*
+ * --count MODE N: only N interpreted instructions in one configuration, for
+ * valgrind --tool=callgrind --toggle-collect=vs_interpret: Ir / N is host instructions per
+ * interpreted instruction. MODE: none (no observers, runs of 4), vprof (its defaults: runs of 4),
+ * vreplay (its defaults: runs of 128), vreplay-loads (the same over a loop of loads and no
+ * stores), all (every observer, runs of 128).
+ */
+static int count_mode(const char *mode, uint64_t n)
+{
+	enum loop which = INT_LOOP;
+	struct vs_config cfg;
+
+	if (!strcmp(mode, "none")) {
+		vs_config_default(&cfg, VS_MODE_VPROF);
+		cfg.gather = 0;
+	} else if (!strcmp(mode, "vprof")) {
+		vs_config_default(&cfg, VS_MODE_VPROF);
+	} else if (!strcmp(mode, "vreplay")) {
+		vs_config_default(&cfg, VS_MODE_VREPLAY);
+	} else if (!strcmp(mode, "vreplay-loads")) {
+		vs_config_default(&cfg, VS_MODE_VREPLAY);
+		which = LOAD_LOOP;
+	} else if (!strcmp(mode, "all")) {
+		vs_config_default(&cfg, VS_MODE_VREPLAY);
+		cfg.gather = VS_GATHER_ALL;
+		cfg.hot_entries = cfg.lat_entries = 512;
+	} else {
+		fprintf(stderr,
+			"bench_sampler: --count MODE N: MODE is none, vprof, vreplay or all\n");
+		return 2;
+	}
+	printf("sampler: --count %s: %.1f ns/insn over %llu instructions (runs of %u)\n", mode,
+	       per_insn(&cfg, n, which), (unsigned long long)n, cfg.interp_budget);
+	printf("sampler: --count %s: records FNV-1a %016llx\n", mode, (unsigned long long)rec_sum);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -153,7 +218,15 @@ int main(int argc, char **argv)
 	struct vs_config cfg;
 	struct vs_cpu *cpu;
 	void *cm;
-	double hit, miss, kern, vprof, base, vp, vr, vr_all, cbase, cvp, cproc, cnone;
+	double hit, miss, kern, vprof, base, vp, vr, vrl, vr_all, cbase, cvp, cproc, cnone;
+
+	if (argc > 1 && !strcmp(argv[1], "--count")) {
+		if (argc != 4 || !strtoull(argv[3], NULL, 0)) {
+			fprintf(stderr, "usage: bench_sampler --count MODE N\n");
+			return 2;
+		}
+		return count_mode(argv[2], strtoull(argv[3], NULL, 0));
+	}
 
 	vs_config_default(&cfg, VS_MODE_CYCLES);
 	cpu = cpu_new(&cfg, &cm);
@@ -170,21 +243,22 @@ int main(int argc, char **argv)
 
 	cfg.gather = 0;
 	cfg.interp_budget = 128;
-	base = per_insn(&cfg, n, false);
-	cbase = per_insn(&cfg, n, true);
+	base = per_insn(&cfg, n, INT_LOOP);
+	cbase = per_insn(&cfg, n, CALL_LOOP);
 	vs_config_default(&cfg, VS_MODE_VPROF);
 	cfg.interp_budget = 128; /* same runs as vreplay, to compare the observers */
-	vp = per_insn(&cfg, n, false);
-	cvp = per_insn(&cfg, n, true);
+	vp = per_insn(&cfg, n, INT_LOOP);
+	cvp = per_insn(&cfg, n, CALL_LOOP);
 	cfg.gather |= VS_GATHER_ARGS | VS_GATHER_CALLERS;
-	cproc = per_insn(&cfg, n, true);
+	cproc = per_insn(&cfg, n, CALL_LOOP);
 	cfg.gather = VS_GATHER_ARGS | VS_GATHER_CALLERS;
-	cnone = per_insn(&cfg, n, false); /* selected, but nothing to see */
+	cnone = per_insn(&cfg, n, INT_LOOP); /* selected, but nothing to see */
 	vs_config_default(&cfg, VS_MODE_VREPLAY);
-	vr = per_insn(&cfg, n, false);
+	vr = per_insn(&cfg, n, INT_LOOP);
+	vrl = per_insn(&cfg, n, LOAD_LOOP);
 	cfg.gather = VS_GATHER_ALL;
 	cfg.hot_entries = cfg.lat_entries = 512;
-	vr_all = per_insn(&cfg, n, false);
+	vr_all = per_insn(&cfg, n, INT_LOOP);
 
 	printf("sampler: vs_sample, hash hit (user)          %6.1f ns/sample\n", hit);
 	printf("sampler: vs_sample, hash hit (kernel)        %6.1f ns/sample\n", kern);
@@ -195,6 +269,9 @@ int main(int argc, char **argv)
 	       vp);
 	printf("sampler: vs_interpret, vreplay observers     %6.1f ns/insn (conflicts, vcount)\n",
 	       vr);
+	printf("sampler: vs_interpret, vreplay, loads only   %6.1f ns/insn (no store: the log's "
+	       "worst case)\n",
+	       vrl);
 	printf("sampler: vs_interpret, every observer        %6.1f ns/insn (+ load-load, args, "
 	       "callers)\n",
 	       vr_all);

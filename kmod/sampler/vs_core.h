@@ -247,8 +247,15 @@ struct vs_access {
 	uint32_t t; /* earliest issue cycle in the run's dataflow estimate (vs_order.c) */
 	uint8_t size;
 	uint8_t is_store;
-	uint16_t pad;
+	uint16_t prev; /* 1 + the log index of the previous access in this bucket; 0: none */
 };
+
+/*
+ * The access log's index (vs_observe.c see_access): buckets by quadword address, each a chain
+ * through vs_access.prev from the newest entry, so a load visits only the accesses that can
+ * overlap it, newest first. VS_BUDGET_MAX < 65536 keeps 1 + an index in 16 bits.
+ */
+#define VS_LOG_BUCKETS 64
 
 #define VS_ORDER_REGS 64 /* integer 0-31, FP 32-63 */
 
@@ -272,6 +279,9 @@ struct vs_obs {
 	uint32_t seq; /* instructions observed so far */
 	struct vs_access *log;
 	uint32_t nlog, log_cap;
+	uint32_t log_cross; /* an access in the log spans two quadwords: the index is not used */
+	uint16_t log_head[VS_LOG_BUCKETS]; /* 1 + the newest log index per bucket; 0: none */
+	uint64_t hkey; /* this instruction's pc and pid, mixed once for every table lookup */
 	uint32_t rdy[VS_ORDER_REGS]; /* register ready cycles (vs_order.c; load-load gathering) */
 	uint32_t flush_tab; /* flush position: table */
 };

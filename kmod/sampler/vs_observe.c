@@ -255,28 +255,25 @@ static void claim(struct vs_obs *o, unsigned int t, struct vs_key *s, const stru
 		hotlist_init(&((struct vs_hot_slot *)s)->h, o->hotlist_m);
 }
 
-/*
- * The slot of key k in table t: found, or claimed (a free way, else the mod-4 victim evicted to
- * the buffer). NULL when the victim found no room: the caller drops its observation.
- */
-static struct vs_key *tab_get(struct vs_obs *o, unsigned int t, const struct vs_key *k)
+/* The hash of (pc, pid): vs_obs_insn mixes it once per instruction, in o->hkey. */
+static inline uint64_t hash_pc_pid(uint64_t pc, uint32_t pid)
 {
+	return pc ^ ((uint64_t)pid << 32 | pid);
+}
+
+/* The miss path of tab_get: claim a free way of the set, else evict the mod-4 victim. */
+static struct vs_key *tab_miss(struct vs_obs *o, unsigned int t, uint64_t pc, uint64_t pc2,
+			       unsigned int kind, uint32_t set)
+{
+	struct vs_key k = { .pc = pc, .pc2 = pc2, .pid = o->pid, .kind = (uint8_t)kind };
 	struct vs_tab *tab = &o->tab[t];
-	uint64_t h = k->pc ^ (k->pc2 * 0xff51afd7ed558ccdULL) ^ ((uint64_t)k->pid << 32 | k->pid) ^
-		     k->kind;
-	uint32_t set = (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> tab->shift) * 4;
 	struct vs_key *s, *free = NULL;
 	unsigned int i;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 4 && !free; i++) {
 		s = slot_at(tab, set + i);
-		if (!s->live) {
-			if (!free)
-				free = s;
-			continue;
-		}
-		if (s->pc == k->pc && s->pid == k->pid && s->pc2 == k->pc2 && s->kind == k->kind)
-			return s;
+		if (!s->live)
+			free = s;
 	}
 	if (!free) {
 		free = slot_at(tab, set + (tab->victim & 3));
@@ -284,8 +281,34 @@ static struct vs_key *tab_get(struct vs_obs *o, unsigned int t, const struct vs_
 			return NULL;
 		tab->victim++;
 	}
-	claim(o, t, free, k);
+	claim(o, t, free, &k);
 	return free;
+}
+
+/*
+ * The slot of key k in table t: found, or claimed (a free way, else the mod-4 victim evicted to
+ * the buffer); key (pc, pc2, o->pid, kind). NULL when the victim found no room: the caller drops
+ * its observation. hpp is hash_pc_pid(pc, o->pid). Inlined into each observer so that t and the
+ * stride are constants and the hit path (the common case) is a hash and at most four compares; a
+ * slot that is not live never matches, and tab_miss claims the first free way as before.
+ */
+static __attribute__((always_inline)) inline struct vs_key *tab_get(struct vs_obs *o,
+								    unsigned int t, uint64_t pc,
+								    uint64_t pc2, unsigned int kind,
+								    uint64_t hpp)
+{
+	struct vs_tab *tab = &o->tab[t];
+	uint64_t h = hpp ^ (pc2 * 0xff51afd7ed558ccdULL) ^ kind;
+	uint32_t set = (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> tab->shift) * 4;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		struct vs_key *s = slot_at(tab, set + i);
+
+		if (s->pc == pc && s->live && s->pid == o->pid && s->pc2 == pc2 && s->kind == kind)
+			return s;
+	}
+	return tab_miss(o, t, pc, pc2, kind, set);
 }
 
 /* A slot whose 32-bit count is full goes out and starts again; false when there is no room. */
@@ -303,8 +326,8 @@ static bool renew(struct vs_obs *o, unsigned int t, struct vs_key *s)
 
 static void see_value(struct vs_obs *o, const struct axp_event *ev)
 {
-	struct vs_key k = { .pc = ev->pc, .pid = o->pid, .kind = ev->dest };
-	struct vs_hot_slot *s = (struct vs_hot_slot *)tab_get(o, VS_TAB_HOT, &k);
+	struct vs_hot_slot *s =
+		(struct vs_hot_slot *)tab_get(o, VS_TAB_HOT, ev->pc, 0, ev->dest, o->hkey);
 
 	if (!s) {
 		o->st->drops[VS_DROP_VALUE_BUF]++;
@@ -315,8 +338,7 @@ static void see_value(struct vs_obs *o, const struct axp_event *ev)
 
 static void see_latency(struct vs_obs *o, const struct axp_event *ev)
 {
-	struct vs_key k = { .pc = ev->pc, .pid = o->pid };
-	struct vs_lat_slot *s = (struct vs_lat_slot *)tab_get(o, VS_TAB_LAT, &k);
+	struct vs_lat_slot *s = (struct vs_lat_slot *)tab_get(o, VS_TAB_LAT, ev->pc, 0, 0, o->hkey);
 	uint32_t level = ev->acc.level < VS_LAT_LEVELS ? ev->acc.level : AXP_LVL_UNKNOWN;
 
 	if (s && s->n == UINT32_MAX && !renew(o, VS_TAB_LAT, &s->k))
@@ -334,8 +356,8 @@ static void see_latency(struct vs_obs *o, const struct axp_event *ev)
 static void add_conflict(struct vs_obs *o, const struct axp_event *ev, const struct vs_access *a,
 			 unsigned int kind)
 {
-	struct vs_key k = { .pc = ev->pc, .pc2 = a->pc, .pid = o->pid, .kind = (uint8_t)kind };
-	struct vs_cnf_slot *s = (struct vs_cnf_slot *)tab_get(o, VS_TAB_CNF, &k);
+	struct vs_cnf_slot *s =
+		(struct vs_cnf_slot *)tab_get(o, VS_TAB_CNF, ev->pc, a->pc, kind, o->hkey);
 	uint32_t dist = o->seq - a->seq;
 
 	if (s && s->count == UINT32_MAX && !renew(o, VS_TAB_CNF, &s->k))
@@ -354,16 +376,39 @@ static inline bool overlaps(const struct vs_access *a, uint64_t ea, unsigned int
 	return a->ea < ea + size && ea < a->ea + a->size;
 }
 
+static inline unsigned int log_bucket(uint64_t ea)
+{
+	return (unsigned int)(ea >> 3) & (VS_LOG_BUCKETS - 1);
+}
+
+static inline bool spans_quadwords(uint64_t ea, unsigned int size)
+{
+	return (ea & 7) + size > 8;
+}
+
+/*
+ * The nearest earlier store a load overlaps, and (want_ld) the nearest earlier overlapping load
+ * before any such store that this load could issue first: the log walked newest first. Walking
+ * only the load's bucket chain visits the same overlapping accesses in the same order (an access
+ * within one quadword overlaps only accesses in that quadword, so in its bucket) and gives the
+ * same answer as the whole log; an access spanning two quadwords (an unaligned one) falls back to
+ * the whole log, as does every later load of the run.
+ */
 static void see_access(struct vs_obs *o, const struct axp_event *ev, uint32_t t)
 {
 	const struct vs_access *st = NULL, *ld = NULL;
 	bool want_ld = o->gather & VS_GATHER_LOADLOAD;
+	bool cross = spans_quadwords(ev->ea, ev->size);
+	unsigned int b = log_bucket(ev->ea);
 	struct vs_access *a;
 	uint32_t i;
 
 	if (ev->is_load) {
-		for (i = o->nlog; i-- > 0;) {
-			a = &o->log[i];
+		bool linear = cross || o->log_cross;
+
+		for (i = linear ? o->nlog : o->log_head[b]; i > 0;
+		     i = linear ? i - 1 : o->log[i - 1].prev) {
+			a = &o->log[i - 1];
 			if (!overlaps(a, ev->ea, ev->size))
 				continue;
 			if (a->is_store) {
@@ -387,14 +432,15 @@ static void see_access(struct vs_obs *o, const struct axp_event *ev, uint32_t t)
 		a->t = t;
 		a->size = ev->size;
 		a->is_store = ev->is_store;
-		a->pad = 0;
+		a->prev = o->log_head[b];
+		o->log_head[b] = (uint16_t)o->nlog;
+		o->log_cross |= cross;
 	}
 }
 
 static void see_insn(struct vs_obs *o, const struct axp_event *ev)
 {
-	struct vs_key k = { .pc = ev->pc, .pid = o->pid };
-	struct vs_vc_slot *s = (struct vs_vc_slot *)tab_get(o, VS_TAB_VC, &k);
+	struct vs_vc_slot *s = (struct vs_vc_slot *)tab_get(o, VS_TAB_VC, ev->pc, 0, 0, o->hkey);
 
 	if (s && s->count == UINT32_MAX && !renew(o, VS_TAB_VC, &s->k))
 		s = NULL;
@@ -429,8 +475,8 @@ static void see_conflict_any(struct vs_obs *o, const struct axp_event *ev)
 static void proc_insert(struct vs_obs *o, uint64_t pc, unsigned int what, unsigned int reg,
 			uint64_t v)
 {
-	struct vs_key k = { .pc = pc, .pid = o->pid, .kind = PROC_KIND(what, reg) };
-	struct vs_hot_slot *s = (struct vs_hot_slot *)tab_get(o, VS_TAB_PROC, &k);
+	struct vs_hot_slot *s = (struct vs_hot_slot *)tab_get(
+		o, VS_TAB_PROC, pc, 0, PROC_KIND(what, reg), hash_pc_pid(pc, o->pid));
 
 	if (!s) {
 		o->st->drops[VS_DROP_VALUE_BUF]++;
@@ -473,6 +519,9 @@ void vs_obs_begin(struct vs_obs *o, uint32_t pid, const struct axp_ctx *ctx)
 	o->pid = pid;
 	o->seq = 0;
 	o->nlog = 0;
+	o->log_cross = 0;
+	if (o->log)
+		memset(o->log_head, 0, sizeof(o->log_head));
 	if (o->gather & VS_GATHER_LOADLOAD)
 		vs_order_begin(o);
 }
@@ -482,6 +531,7 @@ void vs_obs_insn(void *priv, const struct axp_event *ev)
 	struct vs_obs *o = priv;
 	uint32_t i;
 
+	o->hkey = hash_pc_pid(ev->pc, o->pid);
 	for (i = 0; i < o->nrun; i++)
 		o->run[i](o, ev);
 	o->seq++;
