@@ -403,6 +403,17 @@ struct summary {
 };
 
 /* The summary as one JSON document on stderr (docs/axprof-json.7, "record"). */
+/* The records drained that carry data: every type but STATS (a counters snapshot per CPU). */
+static uint64_t data_records(const struct dmn_stats *ds)
+{
+	uint64_t n = 0;
+
+	for (unsigned int t = 1; t < VS_REC_NR; t++)
+		if (t != VS_REC_STATS)
+			n += ds->records[t];
+	return n;
+}
+
 static void json_summary(const struct rec *r, const struct summary *sm, const struct dmn_stats *ds)
 {
 	const struct vs_stats *vs = &ds->vs;
@@ -436,9 +447,7 @@ static void json_summary(const struct rec *r, const struct summary *sm, const st
 	ax_json_u64(&j, "dropped", sum_drops(vs));
 	ax_json_u64(&j, "sample_records", srec);
 	ax_json_num(&j, "reduction", srec ? (double)vs->samples / (double)srec : 0, 2);
-	ax_json_u64(&j, "records",
-		    ds->records[1] + ds->records[2] + ds->records[3] + ds->records[4] +
-			    ds->records[5]);
+	ax_json_u64(&j, "records", data_records(ds));
 	if (r->o.cfg.gather & (VS_GATHER_ARGS | VS_GATHER_CALLERS))
 		ax_json_u64(&j, "proc_records", ds->records[VS_REC_PROC]);
 	if (r->o.cfg.mode == VS_MODE_PROFILEME)
