@@ -7,6 +7,10 @@
  * other issued while I was in progress (from I's fetch to I's retire-ready, or to its abort) and
  * the other retired; and I's in-progress latency. The intra-pair fetch latency puts the two on
  * one time line: the second was fetched pair_lat cycles after the first.
+ *
+ * Path profiles (§5.3): each sample's global branch history goes into its instruction's history
+ * hotlist, and each paired sample's partner (offset, fetch distance) into its partner hotlist
+ * when the partner lies in the same image, else counts apart (pdb.h PDB_FT_PMPATHS).
  */
 #include <string.h>
 
@@ -39,8 +43,27 @@ static bool useful(const struct vs_rec_profileme *self, const struct vs_rec_prof
 	return t >= 0 && t <= (int64_t)inprog(self);
 }
 
-static void add(struct dmn *d, const struct vs_rec_profileme *r, bool paired, bool use)
+/* The pair partner `other` of r (in image im) as pmpaths stores it; false: another image. */
+static bool partner_of(struct dmn *d, const struct dmn_image *im, const struct vs_rec_profileme *r,
+		       const struct vs_rec_profileme *other, struct pdb_partner *pt)
 {
+	const struct vs_rec_profileme *second = r->pair == 2 ? r : other;
+
+	if (dmn_lookup(d, other->pid, other->pc, &pt->offset) != im || pt->offset > PDB_PMP_OFF_MAX)
+		return false;
+	pt->later = r->pair == 1;
+	/* in fetched instructions: every second of a pair has its distance (vs_abi.c refuses one
+	 * without), so pmpaths' distances in cycles (PDB_PMP_CYCLES) are never needed here */
+	pt->cycles = false;
+	pt->dist = second->pair_dist;
+	return true;
+}
+
+static void add(struct dmn *d, const struct vs_rec_profileme *r,
+		const struct vs_rec_profileme *other, bool use)
+{
+	bool paired = other != NULL;
+	struct pdb_partner pt;
 	struct pdb_profileme p;
 	struct dmn_image *im;
 	uint64_t off;
@@ -76,6 +99,9 @@ static void add(struct dmn *d, const struct vs_rec_profileme *r, bool paired, bo
 	}
 	if (pdb_prof_add_profileme(im->prof, off, &p))
 		d->st.merge_errors++;
+	if (pdb_prof_pmp_sample(im->prof, off, r->path & ((1u << PDB_PMP_HIST_BITS) - 1), paired,
+				paired && partner_of(d, im, r, other, &pt) ? &pt : NULL))
+		d->st.merge_errors++;
 }
 
 void dmn_do_profileme(struct dmn *d, const struct vs_rec_profileme *r)
@@ -83,19 +109,19 @@ void dmn_do_profileme(struct dmn *d, const struct vs_rec_profileme *r)
 	if (r->pair == 2 && d->pme_have_first) {
 		const struct vs_rec_profileme *a = &d->pme_first;
 
-		add(d, a, true, useful(a, r, r->pair_lat));
-		add(d, r, true, useful(r, a, -(int64_t)r->pair_lat));
+		add(d, a, r, useful(a, r, r->pair_lat));
+		add(d, r, a, useful(r, a, -(int64_t)r->pair_lat));
 		d->pme_have_first = false;
 		return;
 	}
 	if (d->pme_have_first) { /* its second never came: a single sample */
 		d->pme_have_first = false;
-		add(d, &d->pme_first, false, false);
+		add(d, &d->pme_first, NULL, false);
 	}
 	if (r->pair == 1) {
 		d->pme_first = *r;
 		d->pme_have_first = true;
 		return;
 	}
-	add(d, r, false, false);
+	add(d, r, NULL, false);
 }

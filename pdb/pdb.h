@@ -42,6 +42,8 @@
  *       profileme.prof          PDB_FT_PROFILEME: offset -> ProfileMe aggregates
  *       procs.prof              PDB_FT_PROCS: (offset, kind, register) -> hotlist: procedure
  *                               arguments, return values and callers
+ *       pmpaths.prof            PDB_FT_PMPATHS: offset -> ProfileMe path-history hotlist and
+ *                               paired-partner hotlist
  *   Names beginning with '.' are temporary files of a writer (".NAME.tmp.XXXXXX"); readers ignore
  *   them and pdb_open(create) removes the ones a crashed writer left. Readers skip file names they
  *   do not know (a later version's tables). A file exists only when its table is not empty.
@@ -144,6 +146,18 @@
  *        image, the offset is the raw pc), offset < 2^48, not scaled. A hotlist's n counts the
  *        entries (calls, rets) interpreted: a procedure's entry count is the n of its CALLER or
  *        of any ARG hotlist. Merges merge the hotlists (hotlist_merge: tau compensation).
+ *   PDB_FT_PMPATHS: what ProfileMe's path profiles need (MICRO'97 §5.3; vs_abi.h
+ *        VS_REC_PROFILEME `path`, `pair`, `pair_dist`, `pair_lat`). Columns  offset (delta1,
+ *        scaled), other; then 2n hotlists in hotlist_pack()'s serialized form (version 1 or 2),
+ *        two per record in order: hist, then partners (struct pdb_pmpath). hist holds the global
+ *        branch history at fetch of the instruction's samples, values < 2^PDB_PMP_HIST_BITS, its
+ *        n the samples (>= 1). partners holds the other instruction of each pair the sample was
+ *        in, when it lay in the same image: value PDB_PMP_LATER (bit 63: it was fetched after
+ *        this one) | PDB_PMP_CYCLES (bit 62: the distance is the intra-pair fetch latency in
+ *        cycles, else in fetched instructions) | distance << 48 (bits 48-61, 0 ..
+ *        PDB_PMP_DIST_MAX, >= 1 in instructions) | its offset (bits 0-47, not scaled). other
+ *        counts the pairs whose partner lay in another image or none. partners' n + other <=
+ *        hist's n. Merges merge the hotlists (hotlist_merge) and add other.
  *   PDB_FT_CONFLICTS: a key table, then columns. Key table: varint k (<= n), then k entries
  *        (varint length 0 .. PDB_KEY_MAX, that many bytes), strictly increasing in byte order;
  *        length 0 is the empty key, meaning the prior access was not attributed to an image and
@@ -161,8 +175,8 @@
  *   PDB_FT_MANIFEST (version >= 3): n rows sorted by key, strictly; each row: key (varint length
  *        1..PDB_KEY_MAX, bytes: a valid key or "unknown"), tables (varint, not 0: bit e for
  *        <EVENT>.prof of event e (e < PDB_EV_MAX), then bits 32 values.prof, 33 latency.prof,
- *        34 conflicts.prof, 35 vcount.prof, 37 profileme.prof, 38 procs.prof, for "unknown"
- *        bit 36 unknown.prof, and only those).
+ *        34 conflicts.prof, 35 vcount.prof, 37 profileme.prof, 38 procs.prof, 39 pmpaths.prof,
+ *        for "unknown" bit 36 unknown.prof, and only those).
  *   Trailing bytes after the last column are damage.
  *
  * PERIODS. A sample stands for "period" events, the period being drawn uniformly from the
@@ -310,6 +324,7 @@ enum pdb_ftype {
 	PDB_FT_JOURNAL = 10, /* version >= 3: DIR/journal (TRANSACTIONS) */
 	PDB_FT_PROFILEME = 11, /* version >= 3: profileme.prof */
 	PDB_FT_PROCS = 12, /* version >= 3: procs.prof */
+	PDB_FT_PMPATHS = 13, /* version >= 3: pmpaths.prof */
 	PDB_FT_NR,
 };
 
@@ -387,6 +402,36 @@ enum pdb_proc_kind {
 #define PDB_PROC_KEY_SHIFT 48 /* caller values: (key id + 1) << 48 | offset */
 #define PDB_PROC_OFF_MAX ((1ull << PDB_PROC_KEY_SHIFT) - 1)
 
+/*
+ * ProfileMe path history and pair partners of one instruction (PDB_FT_PMPATHS). Partner values
+ * (pdb_pmp_partner): LATER | CYCLES | distance << 48 | offset.
+ */
+#define PDB_PMP_HIST_BITS 12 /* the EV6's global path history (vs_abi.h `path`) */
+#define PDB_PMP_M 16 /* capacity of the hotlists the daemon makes [U] */
+#define PDB_PMP_LATER (1ull << 63) /* the partner was fetched after this instruction */
+#define PDB_PMP_CYCLES (1ull << 62) /* distance in cycles (fetch latency), not instructions */
+#define PDB_PMP_DIST_SHIFT 48
+#define PDB_PMP_DIST_MAX 0x3fffu /* distances saturate here */
+#define PDB_PMP_OFF_MAX ((1ull << PDB_PMP_DIST_SHIFT) - 1)
+struct pdb_pmpath {
+	uint64_t other; /* paired samples whose partner lay in another image or none */
+	struct hotlist hist; /* history at fetch (< 2^PDB_PMP_HIST_BITS); n = samples, >= 1 */
+	struct hotlist partners; /* partner values; n + other <= hist.n */
+};
+/* One partner: offset in the same image (<= PDB_PMP_OFF_MAX), fetch distance. */
+struct pdb_partner {
+	uint64_t offset;
+	uint32_t dist; /* fetched instructions (>= 1), or cycles when `cycles` */
+	bool cycles;
+	bool later; /* fetched after the instruction, else before */
+};
+/* Encode (-EINVAL: offset too large, or distance 0 in instructions; dist saturates). */
+int pdb_pmp_partner(const struct pdb_partner *pt, uint64_t *v);
+/* Decode a value; -EINVAL when it is not one pdb_pmp_partner() makes. */
+int pdb_pmp_partner_decode(uint64_t v, struct pdb_partner *pt);
+/* 0 when pp keeps the rules of PDB_FT_PMPATHS, else -EINVAL with *why. */
+int pdb_pmpath_check(const struct pdb_pmpath *pp, const char **why);
+
 /* One image of an epoch's index. */
 struct pdb_image {
 	char key[PDB_KEY_MAX + 1]; /* directory name, NUL-terminated */
@@ -455,6 +500,15 @@ bool pdb_proc_reg_ok(unsigned int kind, unsigned int reg);
  */
 int pdb_prof_add_proc(struct pdb_prof *p, uint64_t offset, unsigned int kind, unsigned int reg,
 		      const struct hotlist *h);
+/* Merge pp (checked) into offset's path record (a copy when there is none). */
+int pdb_prof_add_pmpath(struct pdb_prof *p, uint64_t offset, const struct pdb_pmpath *pp);
+/*
+ * One ProfileMe sample of offset (the daemon): history into its history hotlist and, when
+ * paired, the partner (NULL: in another image or none, counted in `other`). Lists are made with
+ * capacity PDB_PMP_M. 0, -EINVAL (history >= 2^12, bad partner) or -ENOMEM.
+ */
+int pdb_prof_pmp_sample(struct pdb_prof *p, uint64_t offset, uint32_t history, bool paired,
+			const struct pdb_partner *partner);
 /* The CALLER hotlist value of a call at off in image key ("": off is a raw pc): 0, -ERANGE
  * (off >= 2^48), -EINVAL (bad key) or -ENOMEM. */
 int pdb_prof_caller_value(struct pdb_prof *p, const char *key, uint64_t off, uint64_t *v);
@@ -547,6 +601,12 @@ struct pdb_proc {
 };
 /* The procs table sorted by (offset, kind, reg) (malloc'd; NULL, 0 when empty). */
 int pdb_prof_procs(const struct pdb_prof *p, struct pdb_proc **out, size_t *n);
+struct pdb_pmp {
+	uint64_t offset;
+	struct pdb_pmpath pp;
+};
+/* The pmpaths table sorted by offset (malloc'd; NULL, 0 when empty). 0 or -ENOMEM. */
+int pdb_prof_pmpaths(const struct pdb_prof *p, struct pdb_pmp **out, size_t *n);
 int pdb_prof_unknowns(const struct pdb_prof *p, struct pdb_unknown **out, size_t *n);
 
 /* --- the database (pdb_db.c) --- */

@@ -334,6 +334,35 @@ out_free:
 	return err;
 }
 
+static int enc_pmpaths(struct enc *e, const struct pdb_map *m)
+{
+	uint8_t packed[HOTLIST_PACKED_MAX];
+	const void **v;
+	size_t i;
+	int err = pdb_map_sorted(m, pdb_cmp_off, &v);
+
+	if (err)
+		return err;
+	if (aligned4(v, m->n, FIELD(struct pdb_e_pmp, off)))
+		e->flags |= PDB_FL_ALIGN4;
+	put_offsets(e, v, m->n, FIELD(struct pdb_e_pmp, off), true);
+	put_column(e, v, m->n, FIELD(struct pdb_e_pmp, pp.other), 8, 0);
+	for (i = 0; i < 2 * m->n; i++) {
+		const struct pdb_e_pmp *x = v[i / 2];
+		int len =
+			hotlist_pack(i % 2 ? &x->pp.partners : &x->pp.hist, packed, sizeof(packed));
+
+		if (len < 0) {
+			free(v);
+			return -EINVAL;
+		}
+		pdb_wbuf_bytes(&e->b, packed, (size_t)len);
+	}
+	e->n = m->n;
+	free(v);
+	return 0;
+}
+
 static int enc_unknown(struct enc *e, const struct pdb_map *m)
 {
 	const void **v;
@@ -444,6 +473,8 @@ int pdb_encode_table(const struct pdb_prof *p, unsigned int t, const struct pdb_
 		err = enc_profileme(&e, &p->t[t]);
 	else if (t == PDB_T_PROCS)
 		err = enc_procs(&e, p);
+	else if (t == PDB_T_PMPATHS)
+		err = enc_pmpaths(&e, &p->t[t]);
 	else if (t == PDB_T_CONFLICTS)
 		err = enc_conflicts(&e, p);
 	else
@@ -461,13 +492,13 @@ int pdb_encode(const struct pdb_prof *p, unsigned int type, unsigned int event, 
 		[PDB_FT_VALUES] = PDB_T_VALUES,	      [PDB_FT_LATENCY] = PDB_T_LATENCY,
 		[PDB_FT_CONFLICTS] = PDB_T_CONFLICTS, [PDB_FT_VCOUNT] = PDB_T_VCOUNT,
 		[PDB_FT_UNKNOWN] = PDB_T_UNKNOWN,     [PDB_FT_PROFILEME] = PDB_T_PROFILEME,
-		[PDB_FT_PROCS] = PDB_T_PROCS,
+		[PDB_FT_PROCS] = PDB_T_PROCS,	      [PDB_FT_PMPATHS] = PDB_T_PMPATHS,
 	};
 
 	if (type == PDB_FT_SAMPLES)
 		return event < PDB_EV_MAX ? pdb_encode_table(p, event, NULL, buf, len) : -EINVAL;
 	if ((type < PDB_FT_VALUES || type > PDB_FT_UNKNOWN) && type != PDB_FT_PROFILEME &&
-	    type != PDB_FT_PROCS)
+	    type != PDB_FT_PROCS && type != PDB_FT_PMPATHS)
 		return -EINVAL;
 	return pdb_encode_table(p, table_of_type[type], NULL, buf, len);
 }
@@ -614,6 +645,7 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 		[PDB_FT_UNKNOWN] = PDB_T_UNKNOWN,
 		[PDB_FT_PROFILEME] = PDB_T_PROFILEME,
 		[PDB_FT_PROCS] = PDB_T_PROCS,
+		[PDB_FT_PMPATHS] = PDB_T_PMPATHS,
 		[PDB_FT_INDEX] = -1,
 		[PDB_FT_ORIGINS] = -1,
 		[PDB_FT_MANIFEST] = -1,
@@ -664,7 +696,8 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 							  "a profile table");
 	if ((h->type == PDB_FT_ORIGINS && version < 2) ||
 	    ((h->type == PDB_FT_MANIFEST || h->type == PDB_FT_JOURNAL ||
-	      h->type == PDB_FT_PROFILEME || h->type == PDB_FT_PROCS) &&
+	      h->type == PDB_FT_PROFILEME || h->type == PDB_FT_PROCS ||
+	      h->type == PDB_FT_PMPATHS) &&
 	     version < 3))
 		return AX_CORRUPT(err, name, 6, "file type %u in a version %u file", h->type,
 				  version);
@@ -1036,6 +1069,47 @@ static int parse_values(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
 	return err;
 }
 
+/* pmpaths.prof (PDB_FT_PMPATHS): offsets, other, then two hotlists a record. */
+static int parse_pmpaths(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
+{
+	struct pdb_pmpath pp;
+	struct cols k;
+	uint64_t i;
+	int err;
+
+	err = read_cols(c, h->n, 2, &k);
+	if (!err)
+		err = undelta(c, &k, 0, true, true);
+	/* Each record's two hotlists take at least 2 HOTLIST_PACKED_SIZE(0) bytes. */
+	if (!err && k.n > (c->len - c->pos) / (2 * HOTLIST_PACKED_SIZE(0)))
+		err = PDB_CORRUPT_IN(c, c->pos, "%llu hotlist pairs cannot fit the %zu bytes left",
+				     (unsigned long long)k.n, c->len - c->pos);
+	for (i = 0; !err && i < k.n; i++) {
+		size_t at = c->pos;
+		const char *why = "?";
+		int r = hotlist_unpack_why(&pp.hist, c->p + c->pos, c->len - c->pos, &why);
+
+		if (r >= 0) {
+			c->pos += (size_t)r;
+			r = hotlist_unpack_why(&pp.partners, c->p + c->pos, c->len - c->pos, &why);
+		}
+		if (r < 0) {
+			err = PDB_CORRUPT_IN(c, c->pos, "hotlist of record %llu: %s",
+					     (unsigned long long)i, why);
+			break;
+		}
+		c->pos += (size_t)r;
+		pp.other = k.v[k.n + i];
+		if (pdb_pmpath_check(&pp, &why)) {
+			err = PDB_CORRUPT_IN(c, at, "record %llu: %s", (unsigned long long)i, why);
+			break;
+		}
+		err = added(c, pdb_prof_add_pmpath(p, k.v[i], &pp));
+	}
+	free(k.v);
+	return err;
+}
+
 /*
  * A key table (PDB_FT_CONFLICTS, PDB_FT_PROCS): varint k <= max, k keys strictly increasing,
  * each interned in p; *fidx (malloc'd, k + 1 entries) maps the file's index to p's key id.
@@ -1305,6 +1379,8 @@ int pdb_parse_table(const void *buf, size_t len, const char *name, int want,
 		ret = parse_profileme(&c, &h, p);
 	else if (h.table == PDB_T_PROCS)
 		ret = parse_procs(&c, &h, p);
+	else if (h.table == PDB_T_PMPATHS)
+		ret = parse_pmpaths(&c, &h, p);
 	else if (h.table == PDB_T_CONFLICTS)
 		ret = parse_conflicts(&c, &h, p);
 	else

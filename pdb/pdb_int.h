@@ -139,6 +139,7 @@ enum pdb_table {
 	PDB_T_UNKNOWN,
 	PDB_T_PROFILEME, /* after UNKNOWN: manifest bits are table ids (pdb.h MANIFEST) */
 	PDB_T_PROCS,
+	PDB_T_PMPATHS,
 	PDB_T_NR,
 };
 #define PDB_T_BIT(t) (1ull << (t))
@@ -169,6 +170,10 @@ struct pdb_e_proc { /* key: off, kind, reg (16 bytes) */
 	uint32_t kind;
 	uint32_t reg;
 	struct hotlist h;
+};
+struct pdb_e_pmp {
+	uint64_t off;
+	struct pdb_pmpath pp;
 };
 struct pdb_e_cnf { /* key: load_off, prior_off, keyid, kind (24 bytes) */
 	uint64_t load_off;

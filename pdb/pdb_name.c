@@ -128,6 +128,7 @@ static const char *const table_names[] = {
 	[PDB_T_UNKNOWN - PDB_EV_MAX] = "unknown.prof",
 	[PDB_T_PROFILEME - PDB_EV_MAX] = "profileme.prof",
 	[PDB_T_PROCS - PDB_EV_MAX] = "procs.prof",
+	[PDB_T_PMPATHS - PDB_EV_MAX] = "pmpaths.prof",
 };
 
 const char *pdb_table_file(unsigned int t, char *buf)
@@ -179,6 +180,8 @@ unsigned int pdb_table_type(unsigned int t, unsigned int *event)
 		return PDB_FT_PROFILEME;
 	case PDB_T_PROCS:
 		return PDB_FT_PROCS;
+	case PDB_T_PMPATHS:
+		return PDB_FT_PMPATHS;
 	default:
 		return PDB_FT_UNKNOWN;
 	}

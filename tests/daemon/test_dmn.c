@@ -516,6 +516,104 @@ static void test_dmn_profileme_aggregates_pairs(void **state)
 	tdir_free(dir);
 }
 
+/* A retired ProfileMe record with a branch history; the second of a pair carries dist, lat. */
+static void put_pme_path(struct stream *s, uint64_t pc, uint8_t pair, uint16_t dist, int32_t lat,
+			 uint16_t path)
+{
+	struct vs_rec_profileme r;
+
+	memset(&r, 0, sizeof(r));
+	r.h.type = VS_REC_PROFILEME;
+	r.h.len = sizeof(r);
+	r.pid = 5;
+	r.pc = pc;
+	r.status = VS_PME_RETIRED;
+	r.pair = pair;
+	r.flags = VS_SF_USER;
+	r.path = path;
+	r.lat[0] = 1;
+	r.span = 1;
+	if (pair == 2) {
+		r.pair_dist = dist;
+		r.pair_lat = lat;
+	}
+	put(s, &r, sizeof(r));
+}
+
+/* The same records into pmpaths.prof (pdb.h PDB_FT_PMPATHS; [PM] §5.3): each sample's history
+ * into its instruction's history list; each pair's partner, with its fetch distance in
+ * instructions and its direction, into
+ * the partner list; a partner outside the image counted apart. */
+static void test_dmn_profileme_paths_and_partners(void **state)
+{
+	char *dir = tdir_new();
+	struct vs_config cfg;
+	struct dmn_opts o = { .db_dir = dir, .cfg = &cfg };
+	uint64_t bias = 0x20000000ull, pc = bias + text_vaddr + 0x300, off = text_vaddr + 0x300;
+	struct stream s = { .n = 0 };
+	struct pdb_partner pt;
+	struct hotlist_item top[4];
+	struct ax_error err;
+	struct pdb_prof *p;
+	struct pdb_pmp *t;
+	struct pdb_db *db;
+	struct dmn *d;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(vs_config_default(&cfg, VS_MODE_PROFILEME), 0);
+	cfg.pme_window = 50;
+	assert_int_equal(dmn_new(&d, &o, &err), 0);
+	assert_int_equal(dmn_exec(d, 5, exe, bias), 0);
+	for (int i = 0; i < 3; i++) { /* a (history 0xabc) then b 9 instructions later */
+		put_pme_path(&s, pc, 1, 0, 0, 0xabc);
+		put_pme_path(&s, pc + 0x20, 2, 9, 5, 0x123);
+	}
+	put_pme_path(&s, pc, 1, 0, 0, 0x001); /* b 2 instructions later */
+	put_pme_path(&s, pc + 0x20, 2, 2, 6, 0x123);
+	put_pme_path(&s, pc, 1, 0, 0, 0xabc); /* b outside every image */
+	put_pme_path(&s, 0x10, 2, 4, 3, 0x777);
+	put_pme_path(&s, pc, 0, 0, 0, 0xabc); /* a single */
+	feed_all(d, &s);
+	assert_int_equal(dmn_flush(d), 0);
+	assert_int_equal(pdb_open(dir, false, &db, &err), 0);
+	assert_int_equal(pdb_load(db, 1, image_key(), &p), 0);
+	assert_int_equal(pdb_prof_pmpaths(p, &t, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(t[0].offset, off);
+	assert_int_equal(t[0].pp.hist.n, 6);
+	assert_int_equal(hotlist_top(&t[0].pp.hist, top, 4), 2);
+	assert_int_equal(top[0].value, 0xabc);
+	assert_int_equal(top[0].count, 5);
+	assert_int_equal(top[1].value, 0x001);
+	assert_int_equal(t[0].pp.other, 1);
+	assert_int_equal(t[0].pp.partners.n, 4);
+	assert_int_equal(hotlist_top(&t[0].pp.partners, top, 4), 2);
+	assert_int_equal(pdb_pmp_partner_decode(top[0].value, &pt), 0);
+	assert_int_equal(top[0].count, 3);
+	assert_int_equal(pt.offset, off + 0x20);
+	assert_int_equal(pt.dist, 9);
+	assert_true(pt.later);
+	assert_false(pt.cycles);
+	assert_int_equal(pdb_pmp_partner_decode(top[1].value, &pt), 0);
+	assert_int_equal(pt.dist, 2);
+	assert_false(pt.cycles);
+	assert_int_equal(t[1].offset, off + 0x20);
+	assert_int_equal(t[1].pp.hist.n, 4);
+	assert_int_equal(t[1].pp.other, 0);
+	assert_int_equal(hotlist_top(&t[1].pp.partners, top, 4), 2);
+	assert_int_equal(pdb_pmp_partner_decode(top[0].value, &pt), 0);
+	assert_int_equal(top[0].count, 3);
+	assert_int_equal(pt.offset, off);
+	assert_int_equal(pt.dist, 9);
+	assert_false(pt.later);
+	free(t);
+	pdb_prof_free(p);
+	pdb_close(db);
+	dmn_free(d);
+	tdir_free(dir);
+}
+
 static void test_dmn_feed_rejects_damage(void **state)
 {
 	char *dir = tdir_new();
@@ -791,6 +889,7 @@ int main(void)
 		cmocka_unit_test(test_dmn_no_config_no_periods),
 		cmocka_unit_test(test_dmn_feed_observer_records),
 		cmocka_unit_test(test_dmn_profileme_aggregates_pairs),
+		cmocka_unit_test(test_dmn_profileme_paths_and_partners),
 		cmocka_unit_test(test_dmn_feed_rejects_damage),
 		cmocka_unit_test(test_dmn_stats_records_kept_per_cpu),
 		cmocka_unit_test(test_dmn_proc_maps),

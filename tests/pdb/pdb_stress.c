@@ -579,6 +579,34 @@ static void put_file(const char *dir, const char *name, const uint8_t *head, siz
 		die(path, -EIO, NULL);
 }
 
+/* A pmpaths.prof seed: two instructions' history and partner lists (pdb.h PDB_FT_PMPATHS). */
+static int corpus_pmpaths(const char *dir)
+{
+	struct pdb_partner pt = { .offset = 0x120, .dist = 7 };
+	struct pdb_prof *p = pdb_prof_new();
+	uint8_t head = 0, *f;
+	size_t len;
+	int ret, i;
+
+	if (!p)
+		die("out of memory", -ENOMEM, NULL);
+	for (i = 0; i < 40; i++) {
+		ret = pdb_prof_pmp_sample(p, 0x100, (uint32_t)(i % 5) * 0x111, i % 2,
+					  i % 4 == 1 ? &pt : NULL);
+		if (!ret)
+			ret = pdb_prof_pmp_sample(p, 0x1f0, 0xfff, false, NULL);
+		if (ret)
+			die("pmpaths", ret, NULL);
+	}
+	ret = pdb_encode(p, PDB_FT_PMPATHS, 0, (void **)&f, &len);
+	if (ret)
+		die("encode", ret, NULL);
+	put_file(dir, "file-pmpaths", &head, 1, f, len);
+	free(f);
+	pdb_prof_free(p);
+	return 0;
+}
+
 /*
  * Seeds for tests/pdb/fuzz_pdb_read.c: every file type as a whole file (mode byte 0 or 64)
  * and as a bare payload (mode byte >= 128 naming type and flags, then the record count).
@@ -639,7 +667,7 @@ static int cmd_corpus(const char *dir)
 	}
 	pdb_prof_free(p);
 	pdb_prof_free(u);
-	return 0;
+	return corpus_pmpaths(dir);
 }
 
 int main(int argc, char **argv)
