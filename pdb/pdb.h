@@ -407,7 +407,7 @@ enum pdb_proc_kind {
  * (pdb_pmp_partner): LATER | CYCLES | distance << 48 | offset.
  */
 #define PDB_PMP_HIST_BITS 12 /* the EV6's global path history (vs_abi.h `path`) */
-#define PDB_PMP_M 16 /* capacity of the hotlists the daemon makes [U] */
+#define PDB_PMP_M 32 /* capacity of the hotlists the daemon makes [U]: HOTLIST_MAX_M */
 #define PDB_PMP_LATER (1ull << 63) /* the partner was fetched after this instruction */
 #define PDB_PMP_CYCLES (1ull << 62) /* distance in cycles (fetch latency), not instructions */
 #define PDB_PMP_DIST_SHIFT 48

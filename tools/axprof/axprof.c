@@ -22,6 +22,8 @@ static const struct cmd commands[] = {
 	{ "topstalls", cmd_topstalls, "the largest stalls across images, with their culprits" },
 	{ "profileme", cmd_profileme,
 	  "ProfileMe instruction samples: executions, aborts, latencies, wasted slots" },
+	{ "paths", cmd_paths,
+	  "the hottest paths reaching a procedure's hot instructions (ProfileMe)" },
 	{ "cfg", cmd_cfg, "procedures, CFGs, frequency classes and EV5 schedule of an image" },
 	{ "dis", cmd_dis, "disassemble an Alpha ELF file (objdump -d format)" },
 	{ "stat", cmd_stat, "count PMU events of a program, multiplexed, with costs (perfex)" },

@@ -21,5 +21,6 @@ int cmd_stat(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_topstalls(int argc, char **argv);
 int cmd_profileme(int argc, char **argv);
+int cmd_paths(int argc, char **argv);
 
 #endif /* AXPROF_BUILTIN_H */
