@@ -48,9 +48,9 @@ for h, (pc, arm) in want.items():
            if p["history"] == h and [b["symbol"] for b in p["blocks"]][-2:] == [arm, "k_ctl_random+0x60"]]
     if not got:
         print("FAIL path %s: no path through %s with history %s" % (h, arm, h)); continue
-    share = got[0]["frequency"] / i["executions"]
+    share = got[0]["executions"] / i["executions"]
     true = ret.get(pc, 0) / ret[c]
-    total += got[0]["frequency"]
+    total += got[0]["executions"]
     print("%s path %s: estimated share %.3f, truth %.3f" %
           ("ok  " if abs(share - true) <= 0.08 else "FAIL", h, share, true))
 print("%s the two paths hold %.3f of the executions" %

@@ -55,6 +55,7 @@ j annotate-proc.json annotate "$axprof" annotate -d "$tmp/db" --json semiinv si_
 j topstalls.json topstalls "$axprof" topstalls -d "$tmp/db" --json
 $rec -q -d "$tmp/pm" --mode profileme --cpu ev6 --period 5000-6000 -- "$wl/copy" >/dev/null
 j profileme.json profileme "$axprof" profileme -d "$tmp/pm" --json -n 5
+j paths.json paths "$axprof" paths -d "$tmp/pm" --image copy --proc copy_words --json -n 2 --min-samples 1
 j annotate-pme.json annotate "$axprof" annotate -d "$tmp/pm" --json -n 2 copy
 j_err record-pme.json record $rec -d "$tmp/pm2" --mode profileme --cpu ev6 --json -- "$wl/copy"
 j vprof.json vprof "$bin/vprof" -d "$tmp/vp" --json

@@ -41,6 +41,7 @@ CHECK_STEPS += tests/tools/check-profileme.sh
 CHECK_STEPS += tests/tools/check-pme-waste.sh
 # annotate and vreplay from ProfileMe samples (executions, stage latencies, exact replays).
 CHECK_STEPS += tests/tools/check-pme-tools.sh
+# axprof paths: ctl_random's 1-bit paths against the truth; its refusals.
 CHECK_STEPS += tests/tools/check-axprof-paths.sh
 # The tools themselves under ASan/UBSan/LSan (build/san-bin/, `make san-tools`).
 CHECK_STEPS += tests/tools/check-san-tools.sh

@@ -549,8 +549,8 @@ static void print_json(const struct pa_args *a, const struct tl_view *tv,
 	tl_view_json_skipped(&j, tv);
 	ax_json_str(&j, "image", im->name);
 	ax_json_str(&j, "procedure", a->proc);
-	ax_json_u64(&j, "bits", a->bits);
-	ax_json_bool(&j, "pairs", a->pairs);
+	ax_json_u64(&j, "history_bits", a->bits);
+	ax_json_bool(&j, "use_pairs", a->pairs);
 	ax_json_num(&j, "interval", S, 1);
 	ax_json_arr_open(&j, "instructions");
 	for (size_t i = 0; i < count; i++) {
@@ -573,7 +573,7 @@ static void print_json(const struct pa_args *a, const struct tl_view *tv,
 
 			history_str(g, f, hs, sizeof(hs));
 			ax_json_obj_open(&j, NULL);
-			ax_json_num(&j, "frequency", f->freq, 0);
+			ax_json_num(&j, "executions", f->freq, 0);
 			ax_json_num(&j, "share", in->exec > 0 ? f->freq / in->exec : 0, 4);
 			ax_json_str(&j, "history", hs);
 			ax_json_u64(&j, "branches", f->nbranches);
