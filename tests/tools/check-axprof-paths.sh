@@ -9,7 +9,8 @@
 # each estimated share is within 8 points of the truth (the history hotlist and ~200 samples;
 # execution counts alone would split them by the branch's taken rate, not per path); their
 # frequencies add up to C's estimated executions. Then the refusals: a database without
-# ProfileMe samples, one without pmpaths.prof, an unknown procedure, bad usage.
+# ProfileMe samples, one without pmpaths.prof, an unknown procedure, bad usage. And a planted
+# path on ctl_ifelse (below) that history bits find and execution counts cannot.
 # shellcheck source=tests/tools/lib.sh
 . "$(dirname "$0")/lib.sh"
 dump=$BUILD/tests/tools/pme-truth
@@ -63,6 +64,51 @@ while read -r w rest; do
 	esac
 done <"$tmp/res"
 [ -s "$tmp/res" ] || bad "grading" "no result"
+
+# ctl_ifelse: the blbs at k+0x40 alternates (taken to B = k+0x50 on odd i, else k+0x44), so every
+# execution of k+0x44 follows an iteration through B: with 3 history bits its one true path is
+# k+0x40 B C k+0x40 k+0x44 (history T T N), where execution counts alone (the blbs taken half
+# the time) would give the other arm half. The truth file confirms the alternation's counts.
+prog2=$wl/ev6-micro/ctl_ifelse
+if "$axprof" record -q --hosted --seed 5 --mode profileme --cpu ev6 --period 400-480 \
+	--pair-window 50 -d "$tmp/ie" --truth "$tmp/tie" -- "$prog2" >/dev/null 2>"$tmp/err"; then
+	"$dump" "$tmp/tie" >"$tmp/truth2"
+	for pairs in --pairs --no-pairs; do
+		"$axprof" paths -d "$tmp/ie" --image ctl_ifelse --proc k_ctl_ifelse --bits 3 -n 0 \
+			--min-samples 1 $pairs --json >"$tmp/j2" 2>"$tmp/err" ||
+			bad "ctl_ifelse $pairs" "$(head -c 300 "$tmp/err")"
+		python3 - "$tmp/j2" "$tmp/truth2" "$pairs" <<'EOF2' >"$tmp/res"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ret = {}
+for line in open(sys.argv[2]):
+    f = line.split()
+    ret[int(f[0], 16)] = int(f[2])
+ins = [i for i in d["instructions"] if i["symbol"] == "k_ctl_ifelse+0x44"]
+if not ins or not ins[0]["paths"]:
+    print("FAIL ifelse%s: k_ctl_ifelse+0x44 or its paths not listed" % sys.argv[3]); sys.exit()
+i = ins[0]
+a = int(i["address"], 16)
+alt = abs(ret.get(a, 0) - ret.get(a + 0xc, 0)) <= 1  # then-arm and else-arm run alike
+p = i["paths"][0]
+blocks = [b["symbol"] for b in p["blocks"]]
+want = ["k_ctl_ifelse+0x40", "k_ctl_ifelse+0x50", "k_ctl_ifelse+0x60", "k_ctl_ifelse+0x40",
+        "k_ctl_ifelse+0x44"]
+good = alt and blocks == want and p["history"] == "TTN" and p["share"] >= 0.95
+print("%s ifelse%s: top path %s history %s share %.3f (truth: the only path, 1.000; arms %d/%d)" %
+      ("ok  " if good else "FAIL", sys.argv[3], " ".join(blocks), p["history"], p["share"],
+       ret.get(a, 0), ret.get(a + 0xc, 0)))
+EOF2
+		while read -r w rest; do
+			case $w in
+			ok) ok "$rest" ;;
+			*) bad "${rest%%:*}" "${rest#*: }" ;;
+			esac
+		done <"$tmp/res"
+	done
+else
+	bad "record ctl_ifelse" "$(head -c 300 "$tmp/err")"
+fi
 
 if "$axprof" paths -d "$tmp/db" --image ctl_random --proc k_ctl_random --bits 8 >"$tmp/out" 2>&1 &&
 	grep -q "^0x.* k_ctl_random+0x" "$tmp/out" && grep -q "history [TN]\{8\}" "$tmp/out"; then
