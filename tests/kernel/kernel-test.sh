@@ -181,6 +181,49 @@ if [ -f "$out/results/runs.txt" ]; then
 	fi
 	grep -v '^CHECK .* ok$' "$out/kt_check.txt"
 fi
+# Issue 21: the cycles run's kernel samples attributed to vmlinux and the modules by axprofd,
+# with the guest's kallsyms, modules and build-id: once with the vmlinux (build-id checked),
+# once from kallsyms alone; >= 99% attributed, and plausible kernel procedures (system-call
+# entry, file-system paths) - kernel_attribution below.
+kernel_attribution() { # TAG AXPROFD-ARGS...
+	local tag=$1 kdb=$out/kdb-$1 ks ku
+	shift
+	rm -rf "$kdb"
+	if ! "$build/bin/axprofd" -d "$kdb" -f --once --no-proc-maps --json \
+		--device "$out/records-cycles.bin" --kallsyms "$out/results/kallsyms.txt" \
+		--modules "$out/results/modules.txt" "$@" >"$kdb.json" 2>"$kdb.err"; then
+		cat "$kdb.err"
+		bad "axprofd could not attribute the kernel samples ($tag)"
+		return
+	fi
+	ks=$(grep -o '"kernel_samples":[0-9]*' "$kdb.json" | cut -d: -f2)
+	ku=$(grep -o '"kernel_unknown_samples":[0-9]*' "$kdb.json" | cut -d: -f2)
+	if [ "${ks:-0}" -lt 100 ]; then
+		bad "only ${ks:-0} kernel samples in the cycles run ($tag)"
+	elif [ $((100 * (ks - ku))) -lt $((99 * ks)) ]; then
+		bad "$ku of $ks kernel samples not attributed to vmlinux or a module ($tag)"
+	else
+		say "$((ks - ku)) of $ks kernel samples attributed to vmlinux or a module ($tag: $(awk -v a=$((ks - ku)) -v b="$ks" 'BEGIN { printf "%.2f%%", 100 * a / b }'))"
+	fi
+	"$build/bin/axprof" report -d "$kdb" --procedures -n 400 >"$kdb.report" 2>&1 ||
+		bad "axprof report --procedures failed on the kernel profile ($tag)"
+	# Procedures of vmlinux (the image column is the file name) by samples.
+	awk '$NF == "vmlinux" && $1 ~ /^[0-9]+$/ { print $4 }' "$kdb.report" >"$kdb.procs"
+	grep -qx 'entSys' "$kdb.procs" ||
+		bad "the kernel profile ($tag) has no samples in the system-call entry (entSys)"
+	grep -qE '^(vfs_|ksys_|__fdget|fput|filp_|do_sys_open|do_filp_open|path_|link_path_walk|generic_file|filemap_|pipe_|dput|lookup_|__d_lookup|d_alloc|do_unlinkat|do_mkdirat|simple_|shmem_|ramfs_|iterate_dir|getname|__x64_sys|sys_(read|write|open|close|lseek|pread|writev|stat|fstat|newstat|newfstat|getdents|mkdir|unlink|rmdir|pipe|dup2|fcntl))' \
+		"$kdb.procs" || bad "the kernel profile ($tag) has no file-system procedure"
+	say "kernel procedures ($tag), by samples: $(head -8 "$kdb.procs" | tr '\n' ' ')"
+}
+if [ -f "$out/records-cycles.bin" ] && [ -f "$out/results/kallsyms.txt" ]; then
+	kernel_attribution vmlinux --vmlinux "$kdir/vmlinux" --kernel-notes "$out/results/kernel-notes.bin"
+	kernel_attribution kallsyms
+	"$build/bin/axprof" annotate -d "$out/kdb-vmlinux" vmlinux entSys >"$out/kdb-vmlinux.annotate" 2>&1 &&
+		grep -q 'call_pal\|callsys\|rti' "$out/kdb-vmlinux.annotate" ||
+		bad "axprof annotate of entSys with the vmlinux failed (see $out/kdb-vmlinux.annotate)"
+else
+	bad "no cycles records or no saved kallsyms: kernel attribution not checked"
+fi
 grep -ah 'axprof: glue:' "$out/console.log" | tail -1 | sed 's/^/kernel-test: last /' || true
 say "records kept in $out/records-{cycles,vprof,vreplay}.bin; $(($(date +%s) - t_start)) s in all"
 if [ $fail = 0 ]; then say "PASS"; else say "FAILED"; fi
