@@ -126,10 +126,11 @@ static void write_status(struct axd *a)
 		"pid %d\nflushes %" PRIu64 "\nflush_errors %" PRIu64 "\nbytes %" PRIu64
 		"\nsample_records %" PRIu64 "\nsamples %" PRIu64 "\nsamples_unknown %" PRIu64
 		"\nobs_unknown %" PRIu64 "\ndamaged %" PRIu64 "\nepoch %u\nprocs %" PRIu64
-		"\nimages %" PRIu64 "\n",
+		"\nimages %" PRIu64 "\nsamples_kernel %" PRIu64 "\nsamples_kernel_unknown %" PRIu64
+		"\nkernel_images %" PRIu64 "\n",
 		(int)getpid(), a->flushes, st.flush_errors, st.bytes, st.records[VS_REC_SAMPLE],
 		st.samples, st.samples_unknown, st.obs_unknown, st.damaged, st.last_epoch, st.procs,
-		st.images);
+		st.images, st.samples_kernel, st.samples_kernel_unknown, st.kernel_images);
 	if (fclose(f) == 0)
 		rename(tmp, a->status);
 	else
@@ -457,6 +458,9 @@ int main(int argc, char **argv)
 			perr.msg);
 		return 1;
 	}
+	if ((dopts.flags & DMN_KERNEL) && dmn_kernel_note(a.d)[0])
+		fprintf(stderr, "axprofd: kernel samples will not be attributed: %s\n",
+			dmn_kernel_note(a.d));
 	if (a.maps && dmn_load_events(a.d, a.maps)) {
 		fprintf(stderr, "axprofd: %s\n", dmn_errmsg(a.d));
 		dmn_free(a.d);
