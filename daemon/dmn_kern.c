@@ -153,6 +153,7 @@ static int map_vmlinux(struct dmn *d, const struct dmn_ksyms *k, const uint8_t *
 	struct dmn_image *im;
 	struct ax_error e;
 	struct img *elf;
+	const char *anchor;
 	bool checked = false;
 	uint64_t at;
 	int ret = dmn_image_get(d, path, &im);
@@ -169,20 +170,21 @@ static int map_vmlinux(struct dmn *d, const struct dmn_ksyms *k, const uint8_t *
 				path, d->opts.kernel_notes ? d->opts.kernel_notes : KNOTES_SYS);
 		checked = true;
 	}
-	if (k && (dmn_ksyms_find(k, "_stext", &at) || dmn_ksyms_find(k, "_text", &at))) {
+	anchor = k && dmn_ksyms_find(k, "_stext", &at) ? "_stext" :
+		 k && dmn_ksyms_find(k, "_text", &at)  ? "_text" :
+							 NULL;
+	if (anchor) {
 		ret = img_open(path, IMG_ANY_MACHINE, &elf, &e);
 		if (ret)
 			return dmn_fail_with(d, ret, &e);
-		s = img_symbol_by_name(elf, "_stext");
-		if (!s)
-			s = img_symbol_by_name(elf, "_text");
+		s = img_symbol_by_name(elf, anchor); /* the same symbol in both */
 		ret = !s || s->value != at ? -ESTALE : 0;
 		img_close(elf);
 		if (ret)
 			return dmn_fail(d, ret,
-					"%s: its _stext is not at 0x%llx as the running kernel's "
+					"%s: its %s is not at 0x%llx as the running kernel's "
 					"kallsyms says: not the kernel profiled",
-					path, (unsigned long long)at);
+					path, anchor, (unsigned long long)at);
 		checked = true;
 	}
 	if (!checked)
