@@ -46,6 +46,8 @@ struct axd {
 	const char *device;
 	const char *maps; /* image-map events to apply first */
 	const char *proc_root, *sysroot;
+	const char *kallsyms, *modules, *vmlinux, *system_map, *kernel_notes;
+	bool no_kernel;
 	struct vs_config cfg;
 	unsigned int flush_interval;
 	bool foreground, once, json, proc_maps, pid_written;
@@ -60,7 +62,9 @@ static void usage(FILE *f)
 		"usage: axprofd -d DIR [-f] [--pid-file F] [--device PATH] [--mode MODE]\n"
 		"               [--period [E=]LO-HI] [--event E[,E...]] [--share N/D] [--budget N]\n"
 		"               [--hotlist-m M] [--seed N] [--flush-interval S] [--once]\n"
-		"               [--no-proc-maps] [--json]\n\n"
+		"               [--no-proc-maps] [--vmlinux FILE] [--kallsyms FILE]\n"
+		"               [--modules FILE] [--system-map FILE] [--kernel-notes FILE]\n"
+		"               [--no-kernel] [--json]\n\n"
 		"The axprof daemon: configures and starts the sampling driver (/dev/axprof), drains\n"
 		"its records, attributes each sample to an executable image through the processes'\n"
 		"/proc/PID/maps, and merges them into the profile database in DIR (DCPI's daemon).\n"
@@ -84,6 +88,16 @@ static void usage(FILE *f)
 		"                        on another machine, with --device FILE)\n"
 		"  --sysroot DIR         look mapped files up under DIR first (e.g. the Alpha root\n"
 		"                        file system /usr/alpha-linux-gnu)\n"
+		"  --vmlinux FILE        the kernel's ELF file: kernel samples get its symbols and\n"
+		"                        annotate its code; refused unless its build-id (or _stext)\n"
+		"                        is the running kernel's\n"
+		"  --kallsyms FILE       kernel symbols saved from /proc/kallsyms (default: the\n"
+		"                        running kernel's, when --device is the driver)\n"
+		"  --modules FILE        loaded modules saved from /proc/modules (same default)\n"
+		"  --system-map FILE     the kernel's System.map (checked against kallsyms)\n"
+		"  --kernel-notes FILE   /sys/kernel/notes saved from the kernel profiled (its\n"
+		"                        build-id, to check --vmlinux)\n"
+		"  --no-kernel           leave kernel samples unattributed (\"unknown\")\n"
 		"  --json                at exit, print the counters as JSON on standard output\n"
 		"  --help                this text\n\n"
 		"Exit status: 0 after a clean stop, 1 on failure, 2 for bad options.\n");
@@ -112,10 +126,11 @@ static void write_status(struct axd *a)
 		"pid %d\nflushes %" PRIu64 "\nflush_errors %" PRIu64 "\nbytes %" PRIu64
 		"\nsample_records %" PRIu64 "\nsamples %" PRIu64 "\nsamples_unknown %" PRIu64
 		"\nobs_unknown %" PRIu64 "\ndamaged %" PRIu64 "\nepoch %u\nprocs %" PRIu64
-		"\nimages %" PRIu64 "\n",
+		"\nimages %" PRIu64 "\nsamples_kernel %" PRIu64 "\nsamples_kernel_unknown %" PRIu64
+		"\nkernel_images %" PRIu64 "\n",
 		(int)getpid(), a->flushes, st.flush_errors, st.bytes, st.records[VS_REC_SAMPLE],
 		st.samples, st.samples_unknown, st.obs_unknown, st.damaged, st.last_epoch, st.procs,
-		st.images);
+		st.images, st.samples_kernel, st.samples_kernel_unknown, st.kernel_images);
 	if (fclose(f) == 0)
 		rename(tmp, a->status);
 	else
@@ -240,6 +255,9 @@ static void print_json(const struct axd *a)
 	ax_json_u64(&j, "samples", st.samples);
 	ax_json_u64(&j, "unknown_samples", st.samples_unknown);
 	ax_json_u64(&j, "kernel_samples", st.samples_kernel);
+	ax_json_u64(&j, "kernel_unknown_samples", st.samples_kernel_unknown);
+	ax_json_u64(&j, "kernel_images", st.kernel_images);
+	ax_json_str(&j, "kernel_note", dmn_kernel_note(a->d));
 	ax_json_u64(&j, "unknown_observations", st.obs_unknown);
 	ax_json_u64(&j, "stats_cpus", st.stats_cpus);
 	ax_json_u64(&j, "sampler_samples", st.vs.samples);
@@ -259,6 +277,12 @@ static int parse(int argc, char **argv, struct axd *a)
 		O_MAPS,
 		O_PROCROOT,
 		O_SYSROOT,
+		O_KALLSYMS,
+		O_MODULES,
+		O_VMLINUX,
+		O_SYSMAP,
+		O_KNOTES,
+		O_NOKERNEL,
 	};
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },
@@ -272,6 +296,12 @@ static int parse(int argc, char **argv, struct axd *a)
 		{ "maps", required_argument, NULL, O_MAPS },
 		{ "proc-root", required_argument, NULL, O_PROCROOT },
 		{ "sysroot", required_argument, NULL, O_SYSROOT },
+		{ "kallsyms", required_argument, NULL, O_KALLSYMS },
+		{ "modules", required_argument, NULL, O_MODULES },
+		{ "vmlinux", required_argument, NULL, O_VMLINUX },
+		{ "system-map", required_argument, NULL, O_SYSMAP },
+		{ "kernel-notes", required_argument, NULL, O_KNOTES },
+		{ "no-kernel", no_argument, NULL, O_NOKERNEL },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
@@ -332,6 +362,24 @@ static int parse(int argc, char **argv, struct axd *a)
 		case O_SYSROOT:
 			a->sysroot = optarg;
 			break;
+		case O_KALLSYMS:
+			a->kallsyms = optarg;
+			break;
+		case O_MODULES:
+			a->modules = optarg;
+			break;
+		case O_VMLINUX:
+			a->vmlinux = optarg;
+			break;
+		case O_SYSMAP:
+			a->system_map = optarg;
+			break;
+		case O_KNOTES:
+			a->kernel_notes = optarg;
+			break;
+		case O_NOKERNEL:
+			a->no_kernel = true;
+			break;
 		case O_JSON:
 			a->json = true;
 			break;
@@ -351,6 +399,12 @@ static int parse(int argc, char **argv, struct axd *a)
 		fprintf(stderr, "axprofd: -d DIR is required (see axprofd --help)\n");
 		return -1;
 	}
+	if (a->no_kernel &&
+	    (a->kallsyms || a->modules || a->vmlinux || a->system_map || a->kernel_notes)) {
+		fprintf(stderr,
+			"axprofd: --no-kernel does not go with the kernel symbol options\n");
+		return -1;
+	}
 	if (dmn_sampling_config(&smp, &a->cfg, &err)) {
 		fprintf(stderr, "axprofd: %s\n", err.msg);
 		return -1;
@@ -365,6 +419,7 @@ int main(int argc, char **argv)
 	struct dmn_opts dopts = { 0 };
 	struct ax_error perr;
 	struct sigaction sa = { 0 };
+	struct stat dst;
 	int ret, parent = -1, status = 0;
 	double next_flush;
 
@@ -389,10 +444,23 @@ int main(int argc, char **argv)
 	dopts.proc_root = a.proc_root;
 	dopts.sysroot = a.sysroot;
 	dopts.cfg = &a.cfg; /* the database keeps the periods */
+	/* The running kernel's symbols only for the running kernel's driver: records read from a
+	 * file came from elsewhere, and get only the symbol files named. */
+	if (!a.no_kernel && !stat(a.device, &dst) && S_ISCHR(dst.st_mode))
+		dopts.flags |= DMN_KERNEL;
+	dopts.kallsyms = a.kallsyms;
+	dopts.modules = a.modules;
+	dopts.vmlinux = a.vmlinux;
+	dopts.system_map = a.system_map;
+	dopts.kernel_notes = a.kernel_notes;
 	if (dmn_new(&a.d, &dopts, &perr)) {
-		fprintf(stderr, "axprofd: cannot open the database: %s\n", perr.msg);
+		fprintf(stderr, "axprofd: cannot open the database or the kernel symbols: %s\n",
+			perr.msg);
 		return 1;
 	}
+	if ((dopts.flags & DMN_KERNEL) && dmn_kernel_note(a.d)[0])
+		fprintf(stderr, "axprofd: kernel samples will not be attributed: %s\n",
+			dmn_kernel_note(a.d));
 	if (a.maps && dmn_load_events(a.d, a.maps)) {
 		fprintf(stderr, "axprofd: %s\n", dmn_errmsg(a.d));
 		dmn_free(a.d);

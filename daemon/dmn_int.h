@@ -52,6 +52,8 @@ struct dmn {
 	size_t nproc, capproc;
 	struct dmn_proc *last; /* the last one looked up */
 	struct pdb_prof *unknown;
+	struct dmn_proc kmap; /* the kernel image and its modules (dmn_kern.c; pid unused) */
+	char kern_note[AX_ERROR_MAX]; /* why kernel samples are not attributed ("" when they are) */
 	struct vs_period period[VS_EVENT_NR]; /* of opts.cfg; lo 0: not known */
 	struct vs_period pme_period; /* ProfileMe interval (opts.cfg in PROFILEME mode; lo 0: not
 				      * known) and pair window */
@@ -69,6 +71,16 @@ struct dmn_proc *dmn_proc_find(struct dmn *d, uint32_t pid, bool create);
 /* The image of pc in pid (reading /proc when allowed), with its offset; NULL if none. */
 struct dmn_image *dmn_lookup(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t *offset);
 void dmn_maps_free(struct dmn *d);
+/* The image of a file (one per file and per key), described on first use. 0 or -Exxx. */
+int dmn_image_get(struct dmn *d, const char *path, struct dmn_image **out);
+/* Map [start, end) of p to img with bias (cutting what was there). 0 or -Exxx. */
+int dmn_maps_add(struct dmn_proc *p, uint64_t start, uint64_t end, uint64_t bias,
+		 struct dmn_image *img);
+const struct dmn_map *dmn_maps_find(const struct dmn_proc *p, uint64_t pc);
+/* dmn_kern.c: the kernel map from d->opts (DMN_KERNEL, kallsyms, modules, vmlinux...). */
+int dmn_kern_load(struct dmn *d);
+/* The kernel image or module of a kernel pc, with its offset; NULL if none. */
+struct dmn_image *dmn_kern_lookup(struct dmn *d, uint64_t pc, uint64_t *offset);
 /* dmn_pme.c: one VS_REC_PROFILEME (checked) into the image's ProfileMe table. */
 void dmn_do_profileme(struct dmn *d, const struct vs_rec_profileme *r);
 /* dmn_calls.c: one VS_REC_PROC (checked) into the image's procs table. */

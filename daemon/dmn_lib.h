@@ -35,11 +35,23 @@
  *  sampling period of their event when the configuration is known (dmn_opts.cfg: the profile's
  *  period record, pdb.h PERIODS, so that the database keeps the periods), or to the
  *  epoch's unknown profile (pid, pc, event) when no image claims the pc (kernel-mode samples
- *  included: there is no kernel image map); HOTLIST, LATENCY, CONFLICT and VCOUNT records add to
+ *  go to the kernel map below, or there when it does not claim them); HOTLIST, LATENCY, CONFLICT and VCOUNT records add to
  *  the image's values/latency/conflicts/vcount tables (a conflict's earlier access is attributed
  *  on its own, to any image, or kept as a raw pc); observer records no image claims are counted
  *  and dropped; STATS records are kept (the latest per CPU). A damaged record is rejected and
  *  counted, never trusted: the stream resynchronises at the next 8-byte boundary.
+ *
+ *  KERNEL IMAGES. Kernel-mode samples go to one map shared by every process: the kernel image
+ *  and each loaded module (dmn_kern.h; SOSP'97 §4.3), read once at dmn_new(). The kernel is its
+ *  vmlinux when one is named (offsets are kernel addresses; annotate reads its code), after its
+ *  build-id is checked against the running kernel's (/sys/kernel/notes) and its _stext against
+ *  kallsyms: dmn_new() refuses a vmlinux that does not match, or that nothing can check.
+ *  Otherwise, and for every module, the daemon writes the symbols it knows (kallsyms) as a
+ *  symbol-only ELF file DIR/kernel/KEY/vmlinux or .../KEY/MODULE.ko (dmn_kelf_write: no code bytes) and that file is the
+ *  image: the kernel's key is its build-id's (the running kernel's, when readable), a module's
+ *  the "build-id" of FNV-1a-64 over its name, size and symbols; a module's offsets count from
+ *  its load address, so its profile adds up across boots. A System.map is used only when its
+ *  _stext equals kallsyms'.
  *
  *  FLUSHING. dmn_flush() adds the in-memory profiles to the database's current epoch (re-read at
  *  every flush, so `axprof epoch` takes effect at the next one) with pdb_merge_store(), writes
@@ -48,6 +60,9 @@
  */
 
 #define DMN_PROC_MAPS (1u << 0) /* read /proc/PID/maps for unknown pids */
+/* Attribute kernel samples: read /proc/kallsyms, /proc/modules and /sys/kernel/notes when
+ * readable (KERNEL IMAGES); without it only the files named in dmn_opts are used. */
+#define DMN_KERNEL (1u << 1)
 
 struct dmn_opts {
 	const char *db_dir; /* the profile database (created if missing) */
@@ -61,6 +76,13 @@ struct dmn_opts {
 	/* NULL, or the sampler's configuration: its per-event periods are stored with every
 	 * sample (pdb.h PERIODS); without it the samples are stored without a period. */
 	const struct vs_config *cfg;
+	/* KERNEL IMAGES: files saved elsewhere or named by the user (NULL: none; with DMN_KERNEL
+	 * the running kernel's /proc and /sys files stand in for kallsyms, modules and notes). */
+	const char *kallsyms; /* /proc/kallsyms text */
+	const char *modules; /* /proc/modules text */
+	const char *vmlinux; /* the kernel's ELF file (symbols, code for annotate) */
+	const char *system_map; /* System.map (symbols without modules) */
+	const char *kernel_notes; /* /sys/kernel/notes (the running kernel's build-id) */
 };
 
 /* Counters since dmn_new() (dmn_get_stats). */
@@ -72,6 +94,8 @@ struct dmn_stats {
 	uint64_t samples; /* SAMPLE counts added up */
 	uint64_t samples_unknown; /* ... of which no image claimed (user and kernel) */
 	uint64_t samples_kernel; /* ... of which were kernel-mode */
+	uint64_t samples_kernel_unknown; /* ... kernel-mode ones no kernel image claimed */
+	uint64_t kernel_images; /* the kernel and modules in the kernel map */
 	uint64_t obs_unknown; /* observer records no image claimed (dropped) */
 	uint64_t merge_errors; /* records a profile could not take (-ENOMEM, -EOVERFLOW) */
 	uint64_t flushes; /* dmn_flush() calls that succeeded */
@@ -111,6 +135,9 @@ int dmn_exit(struct dmn *d, uint32_t pid);
  * (map is dmn_map_image). 0, or the first error (the message names the line).
  */
 int dmn_load_events(struct dmn *d, const char *path);
+
+/* Why kernel samples are not attributed: "" when a kernel map is loaded. */
+const char *dmn_kernel_note(const struct dmn *d);
 
 /* Re-read /proc/PID/maps (DMN_PROC_MAPS): -ENOENT when the process is gone. */
 int dmn_proc_refresh(struct dmn *d, uint32_t pid);

@@ -95,7 +95,7 @@ static void image_free(struct dmn_image *im)
 }
 
 /* The image at path: an existing one for the same file (or the same key), else a new one. */
-static int image_get(struct dmn *d, const char *path, struct dmn_image **out)
+int dmn_image_get(struct dmn *d, const char *path, struct dmn_image **out)
 {
 	struct ax_error perr;
 	struct dmn_image *im;
@@ -291,8 +291,8 @@ static int maps_cut(struct dmn_proc *p, uint64_t start, uint64_t end)
 	return 0;
 }
 
-static int maps_add(struct dmn_proc *p, uint64_t start, uint64_t end, uint64_t bias,
-		    struct dmn_image *img)
+int dmn_maps_add(struct dmn_proc *p, uint64_t start, uint64_t end, uint64_t bias,
+		 struct dmn_image *img)
 {
 	size_t i;
 	int ret;
@@ -319,7 +319,7 @@ static int maps_add(struct dmn_proc *p, uint64_t start, uint64_t end, uint64_t b
 	return 0;
 }
 
-static const struct dmn_map *maps_find(const struct dmn_proc *p, uint64_t pc)
+const struct dmn_map *dmn_maps_find(const struct dmn_proc *p, uint64_t pc)
 {
 	size_t lo = 0, hi = p->n;
 
@@ -342,7 +342,7 @@ static int map_image(struct dmn *d, struct dmn_proc *p, const char *path, uint64
 {
 	struct dmn_image *im;
 	bool any = false;
-	int ret = image_get(d, path, &im);
+	int ret = dmn_image_get(d, path, &im);
 
 	if (ret)
 		return ret;
@@ -351,7 +351,7 @@ static int map_image(struct dmn *d, struct dmn_proc *p, const char *path, uint64
 
 		if (!(s->flags & PF_X) || !s->memsz)
 			continue;
-		ret = maps_add(p, bias + s->vaddr, bias + s->vaddr + s->memsz, bias, im);
+		ret = dmn_maps_add(p, bias + s->vaddr, bias + s->vaddr + s->memsz, bias, im);
 		if (ret)
 			return ret;
 		any = true;
@@ -391,7 +391,7 @@ static int do_mmap(struct dmn *d, struct dmn_proc *p, uint64_t start, uint64_t l
 
 	if (!len || start + len < start)
 		return -EINVAL;
-	ret = image_get(d, path, &im);
+	ret = dmn_image_get(d, path, &im);
 	if (ret)
 		return ret;
 	/* The segment the mapping's file offset falls in, executable ones first. */
@@ -406,7 +406,7 @@ static int do_mmap(struct dmn *d, struct dmn_proc *p, uint64_t start, uint64_t l
 	}
 	/* offset(pc) = vaddr + (pc - start + off - p_offset) = pc - bias */
 	bias = best ? start - off + best->off - best->vaddr : start - off;
-	return maps_add(p, start, start + len, bias, im);
+	return dmn_maps_add(p, start, start + len, bias, im);
 }
 
 int dmn_mmap(struct dmn *d, uint32_t pid, uint64_t start, uint64_t len, uint64_t off,
@@ -546,9 +546,19 @@ struct dmn_image *dmn_lookup(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t 
 			p->from_proc = true; /* also when unreadable: not tried again */
 		}
 	}
-	if (!p)
+	m = p ? dmn_maps_find(p, pc) : NULL;
+	if (!m) /* a kernel pc (observer records of kernel code) */
+		m = dmn_maps_find(&d->kmap, pc);
+	if (!m)
 		return NULL;
-	m = maps_find(p, pc);
+	*offset = pc - m->bias;
+	return m->img;
+}
+
+struct dmn_image *dmn_kern_lookup(struct dmn *d, uint64_t pc, uint64_t *offset)
+{
+	const struct dmn_map *m = dmn_maps_find(&d->kmap, pc);
+
 	if (!m)
 		return NULL;
 	*offset = pc - m->bias;
@@ -574,6 +584,9 @@ void dmn_maps_free(struct dmn *d)
 	for (size_t i = 0; i < d->nproc; i++)
 		proc_free(d->proc[i]);
 	free(d->proc);
+	free(d->kmap.map);
+	d->kmap.map = NULL;
+	d->kmap.n = d->kmap.cap = 0;
 	for (size_t i = 0; i < d->nimg; i++)
 		image_free(d->img[i]);
 	free(d->img);

@@ -50,6 +50,16 @@ int dmn_new(struct dmn **out, const struct dmn_opts *opts, struct ax_error *err)
 	ret = pdb_open(opts->db_dir, true, &d->db, err);
 	if (ret)
 		goto out_free;
+	ret = dmn_kern_load(d);
+	if (ret) {
+		if (err)
+			*err = d->err;
+		dmn_free(d);
+		return ret;
+	}
+	/* the caller's strings: read, not kept */
+	d->opts.kallsyms = d->opts.modules = d->opts.vmlinux = NULL;
+	d->opts.system_map = d->opts.kernel_notes = NULL;
 	*out = d;
 	return 0;
 
@@ -103,10 +113,14 @@ static void do_sample(struct dmn *d, const struct vs_rec_sample *r)
 	uint64_t off = 0;
 
 	d->st.samples += r->count;
-	if (r->flags & VS_SF_KERNEL)
+	if (r->flags & VS_SF_KERNEL) {
 		d->st.samples_kernel += r->count;
-	else
+		im = dmn_kern_lookup(d, r->pc, &off);
+		if (!im)
+			d->st.samples_kernel_unknown += r->count;
+	} else {
 		im = dmn_lookup(d, r->pid, r->pc, &off);
+	}
 	if (im) {
 		const struct vs_period *pr = &d->period[r->event];
 

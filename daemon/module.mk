@@ -8,6 +8,8 @@ TOOLS += axprofd
 axprofd_SRCS := daemon/axprofd.c
 # axprofd itself SIGKILLed at random instants while it merges saved records.
 CHECK_STEPS += tests/daemon/dmn_crash.sh
+# Kernel samples to the kernel image and modules from saved kallsyms/modules (issue 21).
+CHECK_STEPS += tests/daemon/check-kernel.sh
 
 # Benchmarks: daemon merge throughput, hash reduction, database size, sampling slowdown.
 TOOLS += bench_daemon

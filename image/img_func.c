@@ -25,7 +25,10 @@ static bool is_function(const struct img *im, const struct img_symbol *s)
 	if (s->type != STT_FUNC && s->type != STT_GNU_IFUNC)
 		return false;
 	sec = img_section_by_index(im, s->shndx);
-	return sec && img_section_is_code(sec);
+	/* A symbol-only image (the daemon's kernel symbol files, daemon/dmn_kelf.c) has its code
+	 * section SHT_NOBITS: its functions have names and addresses, and no bytes to read. */
+	return sec && (img_section_is_code(sec) ||
+		       (sec->type == SHT_NOBITS && (sec->flags & SHF_EXECINSTR)));
 }
 
 int img_load_functions(struct img *im, struct ax_error *err)

@@ -26,6 +26,9 @@
  *   DIR/epoch-N/                one epoch (N = 1, 2, ...; decimal, no leading zeros)
  *   DIR/quarantine/             damaged files pdb_fsck(PDB_FSCK_REPAIR) moved aside, each with a
  *                               NAME.reason text file (CHECKING); readers never look there
+ *   DIR/kernel/KEY/FILE         symbol-only ELF files the daemon writes for kernel images it
+ *                               knows by their symbols only (daemon/dmn_lib.h KERNEL IMAGES):
+ *                               FILE is vmlinux or MODULE.ko; index entries name them as paths
  *   DIR/epoch-N/index           PDB_FT_INDEX: every image of the epoch (key, path, build-id, ...)
  *   DIR/epoch-N/unknown.prof    PDB_FT_UNKNOWN: samples no image claimed, (pid, pc, event) -> count
  *   DIR/epoch-N/merged          PDB_FT_ORIGINS: the (database identity, epoch) pairs whose samples

@@ -367,7 +367,7 @@ static int check_top(struct pdb_db *db, struct pdb_fsck *r)
 
 		if (!strcmp(n, ".") || !strcmp(n, "..") || !strcmp(n, "lock") || !strcmp(n, "id") ||
 		    !strcmp(n, "format") || !strcmp(n, "current") || !strcmp(n, "quarantine") ||
-		    !strncmp(n, "epoch-", 6))
+		    !strcmp(n, "kernel") || !strncmp(n, "epoch-", 6))
 			continue;
 		path_join(path, pdb_dir(db), n);
 		if (pdb_is_temp_name(n))

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/../tools/lib.sh" # BUILD, top, ok/bad/finish, $tmp
 FUZZ_CHECK_SECONDS=${FUZZ_CHECK_SECONDS:-3}
 FUZZ_CC=${FUZZ_CC:-clang}
-targets=(fuzz_elf fuzz_dmn_stream fuzz_truth fuzz_cfg fuzz_opts)
+targets=(fuzz_elf fuzz_dmn_stream fuzz_truth fuzz_cfg fuzz_opts fuzz_ksyms)
 
 # --- 1. replay ------------------------------------------------------------------------------------
 for t in "${targets[@]}"; do

@@ -11,6 +11,7 @@
 # fuzz_cfg         code and .rodata of the CFG fixture and of the static program, in the
 #                  target's layout (tests/fuzz/fuzz_cfg.c)
 # fuzz_opts        command lines of each parser (tests/fuzz/fuzz_opts.c)
+# fuzz_ksyms       kallsyms, System.map, /proc/modules and notes text (tests/fuzz/fuzz_ksyms.c)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -22,7 +23,7 @@ axprof=$BUILD/bin/axprof
 c=$here/corpus
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-rm -rf "$c" && mkdir -p "$c"/{fuzz_elf,fuzz_truth,fuzz_dmn_stream,fuzz_cfg,fuzz_opts}
+rm -rf "$c" && mkdir -p "$c"/{fuzz_elf,fuzz_truth,fuzz_dmn_stream,fuzz_cfg,fuzz_opts,fuzz_ksyms}
 
 cat >"$t/tiny.c" <<'C'
 static long sys(long n, long a)
@@ -103,4 +104,11 @@ printf '\001--mode=vreplay\n--share=1/129\n--budget=128\n--event=dmiss,branchmp,
 	>"$c/fuzz_opts/sampling-vreplay"
 printf '\002100\n1000-2000\ncycles=5\nimiss=100-200\ndtbmiss=7' >"$c/fuzz_opts/periods"
 printf '\0031:2\n3/4\ncycles,dmiss,retired,replays\nbranchmp=10-20\n60000-64000' >"$c/fuzz_opts/pairs"
+printf '\000fffffc0000310800 T vfs_read\nfffffc0000310000 T _stext\nfffffc0001000000 t drv_irq\t[drv]\n' \
+	>"$c/fuzz_ksyms/kallsyms"
+printf '\001fffffc0000310800 T vfs_read\nfffffc0000310000 T _stext\n' >"$c/fuzz_ksyms/system-map"
+printf '\002drv 4096 0 - Live 0xfffffc0001000000 (O)\nb 16 1 drv, Live 0xfffffc0001100000\n' \
+	>"$c/fuzz_ksyms/modules"
+printf '\003\004\000\000\000\010\000\000\000\003\000\000\000GNU\000\001\002\003\004\005\006\007\010' \
+	>"$c/fuzz_ksyms/notes"
 ls -l "$c"/*

@@ -10,7 +10,7 @@
 #               (tests/fuzz/fuzz-check.sh)
 #   make fuzz   a campaign of FUZZ_SECONDS (600) per target, one at a time under nice -n 19
 #               (tests/fuzz/campaign.sh; corpora and findings in build/fuzz/work/<target>/)
-FUZZ_NAMES := fuzz_elf fuzz_dmn_stream fuzz_truth fuzz_cfg fuzz_opts
+FUZZ_NAMES := fuzz_elf fuzz_dmn_stream fuzz_truth fuzz_cfg fuzz_opts fuzz_ksyms
 TEST_PROGS += $(addprefix $(BUILD)/tests/fuzz/,$(FUZZ_NAMES))
 CHECK_STEPS += tests/fuzz/fuzz-check.sh
 FUZZ_CC ?= clang

@@ -1178,6 +1178,13 @@ int main(void)
 	/* Phase 2: modules, ioctls, permissions. */
 	err = load_all("");
 	check(!err, "load", "err %d", err);
+	/* Issue 21: the kernel's symbols and modules (axprof's loaded) and its build-id, so that
+	 * axprofd on the host attributes the kernel samples (kernel-test.sh). */
+	check(!copy_file("/proc/kallsyms", OUT "/kallsyms.txt"), "kernel.kallsyms", "errno %d",
+	      errno);
+	check(!copy_file("/proc/modules", OUT "/modules.txt"), "kernel.modules", "errno %d", errno);
+	check(!copy_file("/sys/kernel/notes", OUT "/kernel-notes.bin"), "kernel.notes", "errno %d",
+	      errno);
 	fd = open(DEV, O_RDONLY | O_NONBLOCK);
 	if (check(fd >= 0, "open.root", "errno %d", errno)) {
 		test_ioctls(fd);

@@ -1198,7 +1198,7 @@ int cmd_record(int argc, char **argv)
 		return 127;
 	}
 	dopts.db_dir = r.o.db;
-	dopts.flags = kernel ? DMN_PROC_MAPS : 0;
+	dopts.flags = kernel ? DMN_PROC_MAPS | DMN_KERNEL : 0; /* the running kernel's symbols */
 	dopts.cfg = &r.o.cfg; /* the database keeps the periods */
 	if (dmn_new(&r.d, &dopts, &perr)) {
 		fprintf(stderr, "axprof record: cannot open the database: %s\n", perr.msg);
