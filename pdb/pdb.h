@@ -42,6 +42,8 @@
  *       profileme.prof          PDB_FT_PROFILEME: offset -> ProfileMe aggregates
  *       procs.prof              PDB_FT_PROCS: (offset, kind, register) -> hotlist: procedure
  *                               arguments, return values and callers
+ *       addrs.prof              PDB_FT_ADDRS: (load offset, kind) -> hotlist: effective addresses
+ *                               or strides
  *   Names beginning with '.' are temporary files of a writer (".NAME.tmp.XXXXXX"); readers ignore
  *   them and pdb_open(create) removes the ones a crashed writer left. Readers skip file names they
  *   do not know (a later version's tables). A file exists only when its table is not empty.
@@ -144,6 +146,14 @@
  *        image, the offset is the raw pc), offset < 2^48, not scaled. A hotlist's n counts the
  *        entries (calls, rets) interpreted: a procedure's entry count is the n of its CALLER or
  *        of any ARG hotlist. Merges merge the hotlists (hotlist_merge: tau compensation).
+ *   PDB_FT_ADDRS: the address observer's hotlists (vs_abi.h VS_REC_ADDR; issue 20: prefetch
+ *        candidates). Columns  offset (delta, scaled), kind (PDB_ADDR_*); then n hotlists, one
+ *        per record in order, in hotlist_pack()'s serialized form (version 1 or 2). Records are
+ *        sorted by (offset, kind), strictly. offset is a load instruction; kind EA: the hotlist
+ *        of the effective addresses it read (raw virtual addresses of the process, not offsets);
+ *        STRIDE: of its strides, each the address minus the same load's previous address in the
+ *        same interpretation, mod 2^64 (a load's first execution in an interpretation has none,
+ *        so the STRIDE n is at most the EA n). Merges merge the hotlists (hotlist_merge).
  *   PDB_FT_CONFLICTS: a key table, then columns. Key table: varint k (<= n), then k entries
  *        (varint length 0 .. PDB_KEY_MAX, that many bytes), strictly increasing in byte order;
  *        length 0 is the empty key, meaning the prior access was not attributed to an image and
@@ -161,8 +171,8 @@
  *   PDB_FT_MANIFEST (version >= 3): n rows sorted by key, strictly; each row: key (varint length
  *        1..PDB_KEY_MAX, bytes: a valid key or "unknown"), tables (varint, not 0: bit e for
  *        <EVENT>.prof of event e (e < PDB_EV_MAX), then bits 32 values.prof, 33 latency.prof,
- *        34 conflicts.prof, 35 vcount.prof, 37 profileme.prof, 38 procs.prof, for "unknown"
- *        bit 36 unknown.prof, and only those).
+ *        34 conflicts.prof, 35 vcount.prof, 37 profileme.prof, 38 procs.prof, 41 addrs.prof,
+ *        for "unknown" bit 36 unknown.prof, and only those).
  *   Trailing bytes after the last column are damage.
  *
  * PERIODS. A sample stands for "period" events, the period being drawn uniformly from the
@@ -310,6 +320,7 @@ enum pdb_ftype {
 	PDB_FT_JOURNAL = 10, /* version >= 3: DIR/journal (TRANSACTIONS) */
 	PDB_FT_PROFILEME = 11, /* version >= 3: profileme.prof */
 	PDB_FT_PROCS = 12, /* version >= 3: procs.prof */
+	PDB_FT_ADDRS = 15, /* version >= 3: addrs.prof (13, 14: other tables' types) */
 	PDB_FT_NR,
 };
 
@@ -387,6 +398,12 @@ enum pdb_proc_kind {
 #define PDB_PROC_KEY_SHIFT 48 /* caller values: (key id + 1) << 48 | offset */
 #define PDB_PROC_OFF_MAX ((1ull << PDB_PROC_KEY_SHIFT) - 1)
 
+/* Load address observations (PDB_FT_ADDRS; the sampler's VS_ADDR_* values). */
+enum pdb_addr_kind {
+	PDB_ADDR_EA = 1, /* effective addresses */
+	PDB_ADDR_STRIDE = 2, /* address minus the previous one of the same load */
+};
+
 /* One image of an epoch's index. */
 struct pdb_image {
 	char key[PDB_KEY_MAX + 1]; /* directory name, NUL-terminated */
@@ -447,6 +464,12 @@ int pdb_prof_add_profileme(struct pdb_prof *p, uint64_t offset, const struct pdb
 /* 0 when pme keeps the rules of PDB_FT_PROFILEME (*samples: its samples), else -EINVAL with
  * *why. */
 int pdb_profileme_check(const struct pdb_profileme *pme, uint64_t *samples, const char **why);
+/* True when addrs.prof may hold kind (PDB_FT_ADDRS). */
+bool pdb_addr_kind_ok(unsigned int kind);
+/* Merge h (validated) into the hotlist (offset, kind) (a copy when there is none); -EINVAL for
+ * a bad kind or hotlist, -ENOMEM. */
+int pdb_prof_add_addr(struct pdb_prof *p, uint64_t offset, unsigned int kind,
+		      const struct hotlist *h);
 /* True when procs.prof may hold (kind, reg) (PDB_FT_PROCS). */
 bool pdb_proc_reg_ok(unsigned int kind, unsigned int reg);
 /*
@@ -547,6 +570,13 @@ struct pdb_proc {
 };
 /* The procs table sorted by (offset, kind, reg) (malloc'd; NULL, 0 when empty). */
 int pdb_prof_procs(const struct pdb_prof *p, struct pdb_proc **out, size_t *n);
+struct pdb_addr {
+	uint64_t offset; /* of the load */
+	uint32_t kind; /* PDB_ADDR_* */
+	struct hotlist h;
+};
+/* The addrs table sorted by (offset, kind) (malloc'd; NULL, 0 when empty). 0 or -ENOMEM. */
+int pdb_prof_addrs(const struct pdb_prof *p, struct pdb_addr **out, size_t *n);
 int pdb_prof_unknowns(const struct pdb_prof *p, struct pdb_unknown **out, size_t *n);
 
 /* --- the database (pdb_db.c) --- */

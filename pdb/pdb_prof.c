@@ -40,6 +40,7 @@ struct pdb_prof *pdb_prof_new(void)
 	pdb_map_init(&p->t[PDB_T_UNKNOWN], 16, sizeof(struct pdb_e_unk));
 	pdb_map_init(&p->t[PDB_T_PROFILEME], 8, sizeof(struct pdb_e_pme));
 	pdb_map_init(&p->t[PDB_T_PROCS], 16, sizeof(struct pdb_e_proc));
+	pdb_map_init(&p->t[PDB_T_ADDRS], 16, sizeof(struct pdb_e_addr));
 	pdb_map_init(&p->keyhash, 8, sizeof(struct pdb_e_keyhash));
 	hotlist_rng_seed(&p->rng, PROF_RNG_SEED);
 	return p;
@@ -488,6 +489,10 @@ static int merge_table(struct pdb_prof *dst, const struct pdb_prof *src, unsigne
 			err = pdb_prof_add_profileme(dst, e->off, &e->pme);
 		} else if (t == PDB_T_PROCS) {
 			err = merge_proc(dst, src, v);
+		} else if (t == PDB_T_ADDRS) {
+			const struct pdb_e_addr *e = v;
+
+			err = pdb_prof_add_addr(dst, e->off, e->kind, &e->h);
 		} else if (t == PDB_T_CONFLICTS) {
 			const struct pdb_e_cnf *e = v;
 			uint32_t id;
