@@ -642,6 +642,7 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 			ax_json_num(j, "potential", ss[i].potential, 6);
 			ax_json_obj_close(j);
 		}
+		ax_json_arr_close(j);
 		if (vp->has_addrs && prefetch(vp, sel, nsel, true)) {
 			free(ss);
 			return -ENOMEM;
@@ -743,6 +744,14 @@ static int run_addresses(struct vp *vp, const struct tl_view_image **sel, size_t
 		ax_json_str(&vp->j, "mode", "addresses");
 		ax_json_num(&vp->j, "min_share", vp->min_share, 6);
 		ax_json_u64(&vp->j, "min_n", vp->min_n);
+		ax_json_arr_open(&vp->j, "images"); /* the images with address profiles */
+		for (size_t i = 0; i < n; i++) {
+			ax_json_obj_open(&vp->j, NULL);
+			ax_json_str(&vp->j, "image", sel[i]->name);
+			ax_json_str(&vp->j, "key", sel[i]->img.key);
+			ax_json_obj_close(&vp->j);
+		}
+		ax_json_arr_close(&vp->j);
 	} else {
 		printf("vprof: database %s, epoch %u\n\n", pdb_dir(vp->v.db), vp->v.epoch);
 	}
