@@ -233,6 +233,7 @@ static void print_json(const struct axd *a)
 		[VS_REC_STATS] = "stats",
 		[VS_REC_PROFILEME] = "profileme",
 		[VS_REC_PROC] = "proc",
+		[VS_REC_ADDR] = "addr",
 	};
 	struct dmn_stats st;
 	struct ax_json j;

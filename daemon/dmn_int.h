@@ -85,6 +85,8 @@ struct dmn_image *dmn_kern_lookup(struct dmn *d, uint64_t pc, uint64_t *offset);
 void dmn_do_profileme(struct dmn *d, const struct vs_rec_profileme *r);
 /* dmn_calls.c: one VS_REC_PROC (checked) into the image's procs table. */
 void dmn_do_proc(struct dmn *d, const uint8_t *p);
+/* dmn_addrs.c: one VS_REC_ADDR (checked) into the image's addrs table. */
+void dmn_do_addr(struct dmn *d, const uint8_t *p);
 /* Record a failure as d's last (ax_err.h); return code. dmn_fail_with() copies e's report. */
 int dmn_fail(struct dmn *d, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int dmn_fail_with(struct dmn *d, int code, const struct ax_error *e);

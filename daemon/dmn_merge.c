@@ -250,6 +250,9 @@ static void do_record(struct dmn *d, const uint8_t *p, unsigned int type)
 	case VS_REC_PROC:
 		dmn_do_proc(d, p);
 		break;
+	case VS_REC_ADDR:
+		dmn_do_addr(d, p);
+		break;
 	default:
 		break; /* a later version's record: skipped */
 	}

@@ -273,8 +273,8 @@ static int set_observe(const char *ob, struct vs_config *cfg, struct ax_error *e
 	}
 	if (dmn_parse_observers(ob + add, &mask) || (add && !mask)) {
 		ax_fail(err, -EINVAL,
-			"--observe takes values, latency, conflicts, loadload, vcount, args, callers "
-			"(comma-separated, '+' before the list adds to the mode's) or none, not '%s'",
+			"--observe takes values, latency, conflicts, loadload, vcount, args, callers, "
+			"addrs (comma-separated, '+' before the list adds to the mode's) or none, not '%s'",
 			ob);
 		return -EINVAL;
 	}

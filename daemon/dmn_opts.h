@@ -44,7 +44,8 @@ int dmn_parse_period(const char *s, struct vs_config *cfg);
  *   --budget N         instructions per interpretation, 1..VS_BUDGET_MAX
  *   --hotlist-m M      hotlist capacity, HOTLIST_MIN_M..HOTLIST_MAX_M
  *   --observe LIST     vprof/vreplay: the observers an interpretation runs (vs_gather_name[]:
- *                      values, latency, conflicts, loadload, vcount, args, callers; "none"),
+ *                      values, latency, conflicts, loadload, vcount, args, callers,
+ *                      addrs; "none"),
  *                      replacing the mode's; "+LIST" adds to the mode's
  *   --seed N           the sampling seed
  * The order on the command line does not matter: the mode's defaults come first, then the
@@ -83,7 +84,8 @@ enum {
 	"  --budget N            instructions per interpretation (vprof 4, vreplay 128)\n" \
 	"  --hotlist-m M         hotlist capacity, 4..32 (default 16)\n" \
 	"  --observe LIST        vprof/vreplay: what an interpretation records: values,\n" \
-	"                        latency, conflicts, loadload, vcount, args, callers or\n" \
+	"                        latency, conflicts, loadload, vcount, args, callers,\n" \
+	"                        addrs or\n" \
 	"                        none (default vprof values,latency,vcount; vreplay\n" \
 	"                        conflicts,loadload,vcount); +LIST adds to the default\n" \
 	"  --seed N              sampling seed (default fixed: runs are reproducible)\n"

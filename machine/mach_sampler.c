@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mach_int.h"
+#include "mach_atruth.h"
 #include "mach_ptruth.h"
 #include "mach_sampler.h"
 #include "vs_sampler.h"
@@ -56,6 +57,8 @@ struct mach_sampler {
 	uint8_t vt_prev_dest; /* its destination: 0-30 integer, 32-62 FP */
 	bool vt_prev;
 	struct mach_ptruth *pt; /* procedure truth (MACH_TRUTH_PROCS), or NULL */
+	struct mach_atruth *at; /* load address truth (MACH_TRUTH_ADDRS), or NULL */
+	uint64_t at_pc; /* the pc last fetched: the instruction whose load comes next */
 };
 
 /* ---- events ---- */
@@ -169,6 +172,7 @@ static int i_fetch(void *priv, uint64_t va, uint32_t *word)
 
 	if (s->vt)
 		vt_fetch(s, va);
+	s->at_pc = va;
 	if (s->pt) {
 		int err;
 
@@ -191,6 +195,8 @@ static int i_load(void *priv, uint64_t va, unsigned int size, uint64_t *val, str
 	struct mach_sampler *s = priv;
 	int ret = s->base->load(s->base_priv, va, size, val, acc);
 
+	if (!ret && s->at)
+		mach_atruth_load(s->at, s->at_pc, va);
 	if (!ret && acc)
 		model_access(s, va, size, false, acc);
 	return ret;
@@ -217,8 +223,11 @@ static uint64_t i_rpcc(void *priv)
 static int t_load(void *priv, uint64_t va, unsigned int size, uint64_t *val, struct axp_access *acc)
 {
 	struct mach_sampler *s = priv;
+	int ret = s->base->load(s->base_priv, va, size, val, acc);
 
-	return s->base->load(s->base_priv, va, size, val, acc);
+	if (!ret && s->at)
+		mach_atruth_load(s->at, s->at_pc, va);
+	return ret;
 }
 
 static int t_store(void *priv, uint64_t va, unsigned int size, uint64_t val, struct axp_access *acc)
@@ -503,6 +512,11 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 		if (ret)
 			goto out_free;
 	}
+	if (opts->truth_hi > opts->truth_lo && (s->o.truth & MACH_TRUTH_ADDRS)) {
+		ret = mach_atruth_new(&s->at, opts->truth_lo, opts->truth_hi);
+		if (ret)
+			goto out_free;
+	}
 	if (opts->truth_hi > opts->truth_lo && (s->o.truth & MACH_TRUTH_VALUES)) {
 		s->vt_n = (size_t)((opts->truth_hi - opts->truth_lo + 3) >> 2);
 		s->vt = calloc(s->vt_n, sizeof(*s->vt));
@@ -522,7 +536,7 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 		.store = i_store,
 		.rpcc = i_rpcc,
 	};
-	if (s->vt || s->pt) {
+	if (s->vt || s->pt || s->at) {
 		s->tops = (struct axp_mem_ops){
 			.fetch = i_fetch,
 			.load = t_load,
@@ -540,6 +554,7 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 	return 0;
 
 out_free:
+	mach_atruth_free(s->at);
 	mach_ptruth_free(s->pt);
 	free(s->vt);
 	free(s->dbuf);
@@ -565,6 +580,7 @@ void mach_sampler_free(struct mach_sampler *s)
 		free(s->vt[i]);
 	free(s->vt);
 	mach_ptruth_free(s->pt);
+	mach_atruth_free(s->at);
 	free(s->dbuf);
 	for (unsigned int c = 0; c < MACH_MAX_CPUS; c++)
 		free(s->mems[c]);
@@ -659,6 +675,11 @@ int mach_sampler_truth_write(const struct mach_sampler *s, const char *path)
 int mach_sampler_proc_truth_write(const struct mach_sampler *s, const char *path)
 {
 	return s->pt ? mach_ptruth_write(s->pt, path) : -ENODATA;
+}
+
+int mach_sampler_addr_truth_write(const struct mach_sampler *s, const char *path)
+{
+	return s->at ? mach_atruth_write(s->at, path) : -ENODATA;
 }
 
 int mach_sampler_truth_get(const struct mach_sampler *s, uint64_t pc, uint64_t value,

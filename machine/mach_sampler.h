@@ -68,6 +68,7 @@ struct mach_sampler_opts {
 };
 #define MACH_TRUTH_VALUES (1u << 0)
 #define MACH_TRUTH_PROCS (1u << 1)
+#define MACH_TRUTH_ADDRS (1u << 2) /* load addresses and strides: mach_atruth.h */
 
 struct mach_sampler_stats {
 	uint64_t irqs; /* PMU interrupts handled */
@@ -125,6 +126,10 @@ int mach_sampler_truth_write(const struct mach_sampler *s, const char *path);
 
 /* Write the procedure truth (mach_ptruth_write's format); -ENODATA when not requested. */
 int mach_sampler_proc_truth_write(const struct mach_sampler *s, const char *path);
+
+/* Write the load address truth (mach_atruth_write's format); -ENODATA when not requested,
+ * -ENOMEM when it is incomplete. */
+int mach_sampler_addr_truth_write(const struct mach_sampler *s, const char *path);
 
 /* Exact count of `value` at `pc` in the truth histograms, and the pc's total n (tests). */
 int mach_sampler_truth_get(const struct mach_sampler *s, uint64_t pc, uint64_t value,

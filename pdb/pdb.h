@@ -47,6 +47,8 @@
  *                               arguments, return values and callers
  *       pmpaths.prof            PDB_FT_PMPATHS: offset -> ProfileMe path-history hotlist and
  *                               paired-partner hotlist
+ *       addrs.prof              PDB_FT_ADDRS: (load offset, kind) -> hotlist: effective addresses
+ *                               or strides
  *   Names beginning with '.' are temporary files of a writer (".NAME.tmp.XXXXXX"); readers ignore
  *   them and pdb_open(create) removes the ones a crashed writer left. Readers skip file names they
  *   do not know (a later version's tables). A file exists only when its table is not empty.
@@ -161,6 +163,14 @@
  *        PDB_PMP_DIST_MAX, >= 1 in instructions) | its offset (bits 0-47, not scaled). other
  *        counts the pairs whose partner lay in another image or none. partners' n + other <=
  *        hist's n. Merges merge the hotlists (hotlist_merge) and add other.
+ *   PDB_FT_ADDRS: the address observer's hotlists (vs_abi.h VS_REC_ADDR; issue 20: prefetch
+ *        candidates). Columns  offset (delta, scaled), kind (PDB_ADDR_*); then n hotlists, one
+ *        per record in order, in hotlist_pack()'s serialized form (version 1 or 2). Records are
+ *        sorted by (offset, kind), strictly. offset is a load instruction; kind EA: the hotlist
+ *        of the effective addresses it read (raw virtual addresses of the process, not offsets);
+ *        STRIDE: of its strides, each the address minus the same load's previous address in the
+ *        same interpretation, mod 2^64 (a load's first execution in an interpretation has none,
+ *        so the STRIDE n is at most the EA n). Merges merge the hotlists (hotlist_merge).
  *   PDB_FT_CONFLICTS: a key table, then columns. Key table: varint k (<= n), then k entries
  *        (varint length 0 .. PDB_KEY_MAX, that many bytes), strictly increasing in byte order;
  *        length 0 is the empty key, meaning the prior access was not attributed to an image and
@@ -179,6 +189,7 @@
  *        1..PDB_KEY_MAX, bytes: a valid key or "unknown"), tables (varint, not 0: bit e for
  *        <EVENT>.prof of event e (e < PDB_EV_MAX), then bits 32 values.prof, 33 latency.prof,
  *        34 conflicts.prof, 35 vcount.prof, 37 profileme.prof, 38 procs.prof, 39 pmpaths.prof,
+ *        40 addrs.prof,
  *        for "unknown" bit 36 unknown.prof, and only those).
  *   Trailing bytes after the last column are damage.
  *
@@ -328,6 +339,7 @@ enum pdb_ftype {
 	PDB_FT_PROFILEME = 11, /* version >= 3: profileme.prof */
 	PDB_FT_PROCS = 12, /* version >= 3: procs.prof */
 	PDB_FT_PMPATHS = 13, /* version >= 3: pmpaths.prof */
+	PDB_FT_ADDRS = 14, /* version >= 3: addrs.prof */
 	PDB_FT_NR,
 };
 
@@ -434,6 +446,11 @@ int pdb_pmp_partner(const struct pdb_partner *pt, uint64_t *v);
 int pdb_pmp_partner_decode(uint64_t v, struct pdb_partner *pt);
 /* 0 when pp keeps the rules of PDB_FT_PMPATHS, else -EINVAL with *why. */
 int pdb_pmpath_check(const struct pdb_pmpath *pp, const char **why);
+/* Load address observations (PDB_FT_ADDRS; the sampler's VS_ADDR_* values). */
+enum pdb_addr_kind {
+	PDB_ADDR_EA = 1, /* effective addresses */
+	PDB_ADDR_STRIDE = 2, /* address minus the previous one of the same load */
+};
 
 /* One image of an epoch's index. */
 struct pdb_image {
@@ -495,6 +512,12 @@ int pdb_prof_add_profileme(struct pdb_prof *p, uint64_t offset, const struct pdb
 /* 0 when pme keeps the rules of PDB_FT_PROFILEME (*samples: its samples), else -EINVAL with
  * *why. */
 int pdb_profileme_check(const struct pdb_profileme *pme, uint64_t *samples, const char **why);
+/* True when addrs.prof may hold kind (PDB_FT_ADDRS). */
+bool pdb_addr_kind_ok(unsigned int kind);
+/* Merge h (validated) into the hotlist (offset, kind) (a copy when there is none); -EINVAL for
+ * a bad kind or hotlist, -ENOMEM. */
+int pdb_prof_add_addr(struct pdb_prof *p, uint64_t offset, unsigned int kind,
+		      const struct hotlist *h);
 /* True when procs.prof may hold (kind, reg) (PDB_FT_PROCS). */
 bool pdb_proc_reg_ok(unsigned int kind, unsigned int reg);
 /*
@@ -610,6 +633,13 @@ struct pdb_pmp {
 };
 /* The pmpaths table sorted by offset (malloc'd; NULL, 0 when empty). 0 or -ENOMEM. */
 int pdb_prof_pmpaths(const struct pdb_prof *p, struct pdb_pmp **out, size_t *n);
+struct pdb_addr {
+	uint64_t offset; /* of the load */
+	uint32_t kind; /* PDB_ADDR_* */
+	struct hotlist h;
+};
+/* The addrs table sorted by (offset, kind) (malloc'd; NULL, 0 when empty). 0 or -ENOMEM. */
+int pdb_prof_addrs(const struct pdb_prof *p, struct pdb_addr **out, size_t *n);
 int pdb_prof_unknowns(const struct pdb_prof *p, struct pdb_unknown **out, size_t *n);
 
 /* --- the database (pdb_db.c) --- */

@@ -363,6 +363,34 @@ static int enc_pmpaths(struct enc *e, const struct pdb_map *m)
 	return 0;
 }
 
+static int enc_addrs(struct enc *e, const struct pdb_map *m)
+{
+	uint8_t packed[HOTLIST_PACKED_MAX];
+	const void **v;
+	size_t j;
+	int err = pdb_map_sorted(m, pdb_cmp_addr, &v);
+
+	if (err)
+		return err;
+	if (aligned4(v, m->n, FIELD(struct pdb_e_addr, off)))
+		e->flags |= PDB_FL_ALIGN4;
+	put_offsets(e, v, m->n, FIELD(struct pdb_e_addr, off), false);
+	put_column(e, v, m->n, FIELD(struct pdb_e_addr, kind), 4, 0);
+	for (j = 0; j < m->n; j++) {
+		const struct pdb_e_addr *x = v[j];
+		int len = hotlist_pack(&x->h, packed, sizeof(packed));
+
+		if (len < 0) {
+			err = -EINVAL;
+			break;
+		}
+		pdb_wbuf_bytes(&e->b, packed, (size_t)len);
+	}
+	e->n = m->n;
+	free(v);
+	return err;
+}
+
 static int enc_unknown(struct enc *e, const struct pdb_map *m)
 {
 	const void **v;
@@ -475,6 +503,8 @@ int pdb_encode_table(const struct pdb_prof *p, unsigned int t, const struct pdb_
 		err = enc_procs(&e, p);
 	else if (t == PDB_T_PMPATHS)
 		err = enc_pmpaths(&e, &p->t[t]);
+	else if (t == PDB_T_ADDRS)
+		err = enc_addrs(&e, &p->t[t]);
 	else if (t == PDB_T_CONFLICTS)
 		err = enc_conflicts(&e, p);
 	else
@@ -493,12 +523,13 @@ int pdb_encode(const struct pdb_prof *p, unsigned int type, unsigned int event, 
 		[PDB_FT_CONFLICTS] = PDB_T_CONFLICTS, [PDB_FT_VCOUNT] = PDB_T_VCOUNT,
 		[PDB_FT_UNKNOWN] = PDB_T_UNKNOWN,     [PDB_FT_PROFILEME] = PDB_T_PROFILEME,
 		[PDB_FT_PROCS] = PDB_T_PROCS,	      [PDB_FT_PMPATHS] = PDB_T_PMPATHS,
+		[PDB_FT_ADDRS] = PDB_T_ADDRS,
 	};
 
 	if (type == PDB_FT_SAMPLES)
 		return event < PDB_EV_MAX ? pdb_encode_table(p, event, NULL, buf, len) : -EINVAL;
 	if ((type < PDB_FT_VALUES || type > PDB_FT_UNKNOWN) && type != PDB_FT_PROFILEME &&
-	    type != PDB_FT_PROCS && type != PDB_FT_PMPATHS)
+	    type != PDB_FT_PROCS && type != PDB_FT_PMPATHS && type != PDB_FT_ADDRS)
 		return -EINVAL;
 	return pdb_encode_table(p, table_of_type[type], NULL, buf, len);
 }
@@ -646,6 +677,7 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 		[PDB_FT_PROFILEME] = PDB_T_PROFILEME,
 		[PDB_FT_PROCS] = PDB_T_PROCS,
 		[PDB_FT_PMPATHS] = PDB_T_PMPATHS,
+		[PDB_FT_ADDRS] = PDB_T_ADDRS,
 		[PDB_FT_INDEX] = -1,
 		[PDB_FT_ORIGINS] = -1,
 		[PDB_FT_MANIFEST] = -1,
@@ -696,8 +728,8 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 							  "a profile table");
 	if ((h->type == PDB_FT_ORIGINS && version < 2) ||
 	    ((h->type == PDB_FT_MANIFEST || h->type == PDB_FT_JOURNAL ||
-	      h->type == PDB_FT_PROFILEME || h->type == PDB_FT_PROCS ||
-	      h->type == PDB_FT_PMPATHS) &&
+	      h->type == PDB_FT_PROFILEME || h->type == PDB_FT_PROCS || h->type == PDB_FT_PMPATHS ||
+	      h->type == PDB_FT_ADDRS) &&
 	     version < 3))
 		return AX_CORRUPT(err, name, 6, "file type %u in a version %u file", h->type,
 				  version);
@@ -1218,6 +1250,48 @@ static int parse_procs(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
 	return err;
 }
 
+static int parse_addrs(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
+{
+	struct cols k = { 0 };
+	struct hotlist hl;
+	uint64_t i;
+	int err;
+
+	err = read_cols(c, h->n, 2, &k);
+	if (!err)
+		err = undelta(c, &k, 0, false, true);
+	if (!err && k.n > (c->len - c->pos) / HOTLIST_PACKED_SIZE(0))
+		err = PDB_CORRUPT_IN(c, c->pos, "%llu hotlists cannot fit the %zu bytes left",
+				     (unsigned long long)k.n, c->len - c->pos);
+	for (i = 0; !err && i < k.n; i++) {
+		const uint64_t *a = k.v + i, n = k.n;
+		const char *why = "?";
+		int r;
+
+		if (a[n] > 255 || !pdb_addr_kind_ok((unsigned int)a[n])) {
+			err = PDB_CORRUPT_IN(c, col_pos(c, &k, 1, i), "record %llu: kind %llu",
+					     (unsigned long long)i, (unsigned long long)a[n]);
+			break;
+		}
+		/* Strictly increasing (offset, kind). */
+		if (i > 0 && a[0] == a[-1] && a[n] <= a[n - 1]) {
+			err = PDB_CORRUPT_IN(c, col_pos(c, &k, 0, i), "record %llu out of order",
+					     (unsigned long long)i);
+			break;
+		}
+		r = hotlist_unpack_why(&hl, c->p + c->pos, c->len - c->pos, &why);
+		if (r < 0) {
+			err = PDB_CORRUPT_IN(c, c->pos, "hotlist of record %llu: %s",
+					     (unsigned long long)i, why);
+			break;
+		}
+		c->pos += (size_t)r;
+		err = added(c, pdb_prof_add_addr(p, a[0], (unsigned int)a[n], &hl));
+	}
+	free(k.v);
+	return err;
+}
+
 static int parse_conflicts(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
 {
 	uint32_t *fidx = NULL;
@@ -1381,6 +1455,8 @@ int pdb_parse_table(const void *buf, size_t len, const char *name, int want,
 		ret = parse_procs(&c, &h, p);
 	else if (h.table == PDB_T_PMPATHS)
 		ret = parse_pmpaths(&c, &h, p);
+	else if (h.table == PDB_T_ADDRS)
+		ret = parse_addrs(&c, &h, p);
 	else if (h.table == PDB_T_CONFLICTS)
 		ret = parse_conflicts(&c, &h, p);
 	else

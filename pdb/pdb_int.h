@@ -140,11 +140,12 @@ enum pdb_table {
 	PDB_T_PROFILEME, /* after UNKNOWN: manifest bits are table ids (pdb.h MANIFEST) */
 	PDB_T_PROCS,
 	PDB_T_PMPATHS,
+	PDB_T_ADDRS,
 	PDB_T_NR,
 };
 #define PDB_T_BIT(t) (1ull << (t))
-#define PDB_T_IMAGE_MASK \
-	((PDB_T_BIT(PDB_T_NR) - 1) & ~PDB_T_BIT(PDB_T_UNKNOWN)) /* every table but unknown */
+/* Every table but unknown. */
+#define PDB_T_IMAGE_MASK ((PDB_T_BIT(PDB_T_NR) - 1) & ~PDB_T_BIT(PDB_T_UNKNOWN))
 
 /* Map entries. The key is the first ksize bytes. */
 struct pdb_e_count { /* samples of one event, vcount */
@@ -174,6 +175,12 @@ struct pdb_e_proc { /* key: off, kind, reg (16 bytes) */
 struct pdb_e_pmp {
 	uint64_t off;
 	struct pdb_pmpath pp;
+};
+struct pdb_e_addr { /* key: off, kind, pad (16 bytes) */
+	uint64_t off;
+	uint32_t kind;
+	uint32_t pad;
+	struct hotlist h;
 };
 struct pdb_e_cnf { /* key: load_off, prior_off, keyid, kind (24 bytes) */
 	uint64_t load_off;
@@ -222,6 +229,7 @@ int pdb_latency_check(const struct pdb_latency *lat, uint64_t *loads);
 int pdb_cmp_off(const void *a, const void *b); /* entries starting with a u64 offset */
 int pdb_cmp_unk(const void *a, const void *b);
 int pdb_cmp_proc(const void *a, const void *b); /* (off, kind, reg) */
+int pdb_cmp_addr(const void *a, const void *b); /* (off, kind) */
 /* Rewrite the key ids of CALLER values: id -> map[id] (ids < nmap, else -EINVAL). */
 int pdb_proc_remap(struct hotlist *h, const uint32_t *map, uint32_t nmap);
 /* Conflicts sorted by (load_off, key string, prior_off, kind). */

@@ -129,6 +129,7 @@ static const char *const table_names[] = {
 	[PDB_T_PROFILEME - PDB_EV_MAX] = "profileme.prof",
 	[PDB_T_PROCS - PDB_EV_MAX] = "procs.prof",
 	[PDB_T_PMPATHS - PDB_EV_MAX] = "pmpaths.prof",
+	[PDB_T_ADDRS - PDB_EV_MAX] = "addrs.prof",
 };
 
 const char *pdb_table_file(unsigned int t, char *buf)
@@ -150,7 +151,7 @@ int pdb_table_of_file(const char *name)
 	int e;
 
 	for (t = PDB_EV_MAX; t < PDB_T_NR; t++)
-		if (!strcmp(name, table_names[t - PDB_EV_MAX]))
+		if (table_names[t - PDB_EV_MAX] && !strcmp(name, table_names[t - PDB_EV_MAX]))
 			return (int)t;
 	if (len < 6 || len - 5 >= sizeof(ev) || strcmp(name + len - 5, ".prof"))
 		return -1;
@@ -182,6 +183,8 @@ unsigned int pdb_table_type(unsigned int t, unsigned int *event)
 		return PDB_FT_PROCS;
 	case PDB_T_PMPATHS:
 		return PDB_FT_PMPATHS;
+	case PDB_T_ADDRS:
+		return PDB_FT_ADDRS;
 	default:
 		return PDB_FT_UNKNOWN;
 	}

@@ -41,6 +41,7 @@ struct pdb_prof *pdb_prof_new(void)
 	pdb_map_init(&p->t[PDB_T_PROFILEME], 8, sizeof(struct pdb_e_pme));
 	pdb_map_init(&p->t[PDB_T_PROCS], 16, sizeof(struct pdb_e_proc));
 	pdb_map_init(&p->t[PDB_T_PMPATHS], 8, sizeof(struct pdb_e_pmp));
+	pdb_map_init(&p->t[PDB_T_ADDRS], 16, sizeof(struct pdb_e_addr));
 	pdb_map_init(&p->keyhash, 8, sizeof(struct pdb_e_keyhash));
 	hotlist_rng_seed(&p->rng, PROF_RNG_SEED);
 	return p;
@@ -493,6 +494,10 @@ static int merge_table(struct pdb_prof *dst, const struct pdb_prof *src, unsigne
 			const struct pdb_e_pmp *e = v;
 
 			err = pdb_prof_add_pmpath(dst, e->off, &e->pp);
+		} else if (t == PDB_T_ADDRS) {
+			const struct pdb_e_addr *e = v;
+
+			err = pdb_prof_add_addr(dst, e->off, e->kind, &e->h);
 		} else if (t == PDB_T_CONFLICTS) {
 			const struct pdb_e_cnf *e = v;
 			uint32_t id;

@@ -8,7 +8,7 @@
 #define VS_INVALID(why, msg) ((*(why) = "vs_abi.c:" VS_STR(__LINE__) ": " msg), -EINVAL)
 
 const char *const vs_gather_name[VS_GATHER_NR] = {
-	"values", "latency", "conflicts", "loadload", "vcount", "args", "callers",
+	"values", "latency", "conflicts", "loadload", "vcount", "args", "callers", "addrs",
 };
 
 int vs_config_default(struct vs_config *cfg, unsigned int mode)
@@ -56,6 +56,7 @@ int vs_config_default(struct vs_config *cfg, unsigned int mode)
 		cfg->interp_budget = 128;
 		cfg->cnf_entries = 1024;
 		cfg->vc_entries = 1024;
+		cfg->hot_entries = 512; /* values, addrs: off unless selected */
 		cfg->proc_entries = 512;
 		break;
 	case VS_MODE_PROFILEME:
@@ -123,10 +124,10 @@ int vs_config_check(const struct vs_config *cfg, const char **why)
 		return VS_INVALID(why, "interp share: need den >= 1 and num <= den");
 	if (cfg->interp_budget < 1 || cfg->interp_budget > VS_BUDGET_MAX)
 		return VS_INVALID(why, "interp_budget: 1 .. VS_BUDGET_MAX");
-	if ((cfg->gather & VS_GATHER_VALUES) &&
+	if ((cfg->gather & (VS_GATHER_VALUES | VS_GATHER_ADDRS)) &&
 	    (cfg->hotlist_m < HOTLIST_MIN_M || cfg->hotlist_m > HOTLIST_MAX_M))
 		return VS_INVALID(why, "hotlist_m: HOTLIST_MIN_M .. HOTLIST_MAX_M");
-	if ((cfg->gather & VS_GATHER_VALUES) &&
+	if ((cfg->gather & (VS_GATHER_VALUES | VS_GATHER_ADDRS)) &&
 	    !is_pow2_in(cfg->hot_entries, VS_TAB_MIN, VS_TAB_MAX))
 		return VS_INVALID(why, "hot_entries: a power of two in range");
 	if ((cfg->gather & VS_GATHER_LATENCY) &&
@@ -351,6 +352,33 @@ static int check_proc(const uint8_t *buf, size_t len, const char **why)
 	return 0;
 }
 
+static int check_addr(const uint8_t *buf, size_t len, const char **why)
+{
+	struct vs_rec_addr r;
+	struct hotlist h;
+	int used;
+
+	memcpy(&r, buf, sizeof(r));
+	if (r.pc & 3)
+		return VS_CORRUPT(why, "addr: pc not a multiple of 4");
+	if (r.kind != VS_ADDR_EA && r.kind != VS_ADDR_STRIDE)
+		return VS_CORRUPT(why, "addr: unknown kind");
+	if (r.reserved[0] || r.reserved[1] || r.reserved[2])
+		return VS_CORRUPT(why, "addr: reserved field not zero");
+	if (r.packed_len < HOTLIST_PACKED_SIZE(0) || r.packed_len > HOTLIST_PACKED_MAX)
+		return VS_CORRUPT(why, "addr: packed_len out of range");
+	if (VS_REC_HOTLIST_SIZE(r.packed_len) != len)
+		return VS_CORRUPT(why, "addr: record length does not match packed_len");
+	used = hotlist_unpack_why(&h, buf + sizeof(r), r.packed_len, why);
+	if (used < 0)
+		return -EBADMSG;
+	if ((uint32_t)used != r.packed_len)
+		return VS_CORRUPT(why, "addr: packed_len is not the hotlist's size");
+	if (!all_zero(buf + sizeof(r) + r.packed_len, len - sizeof(r) - r.packed_len))
+		return VS_CORRUPT(why, "addr: padding not zero");
+	return 0;
+}
+
 static int check_stats(const void *buf, const char **why)
 {
 	struct vs_rec_stats r;
@@ -395,6 +423,7 @@ int vs_abi_check_record(const void *buf, size_t len, const char **why)
 		break;
 	case VS_REC_HOTLIST:
 	case VS_REC_PROC:
+	case VS_REC_ADDR:
 		if (rlen < sizeof(struct vs_rec_hotlist) + HOTLIST_PACKED_SIZE(0))
 			return VS_CORRUPT(why, "hotlist: shorter than an empty hotlist");
 		break;
@@ -441,6 +470,9 @@ int vs_abi_check_record(const void *buf, size_t len, const char **why)
 		break;
 	case VS_REC_PROC:
 		err = check_proc(p, rlen, why);
+		break;
+	case VS_REC_ADDR:
+		err = check_addr(p, rlen, why);
 		break;
 	default:
 		err = check_stats(p, why);

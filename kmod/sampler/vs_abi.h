@@ -107,6 +107,20 @@
  *            i.e. ra - 4), in the serialized form of hotlist/hotlist.h
  *   ...  0-7 zero bytes of padding to the record length
  *
+ * VS_REC_ADDR (9), 24 + packed_len rounded up to 8 (version 4): the effective addresses one load
+ * read while interpreted, or the strides between them (issue 20: prefetch candidates; the
+ * value-sampling slides' "find semi-invariant values for prefetching", slide 2). Gathered with
+ * VS_GATHER_ADDRS. The stride of an execution is its address minus the address the same load
+ * read last in the same interpretation (mod 2^64: a negative stride is its two's complement); a
+ * load's first execution in an interpretation has no stride. The same layout as VS_REC_HOTLIST:
+ *   4    4   pid
+ *   8    8   pc of the load, a multiple of 4
+ *   16   4   packed_len: HOTLIST_PACKED_SIZE(0) .. HOTLIST_PACKED_MAX
+ *   20   1   kind: VS_ADDR_EA (the hotlist of addresses) or VS_ADDR_STRIDE (of strides)
+ *   21   3   reserved
+ *   24   packed_len  the hotlist, in the serialized form of hotlist/hotlist.h
+ *   ...  0-7 zero bytes of padding to the record length
+ *
  * VS_REC_STATS (6), 8 + sizeof(struct vs_stats) = 512 bytes: one CPU's counters, cumulative since
  * the sampler was configured (a reader takes differences). Produced on request
  * (vs_cpu_stats_record()), never stored in the overflow buffers.
@@ -128,6 +142,7 @@
  *   40   4   hash_buckets: a power of two, VS_HASH_MIN_BUCKETS .. VS_HASH_MAX_BUCKETS
  *   44   4   buf_bytes: bytes in each overflow buffer, a multiple of 8, VS_BUF_MIN .. VS_BUF_MAX
  *   48   4   hot_entries  } capacity of the per-CPU observer tables (hotlists, latencies,
+ *                          (hot_entries also sizes the address table: version 4)
  *   52   4   lat_entries  } conflicts, vcounts): a power of two, VS_TAB_MIN .. VS_TAB_MAX;
  *   56   4   cnf_entries  } checked (and memory given) only when the matching gather flag is
  *   60   4   vc_entries   } set and the mode interprets
@@ -158,8 +173,9 @@
  */
 
 /* 2: PROFILEME mode and record, vs_config 152 bytes; 3: VS_REC_PROC, VS_GATHER_ARGS/CALLERS,
- * proc_entries, 16 record slots in vs_stats */
-#define VS_ABI_VERSION 3
+ * proc_entries, 16 record slots in vs_stats; 4: VS_REC_ADDR, VS_GATHER_ADDRS (the address table
+ * takes hot_entries slots) */
+#define VS_ABI_VERSION 4
 
 /* Record types. */
 enum vs_rec_type {
@@ -171,6 +187,7 @@ enum vs_rec_type {
 	VS_REC_STATS = 6,
 	VS_REC_PROFILEME = 7,
 	VS_REC_PROC = 8,
+	VS_REC_ADDR = 9,
 	VS_REC_NR, /* types below this are known to this version */
 };
 #define VS_REC_SLOTS 16 /* per-type counters in struct vs_stats */
@@ -180,6 +197,12 @@ enum vs_proc_kind {
 	VS_PROC_ARG = 1, /* an argument register at procedure entry */
 	VS_PROC_RET = 2, /* the return value register at a ret */
 	VS_PROC_CALLER = 3, /* the calling instruction's pc */
+};
+
+/* VS_REC_ADDR kinds. */
+enum vs_addr_kind {
+	VS_ADDR_EA = 1, /* effective addresses */
+	VS_ADDR_STRIDE = 2, /* address minus the same load's previous one in the interpretation */
 };
 
 /* Events (DCPI §4.1: CYCLES and IMISS by default in DCPI, others on request). */
@@ -218,8 +241,9 @@ enum vs_mode {
 #define VS_GATHER_VCOUNT (1u << 4) /* interpreted count per PC */
 #define VS_GATHER_ARGS (1u << 5) /* per-procedure a0-a5, f16-f21 at entry; v0, f0 at ret (v3) */
 #define VS_GATHER_CALLERS (1u << 6) /* per-procedure caller pcs (v3) */
-#define VS_GATHER_NR 7
-#define VS_GATHER_ALL 0x7fu
+#define VS_GATHER_ADDRS (1u << 7) /* per-load address and stride hotlists (v4) */
+#define VS_GATHER_NR 8
+#define VS_GATHER_ALL 0xffu
 /* The observers' names (vs_gather_name[bit]: "values", "latency", ...), for option parsers. */
 extern const char *const vs_gather_name[VS_GATHER_NR];
 
@@ -254,7 +278,8 @@ enum vs_pme_status {
 enum vs_drop {
 	VS_DROP_SAMPLE_BUF, /* [samples] both overflow buffers full: the new sample was dropped */
 	VS_DROP_SAMPLE_BAD, /* [samples] event >= VS_EVENT_NR or pc not a multiple of 4 */
-	VS_DROP_VALUE_BUF, /* [values] a hotlist had to be evicted and there was no room */
+	VS_DROP_VALUE_BUF, /* [values] a hotlist had to be evicted and there was no room (value,
+			    * procedure and address hotlists) */
 	VS_DROP_LATENCY_BUF, /* [loads] same for a latency entry */
 	VS_DROP_CONFLICT_BUF, /* [conflicts] same for a conflict entry */
 	VS_DROP_VCOUNT_BUF, /* [instructions] same for a vcount entry */
@@ -356,6 +381,16 @@ struct vs_rec_proc {
 	uint8_t kind;
 	uint8_t reg;
 	uint8_t reserved[2];
+	uint8_t packed[]; /* packed_len bytes, then zero padding */
+};
+
+struct vs_rec_addr {
+	struct vs_rec_hdr h;
+	uint32_t pid;
+	uint64_t pc;
+	uint32_t packed_len;
+	uint8_t kind;
+	uint8_t reserved[3];
 	uint8_t packed[]; /* packed_len bytes, then zero padding */
 };
 
@@ -512,6 +547,8 @@ VS_ABI_ASSERT(sizeof(struct vs_stats) == 63 * 8);
 VS_ABI_ASSERT(sizeof(struct vs_rec_stats) == 512);
 VS_ABI_ASSERT(sizeof(struct vs_rec_proc) == 24);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_proc, kind) == 20);
+VS_ABI_ASSERT(sizeof(struct vs_rec_addr) == 24);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_addr, kind) == 20);
 VS_ABI_ASSERT(sizeof(struct vs_config) == 152);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_config, pme_period) == 136);
 VS_ABI_ASSERT(sizeof(struct vs_rec_profileme) == 80);

@@ -201,6 +201,7 @@ enum vs_tab_id {
 	VS_TAB_CNF,
 	VS_TAB_VC,
 	VS_TAB_PROC, /* procedure arguments, return values, callers (VS_REC_PROC) */
+	VS_TAB_ADDR, /* load addresses and strides (VS_REC_ADDR; version 4) */
 	VS_TAB_NR,
 };
 
@@ -257,6 +258,21 @@ struct vs_access {
  */
 #define VS_LOG_BUCKETS 64
 
+/*
+ * The addrs observer's memory of the current run: the last address each load read, so the next
+ * execution of the same load in the run gives a stride. Direct-mapped by pc, VS_ADDR_PREV ways
+ * [U]: a load whose way another load took since has no stride for that execution (bounded, no
+ * search). An entry belongs to the run whose number it holds (vs_obs.arun), so a new run forgets
+ * every entry without touching them.
+ */
+#define VS_ADDR_PREV 16
+struct vs_addr_prev {
+	uint64_t pc;
+	uint64_t ea;
+	uint32_t run; /* vs_obs.arun when written; 0: never */
+	uint32_t pad;
+};
+
 #define VS_ORDER_REGS 64 /* integer 0-31, FP 32-63 */
 
 struct vs_obs;
@@ -284,6 +300,8 @@ struct vs_obs {
 	uint64_t hkey; /* this instruction's pc and pid, mixed once for every table lookup */
 	uint32_t rdy[VS_ORDER_REGS]; /* register ready cycles (vs_order.c; load-load gathering) */
 	uint32_t flush_tab; /* flush position: table */
+	uint32_t arun; /* the addrs observer's run number, >= 1 (vs_obs_begin) */
+	struct vs_addr_prev aprev[VS_ADDR_PREV]; /* addrs: this run's last address per load */
 };
 
 /* Bytes of table memory table t needs under cfg (0 when not gathered). */

@@ -25,7 +25,12 @@
  *            always evaluated at zero"; the tools map a ret to its procedure with the symbols);
  *  callers   (version 3) every call inserts its own pc into the hotlist of its target (slide
  *            12: "PC of calling procedure"), the call graph edges sampling can give, in the
- *            kernel too.
+ *            kernel too;
+ *  addrs     (version 4) every load inserts its effective address into the address hotlist of
+ *            its pc and, when the same load ran before in this interpretation, the stride (this
+ *            address minus that one) into its stride hotlist: loads whose address is invariant
+ *            or strided are prefetch candidates (issue 20 item 2; slide 2: "find semi-invariant
+ *            values for prefetching").
  *
  * The observers are a registration table (observers[] below): each names the VS_GATHER_* bits
  * that select it, its table and its per-instruction function. vs_obs_init() copies the selected
@@ -40,7 +45,7 @@
 
 static const uint32_t tab_stride[VS_TAB_NR] = {
 	sizeof(struct vs_hot_slot), sizeof(struct vs_lat_slot), sizeof(struct vs_cnf_slot),
-	sizeof(struct vs_vc_slot),  sizeof(struct vs_hot_slot),
+	sizeof(struct vs_vc_slot),  sizeof(struct vs_hot_slot), sizeof(struct vs_hot_slot),
 };
 
 /* The gather bits that need each table (any of them). */
@@ -50,6 +55,7 @@ static const uint32_t tab_gather[VS_TAB_NR] = {
 	VS_GATHER_CONFLICTS,
 	VS_GATHER_VCOUNT,
 	VS_GATHER_ARGS | VS_GATHER_CALLERS,
+	VS_GATHER_ADDRS,
 };
 
 static uint32_t tab_entries(const struct vs_config *cfg, unsigned int t)
@@ -67,6 +73,8 @@ static uint32_t tab_entries(const struct vs_config *cfg, unsigned int t)
 		return cfg->cnf_entries;
 	case VS_TAB_VC:
 		return cfg->vc_entries;
+	case VS_TAB_ADDR:
+		return cfg->hot_entries;
 	default:
 		return cfg->proc_entries;
 	}
@@ -84,7 +92,7 @@ size_t vs_obs_log_size(const struct vs_config *cfg)
 	return (size_t)cfg->interp_budget * sizeof(struct vs_access);
 }
 
-static vs_see_fn see_insn, see_value_any, see_latency_any, see_conflict_any, see_proc;
+static vs_see_fn see_insn, see_value_any, see_latency_any, see_conflict_any, see_proc, see_addr;
 
 /* The registration table: in the order they run on each instruction. */
 static const struct {
@@ -97,6 +105,7 @@ static const struct {
 	{ VS_GATHER_LATENCY, VS_TAB_LAT, see_latency_any },
 	{ VS_GATHER_CONFLICTS, VS_TAB_CNF, see_conflict_any },
 	{ VS_GATHER_ARGS | VS_GATHER_CALLERS, VS_TAB_PROC, see_proc },
+	{ VS_GATHER_ADDRS, VS_TAB_ADDR, see_addr },
 };
 
 int vs_obs_init(struct vs_obs *o, const struct vs_config *cfg, void *const mem[VS_TAB_NR],
@@ -229,6 +238,24 @@ static bool emit_proc(struct vs_obs *o, const struct vs_hot_slot *s)
 	return true;
 }
 
+static bool emit_addr(struct vs_obs *o, const struct vs_hot_slot *s)
+{
+	uint32_t plen = HOTLIST_PACKED_SIZE(s->h.used);
+	uint32_t len = VS_REC_HOTLIST_SIZE(plen);
+	struct vs_rec_addr *r = vs_buf_reserve(o->buf, VS_REC_ADDR, len);
+
+	if (!r)
+		return false;
+	r->pid = s->k.pid;
+	r->pc = s->k.pc;
+	r->packed_len = plen;
+	r->kind = s->k.kind;
+	r->reserved[0] = r->reserved[1] = r->reserved[2] = 0;
+	hotlist_pack(&s->h, r->packed, plen);
+	memset(r->packed + plen, 0, len - sizeof(*r) - plen);
+	return true;
+}
+
 static bool emit_slot(struct vs_obs *o, unsigned int t, const struct vs_key *k)
 {
 	switch (t) {
@@ -240,6 +267,8 @@ static bool emit_slot(struct vs_obs *o, unsigned int t, const struct vs_key *k)
 		return emit_cnf(o, (const struct vs_cnf_slot *)k);
 	case VS_TAB_VC:
 		return emit_vc(o, (const struct vs_vc_slot *)k);
+	case VS_TAB_ADDR:
+		return emit_addr(o, (const struct vs_hot_slot *)k);
 	default:
 		return emit_proc(o, (const struct vs_hot_slot *)k);
 	}
@@ -251,7 +280,7 @@ static void claim(struct vs_obs *o, unsigned int t, struct vs_key *s, const stru
 	memset(s, 0, o->tab[t].stride);
 	*s = *k;
 	s->live = 1;
-	if (t == VS_TAB_HOT || t == VS_TAB_PROC)
+	if (t == VS_TAB_HOT || t == VS_TAB_PROC || t == VS_TAB_ADDR)
 		hotlist_init(&((struct vs_hot_slot *)s)->h, o->hotlist_m);
 }
 
@@ -513,6 +542,35 @@ static void see_proc(struct vs_obs *o, const struct axp_event *ev)
 	}
 }
 
+/* Insert v into the address table's hotlist (ev->pc, kind). */
+static void addr_insert(struct vs_obs *o, const struct axp_event *ev, unsigned int kind, uint64_t v)
+{
+	struct vs_hot_slot *s =
+		(struct vs_hot_slot *)tab_get(o, VS_TAB_ADDR, ev->pc, 0, kind, o->hkey);
+
+	if (!s) {
+		o->st->drops[VS_DROP_VALUE_BUF]++;
+		return;
+	}
+	hotlist_insert(&s->h, v, &o->rng);
+}
+
+/* Every load: its address, and its stride from this run's previous execution of the same pc. */
+static void see_addr(struct vs_obs *o, const struct axp_event *ev)
+{
+	struct vs_addr_prev *p;
+
+	if (!ev->is_load)
+		return;
+	addr_insert(o, ev, VS_ADDR_EA, ev->ea);
+	p = &o->aprev[(ev->pc >> 2) & (VS_ADDR_PREV - 1)];
+	if (p->run == o->arun && p->pc == ev->pc)
+		addr_insert(o, ev, VS_ADDR_STRIDE, ev->ea - p->ea);
+	p->pc = ev->pc;
+	p->ea = ev->ea;
+	p->run = o->arun;
+}
+
 void vs_obs_begin(struct vs_obs *o, uint32_t pid, const struct axp_ctx *ctx)
 {
 	o->ctx = ctx;
@@ -524,6 +582,10 @@ void vs_obs_begin(struct vs_obs *o, uint32_t pid, const struct axp_ctx *ctx)
 		memset(o->log_head, 0, sizeof(o->log_head));
 	if (o->gather & VS_GATHER_LOADLOAD)
 		vs_order_begin(o);
+	if ((o->gather & VS_GATHER_ADDRS) && !++o->arun) {
+		memset(o->aprev, 0, sizeof(o->aprev)); /* run numbers wrapped: forget them all */
+		o->arun = 1;
+	}
 }
 
 void vs_obs_insn(void *priv, const struct axp_event *ev)

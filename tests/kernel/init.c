@@ -531,7 +531,7 @@ static void m_bufalign(struct vs_config *c)
 }
 static void m_gather(struct vs_config *c)
 {
-	c->gather |= 1u << 7;
+	c->gather |= 1u << VS_GATHER_NR; /* no observer has this bit */
 }
 static void m_budget0(struct vs_config *c)
 {

@@ -47,7 +47,9 @@ static void test_vs_abi_config_rejects_bad_fields(void **state)
 	BAD(c.hash_buckets = 2, -EINVAL);
 	BAD(c.buf_bytes = VS_BUF_MIN - 8, -EINVAL);
 	BAD(c.buf_bytes = 4100, -EINVAL);
-	BAD(c.gather = 1u << 7, -EINVAL);
+	BAD(c.gather = 1u << 8, -EINVAL);
+	BAD((c.gather |= VS_GATHER_ADDRS, c.hot_entries = 24), -EINVAL);
+	BAD((c.gather |= VS_GATHER_ADDRS, c.hotlist_m = 2), -EINVAL);
 	BAD(c.gather = VS_GATHER_LOADLOAD, -EINVAL);
 	BAD(c.interp_events = 1u << VS_EV_DMISS, -EINVAL);
 	BAD(c.interp_den = 0, -EINVAL);
@@ -135,6 +137,7 @@ static void test_vs_abi_real_records_pass(void **state)
 	assert_true(seen[VS_REC_CONFLICT] > 0);
 	assert_true(seen[VS_REC_VCOUNT] > 0);
 	assert_true(seen[VS_REC_PROC] >= 12 + 1 + 2); /* args, the caller, v0 and f0 */
+	assert_true(seen[VS_REC_ADDR] >= 2 * 5); /* addresses and strides of 5 load pcs */
 	assert_int_equal(seen[VS_REC_STATS], 1);
 	recs_free(&r);
 }
@@ -174,6 +177,7 @@ static void test_vs_abi_damaged_records_rejected(void **state)
 	struct vs_rec_latency *l = (void *)b;
 	struct vs_rec_conflict *c = (void *)b;
 	struct vs_rec_proc *pr = (void *)b;
+	struct vs_rec_addr *ad = (void *)b;
 	int n;
 
 	(void)state;
@@ -245,6 +249,15 @@ static void test_vs_abi_damaged_records_rejected(void **state)
 	MUT(pr->pc |= 1);
 	MUT(pr->packed_len += 12);
 	MUT(pr->packed[30] ^= 1); /* checksum */
+
+	n = first_of(VS_REC_ADDR, o);
+	assert_int_equal(vs_abi_check_record(o, n, NULL), n);
+	MUT(ad->kind = 0);
+	MUT(ad->kind = 3);
+	MUT(ad->reserved[2] = 1);
+	MUT(ad->pc |= 2);
+	MUT(ad->packed_len += 12);
+	MUT(ad->packed[30] ^= 1); /* checksum */
 
 	n = first_of(VS_REC_STATS, o);
 	assert_int_equal(vs_abi_check_record(o, n, NULL), n);

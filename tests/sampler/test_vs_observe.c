@@ -641,11 +641,151 @@ static void test_vs_observe_only_selected_run(void **state)
 	fix_free(f);
 
 	f = fix_new(VS_GATHER_ALL, 64, 8192);
-	assert_int_equal(f->o.nrun, 5); /* vcount, values, latency, conflicts, proc */
+	assert_int_equal(f->o.nrun, 6); /* vcount, values, latency, conflicts, proc, addrs */
 	fix_free(f);
 	f = fix_new(0, 64, 8192);
 	assert_int_equal(f->o.nrun, 0);
 	fix_free(f);
+}
+
+/* The VS_REC_ADDR record (pc, kind) in f->r, unpacked into *hl; NULL when there is none. */
+static const struct vs_rec_addr *find_addr(struct fix *f, uint64_t pc, unsigned int kind,
+					   struct hotlist *hl)
+{
+	const struct vs_rec_hdr *p = NULL;
+
+	while ((p = recs_next(&f->r, p))) {
+		const struct vs_rec_addr *r = (const void *)p;
+
+		if (p->type != VS_REC_ADDR || r->pc != pc || r->kind != kind)
+			continue;
+		assert_true(hotlist_unpack(hl, r->packed, r->packed_len) > 0);
+		return r;
+	}
+	return NULL;
+}
+
+#define LD_INV 0x120003000ULL
+#define LD_STR 0x120003008ULL
+#define LD_NEG 0x120003010ULL
+
+/*
+ * 50 runs of 20 loop iterations: LD_INV always reads 0x2000, LD_STR walks 24-byte structs from a
+ * base that differs per run, LD_NEG walks downwards by 8; a store and an ALU instruction between
+ * (not loads: no address). Exact counts: every load has 1000 addresses and 950 strides (the
+ * first execution of each run has none).
+ */
+static void test_vs_observe_addrs_and_strides(void **state)
+{
+	struct fix *f = fix_new(VS_GATHER_ADDRS, 64, 16384);
+	struct hotlist_item top[2];
+	struct hotlist hl;
+	struct axp_event ev;
+	int run, i;
+
+	(void)state;
+	for (run = 0; run < 50; run++) {
+		vs_obs_begin(&f->o, 5, NULL);
+		for (i = 0; i < 20; i++) {
+			ev = ev_load(LD_INV, 0x2000, 8, 2, AXP_LVL_DCACHE);
+			feed(f, &ev);
+			ev = ev_load(LD_STR, 0x100000 + (uint64_t)run * 4096 + (uint64_t)i * 24, 8,
+				     2, AXP_LVL_DCACHE);
+			feed(f, &ev);
+			ev = ev_load(LD_NEG, 0x300000 - (uint64_t)i * 8, 4, 2, AXP_LVL_DCACHE);
+			feed(f, &ev);
+			ev = ev_store(LD_NEG + 4, 0x2000, 8);
+			feed(f, &ev);
+			ev = ev_alu(LD_NEG + 8, 3, 9);
+			feed(f, &ev);
+		}
+		vs_obs_end(&f->o);
+	}
+	fix_drain(f);
+	assert_non_null(find_addr(f, LD_INV, VS_ADDR_EA, &hl));
+	assert_int_equal(hl.n, 1000);
+	assert_int_equal(hotlist_top(&hl, top, 2), 1);
+	assert_int_equal(top[0].value, 0x2000);
+	assert_non_null(find_addr(f, LD_INV, VS_ADDR_STRIDE, &hl));
+	assert_int_equal(hl.n, 950);
+	assert_int_equal(hotlist_top(&hl, top, 1), 1);
+	assert_int_equal(top[0].value, 0);
+	assert_non_null(find_addr(f, LD_STR, VS_ADDR_STRIDE, &hl));
+	assert_int_equal(hl.n, 950);
+	assert_int_equal(hotlist_top(&hl, top, 2), 1);
+	assert_int_equal(top[0].value, 24);
+	assert_non_null(find_addr(f, LD_STR, VS_ADDR_EA, &hl));
+	assert_int_equal(hl.n, 1000);
+	assert_true(hotlist_top(&hl, top, 1) == 1 && top[0].share_ppm < 100000); /* spread */
+	assert_non_null(find_addr(f, LD_NEG, VS_ADDR_STRIDE, &hl));
+	assert_int_equal(hotlist_top(&hl, top, 2), 1);
+	assert_int_equal(top[0].value, (uint64_t)-8); /* two's complement */
+	/* The store and the ALU instruction have no address records. */
+	assert_null(find_addr(f, LD_NEG + 4, VS_ADDR_EA, &hl));
+	assert_null(find_addr(f, LD_NEG + 8, VS_ADDR_EA, &hl));
+	assert_int_equal(count_type(&f->r, VS_REC_ADDR), 6);
+	fix_free(f);
+}
+
+/*
+ * Strides never cross runs (a new run forgets the last addresses) and two loads sharing a way of
+ * the per-run memory (pcs 64 bytes apart: VS_ADDR_PREV = 16 words) give no false stride: their
+ * executions alternate, so neither ever finds its own last address and no stride is recorded.
+ */
+static void test_vs_observe_addrs_stride_bounds(void **state)
+{
+	struct fix *f = fix_new(VS_GATHER_ADDRS, 64, 16384);
+	struct hotlist hl;
+	struct axp_event ev;
+	int run, i;
+
+	(void)state;
+	for (run = 0; run < 30; run++) {
+		vs_obs_begin(&f->o, 5, NULL);
+		ev = ev_load(LD_INV, 0x5000 + (uint64_t)run * 8, 8, 2, AXP_LVL_DCACHE);
+		feed(f, &ev); /* once per run: never a stride */
+		for (i = 0; i < 10; i++) {
+			ev = ev_load(LD_STR, 0x8000 + (uint64_t)i * 16, 8, 2, AXP_LVL_DCACHE);
+			feed(f, &ev);
+			ev = ev_load(LD_STR + 4 * VS_ADDR_PREV, 0x9000, 8, 2, AXP_LVL_DCACHE);
+			feed(f, &ev);
+		}
+		vs_obs_end(&f->o);
+	}
+	fix_drain(f);
+	assert_non_null(find_addr(f, LD_INV, VS_ADDR_EA, &hl));
+	assert_int_equal(hl.n, 30);
+	assert_null(find_addr(f, LD_INV, VS_ADDR_STRIDE, &hl));
+	assert_null(find_addr(f, LD_STR, VS_ADDR_STRIDE, &hl));
+	assert_null(find_addr(f, LD_STR + 4 * VS_ADDR_PREV, VS_ADDR_STRIDE, &hl));
+	assert_non_null(find_addr(f, LD_STR + 4 * VS_ADDR_PREV, VS_ADDR_EA, &hl));
+	assert_int_equal(hl.n, 300);
+	fix_free(f);
+}
+
+/* Off unless selected: the values observer alone writes no address record and has no table. */
+static void test_vs_observe_addrs_off_by_default(void **state)
+{
+	struct fix *f = fix_new(VS_GATHER_VALUES, 64, 8192);
+	struct vs_config cfg;
+	struct axp_event ev;
+
+	(void)state;
+	assert_int_equal(f->o.tab[VS_TAB_ADDR].nslots, 0);
+	vs_obs_begin(&f->o, 5, NULL);
+	ev = ev_load(LD_INV, 0x2000, 8, 2, AXP_LVL_DCACHE);
+	feed(f, &ev);
+	feed(f, &ev);
+	vs_obs_end(&f->o);
+	fix_drain(f);
+	assert_int_equal(count_type(&f->r, VS_REC_ADDR), 0);
+	assert_int_equal(count_type(&f->r, VS_REC_HOTLIST), 1);
+	fix_free(f);
+	for (unsigned int m = 0; m < VS_MODE_NR; m++) {
+		assert_int_equal(vs_config_default(&cfg, m), 0);
+		assert_false(cfg.gather & VS_GATHER_ADDRS);
+		assert_int_equal(vs_obs_tab_size(&cfg, VS_TAB_ADDR), 0);
+	}
 }
 
 int main(void)
@@ -665,6 +805,9 @@ int main(void)
 		cmocka_unit_test(test_vs_observe_proc_args_callers_returns),
 		cmocka_unit_test(test_vs_observe_proc_selected_separately),
 		cmocka_unit_test(test_vs_observe_only_selected_run),
+		cmocka_unit_test(test_vs_observe_addrs_and_strides),
+		cmocka_unit_test(test_vs_observe_addrs_stride_bounds),
+		cmocka_unit_test(test_vs_observe_addrs_off_by_default),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

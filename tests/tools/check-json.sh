@@ -7,7 +7,7 @@
 # is recorded too: report, annotate, topstalls, dis and axprofd (a database path with the byte)
 # must still write valid JSON (the byte becomes U+FFFD).
 . "$(dirname "$0")/lib.sh"
-need "$axprof" "$bin/axprofd" "$bin/vprof" "$bin/vreplay" "$bin/axeval" "$wl/semiinv" "$wl/storeload" "$wl/copy" "$wl/forkwork" "$wl/hotspots" "$wl/callargs"
+need "$axprof" "$bin/axprofd" "$bin/vprof" "$bin/vreplay" "$bin/axeval" "$wl/semiinv" "$wl/storeload" "$wl/copy" "$wl/forkwork" "$wl/hotspots" "$wl/callargs" "$wl/addrwalk"
 command -v python3 >/dev/null || { echo "check-json: python3 needed"; exit 1; }
 doc=$top/docs/axprof-json.7
 out=$tmp/out
@@ -64,6 +64,10 @@ $rec -q -d "$tmp/ca" --mode vprof --period 2000-2200 --share 1/1 --budget 32 \
 	--observe args,callers -- "$wl/callargs" 20000 >/dev/null
 j vprof-args.json vprof "$bin/vprof" -d "$tmp/ca" --args --fp --json
 j vprof-callers.json vprof "$bin/vprof" -d "$tmp/ca" --callers --json
+$rec -q -d "$tmp/aw" --mode vprof --period 2000-2200 --share 1/1 --budget 64 \
+	--observe +addrs -- "$wl/addrwalk" 20000 >/dev/null
+j vprof-addresses.json vprof "$bin/vprof" -d "$tmp/aw" --addresses --json
+j vprof-aw.json vprof "$bin/vprof" -d "$tmp/aw" --json
 j vreplay.json vreplay "$bin/vreplay" -d "$tmp/vr" --json
 # vreplay with its replay counts from ProfileMe (same program, same database, --cpu ev6)
 $rec -q -d "$tmp/vrp" --mode vreplay --period 20000-22000 --share 1/4 -- "$wl/storeload" >/dev/null

@@ -51,3 +51,5 @@ CHECK_STEPS += tests/tools/check-limits.sh
 CHECK_STEPS += tests/tools/check-symbols.sh
 # vprof --args/--callers on callargs' planted arguments and callers, against --proc-truth.
 CHECK_STEPS += tests/tools/check-planted-args.sh
+# vprof --addresses on addrwalk's planted invariant and strided loads, against --addr-truth.
+CHECK_STEPS += tests/tools/check-planted-addrs.sh

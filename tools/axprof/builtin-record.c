@@ -63,6 +63,7 @@ struct rec_opts {
 	const char *truth; /* machine ground truth */
 	const char *value_truth; /* exact value histograms */
 	const char *proc_truth; /* exact argument, return and caller histograms */
+	const char *addr_truth; /* exact per-load address and stride histograms */
 	const char *save; /* hosted: a copy of the drained record stream */
 	const char *sysroot;
 	const char *confine; /* hosted: --confine DIR (implies --hosted) */
@@ -122,6 +123,8 @@ static void usage(FILE *f)
 		"  --value-truth FILE    hosted: write exact per-pc value histograms of PROG's own code\n"
 		"  --proc-truth FILE     hosted: write exact argument, return and caller histograms of\n"
 		"                        the calls and rets in PROG's own code\n"
+		"  --addr-truth FILE     hosted: write exact address and stride histograms of the\n"
+		"                        loads in PROG's own code\n"
 		"  --save-records FILE   hosted: also write the drained driver records to FILE and the\n"
 		"                        image-map events to FILE.maps (axprofd --device FILE --maps\n"
 		"                        FILE.maps replays them)\n"
@@ -231,6 +234,7 @@ enum {
 	O_JSON,
 	O_CPUS,
 	O_HELP,
+	O_ATRUTH,
 };
 
 /* The record-only options; the sampling options are daemon/dmn_opts.h's, shared with axprofd. */
@@ -269,6 +273,9 @@ static int record_opt(struct rec_opts *o, int c, const char *arg)
 		return 0;
 	case O_PTRUTH:
 		o->proc_truth = arg;
+		return 0;
+	case O_ATRUTH:
+		o->addr_truth = arg;
 		return 0;
 	case O_SAVE:
 		o->save = arg;
@@ -318,6 +325,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ "truth", required_argument, NULL, O_TRUTH },
 		{ "value-truth", required_argument, NULL, O_VTRUTH },
 		{ "proc-truth", required_argument, NULL, O_PTRUTH },
+		{ "addr-truth", required_argument, NULL, O_ATRUTH },
 		{ "save-records", required_argument, NULL, O_SAVE },
 		{ "sysroot", required_argument, NULL, O_SYSROOT },
 		{ "confine", required_argument, NULL, O_CONFINE },
@@ -450,6 +458,8 @@ static void json_summary(const struct rec *r, const struct summary *sm, const st
 	ax_json_u64(&j, "records", data_records(ds));
 	if (r->o.cfg.gather & (VS_GATHER_ARGS | VS_GATHER_CALLERS))
 		ax_json_u64(&j, "proc_records", ds->records[VS_REC_PROC]);
+	if (r->o.cfg.gather & VS_GATHER_ADDRS)
+		ax_json_u64(&j, "addr_records", ds->records[VS_REC_ADDR]);
 	if (r->o.cfg.mode == VS_MODE_PROFILEME)
 		ax_json_u64(&j, "profileme_records", ds->records[VS_REC_PROFILEME]);
 	ax_json_u64(&j, "damaged", ds->damaged);
@@ -754,11 +764,12 @@ static int hosted_sampler(struct rec *r)
 	so.tick_priv = r;
 	so.on_fork = on_fork;
 	so.fork_priv = r;
-	if ((r->o.value_truth || r->o.proc_truth) && r->text_lo < r->text_hi) {
+	if ((r->o.value_truth || r->o.proc_truth || r->o.addr_truth) && r->text_lo < r->text_hi) {
 		so.truth_lo = r->text_lo;
 		so.truth_hi = r->text_hi;
 		so.truth = (r->o.value_truth ? MACH_TRUTH_VALUES : 0) |
-			   (r->o.proc_truth ? MACH_TRUTH_PROCS : 0);
+			   (r->o.proc_truth ? MACH_TRUTH_PROCS : 0) |
+			   (r->o.addr_truth ? MACH_TRUTH_ADDRS : 0);
 	}
 	ret = mach_sampler_new(&r->s, r->m, &so);
 	if (ret == -EOPNOTSUPP && (so.cfg.events & (1u << VS_EV_REPLAYS))) {
@@ -800,6 +811,14 @@ static void hosted_truth(struct rec *r)
 		ret = mach_truth_write(r->m, r->o.truth);
 		if (ret) {
 			fprintf(stderr, "axprof record: cannot write %s: %s\n", r->o.truth,
+				strerror(-ret));
+			r->store_err = ret;
+		}
+	}
+	if (r->o.addr_truth) {
+		ret = mach_sampler_addr_truth_write(r->s, r->o.addr_truth);
+		if (ret) {
+			fprintf(stderr, "axprof record: cannot write %s: %s\n", r->o.addr_truth,
 				strerror(-ret));
 			r->store_err = ret;
 		}
@@ -1166,10 +1185,11 @@ int cmd_record(int argc, char **argv)
 	kernel = !r.o.hosted && !stat(r.o.device, &st) && S_ISCHR(st.st_mode);
 	if (!kernel)
 		hosted_defaults(&r.o);
-	if (kernel && (r.o.truth || r.o.value_truth || r.o.proc_truth || r.o.save)) {
+	if (kernel &&
+	    (r.o.truth || r.o.value_truth || r.o.proc_truth || r.o.addr_truth || r.o.save)) {
 		fprintf(stderr,
-			"axprof record: --truth, --value-truth, --proc-truth and --save-records need the "
-			"hosted machine (--hosted)\n");
+			"axprof record: --truth, --value-truth, --proc-truth, --addr-truth and "
+			"--save-records need the hosted machine (--hosted)\n");
 		return 2;
 	}
 	if (r.o.cfg.mode == VS_MODE_PROFILEME) {

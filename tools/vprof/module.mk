@@ -3,7 +3,7 @@ MODULES += vprof
 vprof_DIR := tools/vprof
 vprof_DEPS := toolslib
 TOOLS += vprof
-vprof_SRCS := tools/vprof/vprof.c tools/vprof/vprof_args.c tools/vprof/vp_class.c
+vprof_SRCS := tools/vprof/vprof.c tools/vprof/vprof_args.c tools/vprof/vprof_addrs.c tools/vprof/vp_class.c
 
 # `make demo`: from a fresh clone, dependencies, the build and the workloads, then semiinv and
 # storeload recorded on the hosted machine into $(BUILD)/demo-db and the reports printed, then

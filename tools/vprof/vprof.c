@@ -63,6 +63,8 @@ struct vp {
 	unsigned int nvalues;
 	unsigned int event; /* samples column */
 	bool latency;
+	bool addresses; /* --addresses: prefetch candidates (vprof_addrs.c) */
+	bool has_addrs; /* some selected image has addrs.prof records */
 	bool all_classes; /* --all: invariants by construction too, labelled */
 	struct vp_args_opts args; /* --args, --callers */
 	bool args_mode;
@@ -85,7 +87,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: vprof [-d DIR] [--epoch N] [--image I] [--proc P] [--min-share X] [--latency]\n"
 		"             [--values K] [-n N] [--percent-limit P] [--min-samples N] [--json]\n"
-		"       vprof --args|--callers [--proc P] [--fp] [--invariant X] [--min-n N] ...\n\n"
+		"       vprof --args|--callers [--proc P] [--fp] [--invariant X] [--min-n N] ...\n"
+		"       vprof --addresses [--proc P] [--min-share X] [--min-n N] ...\n\n"
 		"Value profiles recorded by `axprof record --mode vprof`: for each instruction of the\n"
 		"profiled procedures, its samples, its text, and the most frequent values of its\n"
 		"destination register with their estimated shares (Gibbons-Matias hotlists) and\n"
@@ -102,6 +105,11 @@ static void usage(FILE *f)
 		"  --min-n N        ... observed at least N times (default 10; --args, --callers:\n"
 		"                   procedures with at least N interpreted entries)\n"
 		"  --latency        load latencies (D/S/B/M shares) instead of values\n"
+		"  --addresses      prefetch candidates (record with --observe +addrs): loads whose\n"
+		"                   address is invariant (top address share >= X) or strided (top\n"
+		"                   nonzero stride share >= X), with their D-cache share and a\n"
+		"                   suggestion, by potential (also --prefetch; the summary lists\n"
+		"                   them too)\n"
 		"  --all            the summary lists invariants by construction too (constants,\n"
 		"                   literal loads, return addresses, loop-control compares),\n"
 		"                   each labelled with its class (default: data invariants only)\n"
@@ -529,6 +537,20 @@ static const char *suggestion(const struct semi *ss, const char *proc, char *buf
 	return buf;
 }
 
+/* The prefetch candidates (vprof_addrs.c): text, or the "prefetch" key of the open document. */
+static int prefetch(struct vp *vp, const struct tl_view_image **sel, size_t nsel, bool json)
+{
+	struct vp_addr_opts o = {
+		.proc = vp->proc,
+		.min_share = vp->min_share,
+		.min_n = vp->min_n,
+		.event = vp->event,
+		.all = vp->all_classes,
+	};
+
+	return vp_addrs_report(&o, sel, nsel, json ? &vp->j : NULL);
+}
+
 static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 {
 	struct vp_class vc = { 0 };
@@ -620,6 +642,11 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 			ax_json_num(j, "potential", ss[i].potential, 6);
 			ax_json_obj_close(j);
 		}
+		ax_json_arr_close(j);
+		if (vp->has_addrs && prefetch(vp, sel, nsel, true)) {
+			free(ss);
+			return -ENOMEM;
+		}
 		ax_json_doc_close(j);
 		free(ss);
 		return 0;
@@ -668,6 +695,10 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 		       " addresses, loop-control compares; --all lists them)\n",
 		       hidden);
 	free(ss);
+	if (vp->has_addrs) {
+		printf("\n");
+		return prefetch(vp, sel, nsel, false);
+	}
 	return 0;
 }
 
@@ -700,6 +731,37 @@ static int run_args(struct vp *vp, const struct tl_view_image **sel, size_t n)
 	return ret;
 }
 
+/* --addresses: the prefetch candidates of the selected images with addrs records. */
+static int run_addresses(struct vp *vp, const struct tl_view_image **sel, size_t n)
+{
+	int ret;
+
+	if (vp->ro.json) {
+		ax_json_doc_open(&vp->j, stdout, "vprof");
+		ax_json_str(&vp->j, "database", pdb_dir(vp->v.db));
+		ax_json_u64(&vp->j, "epoch", vp->v.epoch);
+		tl_view_json_skipped(&vp->j, &vp->v);
+		ax_json_str(&vp->j, "mode", "addresses");
+		ax_json_num(&vp->j, "min_share", vp->min_share, 6);
+		ax_json_u64(&vp->j, "min_n", vp->min_n);
+		ax_json_arr_open(&vp->j, "images"); /* the images with address profiles */
+		for (size_t i = 0; i < n; i++) {
+			ax_json_obj_open(&vp->j, NULL);
+			ax_json_str(&vp->j, "image", sel[i]->name);
+			ax_json_str(&vp->j, "key", sel[i]->img.key);
+			ax_json_obj_close(&vp->j);
+		}
+		ax_json_arr_close(&vp->j);
+	} else {
+		printf("vprof: database %s, epoch %u\n\n", pdb_dir(vp->v.db), vp->v.epoch);
+	}
+	ret = prefetch(vp, sel, n, vp->ro.json);
+	if (!ret && vp->ro.json)
+		ax_json_doc_close(&vp->j);
+	free(sel);
+	return ret;
+}
+
 static int run(struct vp *vp)
 {
 	const struct tl_view_image **sel;
@@ -720,7 +782,8 @@ static int run(struct vp *vp)
 		const struct pdb_prof *p = sel[i]->prof;
 		struct pdb_value *pv;
 		struct pdb_lat *pl;
-		size_t nv = 0, nl = 0;
+		struct pdb_addr *pa;
+		size_t nv = 0, nl = 0, na = 0;
 
 		if (!p)
 			continue;
@@ -728,11 +791,19 @@ static int run(struct vp *vp)
 			free(pv);
 		if (!pdb_prof_latencies(p, &pl, &nl))
 			free(pl);
-		if ((vp->latency ? nl : nv) || (vp->ro.image && *vp->ro.image))
+		if (!pdb_prof_addrs(p, &pa, &na))
+			free(pa);
+		vp->has_addrs |= na > 0;
+		if ((vp->latency   ? nl :
+		     vp->addresses ? na :
+				     nv + na) ||
+		    (vp->ro.image && *vp->ro.image))
 			sel[k++] = sel[i];
 	}
 	if (vp->args_mode)
 		return run_args(vp, sel, n);
+	if (vp->addresses)
+		return run_addresses(vp, sel, k);
 	if (vp->ro.json) {
 		ax_json_doc_open(&vp->j, stdout, "vprof");
 		ax_json_str(&vp->j, "database", pdb_dir(vp->v.db));
@@ -771,6 +842,8 @@ int main(int argc, char **argv)
 		{ "min-share", required_argument, NULL, 'm' },
 		{ "min-n", required_argument, NULL, 'N' },
 		{ "latency", no_argument, NULL, 'l' },
+		{ "addresses", no_argument, NULL, 'R' },
+		{ "prefetch", no_argument, NULL, 'R' },
 		{ "values", required_argument, NULL, 'k' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "args", no_argument, NULL, 'A' },
@@ -811,6 +884,9 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			vp.latency = true;
+			break;
+		case 'R':
+			vp.addresses = true;
 			break;
 		case 'a':
 			vp.all_classes = true;
@@ -868,6 +944,13 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc) {
 		fprintf(stderr, "vprof: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (vp.addresses && (vp.args_mode || vp.latency)) {
+		fprintf(stderr, "vprof: --addresses and --%s are two views: one at a time\n",
+			vp.latency	? "latency" :
+			vp.args.callers ? "callers" :
+					  "args");
 		return 2;
 	}
 	if (vp.args_mode && vp.latency) {

@@ -20,4 +20,19 @@ struct vp_args_opts {
 int vp_args_report(const struct vp_args_opts *o, const struct tl_view *v, const struct tl_ropts *ro,
 		   const struct tl_view_image **sel, size_t n, struct ax_json *j);
 
+struct vp_addr_opts {
+	const char *proc; /* --proc: only loads of this procedure */
+	double min_share; /* --min-share: the top address's or stride's share for a candidate */
+	uint64_t min_n; /* --min-n: loads with fewer observed addresses left out */
+	unsigned int event; /* the samples column */
+	bool all; /* --all: literal loads (GOT, read-only data) too */
+};
+
+/*
+ * vprof --addresses over the images sel[0..n): the prefetch candidates (vprof_addrs.c), as text,
+ * or into j's open object as the "prefetch" array when j is not NULL. 0 or -ENOMEM.
+ */
+int vp_addrs_report(const struct vp_addr_opts *o, const struct tl_view_image **sel, size_t n,
+		    struct ax_json *j);
+
 #endif /* VPROF_H */
