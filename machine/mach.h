@@ -79,6 +79,10 @@ struct mach_opts {
 	 * invalidate another's cached line (coherence is issue 17 item 4). At most MACH_MAX_CPUS. */
 	unsigned int cpus;
 	bool trace_syscalls; /* print each system call to stderr (like qemu -strace) */
+	/* The pid table of the run this process belongs to, inherited over the execve of an
+	 * Alpha program (`axprof run --pid-table FD`, mach_vpid.c); 0: a new run, whose first
+	 * process is pid 1000. */
+	int pid_table_fd;
 	/* Host signals the embedder handles itself (bit h - 1 for host signal h): the program's
 	 * sigaction() never changes their host disposition, so they never reach the program from
 	 * outside (axprof record keeps SIGINT, SIGTERM and SIGHUP to stop with mach_interrupt()). */
