@@ -206,6 +206,7 @@ struct mach {
  */
 #define MACH_VPID_FIRST 1000
 #define MACH_VPID_SLOTS 4095 /* live processes of a run */
+#define MACH_VPID_PARENT 999 /* the first process's parent, outside the run */
 /* A new run's table (inherit_fd 0) or an execve'd program's (--pid-table FD): sets m->pid. */
 int mach_vpid_init(struct mach *m, int inherit_fd);
 void mach_vpid_exit(struct mach *m);
@@ -218,6 +219,8 @@ void mach_vpid_free(struct mach *m, int32_t vpid);
 pid_t mach_vpid_to_host(struct mach *m, int32_t vpid);
 /* The virtual pid of a host process of the run, or 0 (outside the run). */
 int32_t mach_vpid_of_host(struct mach *m, pid_t host);
+/* getppid(): the parent's virtual pid, MACH_VPID_PARENT or 1 (reparented). */
+int32_t mach_vpid_ppid(struct mach *m);
 /* wait4's pid argument for the host: -1 and 0 as they are, a pid or -pgid of the run's
  * mapped, else -ECHILD. */
 int64_t mach_vpid_wait_arg(struct mach *m, int64_t pid);
@@ -297,6 +300,7 @@ void mach_ev_mremap(struct mach *m, uint64_t old, uint64_t old_len, uint64_t new
 		    uint64_t new_len);
 void mach_ev_fork(struct mach *m, int32_t parent);
 void mach_ev_exit(struct mach *m);
+void mach_ev_leave(struct mach *m);
 void mach_files_free(struct mach_files *f);
 
 /* A file mapping as the event table knows it (path: its host path, owned by the table). */

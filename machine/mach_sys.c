@@ -170,15 +170,15 @@ static int64_t sys_exit_group(struct mach *m, const uint64_t *a)
 static int64_t sys_getxpid(struct mach *m, const uint64_t *a)
 {
 	(void)a;
-	m->ctx.r[20] = (uint64_t)mach_vpid_of_host(m, getppid());
+	m->ctx.r[20] = (uint64_t)mach_vpid_ppid(m);
 	return m->pid;
 }
 
-/* The parent's virtual pid: 0 when it is outside the run (mach_vpid.c), as in a namespace. */
+/* The parent's virtual pid (mach_vpid.c). */
 static int64_t sys_getppid(struct mach *m, const uint64_t *a)
 {
 	(void)a;
-	return mach_vpid_of_host(m, getppid());
+	return mach_vpid_ppid(m);
 }
 
 static int64_t sys_getxuid(struct mach *m, const uint64_t *a)

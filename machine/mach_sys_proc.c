@@ -22,7 +22,9 @@
  * (CLONE_VM without CLONE_VFORK) are not supported: ENOSYS.
  *
  * execve of an Alpha ELF program re-executes axprof (`axprof run --sysroot S --argv0 A -- P
- * ARGS`); any other file (a host program, a script) is executed by the host directly.
+ * ARGS`, or the command mach_opts.exec_cmd names: `axprof record ...` profiles the new
+ * program too) in the same host process, which keeps its pid; any other file (a host program,
+ * a script) is executed by the host directly. The leave event comes first either way.
  */
 
 #define A_CLONE_VM 0x00000100u
@@ -259,7 +261,9 @@ static int64_t sys_execve(struct mach *m, const uint64_t *a)
 	char buf[PATH_MAX], self[PATH_MAX], tabfd[16];
 	char **argv = NULL, **envp = NULL, **nv;
 	const char *path;
-	size_t argc = 0, k = 0;
+	static char *const run_cmd[] = { (char *)"run", NULL };
+	char *const *cmd = m->opts.exec_cmd ? m->opts.exec_cmd : run_cmd;
+	size_t argc = 0, k = 0, ncmd = 0;
 	ssize_t n;
 	char host[PATH_MAX];
 	int ret = sys_path(m, AT_FDCWD, a[0], MACH_CF_FOLLOW, buf, sizeof(buf), &path);
@@ -284,13 +288,16 @@ static int64_t sys_execve(struct mach *m, const uint64_t *a)
 	if (ret)
 		goto out;
 	if (!is_alpha_elf(path)) {
+		mach_ev_leave(m);
 		execve(path, argv, envp);
 		ret = -errno;
 		goto out;
 	}
 	while (argv[argc])
 		argc++;
-	nv = calloc(argc + 16, sizeof(*nv));
+	while (cmd[ncmd])
+		ncmd++;
+	nv = calloc(argc + ncmd + 16, sizeof(*nv));
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (!nv || n <= 0) {
 		free(nv);
@@ -299,7 +306,8 @@ static int64_t sys_execve(struct mach *m, const uint64_t *a)
 	}
 	self[n] = 0;
 	nv[k++] = (char *)"axprof";
-	nv[k++] = (char *)"run";
+	for (size_t i = 0; i < ncmd; i++)
+		nv[k++] = cmd[i];
 	nv[k++] = (char *)"--sysroot";
 	nv[k++] = m->sysroot[0] ? m->sysroot : (char *)"/";
 	if (m->confine.on) {
@@ -326,6 +334,7 @@ static int64_t sys_execve(struct mach *m, const uint64_t *a)
 		nv[k++] = argv[i];
 	nv[k] = NULL;
 	fflush(m->err);
+	mach_ev_leave(m);
 	if (m->confine.on) {
 		int here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 

@@ -17,9 +17,12 @@
  * - The first process of a run is MACH_VPID_FIRST (1000, our choice [U]: above the numbers a
  *   reader takes for special, like Linux's 1 for init); each fork/vfork/clone of a process
  *   gives the next number of the run, as Linux gives the next free pid.
- * - A pid outside the run (the host parent of the first process, a host process group or
- *   session) reads as 0, as Linux's pid_vnr() gives for a pid outside the caller's namespace;
- *   kill() and wait4() of a pid that is not one of the run's fail with ESRCH / ECHILD.
+ * - The first process's parent (the shell or recorder outside the run) is MACH_VPID_PARENT
+ *   (999 [U]: getppid() > 0, as programs under qemu-alpha see); a process whose parent died
+ *   has parent 1, the init it is reparented to. Any other pid outside the run (a host process
+ *   group or session) reads as 0, as Linux's pid_vnr() gives for a pid outside the caller's
+ *   namespace; kill() and wait4() of a pid that is not one of the run's fail with ESRCH /
+ *   ECHILD.
  * - Threads keep their ids (mach_thread.c: the first thread's is the pid).
  *
  * Every host process of the run maps one table (a memfd, MAP_SHARED: inherited over fork and,
@@ -44,6 +47,7 @@ struct vpid_slot {
 struct mach_vpids {
 	uint32_t magic;
 	int32_t next; /* the next process's number */
+	int32_t parent; /* the host pid of the first process's parent */
 	struct vpid_slot slot[MACH_VPID_SLOTS];
 };
 
@@ -144,6 +148,7 @@ int mach_vpid_init(struct mach *m, int inherit_fd)
 	}
 	m->vpids->magic = VPID_MAGIC;
 	m->vpids->next = MACH_VPID_FIRST + 1;
+	m->vpids->parent = getppid();
 	s = claim(m->vpids, MACH_VPID_FIRST);
 	store(&s->host, getpid());
 	m->pid = MACH_VPID_FIRST;
@@ -244,4 +249,14 @@ int mach_vpid_kill_all(struct mach *m, int host_sig)
 			any = true;
 	}
 	return any ? 0 : -ESRCH;
+}
+
+int32_t mach_vpid_ppid(struct mach *m)
+{
+	pid_t h = getppid();
+	int32_t v = mach_vpid_of_host(m, h);
+
+	if (v)
+		return v;
+	return m->vpids && h == m->vpids->parent ? MACH_VPID_PARENT : 1;
 }
