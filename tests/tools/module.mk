@@ -49,3 +49,6 @@ CHECK_STEPS += tests/tools/check-limits.sh
 CHECK_STEPS += tests/tools/check-symbols.sh
 # vprof --args/--callers on callargs' planted arguments and callers, against --proc-truth.
 CHECK_STEPS += tests/tools/check-planted-args.sh
+# Processes under record: virtual pids, execve'd programs under their own image, every process
+# counted, reproducible without a pid namespace (issue 17).
+CHECK_STEPS += tests/tools/check-procs.sh
