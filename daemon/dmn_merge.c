@@ -111,6 +111,8 @@ static void do_sample(struct dmn *d, const struct vs_rec_sample *r)
 		const struct vs_period *pr = &d->period[r->event];
 
 		merged(d, pdb_prof_add_sample(im->prof, ev, off, r->count));
+		/* per process too (tasks.prof; issue 17: report --pid) */
+		merged(d, pdb_prof_add_task(im->prof, r->pid, off, ev, r->count));
 		if (pr->lo)
 			merged(d, pdb_prof_add_period(im->prof, ev, r->count, pr->lo, pr->hi));
 	} else {

@@ -139,11 +139,19 @@ enum pdb_table {
 	PDB_T_UNKNOWN,
 	PDB_T_PROFILEME, /* after UNKNOWN: manifest bits are table ids (pdb.h MANIFEST) */
 	PDB_T_PROCS,
+	/* 39-41: other tables of this format version (other branches); empty and nameless here */
+	PDB_T_RESV39,
+	PDB_T_RESV40,
+	PDB_T_RESV41,
+	PDB_T_TASKS, /* 42 */
 	PDB_T_NR,
 };
 #define PDB_T_BIT(t) (1ull << (t))
-#define PDB_T_IMAGE_MASK \
-	((PDB_T_BIT(PDB_T_NR) - 1) & ~PDB_T_BIT(PDB_T_UNKNOWN)) /* every table but unknown */
+#define PDB_T_RESV_MASK \
+	(PDB_T_BIT(PDB_T_RESV39) | PDB_T_BIT(PDB_T_RESV40) | PDB_T_BIT(PDB_T_RESV41))
+#define PDB_T_IMAGE_MASK                                         \
+	((PDB_T_BIT(PDB_T_NR) - 1) & ~PDB_T_BIT(PDB_T_UNKNOWN) & \
+	 ~PDB_T_RESV_MASK) /* every table but unknown (and the reserved ones) */
 
 /* Map entries. The key is the first ksize bytes. */
 struct pdb_e_count { /* samples of one event, vcount */

@@ -128,6 +128,10 @@ static const char *const table_names[] = {
 	[PDB_T_UNKNOWN - PDB_EV_MAX] = "unknown.prof",
 	[PDB_T_PROFILEME - PDB_EV_MAX] = "profileme.prof",
 	[PDB_T_PROCS - PDB_EV_MAX] = "procs.prof",
+	[PDB_T_RESV39 - PDB_EV_MAX] = "",
+	[PDB_T_RESV40 - PDB_EV_MAX] = "",
+	[PDB_T_RESV41 - PDB_EV_MAX] = "",
+	[PDB_T_TASKS - PDB_EV_MAX] = "tasks.prof",
 };
 
 const char *pdb_table_file(unsigned int t, char *buf)
@@ -149,7 +153,7 @@ int pdb_table_of_file(const char *name)
 	int e;
 
 	for (t = PDB_EV_MAX; t < PDB_T_NR; t++)
-		if (!strcmp(name, table_names[t - PDB_EV_MAX]))
+		if (*name && !strcmp(name, table_names[t - PDB_EV_MAX]))
 			return (int)t;
 	if (len < 6 || len - 5 >= sizeof(ev) || strcmp(name + len - 5, ".prof"))
 		return -1;
@@ -179,6 +183,8 @@ unsigned int pdb_table_type(unsigned int t, unsigned int *event)
 		return PDB_FT_PROFILEME;
 	case PDB_T_PROCS:
 		return PDB_FT_PROCS;
+	case PDB_T_TASKS:
+		return PDB_FT_TASKS;
 	default:
 		return PDB_FT_UNKNOWN;
 	}

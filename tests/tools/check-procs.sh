@@ -8,6 +8,8 @@
 #      status pass through; the summary counts 3 processes; the samples of each process land on
 #      its own loop in its own image (ew_work in execworker, fe_child and fe_parent in forkexec),
 #      each with a share of 20-45% (the three loops do the same number of iterations).
+#      report --tasks lists pids 1000-1002 whose samples add up to the total, and report --pid P
+#      --procedures shows only P's loop (tasks.prof); a pid with no samples: exit 1 and a message.
 #   3. Two recordings of the same seed give identical databases (but for DIR/id) without a pid
 #      namespace: the pids in the records are the virtual ones.
 #   4. Bad input: run --pid-table and record --exec-totals refuse a bad descriptor (exit 2).
@@ -55,6 +57,44 @@ for key in [("ew_work", "execworker"), ("fe_child", "forkexec"), ("fe_parent", "
     if not 0.20 * total <= n <= 0.45 * total:
         sys.exit(print(key, n, "of", total, rows) or 1)
 PY
+
+# 2b. report --tasks / --pid (tasks.prof): each process's samples apart, summing to the total
+"$axprof" report -d "$tmp/db1" --tasks --json >"$tmp/tasks.json" 2>&1
+for p in 1000 1001 1002; do
+	"$axprof" report -d "$tmp/db1" --pid $p --procedures --json >"$tmp/pid$p.json" 2>&1
+done
+python3 - "$tmp/sum1.json" "$tmp/tasks.json" "$tmp/pid1000.json" "$tmp/pid1001.json" "$tmp/pid1002.json" <<'PY' && ok "report --tasks: pids 1000-1002 sum to the total; --pid puts fe_parent, ew_work (execworker), fe_child each in its own process (>= 85% of its samples)" || bad "report --tasks/--pid" "see above"
+import json, sys
+s = json.load(open(sys.argv[1]))
+t = json.load(open(sys.argv[2]))
+pids = {r["pid"]: r["samples_by_event"]["cycles"] for r in t["tasks"]}
+if sorted(pids) != [1000, 1001, 1002] or sum(pids.values()) != s["samples"]:
+    sys.exit(print("tasks", pids, "summary", s["samples"]) or 1)
+want = {1000: ("fe_parent", "forkexec"), 1001: ("ew_work", "execworker"), 1002: ("fe_child", "forkexec")}
+for i, pid in enumerate([1000, 1001, 1002]):
+    d = json.load(open(sys.argv[3 + i]))
+    tot = d["totals"]["cycles"]
+    rows = {(r["procedure"], r["image"].rsplit("/", 1)[-1]): r["samples_by_event"]["cycles"] for r in d["procedures"]}
+    if d["pid"] != pid or tot != pids[pid] or sum(rows.values()) != tot:
+        sys.exit(print(pid, "totals", tot, pids[pid], sum(rows.values())) or 1)
+    if rows.get(want[pid], 0) < 0.85 * tot:
+        sys.exit(print(pid, rows) or 1)
+    for other in want.values():
+        if other != want[pid] and rows.get(other, 0):
+            sys.exit(print(pid, "has", other, rows) or 1)
+PY
+"$axprof" report -d "$tmp/db1" --pid 4242 >/dev/null 2>"$tmp/e0"
+r0=$?
+if [ $r0 = 1 ] && grep -q 'no samples of pid 4242 in epoch 1' "$tmp/e0"; then
+	ok "report --pid of no such process: exit 1, 'no samples of pid 4242 in epoch 1 ...'"
+else
+	bad "report --pid 4242" "exit $r0: $(cat "$tmp/e0")"
+fi
+"$axprof" report -d "$tmp/db1" --pid x >/dev/null 2>"$tmp/e0"
+r0=$?
+"$axprof" report -d "$tmp/db1" --pid 1000 --tasks >/dev/null 2>>"$tmp/e0"
+r1=$?
+[ $r0 = 2 ] && [ $r1 = 2 ] && ok "report --pid x, --pid with --tasks: exit 2" || bad "report bad --pid" "$(cat "$tmp/e0")"
 
 # 3. reproducible without a pid namespace
 if diff -r -x id "$tmp/db1" "$tmp/db2" >"$tmp/diff" 2>&1; then
