@@ -106,6 +106,39 @@ static void merged(struct dmn *d, int ret)
 		d->st.merge_errors++;
 }
 
+/* The image's samples so far were all sole_pid's: make its tasks.prof rows from them. */
+static int tasks_of_sole(struct dmn_image *im)
+{
+	int ret = 0;
+
+	for (unsigned int e = 0; e < PDB_EV_MAX && !ret; e++) {
+		struct pdb_count *cs = NULL;
+		size_t n = 0;
+
+		ret = pdb_prof_samples(im->prof, e, &cs, &n);
+		for (size_t i = 0; !ret && i < n; i++)
+			ret = pdb_prof_add_task(im->prof, im->sole_pid, cs[i].offset, e,
+						cs[i].count);
+		free(cs);
+	}
+	im->pids = 2;
+	return ret;
+}
+
+/* Per process too (tasks.prof; issue 17: report --pid), deferred while one pid has them all. */
+static void task_sample(struct dmn *d, struct dmn_image *im, const struct vs_rec_sample *r,
+			unsigned int ev, uint64_t off)
+{
+	if (im->pids == 0) {
+		im->pids = 1;
+		im->sole_pid = r->pid;
+	} else if (im->pids == 1 && r->pid != im->sole_pid) {
+		merged(d, tasks_of_sole(im));
+	}
+	if (im->pids == 2)
+		merged(d, pdb_prof_add_task(im->prof, r->pid, off, ev, r->count));
+}
+
 static void do_sample(struct dmn *d, const struct vs_rec_sample *r)
 {
 	unsigned int ev = dmn_pdb_event(r->event);
@@ -124,6 +157,7 @@ static void do_sample(struct dmn *d, const struct vs_rec_sample *r)
 	if (im) {
 		const struct vs_period *pr = &d->period[r->event];
 
+		task_sample(d, im, r, ev, off);
 		merged(d, pdb_prof_add_sample(im->prof, ev, off, r->count));
 		if (pr->lo)
 			merged(d, pdb_prof_add_period(im->prof, ev, r->count, pr->lo, pr->hi));
@@ -326,7 +360,9 @@ static int stage_all(struct dmn *d, uint32_t epoch)
 
 		if (pdb_prof_is_empty(im->prof))
 			continue;
-		if (im->indexed_epoch != epoch)
+		if (im->pids == 1)
+			ret = tasks_of_sole(im);
+		if (!ret && im->indexed_epoch != epoch)
 			ret = pdb_image_add(d->db, epoch, &im->desc);
 		if (!ret)
 			ret = pdb_merge_store(d->db, epoch, im->desc.key, im->prof);
@@ -384,6 +420,7 @@ int dmn_flush(struct dmn *d)
 			continue;
 		im->indexed_epoch = epoch;
 		pdb_prof_clear(im->prof);
+		im->pids = 0;
 		d->st.images_flushed++;
 	}
 	if (!pdb_prof_is_empty(d->unknown)) {
@@ -397,8 +434,10 @@ int dmn_flush(struct dmn *d)
 
 void dmn_discard(struct dmn *d)
 {
-	for (size_t i = 0; i < d->nimg; i++)
+	for (size_t i = 0; i < d->nimg; i++) {
 		pdb_prof_clear(d->img[i]->prof);
+		d->img[i]->pids = 0;
+	}
 	pdb_prof_clear(d->unknown);
 }
 

@@ -36,6 +36,9 @@
  *   fork    the process forked and this machine is now the child `child` of `parent` (emitted
  *           in the child, before it runs; the parent's machine carries on without an event)
  *   exit    the process ended (mach_run, before it returns): exit status, or the signal
+ *   leave   the process is about to execve another program (this image and the machine go;
+ *           the next image is the new program's, in the same process and pid): store what
+ *           you hold now. If the execve then fails the program carries on.
  * Any callback may be NULL. Events are emitted between instructions, never during one.
  */
 
@@ -56,6 +59,7 @@ struct mach_events {
 	void (*munmap)(void *priv, int32_t pid, uint64_t start, uint64_t len);
 	void (*fork)(void *priv, int32_t parent, int32_t child);
 	void (*exit)(void *priv, int32_t pid, int exit_code, int exit_signal);
+	void (*leave)(void *priv, int32_t pid);
 	void *priv;
 };
 
@@ -79,6 +83,14 @@ struct mach_opts {
 	 * invalidate another's cached line (coherence is issue 17 item 4). At most MACH_MAX_CPUS. */
 	unsigned int cpus;
 	bool trace_syscalls; /* print each system call to stderr (like qemu -strace) */
+	/* The pid table of the run this process belongs to, inherited over the execve of an
+	 * Alpha program (`axprof run --pid-table FD`, mach_vpid.c); 0: a new run, whose first
+	 * process is pid 1000. */
+	int pid_table_fd;
+	/* The axprof command line (after argv[0]) the execve of an Alpha program re-executes,
+	 * NULL-terminated; the machine adds [--sysroot S] [--confine D] [--trace-syscalls]
+	 * --pid-table FD --argv0 A -- PROG ARGS. NULL: { "run" }. Held, not copied. */
+	char *const *exec_cmd;
 	/* Host signals the embedder handles itself (bit h - 1 for host signal h): the program's
 	 * sigaction() never changes their host disposition, so they never reach the program from
 	 * outside (axprof record keeps SIGINT, SIGTERM and SIGHUP to stop with mach_interrupt()). */

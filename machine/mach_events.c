@@ -273,3 +273,9 @@ void mach_ev_exit(struct mach *m)
 	if (m->events.exit)
 		m->events.exit(m->events.priv, m->pid, m->exit_code, m->exit_signal);
 }
+
+void mach_ev_leave(struct mach *m)
+{
+	if (m->events.leave)
+		m->events.leave(m->events.priv, m->pid);
+}

@@ -151,7 +151,9 @@ struct mach {
 	struct mach_siginfo siginfo[MACH_NSIG + 1];
 	uint64_t ss_sp, ss_size; /* sigaltstack */
 	int32_t ss_flags;
-	int32_t pid;
+	int32_t pid; /* virtual (mach_vpid.c) */
+	struct mach_vpids *vpids; /* the run's pid table, shared by its host processes */
+	int vpid_fd; /* its memfd, -1: none */
 	bool has_saved_mask; /* rt_sigsuspend: the mask to restore after the handler */
 	uint64_t saved_mask;
 
@@ -197,6 +199,35 @@ struct mach {
 	unsigned int warned; /* 1 << MACH_WARN_*: warnings already printed */
 	uint64_t warned_sys[10]; /* unsupported system calls already named */
 };
+
+/*
+ * Virtual pids (mach_vpid.c): the guest's pids start at MACH_VPID_FIRST; the table maps them to
+ * host pids for the host processes of one run.
+ */
+#define MACH_VPID_FIRST 1000
+#define MACH_VPID_SLOTS 4095 /* live processes of a run */
+#define MACH_VPID_PARENT 999 /* the first process's parent, outside the run */
+/* A new run's table (inherit_fd 0) or an execve'd program's (--pid-table FD): sets m->pid. */
+int mach_vpid_init(struct mach *m, int inherit_fd);
+void mach_vpid_exit(struct mach *m);
+/* The next process's number, its slot taken (host pid not yet known), or -EAGAIN. */
+int32_t mach_vpid_alloc(struct mach *m);
+void mach_vpid_bind(struct mach *m, int32_t vpid, pid_t host);
+/* The process vpid was reaped (or its fork failed): its number leaves the table. */
+void mach_vpid_free(struct mach *m, int32_t vpid);
+/* The host pid of a process of the run, or -1. */
+pid_t mach_vpid_to_host(struct mach *m, int32_t vpid);
+/* The virtual pid of a host process of the run, or 0 (outside the run). */
+int32_t mach_vpid_of_host(struct mach *m, pid_t host);
+/* getppid(): the parent's virtual pid, MACH_VPID_PARENT or 1 (reparented). */
+int32_t mach_vpid_ppid(struct mach *m);
+/* wait4's pid argument for the host: -1 and 0 as they are, a pid or -pgid of the run's
+ * mapped, else -ECHILD. */
+int64_t mach_vpid_wait_arg(struct mach *m, int64_t pid);
+/* kill(-1, sig): every process of the run but the caller (kernel/signal.c); 0 or -ESRCH. */
+int mach_vpid_kill_all(struct mach *m, int host_sig);
+/* Keep the table's descriptor open over an execve (keep) or not: the fd, or -errno. */
+int mach_vpid_keep_fd(struct mach *m, bool keep);
 
 /* Resolve a path the program names the way qemu-alpha -L does: an absolute path that exists
  * under the sysroot is taken from there. Writes the host path into buf (size len). */
@@ -269,6 +300,7 @@ void mach_ev_mremap(struct mach *m, uint64_t old, uint64_t old_len, uint64_t new
 		    uint64_t new_len);
 void mach_ev_fork(struct mach *m, int32_t parent);
 void mach_ev_exit(struct mach *m);
+void mach_ev_leave(struct mach *m);
 void mach_files_free(struct mach_files *f);
 
 /* A file mapping as the event table knows it (path: its host path, owned by the table). */

@@ -93,6 +93,7 @@ int mach_new(struct mach **out, const struct mach_opts *opts)
 	*out = NULL;
 	if (!m)
 		return -ENOMEM;
+	m->vpid_fd = -1;
 	ret = mach_mem_new(&m->mem);
 	if (ret) {
 		free(m);
@@ -115,7 +116,11 @@ int mach_new(struct mach **out, const struct mach_opts *opts)
 	}
 	m->prog = m->opts.prog ? m->opts.prog : "program";
 	m->err = stderr;
-	m->pid = (int32_t)getpid();
+	ret = mach_vpid_init(m, m->opts.pid_table_fd);
+	if (ret) {
+		mach_free(m);
+		return ret;
+	}
 	m->tid = m->pid;
 	m->cfg.mem = &mach_mem_ops;
 	m->cfg.mem_priv = m->mem;
@@ -147,6 +152,7 @@ void mach_free(struct mach *m)
 	mach_files_free(m->files);
 	mach_threads_free(m->thr);
 	mach_mem_free(m->mem);
+	mach_vpid_exit(m);
 	free(m);
 }
 

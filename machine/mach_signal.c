@@ -666,6 +666,16 @@ static int64_t sys_kill(struct mach *m, const uint64_t *a)
 	h = sig ? mach_signo_to_host(sig) : 0;
 	if (sig && !h)
 		return -EINVAL;
+	if (pid == -1)
+		return mach_vpid_kill_all(m, h);
+	if (pid > 0 || pid < -1) {
+		/* A process or group of the run (mach_vpid.c); no other is visible. */
+		pid_t hp = mach_vpid_to_host(m, pid > 0 ? pid : -pid);
+
+		if (hp < 0)
+			return -ESRCH;
+		pid = pid > 0 ? hp : -hp;
+	}
 	return sys_ret(kill(pid, h));
 }
 

@@ -170,14 +170,15 @@ static int64_t sys_exit_group(struct mach *m, const uint64_t *a)
 static int64_t sys_getxpid(struct mach *m, const uint64_t *a)
 {
 	(void)a;
-	m->ctx.r[20] = (uint64_t)getppid();
+	m->ctx.r[20] = (uint64_t)mach_vpid_ppid(m);
 	return m->pid;
 }
 
+/* The parent's virtual pid (mach_vpid.c). */
 static int64_t sys_getppid(struct mach *m, const uint64_t *a)
 {
-	(void)m, (void)a;
-	return getppid();
+	(void)a;
+	return mach_vpid_ppid(m);
 }
 
 static int64_t sys_getxuid(struct mach *m, const uint64_t *a)
@@ -233,34 +234,56 @@ static int64_t sys_enosys(struct mach *m, const uint64_t *a)
 	return -ENOSYS;
 }
 
+/*
+ * Process groups and sessions: their ids are pids, so virtual ones (mach_vpid.c). An argument
+ * names a process of the run (0: the caller); a group or session led from outside the run reads
+ * as 0.
+ */
+static pid_t host_pid_arg(struct mach *m, uint64_t a)
+{
+	return (pid_t)a ? mach_vpid_to_host(m, (int32_t)a) : 0;
+}
+
+static int64_t vpid_ret(struct mach *m, pid_t r)
+{
+	return r < 0 ? -errno : mach_vpid_of_host(m, r);
+}
+
 static int64_t sys_getpgrp(struct mach *m, const uint64_t *a)
 {
-	(void)m, (void)a;
-	return getpgrp();
+	(void)a;
+	return mach_vpid_of_host(m, getpgrp());
 }
 
 static int64_t sys_getpgid(struct mach *m, const uint64_t *a)
 {
-	(void)m;
-	return sys_ret(getpgid((pid_t)a[0]));
+	pid_t h = host_pid_arg(m, a[0]);
+
+	return h < 0 ? -ESRCH : vpid_ret(m, getpgid(h));
 }
 
 static int64_t sys_setpgid(struct mach *m, const uint64_t *a)
 {
-	(void)m;
-	return sys_ret(setpgid((pid_t)a[0], (pid_t)a[1]));
+	pid_t h = host_pid_arg(m, a[0]), g = host_pid_arg(m, a[1]);
+
+	if (h < 0)
+		return -ESRCH;
+	if (g < 0)
+		return (int32_t)a[1] < 0 ? -EINVAL : -EPERM; /* no such group in the session */
+	return sys_ret(setpgid(h, g));
 }
 
 static int64_t sys_getsid(struct mach *m, const uint64_t *a)
 {
-	(void)m;
-	return sys_ret(getsid((pid_t)a[0]));
+	pid_t h = host_pid_arg(m, a[0]);
+
+	return h < 0 ? -ESRCH : vpid_ret(m, getsid(h));
 }
 
 static int64_t sys_setsid(struct mach *m, const uint64_t *a)
 {
-	(void)m, (void)a;
-	return sys_ret(setsid());
+	(void)a;
+	return vpid_ret(m, setsid());
 }
 
 static int64_t sys_getgroups(struct mach *m, const uint64_t *a)
@@ -441,7 +464,7 @@ static int64_t do_prlimit(struct mach *m, uint64_t res, uint64_t newva, uint64_t
 
 static int64_t sys_prlimit64(struct mach *m, const uint64_t *a)
 {
-	if (a[0] && (pid_t)a[0] != m->pid)
+	if ((int32_t)a[0] && (int32_t)a[0] != m->pid)
 		return -ESRCH;
 	return do_prlimit(m, a[1], a[2], a[3]);
 }

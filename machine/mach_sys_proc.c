@@ -22,7 +22,9 @@
  * (CLONE_VM without CLONE_VFORK) are not supported: ENOSYS.
  *
  * execve of an Alpha ELF program re-executes axprof (`axprof run --sysroot S --argv0 A -- P
- * ARGS`); any other file (a host program, a script) is executed by the host directly.
+ * ARGS`, or the command mach_opts.exec_cmd names: `axprof record ...` profiles the new
+ * program too) in the same host process, which keeps its pid; any other file (a host program,
+ * a script) is executed by the host directly. The leave event comes first either way.
  */
 
 #define A_CLONE_VM 0x00000100u
@@ -37,6 +39,7 @@ static int64_t do_fork(struct mach *m, uint64_t flags, uint64_t newsp, uint64_t 
 		       uint64_t tls)
 {
 	int sync[2] = { -1, -1 };
+	int32_t vpid;
 	pid_t pid;
 	char c;
 
@@ -46,11 +49,18 @@ static int64_t do_fork(struct mach *m, uint64_t flags, uint64_t newsp, uint64_t 
 		return mach_thread_clone(m, flags, newsp, ptid, ctid, tls); /* EINVAL, named */
 	if ((flags & A_CLONE_VFORK) && pipe2(sync, O_CLOEXEC))
 		return -errno;
-	fflush(m->err);
-	pid = fork();
+	vpid = mach_vpid_alloc(m); /* the child's pid (mach_vpid.c) */
+	if (vpid < 0) {
+		pid = -1;
+		errno = EAGAIN;
+	} else {
+		fflush(m->err);
+		pid = fork();
+	}
 	if (pid < 0) {
 		int e = errno;
 
+		mach_vpid_free(m, vpid);
 		if (sync[0] >= 0) {
 			close(sync[0]);
 			close(sync[1]);
@@ -63,7 +73,8 @@ static int64_t do_fork(struct mach *m, uint64_t flags, uint64_t newsp, uint64_t 
 
 		if (sync[0] >= 0)
 			close(sync[0]); /* sync[1] closes itself at execve or exit */
-		m->pid = (int32_t)getpid();
+		mach_vpid_bind(m, vpid, getpid());
+		m->pid = vpid;
 		mach_thread_fork_child(m);
 		tid = (uint32_t)m->pid;
 		if (newsp)
@@ -78,8 +89,9 @@ static int64_t do_fork(struct mach *m, uint64_t flags, uint64_t newsp, uint64_t 
 		mach_ev_fork(m, parent);
 		return 0;
 	}
+	mach_vpid_bind(m, vpid, pid);
 	if (flags & A_CLONE_PARENT_SETTID) {
-		uint32_t tid = (uint32_t)pid;
+		uint32_t tid = (uint32_t)vpid;
 
 		mach_mem_write(m->mem, ptid, &tid, 4);
 	}
@@ -90,7 +102,7 @@ static int64_t do_fork(struct mach *m, uint64_t flags, uint64_t newsp, uint64_t 
 		close(sync[0]);
 	}
 	m->ctx.r[20] = 0;
-	return pid;
+	return vpid;
 }
 
 static int64_t sys_fork(struct mach *m, const uint64_t *a)
@@ -125,20 +137,27 @@ static int64_t sys_wait4(struct mach *m, const uint64_t *a)
 {
 	struct rusage ru;
 	int st = 0;
+	int64_t pid = mach_vpid_wait_arg(m, (int64_t)(int32_t)a[0]);
+	int32_t v;
 	pid_t r;
 
-	r = wait4((pid_t)a[0], &st, (int)a[2], a[3] ? &ru : NULL);
+	if (pid == -ECHILD)
+		return pid;
+	r = wait4((pid_t)pid, &st, (int)a[2], a[3] ? &ru : NULL);
 	if (r < 0)
 		return -errno;
+	v = r > 0 ? mach_vpid_of_host(m, r) : 0;
+	if (v && (WIFEXITED(st) || WIFSIGNALED(st)))
+		mach_vpid_free(m, v); /* reaped */
 	if (a[1] && r > 0) {
-		int32_t v = status_to_alpha(st);
+		int32_t ast = status_to_alpha(st);
 
-		if (mach_mem_write(m->mem, a[1], &v, 4))
+		if (mach_mem_write(m->mem, a[1], &ast, 4))
 			return -EFAULT;
 	}
 	if (a[3] && mach_mem_write(m->mem, a[3], &ru, sizeof(ru)))
 		return -EFAULT;
-	return r;
+	return v ? v : r;
 }
 
 /* waitid(idtype, id, infop, options, rusage): Linux's, with the siginfo's signal numbers made
@@ -149,11 +168,24 @@ static int64_t sys_waitid(struct mach *m, const uint64_t *a)
 {
 	siginfo_t si;
 	struct rusage ru;
-	int32_t out[32];
+	int32_t out[32], v;
+	int64_t id = (int32_t)a[1];
 
+	if (a[0] == P_PID || a[0] == P_PGID) {
+		/* P_PGID 0: our own group */
+		id = id || a[0] == P_PID ? mach_vpid_wait_arg(m, id) : 0;
+		if (id == -ECHILD)
+			return id;
+	}
 	memset(&si, 0, sizeof(si));
-	if (syscall(SYS_waitid, (int)a[0], (int)a[1], &si, (int)a[3], a[4] ? &ru : NULL) < 0)
+	if (syscall(SYS_waitid, (int)a[0], (int)id, &si, (int)a[3], a[4] ? &ru : NULL) < 0)
 		return -errno;
+	v = si.si_pid ? mach_vpid_of_host(m, si.si_pid) : 0;
+	if (v && !((int)a[3] & WNOWAIT) &&
+	    (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED))
+		mach_vpid_free(m, v); /* reaped */
+	if (v)
+		si.si_pid = v;
 	if (a[2]) {
 		memset(out, 0, sizeof(out));
 		if (si.si_pid) {
@@ -226,10 +258,12 @@ static bool is_alpha_elf(const char *path)
 
 static int64_t sys_execve(struct mach *m, const uint64_t *a)
 {
-	char buf[PATH_MAX], self[PATH_MAX];
+	char buf[PATH_MAX], self[PATH_MAX], tabfd[16];
 	char **argv = NULL, **envp = NULL, **nv;
 	const char *path;
-	size_t argc = 0, k = 0;
+	static char *const run_cmd[] = { (char *)"run", NULL };
+	char *const *cmd = m->opts.exec_cmd ? m->opts.exec_cmd : run_cmd;
+	size_t argc = 0, k = 0, ncmd = 0;
 	ssize_t n;
 	char host[PATH_MAX];
 	int ret = sys_path(m, AT_FDCWD, a[0], MACH_CF_FOLLOW, buf, sizeof(buf), &path);
@@ -254,13 +288,16 @@ static int64_t sys_execve(struct mach *m, const uint64_t *a)
 	if (ret)
 		goto out;
 	if (!is_alpha_elf(path)) {
+		mach_ev_leave(m);
 		execve(path, argv, envp);
 		ret = -errno;
 		goto out;
 	}
 	while (argv[argc])
 		argc++;
-	nv = calloc(argc + 14, sizeof(*nv));
+	while (cmd[ncmd])
+		ncmd++;
+	nv = calloc(argc + ncmd + 16, sizeof(*nv));
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (!nv || n <= 0) {
 		free(nv);
@@ -269,7 +306,8 @@ static int64_t sys_execve(struct mach *m, const uint64_t *a)
 	}
 	self[n] = 0;
 	nv[k++] = (char *)"axprof";
-	nv[k++] = (char *)"run";
+	for (size_t i = 0; i < ncmd; i++)
+		nv[k++] = cmd[i];
 	nv[k++] = (char *)"--sysroot";
 	nv[k++] = m->sysroot[0] ? m->sysroot : (char *)"/";
 	if (m->confine.on) {
@@ -278,6 +316,14 @@ static int64_t sys_execve(struct mach *m, const uint64_t *a)
 	}
 	if (m->opts.trace_syscalls)
 		nv[k++] = (char *)"--trace-syscalls";
+	ret = mach_vpid_keep_fd(m, true); /* the same pid after the execve (mach_vpid.c) */
+	if (ret < 0) {
+		free(nv);
+		goto out;
+	}
+	snprintf(tabfd, sizeof(tabfd), "%d", ret);
+	nv[k++] = (char *)"--pid-table";
+	nv[k++] = tabfd;
 	if (argc) {
 		nv[k++] = (char *)"--argv0";
 		nv[k++] = argv[0];
@@ -288,6 +334,7 @@ static int64_t sys_execve(struct mach *m, const uint64_t *a)
 		nv[k++] = argv[i];
 	nv[k] = NULL;
 	fflush(m->err);
+	mach_ev_leave(m);
 	if (m->confine.on) {
 		int here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
@@ -304,6 +351,7 @@ static int64_t sys_execve(struct mach *m, const uint64_t *a)
 		execve(self, nv, envp);
 		ret = -errno;
 	}
+	mach_vpid_keep_fd(m, false);
 	free(nv);
 out:
 	free(argv);

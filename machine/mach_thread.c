@@ -567,14 +567,15 @@ static bool fd_would_block(int fd)
 }
 
 /* Would wait4(pid, options) block: children exist, none has changed state yet? */
-static bool wait_would_block(int64_t pid, uint64_t options)
+static bool wait_would_block(struct mach *m, int64_t vpid, uint64_t options)
 {
 	siginfo_t si;
+	int64_t pid = mach_vpid_wait_arg(m, vpid);
 	idtype_t type = pid < -1 ? P_PGID : pid == -1 ? P_ALL : pid == 0 ? P_PGID : P_PID;
 	id_t id = pid < -1 ? (id_t)-pid : pid > 0 ? (id_t)pid : 0;
 	int opt = WEXITED | WNOHANG | WNOWAIT | ((options & 2) ? WSTOPPED : 0);
 
-	if (options & 1) /* WNOHANG */
+	if ((options & 1) || pid == -ECHILD) /* WNOHANG, or fails at once */
 		return false;
 	memset(&si, 0, sizeof(si));
 	return !waitid(type, id, &si, opt) && si.si_pid == 0;
@@ -600,7 +601,7 @@ bool mach_thread_would_block(struct mach *m, unsigned int nr, const uint64_t *a)
 		block = fd_would_block((int)a[0]);
 		break;
 	case MACH_NR_wait4:
-		block = wait_would_block((int64_t)(int32_t)a[0], a[2]);
+		block = wait_would_block(m, (int64_t)(int32_t)a[0], a[2]);
 		break;
 	default:
 		return false;

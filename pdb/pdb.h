@@ -43,6 +43,8 @@
  *                               kind) -> count, smallest distance
  *       vcount.prof             PDB_FT_VCOUNT: offset -> times interpreted
  *       profileme.prof          PDB_FT_PROFILEME: offset -> ProfileMe aggregates
+ *       tasks.prof              PDB_FT_TASKS: (pid, offset, event) -> samples: the image's
+ *                               samples per process (issue 17: report --pid)
  *       procs.prof              PDB_FT_PROCS: (offset, kind, register) -> hotlist: procedure
  *                               arguments, return values and callers
  *       pmpaths.prof            PDB_FT_PMPATHS: offset -> ProfileMe path-history hotlist and
@@ -179,6 +181,11 @@
  *        (load offset, key, prior offset, kind), strictly.
  *   PDB_FT_UNKNOWN: columns  pid (delta), pc (scaled), event (< PDB_EV_MAX), count; sorted by
  *        (pid, pc, event), strictly.
+ *   PDB_FT_TASKS (version >= 3): the same columns as PDB_FT_UNKNOWN with the image offset for
+ *        the pc: pid (delta), offset (scaled), event (< PDB_EV_MAX), count (>= 1); sorted by
+ *        (pid, offset, event), strictly. Each sample of the image's <EVENT>.prof files is also
+ *        counted here under the pid that took it (the sampler's; on the hosted machine the
+ *        virtual pid, machine/mach_vpid.c), so a pid's rows add up to its share of them.
  *   PDB_FT_INDEX: n rows sorted by key, strictly; each row: key (varint length 1..PDB_KEY_MAX,
  *        bytes, a valid key), path (varint length 0..PDB_PATH_MAX, bytes, no NUL), build-id
  *        (varint length 0..PDB_BUILD_ID_MAX, bytes), size, mtime_ns (zigzag: (v << 1) ^ (v >> 63)),
@@ -189,8 +196,7 @@
  *        1..PDB_KEY_MAX, bytes: a valid key or "unknown"), tables (varint, not 0: bit e for
  *        <EVENT>.prof of event e (e < PDB_EV_MAX), then bits 32 values.prof, 33 latency.prof,
  *        34 conflicts.prof, 35 vcount.prof, 37 profileme.prof, 38 procs.prof, 39 pmpaths.prof,
- *        40 addrs.prof,
- *        for "unknown" bit 36 unknown.prof, and only those).
+ *        40 addrs.prof, 41 tasks.prof, for "unknown" bit 36 unknown.prof, and only those).
  *   Trailing bytes after the last column are damage.
  *
  * PERIODS. A sample stands for "period" events, the period being drawn uniformly from the
@@ -340,6 +346,7 @@ enum pdb_ftype {
 	PDB_FT_PROCS = 12, /* version >= 3: procs.prof */
 	PDB_FT_PMPATHS = 13, /* version >= 3: pmpaths.prof */
 	PDB_FT_ADDRS = 14, /* version >= 3: addrs.prof */
+	PDB_FT_TASKS = 15, /* version >= 3: tasks.prof */
 	PDB_FT_NR,
 };
 
@@ -641,6 +648,18 @@ struct pdb_addr {
 /* The addrs table sorted by (offset, kind) (malloc'd; NULL, 0 when empty). 0 or -ENOMEM. */
 int pdb_prof_addrs(const struct pdb_prof *p, struct pdb_addr **out, size_t *n);
 int pdb_prof_unknowns(const struct pdb_prof *p, struct pdb_unknown **out, size_t *n);
+/* Samples per process (PDB_FT_TASKS): `count` samples of `event` at image `offset` taken in
+ * process `pid`. Add: -EINVAL for an event >= PDB_EV_MAX, -ENOMEM. */
+struct pdb_task {
+	uint32_t pid;
+	uint32_t event;
+	uint64_t offset;
+	uint64_t count;
+};
+int pdb_prof_add_task(struct pdb_prof *p, uint32_t pid, uint64_t offset, unsigned int event,
+		      uint64_t count);
+/* The tasks table sorted by (pid, offset, event) (malloc'd; NULL, 0 when empty). */
+int pdb_prof_tasks(const struct pdb_prof *p, struct pdb_task **out, size_t *n);
 
 /* --- the database (pdb_db.c) --- */
 

@@ -523,13 +523,14 @@ int pdb_encode(const struct pdb_prof *p, unsigned int type, unsigned int event, 
 		[PDB_FT_CONFLICTS] = PDB_T_CONFLICTS, [PDB_FT_VCOUNT] = PDB_T_VCOUNT,
 		[PDB_FT_UNKNOWN] = PDB_T_UNKNOWN,     [PDB_FT_PROFILEME] = PDB_T_PROFILEME,
 		[PDB_FT_PROCS] = PDB_T_PROCS,	      [PDB_FT_PMPATHS] = PDB_T_PMPATHS,
-		[PDB_FT_ADDRS] = PDB_T_ADDRS,
+		[PDB_FT_ADDRS] = PDB_T_ADDRS,	      [PDB_FT_TASKS] = PDB_T_TASKS,
 	};
 
 	if (type == PDB_FT_SAMPLES)
 		return event < PDB_EV_MAX ? pdb_encode_table(p, event, NULL, buf, len) : -EINVAL;
 	if ((type < PDB_FT_VALUES || type > PDB_FT_UNKNOWN) && type != PDB_FT_PROFILEME &&
-	    type != PDB_FT_PROCS && type != PDB_FT_PMPATHS && type != PDB_FT_ADDRS)
+	    type != PDB_FT_PROCS && type != PDB_FT_PMPATHS && type != PDB_FT_ADDRS &&
+	    type != PDB_FT_TASKS)
 		return -EINVAL;
 	return pdb_encode_table(p, table_of_type[type], NULL, buf, len);
 }
@@ -678,6 +679,7 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 		[PDB_FT_PROCS] = PDB_T_PROCS,
 		[PDB_FT_PMPATHS] = PDB_T_PMPATHS,
 		[PDB_FT_ADDRS] = PDB_T_ADDRS,
+		[PDB_FT_TASKS] = PDB_T_TASKS,
 		[PDB_FT_INDEX] = -1,
 		[PDB_FT_ORIGINS] = -1,
 		[PDB_FT_MANIFEST] = -1,
@@ -719,6 +721,7 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 	else if (want == WANT_JOURNAL)
 		want_type = PDB_FT_JOURNAL;
 	if (h->type < PDB_FT_SAMPLES || h->type >= PDB_FT_NR ||
+	    (h->type > PDB_FT_PROCS && h->type < PDB_FT_TASKS) ||
 	    (want == WANT_ANY && table_of_type[h->type] < 0) || (want_type && h->type != want_type))
 		return AX_CORRUPT(err, name, 6, "file type %u where %s was expected", h->type,
 				  want == WANT_INDEX	? "an index" :
@@ -729,7 +732,7 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 	if ((h->type == PDB_FT_ORIGINS && version < 2) ||
 	    ((h->type == PDB_FT_MANIFEST || h->type == PDB_FT_JOURNAL ||
 	      h->type == PDB_FT_PROFILEME || h->type == PDB_FT_PROCS || h->type == PDB_FT_PMPATHS ||
-	      h->type == PDB_FT_ADDRS) &&
+	      h->type == PDB_FT_ADDRS || h->type == PDB_FT_TASKS) &&
 	     version < 3))
 		return AX_CORRUPT(err, name, 6, "file type %u in a version %u file", h->type,
 				  version);
@@ -1366,8 +1369,8 @@ static int parse_unknown(struct pctx *c, const struct hdr *h, struct pdb_prof *p
 					     (unsigned long long)i);
 			break;
 		}
-		err = added(c, pdb_prof_add_unknown(p, (uint32_t)a[0], a[n], (unsigned int)a[2 * n],
-						    a[3 * n]));
+		err = added(c, (h->table == PDB_T_TASKS ? pdb_prof_add_task : pdb_prof_add_unknown)(
+				       p, (uint32_t)a[0], a[n], (unsigned int)a[2 * n], a[3 * n]));
 	}
 	free(k.v);
 	return err;

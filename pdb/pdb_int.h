@@ -141,6 +141,7 @@ enum pdb_table {
 	PDB_T_PROCS,
 	PDB_T_PMPATHS,
 	PDB_T_ADDRS,
+	PDB_T_TASKS,
 	PDB_T_NR,
 };
 #define PDB_T_BIT(t) (1ull << (t))

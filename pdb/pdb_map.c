@@ -47,8 +47,15 @@ static uint64_t hash_key(const struct pdb_map *m, const void *key)
 
 static bool key_equal(const struct pdb_map *m, const uint8_t *e, const void *key)
 {
-	uint64_t a, b;
+	uint64_t a, b, c, d;
 
+	if (m->ksize == 16) { /* (pid, event, pc): unknown.prof, tasks.prof; procs.prof */
+		memcpy(&a, e, 8);
+		memcpy(&b, key, 8);
+		memcpy(&c, e + 8, 8);
+		memcpy(&d, (const uint8_t *)key + 8, 8);
+		return a == b && c == d;
+	}
 	if (m->ksize != 8)
 		return !memcmp(e, key, m->ksize);
 	/* Most tables are keyed by one offset: compare it as a word. */

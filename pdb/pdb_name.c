@@ -130,6 +130,7 @@ static const char *const table_names[] = {
 	[PDB_T_PROCS - PDB_EV_MAX] = "procs.prof",
 	[PDB_T_PMPATHS - PDB_EV_MAX] = "pmpaths.prof",
 	[PDB_T_ADDRS - PDB_EV_MAX] = "addrs.prof",
+	[PDB_T_TASKS - PDB_EV_MAX] = "tasks.prof",
 };
 
 const char *pdb_table_file(unsigned int t, char *buf)
@@ -185,6 +186,8 @@ unsigned int pdb_table_type(unsigned int t, unsigned int *event)
 		return PDB_FT_PMPATHS;
 	case PDB_T_ADDRS:
 		return PDB_FT_ADDRS;
+	case PDB_T_TASKS:
+		return PDB_FT_TASKS;
 	default:
 		return PDB_FT_UNKNOWN;
 	}

@@ -42,6 +42,7 @@ struct pdb_prof *pdb_prof_new(void)
 	pdb_map_init(&p->t[PDB_T_PROCS], 16, sizeof(struct pdb_e_proc));
 	pdb_map_init(&p->t[PDB_T_PMPATHS], 8, sizeof(struct pdb_e_pmp));
 	pdb_map_init(&p->t[PDB_T_ADDRS], 16, sizeof(struct pdb_e_addr));
+	pdb_map_init(&p->t[PDB_T_TASKS], 16, sizeof(struct pdb_e_unk));
 	pdb_map_init(&p->keyhash, 8, sizeof(struct pdb_e_keyhash));
 	hotlist_rng_seed(&p->rng, PROF_RNG_SEED);
 	return p;
@@ -415,8 +416,9 @@ int pdb_prof_add_conflict(struct pdb_prof *p, uint64_t load_offset, const char *
 	return pdb_prof_add_cnf_id(p, load_offset, id, prior_offset, kind, count, dist_min);
 }
 
-int pdb_prof_add_unknown(struct pdb_prof *p, uint32_t pid, uint64_t pc, unsigned int event,
-			 uint64_t count)
+/* A (pid, pc or offset, event) -> count table: unknown.prof, tasks.prof. */
+static int add_pid_row(struct pdb_map *m, uint32_t pid, uint64_t pc, unsigned int event,
+		       uint64_t count)
 {
 	struct pdb_e_unk key, *e;
 	int err;
@@ -429,11 +431,24 @@ int pdb_prof_add_unknown(struct pdb_prof *p, uint32_t pid, uint64_t pc, unsigned
 	key.pid = pid;
 	key.event = event;
 	key.pc = pc;
-	err = pdb_map_get(&p->t[PDB_T_UNKNOWN], &key, (void **)&e);
+	err = pdb_map_get(m, &key, (void **)&e);
 	if (err < 0)
 		return err;
 	e->count = pdb_add_sat(e->count, count);
 	return 0;
+}
+
+int pdb_prof_add_unknown(struct pdb_prof *p, uint32_t pid, uint64_t pc, unsigned int event,
+			 uint64_t count)
+{
+	return add_pid_row(&p->t[PDB_T_UNKNOWN], pid, pc, event, count);
+}
+
+/* Issue 17 item 5: the samples of each process (PDB_FT_TASKS). */
+int pdb_prof_add_task(struct pdb_prof *p, uint32_t pid, uint64_t offset, unsigned int event,
+		      uint64_t count)
+{
+	return add_pid_row(&p->t[PDB_T_TASKS], pid, offset, event, count);
 }
 
 /* One procs entry of src into dst: CALLER values re-keyed to dst's key ids. */
@@ -506,7 +521,11 @@ static int merge_table(struct pdb_prof *dst, const struct pdb_prof *src, unsigne
 			if (!err)
 				err = pdb_prof_add_cnf_id(dst, e->load_off, id, e->prior_off,
 							  e->kind, e->count, e->dist_min);
-		} else {
+		} else if (t == PDB_T_TASKS) {
+			const struct pdb_e_unk *e = v;
+
+			err = pdb_prof_add_task(dst, e->pid, e->pc, e->event, e->count);
+		} else if (t == PDB_T_UNKNOWN) {
 			const struct pdb_e_unk *e = v;
 
 			err = pdb_prof_add_unknown(dst, e->pid, e->pc, e->event, e->count);
@@ -783,6 +802,23 @@ int pdb_prof_profileme(const struct pdb_prof *p, struct pdb_pme **out, size_t *n
 int pdb_prof_unknowns(const struct pdb_prof *p, struct pdb_unknown **out, size_t *n)
 {
 	return sorted_copy(&p->t[PDB_T_UNKNOWN], sizeof(**out), pdb_cmp_unk, fill_unk, (void **)out,
+			   n);
+}
+
+static void fill_task(void *dst, const void *e)
+{
+	const struct pdb_e_unk *c = e;
+	struct pdb_task *d = dst;
+
+	d->pid = c->pid;
+	d->event = c->event;
+	d->offset = c->pc;
+	d->count = c->count;
+}
+
+int pdb_prof_tasks(const struct pdb_prof *p, struct pdb_task **out, size_t *n)
+{
+	return sorted_copy(&p->t[PDB_T_TASKS], sizeof(**out), pdb_cmp_unk, fill_task, (void **)out,
 			   n);
 }
 

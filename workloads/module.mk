@@ -22,3 +22,6 @@ workloads:
 
 # falsepad.c is falseshare.c with padding (#include).
 $(BUILD)/workloads/falsepad: workloads/falseshare.c
+
+# forkexec.c includes execworker.c (the work it does in place when execve cannot run it).
+$(BUILD)/workloads/forkexec: workloads/execworker.c

@@ -133,8 +133,21 @@ static void test_mach_sys_errors_set_a3_and_positive_errno(void **state)
 	assert_int_equal(m->ctx.r[0], 14);
 	sys(m, MACH_NR_getxpid, 0, 0, 0, 7, 0);
 	assert_int_equal(m->ctx.r[19], 0);
-	assert_int_equal(m->ctx.r[0], (uint64_t)getpid());
-	assert_int_equal(m->ctx.r[20], (uint64_t)getppid());
+	/* virtual pids (mach_vpid.c): the first process, its parent outside the run */
+	assert_int_equal(m->ctx.r[0], MACH_VPID_FIRST);
+	assert_int_equal(m->ctx.r[20], MACH_VPID_PARENT);
+	/* Pids outside the run are not visible: kill ESRCH, wait4 ECHILD, a host group 0. */
+	sys(m, MACH_NR_kill, 4242, 0, 0, 7, 0);
+	assert_int_equal(m->ctx.r[19], 1);
+	assert_int_equal(m->ctx.r[0], 3); /* ESRCH */
+	sys(m, MACH_NR_kill, MACH_VPID_FIRST, 0, 0, 7, 0);
+	assert_int_equal(m->ctx.r[19], 0); /* itself */
+	sys(m, MACH_NR_wait4, 4242, 0, 0, 0, 0);
+	assert_int_equal(m->ctx.r[19], 1);
+	assert_int_equal(m->ctx.r[0], 10); /* ECHILD */
+	sys(m, MACH_NR_getpgid, 4242, 0, 0, 7, 0);
+	assert_int_equal(m->ctx.r[19], 1);
+	assert_int_equal(m->ctx.r[0], 3); /* ESRCH */
 	sys(m, MACH_NR_getxuid, 0, 0, 0, 7, 0);
 	assert_int_equal(m->ctx.r[0], getuid());
 	assert_int_equal(m->ctx.r[20], geteuid());

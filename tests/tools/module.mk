@@ -53,3 +53,6 @@ CHECK_STEPS += tests/tools/check-symbols.sh
 CHECK_STEPS += tests/tools/check-planted-args.sh
 # vprof --addresses on addrwalk's planted invariant and strided loads, against --addr-truth.
 CHECK_STEPS += tests/tools/check-planted-addrs.sh
+# Processes under record: virtual pids, execve'd programs under their own image, every process
+# counted, reproducible without a pid namespace (issue 17).
+CHECK_STEPS += tests/tools/check-procs.sh

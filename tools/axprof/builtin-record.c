@@ -38,18 +38,17 @@ extern char **environ;
 
 #define FLUSH_INTERVAL_DEFAULT 600 /* seconds (DCPI merged to disk every 10 minutes) */
 /*
- * Hosted: the pid the records carry for the recorded program. Not the host pid: the sampler's
- * tables hash the pid, so a fixed one makes a recording reproducible (same seed, same
- * database). A forked child of the program records under its host pid.
- */
-#define REC_PID 1
-
-/*
- * Hosted: what the program's forked children recorded, added up in one page shared by every
- * host process of the run (MAP_SHARED, inherited over fork). Each child stores its own samples
- * in the database and adds its counts here as it ends; the parent's summary adds them to its
- * own, so it counts every process's samples (a child that outlives the parent is stored but not
- * counted; an execve'd Alpha program runs under `axprof run`, unprofiled).
+ * Hosted: the records carry the machine's virtual pids (machine/mach_vpid.c: the program is
+ * 1000, its children the next numbers), so a recording is reproducible (same seed, same
+ * database) and a forked or execve'd child's samples keep their own pid.
+ *
+ * What the program's other processes recorded is added up in one page shared by every host
+ * process of the run (a memfd, MAP_SHARED: inherited over fork, and over the execve of an Alpha
+ * program, which re-executes `axprof record ... --exec-totals FD:ROLE -- PROG`, so the new
+ * program is profiled under its image too). Each child stores its own samples in the database
+ * and adds its counts here as it ends; a process about to execve stores and adds what it has
+ * (the leave event); the first process's summary adds them to its own, so it counts every
+ * process's samples (a child that outlives the first process is stored but not counted).
  */
 struct proc_totals {
 	uint64_t procs, insns, interp_insns, cycles;
@@ -76,6 +75,14 @@ struct rec_opts {
 	bool json;
 	bool quiet;
 	unsigned int flush_interval;
+	/* Hosted, passed by the machine to an execve'd Alpha program (mach_opts.exec_cmd). */
+	const char *argv0; /* the program's argv[0] */
+	char **argv; /* the options as given (nopts of them): what an execve re-executes */
+	int nopts;
+	int pid_table_fd; /* the run's pid table (0: a new run) */
+	bool trace_syscalls;
+	int totals_fd; /* --exec-totals FD:ROLE: the run's totals page (0: a new run) */
+	bool exec_child; /* ROLE child: this program replaced a child's (else the first process's) */
 };
 
 struct rec {
@@ -83,9 +90,8 @@ struct rec {
 	struct dmn *d;
 	struct mach *m;
 	struct mach_sampler *s;
-	uint32_t pid0; /* the pid in the records: REC_PID, a forked child's host pid */
+	uint32_t pid0; /* the pid in the records: the machine's (virtual), a forked child's */
 	bool forked; /* this is a forked child of the program that took over its own profile */
-	int32_t host_pid; /* the machine's pid at start */
 	bool progress; /* stderr is a terminal */
 	double t0, last_progress, last_flush;
 	int sink_err; /* the first error merging records (out of memory) */
@@ -96,7 +102,12 @@ struct rec {
 	uint64_t text_lo, text_hi; /* its executable mappings (--value-truth) */
 	bool in_child; /* the machine forked and this is the child (fork event) */
 	struct dmn_stats at_fork; /* the child's daemon counters when it forked (the parent's) */
-	struct proc_totals *totals; /* hosted: the forked children's counts (shared page) */
+	struct proc_totals *totals; /* hosted: the other processes' counts (shared page) */
+	int totals_fd; /* its memfd, -1: none */
+	bool left; /* the leave event added this process's counts to the totals */
+	char *exec_cmd[64]; /* mach_opts.exec_cmd: `record`, our options, --exec-totals */
+	char exec_arg[32]; /* FD:root or FD:child */
+	char exec_db[PATH_MAX]; /* the database's absolute path */
 	bool exit_seen; /* the exit event: exit_pid's maps go after the last records */
 	uint32_t exit_pid;
 	uint64_t stop_kept; /* the stop signals caught (host-signal mask) */
@@ -136,6 +147,10 @@ static void usage(FILE *f)
 		"  --flush-interval S    store to the database every S seconds too (default 600; 0: only\n"
 		"                        at the end)\n"
 		"  --json                print the summary as JSON (on standard error)\n"
+		"  --trace-syscalls      hosted: print every system call to stderr\n"
+		"  --argv0 NAME, --pid-table FD, --exec-totals FD:ROLE\n"
+		"                        hosted: passed by the machine when the program execve's\n"
+		"                        another Alpha program, which is then recorded too\n"
 		"  -q, --quiet           no summary\n"
 		"  --help                this text\n\n"
 		"SIGINT, SIGTERM or SIGHUP stop the program and store what was collected; the\n"
@@ -233,6 +248,10 @@ enum {
 	O_FLUSH,
 	O_JSON,
 	O_CPUS,
+	O_ARGV0,
+	O_PIDTAB,
+	O_TRACE,
+	O_EXECTOT,
 	O_HELP,
 	O_ATRUTH,
 };
@@ -307,6 +326,46 @@ static int record_opt(struct rec_opts *o, int c, const char *arg)
 	case 'q':
 		o->quiet = true;
 		return 0;
+	case O_ARGV0:
+		o->argv0 = arg;
+		return 0;
+	case O_TRACE:
+		o->trace_syscalls = true;
+		return 0;
+	case O_PIDTAB:
+		if (parse_u32(arg, &v) || v < 3 || v > INT_MAX) {
+			fprintf(stderr,
+				"axprof record: --pid-table needs a file descriptor (3 or more), not "
+				"'%s'\n",
+				arg);
+			return -1;
+		}
+		o->pid_table_fd = (int)v;
+		o->hosted = true;
+		return 0;
+	case O_EXECTOT: {
+		char fd[16];
+		const char *role = strchr(arg, ':');
+
+		if (!role || (size_t)(role - arg) >= sizeof(fd) ||
+		    (strcmp(role, ":root") && strcmp(role, ":child"))) {
+			fprintf(stderr,
+				"axprof record: --exec-totals needs FD:root or FD:child, not '%s'\n",
+				arg);
+			return -1;
+		}
+		memcpy(fd, arg, (size_t)(role - arg));
+		fd[role - arg] = 0;
+		if (parse_u32(fd, &v) || v < 3 || v > INT_MAX) {
+			fprintf(stderr, "axprof record: --exec-totals: bad descriptor in '%s'\n",
+				arg);
+			return -1;
+		}
+		o->totals_fd = (int)v;
+		o->exec_child = !strcmp(role, ":child");
+		o->hosted = true;
+		return 0;
+	}
 	case O_HELP:
 		return -2;
 	default:
@@ -334,6 +393,10 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ "flush-interval", required_argument, NULL, O_FLUSH },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "argv0", required_argument, NULL, O_ARGV0 },
+		{ "pid-table", required_argument, NULL, O_PIDTAB },
+		{ "trace-syscalls", no_argument, NULL, O_TRACE },
+		{ "exec-totals", required_argument, NULL, O_EXECTOT },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -368,6 +431,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 	o->events_given = smp.events != NULL;
 	o->share_given = smp.share != NULL;
 	o->db = tl_default_db(o->db);
+	o->argv = argv + 1;
+	o->nopts = optind - 1;
 	return optind;
 }
 
@@ -535,10 +600,11 @@ static void print_summary(const struct rec *r, const struct summary *sm, const s
 
 /* ---- the hosted machine: its process events, as axprofd takes the kernel's ---- */
 
-/* The pid the records carry for a pid of the machine (the recorded program is REC_PID). */
+/* The pid the records carry for a pid of the machine: its own (virtual) one. */
 static uint32_t rec_pid(const struct rec *r, int32_t pid)
 {
-	return pid == r->host_pid ? r->pid0 : (uint32_t)pid;
+	(void)r;
+	return (uint32_t)pid;
 }
 
 static void map_warn(struct rec *r, int ret, const char *path)
@@ -608,6 +674,8 @@ static void ev_fork(void *priv, int32_t parent, int32_t child)
 	dmn_exit(r->d, from);
 	r->in_child = true;
 	dmn_get_stats(r->d, &r->at_fork);
+	if (r->totals_fd >= 0) /* an execve of this child's is a child's */
+		snprintf(r->exec_arg, sizeof(r->exec_arg), "%d:child", r->totals_fd);
 	/* The saved streams are the parent's. */
 	if (r->save >= 0)
 		close(r->save);
@@ -700,6 +768,8 @@ static int open_saves(struct rec *r)
 	return 0;
 }
 
+static void ev_leave(void *priv, int32_t pid);
+
 /* Create the machine (EV5 or EV6 timing), route its events here and load the program. 0, or the
  * exit status after a message. */
 static int hosted_load(struct rec *r, char **argv)
@@ -711,16 +781,21 @@ static int hosted_load(struct rec *r, char **argv)
 		.cpu = cpu,
 		.prog = argv[0],
 		.cpus = r->o.cpus,
+		.trace_syscalls = r->o.trace_syscalls,
+		.pid_table_fd = r->o.pid_table_fd,
+		.exec_cmd = r->totals_fd >= 0 ? r->exec_cmd : NULL,
 	};
 	struct mach_events ev = { .exec = ev_exec,
 				  .mmap = ev_mmap,
 				  .munmap = ev_munmap,
 				  .fork = ev_fork,
 				  .exit = ev_exit,
+				  .leave = ev_leave,
 				  .priv = r };
 	struct mach_result res;
 	struct mach_load_info li;
 	struct ax_error err;
+	const char *prog;
 	int ret;
 
 	mo.truth = r->o.truth != NULL;
@@ -735,13 +810,15 @@ static int hosted_load(struct rec *r, char **argv)
 	if (stop_sig)
 		mach_interrupt(r->m); /* a signal before the machine existed */
 	mach_get_result(r->m, &res);
-	r->host_pid = res.pid;
-	r->pid0 = REC_PID;
+	r->pid0 = (uint32_t)res.pid;
 	r->text_lo = UINT64_MAX;
 	if (open_saves(r))
 		return 1;
 	mach_set_events(r->m, &ev);
-	ret = mach_load(r->m, argv[0], argv, environ, &li, &err);
+	prog = argv[0];
+	if (r->o.argv0)
+		argv[0] = (char *)r->o.argv0; /* the file stays `prog` */
+	ret = mach_load(r->m, prog, argv, environ, &li, &err);
 	if (ret) {
 		fprintf(stderr, "axprof record: %s\n", err.msg);
 		return ret == -ENOENT ? 127 : 1;
@@ -757,7 +834,6 @@ static int hosted_sampler(struct rec *r)
 	int ret;
 
 	so.cfg = r->o.cfg;
-	so.pid = REC_PID;
 	so.sink = sink;
 	so.sink_priv = r;
 	so.tick = tick;
@@ -881,9 +957,10 @@ static void add(uint64_t *to, uint64_t v)
 	__atomic_fetch_add(to, v, __ATOMIC_RELAXED);
 }
 
-/* A forked child of the program ends: add what it recorded (and only that: the daemon's
- * counters minus those it inherited at the fork) to the totals the parent's summary reads. */
-static void child_totals(struct rec *r)
+/* A forked child of the program ends (proc), or a process is about to execve (!proc): add what
+ * it recorded (and only that: the daemon's counters minus those it inherited at the fork) to
+ * the totals the first process's summary reads. */
+static void add_totals(struct rec *r, bool proc)
 {
 	struct proc_totals *t = r->totals;
 	struct mach_sampler_stats mss;
@@ -892,8 +969,8 @@ static void child_totals(struct rec *r)
 	const uint64_t *src;
 	uint64_t *dst;
 
-	if (!t)
-		return;
+	if (!t || r->left)
+		return; /* r->left: an execve failed after the leave event counted us */
 	mach_get_result(r->m, &res);
 	mach_sampler_get_stats(r->s, &mss);
 	dmn_get_stats(r->d, &ds);
@@ -905,14 +982,43 @@ static void child_totals(struct rec *r)
 	add(&t->samples, ds.samples - r->at_fork.samples);
 	add(&t->samples_unknown, ds.samples_unknown - r->at_fork.samples_unknown);
 	add(&t->damaged, ds.damaged - r->at_fork.damaged);
-	/* The child's STATS record replaced the parent's: ds.vs is its own (a fresh vs_cpu). */
-	if (r->forked) {
+	/* The child's STATS record replaced the parent's: ds.vs is its own (a fresh vs_cpu); the
+	 * first process's (leaving) is its own too. */
+	if (r->forked || !r->in_child) {
 		src = (const uint64_t *)&ds.vs;
 		dst = (uint64_t *)&t->vs;
 		for (size_t k = 0; k < sizeof(ds.vs) / sizeof(uint64_t); k++)
 			add(&dst[k], src[k]);
 	}
-	__atomic_fetch_add(&t->procs, 1, __ATOMIC_RELEASE);
+	if (proc)
+		__atomic_fetch_add(&t->procs, 1, __ATOMIC_RELEASE);
+	else
+		r->left = true;
+}
+
+static void child_totals(struct rec *r)
+{
+	add_totals(r, true);
+}
+
+/*
+ * The program is about to execve another (mach.h leave event): the new one is recorded by a new
+ * `axprof record` in this process (mach_opts.exec_cmd), so store what this image recorded and
+ * add its counts to the totals now, and keep the totals page open over the execve. If the
+ * execve fails, this process's later counts are stored but not counted in the summary.
+ */
+static void ev_leave(void *priv, int32_t pid)
+{
+	struct rec *r = priv;
+
+	(void)pid;
+	progress_clear(r);
+	if (r->s && (!r->in_child || r->forked))
+		hosted_store(r);
+	if (r->s)
+		add_totals(r, false);
+	if (r->totals_fd >= 0)
+		fcntl(r->totals_fd, F_SETFD, 0);
 }
 
 /* The program's own end: its output flushed (checked in the recording process), its death
@@ -925,20 +1031,95 @@ static int hosted_exit(struct rec *r, int status)
 	return status;
 }
 
+/* Options not passed on to an execve'd program's recorder: those the machine adds, ours (the
+ * database, made absolute, the totals) and "--" (*i moves past an option's argument). */
+static bool is_machine_opt(const char *a, int *i)
+{
+	static const char *const with_arg[] = { "--sysroot", "--confine",     "--pid-table",
+						"--argv0",   "--exec-totals", "--db",
+						"-d" };
+
+	if (!strcmp(a, "--") || !strcmp(a, "--trace-syscalls"))
+		return true;
+	for (size_t k = 0; k < sizeof(with_arg) / sizeof(with_arg[0]); k++) {
+		size_t n = strlen(with_arg[k]);
+
+		if (strncmp(a, with_arg[k], n))
+			continue;
+		if (!a[n]) {
+			(*i)++; /* "--opt ARG" */
+			return true;
+		}
+		if (a[n] == '=' || (n == 2 && a[n])) /* "--opt=ARG", "-dARG" */
+			return true;
+	}
+	return false;
+}
+
+/* The run's totals page: a new one, or (--exec-totals) the one this execve'd program belongs
+ * to; and the command an execve re-executes. 0, or 1 after a message. */
+static int open_totals(struct rec *r)
+{
+	char abs[PATH_MAX];
+	int fd = r->o.totals_fd;
+	size_t k = 0;
+
+	if (!fd) {
+		int tmp = memfd_create("axprof-totals", MFD_CLOEXEC);
+
+		fd = tmp < 0 ? -1 : fcntl(tmp, F_DUPFD_CLOEXEC, 3);
+		if (tmp >= 0)
+			close(tmp);
+		if (fd >= 0 && ftruncate(fd, sizeof(*r->totals))) {
+			close(fd);
+			fd = -1;
+		}
+		if (fd < 0)
+			return 0; /* the summary then counts the first process only */
+	} else if (fcntl(fd, F_SETFD, FD_CLOEXEC)) {
+		fprintf(stderr, "axprof record: --exec-totals %d: %s\n", fd, strerror(errno));
+		return 1;
+	}
+	r->totals = mmap(NULL, sizeof(*r->totals), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (r->totals == MAP_FAILED) {
+		r->totals = NULL;
+		close(fd);
+		if (!r->o.totals_fd)
+			return 0;
+		fprintf(stderr, "axprof record: --exec-totals: cannot map the totals page\n");
+		return 1;
+	}
+	r->totals_fd = fd;
+	if (!realpath(r->o.db, abs)) /* the new program may run in another directory */
+		snprintf(abs, sizeof(abs), "%s", r->o.db);
+	snprintf(r->exec_arg, sizeof(r->exec_arg), "%d:%s", fd, r->o.exec_child ? "child" : "root");
+	r->exec_cmd[k++] = (char *)"record";
+	for (int i = 0; i < r->o.nopts && k + 6 < 64; i++) {
+		if (is_machine_opt(r->o.argv[i], &i))
+			continue;
+		r->exec_cmd[k++] = r->o.argv[i];
+	}
+	snprintf(r->exec_db, sizeof(r->exec_db), "%s", abs);
+	r->exec_cmd[k++] = (char *)"--db";
+	r->exec_cmd[k++] = r->exec_db;
+	r->exec_cmd[k++] = (char *)"--exec-totals";
+	r->exec_cmd[k++] = r->exec_arg;
+	r->exec_cmd[k] = NULL;
+	return 0;
+}
+
 static int record_hosted(struct rec *r, char **argv)
 {
 	double seconds;
 	int status;
 
-	status = hosted_load(r, argv);
+	status = open_totals(r);
+	if (!status)
+		status = hosted_load(r, argv);
 	if (!status)
 		status = hosted_sampler(r);
 	if (status)
 		return status;
-	r->totals = mmap(NULL, sizeof(*r->totals), PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (r->totals == MAP_FAILED)
-		r->totals = NULL; /* the summary then counts the first process only */
 	r->t0 = r->last_progress = r->last_flush = now();
 	status = mach_run(r->m);
 	seconds = now() - r->t0;
@@ -1170,7 +1351,7 @@ int cmd_record(int argc, char **argv)
 {
 	struct dmn_opts dopts = { 0 };
 	struct ax_error perr;
-	struct rec r = { .save = -1, .save_maps = -1 };
+	struct rec r = { .save = -1, .save_maps = -1, .totals_fd = -1 };
 	struct stat st;
 	bool kernel;
 	int i, status;
@@ -1182,6 +1363,13 @@ int cmd_record(int argc, char **argv)
 	}
 	if (i < 0)
 		return 2;
+	if (r.o.totals_fd) {
+		/* An execve'd program of a run: the first recorder writes the truth and the saved
+		 * streams; only the first process (root) prints the summary. */
+		r.o.truth = r.o.value_truth = r.o.proc_truth = r.o.save = NULL;
+		r.o.quiet = r.o.quiet || r.o.exec_child;
+		r.in_child = r.forked = r.o.exec_child;
+	}
 	kernel = !r.o.hosted && !stat(r.o.device, &st) && S_ISCHR(st.st_mode);
 	if (!kernel)
 		hosted_defaults(&r.o);

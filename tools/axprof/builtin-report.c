@@ -29,6 +29,9 @@ struct report {
 	unsigned int ev[MAX_COLS]; /* events shown; ev[0] sorts */
 	unsigned int ncol;
 	bool procs, stalls, lines;
+	bool pid_given, tasks; /* --pid P: only P's samples; --tasks: a row per process */
+	uint32_t pid;
+	uint64_t total[PDB_EV_MAX]; /* the totals shown (--pid: P's) */
 	bool assumed; /* --stalls: an image's CYCLES period was assumed (none stored) */
 	struct tl_periods per; /* --stalls: --period, --event-period */
 };
@@ -37,6 +40,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: axprof report [-d DIR] [--epoch N] [--image I] [--procedures] [--event E]\n"
+		"                     [--pid P | --tasks]\n"
 		"                     [-n N] [--percent-limit P] [--json]\n"
 		"       axprof report --lines [-d DIR] [--epoch N] [--image I] [--event E] [-n N]\n"
 		"                     [--percent-limit P] [--json]\n"
@@ -61,6 +65,9 @@ static void usage(FILE *f)
 		"  --epoch N        that epoch (default the current one)\n"
 		"  --image I        only images whose key, path or file name is I\n"
 		"  --procedures     procedures instead of images\n"
+		"  --pid P          only the samples process P took (its virtual pid on the hosted\n"
+		"                   machine: the program is 1000); totals and shares are P's\n"
+		"  --tasks          one row per process: its samples of each event, all images\n"
 		"  --event E        sort by event E (cycles, imiss, dmiss, branchmp, retired,\n"
 		"                   replay; default the first recorded)\n"
 		"  --lines          source lines instead of images (see above)\n"
@@ -157,6 +164,137 @@ static int ps_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/*
+ * Per process (issue 17 item 5): the image's tasks.prof holds its samples per (pid, offset,
+ * event); with --pid P the rows come from P's entries instead of <EVENT>.prof.
+ */
+static int get_samples(const struct report *rp, const struct pdb_prof *prof, unsigned int ev,
+		       struct pdb_count **out, size_t *n)
+{
+	struct pdb_task *t = NULL;
+	struct pdb_count *c;
+	size_t nt = 0, k = 0;
+
+	if (!rp->pid_given)
+		return pdb_prof_samples(prof, ev, out, n);
+	*out = NULL;
+	*n = 0;
+	if (pdb_prof_tasks(prof, &t, &nt))
+		return -ENOMEM;
+	c = calloc(nt ? nt : 1, sizeof(*c));
+	if (!c) {
+		free(t);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nt; i++)
+		if (t[i].pid == rp->pid && t[i].event == ev)
+			c[k++] = (struct pdb_count){ .offset = t[i].offset, .count = t[i].count };
+	free(t);
+	*out = c;
+	*n = k;
+	return 0;
+}
+
+/* Add prof's samples per process (tasks.prof, or unknown.prof's pids) to rows by pid. */
+static int add_tasks(const struct report *rp, struct rows *rs, const struct pdb_prof *prof,
+		     bool unknown)
+{
+	struct pdb_task *t = NULL;
+	struct pdb_unknown *u = NULL;
+	size_t n = 0;
+	int ret = unknown ? pdb_prof_unknowns(prof, &u, &n) : pdb_prof_tasks(prof, &t, &n);
+
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t pid = unknown ? u[i].pid : t[i].pid,
+			 ev = unknown ? u[i].event : t[i].event;
+		uint64_t cnt = unknown ? u[i].count : t[i].count;
+		struct row *r = NULL;
+
+		for (size_t j = 0; j < rs->n && !r; j++)
+			if (rs->r[j].start == pid)
+				r = &rs->r[j];
+		if (!r) {
+			r = rows_add(rs);
+			if (!r) {
+				ret = -ENOMEM;
+				break;
+			}
+			r->name = r->image = "";
+			r->start = pid;
+		}
+		for (unsigned int k = 0; k < rp->ncol; k++)
+			if (rp->ev[k] == ev)
+				r->c[k] += cnt;
+	}
+	free(t);
+	free(u);
+	return ret;
+}
+
+/* --pid P: P's totals of each event over the selected images (and its unknown samples). */
+static int pid_totals(struct report *rp, const struct tl_view_image *const *sel, size_t nsel)
+{
+	struct pdb_task *t = NULL;
+	struct pdb_unknown *u = NULL;
+	size_t n = 0;
+
+	memset(rp->total, 0, sizeof(rp->total));
+	for (size_t i = 0; i < nsel; i++) {
+		if (!sel[i]->prof)
+			continue;
+		if (pdb_prof_tasks(sel[i]->prof, &t, &n))
+			return -ENOMEM;
+		for (size_t k = 0; k < n; k++)
+			if (t[k].pid == rp->pid)
+				rp->total[t[k].event] += t[k].count;
+		free(t);
+		t = NULL;
+	}
+	if (rp->v.unknown && (!rp->ro.image || !*rp->ro.image) && !rp->procs) {
+		if (pdb_prof_unknowns(rp->v.unknown, &u, &n))
+			return -ENOMEM;
+		for (size_t k = 0; k < n; k++)
+			if (u[k].pid == rp->pid)
+				rp->total[u[k].event] += u[k].count;
+		free(u);
+	}
+	return 0;
+}
+
+/* P's unknown samples of the shown events (c[k]: of ev[k]). */
+static int add_unknown_pid(const struct report *rp, uint64_t *c)
+{
+	struct pdb_unknown *u = NULL;
+	size_t n = 0;
+
+	if (pdb_prof_unknowns(rp->v.unknown, &u, &n))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		for (unsigned int k = 0; u[i].pid == rp->pid && k < rp->ncol; k++)
+			if (rp->ev[k] == u[i].event)
+				c[k] += u[i].count;
+	free(u);
+	return 0;
+}
+
+/* P's samples of the shown events in one image (c[k]: of ev[k]). */
+static int image_pid(const struct report *rp, const struct pdb_prof *prof, uint64_t *c)
+{
+	for (unsigned int k = 0; k < rp->ncol; k++) {
+		struct pdb_count *cs = NULL;
+		size_t n = 0;
+
+		if (get_samples(rp, prof, rp->ev[k], &cs, &n))
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++)
+			c[k] += cs[i].count;
+		free(cs);
+	}
+	return 0;
+}
+
 /* The procedures of one image as rows. */
 static int image_procs(struct report *rp, const struct tl_view_image *im, struct rows *rs)
 {
@@ -168,7 +306,7 @@ static int image_procs(struct report *rp, const struct tl_view_image *im, struct
 		struct pdb_count *cs = NULL;
 		size_t n = 0;
 
-		if (pdb_prof_samples(im->prof, rp->ev[k], &cs, &n))
+		if (get_samples(rp, im->prof, rp->ev[k], &cs, &n))
 			return -ENOMEM;
 		for (size_t i = 0; i < n; i++) {
 			uint64_t start = UINT64_MAX;
@@ -223,7 +361,7 @@ static void header(const struct report *rp, const char *what)
 	printf("Column          Total\n");
 	for (unsigned int k = 0; k < rp->ncol; k++)
 		printf("%-10s %10" PRIu64 "\n", tl_event_lower(rp->ev[k], evn, sizeof(evn)),
-		       rp->v.total[rp->ev[k]]);
+		       rp->total[rp->ev[k]]);
 	printf("\nThe numbers given below are the number of samples for each listed event type;\n"
 	       "%% is the share of that event's total, cum%% accumulates the first column.\n");
 	printf("==============================================================================\n");
@@ -238,13 +376,13 @@ static void header(const struct report *rp, const char *what)
 
 static void print_rows(const struct report *rp, const struct rows *rs)
 {
-	uint64_t cum = 0, tot0 = rp->v.total[rp->ev[0]];
+	uint64_t cum = 0, tot0 = rp->total[rp->ev[0]];
 
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->r[i];
 
 		for (unsigned int k = 0; k < rp->ncol; k++) {
-			uint64_t t = rp->v.total[rp->ev[k]];
+			uint64_t t = rp->total[rp->ev[k]];
 
 			printf("%9" PRIu64 " %6.2f%%", r->c[k], pct(r->c[k], t));
 			if (k == 0) {
@@ -253,7 +391,9 @@ static void print_rows(const struct report *rp, const struct rows *rs)
 			}
 			printf(" ");
 		}
-		if (rp->procs || rp->lines)
+		if (rp->tasks)
+			printf(" %" PRIu64 "\n", r->start);
+		else if (rp->procs || rp->lines)
 			printf(" %-30s %s\n", r->name, base_name(r->image));
 		else
 			printf(" %s\n", r->name);
@@ -286,12 +426,20 @@ static void json_report(const struct report *rp, const struct rows *rs)
 	for (unsigned int c = 0; c < rp->ncol; c++)
 		ax_json_str(&j, NULL, tl_event_lower(rp->ev[c], evn, sizeof(evn)));
 	ax_json_arr_close(&j);
-	json_events(&j, "totals", rp, rp->v.total, true);
-	ax_json_arr_open(&j, rp->procs ? "procedures" : "images");
+	if (rp->pid_given)
+		ax_json_u64(&j, "pid", rp->pid);
+	json_events(&j, "totals", rp, rp->total, true);
+	ax_json_arr_open(&j, rp->tasks ? "tasks" : rp->procs ? "procedures" : "images");
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->r[i];
 
 		ax_json_obj_open(&j, NULL);
+		if (rp->tasks) {
+			ax_json_u64(&j, "pid", r->start);
+			json_events(&j, "samples_by_event", rp, r->c, false);
+			ax_json_obj_close(&j);
+			continue;
+		}
 		if (rp->procs) {
 			ax_json_str(&j, "procedure", r->name);
 			if (r->start != UINT64_MAX)
@@ -322,12 +470,33 @@ static int run(struct report *rp)
 		free(sel);
 		return -ENOENT;
 	}
+	memcpy(rp->total, rp->v.total, sizeof(rp->total));
+	if (rp->pid_given) {
+		bool any = false;
+
+		ret = pid_totals(rp, sel, n);
+		for (unsigned int e = 0; e < PDB_EV_MAX; e++)
+			any |= rp->total[e] != 0;
+		if (!ret && !any) {
+			fprintf(stderr,
+				"axprof report: no samples of pid %u in epoch %u%s%s (axprof report "
+				"--tasks lists the processes that have some)\n",
+				rp->pid, rp->v.epoch, rp->ro.image && *rp->ro.image ? " in " : "",
+				rp->ro.image && *rp->ro.image ? rp->ro.image : "");
+			free(sel);
+			return -ENOENT;
+		}
+	}
 	for (size_t i = 0; i < n && !ret; i++) {
 		const struct tl_view_image *im = sel[i];
 		struct row *r;
 
 		if (!im->prof)
 			continue;
+		if (rp->tasks) {
+			ret = add_tasks(rp, &rs, im->prof, false);
+			continue;
+		}
 		if (rp->procs) {
 			ret = image_procs(rp, im, &rs);
 			continue;
@@ -338,16 +507,27 @@ static int run(struct report *rp)
 			break;
 		}
 		r->name = r->image = im->name;
+		if (rp->pid_given) {
+			ret = image_pid(rp, im->prof, r->c);
+			continue;
+		}
 		for (unsigned int k = 0; k < rp->ncol; k++)
 			r->c[k] = im->total[rp->ev[k]];
 	}
-	if (!ret && !rp->procs && (!rp->ro.image || !*rp->ro.image) && rp->v.unknown) {
+	if (!ret && rp->tasks && (!rp->ro.image || !*rp->ro.image) && rp->v.unknown)
+		ret = add_tasks(rp, &rs, rp->v.unknown, true);
+	if (!ret && !rp->tasks && !rp->procs && (!rp->ro.image || !*rp->ro.image) &&
+	    rp->v.unknown) {
 		struct row *r = rows_add(&rs);
 
 		if (r) {
 			r->name = r->image = "unknown";
 			for (unsigned int k = 0; k < rp->ncol; k++)
 				r->c[k] = rp->v.unknown_total[rp->ev[k]];
+		}
+		if (r && rp->pid_given) {
+			memset(r->c, 0, sizeof(r->c));
+			ret = add_unknown_pid(rp, r->c);
 		}
 	}
 	if (ret) {
@@ -370,12 +550,16 @@ static int run(struct report *rp)
 	if (rs.n > 1) /* qsort(NULL, 0, ...) is undefined */
 		qsort(rs.r, rs.n, sizeof(rs.r[0]), row_cmp);
 	rs.n = tl_rows_keep(&rp->ro, rs.r, rs.n, sizeof(rs.r[0]), row_samples,
-			    rp->v.total[rp->ev[0]]);
+			    rp->total[rp->ev[0]]);
 	if (rp->ro.json) {
 		json_report(rp, &rs);
 	} else {
 		printf("axprof report: database %s, epoch %u\n\n", pdb_dir(rp->v.db), rp->v.epoch);
-		header(rp, rp->procs ? "procedure                      image" : "image");
+		if (rp->pid_given)
+			printf("Samples of pid %u only\n\n", rp->pid);
+		header(rp, rp->tasks ? "pid" :
+			   rp->procs ? "procedure                      image" :
+				       "image");
 		print_rows(rp, &rs);
 	}
 	free(rs.r);
@@ -695,7 +879,7 @@ static int run_lines(struct report *rp)
 
 int cmd_report(int argc, char **argv)
 {
-	enum { O_STALLS = 256, O_PERIOD, O_EVPERIOD, O_LINES };
+	enum { O_STALLS = 256, O_PERIOD, O_EVPERIOD, O_LINES, O_PID, O_TASKS };
 	static const struct option longopts[] = {
 		TL_LONGOPT_DB,
 		TL_LONGOPT_EPOCH,
@@ -705,6 +889,8 @@ int cmd_report(int argc, char **argv)
 		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_SKIP_DAMAGED,
 		{ "procedures", no_argument, NULL, 'p' },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "tasks", no_argument, NULL, O_TASKS },
 		{ "event", required_argument, NULL, 'E' },
 		{ "stalls", no_argument, NULL, O_STALLS },
 		{ "lines", no_argument, NULL, O_LINES },
@@ -747,6 +933,26 @@ int cmd_report(int argc, char **argv)
 		case 'p':
 			rp.procs = true;
 			break;
+		case O_PID: {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || *optarg < '0' || *optarg > '9' || *end || v > UINT32_MAX) {
+				fprintf(stderr,
+					"axprof report: --pid needs a process id (a number), not "
+					"'%s'\n",
+					optarg);
+				return 2;
+			}
+			rp.pid = (uint32_t)v;
+			rp.pid_given = true;
+			break;
+		}
+		case O_TASKS:
+			rp.tasks = true;
+			break;
 		case 'E':
 			evname = optarg;
 			sort_ev = tl_event_parse(optarg);
@@ -774,6 +980,12 @@ int cmd_report(int argc, char **argv)
 	if (rp.lines && (rp.procs || rp.stalls || stall_opt)) {
 		fprintf(stderr, "axprof report: --lines does not go with --procedures, --stalls, "
 				"--period or --event-period\n");
+		return 2;
+	}
+	if ((rp.pid_given || rp.tasks) &&
+	    (rp.stalls || rp.lines || (rp.tasks && rp.procs) || (rp.pid_given && rp.tasks))) {
+		fprintf(stderr, "axprof report: --pid goes with images and --procedures, --tasks "
+				"alone (not with --stalls, --lines, each other or --procedures)\n");
 		return 2;
 	}
 	if (rp.stalls && (rp.procs || evname)) {

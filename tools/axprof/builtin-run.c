@@ -43,6 +43,8 @@ static void usage(FILE *f)
 		"                     (default 20000)\n"
 		"  --trace-syscalls   print every system call to stderr\n"
 		"  --argv0 NAME       the program's argv[0] (default PROG)\n"
+		"  --pid-table FD     the pid table of the run an execve'd program belongs to\n"
+		"                     (the machine passes it; its pids stay the run's)\n"
 		"  --json             at exit, a summary of the run as one JSON document on standard\n"
 		"                     error (docs/axprof-json.7; standard output is the program's)\n"
 		"  --help             this text\n\n"
@@ -107,6 +109,7 @@ int cmd_run(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "cpus", required_argument, NULL, 'P' },
 		{ "quantum", required_argument, NULL, 'Q' },
+		{ "pid-table", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -188,6 +191,18 @@ int cmd_run(int argc, char **argv)
 			if (errno || *optarg < '1' || *optarg > '9' || *end || !opts.quantum) {
 				fprintf(stderr,
 					"axprof run: --quantum needs a number of instructions (1 or "
+					"more), not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'I':
+			errno = 0;
+			opts.pid_table_fd = (int)strtol(optarg, &end, 10);
+			if (errno || *optarg < '1' || *optarg > '9' || *end ||
+			    opts.pid_table_fd < 3) {
+				fprintf(stderr,
+					"axprof run: --pid-table needs a file descriptor (3 or "
 					"more), not '%s'\n",
 					optarg);
 				return 2;

@@ -235,6 +235,7 @@ static int run_once(struct st *s, const struct mach_opts *opts, char **argv, uns
 	struct mach_load_info li;
 	struct ax_error err;
 	struct proc_rec p;
+	struct mach_result r0;
 	uint64_t now[MACH_EV_NR];
 	int fds[2], ret, status;
 	ssize_t n;
@@ -271,7 +272,8 @@ static int run_once(struct st *s, const struct mach_opts *opts, char **argv, uns
 	}
 	s->pipe_w = fds[1];
 	s->in_child = false;
-	s->pid = (int32_t)getpid();
+	mach_get_result(s->m, &r0);
+	s->pid = r0.pid; /* virtual (axprof-run(1)), as the fork events' */
 	s->parent = 0;
 	read_counts(s->m, now);
 	tl_mux_start(&s->mux, &s->mx, s->events, first, now);
