@@ -721,7 +721,6 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 	else if (want == WANT_JOURNAL)
 		want_type = PDB_FT_JOURNAL;
 	if (h->type < PDB_FT_SAMPLES || h->type >= PDB_FT_NR ||
-	    (h->type > PDB_FT_PROCS && h->type < PDB_FT_TASKS) ||
 	    (want == WANT_ANY && table_of_type[h->type] < 0) || (want_type && h->type != want_type))
 		return AX_CORRUPT(err, name, 6, "file type %u where %s was expected", h->type,
 				  want == WANT_INDEX	? "an index" :
