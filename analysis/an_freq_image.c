@@ -536,6 +536,10 @@ int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct 
 
 		fp->insn[i].conf = c->conf;
 		fp->insn[i].how = c->how;
+		/* a fallback target's in-edges are guessed (an_cfg.h): never high confidence */
+		if ((fp->cfg->block[fp->insn[i].block].flags & AN_BLK_GUESSED) &&
+		    fp->insn[i].conf > AN_CONF_MEDIUM)
+			fp->insn[i].conf = AN_CONF_MEDIUM;
 	}
 
 	/* §6.2: culprits. */

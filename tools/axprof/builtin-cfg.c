@@ -237,7 +237,11 @@ static void print_text(FILE *f, const struct an_proc *p, const struct pa *a)
 		const struct an_jtab *jt = &cfg->jtab[j];
 
 		fprintf(f, "jmp 0x%" PRIx64 ": ", jt->jmp);
-		if (jt->resolved)
+		if (jt->flow || jt->fallback)
+			fprintf(f, "%s: %u targets 0x%" PRIx64 "-0x%" PRIx64 "\n",
+				jt->flow ? "data flow" : "fallback (address taken)", jt->n,
+				jt->tmin, jt->tmax);
+		else if (jt->resolved)
 			fprintf(f, "table 0x%" PRIx64 " base 0x%" PRIx64 " entries %u\n", jt->table,
 				jt->base, jt->n);
 		else if (jt->n)
