@@ -29,6 +29,9 @@ const char *const an_exit_why_name[AN_EXIT_NR] = {
 #define CLOBBER(j) (-2 - (int64_t)(j))
 #define WINDOW 64 /* instructions searched back from a JMP */
 #define JT_MAX 8192 /* entries we accept in one jump table */
+#define VALS_MAX 64 /* constants one register may hold at a JMP (data flow) */
+#define STEPS_MAX 4096 /* straight-line runs one JMP's data flow may visit */
+#define JT_ROUNDS 4 /* rounds of jump-table resolution (the edges of one feed the next) */
 
 /* How an instruction changes control flow. */
 enum ctl {
@@ -111,7 +114,34 @@ struct builder {
 	uint32_t ntpool, tcap;
 	uint32_t *jt_first, *jt_n; /* per jtab */
 	uint8_t *jt_why; /* per jtab: AN_EXIT_* when it is an exit, else NONE */
+	/* data flow (values_before): edges into each instruction, by target, CSR */
+	uint32_t *bsrc_off, *bsrc; /* direct branches */
+	uint32_t *jsrc_off, *jsrc; /* JMPs resolved in the previous round */
+	uint8_t *entry; /* procedure entries (start, extra entries): values unknown */
+	struct mark {
+		uint32_t gen, hi; /* run [lo, hi] visited by query gen */
+	} * mark;
+	uint32_t gen, steps;
+	bool used_flow; /* a query went through an entry of a run (the rounds matter) */
+	bool no_flow; /* eval_const stays in the run (address-taken literals) */
 };
+
+/* Constants a register may hold, collected by one query (gen). */
+struct vals {
+	uint64_t v[VALS_MAX];
+	uint32_t n, gen;
+};
+
+static bool vals_add(struct vals *vs, uint64_t x)
+{
+	for (uint32_t k = 0; k < vs->n; k++)
+		if (vs->v[k] == x)
+			return true;
+	if (vs->n == VALS_MAX)
+		return false;
+	vs->v[vs->n++] = x;
+	return true;
+}
 
 static int tedge_add(struct builder *b, uint32_t from, uint32_t to, unsigned int kind,
 		     unsigned int why)
@@ -177,8 +207,8 @@ static int64_t find_def(const struct builder *b, uint32_t before, uint32_t lo, u
 	return NODEF;
 }
 
-static bool eval_const(const struct builder *b, unsigned int r, uint32_t before, uint32_t lo,
-		       int depth, uint64_t *val);
+static bool eval_const(struct builder *b, unsigned int r, uint32_t before, uint32_t lo, int depth,
+		       uint64_t *val);
 
 /* Start of the straight-line code ending at instruction i (at most WINDOW instructions). */
 static uint32_t window_start(const struct builder *b, uint32_t i)
@@ -188,6 +218,27 @@ static uint32_t window_start(const struct builder *b, uint32_t i)
 	while (lo > 0 && i - lo < WINDOW && !ends_flow((enum ctl)b->ctl[lo - 1]))
 		lo--;
 	return lo;
+}
+
+static bool one_value(struct builder *b, unsigned int r, uint32_t lo, uint32_t before, int depth,
+		      uint64_t *val);
+
+/*
+ * A reload `ldq r,d(sp)` at j of a constant spilled in the same run: the last `stq x,d(sp)`
+ * before it, with sp unchanged in between, stored x's value.
+ */
+static bool spilled(struct builder *b, const struct axp_insn *ld, uint32_t j, uint32_t lo,
+		    int depth, uint64_t *val)
+{
+	for (uint32_t k = j; k-- > lo;) {
+		const struct axp_insn *d = &b->cfg->insn[k];
+
+		if (writes_int(d, R_SP) || (b->ctl[k] != CTL_NONE && b->ctl[k] != CTL_COND))
+			return false;
+		if (d->op == AXP_OP_STQ && d->rb == R_SP && d->disp == ld->disp)
+			return eval_const(b, d->ra, k, lo, depth + 1, val);
+	}
+	return false;
 }
 
 /*
@@ -212,7 +263,7 @@ static bool epilogue_restore(const struct builder *b, uint32_t i)
  * has at the end of that run wherever it is read after it: GCC keeps jump-table bases there
  * across calls (Lua's luaV_execute keeps its computed-goto table in s1).
  */
-static bool only_def(const struct builder *b, unsigned int r, int depth, uint64_t *val)
+static bool only_def(struct builder *b, unsigned int r, int depth, uint64_t *val)
 {
 	uint32_t j = UINT32_MAX, lo = 0;
 
@@ -237,8 +288,8 @@ static bool only_def(const struct builder *b, unsigned int r, int depth, uint64_
 }
 
 /* The value of integer register r just before instruction `before`, if it is a constant. */
-static bool eval_const(const struct builder *b, unsigned int r, uint32_t before, uint32_t lo,
-		       int depth, uint64_t *val)
+static bool eval_const(struct builder *b, unsigned int r, uint32_t before, uint32_t lo, int depth,
+		       uint64_t *val)
 {
 	const struct an_proc *p = b->p;
 	const struct axp_insn *d;
@@ -263,7 +314,9 @@ static bool eval_const(const struct builder *b, unsigned int r, uint32_t before,
 			*val = p->start; /* the calling standard: PV holds the entry address */
 			return true;
 		}
-		return lo > 0 && only_def(b, r, depth, val);
+		if (lo > 0 && only_def(b, r, depth, val))
+			return true;
+		return one_value(b, r, lo, before, depth, val);
 	}
 	d = &b->cfg->insn[j];
 	switch (d->op) {
@@ -283,6 +336,8 @@ static bool eval_const(const struct builder *b, unsigned int r, uint32_t before,
 	case AXP_OP_JSR_CO:
 		*val = an_cfg_addr(b->cfg, (uint32_t)j) + 4;
 		return true;
+	case AXP_OP_LDQ:
+		return d->rb == R_SP && spilled(b, d, (uint32_t)j, lo, depth, val);
 	case AXP_OP_BIS:
 	case AXP_OP_ADDQ:
 		if (!eval_const(b, d->ra, (uint32_t)j, lo, depth + 1, &x))
@@ -298,8 +353,95 @@ static bool eval_const(const struct builder *b, unsigned int r, uint32_t before,
 	}
 }
 
+static bool values_before(struct builder *b, unsigned int r, uint32_t i, int depth,
+			  struct vals *vs);
+
+/*
+ * The values r brings into the straight-line run [lo, i], which does not define it: along
+ * the fall-in at lo and every branch or jump-table edge into [lo, i]. A run already visited
+ * by this query (a loop) adds nothing new. False when a path brings an unknown value.
+ */
+static bool entry_values(struct builder *b, unsigned int r, uint32_t lo, uint32_t i, int depth,
+			 struct vals *vs)
+{
+	const struct an_cfg *cfg = b->cfg;
+	struct mark *m = &b->mark[lo];
+	bool fresh = m->gen != vs->gen;
+	uint32_t from = fresh ? lo : m->hi + 1;
+
+	if (!fresh && i <= m->hi)
+		return true;
+	if (b->no_flow || depth > 24 || ++b->steps > STEPS_MAX)
+		return false;
+	m->gen = vs->gen;
+	m->hi = i;
+	b->used_flow = true;
+	if (fresh && lo > 0 && !ends_flow((enum ctl)b->ctl[lo - 1]) &&
+	    !values_before(b, r, lo, depth + 1, vs))
+		return false; /* the run was cut at WINDOW instructions: the code before it */
+	for (uint32_t x = from; x <= i; x++) {
+		if (b->entry[x])
+			return false;
+		for (uint32_t k = b->bsrc_off[x]; k < b->bsrc_off[x + 1]; k++) {
+			uint32_t j = b->bsrc[k];
+
+			if (writes_int(&cfg->insn[j], r)) {
+				if (!vals_add(vs, an_cfg_addr(cfg, j) + 4))
+					return false;
+			} else if (!values_before(b, r, j, depth + 1, vs)) {
+				return false;
+			}
+		}
+		if (!b->jsrc_off)
+			continue;
+		for (uint32_t k = b->jsrc_off[x]; k < b->jsrc_off[x + 1]; k++) {
+			uint32_t j = b->jsrc[k];
+
+			if (cfg->insn[j].rb == r) {
+				if (!vals_add(vs, an_cfg_addr(cfg, x)))
+					return false;
+			} else if (!values_before(b, r, j, depth + 1, vs)) {
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/* Add the values integer register r may hold just before instruction i to vs. */
+static bool values_before(struct builder *b, unsigned int r, uint32_t i, int depth, struct vals *vs)
+{
+	uint32_t lo = window_start(b, i);
+	int64_t j = find_def(b, i, lo, r);
+	uint64_t v;
+
+	if (j < NODEF)
+		return false;
+	if (j >= 0 || r == 31 ||
+	    (r == R_GP && (b->p->flags & (AN_PROC_GP | AN_PROC_GP_INHERITED))) ||
+	    (r == R_PV && lo == 0))
+		return eval_const(b, r, i, lo, depth + 1, &v) && vals_add(vs, v);
+	if (lo > 0 && only_def(b, r, depth, &v))
+		return vals_add(vs, v);
+	return entry_values(b, r, lo, i, depth, vs);
+}
+
+/* The value of r before `before`, undefined in the run from lo: one constant on every path. */
+static bool one_value(struct builder *b, unsigned int r, uint32_t lo, uint32_t before, int depth,
+		      uint64_t *val)
+{
+	struct vals vs;
+
+	vs.n = 0;
+	vs.gen = ++b->gen;
+	if (!entry_values(b, r, lo, before, depth + 1, &vs) || vs.n != 1)
+		return false;
+	*val = vs.v[0];
+	return true;
+}
+
 /* Do register r1 before at1 and r2 before at2 hold the same value (or its low 32 bits)? */
-static bool same_value(const struct builder *b, unsigned int r1, uint32_t at1, unsigned int r2,
+static bool same_value(struct builder *b, unsigned int r1, uint32_t at1, unsigned int r2,
 		       uint32_t at2, uint32_t lo, int depth)
 {
 	int64_t j1 = find_def(b, at1, lo, r1), j2 = find_def(b, at2, lo, r2);
@@ -325,7 +467,7 @@ static bool same_value(const struct builder *b, unsigned int r1, uint32_t at1, u
 }
 
 /* Operand B (register or literal) of an operate instruction as a constant. */
-static bool opb_const(const struct builder *b, const struct axp_insn *d, uint32_t at, uint32_t lo,
+static bool opb_const(struct builder *b, const struct axp_insn *d, uint32_t at, uint32_t lo,
 		      uint64_t *val)
 {
 	if (d->islit) {
@@ -340,8 +482,8 @@ static bool opb_const(const struct builder *b, const struct axp_insn *d, uint32_
  * instruction `at`) by a compare and branch between lo and the JMP at `i`: *exact. Without a
  * compare, an upper limit for a scan of the table (a mask of the index, else JT_MAX).
  */
-static uint64_t find_bound(const struct builder *b, uint32_t i, uint32_t lo, unsigned int ir,
-			   uint32_t at, bool *exact)
+static uint64_t find_bound(struct builder *b, uint32_t i, uint32_t lo, unsigned int ir, uint32_t at,
+			   bool *exact)
 {
 	*exact = true;
 	for (uint32_t k = i; k-- > lo;) {
@@ -427,6 +569,8 @@ static int read_entry(const struct builder *b, uint64_t at, unsigned int esize, 
 {
 	uint32_t lo, hi;
 
+	if (esize == 8 && an_relocs_value(&b->ps->rel, at, val))
+		return 0; /* filled by the loader (an_reloc.h) */
 	if (img_read32(b->ps->elf, at, &lo))
 		return -EFAULT;
 	if (esize == 4) {
@@ -436,6 +580,54 @@ static int read_entry(const struct builder *b, uint64_t at, unsigned int esize, 
 	if (img_read32(b->ps->elf, at + 4, &hi))
 		return -EFAULT;
 	*val = (uint64_t)hi << 32 | lo;
+	return 0;
+}
+
+/* Sort the targets pool[first ..] of jtab k, keep the distinct ones, and count them. */
+static void finish_targets(struct builder *b, uint32_t first, uint32_t k)
+{
+	uint32_t m = first;
+
+	qsort(b->tpool + first, b->ntpool - first, sizeof(uint32_t), cmp_u32);
+	for (uint32_t x = first; x < b->ntpool; x++)
+		if (x == first || b->tpool[x] != b->tpool[m - 1])
+			b->tpool[m++] = b->tpool[x];
+	b->ntpool = m;
+	b->cfg->jtab[k].resolved = true;
+	b->jt_n[k] = b->ntpool - first;
+}
+
+/*
+ * The JMP at i through a register that holds one of a few constants on every path into it
+ * (the data flow, values_before): those constants, when all are code addresses of the
+ * procedure, are its targets (an_jtab.flow). 0 or -ENOMEM.
+ */
+static int resolve_flow(struct builder *b, uint32_t i, uint32_t k)
+{
+	struct an_jtab *jt = &b->cfg->jtab[k];
+	const struct an_proc *p = b->p;
+	uint32_t first = b->ntpool;
+	struct vals vs;
+	int err;
+
+	vs.n = 0;
+	vs.gen = ++b->gen;
+	if (!values_before(b, b->cfg->insn[i].rb, i, 0, &vs) || !vs.n)
+		return 0;
+	for (uint32_t x = 0; x < vs.n; x++)
+		if (vs.v[x] < p->start || vs.v[x] >= p->end || (vs.v[x] & 3))
+			return 0;
+	jt->tmin = UINT64_MAX;
+	for (uint32_t x = 0; x < vs.n; x++) {
+		jt->tmin = vs.v[x] < jt->tmin ? vs.v[x] : jt->tmin;
+		jt->tmax = vs.v[x] > jt->tmax ? vs.v[x] : jt->tmax;
+		err = pool_add(b, (uint32_t)((vs.v[x] - p->start) / 4));
+		if (err)
+			return err;
+	}
+	jt->n = vs.n;
+	jt->flow = true;
+	finish_targets(b, first, k);
 	return 0;
 }
 
@@ -455,7 +647,7 @@ static int resolve_jmp(struct builder *b, uint32_t i, uint32_t k)
 	int64_t jT, jl = -1, ja;
 	int err;
 
-	jt->jmp = an_cfg_addr(cfg, i);
+	*jt = (struct an_jtab){ .jmp = an_cfg_addr(cfg, i) };
 	b->jt_first[k] = first;
 	b->jt_n[k] = 0;
 	b->jt_why[k] = AN_EXIT_NONE;
@@ -467,7 +659,7 @@ static int resolve_jmp(struct builder *b, uint32_t i, uint32_t k)
 		return 0;
 	}
 	if (jT < 0)
-		return 0;
+		return jT == NODEF ? resolve_flow(b, i, k) : 0;
 	dt = &cfg->insn[jT];
 	if (dt->op == AXP_OP_LDQ && (dt->rb == R_GP || t == R_PV)) {
 		/* through a GOT slot, or a procedure value in pv (calling standard) */
@@ -509,7 +701,7 @@ static int resolve_jmp(struct builder *b, uint32_t i, uint32_t k)
 		}
 	}
 	if (jl < 0)
-		return 0;
+		return resolve_flow(b, i, k);
 	dl = &cfg->insn[jl];
 	esize = dl->op == AXP_OP_LDQ ? 8 : 4;
 	ja = find_def(b, (uint32_t)jl, lo, dl->rb);
@@ -555,22 +747,252 @@ static int resolve_jmp(struct builder *b, uint32_t i, uint32_t k)
 	jt->scanned = !exact;
 	if (!jt->n || inside < jt->n)
 		goto bad;
-	/* distinct targets, in address order */
-	qsort(b->tpool + first, b->ntpool - first, sizeof(uint32_t), cmp_u32);
-	{
-		uint32_t m = first;
-
-		for (uint32_t x = first; x < b->ntpool; x++)
-			if (x == first || b->tpool[x] != b->tpool[m - 1])
-				b->tpool[m++] = b->tpool[x];
-		b->ntpool = m;
-	}
-	jt->resolved = true;
-	b->jt_n[k] = b->ntpool - first;
+	finish_targets(b, first, k); /* distinct targets, in address order */
 	return 0;
 bad:
 	b->ntpool = first;
 	return 0;
+}
+
+static uint32_t target_index(const struct an_cfg *cfg, const struct axp_insn *d, uint32_t i,
+			     bool *inside);
+
+static void flow_free(struct builder *b)
+{
+	free(b->bsrc_off);
+	free(b->bsrc);
+	free(b->jsrc_off);
+	free(b->jsrc);
+	free(b->entry);
+	free(b->mark);
+}
+
+/* Edges into instructions, grouped by target: from[k] -> to[k], k < m, into *off / *src. */
+static int by_target(uint32_t n, const uint32_t *from, const uint32_t *to, uint32_t m,
+		     uint32_t **off, uint32_t **src)
+{
+	uint32_t *o = calloc((size_t)n + 2, sizeof(*o)), *v = malloc(((size_t)m + 1) * sizeof(*v));
+
+	if (!o || !v) {
+		free(o);
+		free(v);
+		return -ENOMEM;
+	}
+	for (uint32_t k = 0; k < m; k++)
+		o[to[k] + 2]++;
+	for (uint32_t x = 0; x < n; x++)
+		o[x + 2] += o[x + 1];
+	for (uint32_t k = 0; k < m; k++)
+		v[o[to[k] + 1]++] = from[k];
+	*off = o;
+	*src = v;
+	return 0;
+}
+
+/* The direct branches into each instruction and the procedure's entries (values_before). */
+static int flow_init(struct builder *b)
+{
+	const struct an_cfg *cfg = b->cfg;
+	uint32_t n = cfg->ninsns, m = 0, *from, *to;
+	int err;
+
+	from = malloc(((size_t)n + 1) * sizeof(*from));
+	to = malloc(((size_t)n + 1) * sizeof(*to));
+	b->entry = calloc((size_t)n + 1, 1);
+	b->mark = calloc((size_t)n + 1, sizeof(*b->mark));
+	if (!from || !to || !b->entry || !b->mark) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		bool inside;
+		uint32_t t;
+
+		if (b->ctl[i] != CTL_COND && b->ctl[i] != CTL_BR)
+			continue;
+		t = target_index(cfg, &cfg->insn[i], i, &inside);
+		if (inside) {
+			from[m] = i;
+			to[m++] = t;
+		}
+	}
+	err = by_target(n, from, to, m, &b->bsrc_off, &b->bsrc);
+	b->entry[0] = 1;
+	for (uint32_t k = 0; k < b->p->nxentries; k++) {
+		uint64_t a = b->ps->xentries[b->p->xentry + k];
+
+		if (a >= b->p->start && a < b->p->end && !(a & 3))
+			b->entry[(a - b->p->start) / 4] = 1;
+	}
+out:
+	free(from);
+	free(to);
+	return err;
+}
+
+/* The jump-table edges of this round, by target, for the next one. Returns 0 or -ENOMEM. */
+static int jsrc_build(struct builder *b, const uint32_t *jidx, uint32_t *nedges)
+{
+	uint32_t m = 0, *from, *to;
+	int err;
+
+	from = malloc(((size_t)b->ntpool + 1) * sizeof(*from));
+	to = malloc(((size_t)b->ntpool + 1) * sizeof(*to));
+	if (!from || !to) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t k = 0; k < b->cfg->njtabs; k++) {
+		if (b->jt_why[k] != AN_EXIT_NONE || !b->cfg->jtab[k].resolved)
+			continue;
+		for (uint32_t x = 0; x < b->jt_n[k]; x++) {
+			from[m] = jidx[k];
+			to[m++] = b->tpool[b->jt_first[k] + x];
+		}
+	}
+	free(b->jsrc_off);
+	free(b->jsrc);
+	b->jsrc_off = b->jsrc = NULL;
+	err = by_target(b->cfg->ninsns, from, to, m, &b->jsrc_off, &b->jsrc);
+	*nedges = m;
+out:
+	free(from);
+	free(to);
+	return err;
+}
+
+/* A digest of every JMP's outcome, to see a round change nothing. */
+static uint64_t jt_digest(const struct builder *b)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (uint32_t k = 0; k < b->cfg->njtabs; k++) {
+		h = (h ^ (b->jt_why[k] + 8u * b->cfg->jtab[k].resolved)) * 1099511628211ull;
+		for (uint32_t x = 0; x < b->jt_n[k]; x++)
+			h = (h ^ b->tpool[b->jt_first[k] + x]) * 1099511628211ull;
+	}
+	return h;
+}
+
+static uint32_t mark_cand(uint8_t *cand, uint32_t i)
+{
+	if (cand[i])
+		return 0;
+	cand[i] = 1;
+	return 1;
+}
+
+/*
+ * Blocks of the procedure whose address is taken (the fallback's candidates, an_cfg.h):
+ * cand[i] = 1 for each instruction i such a block starts at. Returns how many.
+ */
+static uint32_t address_taken(struct builder *b, uint8_t *cand)
+{
+	const struct an_relocs *rel = &b->ps->rel;
+	const struct an_proc *p = b->p;
+	struct an_cfg *cfg = b->cfg;
+	uint32_t nc = 0;
+
+	for (size_t x = an_relocs_taken_from(rel, p->start);
+	     x < rel->ntaken && rel->taken[x] < p->end; x++)
+		nc += mark_cand(cand, (uint32_t)((rel->taken[x] - p->start) / 4));
+	for (uint32_t k = 0; k < cfg->njtabs; k++)
+		if (b->jt_why[k] == AN_EXIT_NONE && cfg->jtab[k].resolved)
+			for (uint32_t x = 0; x < b->jt_n[k]; x++)
+				nc += mark_cand(cand, b->tpool[b->jt_first[k] + x]);
+	/* literals: LDA/LDAH chains from GP or PV that give a code address of the procedure */
+	b->no_flow = true;
+	for (uint32_t i = 0; i < cfg->ninsns; i++) {
+		const struct axp_insn *d = &cfg->insn[i];
+		uint64_t v;
+
+		if ((d->op != AXP_OP_LDA && d->op != AXP_OP_LDAH) || d->ra == 31 ||
+		    !eval_const(b, d->ra, i + 1, window_start(b, i + 1), 0, &v))
+			continue;
+		if (v >= p->start && v < p->end && !(v & 3))
+			nc += mark_cand(cand, (uint32_t)((v - p->start) / 4));
+	}
+	b->no_flow = false;
+	return nc;
+}
+
+/* Each JMP still unresolved goes to every address-taken block, if there is one. */
+static int fallback(struct builder *b)
+{
+	struct an_cfg *cfg = b->cfg;
+	uint8_t *cand = NULL;
+	uint32_t nc = 0;
+	int err = 0;
+
+	for (uint32_t k = 0; k < cfg->njtabs && !err; k++) {
+		struct an_jtab *jt = &cfg->jtab[k];
+
+		/* a table read whose targets leave the procedure: its bounds may be wrong (an_proc.c
+		 * merges guessed procedures on it); that one stays unresolved */
+		if (b->jt_why[k] != AN_EXIT_NONE || jt->resolved || jt->n)
+			continue;
+		if (!cand) {
+			cand = calloc((size_t)cfg->ninsns + 1, 1);
+			if (!cand)
+				return -ENOMEM;
+			nc = address_taken(b, cand);
+		}
+		if (!nc)
+			break;
+		b->jt_first[k] = b->ntpool;
+		for (uint32_t i = 0; i < cfg->ninsns && !err; i++)
+			if (cand[i])
+				err = pool_add(b, i);
+		if (err)
+			break;
+		*jt = (struct an_jtab){ .jmp = jt->jmp, .n = nc, .fallback = true };
+		jt->tmin = an_cfg_addr(cfg, b->tpool[b->jt_first[k]]);
+		jt->tmax = an_cfg_addr(cfg, b->tpool[b->ntpool - 1]);
+		finish_targets(b, b->jt_first[k], k);
+	}
+	free(cand);
+	return err;
+}
+
+/*
+ * Resolve every JMP (b->cfg->njtabs of them): rounds while the data flow used the jump-table
+ * edges of the round before and they changed; then the fallback. 0 or -ENOMEM.
+ */
+static int resolve_all(struct builder *b)
+{
+	struct an_cfg *cfg = b->cfg;
+	uint32_t nj = cfg->njtabs, *jidx = malloc(((size_t)nj + 1) * sizeof(*jidx)), m = 0;
+	uint64_t prev = 0;
+	int err;
+
+	if (!jidx)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < cfg->ninsns; i++)
+		if (b->ctl[i] == CTL_JMP)
+			jidx[m++] = i;
+	err = flow_init(b);
+	for (uint32_t round = 0; round < JT_ROUNDS && !err; round++) {
+		uint64_t h;
+		uint32_t ne;
+
+		b->ntpool = 0;
+		b->used_flow = false;
+		for (uint32_t k = 0; k < nj && !err; k++) {
+			b->steps = 0;
+			err = resolve_jmp(b, jidx[k], k);
+		}
+		h = jt_digest(b);
+		if (err || !b->used_flow || (round && h == prev))
+			break;
+		prev = h;
+		err = jsrc_build(b, jidx, &ne);
+		if (!err && !ne)
+			break; /* no jump-table edge: the next round would find the same */
+	}
+	if (!err)
+		err = fallback(b);
+	free(jidx);
+	return err;
 }
 
 static uint32_t target_index(const struct an_cfg *cfg, const struct axp_insn *d, uint32_t i,
@@ -627,9 +1049,18 @@ static int block_edges(struct builder *b, uint32_t blk, uint32_t last, uint32_t 
 			cfg->flags |= AN_CFG_MISSING_EDGES;
 			return tedge_add(b, blk, AN_NODE_EXIT, AN_EDGE_EXIT, AN_EXIT_UNKNOWN);
 		}
-		for (uint32_t x = 0; x < b->jt_n[k] && !err; x++)
-			err = tedge_add(b, blk, cfg->blk_of[b->tpool[b->jt_first[k] + x]],
-					AN_EDGE_JTAB, AN_EXIT_NONE);
+		for (uint32_t x = 0; x < b->jt_n[k] && !err; x++) {
+			uint32_t to = cfg->blk_of[b->tpool[b->jt_first[k] + x]];
+
+			if (cfg->jtab[k].fallback)
+				cfg->block[to].flags |= AN_BLK_GUESSED;
+			err = tedge_add(b, blk, to, AN_EDGE_JTAB, AN_EXIT_NONE);
+		}
+		if (!err && cfg->jtab[k].fallback) {
+			/* it may as well leave the procedure (an indirect tail call) */
+			cfg->flags |= AN_CFG_FALLBACK_EDGES;
+			err = tedge_add(b, blk, AN_NODE_EXIT, AN_EDGE_EXIT, AN_EXIT_TAILCALL);
+		}
 		return err;
 	}
 	}
@@ -881,16 +1312,12 @@ int an_cfg_build(const struct an_procs *ps, const struct an_proc *p, struct an_c
 		b.jt_why = calloc(nj, 1);
 		if (!cfg->jtab || !b.jt_first || !b.jt_n || !b.jt_why)
 			goto out_nomem;
-		for (uint32_t i = 0, k = 0; i < n; i++) {
-			if (b.ctl[i] != CTL_JMP)
-				continue;
-			if (resolve_jmp(&b, i, k))
-				goto out_nomem;
+		cfg->njtabs = nj;
+		if (resolve_all(&b))
+			goto out_nomem;
+		for (uint32_t k = 0; k < nj; k++)
 			for (uint32_t x = 0; x < b.jt_n[k]; x++)
 				b.lead[b.tpool[b.jt_first[k] + x]] = 1;
-			k++;
-		}
-		cfg->njtabs = nj;
 	}
 
 	/* blocks */
@@ -947,6 +1374,7 @@ int an_cfg_build(const struct an_procs *ps, const struct an_proc *p, struct an_c
 	free(b.jt_first);
 	free(b.jt_n);
 	free(b.jt_why);
+	flow_free(&b);
 	*out = cfg;
 	return 0;
 
@@ -959,6 +1387,7 @@ out_nomem:
 	free(b.jt_first);
 	free(b.jt_n);
 	free(b.jt_why);
+	flow_free(&b);
 	an_cfg_free(cfg);
 	return ret;
 }

@@ -57,6 +57,30 @@
  * sound). A table is accepted when every entry lands inside the procedure on a multiple of 4.
  * Anything else leaves the JMP unresolved.
  *
+ * Entries of 8 bytes may be filled by the loader: in a shared object or PIE the table in
+ * .data.rel.ro holds zeros and each entry is an R_ALPHA_RELATIVE relocation's addend
+ * (an_reloc.h); read_entry takes the relocated value when there is one.
+ *
+ * Data flow into a JMP (issue 15 item 2): when a register has no definition in the
+ * straight-line run before its use, its values are those the run's entries bring: the
+ * fall-in, every direct branch into the run (the value before the branch), and every
+ * jump-table edge into it (the target's own address when the JMP jumps through the same
+ * register). A JMP whose register holds one of a few constants on every path (glibc's
+ * vfprintf sets `t3 = &&do_form_unknown` and branches to a shared `jmp (t3)`) has those
+ * constants as its targets (an_jtab.flow). The same data flow gives any constant operand
+ * (a table base set before a loop), and a constant spilled to `d(sp)` and reloaded reads
+ * as the value stored. Procedure entries and unresolved JMPs bring unknown values; the
+ * jump-table edges found in one round feed the next (at most JT_ROUNDS rounds).
+ *
+ * Fallback (DCPI's "missing edges" made smaller): a JMP still unresolved jumps to a block
+ * whose address is taken somewhere: a code address of this procedure stored in data or a
+ * dynamic relocation (an_reloc.h), computed by a literal in this procedure (a GP- or
+ * PV-relative LDA/LDAH chain), or the target of one of its resolved jump tables. Those
+ * blocks are its targets (AN_EDGE_JTAB edges, an_jtab.fallback, AN_BLK_GUESSED on the targets,
+ * AN_CFG_FALLBACK_EDGES): a superset of the real edges, so the classes stay sound, but the
+ * estimates of the targets' classes carry at most medium confidence. With no such block the
+ * JMP stays unresolved and the CFG is missing edges, as before.
+ *
  * CALL_PAL bpt, bugchk and gentrap are traps (an EXIT edge) when padding or the procedure end
  * follows them, and return otherwise (GCC continues after `gentrap` for a handler that returns).
  */
@@ -101,6 +125,7 @@ struct an_edge {
 #define AN_BLK_JMP (1u << 3) /* ends in a JMP */
 #define AN_BLK_UNRESOLVED (1u << 4) /* ends in a JMP whose targets are unknown */
 #define AN_BLK_CALL (1u << 5) /* ends in a call */
+#define AN_BLK_GUESSED (1u << 6) /* a fallback target of an unresolved JMP (address taken) */
 
 struct an_block {
 	uint64_t addr; /* address of its first instruction */
@@ -121,11 +146,14 @@ struct an_jtab {
 	bool scanned; /* no range check found: n counts the entries read until one was not a
 		       * code address of this procedure (or of the guessed ones next to it) */
 	bool resolved; /* n > 0 and every target is inside the procedure */
+	bool flow; /* no table: the n targets are the constants the data flow brings to the JMP */
+	bool fallback; /* no table, no constant: the n address-taken blocks of the procedure */
 };
 
 #define AN_CFG_MISSING_EDGES (1u << 0) /* DCPI: "the CFG is noted as missing edges" */
 #define AN_CFG_CLASSES (1u << 1) /* an_cfg_classes() has run */
 #define AN_CFG_ODD_WORDS (1u << 2) /* holds words that are not user-mode instructions */
+#define AN_CFG_FALLBACK_EDGES (1u << 3) /* a JMP's edges go to every address-taken block */
 
 struct an_cfg {
 	const struct an_proc *proc;

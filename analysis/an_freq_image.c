@@ -157,6 +157,32 @@ static bool falls_into(const struct an_cfg *cfg, uint32_t b)
 }
 
 /*
+ * Ours (issue 15): once a first estimate is known, a block whose fall-through in-edge carries
+ * less than RARE_FALL of its executions (a loop head entered by its back edge, a procedure body
+ * entered past its GP prologue by local calls) starts a fresh fetch block on nearly every
+ * execution, so its first group's M_i are those of the fresh schedule: not path dependent.
+ */
+#define RARE_FALL 0.10 /* [U] */
+
+static bool rarely_falls_into(const struct an_fi_proc *fp, uint32_t b)
+{
+	const struct an_cfg *cfg = fp->cfg;
+	const struct an_block *bl = &cfg->block[b];
+	const struct an_fest *c = &fp->cls[bl->cls];
+
+	if (c->how == AN_FHOW_NONE || !(c->f > 0))
+		return false; /* no estimate yet (the first pass) */
+	for (uint32_t k = bl->pred; k < bl->pred + bl->npred; k++) {
+		uint32_t e = cfg->pred[k];
+		const struct an_edge *ed = &cfg->edge[e];
+
+		if (ed->kind == AN_EDGE_FALL && ed->from + 1 == b)
+			return fp->edge_f[e] >= 0 && fp->edge_f[e] < RARE_FALL * c->f;
+	}
+	return false;
+}
+
+/*
  * fresh: NULL, or the schedule before an_sched_cfg_via (blocks started afresh); an issue point
  * whose cross-block M_i is larger keeps its fresh M_i for the estimate (the latency the chosen
  * predecessor leaves in flight may be absorbed by a dynamic stall there, and a too large M_i
@@ -205,7 +231,7 @@ static int build_fg(struct an_fi_proc *fp, const struct an_sched_insn *fresh,
 		 * (EV5-MODEL.md: only a new fetch block or a redirect starts a new cycle), so the
 		 * M_i of its first fetch block depend on that block.
 		 */
-		if (bl->addr % 16 && falls_into(cfg, b))
+		if (bl->addr % 16 && falls_into(cfg, b) && !rarely_falls_into(fp, b))
 			for (i = bl->first; i < bl->first + bl->n; i++)
 				if (an_cfg_addr(cfg, i) / 16 == bl->addr / 16)
 					(*fin)[i].flags |= AN_FG_M_UNSURE;
@@ -413,6 +439,17 @@ static uint32_t choose_via(const struct an_fi_proc *fp, uint32_t *via)
 	return n;
 }
 
+/* Does a block marked M_UNSURE by the first pass lose the mark in a second one? */
+static bool any_rare_fall(const struct an_fi_proc *fp)
+{
+	const struct an_cfg *cfg = fp->cfg;
+
+	for (uint32_t b = 0; b < cfg->nblocks; b++)
+		if (cfg->block[b].addr % 16 && falls_into(cfg, b) && rarely_falls_into(fp, b))
+			return true;
+	return false;
+}
+
 /* Fill fp->insn[i].sched and static_culprit from sched[]. */
 static void set_sched(struct an_fi_proc *fp, const struct an_sched_insn *sched)
 {
@@ -524,6 +561,8 @@ int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct 
 			set_sched(fp, sched);
 			ret = estimate(fp, o, fresh);
 		}
+	} else if (!ret && any_rare_fall(fp)) {
+		ret = estimate(fp, o, NULL); /* the M_UNSURE marks change (rarely_falls_into) */
 	}
 	if (ret == -ENOMEM)
 		goto nomem;
@@ -536,6 +575,10 @@ int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct 
 
 		fp->insn[i].conf = c->conf;
 		fp->insn[i].how = c->how;
+		/* a fallback target's in-edges are guessed (an_cfg.h): never high confidence */
+		if ((fp->cfg->block[fp->insn[i].block].flags & AN_BLK_GUESSED) &&
+		    fp->insn[i].conf > AN_CONF_MEDIUM)
+			fp->insn[i].conf = AN_CONF_MEDIUM;
 	}
 
 	/* §6.2: culprits. */

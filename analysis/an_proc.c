@@ -659,6 +659,9 @@ int an_procs_find(const struct img *e, struct an_procs **out, struct ax_error *e
 		goto out_free;
 	}
 	ps->elf = e;
+	ret = an_relocs_init(&ps->rel, e);
+	if (ret)
+		goto out_free;
 	ps->v = f.v;
 	ps->n = f.n;
 	f.v = NULL;
@@ -708,6 +711,7 @@ void an_procs_free(struct an_procs *ps)
 		return;
 	free(ps->v);
 	free(ps->xentries);
+	an_relocs_exit(&ps->rel);
 	free(ps);
 }
 

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "img.h"
+#include "an_reloc.h"
 
 /*
  * The procedures of an image are the unit of DCPI's analysis (SOSP'97 §6: "The analysis
@@ -71,6 +72,7 @@ struct an_procs {
 	uint64_t *xentries; /* extra entry addresses, sorted; grouped by procedure */
 	size_t nxentries;
 	struct an_procs_stats stats;
+	struct an_relocs rel; /* relocated words and address-taken code (an_reloc.h) */
 };
 
 /*

@@ -366,23 +366,190 @@ static void test_an_cfg_computed_goto(void **state)
 	an_cfg_free(cfg);
 	fixture_close(&im);
 
-	/* an ordinary call (jsr ra,(pv)) may change t0: unresolved */
+	/*
+	 * an ordinary call (jsr ra,(pv)) may change t0: no table, but the four labels are stored
+	 * in .rodata (address taken): the fallback's targets, plus a possible tail call
+	 */
 	w[8] = enc_jmp(1, RA, PV);
 	write_goto(w, table, 5);
 	fixture_open(&im, path);
 	cfg = cfg_of(&im, "vm");
-	assert_false(cfg->jtab[0].resolved);
+	assert_true(cfg->jtab[0].resolved);
+	assert_true(cfg->jtab[0].fallback);
+	assert_int_equal(cfg->jtab[0].n, 4);
+	assert_true(cfg->flags & AN_CFG_FALLBACK_EDGES);
+	assert_false(cfg->flags & AN_CFG_MISSING_EDGES);
+	assert_true(cfg->block[cfg->blk_of[11]].flags & AN_BLK_GUESSED);
+	assert_false(cfg->block[cfg->blk_of[5]].flags & AN_BLK_GUESSED);
 	an_cfg_free(cfg);
 	fixture_close(&im);
 	w[8] = W_NOP;
 
-	/* s1 changed again in a handler: its value at the dispatch is unknown, so unresolved */
+	/* s1 changed again in a handler: its value at the dispatch is unknown; with the labels
+	 * gone from .rodata no block's address is taken, so the edges are missing */
 	w[12] = enc_mem(0x08, S1, S1, 8); /* lda s1,8(s1) */
+	memset(table, 0, sizeof(table));
 	write_goto(w, table, 5);
 	fixture_open(&im, path);
 	cfg = cfg_of(&im, "vm");
 	assert_false(cfg->jtab[0].resolved);
+	assert_false(cfg->jtab[0].fallback);
 	assert_true(cfg->flags & AN_CFG_MISSING_EDGES);
+	an_cfg_free(cfg);
+	fixture_close(&im);
+}
+
+/*
+ * The same computed goto in a shared object: .rodata (standing for .data.rel.ro) holds zeros
+ * and R_ALPHA_RELATIVE relocations of .rela.dyn fill the four entries (addend = label).
+ */
+static void test_an_cfg_reloc_table(void **state)
+{
+	const int64_t gp = (int64_t)TEXT + 0x18000;
+	enum { S1 = 10 };
+	const struct mkelf_sym syms[] = { { "vm", TEXT, 4 * 15, true } };
+	struct mkelf_rela rela[4];
+	uint64_t table[5] = { 0 };
+	uint32_t w[15];
+	struct fixture im;
+	struct an_cfg *cfg;
+
+	(void)state;
+	w[0] = enc_mem(0x09, GP, PV, 2);
+	w[1] = enc_mem(0x08, GP, GP, -0x8000);
+	w[2] = enc_mem(0x09, S1, GP, -1);
+	w[3] = enc_mem(0x08, S1, S1, (int)(RODATA - (uint64_t)gp + 0x10000));
+	w[4] = enc_bra(0x30, ZERO, 4, 5);
+	w[5] = enc_oprl(0x11, 0x00, A0, 3, T0); /* and a0,3,t0 */
+	w[6] = enc_opr(0x10, 0x32, T0, S1, T0); /* s8addq t0,s1,t0 */
+	w[7] = enc_mem(0x29, T0, T0, 0); /* ldq t0,0(t0) */
+	w[8] = W_NOP;
+	w[9] = enc_jmp(0, ZERO, T0);
+	w[10] = W_RET;
+	w[11] = W_RET;
+	w[12] = enc_oprl(0x10, 0x20, A0, 1, A0);
+	w[13] = enc_bra(0x30, ZERO, 13, 5);
+	w[14] = W_RET;
+	for (int k = 0; k < 4; k++)
+		rela[k] = (struct mkelf_rela){ RODATA + 8 * (uint64_t)k,
+					       TEXT + 4 * (uint64_t)(k < 3 ? 10 + k : 14),
+					       R_ALPHA_RELATIVE };
+	assert_int_equal(mkelf_write_rela(path, TEXT, w, 15, (const uint8_t *)table, sizeof(table),
+					  RODATA, syms, 1, rela, 4),
+			 0);
+	fixture_open(&im, path);
+	cfg = cfg_of(&im, "vm");
+	assert_true(cfg->jtab[0].resolved);
+	assert_false(cfg->jtab[0].fallback);
+	assert_int_equal(cfg->jtab[0].n, 4); /* the fifth entry has no relocation: zero */
+	assert_true(cfg->jtab[0].tmin == TEXT + 40 && cfg->jtab[0].tmax == TEXT + 56);
+	assert_int_equal(cfg->nunreachable, 0);
+	an_cfg_free(cfg);
+	fixture_close(&im);
+
+	/* another relocation type at an entry is not a value: the scan stops before it */
+	rela[2].type = R_ALPHA_NONE;
+	assert_int_equal(mkelf_write_rela(path, TEXT, w, 15, (const uint8_t *)table, sizeof(table),
+					  RODATA, syms, 1, rela, 4),
+			 0);
+	fixture_open(&im, path);
+	cfg = cfg_of(&im, "vm");
+	assert_true(cfg->jtab[0].resolved);
+	assert_int_equal(cfg->jtab[0].n, 2);
+	an_cfg_free(cfg);
+	fixture_close(&im);
+}
+
+/*
+ * glibc vfprintf's shared dispatch: each path sets t3 to a label (GP-relative literal) and
+ * branches to one `jmp (t3)` in another straight-line run.
+ *  0 ldah gp,2(pv) ; 1 lda gp,-0x8000(gp)
+ *  2 ldah t3,-1(gp) ; 3 lda t3,lo(t3)    t3 = L11
+ *  4 beq a0,9
+ *  5 ldah t3,-1(gp) ; 6 lda t3,lo(t3)    t3 = L12
+ *  7 bne a1,9 ; 8 ret
+ *  9 lda t7,1 ; 10 jmp (t3)
+ * 11 ret (L11) ; 12 ret (L12)
+ */
+static void test_an_cfg_flow_dispatch(void **state)
+{
+	enum { T3 = 4, T7 = 8, A2 = 18 };
+	const struct mkelf_sym syms[] = { { "df", TEXT, 4 * 13, true } };
+	uint32_t w[13];
+	struct fixture im;
+	struct an_cfg *cfg;
+	uint32_t jmpb;
+
+	(void)state;
+	w[0] = enc_mem(0x09, GP, PV, 2);
+	w[1] = enc_mem(0x08, GP, GP, -0x8000);
+	w[2] = enc_mem(0x09, T3, GP, -1); /* gp - 0x10000 = TEXT + 0x8000 */
+	w[3] = enc_mem(0x08, T3, T3, 44 - 0x8000);
+	w[4] = enc_bra(0x39, A0, 4, 9); /* beq a0,9 */
+	w[5] = enc_mem(0x09, T3, GP, -1);
+	w[6] = enc_mem(0x08, T3, T3, 48 - 0x8000);
+	w[7] = enc_bra(0x3d, A1, 7, 9); /* bne a1,9 */
+	w[8] = W_RET;
+	w[9] = enc_mem(0x08, T7, ZERO, 1);
+	w[10] = enc_jmp(0, ZERO, T3);
+	w[11] = W_RET;
+	w[12] = W_RET;
+	assert_int_equal(mkelf_write(path, TEXT, w, 13, NULL, 0, RODATA, syms, 1), 0);
+	fixture_open(&im, path);
+	cfg = cfg_of(&im, "df");
+	jmpb = cfg->blk_of[10];
+	assert_true(cfg->jtab[0].resolved);
+	assert_true(cfg->jtab[0].flow);
+	assert_int_equal(cfg->jtab[0].n, 2);
+	assert_int_equal(cfg->block[jmpb].nsucc, 2);
+	assert_int_equal(cfg->edge[cfg->block[jmpb].succ].to, cfg->blk_of[11]);
+	assert_int_equal(cfg->edge[cfg->block[jmpb].succ + 1].to, cfg->blk_of[12]);
+	assert_int_equal(cfg->nunreachable, 0);
+	assert_false(cfg->flags & (AN_CFG_MISSING_EDGES | AN_CFG_FALLBACK_EDGES));
+	an_cfg_free(cfg);
+	fixture_close(&im);
+
+	/*
+	 * t3 loaded from memory on the second path: not a constant there. The literal of the
+	 * first path still takes L11's address: the fallback goes there (and may leave).
+	 */
+	w[6] = enc_mem(0x29, T3, A2, 0); /* ldq t3,0(a2) */
+	assert_int_equal(mkelf_write(path, TEXT, w, 13, NULL, 0, RODATA, syms, 1), 0);
+	fixture_open(&im, path);
+	cfg = cfg_of(&im, "df");
+	jmpb = cfg->blk_of[10];
+	assert_false(cfg->jtab[0].flow);
+	assert_true(cfg->jtab[0].fallback);
+	assert_int_equal(cfg->jtab[0].n, 1);
+	assert_int_equal(cfg->block[jmpb].nsucc, 2);
+	assert_int_equal(cfg->edge[cfg->block[jmpb].succ].to, cfg->blk_of[11]);
+	assert_int_equal(cfg->edge[cfg->block[jmpb].succ + 1].to, AN_NODE_EXIT);
+	assert_true(cfg->block[cfg->blk_of[11]].flags & AN_BLK_GUESSED);
+	assert_true(cfg->block[cfg->blk_of[12]].flags & AN_BLK_UNREACHABLE);
+	assert_true(cfg->flags & AN_CFG_FALLBACK_EDGES);
+	assert_false(cfg->flags & AN_CFG_MISSING_EDGES);
+	an_cfg_free(cfg);
+	fixture_close(&im);
+
+	/* no literal left: no block's address is taken, the edges are missing */
+	w[3] = enc_mem(0x29, T3, A2, 8); /* ldq t3,8(a2) */
+	assert_int_equal(mkelf_write(path, TEXT, w, 13, NULL, 0, RODATA, syms, 1), 0);
+	fixture_open(&im, path);
+	cfg = cfg_of(&im, "df");
+	assert_false(cfg->jtab[0].resolved);
+	assert_true(cfg->flags & AN_CFG_MISSING_EDGES);
+	an_cfg_free(cfg);
+	fixture_close(&im);
+
+	/* the constant spilled to the stack and reloaded before the branch still counts */
+	w[3] = enc_mem(0x08, T3, T3, 44 - 0x8000);
+	w[5] = enc_mem(0x2d, T3, SP, 16); /* stq t3,16(sp) */
+	w[6] = enc_mem(0x29, T3, SP, 16); /* ldq t3,16(sp) */
+	assert_int_equal(mkelf_write(path, TEXT, w, 13, NULL, 0, RODATA, syms, 1), 0);
+	fixture_open(&im, path);
+	cfg = cfg_of(&im, "df");
+	assert_true(cfg->jtab[0].flow);
+	assert_int_equal(cfg->jtab[0].n, 1);
 	an_cfg_free(cfg);
 	fixture_close(&im);
 }
@@ -608,6 +775,8 @@ int main(void)
 		cmocka_unit_test(test_an_cfg_jump_table_synthetic),
 		cmocka_unit_test(test_an_cfg_jump_table_compiled),
 		cmocka_unit_test(test_an_cfg_computed_goto),
+		cmocka_unit_test(test_an_cfg_reloc_table),
+		cmocka_unit_test(test_an_cfg_flow_dispatch),
 		cmocka_unit_test(test_an_cfg_second_entry),
 		cmocka_unit_test(test_an_cfg_infinite_loop),
 		cmocka_unit_test(test_an_cfg_unresolvable_jmp),

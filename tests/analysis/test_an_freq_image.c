@@ -213,6 +213,57 @@ static void test_an_freq_image_loop(void **state)
 }
 
 /*
+ * The same loop, entered by falling through from a block that (nearly) never runs: its head
+ * starts mid fetch block, so its first group's M_i would depend on that block (M_UNSURE), but
+ * the back edge carries every execution, so they are the fresh schedule's. The other issue
+ * points all stall 30% (a uniform stall no cluster can see): the first group's clean point
+ * joins the estimate once the first one shows the fall-in edge is rare (two points, one
+ * stalled by 30%: the cluster takes both).
+ */
+static void test_an_freq_image_rare_fall_in(void **state)
+{
+	struct an_fi_opts o = opts();
+	struct an_fi_image *im;
+	struct an_fi_proc *fp;
+	struct an_count s[8];
+	struct ax_error err;
+	size_t n = 0;
+	uint32_t loop_first = 2, head = 0, rest = 0;
+	uint64_t head_addr;
+	struct file f;
+
+	(void)state;
+	write_elf(&f, false, 0x9026);
+	assert_int_equal(an_fi_open(f.path, &im, &err), 0);
+	assert_int_equal(an_fi_analyze(im, proc(im, TEXT), &o, &fp, &err), 0);
+	head_addr = fp->insn[loop_first].pc;
+	assert_true(head_addr % 16 != 0); /* the case this test is about */
+	for (uint32_t i = loop_first; i < loop_first + 4; i++) {
+		uint64_t c = 50ull * fp->insn[i].sched.m;
+
+		if (!fp->insn[i].sched.m)
+			continue;
+		if (fp->insn[i].pc / 16 == head_addr / 16) {
+			head++;
+		} else {
+			c = 65ull * fp->insn[i].sched.m;
+			rest++;
+		}
+		s[n++] = (struct an_count){ fp->insn[i].pc, c };
+	}
+	an_fi_proc_free(fp);
+	assert_true(head >= 1 && rest >= 1);
+	assert_int_equal(an_fi_set_samples(im, AN_EV_CYCLES, s, n), 0);
+	assert_int_equal(an_fi_analyze(im, proc(im, TEXT), &o, &fp, &err), 0);
+	assert_true(fp->insn[0].cp.f == 0);
+	/* the head's point now counts: with it left out, F would be the stalled points' 65 */
+	assert_true(fp->insn[loop_first].cp.f >= 50 - 1e-9 && fp->insn[loop_first].cp.f < 60);
+	an_fi_proc_free(fp);
+	an_fi_close(im);
+	unlink(f.path);
+}
+
+/*
  * Issue 15 item 3 end to end: h: lda t0,100; L: addt f1,f2,f1; lda t0,-1(t0); bne t0,L; ret.
  * An iteration takes 4 cycles, 3 of them the addt waiting for the last iteration's (FP add
  * latency 4): at F = 50 per period the addt has 150 samples, the bne 50. The loop head has two
@@ -496,6 +547,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_an_freq_image_loop),
 		cmocka_unit_test(test_an_freq_image_loop_carried_latency),
+		cmocka_unit_test(test_an_freq_image_rare_fall_in),
 		cmocka_unit_test(test_an_freq_image_unresolved_jump),
 		cmocka_unit_test(test_an_freq_image_stripped),
 		cmocka_unit_test(test_an_freq_image_no_samples),

@@ -189,8 +189,13 @@ static const struct {
 	uint32_t bit;
 	const char *name;
 } blk_flag_names[] = {
-	{ AN_BLK_ENTRY, "entry" }, { AN_BLK_UNREACHABLE, "unreachable" }, { AN_BLK_PAD, "pad" },
-	{ AN_BLK_JMP, "jmp" },	   { AN_BLK_UNRESOLVED, "unresolved" },	  { AN_BLK_CALL, "call" },
+	{ AN_BLK_ENTRY, "entry" },
+	{ AN_BLK_UNREACHABLE, "unreachable" },
+	{ AN_BLK_PAD, "pad" },
+	{ AN_BLK_JMP, "jmp" },
+	{ AN_BLK_UNRESOLVED, "unresolved" },
+	{ AN_BLK_CALL, "call" },
+	{ AN_BLK_GUESSED, "guessed" },
 };
 #define NBLK_FLAGS (sizeof(blk_flag_names) / sizeof(blk_flag_names[0]))
 
@@ -237,7 +242,11 @@ static void print_text(FILE *f, const struct an_proc *p, const struct pa *a)
 		const struct an_jtab *jt = &cfg->jtab[j];
 
 		fprintf(f, "jmp 0x%" PRIx64 ": ", jt->jmp);
-		if (jt->resolved)
+		if (jt->flow || jt->fallback)
+			fprintf(f, "%s: %u targets 0x%" PRIx64 "-0x%" PRIx64 "\n",
+				jt->flow ? "data flow" : "fallback (address taken)", jt->n,
+				jt->tmin, jt->tmax);
+		else if (jt->resolved)
 			fprintf(f, "table 0x%" PRIx64 " base 0x%" PRIx64 " entries %u\n", jt->table,
 				jt->base, jt->n);
 		else if (jt->n)
@@ -370,6 +379,8 @@ static void json_jump_tables(struct ax_json *j, const struct an_cfg *cfg)
 		ax_json_obj_open(j, NULL);
 		ax_json_hex(j, "jmp", jt->jmp);
 		ax_json_bool(j, "resolved", jt->resolved);
+		ax_json_bool(j, "flow", jt->flow);
+		ax_json_bool(j, "fallback", jt->fallback);
 		if (jt->table)
 			ax_json_hex(j, "table", jt->table);
 		if (jt->resolved) {
