@@ -380,9 +380,7 @@ static void arm_all(struct mach_sampler *s)
 			if (!(s->o.cfg.events & (1u << e)))
 				continue;
 			s->m->cpu->pmu_arm(s->m->models[c], (enum mach_event)ev_map[e],
-					   vs_period_next(&s->cpus[c]->period_rng,
-							  s->o.cfg.period[e].lo,
-							  s->o.cfg.period[e].hi));
+					   vs_cpu_period(s->cpus[c], e));
 		}
 }
 

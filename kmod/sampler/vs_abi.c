@@ -1,5 +1,5 @@
 /* kmod/sampler/vs_abi.c - configuration defaults and checks, record validation (vs_abi.h). */
-#include "vs_abi.h"
+#include "vs_core.h"
 
 /* One exit for every failed check: say which (with the line), return -EBADMSG (STYLE.md rule 6). */
 #define VS_STR2(x) #x
@@ -105,7 +105,13 @@ int vs_config_check(const struct vs_config *cfg, const char **why)
 
 		if (p->lo < 1 || p->lo > p->hi || p->hi - p->lo >= VS_PERIOD_SPREAD_MAX)
 			return VS_INVALID(why, "period: need 1 <= lo <= hi < lo + 2^20");
+		if ((cfg->period_prime & (1u << e)) && !vs_prime_at_or_after(p->lo, p->lo, p->hi))
+			return VS_INVALID(why, "period_prime: no prime in the event's [lo, hi]");
 	}
+	if (cfg->period_prime >> VS_EVENT_NR)
+		return VS_INVALID(why, "period_prime: a bit of an unknown event");
+	if (cfg->reserved)
+		return VS_INVALID(why, "reserved: not zero");
 	if (!is_pow2_in(cfg->hash_buckets, VS_HASH_MIN_BUCKETS, VS_HASH_MAX_BUCKETS))
 		return VS_INVALID(why, "hash_buckets: a power of two in range");
 	if (cfg->buf_bytes < VS_BUF_MIN || cfg->buf_bytes > VS_BUF_MAX || cfg->buf_bytes % 8)

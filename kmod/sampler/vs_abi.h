@@ -114,7 +114,7 @@
  *   8    504 struct vs_stats: 63 counters of 8 bytes, in the order of its declaration below
  *            (version 3: records[] has 16 slots)
  *
- * CONFIGURATION (struct vs_config, 152 bytes; VS_IOC_SET_CONFIG / VS_IOC_GET_CONFIG)
+ * CONFIGURATION (struct vs_config, 160 bytes; VS_IOC_SET_CONFIG / VS_IOC_GET_CONFIG)
  *   0    4   abi_version: VS_ABI_VERSION
  *   4    4   size: sizeof(struct vs_config)
  *   8    4   mode: VS_MODE_*
@@ -141,6 +141,10 @@
  *            (MICRO'97 §5.2.2; 0: no pairs), <= VS_PME_W_MAX
  *   148  4   proc_entries: capacity of the procedure table (version 3; as hot_entries, checked
  *            when VS_GATHER_ARGS or VS_GATHER_CALLERS is set and the mode interprets)
+ *   152  4   period_prime (version 4): bit e set = event e's periods are drawn uniformly from
+ *            the PRIMES in [period[e].lo, period[e].hi] (SpeedShop's prime overflow intervals;
+ *            kmod/sampler/vs_prime.c), which must hold one; bits VS_EVENT_NR.. are zero
+ *   156  4   reserved (version 4), zero
  * PROFILEME needs a platform that delivers ProfileMe records (struct vs_platform.caps,
  * VS_CAP_PROFILEME: the hosted EV6 machine); vs_cpu_init() refuses it elsewhere (-EOPNOTSUPP).
  *
@@ -158,8 +162,8 @@
  */
 
 /* 2: PROFILEME mode and record, vs_config 152 bytes; 3: VS_REC_PROC, VS_GATHER_ARGS/CALLERS,
- * proc_entries, 16 record slots in vs_stats */
-#define VS_ABI_VERSION 3
+ * proc_entries, 16 record slots in vs_stats; 4: period_prime, vs_config 160 bytes */
+#define VS_ABI_VERSION 4
 
 /* Record types. */
 enum vs_rec_type {
@@ -411,6 +415,8 @@ struct vs_config {
 	struct vs_period pme_period;
 	uint32_t pme_window;
 	uint32_t proc_entries;
+	uint32_t period_prime;
+	uint32_t reserved;
 };
 
 struct vs_info {
@@ -512,7 +518,8 @@ VS_ABI_ASSERT(sizeof(struct vs_stats) == 63 * 8);
 VS_ABI_ASSERT(sizeof(struct vs_rec_stats) == 512);
 VS_ABI_ASSERT(sizeof(struct vs_rec_proc) == 24);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_proc, kind) == 20);
-VS_ABI_ASSERT(sizeof(struct vs_config) == 152);
+VS_ABI_ASSERT(sizeof(struct vs_config) == 160);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_config, period_prime) == 152);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_config, pme_period) == 136);
 VS_ABI_ASSERT(sizeof(struct vs_rec_profileme) == 80);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_profileme, lat) == 32);
