@@ -278,6 +278,30 @@ static int check_vcount(const void *buf, const char **why)
 	return 0;
 }
 
+static int check_stack(const uint8_t *p, unsigned int rlen, const char **why)
+{
+	struct vs_rec_stack r;
+	uint64_t pc;
+
+	memcpy(&r, p, sizeof(r));
+	if (r.depth < 1 || r.depth > VS_STACK_MAX)
+		return VS_CORRUPT(why, "stack: depth not in 1 .. VS_STACK_MAX");
+	if (rlen != VS_REC_STACK_SIZE(r.depth))
+		return VS_CORRUPT(why, "stack: length is not 16 + 8 * depth");
+	if (!r.count)
+		return VS_CORRUPT(why, "stack: zero count");
+	if (r.event >= VS_EVENT_NR)
+		return VS_CORRUPT(why, "stack: unknown event");
+	if (r.flags & ~VS_STK_TRUNCATED)
+		return VS_CORRUPT(why, "stack: unknown flag");
+	for (unsigned int i = 0; i < r.depth; i++) {
+		memcpy(&pc, p + sizeof(r) + 8 * i, 8);
+		if (pc & 3)
+			return VS_CORRUPT(why, "stack: a pc not a multiple of 4");
+	}
+	return 0;
+}
+
 static int check_profileme(const void *buf, const char **why)
 {
 	struct vs_rec_profileme r;
@@ -419,6 +443,8 @@ int vs_abi_check_record(const void *buf, size_t len, const char **why)
 	case VS_REC_PROFILEME:
 		want = sizeof(struct vs_rec_profileme);
 		break;
+	case VS_REC_STACK:
+		break; /* check_stack: the length follows from depth */
 	case 0:
 		return VS_CORRUPT(why, "record type 0");
 	default:
@@ -447,6 +473,9 @@ int vs_abi_check_record(const void *buf, size_t len, const char **why)
 		break;
 	case VS_REC_PROC:
 		err = check_proc(p, rlen, why);
+		break;
+	case VS_REC_STACK:
+		err = check_stack(p, rlen, why);
 		break;
 	default:
 		err = check_stats(p, why);

@@ -33,6 +33,25 @@ uint32_t vs_prng_below(struct vs_prng *p, uint32_t n);
 /* The next sampling period, uniform on lo .. hi inclusive (DCPI §4.1.1). Needs lo <= hi. */
 uint32_t vs_period_next(struct vs_prng *p, uint32_t lo, uint32_t hi);
 
+/*
+ * What an instruction does to the call stack (Alpha Architecture Handbook §4.3: BSR and JSR
+ * write the return address to Ra and call; with Ra = r31 they are a branch and a jump, which
+ * call nothing; RET returns; JSR_COROUTINE is neither). The procedure observer (vs_observe.c),
+ * the machine's procedure truth and its shadow call stacks (machine/) all decide with this.
+ */
+enum vs_call_kind {
+	VS_CALL_NONE,
+	VS_CALL_CALL,
+	VS_CALL_RET,
+};
+
+static inline enum vs_call_kind vs_call_kind_of(const struct axp_insn *d)
+{
+	if ((d->op == AXP_OP_BSR || d->op == AXP_OP_JSR) && d->ra != 31)
+		return VS_CALL_CALL;
+	return d->op == AXP_OP_RET ? VS_CALL_RET : VS_CALL_NONE;
+}
+
 /* ---- vs_prime.c: prime-valued periods (SpeedShop; VS_CONFIG period_prime) ---- */
 
 /* Rejection draws before vs_prime_next() falls back to the next prime (see vs_prime.c). */

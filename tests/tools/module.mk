@@ -49,3 +49,5 @@ CHECK_STEPS += tests/tools/check-limits.sh
 CHECK_STEPS += tests/tools/check-symbols.sh
 # vprof --args/--callers on callargs' planted arguments and callers, against --proc-truth.
 CHECK_STEPS += tests/tools/check-planted-args.sh
+# record -g: the hosted shadow call stacks against the procedure truth (callargs' 70/30 callers).
+CHECK_STEPS += tests/tools/check-callgraph.sh
