@@ -51,3 +51,5 @@ CHECK_STEPS += tests/tools/check-symbols.sh
 CHECK_STEPS += tests/tools/check-planted-args.sh
 # record -g: the hosted shadow call stacks against the procedure truth (callargs' 70/30 callers).
 CHECK_STEPS += tests/tools/check-callgraph.sh
+# record --period prime:LO-HI: the drawn periods' mean and the stored mean are the primes'.
+CHECK_STEPS += tests/tools/check-prime-periods.sh
