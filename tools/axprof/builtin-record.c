@@ -460,6 +460,8 @@ static void json_summary(const struct rec *r, const struct summary *sm, const st
 		ax_json_u64(&j, "proc_records", ds->records[VS_REC_PROC]);
 	if (r->o.cfg.mode == VS_MODE_PROFILEME)
 		ax_json_u64(&j, "profileme_records", ds->records[VS_REC_PROFILEME]);
+	if (r->o.callgraph)
+		ax_json_u64(&j, "stack_records", ds->records[VS_REC_STACK]);
 	ax_json_u64(&j, "damaged", ds->damaged);
 	if (stop_sig) {
 		snprintf(sn, sizeof(sn), "SIG%s", sigabbrev_np(stop_sig));
