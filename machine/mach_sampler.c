@@ -306,13 +306,14 @@ static int drain_ready(struct mach_sampler *s)
 	return e ? e : k;
 }
 
-/* The stack of the sample just taken (event ev at pc), as a VS_REC_STACK record. */
-static void take_stack(struct mach_sampler *s, uint64_t pc, unsigned int ev)
+/* The stack of the sample just taken (event ev at pc; the thread resumes at next_pc), as a
+ * VS_REC_STACK record. */
+static void take_stack(struct mach_sampler *s, uint64_t pc, uint64_t next_pc, unsigned int ev)
 {
 	if (s->kcap - s->klen < VS_REC_MAX)
 		drain_stacks(s);
-	s->klen += mach_stacks_record(s->stk, s->m->tid, pc, s->m->ctx.pc, s->pid, ev,
-				      s->kbuf + s->klen);
+	s->klen +=
+		mach_stacks_record(s->stk, s->m->tid, pc, next_pc, s->pid, ev, s->kbuf + s->klen);
 }
 
 int mach_sampler_flush(struct mach_sampler *s)
@@ -458,7 +459,7 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 	s->st.irqs++;
 	vs_sample(s->cpu, s->pid, irq->pc, (unsigned int)ev, true, &dec);
 	if (s->stk && !(irq->pc & 3))
-		take_stack(s, irq->pc, (unsigned int)ev);
+		take_stack(s, irq->pc, ctx->pc, (unsigned int)ev);
 	s->m->cpu->pmu_arm(s->m->model, irq->event,
 			   dec.period ? dec.period : s->o.cfg.period[ev].lo);
 	if (dec.wake)
