@@ -60,7 +60,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: axprofd -d DIR [-f] [--pid-file F] [--device PATH] [--mode MODE]\n"
-		"               [--period [E=]LO-HI] [--event E[,E...]] [--share N/D] [--budget N]\n"
+		"               [--period [E=][prime:]LO-HI] [--event E[,E...]] [--share N/D] [--budget N]\n"
 		"               [--hotlist-m M] [--seed N] [--flush-interval S] [--once]\n"
 		"               [--no-proc-maps] [--vmlinux FILE] [--kallsyms FILE]\n"
 		"               [--modules FILE] [--system-map FILE] [--kernel-notes FILE]\n"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dmn_int.h"
+#include "dmn_opts.h"
 
 /* Sampler events -> database events (pdb.h: stable on-disk ids). */
 unsigned int dmn_pdb_event(unsigned int vs_event)
@@ -41,8 +42,12 @@ int dmn_new(struct dmn **out, const struct dmn_opts *opts, struct ax_error *err)
 	d->opts.sysroot = d->sysroot;
 	d->opts.db_dir = NULL;
 	d->opts.cfg = NULL;
-	if (opts->cfg)
+	if (opts->cfg) {
 		memcpy(d->period, opts->cfg->period, sizeof(d->period));
+		for (unsigned int e = 0; e < VS_EVENT_NR; e++)
+			if (opts->cfg->period_prime & (1u << e))
+				dmn_prime_period(&d->period[e]);
+	}
 	if (opts->cfg && opts->cfg->mode == VS_MODE_PROFILEME) {
 		d->pme_period = opts->cfg->pme_period;
 		d->pme_window = opts->cfg->pme_window;

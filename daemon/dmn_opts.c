@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "dmn_opts.h"
+#include "vs_core.h"
 #include "hotlist.h"
 
 static const struct {
@@ -96,6 +97,7 @@ int dmn_parse_period(const char *s, struct vs_config *cfg)
 {
 	const char *eq = strchr(s, '=');
 	int ev = VS_EV_CYCLES;
+	bool prime = false;
 	uint32_t lo, hi;
 
 	if (eq) {
@@ -104,13 +106,42 @@ int dmn_parse_period(const char *s, struct vs_config *cfg)
 			return -EINVAL;
 		s = eq + 1;
 	}
+	if (!strncasecmp(s, "prime:", 6)) {
+		prime = true;
+		s += 6;
+	}
 	if (dmn_parse_pair(s, '-', &lo, &hi) || !lo || lo > hi || hi - lo >= VS_PERIOD_SPREAD_MAX)
 		return -EINVAL;
-	if (!eq && cfg->mode == VS_MODE_PROFILEME)
+	if (!eq && cfg->mode == VS_MODE_PROFILEME) {
+		if (prime)
+			return -EINVAL; /* ProfileMe's interval is not a counter's period */
 		cfg->pme_period = (struct vs_period){ lo, hi }; /* fetched instructions */
+		return 0;
+	}
+	if (prime && !vs_prime_at_or_after(lo, lo, hi))
+		return -EINVAL;
+	cfg->period[ev] = (struct vs_period){ lo, hi };
+	if (prime)
+		cfg->period_prime |= 1u << ev;
 	else
-		cfg->period[ev] = (struct vs_period){ lo, hi };
+		cfg->period_prime &= ~(1u << ev);
 	return 0;
+}
+
+void dmn_prime_period(struct vs_period *p)
+{
+	uint64_t sum = 0, n = 0, twice;
+
+	for (uint64_t v = p->lo; v <= p->hi; v++)
+		if (vs_is_prime((uint32_t)v)) {
+			sum += v;
+			n++;
+		}
+	if (!n)
+		return;
+	twice = (2 * sum + n / 2) / n; /* 2M, rounded */
+	p->lo = (uint32_t)(twice / 2);
+	p->hi = (uint32_t)(twice - twice / 2);
 }
 
 int dmn_sampling_opt(struct dmn_sampling *s, int c, const char *arg, struct ax_error *err)
@@ -299,7 +330,9 @@ int dmn_sampling_config(const struct dmn_sampling *s, struct vs_config *cfg, str
 		if (ret)
 			ax_fail(err, -EINVAL,
 				"--period needs LO-HI or E=LO-HI (E: cycles, imiss, dmiss, branchmp, "
-				"insns, replays) with 1 <= LO <= HI < LO + 2^20, not '%s'",
+				"insns, replays) with 1 <= LO <= HI < LO + 2^20, LO-HI may be "
+				"prime:LO-HI (a prime in the range; not with profileme's "
+				"interval), not '%s'",
 				s->period[i]);
 	}
 	if (!ret && s->events)

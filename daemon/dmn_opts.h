@@ -26,17 +26,29 @@ int dmn_parse_observers(const char *s, uint32_t *mask);
 
 /*
  * One --period argument into cfg->period[]: "LO-HI" sets the CYCLES period, "EVENT=LO-HI" the
- * period of that event (names as above). 1 <= LO <= HI < LO + VS_PERIOD_SPREAD_MAX. Returns 0,
- * or -EINVAL.
+ * period of that event (names as above). 1 <= LO <= HI < LO + VS_PERIOD_SPREAD_MAX. "prime:LO-HI"
+ * in place of "LO-HI" sets the event's cfg->period_prime bit (periods drawn from the primes in
+ * the range, which must hold one; not for PROFILEME's interval); a plain range clears it.
+ * Returns 0, or -EINVAL.
  */
 int dmn_parse_period(const char *s, struct vs_config *cfg);
+
+/*
+ * A prime-valued period (--period prime:LO-HI) stands for the mean of the primes in [LO, HI],
+ * which is not (LO + HI) / 2. The database keeps twice the events a sample stands for as
+ * lo + hi (pdb.h PERIODS), so *p becomes a range { m, 2M - m } with the mean M of the primes
+ * (2M rounded to the nearest integer: M off by at most 1/4 of an event); unchanged when the
+ * range holds no prime (vs_config_check refuses that configuration).
+ */
+void dmn_prime_period(struct vs_period *p);
 
 /*
  * The sampling options, parsed once for both `axprof record` and axprofd:
  *   --mode MODE        cycles (default), vprof, vreplay or profileme: the mode's defaults
  *                      (vs_config_default)
  *   --period LO-HI     the CYCLES period (profileme: fetched instructions between samples);
- *                      --period E=LO-HI the period of event E (repeatable)
+ *                      --period E=LO-HI the period of event E (repeatable); prime:LO-HI for
+ *                      LO-HI draws each period from the primes in the range (SpeedShop)
  *   --pair-window W    profileme: the second of a pair 1..W fetched instructions after the
  *                      first (0: no pairs; default 50, MICRO'97 §5.3)
  *   --event E[,E...]   the events sampled (cycles, imiss, dmiss, branchmp, insns, replays)
@@ -77,6 +89,8 @@ enum {
 	"  --period E=LO-HI      the period of event E (imiss, dmiss, branchmp, insns,\n" \
 	"                        replays; default 60000-64000, replays 4000-4250); repeat\n" \
 	"                        for several events\n" \
+	"  --period [E=]prime:LO-HI  each period a prime drawn uniformly from the primes\n" \
+	"                        in [LO, HI] (SpeedShop; breaks aliasing with loops)\n" \
 	"  --event E[,E...]      events to sample: cycles, imiss, dmiss, branchmp, insns,\n" \
 	"                        replays (hosted: --cpu ev6 only) (default cycles; hosted\n" \
 	"                        --mode vreplay on ev6: cycles,replays)\n" \

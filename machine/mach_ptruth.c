@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mach_ptruth.h"
+#include "vs_core.h"
 
 #define PT_SLOTS (2 * MACH_PT_VALUES)
 #define PT_ARG 1
@@ -159,10 +160,16 @@ void mach_ptruth_fetch(struct mach_ptruth *t, const struct axp_ctx *ctx, uint64_
 	t->prev_kind = 0;
 	if (!d || va < t->lo || va >= t->hi)
 		return;
-	if ((d->op == AXP_OP_BSR || d->op == AXP_OP_JSR) && d->ra != 31)
+	switch (vs_call_kind_of(d)) {
+	case VS_CALL_CALL:
 		t->prev_kind = PT_ARG;
-	else if (d->op == AXP_OP_RET)
+		break;
+	case VS_CALL_RET:
 		t->prev_kind = PT_RET;
+		break;
+	default:
+		break;
+	}
 	t->prev_pc = va;
 }
 

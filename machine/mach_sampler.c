@@ -10,6 +10,7 @@
 #include "mach_atruth.h"
 #include "mach_ptruth.h"
 #include "mach_sampler.h"
+#include "mach_stack.h"
 #include "vs_sampler.h"
 
 /* Exact value histogram of one pc (ground truth): open addressing, VT_SLOTS slots. */
@@ -59,6 +60,9 @@ struct mach_sampler {
 	struct mach_ptruth *pt; /* procedure truth (MACH_TRUTH_PROCS), or NULL */
 	struct mach_atruth *at; /* load address truth (MACH_TRUTH_ADDRS), or NULL */
 	uint64_t at_pc; /* the pc last fetched: the instruction whose load comes next */
+	struct mach_stacks *stk; /* opts.stacks: shadow call stacks, or NULL */
+	uint8_t *kbuf; /* VS_REC_STACK records not yet handed to the sink */
+	size_t klen, kcap;
 };
 
 /* ---- events ---- */
@@ -173,11 +177,15 @@ static int i_fetch(void *priv, uint64_t va, uint32_t *word)
 	if (s->vt)
 		vt_fetch(s, va);
 	s->at_pc = va;
-	if (s->pt) {
+	if (s->pt || s->stk) {
 		int err;
+		const struct axp_insn *d =
+			(va & 3) ? NULL : mach_mem_fetch_insn(s->m->mem, va, &err);
 
-		mach_ptruth_fetch(s->pt, &s->m->ctx, va,
-				  (va & 3) ? NULL : mach_mem_fetch_insn(s->m->mem, va, &err));
+		if (s->pt)
+			mach_ptruth_fetch(s->pt, &s->m->ctx, va, d);
+		if (s->stk)
+			mach_stacks_fetch(s->stk, s->m->tid, va, d);
 	}
 	return s->base->fetch(s->base_priv, va, word);
 }
@@ -283,9 +291,38 @@ static int drain_cpu(struct mach_sampler *s, struct vs_cpu *cpu)
 	return err;
 }
 
+/* Hand the stack records gathered so far to the sink. */
+static int drain_stacks(struct mach_sampler *s)
+{
+	int e;
+
+	if (!s->klen)
+		return 0;
+	s->st.drains++;
+	s->st.drained_bytes += s->klen;
+	s->st.drained_records += count_records(s->kbuf, s->klen);
+	e = s->o.sink(s->o.sink_priv, s->kbuf, s->klen);
+	s->klen = 0;
+	if (e)
+		s->st.sink_errors++;
+	return e;
+}
+
 static int drain_ready(struct mach_sampler *s)
 {
-	return drain_cpu(s, s->cpu);
+	int e = drain_cpu(s, s->cpu), k = drain_stacks(s);
+
+	return e ? e : k;
+}
+
+/* The stack of the sample just taken (event ev at pc; the thread resumes at next_pc), as a
+ * VS_REC_STACK record. */
+static void take_stack(struct mach_sampler *s, uint64_t pc, uint64_t next_pc, unsigned int ev)
+{
+	if (s->kcap - s->klen < VS_REC_MAX)
+		drain_stacks(s);
+	s->klen +=
+		mach_stacks_record(s->stk, s->m->tid, pc, next_pc, s->pid, ev, s->kbuf + s->klen);
 }
 
 int mach_sampler_flush(struct mach_sampler *s)
@@ -302,7 +339,8 @@ int mach_sampler_flush(struct mach_sampler *s)
 				err = e;
 		} while (ferr == -ENOSPC);
 	}
-	return err;
+	e = drain_stacks(s);
+	return err ? err : e;
 }
 
 /* ---- the PMU interrupt ---- */
@@ -389,9 +427,7 @@ static void arm_all(struct mach_sampler *s)
 			if (!(s->o.cfg.events & (1u << e)))
 				continue;
 			s->m->cpu->pmu_arm(s->m->models[c], (enum mach_event)ev_map[e],
-					   vs_period_next(&s->cpus[c]->period_rng,
-							  s->o.cfg.period[e].lo,
-							  s->o.cfg.period[e].hi));
+					   vs_cpu_period(s->cpus[c], e));
 		}
 }
 
@@ -404,6 +440,9 @@ static void forked(struct mach_sampler *s)
 	s->host_pid = s->m->pid;
 	memset(&s->st, 0, sizeof(s->st));
 	s->st.forks = forks;
+	s->klen = 0; /* the parent's stack records */
+	if (s->stk)
+		mach_stacks_keep_only(s->stk, s->m->tid);
 	cpu_setup(s);
 	if (s->o.on_fork)
 		s->o.on_fork(s->o.fork_priv, s->pid);
@@ -428,6 +467,8 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 	}
 	s->st.irqs++;
 	vs_sample(s->cpu, s->pid, irq->pc, (unsigned int)ev, true, &dec);
+	if (s->stk && !(irq->pc & 3))
+		take_stack(s, irq->pc, ctx->pc, (unsigned int)ev);
 	s->m->cpu->pmu_arm(s->m->model, irq->event,
 			   dec.period ? dec.period : s->o.cfg.period[ev].lo);
 	if (dec.wake)
@@ -517,6 +558,13 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 		if (ret)
 			goto out_free;
 	}
+	if (opts->stacks) {
+		s->kcap = 64 * 1024;
+		s->kbuf = malloc(s->kcap);
+		ret = s->kbuf ? mach_stacks_new(&s->stk) : -ENOMEM;
+		if (ret)
+			goto out_free;
+	}
 	if (opts->truth_hi > opts->truth_lo && (s->o.truth & MACH_TRUTH_VALUES)) {
 		s->vt_n = (size_t)((opts->truth_hi - opts->truth_lo + 3) >> 2);
 		s->vt = calloc(s->vt_n, sizeof(*s->vt));
@@ -536,7 +584,7 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 		.store = i_store,
 		.rpcc = i_rpcc,
 	};
-	if (s->vt || s->pt || s->at) {
+	if (s->vt || s->pt || s->at || s->stk) {
 		s->tops = (struct axp_mem_ops){
 			.fetch = i_fetch,
 			.load = t_load,
@@ -555,6 +603,8 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 
 out_free:
 	mach_atruth_free(s->at);
+	mach_stacks_free(s->stk);
+	free(s->kbuf);
 	mach_ptruth_free(s->pt);
 	free(s->vt);
 	free(s->dbuf);
@@ -581,6 +631,8 @@ void mach_sampler_free(struct mach_sampler *s)
 	free(s->vt);
 	mach_ptruth_free(s->pt);
 	mach_atruth_free(s->at);
+	mach_stacks_free(s->stk);
+	free(s->kbuf);
 	free(s->dbuf);
 	for (unsigned int c = 0; c < MACH_MAX_CPUS; c++)
 		free(s->mems[c]);
@@ -607,6 +659,17 @@ const struct vs_stats *mach_sampler_vs_stats(const struct mach_sampler *s)
 void mach_sampler_get_stats(const struct mach_sampler *s, struct mach_sampler_stats *st)
 {
 	*st = s->st;
+	if (s->stk) {
+		struct mach_stacks_stats k;
+
+		mach_stacks_get_stats(s->stk, &k);
+		st->stacks = k.snapshots;
+		st->stacks_truncated = k.truncated;
+		st->calls = k.calls;
+		st->rets = k.rets;
+		st->rets_unmatched = k.rets_unmatched;
+		st->stack_max_depth = k.max_depth;
+	}
 }
 
 int mach_sampler_stats_record(const struct mach_sampler *s, void *buf, size_t len)

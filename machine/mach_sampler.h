@@ -65,6 +65,9 @@ struct mach_sampler_opts {
 	 * MACH_TRUTH_PROCS (procedure arguments, returns, callers: mach_ptruth.h); 0 means
 	 * MACH_TRUTH_VALUES. */
 	unsigned int truth;
+	/* `record -g`: keep an exact shadow call stack per guest thread (mach_stack.h) and write
+	 * a VS_REC_STACK record with each sample (wraps the fetch operation as truth does). */
+	bool stacks;
 };
 #define MACH_TRUTH_VALUES (1u << 0)
 #define MACH_TRUTH_PROCS (1u << 1)
@@ -82,6 +85,9 @@ struct mach_sampler_stats {
 	uint64_t sink_errors; /* sink calls that returned an error */
 	uint64_t forks; /* times a forked child discarded the parent's state */
 	uint64_t pme_bad; /* ProfileMe records the sampler refused (a glue bug: never expected) */
+	/* opts.stacks: VS_REC_STACK records written, of which truncated; calls and rets
+	 * executed, rets to no return address on the stack; the deepest stack */
+	uint64_t stacks, stacks_truncated, calls, rets, rets_unmatched, stack_max_depth;
 };
 
 struct mach_sampler;

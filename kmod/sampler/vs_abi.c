@@ -1,5 +1,5 @@
 /* kmod/sampler/vs_abi.c - configuration defaults and checks, record validation (vs_abi.h). */
-#include "vs_abi.h"
+#include "vs_core.h"
 
 /* One exit for every failed check: say which (with the line), return -EBADMSG (STYLE.md rule 6). */
 #define VS_STR2(x) #x
@@ -106,7 +106,13 @@ int vs_config_check(const struct vs_config *cfg, const char **why)
 
 		if (p->lo < 1 || p->lo > p->hi || p->hi - p->lo >= VS_PERIOD_SPREAD_MAX)
 			return VS_INVALID(why, "period: need 1 <= lo <= hi < lo + 2^20");
+		if ((cfg->period_prime & (1u << e)) && !vs_prime_at_or_after(p->lo, p->lo, p->hi))
+			return VS_INVALID(why, "period_prime: no prime in the event's [lo, hi]");
 	}
+	if (cfg->period_prime >> VS_EVENT_NR)
+		return VS_INVALID(why, "period_prime: a bit of an unknown event");
+	if (cfg->reserved)
+		return VS_INVALID(why, "reserved: not zero");
 	if (!is_pow2_in(cfg->hash_buckets, VS_HASH_MIN_BUCKETS, VS_HASH_MAX_BUCKETS))
 		return VS_INVALID(why, "hash_buckets: a power of two in range");
 	if (cfg->buf_bytes < VS_BUF_MIN || cfg->buf_bytes > VS_BUF_MAX || cfg->buf_bytes % 8)
@@ -270,6 +276,30 @@ static int check_vcount(const void *buf, const char **why)
 		return VS_CORRUPT(why, "vcount: zero count");
 	if (r.reserved)
 		return VS_CORRUPT(why, "vcount: reserved field not zero");
+	return 0;
+}
+
+static int check_stack(const uint8_t *p, unsigned int rlen, const char **why)
+{
+	struct vs_rec_stack r;
+	uint64_t pc;
+
+	memcpy(&r, p, sizeof(r));
+	if (r.depth < 1 || r.depth > VS_STACK_MAX)
+		return VS_CORRUPT(why, "stack: depth not in 1 .. VS_STACK_MAX");
+	if (rlen != VS_REC_STACK_SIZE(r.depth))
+		return VS_CORRUPT(why, "stack: length is not 16 + 8 * depth");
+	if (!r.count)
+		return VS_CORRUPT(why, "stack: zero count");
+	if (r.event >= VS_EVENT_NR)
+		return VS_CORRUPT(why, "stack: unknown event");
+	if (r.flags & ~VS_STK_TRUNCATED)
+		return VS_CORRUPT(why, "stack: unknown flag");
+	for (unsigned int i = 0; i < r.depth; i++) {
+		memcpy(&pc, p + sizeof(r) + 8 * i, 8);
+		if (pc & 3)
+			return VS_CORRUPT(why, "stack: a pc not a multiple of 4");
+	}
 	return 0;
 }
 
@@ -442,6 +472,8 @@ int vs_abi_check_record(const void *buf, size_t len, const char **why)
 	case VS_REC_PROFILEME:
 		want = sizeof(struct vs_rec_profileme);
 		break;
+	case VS_REC_STACK:
+		break; /* check_stack: the length follows from depth */
 	case 0:
 		return VS_CORRUPT(why, "record type 0");
 	default:
@@ -473,6 +505,9 @@ int vs_abi_check_record(const void *buf, size_t len, const char **why)
 		break;
 	case VS_REC_ADDR:
 		err = check_addr(p, rlen, why);
+		break;
+	case VS_REC_STACK:
+		err = check_stack(p, rlen, why);
 		break;
 	default:
 		err = check_stats(p, why);

@@ -121,6 +121,19 @@
  *   24   packed_len  the hotlist, in the serialized form of hotlist/hotlist.h
  *   ...  0-7 zero bytes of padding to the record length
  *
+ * VS_REC_STACK (10), 16 + 8 * depth bytes (version 4): the call stack of samples (`axprof record
+ * -g`), produced by the hosted machine's glue only (it keeps an exact shadow call stack per
+ * guest thread from the calls and rets it executes: machine/mach_stack.c); the Linux driver has
+ * no stacks. The same (pid, event, stack) may appear in many records; a reader adds the counts.
+ *   4    4   pid
+ *   8    4   count, >= 1: samples taken with this stack
+ *   12   1   event: VS_EV_*, below VS_EVENT_NR
+ *   13   1   flags: VS_STK_TRUNCATED (more than VS_STACK_MAX frames: the outermost were dropped);
+ *            no other bit
+ *   14   2   depth: 1 .. VS_STACK_MAX frames follow
+ *   16   8*depth  pc[depth]: pc[0] the sampled pc; pc[i] (i >= 1) the pc of the call instruction
+ *            (bsr, jsr) of the i-th innermost call still active, each a multiple of 4
+ *
  * VS_REC_STATS (6), 8 + sizeof(struct vs_stats) = 512 bytes: one CPU's counters, cumulative since
  * the sampler was configured (a reader takes differences). Produced on request
  * (vs_cpu_stats_record()), never stored in the overflow buffers.
@@ -128,7 +141,7 @@
  *   8    504 struct vs_stats: 63 counters of 8 bytes, in the order of its declaration below
  *            (version 3: records[] has 16 slots)
  *
- * CONFIGURATION (struct vs_config, 152 bytes; VS_IOC_SET_CONFIG / VS_IOC_GET_CONFIG)
+ * CONFIGURATION (struct vs_config, 160 bytes; VS_IOC_SET_CONFIG / VS_IOC_GET_CONFIG)
  *   0    4   abi_version: VS_ABI_VERSION
  *   4    4   size: sizeof(struct vs_config)
  *   8    4   mode: VS_MODE_*
@@ -156,6 +169,10 @@
  *            (MICRO'97 §5.2.2; 0: no pairs), <= VS_PME_W_MAX
  *   148  4   proc_entries: capacity of the procedure table (version 3; as hot_entries, checked
  *            when VS_GATHER_ARGS or VS_GATHER_CALLERS is set and the mode interprets)
+ *   152  4   period_prime (version 4): bit e set = event e's periods are drawn uniformly from
+ *            the PRIMES in [period[e].lo, period[e].hi] (SpeedShop's prime overflow intervals;
+ *            kmod/sampler/vs_prime.c), which must hold one; bits VS_EVENT_NR.. are zero
+ *   156  4   reserved (version 4), zero
  * PROFILEME needs a platform that delivers ProfileMe records (struct vs_platform.caps,
  * VS_CAP_PROFILEME: the hosted EV6 machine); vs_cpu_init() refuses it elsewhere (-EOPNOTSUPP).
  *
@@ -174,7 +191,7 @@
 
 /* 2: PROFILEME mode and record, vs_config 152 bytes; 3: VS_REC_PROC, VS_GATHER_ARGS/CALLERS,
  * proc_entries, 16 record slots in vs_stats; 4: VS_REC_ADDR, VS_GATHER_ADDRS (the address table
- * takes hot_entries slots) */
+ * takes hot_entries slots), period_prime (vs_config 160 bytes), VS_REC_STACK */
 #define VS_ABI_VERSION 4
 
 /* Record types. */
@@ -188,6 +205,7 @@ enum vs_rec_type {
 	VS_REC_PROFILEME = 7,
 	VS_REC_PROC = 8,
 	VS_REC_ADDR = 9,
+	VS_REC_STACK = 10,
 	VS_REC_NR, /* types below this are known to this version */
 };
 #define VS_REC_SLOTS 16 /* per-type counters in struct vs_stats */
@@ -413,6 +431,20 @@ struct vs_rec_profileme {
 	uint8_t reserved[7];
 };
 
+#define VS_STK_TRUNCATED (1u << 0)
+#define VS_STACK_MAX 62 /* frames in a VS_REC_STACK: 16 + 8 * 62 = VS_REC_MAX */
+
+struct vs_rec_stack {
+	struct vs_rec_hdr h;
+	uint32_t pid;
+	uint32_t count;
+	uint8_t event;
+	uint8_t flags;
+	uint16_t depth;
+	uint64_t pc[]; /* depth frames, innermost first */
+};
+#define VS_REC_STACK_SIZE(depth) (sizeof(struct vs_rec_stack) + 8 * (size_t)(depth))
+
 struct vs_rec_stats {
 	struct vs_rec_hdr h;
 	uint32_t cpu;
@@ -446,6 +478,8 @@ struct vs_config {
 	struct vs_period pme_period;
 	uint32_t pme_window;
 	uint32_t proc_entries;
+	uint32_t period_prime;
+	uint32_t reserved;
 };
 
 struct vs_info {
@@ -549,7 +583,8 @@ VS_ABI_ASSERT(sizeof(struct vs_rec_proc) == 24);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_proc, kind) == 20);
 VS_ABI_ASSERT(sizeof(struct vs_rec_addr) == 24);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_addr, kind) == 20);
-VS_ABI_ASSERT(sizeof(struct vs_config) == 152);
+VS_ABI_ASSERT(sizeof(struct vs_config) == 160);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_config, period_prime) == 152);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_config, pme_period) == 136);
 VS_ABI_ASSERT(sizeof(struct vs_rec_profileme) == 80);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_profileme, lat) == 32);
@@ -558,6 +593,9 @@ VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_profileme, flags) == 72);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_config, seed) == 64);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_config, period) == 72);
 VS_ABI_ASSERT(sizeof(struct vs_info) == 16);
+VS_ABI_ASSERT(sizeof(struct vs_rec_stack) == 16);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_stack, depth) == 14);
+VS_ABI_ASSERT(VS_REC_STACK_SIZE(VS_STACK_MAX) <= VS_REC_MAX);
 VS_ABI_ASSERT(VS_REC_MAX == 512);
 VS_ABI_ASSERT(VS_BUF_MIN >= 2 * VS_REC_MAX);
 VS_ABI_ASSERT(VS_REC_NR <= VS_REC_SLOTS && VS_DROP_NR <= VS_DROP_SLOTS);

@@ -33,6 +33,48 @@ uint32_t vs_prng_below(struct vs_prng *p, uint32_t n);
 /* The next sampling period, uniform on lo .. hi inclusive (DCPI §4.1.1). Needs lo <= hi. */
 uint32_t vs_period_next(struct vs_prng *p, uint32_t lo, uint32_t hi);
 
+/*
+ * What an instruction does to the call stack (Alpha Architecture Handbook §4.3: BSR and JSR
+ * write the return address to Ra and call; with Ra = r31 they are a branch and a jump, which
+ * call nothing; RET returns; JSR_COROUTINE is neither). The procedure observer (vs_observe.c),
+ * the machine's procedure truth and its shadow call stacks (machine/) all decide with this.
+ */
+enum vs_call_kind {
+	VS_CALL_NONE,
+	VS_CALL_CALL,
+	VS_CALL_RET,
+};
+
+static inline enum vs_call_kind vs_call_kind_of(const struct axp_insn *d)
+{
+	if ((d->op == AXP_OP_BSR || d->op == AXP_OP_JSR) && d->ra != 31)
+		return VS_CALL_CALL;
+	return d->op == AXP_OP_RET ? VS_CALL_RET : VS_CALL_NONE;
+}
+
+/* ---- vs_prime.c: prime-valued periods (SpeedShop; VS_CONFIG period_prime) ---- */
+
+/* Rejection draws before vs_prime_next() falls back to the next prime (see vs_prime.c). */
+#define VS_PRIME_TRIES 1024
+/* n is prime (deterministic for every 32-bit n). */
+bool vs_is_prime(uint32_t n);
+/*
+ * The first prime at or after `from` in lo .. hi, wrapping from hi to lo; 0 when the range has
+ * none or from is outside it. Below 2^32 primes are at most 336 apart, so this tests at most
+ * a few hundred numbers.
+ */
+uint32_t vs_prime_at_or_after(uint32_t from, uint32_t lo, uint32_t hi);
+/*
+ * The next period, uniform over the primes in lo .. hi (vs_prime.c). Needs lo <= hi, a spread
+ * below 2^31 and a prime in the range (vs_config_check ensures it).
+ */
+uint32_t vs_prime_next(struct vs_prng *p, uint32_t lo, uint32_t hi);
+/*
+ * A first period for glue that must arm a counter before any draw (the middle of event e's
+ * range, or with its period_prime bit the range's first prime at or after the middle).
+ */
+uint32_t vs_period_first(const struct vs_config *cfg, unsigned int e);
+
 /* ---- vs_buf.c: the pair of overflow buffers (DCPI §4.2.1, §4.2.3) ---- */
 
 enum vs_buf_state {

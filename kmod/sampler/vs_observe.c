@@ -522,12 +522,13 @@ static void proc_insert(struct vs_obs *o, uint64_t pc, unsigned int what, unsign
  */
 static void see_proc(struct vs_obs *o, const struct axp_event *ev)
 {
-	unsigned int op, r;
+	enum vs_call_kind k;
+	unsigned int r;
 
 	if (!ev->insn)
 		return;
-	op = ev->insn->op;
-	if ((op == AXP_OP_BSR || op == AXP_OP_JSR) && ev->insn->ra != 31) {
+	k = vs_call_kind_of(ev->insn);
+	if (k == VS_CALL_CALL) {
 		if (o->gather & VS_GATHER_CALLERS)
 			proc_insert(o, ev->next_pc, VS_PROC_CALLER, 26, ev->pc);
 		if (!(o->gather & VS_GATHER_ARGS) || !o->ctx)
@@ -536,7 +537,7 @@ static void see_proc(struct vs_obs *o, const struct axp_event *ev)
 			proc_insert(o, ev->next_pc, VS_PROC_ARG, r, o->ctx->r[r]);
 		for (r = 16; r <= 21; r++)
 			proc_insert(o, ev->next_pc, VS_PROC_ARG, 32 + r, o->ctx->f[r]);
-	} else if (op == AXP_OP_RET && (o->gather & VS_GATHER_ARGS) && o->ctx) {
+	} else if (k == VS_CALL_RET && (o->gather & VS_GATHER_ARGS) && o->ctx) {
 		proc_insert(o, ev->pc, VS_PROC_RET, 0, o->ctx->r[0]);
 		proc_insert(o, ev->pc, VS_PROC_RET, 32, o->ctx->f[0]);
 	}

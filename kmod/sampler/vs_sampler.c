@@ -87,6 +87,7 @@ int vs_cpu_init(void *mem, size_t len, const struct vs_config *cfg, const struct
 	cpu->cfg = *cfg;
 	cpu->plat = *plat;
 	memcpy(cpu->period, cfg->period, sizeof(cpu->period));
+	cpu->prime = (uint8_t)cfg->period_prime;
 	vs_prng_seed(&cpu->period_rng, mix(seed));
 	vs_prng_seed(&cpu->policy_rng, mix(seed ^ 0x5851f42d4c957f2dULL));
 	vs_policy_init(&cpu->pol, cfg);
@@ -148,8 +149,7 @@ int vs_sample(struct vs_cpu *cpu, uint32_t pid, uint64_t pc, unsigned int event,
 		st->samples_kernel++;
 	st->samples_event[event]++;
 	ret = vs_hash_sample(&cpu->hash, pid, pc, event, user_mode);
-	dec->period =
-		vs_period_next(&cpu->period_rng, cpu->period[event].lo, cpu->period[event].hi);
+	dec->period = vs_cpu_period(cpu, event);
 	v = vs_policy_decide(&cpu->pol, &cpu->policy_rng, guard_get(cpu), event, user_mode);
 	if (v == VS_NO_GUARD) {
 		st->interp_guarded++;
@@ -163,6 +163,15 @@ int vs_sample(struct vs_cpu *cpu, uint32_t pid, uint64_t pc, unsigned int event,
 		dec->wake = true;
 	}
 	return ret < 0 ? ret : 0;
+}
+
+uint32_t vs_cpu_period(struct vs_cpu *cpu, unsigned int event)
+{
+	const struct vs_period *p = &cpu->period[event];
+
+	if (cpu->prime & (1u << event))
+		return vs_prime_next(&cpu->period_rng, p->lo, p->hi);
+	return vs_period_next(&cpu->period_rng, p->lo, p->hi);
 }
 
 int vs_profileme(struct vs_cpu *cpu, const struct vs_rec_profileme *r, bool *wake)

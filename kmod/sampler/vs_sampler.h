@@ -53,6 +53,7 @@ struct vs_cpu {
 	struct vs_prng policy_rng;
 	uint8_t guard; /* an interpretation is running on this CPU (accessed as volatile) */
 	uint8_t obs_on; /* observers installed (some gather flag has a table) */
+	uint8_t prime; /* cfg.period_prime: events whose periods are primes */
 	struct vs_policy pol;
 	struct vs_period period[VS_EVENT_NR];
 	struct vs_buf sbuf; /* sample records: producer = vs_sample, vs_hash_flush */
@@ -63,6 +64,8 @@ struct vs_cpu {
 	struct vs_config cfg;
 	uint32_t flush_stage; /* vs_cpu_flush(): 0 hash, 1 observer tables */
 };
+
+VS_ABI_ASSERT(VS_EVENT_NR <= 8); /* struct vs_cpu.prime */
 
 /* Bytes of caller memory for one CPU under cfg (0 if cfg is invalid). */
 size_t vs_cpu_size(const struct vs_config *cfg);
@@ -124,6 +127,13 @@ bool vs_interp_take_wake(struct vs_cpu *cpu);
  * *wake: a buffer became ready for the reader.
  */
 int vs_profileme(struct vs_cpu *cpu, const struct vs_rec_profileme *r, bool *wake);
+
+/*
+ * On this CPU: the next period for event (< VS_EVENT_NR), uniform in its [lo, hi] or, with its
+ * period_prime bit, over the primes in it (vs_prime.c). vs_sample() draws with it; glue that
+ * arms counters itself (the hosted machine) draws the first periods with it too.
+ */
+uint32_t vs_cpu_period(struct vs_cpu *cpu, unsigned int event);
 
 /* On this CPU: write a VS_REC_STATS record; its length, or -ENOSPC if len is too small. */
 int vs_cpu_stats_record(const struct vs_cpu *cpu, void *out, size_t len);

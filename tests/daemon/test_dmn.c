@@ -298,12 +298,17 @@ static void test_dmn_stores_periods(void **state)
 	assert_int_equal(vs_config_default(&cfg, VS_MODE_CYCLES), 0);
 	cfg.period[VS_EV_CYCLES] = (struct vs_period){ 6000, 6400 };
 	cfg.period[VS_EV_DMISS] = (struct vs_period){ 100, 121 };
+	/* prime:100-121 is 101, 103, 107, 109 or 113: a mean of 106.6, not 110.5 (2M = 213.2,
+	 * rounded to 213) */
+	cfg.period[VS_EV_IMISS] = (struct vs_period){ 100, 121 };
+	cfg.period_prime = 1u << VS_EV_IMISS;
 	assert_int_equal(dmn_new(&d, &o, &err), 0);
 	cfg.period[VS_EV_CYCLES].lo = 1; /* the library keeps its own copy */
 	assert_int_equal(dmn_exec(d, 100, exe, bias), 0);
 	put_sample(&s, 100, pc, 5, VS_EV_CYCLES, false);
 	put_sample(&s, 100, pc + 4, 7, VS_EV_CYCLES, false);
 	put_sample(&s, 100, pc, 3, VS_EV_DMISS, false);
+	put_sample(&s, 100, pc, 4, VS_EV_IMISS, false);
 	put_sample(&s, 100, pc, 2, VS_EV_CYCLES, true); /* unknown: no period kept */
 	feed_all(d, &s);
 	assert_int_equal(dmn_flush(d), 0);
@@ -315,7 +320,8 @@ static void test_dmn_stores_periods(void **state)
 	assert_int_equal(pr.samples, 24);
 	assert_int_equal(pr.events2, 24 * 12400);
 	assert_true(pdb_prof_mean_period(p, PDB_EV_DMISS, &m) && m == 110.5);
-	assert_false(pdb_prof_mean_period(p, PDB_EV_IMISS, &m));
+	assert_true(pdb_prof_mean_period(p, PDB_EV_IMISS, &m) && m == 106.5);
+	assert_false(pdb_prof_mean_period(p, PDB_EV_BRANCHMP, &m));
 	pdb_prof_free(p);
 	pdb_close(db);
 	dmn_free(d);

@@ -100,6 +100,33 @@ static void test_dmn_sampling_every_option_lands_in_the_config(void **state)
 	assert_int_equal(cfg.seed, 12345);
 }
 
+/* --period prime:LO-HI sets the event's period_prime bit; a plain range clears it again. */
+static void test_dmn_sampling_prime_period(void **state)
+{
+	struct vs_config cfg;
+	struct ax_error err;
+
+	(void)state;
+	assert_int_equal(parse(&cfg, &err, "--period", "prime:1000-1100", "--period",
+			       "dmiss=PRIME:300-400", "--event", "cycles,dmiss", NULL),
+			 0);
+	assert_int_equal(cfg.period[VS_EV_CYCLES].lo, 1000);
+	assert_int_equal(cfg.period[VS_EV_CYCLES].hi, 1100);
+	assert_int_equal(cfg.period[VS_EV_DMISS].lo, 300);
+	assert_int_equal(cfg.period_prime, (1u << VS_EV_CYCLES) | (1u << VS_EV_DMISS));
+	assert_int_equal(
+		parse(&cfg, &err, "--period", "prime:1000-1100", "--period", "900-950", NULL), 0);
+	assert_int_equal(cfg.period_prime, 0);
+	assert_int_equal(cfg.period[VS_EV_CYCLES].lo, 900);
+	/* 24..28 holds no prime; ProfileMe's interval is not a counter period. */
+	assert_int_equal(parse(&cfg, &err, "--period", "prime:24-28", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "not 'prime:24-28'"));
+	assert_int_equal(
+		parse(&cfg, &err, "--mode", "profileme", "--period", "prime:5000-6000", NULL),
+		-EINVAL);
+	assert_int_equal(parse(&cfg, &err, "--period", "prime:", NULL), -EINVAL);
+}
+
 /* --mode profileme: --period is in fetched instructions, --pair-window sets W, counters may be
  * added with --event; W and the period must leave one pair in flight. */
 static void test_dmn_sampling_profileme(void **state)
@@ -193,9 +220,11 @@ static void test_dmn_sampling_bad_period_fills_ax_error(void **state)
 	memset(&err, 0x5a, sizeof(err));
 	assert_int_equal(dmn_sampling_config(&s, &cfg, &err), -EINVAL);
 	assert_int_equal(err.code, -EINVAL);
-	assert_string_equal(err.msg,
-			    "--period needs LO-HI or E=LO-HI (E: cycles, imiss, dmiss, "
-			    "branchmp, insns, replays) with 1 <= LO <= HI < LO + 2^20, not '9-3'");
+	assert_string_equal(
+		err.msg, "--period needs LO-HI or E=LO-HI (E: cycles, imiss, dmiss, "
+			 "branchmp, insns, replays) with 1 <= LO <= HI < LO + 2^20, LO-HI may be "
+			 "prime:LO-HI (a prime in the range; not with profileme's interval), "
+			 "not '9-3'");
 	assert_int_equal(dmn_sampling_config(&s, &cfg, NULL), -EINVAL);
 }
 
@@ -249,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_dmn_sampling_profileme),
 		cmocka_unit_test(test_dmn_sampling_rejects_bad_values_with_one_message),
 		cmocka_unit_test(test_dmn_sampling_too_many_periods),
+		cmocka_unit_test(test_dmn_sampling_prime_period),
 		cmocka_unit_test(test_dmn_sampling_bad_period_fills_ax_error),
 		cmocka_unit_test(test_dmn_sampling_observe),
 	};

@@ -79,6 +79,22 @@ rec vprof --mode vprof --period 300-400 -- "$t/hello"
 rec vreplay --mode vreplay --period 300-400 -- "$t/hello"
 rec events --mode vreplay --event cycles,imiss,dmiss --period 2000-2100 --period imiss=50-60 \
 	--period dmiss=50-60 -- "$BUILD/workloads/storeload"
+# Call-stack records (VS_REC_STACK, record -g), alternating with the other records (a -g stream
+# starts with hundreds of stacks: the samples come with the drains).
+rm -rf "$t/db"
+"$axprof" record -q --hosted -g -d "$t/db" --save-records "$t/stacks.rec" --period prime:300-400 \
+	-- "$BUILD/workloads/callargs" 100 >/dev/null 2>&1 || true
+python3 - "$t/stacks.rec" "$c/fuzz_dmn_stream/stacks" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+o, st, other = 0, [], []
+while o + 4 <= len(d):
+    t, n = struct.unpack_from("<HH", d, o)
+    (st if t == 10 else other).append(d[o:o + n])
+    o += n
+out = b"".join(a + b for a, b in zip(st, other))
+open(sys.argv[2], "wb").write(b"\x80" + out[:16384])
+PY
 
 cfgseed() { # NAME MODE SPLIT ELF
 	"$OBJCOPY" -O binary --only-section=.text "$4" "$t/text"
@@ -111,4 +127,6 @@ printf '\002drv 4096 0 - Live 0xfffffc0001000000 (O)\nb 16 1 drv, Live 0xfffffc0
 	>"$c/fuzz_ksyms/modules"
 printf '\003\004\000\000\000\010\000\000\000\003\000\000\000GNU\000\001\002\003\004\005\006\007\010' \
 	>"$c/fuzz_ksyms/notes"
+printf '\002prime:1000-1100\ndmiss=prime:24-29\nprime:24-28\nPRIME:7-7\nprime:' \
+	>"$c/fuzz_opts/periods-prime"
 ls -l "$c"/*

@@ -565,6 +565,11 @@ static void m_loadload(struct vs_config *c)
 {
 	c->gather = VS_GATHER_LOADLOAD;
 }
+static void m_noprime(struct vs_config *c)
+{
+	c->period[VS_EV_CYCLES] = (struct vs_period){ 24, 28 }; /* no prime in the range */
+	c->period_prime = 1u << VS_EV_CYCLES;
+}
 
 static const struct bad_cfg bad_cfgs[] = {
 	{ "abi_version", VS_MODE_CYCLES, m_abi, -EINVAL },
@@ -576,6 +581,7 @@ static const struct bad_cfg bad_cfgs[] = {
 	{ "period_lo_0", VS_MODE_CYCLES, m_lo0, -EINVAL },
 	{ "period_lo_gt_hi", VS_MODE_CYCLES, m_lohi, -EINVAL },
 	{ "period_spread", VS_MODE_CYCLES, m_spread, -EINVAL },
+	{ "period_prime_none", VS_MODE_CYCLES, m_noprime, -EINVAL },
 	{ "hash_buckets", VS_MODE_CYCLES, m_buckets, -EINVAL },
 	{ "hash_buckets_max", VS_MODE_CYCLES, m_bigbuckets, -EINVAL },
 	{ "buf_bytes", VS_MODE_CYCLES, m_buf, -EINVAL },

@@ -12,7 +12,8 @@ $(KT_CHECK): tests/kernel/kt_check.c tests/kernel/kt_procs.c tests/kernel/kt_pro
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(INCS) -o $@ $(filter %.c,$^) $(LIB) $(LDLIBS)
 
-KT_INIT_SRCS := tests/kernel/init.c kmod/sampler/vs_abi.c hotlist/hotlist.c
+KT_INIT_SRCS := tests/kernel/init.c kmod/sampler/vs_abi.c kmod/sampler/vs_prime.c \
+	kmod/sampler/vs_prng.c hotlist/hotlist.c
 $(KT_INIT): $(KT_INIT_SRCS) kmod/sampler/linux/axprof_ioctl.h kmod/sampler/vs_abi.h hotlist/hotlist.h
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  ACC     $@")

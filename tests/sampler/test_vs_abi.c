@@ -268,6 +268,48 @@ static void test_vs_abi_damaged_records_rejected(void **state)
 #undef MUT
 }
 
+/* VS_REC_STACK (the hosted machine's, version 4): a good record and each broken rule. */
+static void test_vs_abi_stack_record(void **state)
+{
+	uint8_t b[VS_REC_MAX + 64], o[VS_REC_MAX + 64] = { 0 };
+	struct vs_rec_stack *k = (void *)o, *s = (void *)b;
+	size_t n = VS_REC_STACK_SIZE(3);
+
+	(void)state;
+	*k = (struct vs_rec_stack){ { VS_REC_STACK, (uint16_t)n }, 7, 2, VS_EV_DMISS, 0, 3 };
+	k->pc[0] = 0x120001000;
+	k->pc[1] = 0x120000f00;
+	k->pc[2] = 0x120000e0c;
+	assert_int_equal(vs_abi_check_record(o, n, NULL), (int)n);
+	assert_int_equal(vs_abi_check_record(o, sizeof(o), NULL), (int)n);
+	expect_bad(o, n - 8); /* runs past the end */
+#define MUT(stmt)                         \
+	do {                              \
+		memcpy(b, o, sizeof(o));  \
+		stmt;                     \
+		expect_bad(b, sizeof(b)); \
+	} while (0)
+	MUT(s->depth = 0);
+	MUT(s->depth = 4); /* longer than the record */
+	MUT(s->depth = 2);
+	MUT((s->depth = VS_STACK_MAX + 1, s->h.len = VS_REC_MAX));
+	MUT(s->count = 0);
+	MUT(s->event = VS_EVENT_NR);
+	MUT(s->flags = 2);
+	MUT(s->pc[2] |= 1);
+	MUT(s->pc[0] |= 2);
+#undef MUT
+	/* The deepest record fills VS_REC_MAX exactly; truncation is a flag. */
+	memset(b, 0, sizeof(b));
+	*s = (struct vs_rec_stack){ { VS_REC_STACK, VS_REC_STACK_SIZE(VS_STACK_MAX) },
+				    1,
+				    1,
+				    VS_EV_CYCLES,
+				    VS_STK_TRUNCATED,
+				    VS_STACK_MAX };
+	assert_int_equal(vs_abi_check_record(b, sizeof(b), NULL), VS_REC_MAX);
+}
+
 static void test_vs_abi_unknown_type_is_skippable(void **state)
 {
 	uint8_t b[64] = { 0 };
@@ -372,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_vs_abi_config_rejects_bad_fields),
 		cmocka_unit_test(test_vs_abi_real_records_pass),
 		cmocka_unit_test(test_vs_abi_damaged_records_rejected),
+		cmocka_unit_test(test_vs_abi_stack_record),
 		cmocka_unit_test(test_vs_abi_unknown_type_is_skippable),
 		cmocka_unit_test(test_vs_abi_fuzz_never_trusts_lengths),
 	};

@@ -70,6 +70,7 @@ struct rec_opts {
 	const char *cpu; /* hosted: the timing model (NULL: ev5) */
 	unsigned int cpus; /* hosted: virtual CPUs (0: 1) */
 	bool hosted; /* --hosted: never the driver */
+	bool callgraph; /* -g: hosted shadow call stacks, a VS_REC_STACK per sample */
 	bool events_given; /* --event was given */
 	bool share_given; /* --share was given */
 	bool json;
@@ -136,6 +137,9 @@ static void usage(FILE *f)
 		"                        the calls and rets in PROG's own code\n"
 		"  --addr-truth FILE     hosted: write exact address and stride histograms of the\n"
 		"                        loads in PROG's own code\n"
+		"  -g, --call-graph      hosted: record each sample's call stack (an exact shadow stack\n"
+		"                        per thread from the calls and rets executed; at most 62\n"
+		"                        frames, deeper stacks keep their innermost and are counted)\n"
 		"  --save-records FILE   hosted: also write the drained driver records to FILE and the\n"
 		"                        image-map events to FILE.maps (axprofd --device FILE --maps\n"
 		"                        FILE.maps replays them)\n"
@@ -309,6 +313,9 @@ static int record_opt(struct rec_opts *o, int c, const char *arg)
 	case O_HOSTED:
 		o->hosted = true;
 		return 0;
+	case 'g':
+		o->callgraph = true;
+		return 0;
 	case O_DEVICE:
 		o->device = arg;
 		return 0;
@@ -389,6 +396,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		{ "sysroot", required_argument, NULL, O_SYSROOT },
 		{ "confine", required_argument, NULL, O_CONFINE },
 		{ "hosted", no_argument, NULL, O_HOSTED },
+		{ "call-graph", no_argument, NULL, 'g' },
 		{ "device", required_argument, NULL, O_DEVICE },
 		{ "flush-interval", required_argument, NULL, O_FLUSH },
 		{ "json", no_argument, NULL, O_JSON },
@@ -408,7 +416,7 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 	o->device = "/dev/axprof";
 	o->flush_interval = FLUSH_INTERVAL_DEFAULT;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+d:q", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+d:gq", longopts, NULL)) != -1) {
 		ret = dmn_sampling_opt(&smp, c, optarg, &err);
 		if (ret < 0) {
 			fprintf(stderr, "axprof record: %s\n", err.msg);
@@ -527,6 +535,8 @@ static void json_summary(const struct rec *r, const struct summary *sm, const st
 		ax_json_u64(&j, "addr_records", ds->records[VS_REC_ADDR]);
 	if (r->o.cfg.mode == VS_MODE_PROFILEME)
 		ax_json_u64(&j, "profileme_records", ds->records[VS_REC_PROFILEME]);
+	if (r->o.callgraph)
+		ax_json_u64(&j, "stack_records", ds->records[VS_REC_STACK]);
 	ax_json_u64(&j, "damaged", ds->damaged);
 	if (stop_sig) {
 		snprintf(sn, sizeof(sn), "SIG%s", sigabbrev_np(stop_sig));
@@ -840,6 +850,7 @@ static int hosted_sampler(struct rec *r)
 	so.tick_priv = r;
 	so.on_fork = on_fork;
 	so.fork_priv = r;
+	so.stacks = r->o.callgraph;
 	if ((r->o.value_truth || r->o.proc_truth || r->o.addr_truth) && r->text_lo < r->text_hi) {
 		so.truth_lo = r->text_lo;
 		so.truth_hi = r->text_hi;
@@ -950,6 +961,14 @@ static void hosted_summary(struct rec *r, double seconds)
 			dst[k] += src[k];
 	}
 	print_summary(r, &sm, &ds);
+	if (r->o.callgraph && !r->o.quiet && !r->o.json)
+		fprintf(stderr,
+			"axprof record: %" PRIu64 " call stacks (%" PRIu64
+			" deeper than %d frames, "
+			"truncated; deepest %" PRIu64 "), %" PRIu64 " calls and %" PRIu64
+			" rets executed (%" PRIu64 " rets to no frame)\n",
+			mss.stacks, mss.stacks_truncated, VS_STACK_MAX, mss.stack_max_depth,
+			mss.calls, mss.rets, mss.rets_unmatched);
 }
 
 static void add(uint64_t *to, uint64_t v)
@@ -1373,6 +1392,14 @@ int cmd_record(int argc, char **argv)
 	kernel = !r.o.hosted && !stat(r.o.device, &st) && S_ISCHR(st.st_mode);
 	if (!kernel)
 		hosted_defaults(&r.o);
+	if (kernel && r.o.callgraph) {
+		fprintf(stderr,
+			"axprof record: -g: call stacks are not available with the kernel driver (%s "
+			"samples a pc only; it keeps no call stack and does not unwind): record on the "
+			"hosted machine with --hosted -g\n",
+			r.o.device);
+		return 2;
+	}
 	if (kernel &&
 	    (r.o.truth || r.o.value_truth || r.o.proc_truth || r.o.addr_truth || r.o.save)) {
 		fprintf(stderr,

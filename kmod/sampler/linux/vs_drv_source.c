@@ -235,8 +235,7 @@ static int pmu_start(const struct vs_config *cfg)
 			if (!(cfg->events & (1u << e)))
 				continue;
 			pmu_attr(e, &attr);
-			attr.sample_period =
-				cfg->period[e].lo + (cfg->period[e].hi - cfg->period[e].lo) / 2;
+			attr.sample_period = vs_period_first(cfg, e);
 			attr.pinned = 1;
 			ev = perf_event_create_kernel_counter(&attr, cpu, NULL, pmi,
 							      (void *)(unsigned long)e);
