@@ -49,3 +49,5 @@ CHECK_STEPS += tests/tools/check-limits.sh
 CHECK_STEPS += tests/tools/check-symbols.sh
 # vprof --args/--callers on callargs' planted arguments and callers, against --proc-truth.
 CHECK_STEPS += tests/tools/check-planted-args.sh
+# C++ names demangled in every view, --no-demangle, vprof's pointer values named (issue 16 item 7).
+CHECK_STEPS += tests/tools/check-cxx.sh

@@ -11,6 +11,7 @@
 #include "axprof/builtin.h"
 #include "isa_dis.h"
 #include "an_freq_image.h"
+#include "tl_sym.h"
 #include "tl_json_an.h"
 #include "tl_periods.h"
 #include "tl_prof.h"
@@ -189,6 +190,7 @@ static void usage(FILE *f)
 		"  --percent-limit P     without PROC: only procedures with at least P percent of\n"
 		"                        the image's CYCLES samples\n"
 		"  --min-samples N       without PROC: only procedures with at least N samples\n"
+		"  --no-demangle         print C++ symbols as the file has them (mangled)\n"
 		"  --json                one JSON document per procedure (JSON Lines;\n"
 		"                        docs/axprof-json.7)\n"
 		"  --skip-damaged        leave out damaged database files, naming them on stderr and\n"
@@ -318,8 +320,9 @@ static void print_source(const struct ann *a, const struct tl_view_image *vi, ui
 	nch = img_line_inlines(tl_view_lines(vi, NULL), pc, ch, 8);
 	for (size_t k = 0; k < nch && k < 8; k++) {
 		b = strrchr(ch[k].call_file, '/');
-		printf("    inlined %s, called at %s:%u\n", ch[k].func[0] ? ch[k].func : "?",
-		       b ? b + 1 : ch[k].call_file, ch[k].call_line);
+		printf("    inlined %s, called at %s:%u\n",
+		       ch[k].func[0] ? tl_sym_name(ch[k].func) : "?", b ? b + 1 : ch[k].call_file,
+		       ch[k].call_line);
 	}
 }
 
@@ -335,8 +338,8 @@ static void print_text(const struct ann *a, const struct tl_view_image *vi,
 	char t[ISA_DIS_TEXT_MAX];
 
 	an_stall_summary(fp, &s);
-	printf("image %s, procedure %s [0x%" PRIx64 ", 0x%" PRIx64 ")%s\n", vi->name, fp->name,
-	       fp->proc->start, fp->proc->end,
+	printf("image %s, procedure %s [0x%" PRIx64 ", 0x%" PRIx64 ")%s\n", vi->name,
+	       tl_sym_name(fp->name), fp->proc->start, fp->proc->end,
 	       (cfg->flags & AN_CFG_MISSING_EDGES) ? ", CFG missing edges" : "");
 	if (!a->pme || fp->samples[AN_EV_CYCLES]) {
 		printf("mean CYCLES period %.0f%s", P, tl_psrc_note(a->psrc));
@@ -477,7 +480,7 @@ static void json_inlined(struct ax_json *j, const struct tl_view_image *vi, uint
 	ax_json_arr_open(j, "inlined");
 	for (size_t k = 0; k < n && k < 8; k++) {
 		ax_json_obj_open(j, NULL);
-		ax_json_str(j, "procedure", ch[k].func);
+		tl_sym_json(j, "procedure", tl_sym_name(ch[k].func));
 		ax_json_str(j, "file", ch[k].call_file);
 		ax_json_u64(j, "line", ch[k].call_line);
 		ax_json_obj_close(j);
@@ -535,7 +538,7 @@ static void print_json(const struct ann *a, const struct tl_view_image *vi,
 	tl_view_json_skipped(&j, &a->v);
 	ax_json_str(&j, "image", vi->name);
 	ax_json_str(&j, "key", vi->img.key);
-	ax_json_str(&j, "procedure", fp->name);
+	tl_sym_json(&j, "procedure", tl_sym_name(fp->name));
 	ax_json_hex(&j, "start", fp->proc->start);
 	ax_json_hex(&j, "end", fp->proc->end);
 	ax_json_num(&j, "period", P, 3);
@@ -613,7 +616,7 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 	if (vi->prof && pdb_prof_profileme(vi->prof, &a->pme, &a->npme))
 		goto nomem;
 	if (a->proc) {
-		const struct an_proc *p = an_procs_lookup(an_fi_procs(im), a->proc);
+		const struct an_proc *p = tl_sym_proc_lookup(an_fi_procs(im), a->proc);
 
 		if (!p) {
 			fprintf(stderr, "axprof annotate: %s: no procedure '%s'\n", vi->name,
@@ -696,6 +699,7 @@ int cmd_annotate(int argc, char **argv)
 		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_MIN_SAMPLES,
 		TL_LONGOPT_SKIP_DAMAGED,
+		TL_LONGOPT_NO_DEMANGLE,
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVPERIOD },
 		{ "freq-csv", required_argument, NULL, O_CSV },

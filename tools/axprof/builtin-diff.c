@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "axprof/builtin.h"
+#include "tl_sym.h"
 #include "tl_stats.h"
 #include "tl_view.h"
 
@@ -78,6 +79,7 @@ static void usage(FILE *f)
 		"  --event E        the event compared (default cycles)\n"
 		"  -n, --top N      the N rows with the largest |delta| per level (default 10; 0: all)\n"
 		"  --percent-limit P  leave out rows below P percent of the total on both sides\n"
+		"  --no-demangle    print C++ symbols as the file has them (mangled)\n"
 		"  --json           JSON output (docs/axprof-json.7)\n"
 		"  --help           this text\n\n"
 		"Exit status: 0, 1 when a database cannot be read, 2 for bad options.\n");
@@ -366,7 +368,7 @@ static void json_level(struct ax_json *j, const struct diff *d, unsigned int l,
 		ax_json_obj_open(j, NULL);
 		ax_json_str(j, "image", r->e->image);
 		if (l >= 1)
-			ax_json_str(j, "procedure", r->e->proc);
+			tl_sym_json(j, "procedure", r->e->proc);
 		if (l >= 1 && r->e->address != UINT64_MAX)
 			ax_json_hex(j, "address", r->e->address);
 		if (l == 2 && r->e->file) {
@@ -491,6 +493,7 @@ int cmd_diff(int argc, char **argv)
 		{ "event", required_argument, NULL, O_EVENT },
 		{ "top", required_argument, NULL, 'n' },
 		TL_LONGOPT_PERCENT_LIMIT,
+		TL_LONGOPT_NO_DEMANGLE,
 		{ "json", no_argument, NULL, O_JSON },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
@@ -530,6 +533,9 @@ int cmd_diff(int argc, char **argv)
 					TL_TOP_MAX, optarg);
 				return 2;
 			}
+			break;
+		case TL_OPT_NO_DEMANGLE:
+			tl_sym_set_demangle(false);
 			break;
 		case TL_OPT_PERCENT_LIMIT: {
 			struct tl_ropts o;

@@ -20,6 +20,7 @@
 #include "axprof/builtin.h"
 #include "ax_json.h"
 #include "pdb.h"
+#include "tl_sym.h"
 #include "tl_opts.h"
 #include "tl_view.h"
 
@@ -70,6 +71,7 @@ static void usage(FILE *f)
 		"                    mispredict, replay\n"
 		"  -n, --top N       the N first instructions (default 30; 0: all)\n"
 		"  --percent-limit P only instructions with at least P percent of the samples\n"
+		"  --no-demangle     print C++ symbols as the file has them (mangled)\n"
 		"  --skip-damaged    go on past damaged database files, naming them\n"
 		"  --json            JSON output (axprof-json(7))\n");
 }
@@ -85,6 +87,7 @@ static int parse_args(int argc, char **argv, struct pm_args *a)
 		TL_LONGOPT_TOP,
 		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_SKIP_DAMAGED,
+		TL_LONGOPT_NO_DEMANGLE,
 		{ "proc", required_argument, NULL, O_PROC },
 		{ "sort", required_argument, NULL, O_SORT },
 		{ "help", no_argument, NULL, O_HELP },
@@ -312,7 +315,7 @@ static void json_row(struct ax_json *j, const struct row *r, bool insn)
 	ax_json_obj_open(j, NULL);
 	ax_json_str(j, "image", r->image);
 	if (insn || *r->proc)
-		ax_json_str(j, "procedure", r->proc);
+		tl_sym_json(j, "procedure", r->proc);
 	if (insn) {
 		ax_json_hex(j, "address", r->offset);
 		ax_json_str(j, "text", r->text);

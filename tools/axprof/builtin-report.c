@@ -9,6 +9,7 @@
 
 #include "an_freq_image.h"
 #include "axprof/builtin.h"
+#include "tl_sym.h"
 #include "tl_json_an.h"
 #include "tl_lines.h"
 #include "tl_periods.h"
@@ -74,6 +75,7 @@ static void usage(FILE *f)
 		"  --event-period E=P  --stalls: mean period of event E (imiss, dmiss, dtbmiss,\n"
 		"                   itbmiss, branchmp; default the stored one), when it was sampled:\n"
 		"                   its samples then bound the stalls of its cause\n"
+		"  --no-demangle    print C++ symbols as the file has them (mangled)\n"
 		"  --json           JSON output (docs/axprof-json.7)\n"
 		"  --skip-damaged   leave out damaged database files, naming them on stderr and\n"
 		"                   in the output (axprof-fsck(1) lists and repairs them)\n"
@@ -293,7 +295,7 @@ static void json_report(const struct report *rp, const struct rows *rs)
 
 		ax_json_obj_open(&j, NULL);
 		if (rp->procs) {
-			ax_json_str(&j, "procedure", r->name);
+			tl_sym_json(&j, "procedure", r->name);
 			if (r->start != UINT64_MAX)
 				ax_json_hex(&j, "address", r->start);
 		}
@@ -439,7 +441,7 @@ static void stall_text(const struct report *rp, const struct srow *v, size_t n,
 	       "exec", "static", "Icache", "ITB", "Dcache", "DTB", "branch", "wbuf", "FU", "PAL",
 	       "unexpl", "procedure", "image");
 	for (size_t i = 0; i < n; i++)
-		stall_line(v[i].p.name, v[i].image, &v[i].p.s);
+		stall_line(tl_sym_name(v[i].p.name), v[i].image, &v[i].p.s);
 	printf("------------------------------------------------------------------------------\n");
 	stall_line("total", NULL, tot);
 }
@@ -458,7 +460,7 @@ static void stall_json(const struct report *rp, const struct srow *v, size_t n,
 	ax_json_arr_open(&j, "procedures");
 	for (size_t i = 0; i < n; i++) {
 		ax_json_obj_open(&j, NULL);
-		ax_json_str(&j, "procedure", v[i].p.name);
+		tl_sym_json(&j, "procedure", tl_sym_name(v[i].p.name));
 		ax_json_str(&j, "image", v[i].image);
 		ax_json_hex(&j, "address", v[i].p.start);
 		tl_json_stall_summary(&j, "summary", &v[i].p.s);
@@ -704,6 +706,7 @@ int cmd_report(int argc, char **argv)
 		TL_LONGOPT_TOP,
 		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_SKIP_DAMAGED,
+		TL_LONGOPT_NO_DEMANGLE,
 		{ "procedures", no_argument, NULL, 'p' },
 		{ "event", required_argument, NULL, 'E' },
 		{ "stalls", no_argument, NULL, O_STALLS },

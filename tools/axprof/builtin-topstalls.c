@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "axprof/builtin.h"
+#include "tl_sym.h"
 #include "tl_json_an.h"
 #include "isa_dis.h"
 #include "an_freq_image.h"
@@ -67,6 +68,7 @@ static void usage(FILE *f)
 		"                        database stored for each image, else 62000)\n"
 		"  --event-period E=P    mean period of event E (imiss, dmiss, dtbmiss, itbmiss,\n"
 		"                        branchmp; default the stored one)\n"
+		"  --no-demangle         print C++ symbols as the file has them (mangled)\n"
 		"  --json                JSON output (docs/axprof-json.7)\n"
 		"  --skip-damaged        leave out damaged database files, naming them on stderr and\n"
 		"                        in the output (axprof-fsck(1) lists and repairs them)\n"
@@ -130,7 +132,7 @@ static int add_proc(struct top *t, const struct tl_view_image *vi, const struct 
 		memset(x, 0, sizeof(*x));
 		x->image = vi->name;
 		x->vi = vi;
-		snprintf(x->proc, sizeof(x->proc), "%s", fp->name);
+		snprintf(x->proc, sizeof(x->proc), "%s", tl_sym_name(fp->name));
 		x->pc = in->pc;
 		insn_text(in->word, in->pc, x->text, sizeof(x->text));
 		x->samples = s;
@@ -249,6 +251,7 @@ static int parse_args(int argc, char **argv, struct ts_args *a)
 		TL_LONGOPT_TOP,
 		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_SKIP_DAMAGED,
+		TL_LONGOPT_NO_DEMANGLE,
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVPERIOD },
 		{ "help", no_argument, NULL, O_HELP },
@@ -335,7 +338,7 @@ static void print_json(const struct tl_view *v, const struct top *t, size_t coun
 
 		ax_json_obj_open(&j, NULL);
 		ax_json_str(&j, "image", x->image);
-		ax_json_str(&j, "procedure", x->proc);
+		tl_sym_json(&j, "procedure", x->proc);
 		ax_json_hex(&j, "address", x->pc);
 		ax_json_str(&j, "text", x->text);
 		tl_view_line_json(&j, x->vi, x->pc);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tl_sym.h"
+#include "tl_addr.h"
 #include "tl_view.h"
 #include "hotlist.h"
 #include "vp_class.h"
@@ -116,6 +118,7 @@ static void usage(FILE *f)
 		"  --percent-limit P  only procedures with at least P percent of their image's\n"
 		"                   samples\n"
 		"  --min-samples N  only procedures with at least N samples\n"
+		"  --no-demangle    print C++ symbols as the file has them (mangled)\n"
 		"  --json           JSON output (docs/axprof-json.7)\n"
 		"  --skip-damaged   leave out damaged database files, naming them on stderr and\n"
 		"                   in the output (axprof-fsck(1) lists and repairs them)\n"
@@ -176,15 +179,18 @@ static void print_values(FILE *f, const struct vp *vp, const struct pdb_value *p
 {
 	struct hotlist_item it[TOP_VALUES_MAX];
 	unsigned int k = hotlist_top(&pv->h, it, vp->nvalues);
-	char reg[16];
+	char reg[16], sym[256];
 
 	fprintf(f, "%s:", tl_dest_name(pv->dest, reg, sizeof(reg)));
 	for (unsigned int i = 0; i < k; i++) {
 		double lo, hi;
 
 		vp_share_ci(&pv->h, it[i].estimate, &lo, &hi);
-		fprintf(f, "%s(%.2f%% [%.1f,%.1f] 0x%" PRIx64 ")", i ? " " : "",
-			it[i].share_ppm / 1e4, 100 * lo, 100 * hi, it[i].value);
+		fprintf(f, "%s(%.2f%% [%.1f,%.1f] 0x%" PRIx64, i ? " " : "", it[i].share_ppm / 1e4,
+			100 * lo, 100 * hi, it[i].value);
+		if (tl_addr_sym(&vp->v, it[i].value, sym, sizeof(sym)))
+			fprintf(f, " <%s>", sym);
+		fputc(')', f);
 	}
 	if (!k)
 		fprintf(f, "()");
@@ -240,6 +246,7 @@ static void json_values(struct vp *vp, const struct pdb_value *pv)
 		vp_share_ci(&pv->h, it[i].estimate, &lo, &hi);
 		ax_json_obj_open(&vp->j, NULL);
 		ax_json_hex(&vp->j, "value", it[i].value);
+		tl_addr_json(&vp->j, "symbol", &vp->v, it[i].value);
 		ax_json_num(&vp->j, "share", it[i].share_ppm / 1e6, 6);
 		ax_json_num(&vp->j, "share_low", lo, 6);
 		ax_json_num(&vp->j, "share_high", hi, 6);
@@ -418,7 +425,7 @@ static int image_report(struct vp *vp, const struct tl_view_image *im)
 	for (size_t i = 0; i < n; i++) {
 		if (vp->ro.json) {
 			ax_json_obj_open(&vp->j, NULL);
-			ax_json_str(&vp->j, "procedure", ps[i].name);
+			tl_sym_json(&vp->j, "procedure", ps[i].name);
 			ax_json_hex(&vp->j, "address", ps[i].start);
 			ax_json_u64(&vp->j, "samples", ps[i].samples);
 			ax_json_arr_open(&vp->j, "instructions");
@@ -605,6 +612,7 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 			ax_json_u64(j, "samples", ss[i].samples);
 			ax_json_str(j, "dest", tl_dest_name(ss[i].dest, reg, sizeof(reg)));
 			ax_json_hex(j, "value", ss[i].value);
+			tl_addr_json(j, "symbol", &vp->v, ss[i].value);
 			ax_json_num(j, "share", ss[i].share_ppm / 1e6, 6);
 			ax_json_num(j, "share_low", ss[i].lo, 6);
 			ax_json_num(j, "share_high", ss[i].hi, 6);
@@ -613,7 +621,7 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 			tl_view_line_json(j, ss[i].im, ss[i].off);
 			pn = NULL;
 			if (tl_view_proc_bounds(ss[i].im, NULL, ss[i].off, &pn, &ps, &pe))
-				ax_json_str(j, "procedure", pn);
+				tl_sym_json(j, "procedure", pn);
 			ax_json_str(j, "invariance", an_vclass_name[ss[i].cls.cls]);
 			ax_json_str(j, "suggestion", an_vsuggest_name[ss[i].cls.suggest]);
 			ax_json_str(j, "advice", suggestion(&ss[i], pn, sug, sizeof(sug)));
@@ -637,7 +645,7 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 	for (size_t i = 0; i < n; i++) {
 		const char *pn = NULL, *b = strrchr(ss[i].im->name, '/');
 		uint64_t ps = 0, pe;
-		char where[700], val[32], line[300], ci[32];
+		char where[700], val[300], line[300], ci[32], sym[256];
 		uint32_t w;
 
 		tl_view_insn(ss[i].im, ss[i].off, &w, text, sizeof(text));
@@ -651,6 +659,8 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 				 b ? b + 1 : ss[i].im->name, line[0] ? " " : "", line);
 		snprintf(val, sizeof(val), "%s=0x%" PRIx64,
 			 tl_dest_name(ss[i].dest, reg, sizeof(reg)), ss[i].value);
+		if (tl_addr_sym(&vp->v, ss[i].value, sym, sizeof(sym)))
+			snprintf(val + strlen(val), sizeof(val) - strlen(val), " <%s>", sym);
 		snprintf(ci, sizeof(ci), "[%.1f,%.1f]", 100 * ss[i].lo, 100 * ss[i].hi);
 		printf("%8" PRIu64 " %7.2f%% %-13s %-18s %8" PRIu64 " %8.1f%%  %-28s %s\n",
 		       ss[i].samples, ss[i].share_ppm / 1e4, ci, val, ss[i].n,
@@ -767,6 +777,7 @@ int main(int argc, char **argv)
 		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_MIN_SAMPLES,
 		TL_LONGOPT_SKIP_DAMAGED,
+		TL_LONGOPT_NO_DEMANGLE,
 		{ "proc", required_argument, NULL, 'p' },
 		{ "min-share", required_argument, NULL, 'm' },
 		{ "min-n", required_argument, NULL, 'N' },

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tl_sym.h"
 #include "tl_view.h"
 
 /*
@@ -105,6 +106,7 @@ static void usage(FILE *f)
 		"  -n, --top N    procedures per image, by conflicts (default 10; 0: all)\n"
 		"  --percent-limit P  only procedures with at least P percent of their image's\n"
 		"                 conflicts\n"
+		"  --no-demangle  print C++ symbols as the file has them (mangled)\n"
 		"  --json         JSON output (docs/axprof-json.7)\n"
 		"  --skip-damaged leave out damaged database files, naming them on stderr and\n"
 		"                 in the output (axprof-fsck(1) lists and repairs them)\n"
@@ -550,7 +552,7 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 	for (size_t i = 0; i < n; i++) {
 		if (vr->ro.json) {
 			ax_json_obj_open(&vr->j, NULL);
-			ax_json_str(&vr->j, "procedure", ps[i].name);
+			tl_sym_json(&vr->j, "procedure", ps[i].name);
 			ax_json_hex(&vr->j, "address", ps[i].start);
 			ax_json_u64(&vr->j, "conflicts", ps[i].conflicts);
 			ax_json_arr_open(&vr->j, "instructions");
@@ -690,6 +692,7 @@ int main(int argc, char **argv)
 		TL_LONGOPT_TOP,
 		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_SKIP_DAMAGED,
+		TL_LONGOPT_NO_DEMANGLE,
 		{ "proc", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
