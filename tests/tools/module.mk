@@ -51,3 +51,5 @@ CHECK_STEPS += tests/tools/check-symbols.sh
 CHECK_STEPS += tests/tools/check-planted-args.sh
 # C++ names demangled in every view, --no-demangle, vprof's pointer values named (issue 16 item 7).
 CHECK_STEPS += tests/tools/check-cxx.sh
+# --sort FIELD on every view that lists rows: orders, -n with an ordering field, unknown fields.
+CHECK_STEPS += tests/tools/check-sort.sh

@@ -187,6 +187,8 @@ static void usage(FILE *f)
 		"                        bound stalls\n"
 		"  -n, --top N           without PROC: the N procedures with most samples (default 5;\n"
 		"                        0: all)\n"
+		"  --sort FIELD          without PROC: samples (default), name or address: the\n"
+		"                        order of the -n procedures with most samples\n"
 		"  --percent-limit P     without PROC: only procedures with at least P percent of\n"
 		"                        the image's CYCLES samples\n"
 		"  --min-samples N       without PROC: only procedures with at least N samples\n"
@@ -576,10 +578,21 @@ struct pick {
 	uint64_t samples;
 };
 
+/* --sort of the procedures without PROC: samples (default), name, address (of the -n chosen). */
+static const char *const sort_fields[] = { "samples", "name", "address" };
+enum { SORT_SAMPLES, SORT_NAME, SORT_ADDRESS };
+static int sort_key;
+
 static int cmp_pick(const void *x, const void *y)
 {
 	const struct pick *a = x, *b = y;
+	int k;
 
+	if (sort_key == SORT_NAME && (k = strcmp(tl_sym_name(a->p->name ? a->p->name : ""),
+						 tl_sym_name(b->p->name ? b->p->name : ""))))
+		return k;
+	if (sort_key == SORT_ADDRESS && a->p->start != b->p->start)
+		return a->p->start < b->p->start ? -1 : 1;
 	if (a->samples != b->samples)
 		return a->samples < b->samples ? 1 : -1;
 	return (a->p->start > b->p->start) - (a->p->start < b->p->start);
@@ -647,8 +660,8 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 				vi->name, a->pme ? "ProfileMe" : "CYCLES");
 			goto fail;
 		}
-		qsort(pk, npk, sizeof(*pk), cmp_pick);
-		npk = tl_rows_keep(&a->ro, pk, npk, sizeof(*pk), pick_samples,
+		npk = tl_rows_sort(&a->ro, pk, npk, sizeof(*pk), cmp_pick, &sort_key,
+				   sort_key != SORT_SAMPLES, pick_samples,
 				   a->pme ? pme_samples_in(a, 0, UINT64_MAX) :
 					    vi->total[PDB_EV_CYCLES]);
 		if (!npk)
@@ -700,6 +713,7 @@ int cmd_annotate(int argc, char **argv)
 		TL_LONGOPT_MIN_SAMPLES,
 		TL_LONGOPT_SKIP_DAMAGED,
 		TL_LONGOPT_NO_DEMANGLE,
+		TL_LONGOPT_SORT,
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVPERIOD },
 		{ "freq-csv", required_argument, NULL, O_CSV },
@@ -755,6 +769,10 @@ int cmd_annotate(int argc, char **argv)
 	}
 	a.image = argv[optind];
 	a.proc = optind + 1 < argc ? argv[optind + 1] : NULL;
+	sort_key =
+		tl_sort_pick(&a.ro, NULL, sort_fields, sizeof(sort_fields) / sizeof(*sort_fields));
+	if (sort_key < 0)
+		return 2;
 	a.src = tl_sources_new(srcdir);
 	if (!a.src) {
 		fprintf(stderr, "axprof annotate: out of memory\n");

@@ -107,18 +107,14 @@ static int parse_args(int argc, char **argv, struct pm_args *a)
 		case O_PROC:
 			a->proc = optarg;
 			break;
-		case O_SORT:
-			for (a->sort = 0; a->sort < S_NR; a->sort++)
-				if (!strcmp(optarg, sort_name[a->sort]))
-					break;
-			if (a->sort == S_NR) {
-				fprintf(stderr,
-					"axprof profileme: --sort takes samples, executions, wasted, "
-					"latency, dcache, mispredict or replay, not '%s'\n",
-					optarg);
+		case O_SORT: {
+			int k = tl_sort_check("axprof profileme", NULL, optarg, sort_name, S_NR);
+
+			if (k < 0)
 				return 2;
-			}
+			a->sort = (enum pm_sort)k;
 			break;
+		}
 		case O_HELP:
 			usage(stdout);
 			return -1;
@@ -280,7 +276,7 @@ static int scan_image(const struct pm_args *a, const struct tl_view_image *im, s
 		r.proc = tl_view_proc(im, r.offset, &start);
 		if (!r.proc)
 			r.proc = "";
-		if (a->proc && strcmp(r.proc, a->proc))
+		if (a->proc && !tl_sym_shown_is(r.proc, a->proc))
 			continue;
 		if (!tl_view_insn(im, r.offset, &word, r.text, sizeof(r.text)))
 			snprintf(r.text, sizeof(r.text), "?");

@@ -61,6 +61,10 @@ static void usage(FILE *f)
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n"
 		"  --epoch N             that epoch (default the current one)\n"
 		"  -n, --top N           how many (default 20; 0: all)\n"
+		"  --sort FIELD          stall (default: static + dynamic stall cycles), static,\n"
+		"                        dynamic, per-exec (stall cycles per execution), samples:\n"
+		"                        the N largest; procedure, address: the N largest stalls\n"
+		"                        in that order\n"
 		"  --percent-limit P     only instructions whose stalls took at least P percent of\n"
 		"                        the CYCLES samples analysed\n"
 		"  --image I             only images whose key, path or file name is I\n"
@@ -152,11 +156,43 @@ static int add_proc(struct top *t, const struct tl_view_image *vi, const struct 
 	return 0;
 }
 
+/* --sort: counts largest first; procedure and address order the rows the stalls chose. */
+static const char *const sort_fields[] = { "stall",   "static",	   "dynamic", "per-exec",
+					   "samples", "procedure", "address" };
+enum { SORT_STALL, SORT_STATIC, SORT_DYNAMIC, SORT_PER_EXEC, SORT_SAMPLES, SORT_PROC, SORT_ADDR };
+static int sort_key;
+
+static double sort_val(const struct stall *x)
+{
+	switch (sort_key) {
+	case SORT_STATIC:
+		return x->stat;
+	case SORT_DYNAMIC:
+		return x->dyn;
+	case SORT_PER_EXEC:
+		return x->per_exec;
+	case SORT_SAMPLES:
+		return x->samples;
+	default:
+		return 0;
+	}
+}
+
 static int cmp_stall(const void *a, const void *b)
 {
 	const struct stall *x = a, *y = b;
-	double sx = x->stat + x->dyn, sy = y->stat + y->dyn;
+	double sx = x->stat + x->dyn, sy = y->stat + y->dyn, vx = sort_val(x), vy = sort_val(y);
+	int k;
 
+	if (vx != vy)
+		return vx < vy ? 1 : -1;
+	if (sort_key == SORT_PROC && (k = strcmp(x->proc, y->proc)))
+		return k;
+	if ((sort_key == SORT_PROC || sort_key == SORT_ADDR) &&
+	    (k = tl_name_cmp(x->image, y->image)))
+		return k;
+	if (sort_key == SORT_ADDR && x->pc != y->pc)
+		return x->pc < y->pc ? -1 : 1;
 	if (sx != sy)
 		return sx < sy ? 1 : -1;
 	return (x->pc > y->pc) - (x->pc < y->pc);
@@ -252,6 +288,7 @@ static int parse_args(int argc, char **argv, struct ts_args *a)
 		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_SKIP_DAMAGED,
 		TL_LONGOPT_NO_DEMANGLE,
+		TL_LONGOPT_SORT,
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVPERIOD },
 		{ "help", no_argument, NULL, O_HELP },
@@ -288,7 +325,9 @@ static int parse_args(int argc, char **argv, struct ts_args *a)
 		fprintf(stderr, "axprof topstalls: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	return 0;
+	sort_key =
+		tl_sort_pick(&a->ro, NULL, sort_fields, sizeof(sort_fields) / sizeof(*sort_fields));
+	return sort_key < 0 ? 2 : 0;
 }
 
 /* Every selected image's stalls into t, largest first. 0, or 1 after a message. */
@@ -316,8 +355,6 @@ static int collect(const struct ts_args *a, const struct tl_view *v, struct top 
 			a->ro.image ? a->ro.image : "");
 		return 1;
 	}
-	if (t->n > 1) /* qsort(NULL, 0, ...) is undefined */
-		qsort(t->v, t->n, sizeof(*t->v), cmp_stall);
 	return 0;
 }
 
@@ -400,7 +437,8 @@ int cmd_topstalls(int argc, char **argv)
 	}
 	ret = collect(&a, &v, &t);
 	if (!ret) {
-		count = tl_rows_keep(&a.ro, t.v, t.n, sizeof(*t.v), stall_samples,
+		count = tl_rows_sort(&a.ro, t.v, t.n, sizeof(*t.v), cmp_stall, &sort_key,
+				     sort_key >= SORT_PROC, stall_samples,
 				     (uint64_t)(t.total + 0.5));
 		if (a.ro.json)
 			print_json(&v, &t, count);

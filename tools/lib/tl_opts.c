@@ -152,6 +152,23 @@ int tl_sort_pick(const struct tl_ropts *o, const char *view, const char *const *
 	return tl_sort_check(o->cmd, view, o->sort, fields, n);
 }
 
+size_t tl_rows_sort(const struct tl_ropts *o, void *rows, size_t n, size_t size,
+		    int (*cmp)(const void *, const void *), int *key, bool ordering,
+		    uint64_t (*samples)(const void *row), uint64_t total)
+{
+	int k = *key;
+
+	if (ordering)
+		*key = 0;
+	if (n > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(rows, n, size, cmp);
+	n = tl_rows_keep(o, rows, n, size, samples, total);
+	*key = k;
+	if (ordering && n > 1)
+		qsort(rows, n, size, cmp);
+	return n;
+}
+
 bool tl_row_shown(const struct tl_ropts *o, uint64_t samples, uint64_t total)
 {
 	if (samples < o->min_samples)

@@ -141,6 +141,18 @@ int tl_sort_pick(const struct tl_ropts *o, const char *view, const char *const *
 int tl_sort_check(const char *cmd, const char *view, const char *arg, const char *const *fields,
 		  size_t n);
 
+/*
+ * Sort the rows by cmp, which orders by the view's field *key (0: the default ranking), then
+ * keep them as tl_rows_keep(). A field that ranks (a count or share: largest first) chooses the
+ * rows: -n 5 --sort cpi gives the five of highest CPI. A field that only orders (ordering: a
+ * name, an address, a line) does not: the rows are chosen by the default ranking (*key is 0
+ * meanwhile), then put in its order: -n 5 --sort address gives the five with most samples, by
+ * address. Returns how many rows are left.
+ */
+size_t tl_rows_sort(const struct tl_ropts *o, void *rows, size_t n, size_t size,
+		    int (*cmp)(const void *, const void *), int *key, bool ordering,
+		    uint64_t (*samples)(const void *row), uint64_t total);
+
 /* Check stdout for write errors (perf's rule): 0, or 1 with a message on stderr. */
 int tl_finish_stdout(const char *tool);
 

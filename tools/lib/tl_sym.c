@@ -173,6 +173,16 @@ bool tl_sym_matches(const char *raw, const char *name)
 	return !strcmp(raw, name) || !strcmp(tl_sym_name(raw), name);
 }
 
+bool tl_sym_shown_is(const char *shown, const char *name)
+{
+	const char *raw;
+
+	if (!strcmp(shown, name))
+		return true;
+	raw = tl_sym_mangled(shown);
+	return raw && !strcmp(raw, name);
+}
+
 const struct an_proc *tl_sym_proc_lookup(const struct an_procs *ps, const char *name)
 {
 	const struct an_proc *p = an_procs_lookup(ps, name);

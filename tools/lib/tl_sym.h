@@ -25,6 +25,8 @@ const char *tl_sym_name(const char *raw);
 const char *tl_sym_mangled(const char *shown);
 /* Does name (a procedure name the user typed) name raw: raw itself or its demangled form? */
 bool tl_sym_matches(const char *raw, const char *name);
+/* Is shown (a name tl_sym_name() returned) the one the user typed, demangled or raw? */
+bool tl_sym_shown_is(const char *shown, const char *name);
 /* an_procs_lookup(), then a procedure whose demangled name is name (annotate, cfg). */
 const struct an_proc *tl_sym_proc_lookup(const struct an_procs *ps, const char *name);
 void tl_sym_set_demangle(bool on);

@@ -115,6 +115,8 @@ static void usage(FILE *f)
 		"  --invariant X    the invariant mark's threshold, 0 < X <= 1 (default 0.9)\n"
 		"  --values K       values shown per instruction, 1..%d (default 2)\n"
 		"  -n, --top N      procedures per image, by samples (default 10; 0: all)\n"
+		"  --sort FIELD     the procedures' order: samples (default; --args, --callers:\n"
+		"                   interpreted entries), name, address (the -n chosen by samples)\n"
 		"  --percent-limit P  only procedures with at least P percent of their image's\n"
 		"                   samples\n"
 		"  --min-samples N  only procedures with at least N samples\n"
@@ -325,10 +327,18 @@ static uint64_t proc_samples(const void *p)
 	return ((const struct proc *)p)->samples;
 }
 
+int vp_sort_key;
+static const char *const sort_fields[] = { "samples", "name", "address" };
+
 static int proc_cmp(const void *a, const void *b)
 {
 	const struct proc *x = a, *y = b;
+	int k;
 
+	if (vp_sort_key == VP_SORT_NAME && (k = strcmp(x->name, y->name)))
+		return k;
+	if (vp_sort_key == VP_SORT_ADDRESS && x->start != y->start)
+		return x->start < y->start ? -1 : 1;
 	if (x->samples != y->samples)
 		return x->samples > y->samples ? -1 : 1;
 	return x->start < y->start ? -1 : x->start > y->start;
@@ -389,8 +399,6 @@ static int procs_of(const struct vp *vp, const struct tl_view_image *im, const s
 		p.samples = range_samples(t, p.start, p.end);
 		ps[n++] = p;
 	}
-	if (n > 1) /* qsort(NULL, 0, ...) is undefined */
-		qsort(ps, n, sizeof(*ps), proc_cmp);
 	*out = ps;
 	*nout = n;
 	return 0;
@@ -412,7 +420,8 @@ static int image_report(struct vp *vp, const struct tl_view_image *im)
 		tabs_free(&t);
 		return ret;
 	}
-	n = tl_rows_keep(&vp->ro, ps, n, sizeof(*ps), proc_samples, im->total[vp->event]);
+	n = tl_rows_sort(&vp->ro, ps, n, sizeof(*ps), proc_cmp, &vp_sort_key,
+			 vp_sort_key != VP_SORT_SAMPLES, proc_samples, im->total[vp->event]);
 	if (vp->ro.json) {
 		ax_json_obj_open(&vp->j, NULL);
 		ax_json_str(&vp->j, "image", im->name);
@@ -778,6 +787,7 @@ int main(int argc, char **argv)
 		TL_LONGOPT_MIN_SAMPLES,
 		TL_LONGOPT_SKIP_DAMAGED,
 		TL_LONGOPT_NO_DEMANGLE,
+		TL_LONGOPT_SORT,
 		{ "proc", required_argument, NULL, 'p' },
 		{ "min-share", required_argument, NULL, 'm' },
 		{ "min-n", required_argument, NULL, 'N' },
@@ -881,6 +891,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vprof: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	vp_sort_key =
+		tl_sort_pick(&vp.ro, NULL, sort_fields, sizeof(sort_fields) / sizeof(*sort_fields));
+	if (vp_sort_key < 0)
+		return 2;
 	if (vp.args_mode && vp.latency) {
 		fprintf(stderr, "vprof: --latency and --%s are two views: one at a time\n",
 			vp.args.callers ? "callers" : "args");

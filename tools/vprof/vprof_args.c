@@ -10,6 +10,7 @@
 #include "hotlist.h"
 #include "tl_sym.h"
 #include "tl_addr.h"
+#include "tl_sym.h"
 
 /*
  * DCPI's dcpivarg view (value-sampling slides 2 and 12) from procs.prof (pdb.h PDB_FT_PROCS):
@@ -43,7 +44,13 @@ static uint64_t vproc_entries(const void *p)
 static int vproc_cmp(const void *a, const void *b)
 {
 	const struct vproc *x = a, *y = b;
+	int k;
 
+	if (vp_sort_key == VP_SORT_NAME &&
+	    (k = strcmp(x->name ? x->name : "", y->name ? y->name : "")))
+		return k;
+	if (vp_sort_key == VP_SORT_ADDRESS && x->start != y->start)
+		return x->start < y->start ? -1 : 1;
 	if (x->entries != y->entries)
 		return x->entries > y->entries ? -1 : 1;
 	return x->start < y->start ? -1 : x->start > y->start;
@@ -114,11 +121,9 @@ static int gather(const struct vp_args_opts *o, const struct tl_view_image *im,
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if ((!o->proc || (ps[i].name && !strcmp(ps[i].name, o->proc))) &&
+		if ((!o->proc || (ps[i].name && tl_sym_shown_is(ps[i].name, o->proc))) &&
 		    ps[i].entries >= o->min_n && (ps[i].entries || ps[i].has_ret[0]))
 			ps[k++] = ps[i];
-	if (k > 1)
-		qsort(ps, k, sizeof(*ps), vproc_cmp);
 	*out = ps;
 	*nout = k;
 	return 0;
@@ -340,7 +345,8 @@ int vp_args_report(const struct vp_args_opts *o, const struct tl_view *v, const 
 			free(t);
 			return -ENOMEM;
 		}
-		np = tl_rows_keep(ro, ps, np, sizeof(*ps), vproc_entries, 0);
+		np = tl_rows_sort(ro, ps, np, sizeof(*ps), vproc_cmp, &vp_sort_key,
+				  vp_sort_key != VP_SORT_SAMPLES, vproc_entries, 0);
 		if (np && ro->json) {
 			ax_json_obj_open(j, NULL);
 			ax_json_str(j, "image", sel[i]->name);
