@@ -49,6 +49,12 @@ has "annotate: by raw name, printed demangled" "$tmp/a2" "procedure $sq ["
 has "topstalls: demangled" "$tmp/t" "geo::"
 "$axprof" export -d "$db" --format folded >"$tmp/f" 2>&1
 has "export folded: demangled" "$tmp/f" "$sq"
+"$axprof" export -d "$db" --format pprof -o "$tmp/p.pb.gz" 2>"$tmp/pe"
+if gzip -dc "$tmp/p.pb.gz" 2>/dev/null | grep -qaF "$sq" && gzip -dc "$tmp/p.pb.gz" | grep -qaF "$sqm"; then
+	ok "export pprof: function name demangled, system_name mangled"
+else
+	bad "export pprof" "names not in the string table: $(head -c 200 "$tmp/pe")"
+fi
 "$axprof" diff -n 0 "$db" "$db" >"$tmp/d" 2>&1
 has "diff: demangled" "$tmp/d" "geo::"
 "$axprof" cfg "$wl/cxxshapes" >"$tmp/c" 2>&1
