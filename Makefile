@@ -23,7 +23,8 @@ endif
 CFLAGS   ?= -O2 -g
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 DEPFLAGS  = -MMD -MP
-LDLIBS   := -ldw -lelf -lz -lm
+# -l:libstdc++.so.6: __cxa_demangle for C++ symbol names (tools/lib/tl_sym.c)
+LDLIBS   := -ldw -lelf -lz -lm -l:libstdc++.so.6
 
 # Filled by module.mk files:
 MODULES   :=	# library modules (see "Modules and layers" below)

@@ -11,7 +11,8 @@ const char *const mach_event_name[MACH_EV_NR] = {
 	[MACH_EV_IMISS] = "IMISS",	 [MACH_EV_DMISS] = "DMISS",
 	[MACH_EV_DTBMISS] = "DTBMISS",	 [MACH_EV_ITBMISS] = "ITBMISS",
 	[MACH_EV_BRANCHMP] = "BRANCHMP", [MACH_EV_BCMISS] = "BCMISS",
-	[MACH_EV_REPLAY] = "REPLAY",
+	[MACH_EV_REPLAY] = "REPLAY",	 [MACH_EV_LOADS] = "LOADS",
+	[MACH_EV_FPOPS] = "FPOPS",
 };
 
 /* Models registered at run time; the built-in ones are found first. */

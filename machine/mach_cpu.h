@@ -46,8 +46,20 @@ enum mach_event {
 	MACH_EV_BRANCHMP,
 	MACH_EV_BCMISS, /* 21264: accesses that missed the B-cache (served by memory) */
 	MACH_EV_REPLAY, /* 21264: Mbox replay traps (order traps and other Mbox replays) */
+	MACH_EV_LOADS, /* load instructions issued (21164 PCTR1 issue-class event [HRM5]) */
+	MACH_EV_FPOPS, /* FP operate instructions issued (21164 PCTR1 issue-class event [HRM5]) */
 	MACH_EV_NR,
 };
+
+/*
+ * An FP operate instruction: the FP operate format's opcodes 0x14 (ITOF, SQRT), 0x15 (VAX),
+ * 0x16 (IEEE) and 0x17 (CPYS, CVTLQ, FPCR moves, FCMOV) [Alpha Architecture Handbook 3.3.4,
+ * 4.10]. Loads are the axp_event's is_load (LDx, LDx_U, LDx_L, FP loads, prefetches).
+ */
+static inline bool mach_is_fp_operate(uint32_t word)
+{
+	return (word >> 26) >= 0x14 && (word >> 26) <= 0x17;
+}
 
 /* The names of the PMU events ("CYCLES", "RETIRED", ...). */
 extern const char *const mach_event_name[MACH_EV_NR];

@@ -1080,6 +1080,10 @@ void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct 
 	if (st.evb)
 		pmu_events(m, &st, t);
 	ev5_pmu_event(m, MACH_EV_RETIRED, t);
+	if (ev->is_load)
+		ev5_pmu_event(m, MACH_EV_LOADS, t);
+	if (mach_is_fp_operate(ev->word))
+		ev5_pmu_event(m, MACH_EV_FPOPS, t);
 	if (m->min_due <= t)
 		ev5_pmu_assign(m, pc, t);
 }

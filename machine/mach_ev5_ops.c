@@ -120,4 +120,6 @@ const struct mach_cpu_ops mach_ev5_cpu_ops = {
 	.truth_write = ops_truth_write,
 	.param = ev5_param,
 	.print_stats = ev5_print_stats,
+	/* the 21164's seven (CYCLES..BRANCHMP) and PCTR1's loads and FP operates [HRM5] */
+	.events = ((1u << (MACH_EV_BRANCHMP + 1)) - 1) | 1u << MACH_EV_LOADS | 1u << MACH_EV_FPOPS,
 };

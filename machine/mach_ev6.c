@@ -1018,6 +1018,11 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 		ev6_pmu_overflow(m, MACH_EV_CYCLES);
 	account(m, ev, &s, prev_rt, (o->kind & EV6_K_CBR) != 0);
 	ev6_pmu_event(m, MACH_EV_RETIRED);
+	/* exact counts only: the 21264 has no load or FP-operate event (HRM 6.10, Table 6-11) */
+	if (ev->is_load)
+		m->count[MACH_EV_LOADS]++;
+	if (mach_is_fp_operate(ev->word))
+		m->count[MACH_EV_FPOPS]++;
 	if (sel)
 		pme_retired(m, sel, o, ev, &s, prev_rt, path);
 	if (m->waste) {

@@ -11,8 +11,9 @@
  * EV6-MODEL.md, the models' own latencies (so the cost table explains the model's cycles).
  *
  * The issue text said "two counters on both CPUs": the 21164 has three [HRM5, wrperfmon].
- * The EV5 model counts none of PCTR1's issue-class selections (integer and FP operations, loads,
- * stores), so that counter stays unused. [U] marks placements we could not check against the
+ * Of PCTR1's issue-class selections (integer and FP operations, loads, stores) the EV5 model
+ * counts loads and FP operates (for perfex's loads per FP operation); the 21264's aggregate mode
+ * has neither, so `axprof stat` derives that ratio there from the model's exact counts only. [U] marks placements we could not check against the
  * manual: the 21164's miss events on PCTR2, and on the 21264 the D-cache, I-cache, TB miss
  * events the model counts (the chip's aggregate mode has no D-/I-cache miss selection: we put
  * them on PCTR1, a model extension).
@@ -30,8 +31,9 @@ static const struct mach_pmu_desc pmu_ev5 = {
 	.counter = {
 		/* [HRM5] PCSEL0: cycles or issues; [wrperfmon] 16 bits */
 		{ "PCTR0", EV(MACH_EV_CYCLES) | EV(MACH_EV_RETIRED), 16 },
-		/* [HRM5] PCSEL1: issue-class events the model does not count */
-		{ "PCTR1", 0, 16 },
+		/* [HRM5] PCSEL1: issue-class events; the model counts loads and FP operates
+		 * issued (the selection codes are not modelled) */
+		{ "PCTR1", EV(MACH_EV_LOADS) | EV(MACH_EV_FPOPS), 16 },
 		/* [op5] cycles; [HRM5][U] the miss and mispredict events; [wrperfmon] 14 bits */
 		{ "PCTR2",
 		  EV(MACH_EV_CYCLES) | EV(MACH_EV_IMISS) | EV(MACH_EV_DMISS) |

@@ -8,13 +8,24 @@ WL_NAMES  := $(patsubst workloads/%.c,%,$(WL_SRCS))
 WL_BINS   := $(addprefix $(BUILD)/workloads/,$(WL_NAMES))
 WL_CFLAGS := -O2 -g -pthread
 
-ALL_TARGETS += $(WL_BINS)
+# C++ workloads (workloads/<name>.cc): compiled by the Alpha gcc driver as C++ (cc1plus, from
+# g++-alpha-linux-gnu) and linked without libstdc++, which they do not use.
+WL_CXX_SRCS  := $(wildcard workloads/*.cc)
+WL_CXX_BINS  := $(patsubst workloads/%.cc,$(BUILD)/workloads/%,$(WL_CXX_SRCS))
+WL_CXXFLAGS  := -O2 -g -fno-exceptions -fno-rtti
+
+ALL_TARGETS += $(WL_BINS) $(WL_CXX_BINS)
 CHECK_STEPS += tests/workloads/run-qemu.sh tests/workloads/check-planted.sh
 
 $(WL_BINS): $(BUILD)/workloads/%: workloads/%.c workloads/wl.h
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  ACC     $<")
 	$(Q)$(ACC) $(WARN) $(WL_CFLAGS) -o $@ $<
+
+$(WL_CXX_BINS): $(BUILD)/workloads/%: workloads/%.cc workloads/wl.h
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  ACXX    $<")
+	$(Q)$(ACC) -Wall -Wextra -Werror $(WL_CXXFLAGS) -o $@ $<
 
 .PHONY: workloads
 workloads:

@@ -90,6 +90,38 @@ else
 fi
 check_proj "ev6 storeload" "$tmp/s.json" 3
 
+# 4: loads per FP operation (perfex; issue 16 item 1) on fpkernel (daxpy and dot: about one load per
+# FP operate). EV5: LOADS and FPOPS counted on PCTR1, projected within 3%, and the derived ratio
+# within 3% of the exact one. EV6: no counter counts them; the ratio only with --exact, from the
+# exact counts, equal to the EV5 run's exact ratio (the same instructions) and marked in the text.
+need "$wl/fpkernel"
+"$axprof" stat -a --exact --json -o "$tmp/fp5.json" -- "$wl/fpkernel" 3 >/dev/null
+"$axprof" stat --cpu ev6 -a --exact --json -o "$tmp/fp6.json" -- "$wl/fpkernel" 3 >/dev/null
+"$axprof" stat --cpu ev6 -a --exact -- "$wl/fpkernel" 3 >/dev/null 2>"$tmp/fp6.txt"
+"$axprof" stat --cpu ev6 -a --json -o "$tmp/fp6n.json" -- "$wl/fpkernel" 3 >/dev/null
+python3 - "$tmp/fp5.json" "$tmp/fp6.json" "$tmp/fp6n.json" "$tmp/fp6.txt" >"$tmp/fp.out" 2>&1 <<'PY' && ok "loads per FP operation: counted on EV5, exact on EV6 ($(tail -1 "$tmp/fp.out"))" || bad "loads_per_fpop" "$(cat "$tmp/fp.out")"
+import json, sys
+d5, d6, d6n = (json.load(open(f)) for f in sys.argv[1:4])
+c5 = {c["event"]: c for c in d5["counts"]}
+for e in ("LOADS", "FPOPS"):
+    assert c5[e]["exact"] >= 100000, (e, c5[e])
+    assert abs(c5[e]["estimate"] - c5[e]["exact"]) <= 0.03 * c5[e]["exact"], (e, c5[e])
+exact5 = c5["LOADS"]["exact"] / c5["FPOPS"]["exact"]
+assert abs(d5["derived"]["loads_per_fpop"] - exact5) <= 0.03 * exact5, (d5["derived"], exact5)
+assert 0.5 < exact5 < 2, exact5  # daxpy: 2 loads, 2 FP ops; dot: 2 loads, 2 FP ops
+assert not any(c["event"] in ("LOADS", "FPOPS") for c in d6["counts"]), "EV6 counted them"
+assert abs(d6["derived"]["loads_per_fpop"] - exact5) < 1e-3, (d6["derived"], exact5)
+assert "loads_per_fpop" not in d6n["derived"], d6n["derived"]
+assert "loads_per_fpop (exact counts" in open(sys.argv[4]).read()
+print("EV5 %.4f counted, %.4f exact; EV6 %.4f exact" % (d5["derived"]["loads_per_fpop"], exact5,
+      d6["derived"]["loads_per_fpop"]))
+PY
+"$axprof" stat --cpu ev6 -e LOADS -- "$wl/fpkernel" 1 >/dev/null 2>"$tmp/b6.err"
+if [ $? = 2 ] && grep -q "21264.*cannot count LOADS" "$tmp/b6.err"; then
+	ok "ev6 -e LOADS refused: $(head -1 "$tmp/b6.err" | cut -c1-90)"
+else
+	bad "ev6 -e LOADS" "$(cat "$tmp/b6.err")"
+fi
 # 3: exact without multiplexing, equal to run --stats; output, status and report streams
 "$axprof" stat --exact -e CYCLES,RETIRED -- "$wl/semiinv" >/dev/null 2>"$tmp/st.err"
 "$axprof" run --cpu ev5 --stats "$wl/semiinv" >/dev/null 2>"$tmp/run.err"

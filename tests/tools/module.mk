@@ -60,3 +60,7 @@ CHECK_STEPS += tests/tools/check-procs.sh
 CHECK_STEPS += tests/tools/check-callgraph.sh
 # record --period prime:LO-HI: the drawn periods' mean and the stored mean are the primes'.
 CHECK_STEPS += tests/tools/check-prime-periods.sh
+# C++ names demangled in every view, --no-demangle, vprof's pointer values named (issue 16 item 7).
+CHECK_STEPS += tests/tools/check-cxx.sh
+# --sort FIELD on every view that lists rows: orders, -n with an ordering field, unknown fields.
+CHECK_STEPS += tests/tools/check-sort.sh

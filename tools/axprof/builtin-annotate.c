@@ -11,6 +11,7 @@
 #include "axprof/builtin.h"
 #include "isa_dis.h"
 #include "an_freq_image.h"
+#include "tl_sym.h"
 #include "tl_json_an.h"
 #include "tl_periods.h"
 #include "tl_prof.h"
@@ -186,9 +187,12 @@ static void usage(FILE *f)
 		"                        bound stalls\n"
 		"  -n, --top N           without PROC: the N procedures with most samples (default 5;\n"
 		"                        0: all)\n"
+		"  --sort FIELD          without PROC: samples (default), name or address: the\n"
+		"                        order of the -n procedures with most samples\n"
 		"  --percent-limit P     without PROC: only procedures with at least P percent of\n"
 		"                        the image's CYCLES samples\n"
 		"  --min-samples N       without PROC: only procedures with at least N samples\n"
+		"  --no-demangle         print C++ symbols as the file has them (mangled)\n"
 		"  --json                one JSON document per procedure (JSON Lines;\n"
 		"                        docs/axprof-json.7)\n"
 		"  --skip-damaged        leave out damaged database files, naming them on stderr and\n"
@@ -318,8 +322,9 @@ static void print_source(const struct ann *a, const struct tl_view_image *vi, ui
 	nch = img_line_inlines(tl_view_lines(vi, NULL), pc, ch, 8);
 	for (size_t k = 0; k < nch && k < 8; k++) {
 		b = strrchr(ch[k].call_file, '/');
-		printf("    inlined %s, called at %s:%u\n", ch[k].func[0] ? ch[k].func : "?",
-		       b ? b + 1 : ch[k].call_file, ch[k].call_line);
+		printf("    inlined %s, called at %s:%u\n",
+		       ch[k].func[0] ? tl_sym_name(ch[k].func) : "?", b ? b + 1 : ch[k].call_file,
+		       ch[k].call_line);
 	}
 }
 
@@ -335,8 +340,8 @@ static void print_text(const struct ann *a, const struct tl_view_image *vi,
 	char t[ISA_DIS_TEXT_MAX];
 
 	an_stall_summary(fp, &s);
-	printf("image %s, procedure %s [0x%" PRIx64 ", 0x%" PRIx64 ")%s\n", vi->name, fp->name,
-	       fp->proc->start, fp->proc->end,
+	printf("image %s, procedure %s [0x%" PRIx64 ", 0x%" PRIx64 ")%s\n", vi->name,
+	       tl_sym_name(fp->name), fp->proc->start, fp->proc->end,
 	       (cfg->flags & AN_CFG_MISSING_EDGES) ? ", CFG missing edges" : "");
 	if (!a->pme || fp->samples[AN_EV_CYCLES]) {
 		printf("mean CYCLES period %.0f%s", P, tl_psrc_note(a->psrc));
@@ -477,7 +482,7 @@ static void json_inlined(struct ax_json *j, const struct tl_view_image *vi, uint
 	ax_json_arr_open(j, "inlined");
 	for (size_t k = 0; k < n && k < 8; k++) {
 		ax_json_obj_open(j, NULL);
-		ax_json_str(j, "procedure", ch[k].func);
+		tl_sym_json(j, "procedure", tl_sym_name(ch[k].func));
 		ax_json_str(j, "file", ch[k].call_file);
 		ax_json_u64(j, "line", ch[k].call_line);
 		ax_json_obj_close(j);
@@ -535,7 +540,7 @@ static void print_json(const struct ann *a, const struct tl_view_image *vi,
 	tl_view_json_skipped(&j, &a->v);
 	ax_json_str(&j, "image", vi->name);
 	ax_json_str(&j, "key", vi->img.key);
-	ax_json_str(&j, "procedure", fp->name);
+	tl_sym_json(&j, "procedure", tl_sym_name(fp->name));
 	ax_json_hex(&j, "start", fp->proc->start);
 	ax_json_hex(&j, "end", fp->proc->end);
 	ax_json_num(&j, "period", P, 3);
@@ -573,10 +578,21 @@ struct pick {
 	uint64_t samples;
 };
 
+/* --sort of the procedures without PROC: samples (default), name, address (of the -n chosen). */
+static const char *const sort_fields[] = { "samples", "name", "address" };
+enum { SORT_SAMPLES, SORT_NAME, SORT_ADDRESS };
+static int sort_key;
+
 static int cmp_pick(const void *x, const void *y)
 {
 	const struct pick *a = x, *b = y;
+	int k;
 
+	if (sort_key == SORT_NAME && (k = strcmp(tl_sym_name(a->p->name ? a->p->name : ""),
+						 tl_sym_name(b->p->name ? b->p->name : ""))))
+		return k;
+	if (sort_key == SORT_ADDRESS && a->p->start != b->p->start)
+		return a->p->start < b->p->start ? -1 : 1;
 	if (a->samples != b->samples)
 		return a->samples < b->samples ? 1 : -1;
 	return (a->p->start > b->p->start) - (a->p->start < b->p->start);
@@ -613,7 +629,7 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 	if (vi->prof && pdb_prof_profileme(vi->prof, &a->pme, &a->npme))
 		goto nomem;
 	if (a->proc) {
-		const struct an_proc *p = an_procs_lookup(an_fi_procs(im), a->proc);
+		const struct an_proc *p = tl_sym_proc_lookup(an_fi_procs(im), a->proc);
 
 		if (!p) {
 			fprintf(stderr, "axprof annotate: %s: no procedure '%s'\n", vi->name,
@@ -644,8 +660,8 @@ static int annotate_image(struct ann *a, const struct tl_view_image *vi)
 				vi->name, a->pme ? "ProfileMe" : "CYCLES");
 			goto fail;
 		}
-		qsort(pk, npk, sizeof(*pk), cmp_pick);
-		npk = tl_rows_keep(&a->ro, pk, npk, sizeof(*pk), pick_samples,
+		npk = tl_rows_sort(&a->ro, pk, npk, sizeof(*pk), cmp_pick, &sort_key,
+				   sort_key != SORT_SAMPLES, pick_samples,
 				   a->pme ? pme_samples_in(a, 0, UINT64_MAX) :
 					    vi->total[PDB_EV_CYCLES]);
 		if (!npk)
@@ -696,6 +712,8 @@ int cmd_annotate(int argc, char **argv)
 		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_MIN_SAMPLES,
 		TL_LONGOPT_SKIP_DAMAGED,
+		TL_LONGOPT_NO_DEMANGLE,
+		TL_LONGOPT_SORT,
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVPERIOD },
 		{ "freq-csv", required_argument, NULL, O_CSV },
@@ -751,6 +769,10 @@ int cmd_annotate(int argc, char **argv)
 	}
 	a.image = argv[optind];
 	a.proc = optind + 1 < argc ? argv[optind + 1] : NULL;
+	sort_key =
+		tl_sort_pick(&a.ro, NULL, sort_fields, sizeof(sort_fields) / sizeof(*sort_fields));
+	if (sort_key < 0)
+		return 2;
 	a.src = tl_sources_new(srcdir);
 	if (!a.src) {
 		fprintf(stderr, "axprof annotate: out of memory\n");

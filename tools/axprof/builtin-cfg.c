@@ -15,6 +15,7 @@
 #include "axprof/builtin.h"
 #include "mach_truth.h"
 #include "ax_json.h"
+#include "tl_sym.h"
 
 static const char cfg_usage[] =
 	"usage: axprof cfg [--help] [--json | --dot] IMAGE [PROC]\n"
@@ -34,6 +35,8 @@ static const char cfg_usage[] =
 	"edges with their kinds and classes, and its jump tables.\n"
 	"\n"
 	"  --json   JSON: one object per procedure per line (summary), or one object (PROC)\n"
+	"  --no-demangle  C++ symbols as the file has them (default: demangled, and PROC may\n"
+	"           be either)\n"
 	"  --dot    Graphviz digraph of PROC's CFG (blocks labelled with their classes)\n"
 	"  --check  check the invariants of every procedure's CFG and print counts; exit 1 on a\n"
 	"           violation (used by make check over libc and libm)\n"
@@ -95,6 +98,17 @@ static void insn_text(uint32_t word, uint64_t pc, char *buf, size_t size)
 		buf[n - 1] = '\0';
 }
 
+/* The procedure's name as printed: an_proc_name(), C++ names demangled (tl_sym.h). */
+static void show_name(const struct an_proc *p, char *buf, size_t size)
+{
+	const char *shown;
+
+	an_proc_name(p, buf, size);
+	shown = tl_sym_name(buf);
+	if (shown != buf)
+		snprintf(buf, size, "%s", shown);
+}
+
 static const char *node_name(uint32_t n, char *buf, size_t size)
 {
 	if (n == AN_NODE_ENTRY)
@@ -147,10 +161,10 @@ static void json_proc_open(struct ax_json *j, FILE *f, const char *file, const s
 {
 	char name[512];
 
-	an_proc_name(p, name, sizeof(name));
+	show_name(p, name, sizeof(name));
 	ax_json_doc_open(j, f, "cfg");
 	ax_json_str(j, "image", file);
-	ax_json_str(j, "procedure", name);
+	tl_sym_json(j, "procedure", name);
 	ax_json_hex(j, "start", p->start);
 	ax_json_hex(j, "end", p->end);
 	ax_json_u64(j, "insns", cfg->ninsns);
@@ -176,7 +190,7 @@ static void print_summary(FILE *f, const struct an_proc *p, const struct an_cfg 
 {
 	char name[512];
 
-	an_proc_name(p, name, sizeof(name));
+	show_name(p, name, sizeof(name));
 	fprintf(f,
 		"0x%016" PRIx64 " 0x%016" PRIx64
 		" %-7s %-7s blocks %5u edges %5u classes %5u  %s\n",
@@ -230,7 +244,7 @@ static void print_text(FILE *f, const struct an_proc *p, const struct pa *a)
 	const struct an_cfg *cfg = a->cfg;
 	char name[512], text[128];
 
-	an_proc_name(p, name, sizeof(name));
+	show_name(p, name, sizeof(name));
 	fprintf(f, "proc %s 0x%" PRIx64 "-0x%" PRIx64 " insns %u blocks %u edges %u classes %u",
 		name, p->start, p->end, cfg->ninsns, cfg->nblocks, cfg->nedges, cfg->nclasses);
 	if (p->flags & (AN_PROC_GP | AN_PROC_GP_INHERITED))
@@ -414,7 +428,7 @@ static void print_dot(FILE *f, const struct an_proc *p, const struct pa *a)
 	const struct an_cfg *cfg = a->cfg;
 	char name[512], x[32], y[32];
 
-	an_proc_name(p, name, sizeof(name));
+	show_name(p, name, sizeof(name));
 	fputs("digraph ", f);
 	ax_json_write_str(f, name);
 	fputs(" {\n  node [shape=box, fontname=\"monospace\"];\n"
@@ -482,7 +496,7 @@ static int truth_check(const struct truthck *tc, const struct an_proc *p, const 
 		ret = -ENOMEM;
 		goto out;
 	}
-	an_proc_name(p, name, sizeof(name));
+	show_name(p, name, sizeof(name));
 	for (uint32_t b = 0; b < nb; b++) {
 		const struct an_block *bl = &cfg->block[b];
 
@@ -612,7 +626,7 @@ static int check_proc(const struct an_proc *p, const struct an_cfg *cfg)
 
 	if (!an_cfg_check(cfg, &err))
 		return 0;
-	an_proc_name(p, name, sizeof(name));
+	show_name(p, name, sizeof(name));
 	fprintf(stderr, "axprof cfg: check failed in %s at 0x%" PRIx64 ": %s\n", name, p->start,
 		err.msg);
 	return 1;
@@ -671,6 +685,8 @@ static int parse_args(int argc, char **argv, struct cfg_args *a)
 			a->json = true;
 		} else if (!strcmp(s, "--dot")) {
 			a->dot = true;
+		} else if (!strcmp(s, "--no-demangle")) {
+			tl_sym_set_demangle(false);
 		} else if (!strcmp(s, "--check")) {
 			a->check = true;
 		} else if (!strcmp(s, "--truth")) {
@@ -746,7 +762,7 @@ static int read_truth(const char *truth, struct mach_truth **t)
 static int show_proc(const struct cfg_args *args, const struct an_procs *ps,
 		     const struct an_sched_model *m)
 {
-	const struct an_proc *p = an_procs_lookup(ps, args->pname);
+	const struct an_proc *p = tl_sym_proc_lookup(ps, args->pname);
 	struct pa a = { 0 };
 	struct ax_error err;
 

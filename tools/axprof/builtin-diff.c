@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "axprof/builtin.h"
+#include "tl_sym.h"
 #include "tl_stats.h"
 #include "tl_view.h"
 
@@ -77,7 +78,10 @@ static void usage(FILE *f)
 		"  --epoch LIST     a side's epochs of -d DIR (given twice: side A, then side B)\n"
 		"  --event E        the event compared (default cycles)\n"
 		"  -n, --top N      the N rows with the largest |delta| per level (default 10; 0: all)\n"
+		"  --sort FIELD     delta (default), a, b (a side's share), p (p-value, smallest\n"
+		"                   first): the N rows by it; name: the N by delta, by name\n"
 		"  --percent-limit P  leave out rows below P percent of the total on both sides\n"
+		"  --no-demangle    print C++ symbols as the file has them (mangled)\n"
 		"  --json           JSON output (docs/axprof-json.7)\n"
 		"  --help           this text\n\n"
 		"Exit status: 0, 1 when a database cannot be read, 2 for bad options.\n");
@@ -227,11 +231,33 @@ struct row {
 	struct tl_diff_row r;
 };
 
+/*
+ * --sort: delta (default: |B - A|, largest first), a, b (a side's share, largest first), p
+ * (the test's p-value, smallest first) choose the -n rows; name (the row's image, procedure or
+ * instruction key) orders the rows delta chose.
+ */
+static const char *const sort_fields[] = { "delta", "a", "b", "p", "name" };
+enum { SORT_DELTA, SORT_A, SORT_B, SORT_P, SORT_NAME };
+static int sort_key;
+
 static int row_cmp(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
 	double dx = fabs(x->r.delta), dy = fabs(y->r.delta);
 
+	switch (sort_key) {
+	case SORT_A:
+	case SORT_B:
+		if (x->r.mean[sort_key - SORT_A] != y->r.mean[sort_key - SORT_A])
+			return x->r.mean[sort_key - SORT_A] > y->r.mean[sort_key - SORT_A] ? -1 : 1;
+		break;
+	case SORT_P:
+		if (x->r.p != y->r.p)
+			return x->r.p < y->r.p ? -1 : 1;
+		break;
+	case SORT_NAME:
+		return strcmp(x->e->key, y->e->key);
+	}
 	if (dx != dy)
 		return dx > dy ? -1 : 1;
 	return strcmp(x->e->key, y->e->key);
@@ -263,8 +289,13 @@ static struct row *level_rows(const struct diff *d, const struct ent *e, size_t 
 		tl_diff_compute(cp, tp, d->nrun, m, ALPHA, &rows[nr].r);
 		nr++;
 	}
-	if (nr > 1)
+	if (nr > 1) { /* --sort name orders the rows delta chose (keep_rows) */
+		int k = sort_key;
+
+		sort_key = k == SORT_NAME ? SORT_DELTA : k;
 		qsort(rows, nr, sizeof(*rows), row_cmp);
+		sort_key = k;
+	}
 	*nrows = nr;
 	return rows;
 }
@@ -366,7 +397,7 @@ static void json_level(struct ax_json *j, const struct diff *d, unsigned int l,
 		ax_json_obj_open(j, NULL);
 		ax_json_str(j, "image", r->e->image);
 		if (l >= 1)
-			ax_json_str(j, "procedure", r->e->proc);
+			tl_sym_json(j, "procedure", r->e->proc);
 		if (l >= 1 && r->e->address != UINT64_MAX)
 			ax_json_hex(j, "address", r->e->address);
 		if (l == 2 && r->e->file) {
@@ -438,6 +469,8 @@ static int report(struct diff *d)
 			return -ENOMEM;
 		}
 		shown = keep_rows(d, rows, nrows);
+		if (sort_key == SORT_NAME && shown > 1)
+			qsort(rows, shown, sizeof(*rows), row_cmp);
 		if (d->json)
 			json_level(&j, d, l, rows, shown);
 		else
@@ -491,6 +524,8 @@ int cmd_diff(int argc, char **argv)
 		{ "event", required_argument, NULL, O_EVENT },
 		{ "top", required_argument, NULL, 'n' },
 		TL_LONGOPT_PERCENT_LIMIT,
+		TL_LONGOPT_NO_DEMANGLE,
+		TL_LONGOPT_SORT,
 		{ "json", no_argument, NULL, O_JSON },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
@@ -530,6 +565,15 @@ int cmd_diff(int argc, char **argv)
 					TL_TOP_MAX, optarg);
 				return 2;
 			}
+			break;
+		case TL_OPT_NO_DEMANGLE:
+			tl_sym_set_demangle(false);
+			break;
+		case TL_OPT_SORT:
+			sort_key = tl_sort_check("axprof diff", NULL, optarg, sort_fields,
+						 sizeof(sort_fields) / sizeof(*sort_fields));
+			if (sort_key < 0)
+				return 2;
 			break;
 		case TL_OPT_PERCENT_LIMIT: {
 			struct tl_ropts o;

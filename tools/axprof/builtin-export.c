@@ -58,6 +58,7 @@ static void usage(FILE *f)
 		"  -d, --db DIR     the database (default $AXPROF_DB, else ./axprof-db)\n"
 		"  --epoch N        that epoch (default the current one)\n"
 		"  --image I        only images whose key, path or file name is I\n"
+		"  --no-demangle    C++ symbols as the file has them (mangled)\n"
 		"  --skip-damaged   leave out damaged database files, naming them on stderr\n"
 		"  --help           this text\n\n"
 		"Exit status: 0, 1 when the database cannot be read or FILE written, 2 for bad\n"
@@ -433,6 +434,7 @@ int cmd_export(int argc, char **argv)
 		TL_LONGOPT_EPOCH,
 		TL_LONGOPT_IMAGE,
 		TL_LONGOPT_SKIP_DAMAGED,
+		TL_LONGOPT_NO_DEMANGLE,
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "event", required_argument, NULL, O_EVENT },
 		{ "output", required_argument, NULL, 'o' },

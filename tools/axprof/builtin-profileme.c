@@ -20,6 +20,7 @@
 #include "axprof/builtin.h"
 #include "ax_json.h"
 #include "pdb.h"
+#include "tl_sym.h"
 #include "tl_opts.h"
 #include "tl_view.h"
 
@@ -70,6 +71,7 @@ static void usage(FILE *f)
 		"                    mispredict, replay\n"
 		"  -n, --top N       the N first instructions (default 30; 0: all)\n"
 		"  --percent-limit P only instructions with at least P percent of the samples\n"
+		"  --no-demangle     print C++ symbols as the file has them (mangled)\n"
 		"  --skip-damaged    go on past damaged database files, naming them\n"
 		"  --json            JSON output (axprof-json(7))\n");
 }
@@ -85,6 +87,7 @@ static int parse_args(int argc, char **argv, struct pm_args *a)
 		TL_LONGOPT_TOP,
 		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_SKIP_DAMAGED,
+		TL_LONGOPT_NO_DEMANGLE,
 		{ "proc", required_argument, NULL, O_PROC },
 		{ "sort", required_argument, NULL, O_SORT },
 		{ "help", no_argument, NULL, O_HELP },
@@ -104,18 +107,14 @@ static int parse_args(int argc, char **argv, struct pm_args *a)
 		case O_PROC:
 			a->proc = optarg;
 			break;
-		case O_SORT:
-			for (a->sort = 0; a->sort < S_NR; a->sort++)
-				if (!strcmp(optarg, sort_name[a->sort]))
-					break;
-			if (a->sort == S_NR) {
-				fprintf(stderr,
-					"axprof profileme: --sort takes samples, executions, wasted, "
-					"latency, dcache, mispredict or replay, not '%s'\n",
-					optarg);
+		case O_SORT: {
+			int k = tl_sort_check("axprof profileme", NULL, optarg, sort_name, S_NR);
+
+			if (k < 0)
 				return 2;
-			}
+			a->sort = (enum pm_sort)k;
 			break;
+		}
 		case O_HELP:
 			usage(stdout);
 			return -1;
@@ -277,7 +276,7 @@ static int scan_image(const struct pm_args *a, const struct tl_view_image *im, s
 		r.proc = tl_view_proc(im, r.offset, &start);
 		if (!r.proc)
 			r.proc = "";
-		if (a->proc && strcmp(r.proc, a->proc))
+		if (a->proc && !tl_sym_shown_is(r.proc, a->proc))
 			continue;
 		if (!tl_view_insn(im, r.offset, &word, r.text, sizeof(r.text)))
 			snprintf(r.text, sizeof(r.text), "?");
@@ -312,7 +311,7 @@ static void json_row(struct ax_json *j, const struct row *r, bool insn)
 	ax_json_obj_open(j, NULL);
 	ax_json_str(j, "image", r->image);
 	if (insn || *r->proc)
-		ax_json_str(j, "procedure", r->proc);
+		tl_sym_json(j, "procedure", r->proc);
 	if (insn) {
 		ax_json_hex(j, "address", r->offset);
 		ax_json_str(j, "text", r->text);

@@ -9,6 +9,7 @@
 
 #include "an_freq_image.h"
 #include "axprof/builtin.h"
+#include "tl_sym.h"
 #include "tl_json_an.h"
 #include "tl_lines.h"
 #include "tl_periods.h"
@@ -73,6 +74,12 @@ static void usage(FILE *f)
 		"  --lines          source lines instead of images (see above)\n"
 		"  --stalls         where each procedure's cycles went (see above)\n"
 		"  -n, --top N      the N rows with most samples (default 0: all)\n"
+		"  --sort FIELD     row order: samples (default, most first), name, image, address\n"
+		"                   (by image, then address) with --procedures; images: samples,\n"
+		"                   name; --stalls: samples, cpi, static, dynamic (shares; largest\n"
+		"                   first: -n takes the N largest), name; --lines: samples, line\n"
+		"                   (file and line). Names, addresses and lines only order the rows\n"
+		"                   -n and --percent-limit chose by samples\n"
 		"  --percent-limit P  leave out rows with less than P percent of the (first)\n"
 		"                   event's total samples (--stalls: of CYCLES)\n"
 		"  --period P       --stalls: mean CYCLES sampling period, P or LO-HI (default: the\n"
@@ -81,6 +88,7 @@ static void usage(FILE *f)
 		"  --event-period E=P  --stalls: mean period of event E (imiss, dmiss, dtbmiss,\n"
 		"                   itbmiss, branchmp; default the stored one), when it was sampled:\n"
 		"                   its samples then bound the stalls of its cause\n"
+		"  --no-demangle    print C++ symbols as the file has them (mangled)\n"
 		"  --json           JSON output (docs/axprof-json.7)\n"
 		"  --skip-damaged   leave out damaged database files, naming them on stderr and\n"
 		"                   in the output (axprof-fsck(1) lists and repairs them)\n"
@@ -99,6 +107,20 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
+/*
+ * --sort FIELD per view (tl_sort_pick): counts descend, names and addresses ascend; ties fall
+ * back to the default order. The first field is the default.
+ */
+static const char *const sort_images[] = { "samples", "name" };
+static const char *const sort_procs[] = { "samples", "name", "image", "address" };
+static const char *const sort_stalls[] = { "samples", "cpi", "static", "dynamic", "name" };
+static const char *const sort_lines[] = { "samples", "line" };
+enum { SORT_SAMPLES, SORT_NAME, SORT_IMAGE, SORT_ADDRESS };
+enum { SSORT_SAMPLES, SSORT_CPI, SSORT_STATIC, SSORT_DYNAMIC, SSORT_NAME };
+enum { LSORT_SAMPLES, LSORT_LINE };
+#define NFIELDS(a) (sizeof(a) / sizeof((a)[0]))
+static int sort_key; /* the view's field index, for the comparators below */
+
 /* ---- rows ---- */
 
 struct row {
@@ -113,6 +135,17 @@ static int row_cmp(const void *a, const void *b)
 	const struct row *x = a, *y = b;
 	int k;
 
+	/* image rows: name is the image (by file name, as tl_name_cmp orders images) */
+	if (sort_key == SORT_NAME && x->name == x->image && (k = tl_name_cmp(x->name, y->name)))
+		return k;
+	if (sort_key == SORT_NAME && x->name != x->image && (k = strcmp(x->name, y->name)))
+		return k;
+	/* address: within each image (addresses of two images do not compare) */
+	if ((sort_key == SORT_IMAGE || sort_key == SORT_ADDRESS) &&
+	    (k = tl_name_cmp(x->image, y->image)))
+		return k;
+	if (sort_key == SORT_ADDRESS && x->start != y->start)
+		return x->start < y->start ? -1 : 1;
 	if (x->c[0] != y->c[0])
 		return x->c[0] > y->c[0] ? -1 : 1;
 	for (k = 1; k < MAX_COLS; k++)
@@ -441,7 +474,7 @@ static void json_report(const struct report *rp, const struct rows *rs)
 			continue;
 		}
 		if (rp->procs) {
-			ax_json_str(&j, "procedure", r->name);
+			tl_sym_json(&j, "procedure", r->name);
 			if (r->start != UINT64_MAX)
 				ax_json_hex(&j, "address", r->start);
 		}
@@ -547,10 +580,8 @@ static int run(struct report *rp)
 			rs.r[k++] = rs.r[i];
 	}
 	rs.n = k;
-	if (rs.n > 1) /* qsort(NULL, 0, ...) is undefined */
-		qsort(rs.r, rs.n, sizeof(rs.r[0]), row_cmp);
-	rs.n = tl_rows_keep(&rp->ro, rs.r, rs.n, sizeof(rs.r[0]), row_samples,
-			    rp->total[rp->ev[0]]);
+	rs.n = tl_rows_sort(&rp->ro, rs.r, rs.n, sizeof(rs.r[0]), row_cmp, &sort_key,
+			    sort_key != SORT_SAMPLES, row_samples, rp->total[rp->ev[0]]);
 	if (rp->ro.json) {
 		json_report(rp, &rs);
 	} else {
@@ -577,8 +608,34 @@ struct srow {
 static int srow_cmp(const void *a, const void *b)
 {
 	const struct srow *x = a, *y = b;
+	double kx = 0, ky = 0;
 	int k;
 
+	switch (sort_key) {
+	case SSORT_CPI: /* cycles per instruction executed */
+		kx = x->p.s.insns_exec > 0 ?
+			     (x->p.s.exec + x->p.s.stat + x->p.s.dyn) / x->p.s.insns_exec :
+			     0;
+		ky = y->p.s.insns_exec > 0 ?
+			     (y->p.s.exec + y->p.s.stat + y->p.s.dyn) / y->p.s.insns_exec :
+			     0;
+		break;
+	case SSORT_STATIC: /* the share of the procedure's cycles */
+		kx = x->p.s.samples ? x->p.s.stat / x->p.s.samples : 0;
+		ky = y->p.s.samples ? y->p.s.stat / y->p.s.samples : 0;
+		break;
+	case SSORT_DYNAMIC:
+		kx = x->p.s.samples ? x->p.s.dyn / x->p.s.samples : 0;
+		ky = y->p.s.samples ? y->p.s.dyn / y->p.s.samples : 0;
+		break;
+	case SSORT_NAME:
+		k = strcmp(tl_sym_name(x->p.name), tl_sym_name(y->p.name));
+		if (k)
+			return k;
+		break;
+	}
+	if (kx != ky)
+		return kx < ky ? 1 : -1;
 	if (x->p.s.samples != y->p.s.samples)
 		return x->p.s.samples < y->p.s.samples ? 1 : -1;
 	k = tl_name_cmp(x->image, y->image);
@@ -623,7 +680,7 @@ static void stall_text(const struct report *rp, const struct srow *v, size_t n,
 	       "exec", "static", "Icache", "ITB", "Dcache", "DTB", "branch", "wbuf", "FU", "PAL",
 	       "unexpl", "procedure", "image");
 	for (size_t i = 0; i < n; i++)
-		stall_line(v[i].p.name, v[i].image, &v[i].p.s);
+		stall_line(tl_sym_name(v[i].p.name), v[i].image, &v[i].p.s);
 	printf("------------------------------------------------------------------------------\n");
 	stall_line("total", NULL, tot);
 }
@@ -642,7 +699,7 @@ static void stall_json(const struct report *rp, const struct srow *v, size_t n,
 	ax_json_arr_open(&j, "procedures");
 	for (size_t i = 0; i < n; i++) {
 		ax_json_obj_open(&j, NULL);
-		ax_json_str(&j, "procedure", v[i].p.name);
+		tl_sym_json(&j, "procedure", tl_sym_name(v[i].p.name));
 		ax_json_str(&j, "image", v[i].image);
 		ax_json_hex(&j, "address", v[i].p.start);
 		tl_json_stall_summary(&j, "summary", &v[i].p.s);
@@ -732,10 +789,8 @@ static int run_stalls(struct report *rp)
 	if (!ret) {
 		if (!tot.period)
 			tot.period = o.period[AN_EV_CYCLES];
-		if (n > 1) /* qsort(NULL, 0, ...) is undefined */
-			qsort(v, n, sizeof(*v), srow_cmp);
-		n = tl_rows_keep(&rp->ro, v, n, sizeof(*v), srow_samples,
-				 rp->v.total[PDB_EV_CYCLES]);
+		n = tl_rows_sort(&rp->ro, v, n, sizeof(*v), srow_cmp, &sort_key,
+				 sort_key == SSORT_NAME, srow_samples, rp->v.total[PDB_EV_CYCLES]);
 		if (rp->ro.json)
 			stall_json(rp, v, n, &tot);
 		else
@@ -753,6 +808,15 @@ static int lrow_cmp(const void *a, const void *b)
 	const struct tl_line_row *x = a, *y = b;
 	int k;
 
+	if (sort_key == LSORT_LINE) {
+		k = tl_name_cmp(x->im->name, y->im->name);
+		if (k)
+			return k;
+		if (!x->file || !y->file)
+			return !x->file - !y->file;
+		k = strcmp(x->file, y->file);
+		return k ? k : (x->line > y->line) - (x->line < y->line);
+	}
 	for (k = 0; k < TL_LINE_COLS; k++)
 		if (x->c[k] != y->c[k])
 			return x->c[k] > y->c[k] ? -1 : 1;
@@ -844,9 +908,8 @@ static int run_lines(struct report *rp)
 			r[k++] = r[i];
 	}
 	n = k;
-	if (n > 1)
-		qsort(r, n, sizeof(*r), lrow_cmp);
-	n = tl_rows_keep(&rp->ro, r, n, sizeof(*r), lrow_samples, rp->v.total[rp->ev[0]]);
+	n = tl_rows_sort(&rp->ro, r, n, sizeof(*r), lrow_cmp, &sort_key, sort_key == LSORT_LINE,
+			 lrow_samples, rp->v.total[rp->ev[0]]);
 	if (rp->ro.json) {
 		lines_json(rp, r, n);
 	} else {
@@ -888,6 +951,8 @@ int cmd_report(int argc, char **argv)
 		TL_LONGOPT_TOP,
 		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_SKIP_DAMAGED,
+		TL_LONGOPT_NO_DEMANGLE,
+		TL_LONGOPT_SORT,
 		{ "procedures", no_argument, NULL, 'p' },
 		{ "pid", required_argument, NULL, O_PID },
 		{ "tasks", no_argument, NULL, O_TASKS },
@@ -993,6 +1058,18 @@ int cmd_report(int argc, char **argv)
 				"--procedures and --event do not go with it\n");
 		return 2;
 	}
+	if (rp.stalls)
+		sort_key =
+			tl_sort_pick(&rp.ro, "report --stalls", sort_stalls, NFIELDS(sort_stalls));
+	else if (rp.lines)
+		sort_key = tl_sort_pick(&rp.ro, "report --lines", sort_lines, NFIELDS(sort_lines));
+	else if (rp.procs)
+		sort_key = tl_sort_pick(&rp.ro, "report --procedures", sort_procs,
+					NFIELDS(sort_procs));
+	else
+		sort_key = tl_sort_pick(&rp.ro, "report", sort_images, NFIELDS(sort_images));
+	if (sort_key < 0)
+		return 2;
 	ret = tl_view_open_ro(&rp.v, &rp.ro, &err);
 	if (ret) {
 		fprintf(stderr, "axprof report: %s\n", err.msg);

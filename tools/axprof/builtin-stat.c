@@ -340,7 +340,7 @@ static double val(const struct report *r, enum mach_event e)
 }
 
 /* Derived metrics: name, value (NaN when an event is missing). */
-#define NDERIVED 9
+#define NDERIVED 10
 static void derived(const struct report *r, const char *name[NDERIVED], double v[NDERIVED])
 {
 	double cyc = val(r, MACH_EV_CYCLES), ins = val(r, MACH_EV_RETIRED);
@@ -357,6 +357,18 @@ static void derived(const struct report *r, const char *name[NDERIVED], double v
 	name[7] = "tbmiss_per_kinsn",
 	v[7] = (val(r, MACH_EV_DTBMISS) + val(r, MACH_EV_ITBMISS)) / k;
 	name[8] = "replays_per_kinsn", v[8] = val(r, MACH_EV_REPLAY) / k;
+	/* perfex's loads per FP operation: counted on the 21164 (PCTR1); the 21264 has no such
+	 * events, so there only the model's exact counts give it, and only with --exact */
+	name[9] = "loads_per_fpop", v[9] = val(r, MACH_EV_LOADS) / val(r, MACH_EV_FPOPS);
+	if (isnan(v[9]) && r->exact && r->last && r->last->exact[MACH_EV_FPOPS])
+		v[9] = (double)r->last->exact[MACH_EV_LOADS] /
+		       (double)r->last->exact[MACH_EV_FPOPS];
+}
+
+/* Is loads_per_fpop from the exact counts (the events were not counted)? */
+static bool fpop_exact(const struct report *r)
+{
+	return isnan(val(r, MACH_EV_LOADS) / val(r, MACH_EV_FPOPS));
 }
 
 /* perfex -y: each event's count x its cost, and the share of the cycles that explains. */
@@ -462,7 +474,12 @@ static void text_report(FILE *f, const struct report *r)
 	derived(r, dn, dv);
 	for (unsigned int i = 0, any = 0; i < NDERIVED; i++)
 		if (isfinite(dv[i]))
-			fprintf(f, "%s  %18.3f  %s\n", any++ ? "" : "\n  derived:\n", dv[i], dn[i]);
+			fprintf(f, "%s  %18.3f  %s%s\n", any++ ? "" : "\n  derived:\n", dv[i],
+				dn[i],
+				i == 9 && fpop_exact(r) ?
+					" (exact counts: no counter of the chip counts loads or FP "
+					"operates)" :
+					"");
 	if (!isnan(cyc))
 		cost_table(f, r, cyc);
 	per_process(f, r);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "axprof/builtin.h"
+#include "tl_sym.h"
 #include "tl_json_an.h"
 #include "isa_dis.h"
 #include "an_freq_image.h"
@@ -60,6 +61,10 @@ static void usage(FILE *f)
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n"
 		"  --epoch N             that epoch (default the current one)\n"
 		"  -n, --top N           how many (default 20; 0: all)\n"
+		"  --sort FIELD          stall (default: static + dynamic stall cycles), static,\n"
+		"                        dynamic, per-exec (stall cycles per execution), samples:\n"
+		"                        the N largest; procedure, address: the N largest stalls\n"
+		"                        in that order\n"
 		"  --percent-limit P     only instructions whose stalls took at least P percent of\n"
 		"                        the CYCLES samples analysed\n"
 		"  --image I             only images whose key, path or file name is I\n"
@@ -67,6 +72,7 @@ static void usage(FILE *f)
 		"                        database stored for each image, else 62000)\n"
 		"  --event-period E=P    mean period of event E (imiss, dmiss, dtbmiss, itbmiss,\n"
 		"                        branchmp; default the stored one)\n"
+		"  --no-demangle         print C++ symbols as the file has them (mangled)\n"
 		"  --json                JSON output (docs/axprof-json.7)\n"
 		"  --skip-damaged        leave out damaged database files, naming them on stderr and\n"
 		"                        in the output (axprof-fsck(1) lists and repairs them)\n"
@@ -130,7 +136,7 @@ static int add_proc(struct top *t, const struct tl_view_image *vi, const struct 
 		memset(x, 0, sizeof(*x));
 		x->image = vi->name;
 		x->vi = vi;
-		snprintf(x->proc, sizeof(x->proc), "%s", fp->name);
+		snprintf(x->proc, sizeof(x->proc), "%s", tl_sym_name(fp->name));
 		x->pc = in->pc;
 		insn_text(in->word, in->pc, x->text, sizeof(x->text));
 		x->samples = s;
@@ -150,11 +156,43 @@ static int add_proc(struct top *t, const struct tl_view_image *vi, const struct 
 	return 0;
 }
 
+/* --sort: counts largest first; procedure and address order the rows the stalls chose. */
+static const char *const sort_fields[] = { "stall",   "static",	   "dynamic", "per-exec",
+					   "samples", "procedure", "address" };
+enum { SORT_STALL, SORT_STATIC, SORT_DYNAMIC, SORT_PER_EXEC, SORT_SAMPLES, SORT_PROC, SORT_ADDR };
+static int sort_key;
+
+static double sort_val(const struct stall *x)
+{
+	switch (sort_key) {
+	case SORT_STATIC:
+		return x->stat;
+	case SORT_DYNAMIC:
+		return x->dyn;
+	case SORT_PER_EXEC:
+		return x->per_exec;
+	case SORT_SAMPLES:
+		return x->samples;
+	default:
+		return 0;
+	}
+}
+
 static int cmp_stall(const void *a, const void *b)
 {
 	const struct stall *x = a, *y = b;
-	double sx = x->stat + x->dyn, sy = y->stat + y->dyn;
+	double sx = x->stat + x->dyn, sy = y->stat + y->dyn, vx = sort_val(x), vy = sort_val(y);
+	int k;
 
+	if (vx != vy)
+		return vx < vy ? 1 : -1;
+	if (sort_key == SORT_PROC && (k = strcmp(x->proc, y->proc)))
+		return k;
+	if ((sort_key == SORT_PROC || sort_key == SORT_ADDR) &&
+	    (k = tl_name_cmp(x->image, y->image)))
+		return k;
+	if (sort_key == SORT_ADDR && x->pc != y->pc)
+		return x->pc < y->pc ? -1 : 1;
 	if (sx != sy)
 		return sx < sy ? 1 : -1;
 	return (x->pc > y->pc) - (x->pc < y->pc);
@@ -249,6 +287,8 @@ static int parse_args(int argc, char **argv, struct ts_args *a)
 		TL_LONGOPT_TOP,
 		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_SKIP_DAMAGED,
+		TL_LONGOPT_NO_DEMANGLE,
+		TL_LONGOPT_SORT,
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVPERIOD },
 		{ "help", no_argument, NULL, O_HELP },
@@ -285,7 +325,9 @@ static int parse_args(int argc, char **argv, struct ts_args *a)
 		fprintf(stderr, "axprof topstalls: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	return 0;
+	sort_key =
+		tl_sort_pick(&a->ro, NULL, sort_fields, sizeof(sort_fields) / sizeof(*sort_fields));
+	return sort_key < 0 ? 2 : 0;
 }
 
 /* Every selected image's stalls into t, largest first. 0, or 1 after a message. */
@@ -313,8 +355,6 @@ static int collect(const struct ts_args *a, const struct tl_view *v, struct top 
 			a->ro.image ? a->ro.image : "");
 		return 1;
 	}
-	if (t->n > 1) /* qsort(NULL, 0, ...) is undefined */
-		qsort(t->v, t->n, sizeof(*t->v), cmp_stall);
 	return 0;
 }
 
@@ -335,7 +375,7 @@ static void print_json(const struct tl_view *v, const struct top *t, size_t coun
 
 		ax_json_obj_open(&j, NULL);
 		ax_json_str(&j, "image", x->image);
-		ax_json_str(&j, "procedure", x->proc);
+		tl_sym_json(&j, "procedure", x->proc);
 		ax_json_hex(&j, "address", x->pc);
 		ax_json_str(&j, "text", x->text);
 		tl_view_line_json(&j, x->vi, x->pc);
@@ -397,7 +437,8 @@ int cmd_topstalls(int argc, char **argv)
 	}
 	ret = collect(&a, &v, &t);
 	if (!ret) {
-		count = tl_rows_keep(&a.ro, t.v, t.n, sizeof(*t.v), stall_samples,
+		count = tl_rows_sort(&a.ro, t.v, t.n, sizeof(*t.v), cmp_stall, &sort_key,
+				     sort_key >= SORT_PROC, stall_samples,
 				     (uint64_t)(t.total + 0.5));
 		if (a.ro.json)
 			print_json(&v, &t, count);

@@ -8,6 +8,7 @@
 
 #include "pdb.h"
 #include "tl_opts.h"
+#include "tl_sym.h"
 
 const char *tl_default_db(const char *opt)
 {
@@ -108,6 +109,14 @@ int tl_ropts_parse(struct tl_ropts *o, int c, const char *arg)
 		o->seen |= TL_SEEN_MIN_SAMPLES;
 		return 1;
 	}
+	case TL_OPT_NO_DEMANGLE:
+		tl_sym_set_demangle(false);
+		o->seen |= TL_SEEN_NO_DEMANGLE;
+		return 1;
+	case TL_OPT_SORT:
+		o->sort = arg;
+		o->seen |= TL_SEEN_SORT;
+		return 1;
 	case 'n':
 		if (parse_range(arg, 0, TL_TOP_MAX, &o->top)) {
 			fprintf(stderr, "%s: -n/--top needs a count 0..%ld (0: all), not '%s'\n",
@@ -119,6 +128,45 @@ int tl_ropts_parse(struct tl_ropts *o, int c, const char *arg)
 	default:
 		return 0;
 	}
+}
+
+int tl_sort_check(const char *cmd, const char *view, const char *arg, const char *const *fields,
+		  size_t n)
+{
+	if (!arg)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(arg, fields[i]))
+			return (int)i;
+	fprintf(stderr, "%s: --sort takes ", cmd);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "%s%s", i ? (i + 1 == n ? " or " : ", ") : "", fields[i]);
+	if (view)
+		fprintf(stderr, " (%s)", view);
+	fprintf(stderr, ", not '%s'\n", arg);
+	return -1;
+}
+
+int tl_sort_pick(const struct tl_ropts *o, const char *view, const char *const *fields, size_t n)
+{
+	return tl_sort_check(o->cmd, view, o->sort, fields, n);
+}
+
+size_t tl_rows_sort(const struct tl_ropts *o, void *rows, size_t n, size_t size,
+		    int (*cmp)(const void *, const void *), int *key, bool ordering,
+		    uint64_t (*samples)(const void *row), uint64_t total)
+{
+	int k = *key;
+
+	if (ordering)
+		*key = 0;
+	if (n > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(rows, n, size, cmp);
+	n = tl_rows_keep(o, rows, n, size, samples, total);
+	*key = k;
+	if (ordering && n > 1)
+		qsort(rows, n, size, cmp);
+	return n;
 }
 
 bool tl_row_shown(const struct tl_ropts *o, uint64_t samples, uint64_t total)

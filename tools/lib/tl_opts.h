@@ -18,6 +18,9 @@
  *   --skip-damaged  go on past damaged database files, saying which were skipped (tl_view.h)
  *   --percent-limit P  leave out rows below P percent of the total (perf report's option)
  *   --min-samples N    leave out rows with fewer than N samples (annotate, vprof)
+ *   --no-demangle   print C++ symbols as they are in the file (tl_sym.h demangles them)
+ *   --sort FIELD    the row order; each view names its fields and checks FIELD with
+ *                   tl_sort_pick() (one message for an unknown field, naming the valid ones)
  * A tool lists the TL_LONGOPT_* entries it takes in its getopt_long table (and "d:n:" among its
  * short options as they apply) and hands every option to tl_ropts_parse() first.
  */
@@ -28,6 +31,8 @@ enum {
 	TL_OPT_SKIP_DAMAGED,
 	TL_OPT_PERCENT_LIMIT,
 	TL_OPT_MIN_SAMPLES,
+	TL_OPT_NO_DEMANGLE,
+	TL_OPT_SORT,
 };
 
 #define TL_LONGOPT_DB                              \
@@ -58,6 +63,14 @@ enum {
 	{                                                                  \
 		"min-samples", required_argument, NULL, TL_OPT_MIN_SAMPLES \
 	}
+#define TL_LONGOPT_NO_DEMANGLE                                       \
+	{                                                            \
+		"no-demangle", no_argument, NULL, TL_OPT_NO_DEMANGLE \
+	}
+#define TL_LONGOPT_SORT                                      \
+	{                                                    \
+		"sort", required_argument, NULL, TL_OPT_SORT \
+	}
 #define TL_LONGOPT_TOP                              \
 	{                                           \
 		"top", required_argument, NULL, 'n' \
@@ -72,6 +85,8 @@ enum {
 #define TL_SEEN_SKIP_DAMAGED (1u << 5)
 #define TL_SEEN_PERCENT_LIMIT (1u << 6)
 #define TL_SEEN_MIN_SAMPLES (1u << 7)
+#define TL_SEEN_NO_DEMANGLE (1u << 8)
+#define TL_SEEN_SORT (1u << 9)
 
 /* The largest -n/--top. */
 #define TL_TOP_MAX 100000000L
@@ -86,6 +101,7 @@ struct tl_ropts {
 	long top; /* -n/--top; the tool's default until given; 0: all */
 	double percent_limit; /* --percent-limit P: rows below P% of the total left out; 0: none */
 	uint64_t min_samples; /* --min-samples N: rows with fewer samples left out; 0: none */
+	const char *sort; /* --sort FIELD as given; NULL: the view's default order */
 	unsigned int seen; /* TL_SEEN_* of the options given */
 };
 
@@ -114,6 +130,27 @@ const char *tl_default_db(const char *opt);
  */
 bool tl_row_shown(const struct tl_ropts *o, uint64_t samples, uint64_t total);
 size_t tl_rows_keep(const struct tl_ropts *o, void *rows, size_t n, size_t size,
+		    uint64_t (*samples)(const void *row), uint64_t total);
+
+/*
+ * --sort: the index in fields[0..n) of o->sort (0, the view's default, when not given), or -1
+ * after "CMD: --sort takes a, b or c (VIEW), not 'x'" on stderr (view: e.g. "report
+ * --procedures"; NULL leaves it out). tl_sort_check() is the same for a FIELD string.
+ */
+int tl_sort_pick(const struct tl_ropts *o, const char *view, const char *const *fields, size_t n);
+int tl_sort_check(const char *cmd, const char *view, const char *arg, const char *const *fields,
+		  size_t n);
+
+/*
+ * Sort the rows by cmp, which orders by the view's field *key (0: the default ranking), then
+ * keep them as tl_rows_keep(). A field that ranks (a count or share: largest first) chooses the
+ * rows: -n 5 --sort cpi gives the five of highest CPI. A field that only orders (ordering: a
+ * name, an address, a line) does not: the rows are chosen by the default ranking (*key is 0
+ * meanwhile), then put in its order: -n 5 --sort address gives the five with most samples, by
+ * address. Returns how many rows are left.
+ */
+size_t tl_rows_sort(const struct tl_ropts *o, void *rows, size_t n, size_t size,
+		    int (*cmp)(const void *, const void *), int *key, bool ordering,
 		    uint64_t (*samples)(const void *row), uint64_t total);
 
 /* Check stdout for write errors (perf's rule): 0, or 1 with a message on stderr. */

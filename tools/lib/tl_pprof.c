@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include "tl_pprof.h"
+#include "tl_sym.h"
 
 /* Wire types (protobuf encoding): 0 varint, 2 length-delimited. */
 #define WT_VARINT 0
@@ -216,9 +217,10 @@ uint64_t tl_pprof_mapping(struct tl_pprof *p, uint64_t start, uint64_t limit, ui
 uint64_t tl_pprof_function(struct tl_pprof *p, const char *name, const char *file)
 {
 	struct buf m = { 0 };
-	int64_t n = intern(p, name), f = intern(p, file);
+	const char *raw = name ? tl_sym_mangled(name) : NULL; /* a demangled C++ name's symbol */
+	int64_t n = intern(p, name), f = intern(p, file), sys = raw ? intern(p, raw) : n;
 
-	if (n < 0 || f < 0)
+	if (n < 0 || f < 0 || sys < 0)
 		return 0;
 	/* Linear search: a profile has hundreds of functions, not millions. */
 	for (size_t i = 0; i < p->nfn; i++)
@@ -236,7 +238,7 @@ uint64_t tl_pprof_function(struct tl_pprof *p, const char *name, const char *fil
 	p->fn[p->nfn++] = (struct fn){ n, f };
 	field_u(&m, TL_PB_FUNCTION_ID, p->nfn);
 	field_u(&m, TL_PB_FUNCTION_NAME, (uint64_t)n);
-	field_u(&m, TL_PB_FUNCTION_SYSTEM_NAME, (uint64_t)n);
+	field_u(&m, TL_PB_FUNCTION_SYSTEM_NAME, (uint64_t)sys);
 	field_u(&m, TL_PB_FUNCTION_FILENAME, (uint64_t)f);
 	field_msg(&p->body, TL_PB_PROFILE_FUNCTION, &m);
 	return p->body.oom ? 0 : p->nfn;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "isa_dis.h"
+#include "tl_sym.h"
 #include "tl_view.h"
 
 static void add_totals(uint64_t *total, const struct pdb_prof *p)
@@ -146,6 +147,7 @@ void tl_view_close(struct tl_view *v)
 		free((char *)v->im[i].img.path);
 		pdb_prof_free(v->im[i].prof);
 		img_lines_close(v->im[i].lines);
+		free(v->im[i].addr_syms);
 		img_close(v->im[i].elf);
 	}
 	free(v->im);
@@ -294,12 +296,12 @@ bool tl_view_proc_bounds(const struct tl_view_image *im, const char *name, uint6
 	n = img_nfunctions(im->elf);
 	if (name) {
 		for (i = 0; i < n; i++)
-			if (!strcmp(img_function(im->elf, i)->name, name))
+			if (tl_sym_matches(img_function(im->elf, i)->name, name))
 				break;
 	} else {
 		s = img_plt_at(im->elf, offset);
 		if (s) { /* a PLT slot: name@plt (the PLT has no function symbols) */
-			*pname = s->name;
+			*pname = tl_sym_name(s->name);
 			*start = s->value;
 			*end = s->value + s->size;
 			return true;
@@ -312,7 +314,7 @@ bool tl_view_proc_bounds(const struct tl_view_image *im, const char *name, uint6
 	if (i >= n)
 		return false;
 	s = img_function(im->elf, i);
-	*pname = s->name;
+	*pname = tl_sym_name(s->name);
 	*start = s->value;
 	if (s->size)
 		*end = s->value + s->size;

@@ -27,6 +27,9 @@ struct tl_view_image {
 	struct img_lines *lines; /* its DWARF source lines: read on first use (tl_view_lines) */
 	struct ax_error lines_err; /* why lines is NULL (no -g, no file) */
 	bool lines_tried;
+	const struct img_symbol **addr_syms; /* data and text symbols by address (tl_addr.c) */
+	size_t naddr_syms;
+	bool addr_tried;
 	const char *name; /* what to print: the path, else the key */
 	uint64_t total[PDB_EV_MAX]; /* samples per event */
 };
@@ -88,7 +91,11 @@ size_t tl_view_select(const struct tl_view *v, const char *sel, unsigned int eve
  * order does not depend on where the files live. */
 int tl_name_cmp(const char *a, const char *b);
 
-/* Procedure (function symbol) of offset in im, or NULL; *start gets its address. */
+/*
+ * Procedure (function symbol) of offset in im, or NULL; *start gets its address. Here and in
+ * tl_view_proc_bounds() the name is the one to print (tl_sym_name(): C++ names demangled,
+ * tl_sym_mangled() gives the raw one); a name to look up may be either.
+ */
 const char *tl_view_proc(const struct tl_view_image *im, uint64_t offset, uint64_t *start);
 
 /*

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tl_sym.h"
+#include "tl_addr.h"
 #include "tl_view.h"
 #include "hotlist.h"
 #include "vp_class.h"
@@ -121,9 +123,12 @@ static void usage(FILE *f)
 		"  --invariant X    the invariant mark's threshold, 0 < X <= 1 (default 0.9)\n"
 		"  --values K       values shown per instruction, 1..%d (default 2)\n"
 		"  -n, --top N      procedures per image, by samples (default 10; 0: all)\n"
+		"  --sort FIELD     the procedures' order: samples (default; --args, --callers:\n"
+		"                   interpreted entries), name, address (the -n chosen by samples)\n"
 		"  --percent-limit P  only procedures with at least P percent of their image's\n"
 		"                   samples\n"
 		"  --min-samples N  only procedures with at least N samples\n"
+		"  --no-demangle    print C++ symbols as the file has them (mangled)\n"
 		"  --json           JSON output (docs/axprof-json.7)\n"
 		"  --skip-damaged   leave out damaged database files, naming them on stderr and\n"
 		"                   in the output (axprof-fsck(1) lists and repairs them)\n"
@@ -184,15 +189,18 @@ static void print_values(FILE *f, const struct vp *vp, const struct pdb_value *p
 {
 	struct hotlist_item it[TOP_VALUES_MAX];
 	unsigned int k = hotlist_top(&pv->h, it, vp->nvalues);
-	char reg[16];
+	char reg[16], sym[256];
 
 	fprintf(f, "%s:", tl_dest_name(pv->dest, reg, sizeof(reg)));
 	for (unsigned int i = 0; i < k; i++) {
 		double lo, hi;
 
 		vp_share_ci(&pv->h, it[i].estimate, &lo, &hi);
-		fprintf(f, "%s(%.2f%% [%.1f,%.1f] 0x%" PRIx64 ")", i ? " " : "",
-			it[i].share_ppm / 1e4, 100 * lo, 100 * hi, it[i].value);
+		fprintf(f, "%s(%.2f%% [%.1f,%.1f] 0x%" PRIx64, i ? " " : "", it[i].share_ppm / 1e4,
+			100 * lo, 100 * hi, it[i].value);
+		if (tl_addr_sym(&vp->v, it[i].value, sym, sizeof(sym)))
+			fprintf(f, " <%s>", sym);
+		fputc(')', f);
 	}
 	if (!k)
 		fprintf(f, "()");
@@ -248,6 +256,7 @@ static void json_values(struct vp *vp, const struct pdb_value *pv)
 		vp_share_ci(&pv->h, it[i].estimate, &lo, &hi);
 		ax_json_obj_open(&vp->j, NULL);
 		ax_json_hex(&vp->j, "value", it[i].value);
+		tl_addr_json(&vp->j, "symbol", &vp->v, it[i].value);
 		ax_json_num(&vp->j, "share", it[i].share_ppm / 1e6, 6);
 		ax_json_num(&vp->j, "share_low", lo, 6);
 		ax_json_num(&vp->j, "share_high", hi, 6);
@@ -326,10 +335,18 @@ static uint64_t proc_samples(const void *p)
 	return ((const struct proc *)p)->samples;
 }
 
+int vp_sort_key;
+static const char *const sort_fields[] = { "samples", "name", "address" };
+
 static int proc_cmp(const void *a, const void *b)
 {
 	const struct proc *x = a, *y = b;
+	int k;
 
+	if (vp_sort_key == VP_SORT_NAME && (k = strcmp(x->name, y->name)))
+		return k;
+	if (vp_sort_key == VP_SORT_ADDRESS && x->start != y->start)
+		return x->start < y->start ? -1 : 1;
 	if (x->samples != y->samples)
 		return x->samples > y->samples ? -1 : 1;
 	return x->start < y->start ? -1 : x->start > y->start;
@@ -390,8 +407,6 @@ static int procs_of(const struct vp *vp, const struct tl_view_image *im, const s
 		p.samples = range_samples(t, p.start, p.end);
 		ps[n++] = p;
 	}
-	if (n > 1) /* qsort(NULL, 0, ...) is undefined */
-		qsort(ps, n, sizeof(*ps), proc_cmp);
 	*out = ps;
 	*nout = n;
 	return 0;
@@ -413,7 +428,8 @@ static int image_report(struct vp *vp, const struct tl_view_image *im)
 		tabs_free(&t);
 		return ret;
 	}
-	n = tl_rows_keep(&vp->ro, ps, n, sizeof(*ps), proc_samples, im->total[vp->event]);
+	n = tl_rows_sort(&vp->ro, ps, n, sizeof(*ps), proc_cmp, &vp_sort_key,
+			 vp_sort_key != VP_SORT_SAMPLES, proc_samples, im->total[vp->event]);
 	if (vp->ro.json) {
 		ax_json_obj_open(&vp->j, NULL);
 		ax_json_str(&vp->j, "image", im->name);
@@ -426,7 +442,7 @@ static int image_report(struct vp *vp, const struct tl_view_image *im)
 	for (size_t i = 0; i < n; i++) {
 		if (vp->ro.json) {
 			ax_json_obj_open(&vp->j, NULL);
-			ax_json_str(&vp->j, "procedure", ps[i].name);
+			tl_sym_json(&vp->j, "procedure", ps[i].name);
 			ax_json_hex(&vp->j, "address", ps[i].start);
 			ax_json_u64(&vp->j, "samples", ps[i].samples);
 			ax_json_arr_open(&vp->j, "instructions");
@@ -627,6 +643,7 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 			ax_json_u64(j, "samples", ss[i].samples);
 			ax_json_str(j, "dest", tl_dest_name(ss[i].dest, reg, sizeof(reg)));
 			ax_json_hex(j, "value", ss[i].value);
+			tl_addr_json(j, "symbol", &vp->v, ss[i].value);
 			ax_json_num(j, "share", ss[i].share_ppm / 1e6, 6);
 			ax_json_num(j, "share_low", ss[i].lo, 6);
 			ax_json_num(j, "share_high", ss[i].hi, 6);
@@ -635,7 +652,7 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 			tl_view_line_json(j, ss[i].im, ss[i].off);
 			pn = NULL;
 			if (tl_view_proc_bounds(ss[i].im, NULL, ss[i].off, &pn, &ps, &pe))
-				ax_json_str(j, "procedure", pn);
+				tl_sym_json(j, "procedure", pn);
 			ax_json_str(j, "invariance", an_vclass_name[ss[i].cls.cls]);
 			ax_json_str(j, "suggestion", an_vsuggest_name[ss[i].cls.suggest]);
 			ax_json_str(j, "advice", suggestion(&ss[i], pn, sug, sizeof(sug)));
@@ -664,7 +681,7 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 	for (size_t i = 0; i < n; i++) {
 		const char *pn = NULL, *b = strrchr(ss[i].im->name, '/');
 		uint64_t ps = 0, pe;
-		char where[700], val[32], line[300], ci[32];
+		char where[700], val[300], line[300], ci[32], sym[256];
 		uint32_t w;
 
 		tl_view_insn(ss[i].im, ss[i].off, &w, text, sizeof(text));
@@ -678,6 +695,8 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 				 b ? b + 1 : ss[i].im->name, line[0] ? " " : "", line);
 		snprintf(val, sizeof(val), "%s=0x%" PRIx64,
 			 tl_dest_name(ss[i].dest, reg, sizeof(reg)), ss[i].value);
+		if (tl_addr_sym(&vp->v, ss[i].value, sym, sizeof(sym)))
+			snprintf(val + strlen(val), sizeof(val) - strlen(val), " <%s>", sym);
 		snprintf(ci, sizeof(ci), "[%.1f,%.1f]", 100 * ss[i].lo, 100 * ss[i].hi);
 		printf("%8" PRIu64 " %7.2f%% %-13s %-18s %8" PRIu64 " %8.1f%%  %-28s %s\n",
 		       ss[i].samples, ss[i].share_ppm / 1e4, ci, val, ss[i].n,
@@ -838,6 +857,8 @@ int main(int argc, char **argv)
 		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_MIN_SAMPLES,
 		TL_LONGOPT_SKIP_DAMAGED,
+		TL_LONGOPT_NO_DEMANGLE,
+		TL_LONGOPT_SORT,
 		{ "proc", required_argument, NULL, 'p' },
 		{ "min-share", required_argument, NULL, 'm' },
 		{ "min-n", required_argument, NULL, 'N' },
@@ -953,6 +974,10 @@ int main(int argc, char **argv)
 					  "args");
 		return 2;
 	}
+	vp_sort_key =
+		tl_sort_pick(&vp.ro, NULL, sort_fields, sizeof(sort_fields) / sizeof(*sort_fields));
+	if (vp_sort_key < 0)
+		return 2;
 	if (vp.args_mode && vp.latency) {
 		fprintf(stderr, "vprof: --latency and --%s are two views: one at a time\n",
 			vp.args.callers ? "callers" : "args");

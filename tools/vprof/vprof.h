@@ -7,6 +7,10 @@
 /* The 95% confidence interval of a value's share in hotlist h (vprof.c). */
 void vp_share_ci(const struct hotlist *h, uint64_t estimate, double *lo, double *hi);
 
+/* --sort of the procedure lists (vprof.c parses it): samples (--args: entries), name, address. */
+enum { VP_SORT_SAMPLES, VP_SORT_NAME, VP_SORT_ADDRESS };
+extern int vp_sort_key;
+
 struct vp_args_opts {
 	const char *proc; /* --proc: only this procedure */
 	bool callers; /* --callers, else --args */

@@ -8,6 +8,9 @@
 
 #include "vprof.h"
 #include "hotlist.h"
+#include "tl_sym.h"
+#include "tl_addr.h"
+#include "tl_sym.h"
 
 /*
  * DCPI's dcpivarg view (value-sampling slides 2 and 12) from procs.prof (pdb.h PDB_FT_PROCS):
@@ -41,7 +44,13 @@ static uint64_t vproc_entries(const void *p)
 static int vproc_cmp(const void *a, const void *b)
 {
 	const struct vproc *x = a, *y = b;
+	int k;
 
+	if (vp_sort_key == VP_SORT_NAME &&
+	    (k = strcmp(x->name ? x->name : "", y->name ? y->name : "")))
+		return k;
+	if (vp_sort_key == VP_SORT_ADDRESS && x->start != y->start)
+		return x->start < y->start ? -1 : 1;
 	if (x->entries != y->entries)
 		return x->entries > y->entries ? -1 : 1;
 	return x->start < y->start ? -1 : x->start > y->start;
@@ -112,11 +121,9 @@ static int gather(const struct vp_args_opts *o, const struct tl_view_image *im,
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if ((!o->proc || (ps[i].name && !strcmp(ps[i].name, o->proc))) &&
+		if ((!o->proc || (ps[i].name && tl_sym_shown_is(ps[i].name, o->proc))) &&
 		    ps[i].entries >= o->min_n && (ps[i].entries || ps[i].has_ret[0]))
 			ps[k++] = ps[i];
-	if (k > 1)
-		qsort(ps, k, sizeof(*ps), vproc_cmp);
 	*out = ps;
 	*nout = k;
 	return 0;
@@ -170,18 +177,23 @@ static void caller_name(const struct tl_view *v, const struct pdb_prof *p, uint6
 
 /* ---- text ---- */
 
-static void text_values(const struct vp_args_opts *o, const char *what, const struct hotlist *h)
+static void text_values(const struct vp_args_opts *o, const struct tl_view *v, const char *what,
+			const struct hotlist *h)
 {
 	struct hotlist_item it[PROC_MAX_VALUES];
 	unsigned int k = hotlist_top(h, it, o->nvalues);
+	char sym[256];
 
 	printf("  %-4s %-9s ", what, is_invariant(o, h) ? "invariant" : "");
 	for (unsigned int i = 0; i < k; i++) {
 		double lo, hi;
 
 		vp_share_ci(h, it[i].estimate, &lo, &hi);
-		printf("%s(%.2f%% [%.1f,%.1f] 0x%" PRIx64 ")", i ? " " : "", it[i].share_ppm / 1e4,
+		printf("%s(%.2f%% [%.1f,%.1f] 0x%" PRIx64, i ? " " : "", it[i].share_ppm / 1e4,
 		       100 * lo, 100 * hi, it[i].value);
+		if (tl_addr_sym(v, it[i].value, sym, sizeof(sym)))
+			printf(" <%s>", sym);
+		putchar(')');
 	}
 	printf(" n=%" PRIu64 "\n", h->n);
 }
@@ -221,17 +233,17 @@ static void text_proc(const struct vp_args_opts *o, const struct tl_view *v,
 
 		if (!p->arg[r] || r == 26 || (fp && !o->fp))
 			continue;
-		text_values(o, reg_name(r, reg, sizeof(reg)), p->arg[r]);
+		text_values(o, v, reg_name(r, reg, sizeof(reg)), p->arg[r]);
 	}
 	for (unsigned int k = 0; k < 2; k++)
 		if (p->has_ret[k] && (!k || o->fp))
-			text_values(o, k ? "f0" : "v0", &p->ret[k]);
+			text_values(o, v, k ? "f0" : "v0", &p->ret[k]);
 }
 
 /* ---- JSON ---- */
 
-static void json_values(const struct vp_args_opts *o, struct ax_json *j, const char *reg,
-			const struct hotlist *h)
+static void json_values(const struct vp_args_opts *o, const struct tl_view *v, struct ax_json *j,
+			const char *reg, const struct hotlist *h)
 {
 	struct hotlist_item it[PROC_MAX_VALUES];
 	unsigned int k = hotlist_top(h, it, o->nvalues);
@@ -248,6 +260,7 @@ static void json_values(const struct vp_args_opts *o, struct ax_json *j, const c
 		vp_share_ci(h, it[i].estimate, &lo, &hi);
 		ax_json_obj_open(j, NULL);
 		ax_json_hex(j, "value", it[i].value);
+		tl_addr_json(j, "symbol", v, it[i].value);
 		ax_json_num(j, "share", it[i].share_ppm / 1e6, 6);
 		ax_json_num(j, "share_low", lo, 6);
 		ax_json_num(j, "share_high", hi, 6);
@@ -265,7 +278,7 @@ static void json_proc(const struct vp_args_opts *o, const struct tl_view *v,
 	char reg[16], name[400];
 
 	ax_json_obj_open(j, NULL);
-	ax_json_str(j, "procedure", p->name ? p->name : "");
+	tl_sym_json(j, "procedure", p->name ? p->name : "");
 	ax_json_hex(j, "address", p->start);
 	ax_json_hex(j, "end", p->end);
 	ax_json_u64(j, "entries", p->entries);
@@ -300,12 +313,12 @@ static void json_proc(const struct vp_args_opts *o, const struct tl_view *v,
 	ax_json_arr_open(j, "args");
 	for (unsigned int r = 0; r < NREGS; r++)
 		if (p->arg[r] && r != 26 && (r < 32 || o->fp))
-			json_values(o, j, reg_name(r, reg, sizeof(reg)), p->arg[r]);
+			json_values(o, v, j, reg_name(r, reg, sizeof(reg)), p->arg[r]);
 	ax_json_arr_close(j);
 	ax_json_arr_open(j, "returns");
 	for (unsigned int k = 0; k < 2; k++)
 		if (p->has_ret[k] && (!k || o->fp))
-			json_values(o, j, k ? "f0" : "v0", &p->ret[k]);
+			json_values(o, v, j, k ? "f0" : "v0", &p->ret[k]);
 	ax_json_arr_close(j);
 	ax_json_obj_close(j);
 }
@@ -332,7 +345,8 @@ int vp_args_report(const struct vp_args_opts *o, const struct tl_view *v, const 
 			free(t);
 			return -ENOMEM;
 		}
-		np = tl_rows_keep(ro, ps, np, sizeof(*ps), vproc_entries, 0);
+		np = tl_rows_sort(ro, ps, np, sizeof(*ps), vproc_cmp, &vp_sort_key,
+				  vp_sort_key != VP_SORT_SAMPLES, vproc_entries, 0);
 		if (np && ro->json) {
 			ax_json_obj_open(j, NULL);
 			ax_json_str(j, "image", sel[i]->name);

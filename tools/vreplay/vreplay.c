@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tl_sym.h"
 #include "tl_view.h"
 
 /*
@@ -103,8 +104,11 @@ static void usage(FILE *f)
 		"  --image I      only images whose key, path or file name is I\n"
 		"  --proc P       only procedure P\n"
 		"  -n, --top N    procedures per image, by conflicts (default 10; 0: all)\n"
+		"  --sort FIELD   the procedures' order: conflicts (default), name, address (of\n"
+		"                 the -n with most conflicts)\n"
 		"  --percent-limit P  only procedures with at least P percent of their image's\n"
 		"                 conflicts\n"
+		"  --no-demangle  print C++ symbols as the file has them (mangled)\n"
 		"  --json         JSON output (docs/axprof-json.7)\n"
 		"  --skip-damaged leave out damaged database files, naming them on stderr and\n"
 		"                 in the output (axprof-fsck(1) lists and repairs them)\n"
@@ -375,10 +379,20 @@ static uint64_t proc_conflicts(const void *p)
 	return ((const struct proc *)p)->conflicts;
 }
 
+/* --sort of the procedures: conflicts (default), name, address (order the -n chosen). */
+static const char *const sort_fields[] = { "conflicts", "name", "address" };
+enum { SORT_CONFLICTS, SORT_NAME, SORT_ADDRESS };
+static int sort_key;
+
 static int proc_cmp(const void *a, const void *b)
 {
 	const struct proc *x = a, *y = b;
+	int k;
 
+	if (sort_key == SORT_NAME && (k = strcmp(x->name, y->name)))
+		return k;
+	if (sort_key == SORT_ADDRESS && x->start != y->start)
+		return x->start < y->start ? -1 : 1;
 	if (x->conflicts != y->conflicts)
 		return x->conflicts > y->conflicts ? -1 : 1;
 	return x->start < y->start ? -1 : x->start > y->start;
@@ -430,8 +444,6 @@ static int procs_of(const struct vr *vr, const struct tl_view_image *im, const s
 		p.conflicts = t->cf[i].count;
 		ps[n++] = p;
 	}
-	if (n > 1) /* qsort(NULL, 0, ...) is undefined */
-		qsort(ps, n, sizeof(*ps), proc_cmp);
 	*out = ps;
 	*nout = n;
 	return 0;
@@ -537,7 +549,8 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 	}
 	for (size_t i = 0; i < n; i++)
 		total += ps[i].conflicts;
-	n = tl_rows_keep(&vr->ro, ps, n, sizeof(*ps), proc_conflicts, total);
+	n = tl_rows_sort(&vr->ro, ps, n, sizeof(*ps), proc_cmp, &sort_key,
+			 sort_key != SORT_CONFLICTS, proc_conflicts, total);
 	if (vr->ro.json) {
 		ax_json_obj_open(&vr->j, NULL);
 		ax_json_str(&vr->j, "image", im->name);
@@ -550,7 +563,7 @@ static int image_report(struct vr *vr, const struct tl_view_image *im)
 	for (size_t i = 0; i < n; i++) {
 		if (vr->ro.json) {
 			ax_json_obj_open(&vr->j, NULL);
-			ax_json_str(&vr->j, "procedure", ps[i].name);
+			tl_sym_json(&vr->j, "procedure", ps[i].name);
 			ax_json_hex(&vr->j, "address", ps[i].start);
 			ax_json_u64(&vr->j, "conflicts", ps[i].conflicts);
 			ax_json_arr_open(&vr->j, "instructions");
@@ -690,6 +703,8 @@ int main(int argc, char **argv)
 		TL_LONGOPT_TOP,
 		TL_LONGOPT_PERCENT_LIMIT,
 		TL_LONGOPT_SKIP_DAMAGED,
+		TL_LONGOPT_NO_DEMANGLE,
+		TL_LONGOPT_SORT,
 		{ "proc", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -721,6 +736,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vreplay: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	sort_key =
+		tl_sort_pick(&vr.ro, NULL, sort_fields, sizeof(sort_fields) / sizeof(*sort_fields));
+	if (sort_key < 0)
+		return 2;
 	ret = tl_view_open_ro(&vr.v, &vr.ro, &err);
 	if (ret) {
 		fprintf(stderr, "vreplay: %s\n", err.msg);
