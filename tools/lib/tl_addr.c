@@ -89,18 +89,37 @@ static const struct img_symbol *find(const struct tl_view_image *im, uint64_t va
 	return NULL;
 }
 
-bool tl_addr_sym(const struct tl_view *v, uint64_t value, char *buf, size_t size)
+/* The symbol of image im (an executable) naming value, or NULL. */
+static const struct img_symbol *in_image(const struct tl_view_image *im, uint64_t value)
 {
-	for (size_t i = 0; i < v->n; i++) {
-		const struct img_symbol *s;
+	const struct img_symbol *s;
 
-		if (!v->im[i].elf)
-			continue;
-		s = img_plt_at(v->im[i].elf, value);
-		if (!s || img_type(v->im[i].elf) != ET_EXEC)
-			s = find(&v->im[i], value);
-		if (!s)
-			continue;
+	if (!im->elf || img_type(im->elf) != ET_EXEC)
+		return NULL;
+	s = img_plt_at(im->elf, value);
+	return s ? s : find(im, value);
+}
+
+bool tl_addr_sym(const struct tl_view *v, const struct tl_view_image *from, uint64_t value,
+		 char *buf, size_t size)
+{
+	const struct img_symbol *s = NULL;
+
+	if (from && from->elf && img_type(from->elf) == ET_EXEC) {
+		s = in_image(from, value);
+	} else {
+		for (size_t i = 0; i < v->n; i++) {
+			const struct img_symbol *t = in_image(&v->im[i], value);
+
+			if (t && s) { /* two processes' executables: which one is not known */
+				s = NULL;
+				break;
+			}
+			if (t)
+				s = t;
+		}
+	}
+	if (s) {
 		if (value == s->value)
 			snprintf(buf, size, "%s", tl_sym_name(s->name));
 		else
@@ -113,10 +132,11 @@ bool tl_addr_sym(const struct tl_view *v, uint64_t value, char *buf, size_t size
 	return false;
 }
 
-void tl_addr_json(struct ax_json *j, const char *key, const struct tl_view *v, uint64_t value)
+void tl_addr_json(struct ax_json *j, const char *key, const struct tl_view *v,
+		  const struct tl_view_image *from, uint64_t value)
 {
 	char buf[512];
 
-	if (tl_addr_sym(v, value, buf, sizeof(buf)))
+	if (tl_addr_sym(v, from, value, buf, sizeof(buf)))
 		ax_json_str(j, key, buf);
 }

@@ -185,7 +185,8 @@ static int tabs_load(const struct vp *vp, const struct tl_view_image *im, struct
 
 /* ---- one instruction ---- */
 
-static void print_values(FILE *f, const struct vp *vp, const struct pdb_value *pv)
+static void print_values(FILE *f, const struct vp *vp, const struct tl_view_image *im,
+			 const struct pdb_value *pv)
 {
 	struct hotlist_item it[TOP_VALUES_MAX];
 	unsigned int k = hotlist_top(&pv->h, it, vp->nvalues);
@@ -198,7 +199,7 @@ static void print_values(FILE *f, const struct vp *vp, const struct pdb_value *p
 		vp_share_ci(&pv->h, it[i].estimate, &lo, &hi);
 		fprintf(f, "%s(%.2f%% [%.1f,%.1f] 0x%" PRIx64, i ? " " : "", it[i].share_ppm / 1e4,
 			100 * lo, 100 * hi, it[i].value);
-		if (tl_addr_sym(&vp->v, it[i].value, sym, sizeof(sym)))
+		if (tl_addr_sym(&vp->v, im, it[i].value, sym, sizeof(sym)))
 			fprintf(f, " <%s>", sym);
 		fputc(')', f);
 	}
@@ -240,7 +241,7 @@ static void print_latency(FILE *f, const struct pdb_lat *pl)
 	fprintf(f, " avg %.1f n=%" PRIu64, n ? (double)pl->lat.latency_sum / (double)n : 0.0, n);
 }
 
-static void json_values(struct vp *vp, const struct pdb_value *pv)
+static void json_values(struct vp *vp, const struct tl_view_image *im, const struct pdb_value *pv)
 {
 	struct hotlist_item it[TOP_VALUES_MAX];
 	unsigned int k = hotlist_top(&pv->h, it, vp->nvalues);
@@ -256,7 +257,7 @@ static void json_values(struct vp *vp, const struct pdb_value *pv)
 		vp_share_ci(&pv->h, it[i].estimate, &lo, &hi);
 		ax_json_obj_open(&vp->j, NULL);
 		ax_json_hex(&vp->j, "value", it[i].value);
-		tl_addr_json(&vp->j, "symbol", &vp->v, it[i].value);
+		tl_addr_json(&vp->j, "symbol", &vp->v, im, it[i].value);
 		ax_json_num(&vp->j, "share", it[i].share_ppm / 1e6, 6);
 		ax_json_num(&vp->j, "share_low", lo, 6);
 		ax_json_num(&vp->j, "share_high", hi, 6);
@@ -298,7 +299,7 @@ static void insn_line(struct vp *vp, const struct tl_view_image *im, const struc
 		ax_json_str(&vp->j, "text", text);
 		tl_view_line_json(&vp->j, im, off);
 		if (pv)
-			json_values(vp, pv);
+			json_values(vp, im, pv);
 		if (pl)
 			json_latency(&vp->j, pl);
 		ax_json_obj_close(&vp->j);
@@ -315,7 +316,7 @@ static void insn_line(struct vp *vp, const struct tl_view_image *im, const struc
 	if (vp->latency && pl)
 		print_latency(m, pl);
 	else if (!vp->latency && pv)
-		print_values(m, vp, pv);
+		print_values(m, vp, im, pv);
 	fclose(m);
 	while (len && line[len - 1] == ' ')
 		line[--len] = 0;
@@ -643,7 +644,7 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 			ax_json_u64(j, "samples", ss[i].samples);
 			ax_json_str(j, "dest", tl_dest_name(ss[i].dest, reg, sizeof(reg)));
 			ax_json_hex(j, "value", ss[i].value);
-			tl_addr_json(j, "symbol", &vp->v, ss[i].value);
+			tl_addr_json(j, "symbol", &vp->v, ss[i].im, ss[i].value);
 			ax_json_num(j, "share", ss[i].share_ppm / 1e6, 6);
 			ax_json_num(j, "share_low", ss[i].lo, 6);
 			ax_json_num(j, "share_high", ss[i].hi, 6);
@@ -695,7 +696,7 @@ static int summary(struct vp *vp, const struct tl_view_image **sel, size_t nsel)
 				 b ? b + 1 : ss[i].im->name, line[0] ? " " : "", line);
 		snprintf(val, sizeof(val), "%s=0x%" PRIx64,
 			 tl_dest_name(ss[i].dest, reg, sizeof(reg)), ss[i].value);
-		if (tl_addr_sym(&vp->v, ss[i].value, sym, sizeof(sym)))
+		if (tl_addr_sym(&vp->v, ss[i].im, ss[i].value, sym, sizeof(sym)))
 			snprintf(val + strlen(val), sizeof(val) - strlen(val), " <%s>", sym);
 		snprintf(ci, sizeof(ci), "[%.1f,%.1f]", 100 * ss[i].lo, 100 * ss[i].hi);
 		printf("%8" PRIu64 " %7.2f%% %-13s %-18s %8" PRIu64 " %8.1f%%  %-28s %s\n",

@@ -177,8 +177,8 @@ static void caller_name(const struct tl_view *v, const struct pdb_prof *p, uint6
 
 /* ---- text ---- */
 
-static void text_values(const struct vp_args_opts *o, const struct tl_view *v, const char *what,
-			const struct hotlist *h)
+static void text_values(const struct vp_args_opts *o, const struct tl_view *v,
+			const struct tl_view_image *im, const char *what, const struct hotlist *h)
 {
 	struct hotlist_item it[PROC_MAX_VALUES];
 	unsigned int k = hotlist_top(h, it, o->nvalues);
@@ -191,7 +191,7 @@ static void text_values(const struct vp_args_opts *o, const struct tl_view *v, c
 		vp_share_ci(h, it[i].estimate, &lo, &hi);
 		printf("%s(%.2f%% [%.1f,%.1f] 0x%" PRIx64, i ? " " : "", it[i].share_ppm / 1e4,
 		       100 * lo, 100 * hi, it[i].value);
-		if (tl_addr_sym(v, it[i].value, sym, sizeof(sym)))
+		if (tl_addr_sym(v, im, it[i].value, sym, sizeof(sym)))
 			printf(" <%s>", sym);
 		putchar(')');
 	}
@@ -233,17 +233,18 @@ static void text_proc(const struct vp_args_opts *o, const struct tl_view *v,
 
 		if (!p->arg[r] || r == 26 || (fp && !o->fp))
 			continue;
-		text_values(o, v, reg_name(r, reg, sizeof(reg)), p->arg[r]);
+		text_values(o, v, im, reg_name(r, reg, sizeof(reg)), p->arg[r]);
 	}
 	for (unsigned int k = 0; k < 2; k++)
 		if (p->has_ret[k] && (!k || o->fp))
-			text_values(o, v, k ? "f0" : "v0", &p->ret[k]);
+			text_values(o, v, im, k ? "f0" : "v0", &p->ret[k]);
 }
 
 /* ---- JSON ---- */
 
-static void json_values(const struct vp_args_opts *o, const struct tl_view *v, struct ax_json *j,
-			const char *reg, const struct hotlist *h)
+static void json_values(const struct vp_args_opts *o, const struct tl_view *v,
+			const struct tl_view_image *im, struct ax_json *j, const char *reg,
+			const struct hotlist *h)
 {
 	struct hotlist_item it[PROC_MAX_VALUES];
 	unsigned int k = hotlist_top(h, it, o->nvalues);
@@ -260,7 +261,7 @@ static void json_values(const struct vp_args_opts *o, const struct tl_view *v, s
 		vp_share_ci(h, it[i].estimate, &lo, &hi);
 		ax_json_obj_open(j, NULL);
 		ax_json_hex(j, "value", it[i].value);
-		tl_addr_json(j, "symbol", v, it[i].value);
+		tl_addr_json(j, "symbol", v, im, it[i].value);
 		ax_json_num(j, "share", it[i].share_ppm / 1e6, 6);
 		ax_json_num(j, "share_low", lo, 6);
 		ax_json_num(j, "share_high", hi, 6);
@@ -313,12 +314,12 @@ static void json_proc(const struct vp_args_opts *o, const struct tl_view *v,
 	ax_json_arr_open(j, "args");
 	for (unsigned int r = 0; r < NREGS; r++)
 		if (p->arg[r] && r != 26 && (r < 32 || o->fp))
-			json_values(o, v, j, reg_name(r, reg, sizeof(reg)), p->arg[r]);
+			json_values(o, v, im, j, reg_name(r, reg, sizeof(reg)), p->arg[r]);
 	ax_json_arr_close(j);
 	ax_json_arr_open(j, "returns");
 	for (unsigned int k = 0; k < 2; k++)
 		if (p->has_ret[k] && (!k || o->fp))
-			json_values(o, v, j, k ? "f0" : "v0", &p->ret[k]);
+			json_values(o, v, im, j, k ? "f0" : "v0", &p->ret[k]);
 	ax_json_arr_close(j);
 	ax_json_obj_close(j);
 }
