@@ -6,8 +6,9 @@
 # with ProfileMe pairs and --truth. At C, with 1 history bit, the paths are A B C (history T)
 # and A br C (N); their true shares are the executions of B's first instruction and of the br
 # over C's (tests/tools/pme-truth). The check: both paths are listed, with their history, and
-# each estimated share is within 8 points of the truth (the history hotlist and ~200 samples;
-# execution counts alone would split them by the branch's taken rate, not per path); their
+# each estimated share is within 4 standard deviations (at least 8 points) of the truth (the
+# history hotlist and ~200 samples; execution counts alone would split them by the branch's
+# taken rate, not per path); their
 # frequencies add up to C's estimated executions. Then the refusals: a database without
 # ProfileMe samples, one without pmpaths.prof, an unknown procedure, bad usage. And a planted
 # path on ctl_ifelse (below) that history bits find and execution counts cannot.
@@ -52,8 +53,12 @@ for h, (pc, arm) in want.items():
     share = got[0]["executions"] / i["executions"]
     true = ret.get(pc, 0) / ret[c]
     total += got[0]["executions"]
-    print("%s path %s: estimated share %.3f, truth %.3f" %
-          ("ok  " if abs(share - true) <= 0.08 else "FAIL", h, share, true))
+    # 4 standard deviations of a share estimated from the instruction's samples (with ~220
+    # samples 0.13): the estimate moves with where samples land, which the recorder's
+    # environment changes (0.50, 0.57 and 0.59 for a true 0.50 in three environments)
+    tol = max(0.08, 4 * (true * (1 - true) / max(i["samples"], 1)) ** 0.5)
+    print("%s path %s: estimated share %.3f, truth %.3f (tolerance %.3f, %d samples)" %
+          ("ok  " if abs(share - true) <= tol else "FAIL", h, share, true, tol, i["samples"]))
 print("%s the two paths hold %.3f of the executions" %
       ("ok  " if total >= 0.95 * i["executions"] else "FAIL", total / i["executions"]))
 EOF
