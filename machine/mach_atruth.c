@@ -9,19 +9,9 @@
 
 #include "mach_atruth.h"
 
-#define AT_SLOTS (2 * MACH_AT_VALUES)
-
-/* One exact histogram: open addressing over AT_SLOTS value slots. */
-struct at_hist {
-	uint64_t n, other;
-	uint32_t used;
-	uint64_t val[AT_SLOTS];
-	uint64_t cnt[AT_SLOTS]; /* 0: free */
-};
-
 /* One load pc: its addresses, its strides and its last address. */
 struct at_load {
-	struct at_hist ea, stride;
+	struct mach_vhist ea, stride;
 	uint64_t last;
 };
 
@@ -64,30 +54,6 @@ void mach_atruth_free(struct mach_atruth *t)
 	free(t);
 }
 
-static void hist_add(struct at_hist *h, uint64_t v)
-{
-	uint32_t k = (uint32_t)((v * 0x9e3779b97f4a7c15ULL) >> 40) & (AT_SLOTS - 1);
-
-	h->n++;
-	for (;;) {
-		if (!h->cnt[k]) {
-			if (h->used >= MACH_AT_VALUES) {
-				h->other++;
-				return;
-			}
-			h->used++;
-			h->val[k] = v;
-			h->cnt[k] = 1;
-			return;
-		}
-		if (h->val[k] == v) {
-			h->cnt[k]++;
-			return;
-		}
-		k = (k + 1) & (AT_SLOTS - 1);
-	}
-}
-
 void mach_atruth_load(struct mach_atruth *t, uint64_t pc, uint64_t ea)
 {
 	struct at_load *l;
@@ -106,38 +72,22 @@ void mach_atruth_load(struct mach_atruth *t, uint64_t pc, uint64_t ea)
 		t->pc[i] = l;
 	}
 	if (l->ea.n)
-		hist_add(&l->stride, ea - l->last);
-	hist_add(&l->ea, ea);
+		mach_vhist_add(&l->stride, ea - l->last);
+	mach_vhist_add(&l->ea, ea);
 	l->last = ea;
 }
 
-struct vc {
-	uint64_t v, c;
-};
-
-static int vc_cmp(const void *a, const void *b)
+static void write_hist(FILE *f, const struct mach_vhist *h, bool stride)
 {
-	const struct vc *x = a, *y = b;
+	struct mach_vhist_item vs[MACH_VHIST_VALUES];
+	unsigned int n = mach_vhist_sorted(h, vs);
 
-	if (x->c != y->c)
-		return x->c > y->c ? -1 : 1;
-	return x->v < y->v ? -1 : x->v > y->v;
-}
-
-static void write_hist(FILE *f, const struct at_hist *h, bool stride)
-{
-	struct vc vs[AT_SLOTS];
-	size_t n = 0;
-
-	for (size_t k = 0; k < AT_SLOTS; k++)
-		if (h->cnt[k])
-			vs[n++] = (struct vc){ h->val[k], h->cnt[k] };
-	qsort(vs, n, sizeof(*vs), vc_cmp);
-	for (size_t k = 0; k < n; k++) {
+	for (unsigned int k = 0; k < n; k++) {
 		if (stride)
-			fprintf(f, " stride %" PRId64 " %" PRIu64 "\n", (int64_t)vs[k].v, vs[k].c);
+			fprintf(f, " stride %" PRId64 " %" PRIu64 "\n", (int64_t)vs[k].val,
+				vs[k].cnt);
 		else
-			fprintf(f, " ea 0x%" PRIx64 " %" PRIu64 "\n", vs[k].v, vs[k].c);
+			fprintf(f, " ea 0x%" PRIx64 " %" PRIu64 "\n", vs[k].val, vs[k].cnt);
 	}
 }
 

@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "mach_vhist.h"
+
 /*
  * Ground truth for the address observer (vs_abi.h VS_REC_ADDR; `axprof record --addr-truth`):
  * every load whose pc lies in [lo, hi), executed natively or interpreted, adds its effective
@@ -14,7 +16,7 @@
  * first MACH_AT_VALUES distinct values of each histogram are counted exactly, later new ones
  * together as "other". One process: the recorder's own (its pcs).
  */
-#define MACH_AT_VALUES 256
+#define MACH_AT_VALUES MACH_VHIST_VALUES
 
 struct mach_atruth;
 

@@ -9,19 +9,15 @@
 #include "mach_ptruth.h"
 #include "vs_core.h"
 
-#define PT_SLOTS (2 * MACH_PT_VALUES)
 #define PT_ARG 1
 #define PT_RET 2
 #define PT_CALLER 3
 
-/* One key's exact histogram: open addressing over PT_SLOTS value slots. */
+/* One key's exact histogram. */
 struct pt_hist {
 	uint64_t pc;
 	uint8_t kind, reg;
-	uint64_t n, other;
-	uint32_t used;
-	uint64_t val[PT_SLOTS];
-	uint64_t cnt[PT_SLOTS]; /* 0: free */
+	struct mach_vhist v;
 };
 
 struct mach_ptruth {
@@ -114,29 +110,9 @@ static struct pt_hist *hist_of(struct mach_ptruth *t, uint64_t pc, unsigned int 
 static void add(struct mach_ptruth *t, uint64_t pc, unsigned int kind, unsigned int reg, uint64_t v)
 {
 	struct pt_hist *h = hist_of(t, pc, kind, reg);
-	uint32_t k;
 
-	if (!h)
-		return;
-	h->n++;
-	k = (uint32_t)((v * 0x9e3779b97f4a7c15ULL) >> 54) & (PT_SLOTS - 1);
-	for (;;) {
-		if (!h->cnt[k]) {
-			if (h->used >= MACH_PT_VALUES) {
-				h->other++;
-				return;
-			}
-			h->used++;
-			h->val[k] = v;
-			h->cnt[k] = 1;
-			return;
-		}
-		if (h->val[k] == v) {
-			h->cnt[k]++;
-			return;
-		}
-		k = (k + 1) & (PT_SLOTS - 1);
-	}
+	if (h)
+		mach_vhist_add(&h->v, v);
 }
 
 void mach_ptruth_fetch(struct mach_ptruth *t, const struct axp_ctx *ctx, uint64_t va,
@@ -173,19 +149,6 @@ void mach_ptruth_fetch(struct mach_ptruth *t, const struct axp_ctx *ctx, uint64_
 	t->prev_pc = va;
 }
 
-struct pt_item {
-	uint64_t val, cnt;
-};
-
-static int item_cmp(const void *a, const void *b)
-{
-	const struct pt_item *x = a, *y = b;
-
-	if (x->cnt != y->cnt)
-		return x->cnt > y->cnt ? -1 : 1;
-	return x->val < y->val ? -1 : x->val > y->val;
-}
-
 static int hist_cmp(const void *a, const void *b)
 {
 	const struct pt_hist *x = *(const struct pt_hist *const *)a;
@@ -200,7 +163,7 @@ static int hist_cmp(const void *a, const void *b)
 
 int mach_ptruth_write(const struct mach_ptruth *t, const char *path)
 {
-	struct pt_item *items = calloc(MACH_PT_VALUES, sizeof(*items));
+	struct mach_vhist_item *items = calloc(MACH_VHIST_VALUES, sizeof(*items));
 	struct pt_hist **v = calloc(t->n + 1, sizeof(*v));
 	size_t n = 0;
 	FILE *f = NULL;
@@ -221,16 +184,12 @@ int mach_ptruth_write(const struct mach_ptruth *t, const char *path)
 	}
 	fprintf(f, "# axprof proc truth 1\n");
 	for (size_t i = 0; i < n; i++) {
-		unsigned int k = 0;
+		unsigned int k = mach_vhist_sorted(&v[i]->v, items);
 
-		for (unsigned int j = 0; j < PT_SLOTS && k < MACH_PT_VALUES; j++)
-			if (v[i]->cnt[j])
-				items[k++] = (struct pt_item){ v[i]->val[j], v[i]->cnt[j] };
-		qsort(items, k, sizeof(*items), item_cmp);
 		fprintf(f,
 			"proc 0x%" PRIx64 " kind %u reg %u n %" PRIu64 " distinct %u other %" PRIu64
 			"\n",
-			v[i]->pc, v[i]->kind, v[i]->reg, v[i]->n, v[i]->used, v[i]->other);
+			v[i]->pc, v[i]->kind, v[i]->reg, v[i]->v.n, v[i]->v.used, v[i]->v.other);
 		for (unsigned int j = 0; j < k; j++)
 			fprintf(f, " 0x%" PRIx64 " %" PRIu64 "\n", items[j].val, items[j].cnt);
 	}

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "axp.h"
+#include "mach_vhist.h"
 
 /*
  * Ground truth for the procedure observer (vs_abi.h VS_REC_PROC; `axprof record --proc-truth`):
@@ -17,7 +18,7 @@
  * fetch hook (machine/mach_sampler.c): an instruction has executed when the next fetch is of
  * another pc.
  */
-#define MACH_PT_VALUES 256
+#define MACH_PT_VALUES MACH_VHIST_VALUES
 
 struct mach_ptruth;
 

@@ -11,18 +11,8 @@
 #include "mach_ptruth.h"
 #include "mach_sampler.h"
 #include "mach_stack.h"
+#include "mach_vhist.h"
 #include "vs_sampler.h"
-
-/* Exact value histogram of one pc (ground truth): open addressing, VT_SLOTS slots. */
-#define VT_SLOTS (2 * MACH_VT_VALUES)
-
-struct vt_pc {
-	uint64_t n; /* executions that wrote a register */
-	uint64_t other; /* executions whose value found MACH_VT_VALUES distinct ones there */
-	uint32_t used; /* distinct values held */
-	uint64_t val[VT_SLOTS];
-	uint64_t cnt[VT_SLOTS]; /* 0: free slot */
-};
 
 struct mach_sampler {
 	struct mach *m;
@@ -52,7 +42,7 @@ struct mach_sampler {
 	uint32_t ticks;
 
 	/* Value truth: one histogram pointer per instruction of [truth_lo, truth_hi). */
-	struct vt_pc **vt;
+	struct mach_vhist **vt; /* exact value histogram per pc (ground truth) */
 	size_t vt_n;
 	uint64_t vt_prev_pc; /* the last instruction fetched that writes a register */
 	uint8_t vt_prev_dest; /* its destination: 0-30 integer, 32-62 FP */
@@ -107,34 +97,13 @@ static unsigned int insn_dest(const struct axp_insn *d)
 static void vt_add(struct mach_sampler *s, uint64_t pc, uint64_t v)
 {
 	size_t i = (size_t)((pc - s->o.truth_lo) >> 2);
-	struct vt_pc *h = s->vt[i];
-	uint32_t k;
 
-	if (!h) {
-		h = calloc(1, sizeof(*h));
-		if (!h)
+	if (!s->vt[i]) {
+		s->vt[i] = calloc(1, sizeof(*s->vt[i]));
+		if (!s->vt[i])
 			return;
-		s->vt[i] = h;
 	}
-	h->n++;
-	k = (uint32_t)((v * 0x9e3779b97f4a7c15ULL) >> 55) & (VT_SLOTS - 1);
-	for (;;) {
-		if (!h->cnt[k]) {
-			if (h->used >= MACH_VT_VALUES) {
-				h->other++;
-				return;
-			}
-			h->used++;
-			h->val[k] = v;
-			h->cnt[k] = 1;
-			return;
-		}
-		if (h->val[k] == v) {
-			h->cnt[k]++;
-			return;
-		}
-		k = (k + 1) & (VT_SLOTS - 1);
-	}
+	mach_vhist_add(s->vt[i], v);
 }
 
 /*
@@ -688,22 +657,9 @@ int mach_sampler_stats_record(const struct mach_sampler *s, void *buf, size_t le
 
 /* ---- truth output ---- */
 
-struct vt_item {
-	uint64_t val, cnt;
-};
-
-static int item_cmp(const void *a, const void *b)
-{
-	const struct vt_item *x = a, *y = b;
-
-	if (x->cnt != y->cnt)
-		return x->cnt > y->cnt ? -1 : 1;
-	return x->val < y->val ? -1 : x->val > y->val;
-}
-
 int mach_sampler_truth_write(const struct mach_sampler *s, const char *path)
 {
-	struct vt_item items[MACH_VT_VALUES];
+	struct mach_vhist_item items[MACH_VHIST_VALUES];
 	FILE *f;
 	int ret = 0;
 
@@ -714,15 +670,12 @@ int mach_sampler_truth_write(const struct mach_sampler *s, const char *path)
 		return -errno;
 	fprintf(f, "# axprof value truth 1\n");
 	for (size_t i = 0; i < s->vt_n; i++) {
-		const struct vt_pc *h = s->vt[i];
-		unsigned int k = 0;
+		const struct mach_vhist *h = s->vt[i];
+		unsigned int k;
 
 		if (!h)
 			continue;
-		for (unsigned int j = 0; j < VT_SLOTS && k < MACH_VT_VALUES; j++)
-			if (h->cnt[j])
-				items[k++] = (struct vt_item){ h->val[j], h->cnt[j] };
-		qsort(items, k, sizeof(items[0]), item_cmp);
+		k = mach_vhist_sorted(h, items);
 		fprintf(f, "pc 0x%" PRIx64 " n %" PRIu64 " distinct %u other %" PRIu64 "\n",
 			s->o.truth_lo + 4 * (uint64_t)i, h->n, h->used, h->other);
 		for (unsigned int j = 0; j < k; j++)
@@ -748,7 +701,7 @@ int mach_sampler_addr_truth_write(const struct mach_sampler *s, const char *path
 int mach_sampler_truth_get(const struct mach_sampler *s, uint64_t pc, uint64_t value,
 			   uint64_t *count, uint64_t *n)
 {
-	const struct vt_pc *h;
+	const struct mach_vhist *h;
 
 	*count = 0;
 	*n = 0;
@@ -760,8 +713,6 @@ int mach_sampler_truth_get(const struct mach_sampler *s, uint64_t pc, uint64_t v
 	if (!h)
 		return 0;
 	*n = h->n;
-	for (unsigned int j = 0; j < VT_SLOTS; j++)
-		if (h->cnt[j] && h->val[j] == value)
-			*count = h->cnt[j];
+	*count = mach_vhist_count(h, value);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "mach.h"
+#include "mach_vhist.h"
 #include "vs_abi.h"
 
 /*
@@ -37,7 +38,7 @@
  * default.
  */
 
-#define MACH_VT_VALUES 256 /* distinct values counted exactly per pc */
+#define MACH_VT_VALUES MACH_VHIST_VALUES /* distinct values counted exactly per pc */
 
 /* Where drained records go: whole records, len > 0. Return 0, or -Exxx (counted, not fatal). */
 typedef int (*mach_sampler_sink_fn)(void *priv, const void *recs, size_t len);
