@@ -262,6 +262,12 @@ static void print_json(const struct axd *a)
 	ax_json_u64(&j, "unknown_observations", st.obs_unknown);
 	ax_json_u64(&j, "stats_cpus", st.stats_cpus);
 	ax_json_u64(&j, "sampler_samples", st.vs.samples);
+	if (st.has_kvals) {
+		ax_json_obj_open(&j, "kernel_values");
+		for (unsigned int i = 0; i < DMN_KV_NR; i++)
+			ax_json_u64(&j, dmn_kv_name[i], st.kvals[i]);
+		ax_json_obj_close(&j);
+	}
 	ax_json_doc_close(&j);
 }
 

@@ -18,7 +18,7 @@ void dmn_do_addr(struct dmn *d, const uint8_t *p)
 	uint64_t off;
 
 	memcpy(&r, p, sizeof(r));
-	im = dmn_lookup(d, r.pid, r.pc, &off);
+	im = dmn_lookup_any(d, r.pid, r.pc, &off);
 	if (!im) {
 		d->st.obs_unknown++;
 		return;

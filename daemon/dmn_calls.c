@@ -17,7 +17,7 @@ static bool name_callers(struct dmn *d, struct pdb_prof *prof, uint32_t pid, str
 {
 	for (uint32_t i = 0; i < h->used; i++) {
 		uint64_t off = h->value[i], v;
-		struct dmn_image *im = dmn_lookup(d, pid, h->value[i], &off);
+		struct dmn_image *im = dmn_lookup_any(d, pid, h->value[i], &off);
 
 		if (!im)
 			off = h->value[i];
@@ -36,7 +36,7 @@ void dmn_do_proc(struct dmn *d, const uint8_t *p)
 	uint64_t off;
 
 	memcpy(&r, p, sizeof(r));
-	im = dmn_lookup(d, r.pid, r.pc, &off);
+	im = dmn_lookup_any(d, r.pid, r.pc, &off);
 	if (!im) {
 		d->st.obs_unknown++;
 		return;

@@ -80,8 +80,40 @@ int dmn_dev_configure(struct dmn_dev *dev, const struct vs_config *cfg)
 	return dev_ioctl(dev, VS_IOC_SET_CONFIG, &c);
 }
 
+const char *const dmn_kv_name[DMN_KV_NR] = {
+	"chosen",
+	"refused_not_task",
+	"refused_irqs_off",
+	"refused_preempt",
+	"refused_bad_pc",
+	"refused_busy",
+	"ran",
+	"stop_budget",
+	"stop_unknown_reg",
+	"stop_call_pal",
+	"stop_address",
+	"stop_fault",
+	"stop_store_buffer",
+	"stop_other",
+	"cycles",
+};
+_Static_assert(DMN_KV_NR == AXPROF_G_NR - AXPROF_G_K_CHOSEN, "every kernel-values counter named");
+
+/* The driver's kernel-values counters now (cumulative since the module was loaded). */
+static int kv_read(struct dmn_dev *dev, uint64_t kv[DMN_KV_NR])
+{
+	struct axprof_glue g;
+	int ret = dev_ioctl(dev, AXPROF_IOC_GLUE, &g);
+
+	if (!ret)
+		memcpy(kv, &g.c[AXPROF_G_K_CHOSEN], DMN_KV_NR * sizeof(uint64_t));
+	return ret;
+}
+
 int dmn_dev_start(struct dmn_dev *dev)
 {
+	if (!dev->fake && kv_read(dev, dev->kv0))
+		memset(dev->kv0, 0, sizeof(dev->kv0));
 	return dev_ioctl(dev, VS_IOC_START, NULL);
 }
 
@@ -161,8 +193,15 @@ int dmn_dev_stats(struct dmn_dev *dev, struct dmn *d)
 	if (n < 0) {
 		n = -errno;
 	} else {
+		uint64_t kv[DMN_KV_NR];
+
 		dmn_feed(d, buf, (size_t)n, true);
 		n = 0;
+		if (!kv_read(dev, kv)) {
+			for (unsigned int i = 0; i < DMN_KV_NR; i++)
+				kv[i] -= dev->kv0[i];
+			dmn_set_kernel_values(d, kv);
+		}
 	}
 	free(buf);
 	return n;

@@ -27,6 +27,7 @@ struct dmn_dev {
 	size_t cap;
 	size_t fill; /* carried bytes at the start of buf */
 	uint64_t reads, bytes; /* statistics */
+	uint64_t kv0[DMN_KV_NR]; /* driver: the kernel-values counters at dmn_dev_start() */
 };
 
 /* Open path (read-only). -errno; for the driver also the INFO ioctl's error. */
@@ -47,7 +48,8 @@ int dmn_dev_flush(struct dmn_dev *dev);
  */
 long dmn_dev_pump(struct dmn_dev *dev, struct dmn *d, int timeout_ms);
 
-/* Driver: one VS_REC_STATS record per CPU (AXPROF_IOC_STATS) fed to d. Fake: 0, nothing. */
+/* Driver: one VS_REC_STATS record per CPU (AXPROF_IOC_STATS) fed to d, and the kernel-values
+ * counters since dmn_dev_start() (AXPROF_IOC_GLUE, dmn_set_kernel_values). Fake: 0, nothing. */
 int dmn_dev_stats(struct dmn_dev *dev, struct dmn *d);
 
 #endif /* DMN_DEV_H */

@@ -86,6 +86,9 @@ const struct dmn_map *dmn_maps_find(const struct dmn_proc *p, uint64_t pc);
 int dmn_kern_load(struct dmn *d);
 /* The kernel image or module of a kernel pc, with its offset; NULL if none. */
 struct dmn_image *dmn_kern_lookup(struct dmn *d, uint64_t pc, uint64_t *offset);
+/* An observation's image: the process's, else the kernel's or a module's (--kernel-values:
+ * observer records carry no mode flag; a kernel pc lies where no process maps anything). */
+struct dmn_image *dmn_lookup_any(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t *offset);
 /* dmn_pme.c: one VS_REC_PROFILEME (checked) into the image's ProfileMe table. */
 void dmn_do_profileme(struct dmn *d, const struct vs_rec_profileme *r);
 /* dmn_calls.c: one VS_REC_PROC (checked) into the image's procs table. */

@@ -86,6 +86,8 @@ struct dmn_opts {
 };
 
 /* Counters since dmn_new() (dmn_get_stats). */
+#define DMN_KV_NR 15 /* kernel-values counters (below) */
+
 struct dmn_stats {
 	uint64_t bytes; /* record bytes fed */
 	uint64_t records[VS_REC_SLOTS]; /* accepted records by type (unknown types in [0]) */
@@ -108,9 +110,21 @@ struct dmn_stats {
 	uint32_t last_epoch; /* epoch of the last flush */
 	uint32_t stats_cpus; /* CPUs with a STATS record */
 	struct vs_stats vs; /* the latest STATS record of every CPU, added up */
+	bool has_kvals; /* kvals[] came from a driver (dmn_set_kernel_values) */
+	uint64_t kvals[DMN_KV_NR]; /* --kernel-values: refusals and stops by reason (dmn_kv_name) */
 };
 
+/*
+ * The driver's kernel-values counters (kmod/sampler/linux/axprof_ioctl.h, AXPROF_G_K_CHOSEN
+ * onwards, in that order) since the recording started: a shadow interpretation chosen, refused
+ * by reason, run, and its stop by reason; its cycles. dmn_kv_name[i] names kvals[i].
+ */
+extern const char *const dmn_kv_name[DMN_KV_NR];
+
 struct dmn;
+
+/* The driver's kernel-values counters (dmn_dev_stats) into the stats. */
+void dmn_set_kernel_values(struct dmn *d, const uint64_t kv[DMN_KV_NR]);
 
 int dmn_new(struct dmn **out, const struct dmn_opts *opts, struct ax_error *err);
 void dmn_free(struct dmn *d);

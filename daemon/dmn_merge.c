@@ -172,9 +172,16 @@ static void do_sample(struct dmn *d, const struct vs_rec_sample *r)
 	}
 }
 
-static struct dmn_image *obs_lookup(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t *off)
+struct dmn_image *dmn_lookup_any(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t *off)
 {
 	struct dmn_image *im = dmn_lookup(d, pid, pc, off);
+
+	return im ? im : dmn_kern_lookup(d, pc, off);
+}
+
+static struct dmn_image *obs_lookup(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t *off)
+{
+	struct dmn_image *im = dmn_lookup_any(d, pid, pc, off);
 
 	if (!im)
 		d->st.obs_unknown++;
@@ -444,6 +451,12 @@ void dmn_discard(struct dmn *d)
 		d->img[i]->pids = 0;
 	}
 	pdb_prof_clear(d->unknown);
+}
+
+void dmn_set_kernel_values(struct dmn *d, const uint64_t kv[DMN_KV_NR])
+{
+	memcpy(d->st.kvals, kv, sizeof(d->st.kvals));
+	d->st.has_kvals = true;
 }
 
 void dmn_get_stats(const struct dmn *d, struct dmn_stats *st)

@@ -179,6 +179,9 @@ int dmn_sampling_opt(struct dmn_sampling *s, int c, const char *arg, struct ax_e
 	case DMN_OPT_OBSERVE:
 		s->observe = arg;
 		return 1;
+	case DMN_OPT_KERNEL_VALUES:
+		s->kernel_values = true;
+		return 1;
 	default:
 		return 0;
 	}
@@ -343,6 +346,15 @@ int dmn_sampling_config(const struct dmn_sampling *s, struct vs_config *cfg, str
 		ret = set_numbers(s, cfg, err);
 	if (!ret && s->observe)
 		ret = set_observe(s->observe, cfg, err);
+	if (!ret && s->kernel_values) {
+		if (cfg->mode != VS_MODE_VPROF && cfg->mode != VS_MODE_VREPLAY) {
+			ax_fail(err, -EINVAL,
+				"--kernel-values needs --mode vprof or vreplay (what interprets)");
+			ret = -EINVAL;
+		} else {
+			cfg->flags |= VS_CFG_KERNEL_VALUES;
+		}
+	}
 	if (!ret && vs_config_check(cfg, &why)) {
 		ax_fail(err, -EINVAL, "the sampling options do not go together: %s",
 			why ? why : "rejected by the sampler");

@@ -59,6 +59,9 @@ void dmn_prime_period(struct vs_period *p);
  *                      values, latency, conflicts, loadload, vcount, args, callers,
  *                      addrs; "none"),
  *                      replacing the mode's; "+LIST" adds to the mode's
+ *   --kernel-values    vprof/vreplay with the driver: kernel-mode samples interpret too, as a
+ *                      shadow (nothing committed) where the driver proves it safe
+ *                      (VS_CFG_KERNEL_VALUES; kmod/sampler/linux/vs_drv_kvals.c)
  *   --seed N           the sampling seed
  * The order on the command line does not matter: the mode's defaults come first, then the
  * periods, events, share, budget, hotlist capacity and seed given. A tool lists
@@ -75,6 +78,7 @@ enum {
 	DMN_OPT_SEED,
 	DMN_OPT_PAIR_WINDOW,
 	DMN_OPT_OBSERVE,
+	DMN_OPT_KERNEL_VALUES,
 };
 
 /* clang-format off */
@@ -102,6 +106,9 @@ enum {
 	"                        addrs or\n" \
 	"                        none (default vprof values,latency,vcount; vreplay\n" \
 	"                        conflicts,loadload,vcount); +LIST adds to the default\n" \
+	"  --kernel-values       vprof/vreplay, kernel driver: interpret kernel-mode samples\n" \
+	"                        too, without side effects, where provably safe (refusals\n" \
+	"                        and stops counted by reason in the summary)\n" \
 	"  --seed N              sampling seed (default fixed: runs are reproducible)\n"
 
 #define DMN_SAMPLING_LONGOPTS \
@@ -113,7 +120,8 @@ enum {
 	{ "hotlist-m", required_argument, NULL, DMN_OPT_HOTLIST_M }, \
 	{ "seed", required_argument, NULL, DMN_OPT_SEED }, \
 	{ "pair-window", required_argument, NULL, DMN_OPT_PAIR_WINDOW }, \
-	{ "observe", required_argument, NULL, DMN_OPT_OBSERVE }
+	{ "observe", required_argument, NULL, DMN_OPT_OBSERVE }, \
+	{ "kernel-values", no_argument, NULL, DMN_OPT_KERNEL_VALUES }
 /* clang-format on */
 
 #define DMN_PERIOD_OPTS_MAX 16 /* --period options one command line may give */
@@ -123,6 +131,7 @@ struct dmn_sampling {
 	const char *mode, *events, *share, *budget, *hotlist_m, *seed, *pair_window, *observe;
 	const char *period[DMN_PERIOD_OPTS_MAX];
 	unsigned int nperiod;
+	bool kernel_values; /* --kernel-values */
 };
 
 /*

@@ -111,8 +111,11 @@ int vs_config_check(const struct vs_config *cfg, const char **why)
 	}
 	if (cfg->period_prime >> VS_EVENT_NR)
 		return VS_INVALID(why, "period_prime: a bit of an unknown event");
-	if (cfg->reserved)
-		return VS_INVALID(why, "reserved: not zero");
+	if (cfg->flags & ~VS_CFG_FLAGS)
+		return VS_INVALID(why, "flags: an unknown VS_CFG_* bit");
+	if ((cfg->flags & VS_CFG_KERNEL_VALUES) && cfg->mode != VS_MODE_VPROF &&
+	    cfg->mode != VS_MODE_VREPLAY)
+		return VS_INVALID(why, "flags: KERNEL_VALUES needs a mode that interprets");
 	if (!is_pow2_in(cfg->hash_buckets, VS_HASH_MIN_BUCKETS, VS_HASH_MAX_BUCKETS))
 		return VS_INVALID(why, "hash_buckets: a power of two in range");
 	if (cfg->buf_bytes < VS_BUF_MIN || cfg->buf_bytes > VS_BUF_MAX || cfg->buf_bytes % 8)

@@ -172,7 +172,13 @@
  *   152  4   period_prime (version 4): bit e set = event e's periods are drawn uniformly from
  *            the PRIMES in [period[e].lo, period[e].hi] (SpeedShop's prime overflow intervals;
  *            kmod/sampler/vs_prime.c), which must hold one; bits VS_EVENT_NR.. are zero
- *   156  4   reserved (version 4), zero
+ *   156  4   flags (version 4; was reserved, zero): VS_CFG_* below, no other bit.
+ *            VS_CFG_KERNEL_VALUES (bit 0, needs a mode that interprets): kernel-mode samples
+ *            of the interp_events may interpret too, at the same share and budget (issue 21:
+ *            `--kernel-values`). The core only decides; the glue interprets the kernel
+ *            WITHOUT side effects and only where it can prove it safe (Linux:
+ *            kmod/sampler/linux/vs_drv_kvals.c). A driver of an older version 4 refuses the
+ *            bit (it checked the field was zero).
  * PROFILEME needs a platform that delivers ProfileMe records (struct vs_platform.caps,
  * VS_CAP_PROFILEME: the hosted EV6 machine); vs_cpu_init() refuses it elsewhere (-EOPNOTSUPP).
  *
@@ -261,6 +267,10 @@ enum vs_mode {
 #define VS_GATHER_CALLERS (1u << 6) /* per-procedure caller pcs (v3) */
 #define VS_GATHER_ADDRS (1u << 7) /* per-load address and stride hotlists (v4) */
 #define VS_GATHER_NR 8
+
+/* struct vs_config.flags. */
+#define VS_CFG_KERNEL_VALUES (1u << 0) /* kernel samples may interpret (shadow, in the glue) */
+#define VS_CFG_FLAGS VS_CFG_KERNEL_VALUES /* every defined flag */
 #define VS_GATHER_ALL 0xffu
 /* The observers' names (vs_gather_name[bit]: "values", "latency", ...), for option parsers. */
 extern const char *const vs_gather_name[VS_GATHER_NR];
@@ -479,7 +489,7 @@ struct vs_config {
 	uint32_t pme_window;
 	uint32_t proc_entries;
 	uint32_t period_prime;
-	uint32_t reserved;
+	uint32_t flags; /* VS_CFG_* */
 };
 
 struct vs_info {

@@ -209,11 +209,12 @@ struct vs_policy {
 	uint32_t interp_events; /* bit per event */
 	uint32_t num, den; /* share of eligible samples interpreted */
 	uint32_t budget;
+	bool kernel; /* VS_CFG_KERNEL_VALUES: kernel samples are eligible too */
 };
 
 enum vs_verdict {
 	VS_NO_MODE, /* the mode does not interpret */
-	VS_NO_KERNEL, /* kernel-mode sample: never interpreted */
+	VS_NO_KERNEL, /* kernel-mode sample without VS_CFG_KERNEL_VALUES */
 	VS_NO_GUARD, /* an interpretation is running on this CPU: no re-entry */
 	VS_NO_EVENT, /* the event is not an interpretation event */
 	VS_NO_SHARE, /* lost the draw */

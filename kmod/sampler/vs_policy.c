@@ -6,9 +6,11 @@
  * vprof:   on a share of user-mode samples interpret a few instructions; the slides' figures
  *          (slide 21) are 4 instructions per ~124K cycles, one sample in 2 at the default period.
  * vreplay: interpret > 100 instructions at a time (slide 19), 128 per ~8M cycles (slide 21).
- * The numbers all come from struct vs_config. Interpretation is never chosen for a kernel-mode
- * sample (slide 13: we cannot interpret through an OS trap or with interrupts disabled; the
- * kernel's own state is not ours to advance) nor while an interpretation is already running on
+ * The numbers all come from struct vs_config. Interpretation is chosen for a kernel-mode sample
+ * only with VS_CFG_KERNEL_VALUES (slide 11: "we want to value-profile the kernel"; slide 13: we
+ * cannot interpret through an OS trap or with interrupts disabled, and the kernel's own state is
+ * not ours to advance: the glue then interprets without side effects, and only where it proves
+ * that safe, kmod/sampler/linux/vs_drv_kvals.c), never while an interpretation is already running on
  * this CPU (the guard: a sampling interrupt that arrives during vs_interpret() only samples).
  * The share is a fresh draw per eligible sample, so the choice does not lock onto loop phases.
  */
@@ -20,6 +22,7 @@ void vs_policy_init(struct vs_policy *pol, const struct vs_config *cfg)
 	pol->num = cfg->interp_num;
 	pol->den = cfg->interp_den ? cfg->interp_den : 1;
 	pol->budget = cfg->interp_budget;
+	pol->kernel = (cfg->flags & VS_CFG_KERNEL_VALUES) != 0;
 }
 
 enum vs_verdict vs_policy_decide(const struct vs_policy *pol, struct vs_prng *rng, bool guard,
@@ -27,7 +30,7 @@ enum vs_verdict vs_policy_decide(const struct vs_policy *pol, struct vs_prng *rn
 {
 	if (pol->mode != VS_MODE_VPROF && pol->mode != VS_MODE_VREPLAY)
 		return VS_NO_MODE;
-	if (!user)
+	if (!user && !pol->kernel)
 		return VS_NO_KERNEL;
 	if (guard)
 		return VS_NO_GUARD;

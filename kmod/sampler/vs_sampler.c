@@ -209,6 +209,12 @@ static void observe(void *priv, const struct axp_event *ev)
 int vs_interpret(struct vs_cpu *cpu, uint32_t pid, struct axp_ctx *ctx,
 		 const struct axp_mem_ops *mem, void *mem_priv)
 {
+	return vs_interpret_n(cpu, pid, ctx, mem, mem_priv, cpu->pol.budget);
+}
+
+int vs_interpret_n(struct vs_cpu *cpu, uint32_t pid, struct axp_ctx *ctx,
+		   const struct axp_mem_ops *mem, void *mem_priv, uint32_t budget)
+{
 	struct axp_observer ob = { .insn = observe, .priv = &cpu->obs };
 	struct axp_run_cfg rc = {
 		.mem = mem,
@@ -230,7 +236,9 @@ int vs_interpret(struct vs_cpu *cpu, uint32_t pid, struct axp_ctx *ctx,
 	guard_set(cpu, 1);
 	if (cpu->obs_on)
 		vs_obs_begin(&cpu->obs, pid, ctx);
-	r = axp_run(ctx, &rc, cpu->pol.budget, &info);
+	if (budget > cpu->pol.budget)
+		budget = cpu->pol.budget;
+	r = axp_run(ctx, &rc, budget, &info);
 	if (cpu->obs_on)
 		vs_obs_end(&cpu->obs);
 	cpu->st.interp_started++;

@@ -98,6 +98,13 @@ int vs_interpret(struct vs_cpu *cpu, uint32_t pid, struct axp_ctx *ctx,
 		 const struct axp_mem_ops *mem, void *mem_priv);
 
 /*
+ * vs_interpret() with at most `budget` instructions (never more than the configured budget):
+ * the Linux glue's shadow interpretation of kernel code (VS_CFG_KERNEL_VALUES) keeps it small.
+ */
+int vs_interpret_n(struct vs_cpu *cpu, uint32_t pid, struct axp_ctx *ctx,
+		   const struct axp_mem_ops *mem, void *mem_priv, uint32_t budget);
+
+/*
  * On this CPU (see above): move the hash and observer tables into the buffers. 0 when all moved,
  * -ENOSPC when the buffers filled first (drain, then call again), -EBUSY when the hash moved but
  * an interpretation was running (the observer tables wait for a later call).

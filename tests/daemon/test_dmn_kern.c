@@ -303,6 +303,81 @@ static void test_kernel_map_kallsyms_and_modules(void **state)
 	tdir_free(dir);
 }
 
+static void put_khot(uint8_t *b, size_t *n, uint32_t pid, uint64_t pc, uint64_t value)
+{
+	uint8_t buf[VS_REC_HOTLIST_MAX] = { 0 };
+	struct vs_rec_hotlist r = { { VS_REC_HOTLIST, 0 }, pid, pc, 0, 1, { 0 } };
+	struct hotlist_rng rng;
+	struct hotlist h;
+	int k;
+
+	hotlist_rng_seed(&rng, 1);
+	assert_int_equal(hotlist_init(&h, 8), 0);
+	for (k = 0; k < 10; k++)
+		hotlist_insert(&h, value, &rng);
+	k = hotlist_pack(&h, buf + sizeof(r), sizeof(buf) - sizeof(r));
+	assert_true(k > 0);
+	r.packed_len = (uint32_t)k;
+	r.h.len = (uint16_t)VS_REC_HOTLIST_SIZE((size_t)k);
+	memcpy(buf, &r, sizeof(r));
+	memcpy(b + *n, buf, r.h.len);
+	*n += r.h.len;
+}
+
+/* --kernel-values: hotlists of kernel instructions (no mode flag in the record) are filed under
+ * vmlinux and the modules like their samples; one no image claims is counted unknown. */
+static void test_kernel_values_filed_under_kernel_images(void **state)
+{
+	char *dir = tdir_new(), ks[4096], mods[4096], kk[PDB_KEY_MAX + 1], ka[PDB_KEY_MAX + 1];
+	uint8_t b[8192];
+	size_t n = 0, nv;
+	struct pdb_value *vals;
+	struct dmn_stats st;
+	struct ax_error e;
+	struct pdb_db *db;
+	struct pdb_prof *p;
+	struct dmn *d;
+	uint64_t off;
+
+	(void)state;
+	snprintf(ks, sizeof(ks), "%s", tpath(dir, "kallsyms"));
+	snprintf(mods, sizeof(mods), "%s", tpath(dir, "modules"));
+	write_file(ks, kallsyms, strlen(kallsyms));
+	write_file(mods, modules, strlen(modules));
+	assert_int_equal(new_kdmn(dir, ks, mods, NULL, NULL, &d, &e), 0);
+	assert_true(dmn_attribute(d, 7, K0 + 0x404, kk, &off));
+	assert_true(dmn_attribute(d, 7, M0 + 0x44, ka, &off));
+	put_ksample(b, &n, K0 + 0x404, 5, true);
+	put_ksample(b, &n, M0 + 0x44, 3, true);
+	put_khot(b, &n, 7, K0 + 0x404, 0x1234);
+	put_khot(b, &n, 0, M0 + 0x44, 0x55); /* a kernel thread's (pid 0) */
+	put_khot(b, &n, 7, M0 + 0x2000, 0x66); /* no module there */
+	assert_int_equal(dmn_feed(d, b, n, true), (long)n);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.records[VS_REC_HOTLIST], 3);
+	assert_int_equal(st.obs_unknown, 1);
+	assert_int_equal(dmn_flush(d), 0);
+	dmn_free(d);
+
+	assert_int_equal(pdb_open(tpath(dir, "db"), false, &db, &e), 0);
+	assert_int_equal(pdb_load(db, 1, kk, &p), 0);
+	assert_int_equal(pdb_prof_values(p, &vals, &nv), 0);
+	assert_int_equal(nv, 1);
+	assert_int_equal(vals[0].offset, K0 + 0x404);
+	assert_int_equal(vals[0].h.n, 10);
+	assert_int_equal(vals[0].h.value[0], 0x1234);
+	free(vals);
+	pdb_prof_free(p);
+	assert_int_equal(pdb_load(db, 1, ka, &p), 0);
+	assert_int_equal(pdb_prof_values(p, &vals, &nv), 0);
+	assert_int_equal(nv, 1);
+	assert_int_equal(vals[0].offset, 0x44);
+	free(vals);
+	pdb_prof_free(p);
+	pdb_close(db);
+	tdir_free(dir);
+}
+
 static void test_kernel_map_refuses_bad_input(void **state)
 {
 	char *dir = tdir_new(), ks[4096], mods[4096];
@@ -381,6 +456,7 @@ int main(void)
 		cmocka_unit_test(test_kmods_parse_and_hostile),
 		cmocka_unit_test(test_notes_build_id),
 		cmocka_unit_test(test_kernel_map_kallsyms_and_modules),
+		cmocka_unit_test(test_kernel_values_filed_under_kernel_images),
 		cmocka_unit_test(test_kernel_map_refuses_bad_input),
 		cmocka_unit_test(test_kernel_map_vmlinux_checked),
 	};

@@ -228,6 +228,22 @@ static void test_dmn_sampling_bad_period_fills_ax_error(void **state)
 	assert_int_equal(dmn_sampling_config(&s, &cfg, NULL), -EINVAL);
 }
 
+/* --kernel-values sets VS_CFG_KERNEL_VALUES, only with a mode that interprets. */
+static void test_dmn_sampling_kernel_values(void **state)
+{
+	struct vs_config cfg;
+	struct ax_error err;
+
+	(void)state;
+	assert_int_equal(parse(&cfg, &err, "--mode", "vprof", NULL), 0);
+	assert_int_equal(cfg.flags, 0);
+	assert_int_equal(parse(&cfg, &err, "--kernel-values", "--mode", "vreplay", NULL), 0);
+	assert_int_equal(cfg.flags, VS_CFG_KERNEL_VALUES);
+	assert_int_equal(vs_config_check(&cfg, NULL), 0);
+	assert_int_equal(parse(&cfg, &err, "--kernel-values", NULL), -EINVAL);
+	assert_non_null(strstr(err.msg, "--kernel-values needs --mode vprof or vreplay"));
+}
+
 static void test_dmn_sampling_observe(void **state)
 {
 	struct vs_config cfg, want;
@@ -281,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_dmn_sampling_prime_period),
 		cmocka_unit_test(test_dmn_sampling_bad_period_fills_ax_error),
 		cmocka_unit_test(test_dmn_sampling_observe),
+		cmocka_unit_test(test_dmn_sampling_kernel_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

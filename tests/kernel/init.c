@@ -14,7 +14,9 @@
  *     workload, REPS times: one run with sampling stopped and one with it started (interleaved,
  *     so host-load drift hits both alike), outputs compared with the reference each time,
  *     records drained after every run. Then STOP, FLUSH, drain everything into
- *     records-<mode>.bin and append one VS_REC_STATS record per CPU.
+ *     records-<mode>.bin and append one VS_REC_STATS record per CPU. The fourth mode, kvals,
+ *     is vprof with --kernel-values (VS_CFG_KERNEL_VALUES): its counters must account for
+ *     every kernel sample chosen (runs.txt: "kvals chosen ... cycles N").
  *  4. unload/reload both modules 20 times while a child runs semiinv and regcheck again and
  *     again (vprof, every sample interpreted, 64 instructions each), comparing each output;
  *     also the group= open permission and the pmu source (which never fires under QEMU).
@@ -92,7 +94,9 @@ static const struct wl wls[] = {
 };
 #define NWL (sizeof(wls) / sizeof(wls[0]))
 
-static const char *const mode_name[] = { "cycles", "vprof", "vreplay" };
+/* kvals: vprof with VS_CFG_KERNEL_VALUES (issue 21: kernel samples interpreted as shadows). */
+#define MODE_KVALS 3
+static const char *const mode_name[] = { "cycles", "vprof", "vreplay", "kvals" };
 
 static FILE *results, *runs;
 static int nfail;
@@ -829,7 +833,9 @@ static void run_mode(int fd, unsigned int mode, int reps, bool floor)
 	size_t i;
 	pid_t pid;
 
-	config_for(mode, &cfg);
+	config_for(mode == MODE_KVALS ? VS_MODE_VPROF : mode, &cfg);
+	if (mode == MODE_KVALS)
+		cfg.flags |= VS_CFG_KERNEL_VALUES;
 	snprintf(name, sizeof(name), "mode.%s.set_config", tag);
 	if (!check(!xioctl(fd, VS_IOC_SET_CONFIG, &cfg), name, "errno %d", errno))
 		return;
@@ -972,6 +978,37 @@ static void test_glue_paths(int fd)
 	check(!err && g.c[AXPROF_G_FP_WRITTEN] > 0, "glue.fp_written", "none written back");
 	check(!err && g.c[AXPROF_G_SKIP_PC] == 0, "glue.no_pc_mismatch", "%llu",
 	      (unsigned long long)g.c[AXPROF_G_SKIP_PC]);
+}
+
+/*
+ * --kernel-values (issue 21 item 2): shadow interpretations of kernel samples ran, and every
+ * one chosen is accounted for: refused by one reason or run, every run ended by one stop.
+ */
+static void test_kvals_counters(int fd)
+{
+	struct axprof_glue g;
+	unsigned long long refused, stops;
+	int err = xioctl(fd, AXPROF_IOC_GLUE, &g);
+
+#define G(k) ((unsigned long long)g.c[AXPROF_G_K_##k])
+	refused = G(NOT_TASK) + G(IRQS_OFF) + G(PREEMPT) + G(BAD_PC) + G(BUSY);
+	stops = G(STOP_BUDGET) + G(STOP_UNKNOWN) + G(STOP_PAL) + G(STOP_ADDR) + G(STOP_FAULT) +
+		G(STOP_SBUF) + G(STOP_OTHER);
+	check(!err && G(RAN) > 0, "kvals.ran", "err %d chosen %llu ran %llu", err, G(CHOSEN),
+	      G(RAN));
+	check(!err && G(CHOSEN) == refused + G(RAN), "kvals.chosen_accounted",
+	      "chosen %llu refused %llu ran %llu", G(CHOSEN), refused, G(RAN));
+	check(!err && G(RAN) == stops, "kvals.stops_accounted", "ran %llu stops %llu", G(RAN),
+	      stops);
+	check(!err && G(STOP_BUDGET) > 0, "kvals.some_reach_budget", "none of %llu", G(RAN));
+	fprintf(runs,
+		"kvals chosen %llu not_task %llu irqs_off %llu preempt %llu bad_pc %llu busy %llu "
+		"ran %llu budget %llu unknown_reg %llu pal %llu addr %llu fault %llu store_buf %llu "
+		"other %llu cycles %llu\n",
+		G(CHOSEN), G(NOT_TASK), G(IRQS_OFF), G(PREEMPT), G(BAD_PC), G(BUSY), G(RAN),
+		G(STOP_BUDGET), G(STOP_UNKNOWN), G(STOP_PAL), G(STOP_ADDR), G(STOP_FAULT),
+		G(STOP_SBUF), G(STOP_OTHER), (unsigned long long)g.c[AXPROF_G_K_CYCLES]);
+#undef G
 }
 
 /* ---- phase 4: unload while sampling ---- */
@@ -1198,8 +1235,9 @@ int main(void)
 		/* Phase 3. */
 		test_drv_opts(fd);
 		run_mode(fd, VS_MODE_CYCLES, reps, true);
-		for (i = 0; i < 3; i++)
+		for (i = 0; i < 4; i++)
 			run_mode(fd, (unsigned int)i, reps, false);
+		test_kvals_counters(fd);
 		test_procs(fd, reps);
 		test_glue_paths(fd);
 		close(fd);

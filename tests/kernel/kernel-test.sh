@@ -18,7 +18,10 @@
 #    the cycles run's kernel samples with the guest's kallsyms, modules and build-id (saved by
 #    init.c), with and without the vmlinux: >= 99% to vmlinux or a module, the system-call entry
 #    and file-system procedures in the report (the whole run, and the syscall workload alone),
-#    and annotate shows the kernel's code.
+#    and annotate shows the kernel's code. Issue 21 item 2: the kvals mode (vprof with
+#    --kernel-values): every workload's output unchanged, the driver's counters account for every
+#    kernel sample chosen (init.c), kernel hotlists in its records (kt_check), and vprof lists
+#    values of vmlinux instructions after axprofd files them under the kernel image.
 #    The raw drained records stay in $BUILD/kernel-test/records-<mode>.bin (with one VS_REC_STATS
 #    record per CPU at the end) for the daemon.
 #
@@ -104,7 +107,7 @@ rm -rf "$out/results"
 mkdir -p "$out/results"
 (cd "$out/results" && cpio -idu --quiet <../results.img) 2>/dev/null ||
 	bad "no results archive on the results disk"
-for m in cycles vprof vreplay; do
+for m in cycles vprof vreplay kvals; do
 	[ -f "$out/results/records-$m.bin" ] && cp "$out/results/records-$m.bin" "$out/"
 done
 
@@ -132,7 +135,7 @@ fi
 # Outputs with sampling (first repetition of each mode) against the reference run.
 ncmp=0
 for w in $wls regcheck regcheck-sig $real; do
-	for m in cycles vprof vreplay; do
+	for m in cycles vprof vreplay kvals; do
 		for s in out err; do
 			a=$out/results/base.$w.$s b=$out/results/$m.$w.$s
 			[ -f "$a" ] || continue
@@ -266,7 +269,34 @@ PY
 else
 	bad "no cycles records or no saved kallsyms: kernel attribution not checked"
 fi
+# Issue 21 item 2: --kernel-values. The hotlists of kernel instructions filed under vmlinux (and
+# modules) by axprofd, listed by vprof; the refusal and stop counters of the driver.
+if [ -f "$out/records-kvals.bin" ] && [ -f "$out/results/kallsyms.txt" ]; then
+	kdb=$out/kdb-kvals
+	rm -rf "$kdb"
+	if "$build/bin/axprofd" -d "$kdb" -f --once --no-proc-maps --json --device "$out/records-kvals.bin" \
+		--kallsyms "$out/results/kallsyms.txt" --modules "$out/results/modules.txt" \
+		--vmlinux "$kdir/vmlinux" --kernel-notes "$out/results/kernel-notes.bin" \
+		>"$kdb.json" 2>"$kdb.err"; then
+		"$build/bin/vprof" -d "$kdb" --image vmlinux -n 0 >"$kdb.vprof" 2>&1 || true
+		# Instructions with a value hotlist ("dest" once each in the JSON).
+		nk=$("$build/bin/vprof" -d "$kdb" --image vmlinux -n 0 --json 2>/dev/null |
+			grep -o '"dest":' | wc -l || true)
+		if [ "${nk:-0}" -gt 0 ]; then
+			say "vprof lists values of ${nk} vmlinux instructions (--kernel-values), e.g. $(grep -m2 '% \[' "$kdb.vprof" | tr -s ' ' | tr '\n' ';')"
+		else
+			bad "vprof lists no vmlinux instruction from the kvals records (see $kdb.vprof)"
+		fi
+	else
+		cat "$kdb.err"
+		bad "axprofd could not file the kvals records"
+	fi
+	grep -ah 'axprof: kernel values:' "$out/console.log" | tail -1 | sed 's/^/kernel-test: /' || true
+	grep -a '^kvals chosen' "$out/results/runs.txt" | sed 's/^/kernel-test: /' || true
+else
+	bad "no kvals records: --kernel-values not checked"
+fi
 grep -ah 'axprof: glue:' "$out/console.log" | tail -1 | sed 's/^/kernel-test: last /' || true
-say "records kept in $out/records-{cycles,vprof,vreplay}.bin; $(($(date +%s) - t_start)) s in all"
+say "records kept in $out/records-{cycles,vprof,vreplay,kvals}.bin; $(($(date +%s) - t_start)) s in all"
 if [ $fail = 0 ]; then say "PASS"; else say "FAILED"; fi
 exit $fail

@@ -30,10 +30,13 @@
 
 #define MAX_WL 16
 #define MAX_PIDS 16
-#define NMODES 3
+#define NMODES 4
+#define KERNEL_PC 0xfffffc0000000000ull /* Alpha Linux's PAGE_OFFSET: kernel addresses above */
 
-static const char *const modes[NMODES] = { "cycles", "vprof", "vreplay" };
-static const double published[NMODES] = { 3.9, 10.7, 5.9 }; /* SPEC CPU2000 int, slide 21 */
+/* kvals: vprof with --kernel-values (issue 21); the slides publish no kernel figure, so its
+ * "published" and target columns are vprof's (the user-mode part it shares). */
+static const char *const modes[NMODES] = { "cycles", "vprof", "vreplay", "kvals" };
+static const double published[NMODES] = { 3.9, 10.7, 5.9, 10.7 }; /* SPEC CPU2000 int, slide 21 */
 
 struct wl {
 	char name[32];
@@ -248,6 +251,7 @@ static unsigned char *slurp(const char *path, size_t *len)
 static void scan_records(const char *dir, int mi)
 {
 	uint64_t types[VS_REC_SLOTS] = { 0 }, drops = 0, interp = 0, user = 0, kernel = 0;
+	uint64_t khot = 0; /* hotlist records of kernel instructions */
 	char path[512], name[64];
 	const char *why = "";
 	size_t len, off = 0;
@@ -291,6 +295,7 @@ static void scan_records(const char *dir, int mi)
 
 			memcpy(&pid, p + off + 4, 4);
 			memcpy(&pc, p + off + 8, 8);
+			khot += h.type == VS_REC_HOTLIST && pc >= KERNEL_PC;
 			w = owner(mi, pid, pc, &in_text);
 			if (w && h.type == VS_REC_HOTLIST)
 				w->hot[mi]++;
@@ -315,8 +320,14 @@ static void scan_records(const char *dir, int mi)
 	       modes[mi], len, types[VS_REC_SAMPLE], user, kernel, types[VS_REC_HOTLIST],
 	       types[VS_REC_LATENCY], types[VS_REC_CONFLICT], types[VS_REC_VCOUNT],
 	       types[VS_REC_STATS], interp, drops);
-	if (mi == 1) {
-		check(types[VS_REC_HOTLIST] > 0, "records.vprof.hotlists", "no hotlist record");
+	if (mi == 1 || mi == 3) {
+		snprintf(name, sizeof(name), "records.%s.hotlists", modes[mi]);
+		check(types[VS_REC_HOTLIST] > 0, name, "no hotlist record");
+		printf("records %-8s %" PRIu64 " hotlists of kernel instructions\n", modes[mi],
+		       khot);
+		/* Without --kernel-values no kernel instruction is interpreted; with it some are. */
+		snprintf(name, sizeof(name), "records.%s.kernel_hotlists", modes[mi]);
+		check(mi == 3 ? khot > 0 : khot == 0, name, "%" PRIu64 " kernel hotlists", khot);
 	} else if (mi == 2) {
 		check(types[VS_REC_CONFLICT] > 0, "records.vreplay.conflicts",
 		      "no conflict record");
@@ -357,7 +368,7 @@ static const char *met(int ok)
 static void print_overhead(void)
 {
 	double sum[NMODES] = { 0 }, inc[NMODES] = { 0 }, fsum = 0, v, fl;
-	static const double target[NMODES] = { 2.0, 5.0, 3.0 }; /* issue 18, "Done when" */
+	static const double target[NMODES] = { 2.0, 5.0, 3.0, 5.0 }; /* issue 18, "Done when" */
 	int nsum[NMODES] = { 0 }, ninc[NMODES] = { 0 }, nf = 0, i, mi;
 
 	printf("\nOverhead: run time with sampling on against off (min of the repetitions, ms);\n"

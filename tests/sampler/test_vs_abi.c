@@ -61,7 +61,15 @@ static void test_vs_abi_config_rejects_bad_fields(void **state)
 	BAD((c.gather |= VS_GATHER_VALUES, c.hotlist_m = 2), -EINVAL);
 	BAD((c.gather |= VS_GATHER_VALUES, c.hot_entries = 0), -EINVAL);
 	BAD((c.gather |= VS_GATHER_LATENCY, c.lat_entries = 3), -EINVAL);
+	BAD(c.flags = 2, -EINVAL);
 #undef BAD
+	/* VS_CFG_KERNEL_VALUES: only where a mode interprets. */
+	c = base;
+	c.flags = VS_CFG_KERNEL_VALUES;
+	assert_int_equal(vs_config_check(&c, NULL), 0);
+	assert_int_equal(vs_config_default(&c, VS_MODE_CYCLES), 0);
+	c.flags = VS_CFG_KERNEL_VALUES;
+	assert_int_equal(vs_config_check(&c, NULL), -EINVAL);
 	/* Fields of what is not gathered are not looked at. */
 	c = base;
 	c.hot_entries = 3;

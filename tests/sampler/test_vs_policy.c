@@ -55,6 +55,26 @@ static void test_vs_policy_kernel_mode_never_interprets(void **state)
 	assert_int_equal(count(&p, 1, 10000, true, VS_EV_CYCLES, false, VS_NO_KERNEL), 10000);
 }
 
+/* VS_CFG_KERNEL_VALUES: kernel samples are eligible at the same share, still never under the
+ * guard, still only for the interp_events. */
+static void test_vs_policy_kernel_values_opt_in(void **state)
+{
+	struct vs_config cfg;
+	struct vs_policy p;
+
+	(void)state;
+	assert_int_equal(vs_config_default(&cfg, VS_MODE_VPROF), 0);
+	cfg.flags = VS_CFG_KERNEL_VALUES;
+	vs_policy_init(&p, &cfg);
+	assert_true(p.kernel);
+	assert_int_equal(count(&p, 1, 1000, true, VS_EV_CYCLES, false, VS_NO_GUARD), 1000);
+	assert_int_equal(count(&p, 1, 1000, false, VS_EV_IMISS, false, VS_NO_EVENT), 1000);
+	p.num = p.den = 1;
+	assert_int_equal(count(&p, 1, 1000, false, VS_EV_CYCLES, false, VS_INTERPRET), 1000);
+	p.num = 0;
+	assert_int_equal(count(&p, 1, 1000, false, VS_EV_CYCLES, false, VS_NO_SHARE), 1000);
+}
+
 static void test_vs_policy_guard_prevents_reentry(void **state)
 {
 	struct vs_policy p = pol_of(VS_MODE_VREPLAY);
@@ -111,6 +131,7 @@ int main(void)
 		cmocka_unit_test(test_vs_policy_defaults_follow_the_slides),
 		cmocka_unit_test(test_vs_policy_cycles_never_interprets),
 		cmocka_unit_test(test_vs_policy_kernel_mode_never_interprets),
+		cmocka_unit_test(test_vs_policy_kernel_values_opt_in),
 		cmocka_unit_test(test_vs_policy_guard_prevents_reentry),
 		cmocka_unit_test(test_vs_policy_only_interp_events),
 		cmocka_unit_test(test_vs_policy_share_matches_config),

@@ -166,10 +166,10 @@ static void test_vs_config_period_prime_checked(void **state)
 	c.period_prime = 1u << VS_EVENT_NR;
 	assert_int_equal(vs_config_check(&c, &why), -EINVAL);
 	c.period_prime = 0;
-	c.reserved = 1;
+	c.flags = 1u << 1; /* an unknown VS_CFG_* bit */
 	assert_int_equal(vs_config_check(&c, &why), -EINVAL);
 	/* The first period a counter is armed with: the middle, or the first prime from it. */
-	c.reserved = 0;
+	c.flags = 0;
 	c.period[VS_EV_DMISS] = (struct vs_period){ 1000, 1100 };
 	assert_int_equal(vs_period_first(&c, VS_EV_DMISS), 1050);
 	c.period_prime = 1u << VS_EV_DMISS;

@@ -79,6 +79,13 @@ for arg in imiss=0-5 bogus=10-20 dmiss=20-10 =5-6 dmiss=; do
 	[ $? = 2 ] && grep -q -- "--period" "$tmp/e" && ok "record --period $arg: exit 2" ||
 		bad "record --period $arg" "$(cat "$tmp/e")"
 done
+# --kernel-values (issue 21): the hosted machine runs no kernel code; cycles does not interpret.
+"$axprof" record --hosted --mode vprof --kernel-values -d "$tmp/kvdb" -- "$wl/exitcode" >/dev/null 2>"$tmp/e"
+[ $? = 2 ] && grep -q "kernel-values needs the kernel driver" "$tmp/e" && [ ! -e "$tmp/kvdb" ] &&
+	ok "record --kernel-values hosted: exit 2, no database" || bad "record --kernel-values hosted" "$(cat "$tmp/e")"
+"$axprof" record --hosted --kernel-values -d "$tmp/kvdb" -- "$wl/exitcode" >/dev/null 2>"$tmp/e"
+[ $? = 2 ] && grep -q -- "--kernel-values needs --mode vprof or vreplay" "$tmp/e" &&
+	ok "record --kernel-values with cycles: exit 2" || bad "record --kernel-values cycles" "$(cat "$tmp/e")"
 "$axprof" report -d "$tmp/db" --image nosuchimage >/dev/null 2>"$tmp/e"
 [ $? = 1 ] && grep -q nosuchimage "$tmp/e" && ok "report --image of a missing image: exit 1" ||
 	bad "report --image" "$(cat "$tmp/e")"

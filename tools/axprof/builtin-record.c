@@ -525,6 +525,12 @@ static void json_summary(const struct rec *r, const struct summary *sm, const st
 		if (vs->stops[i])
 			ax_json_u64(&j, axp_stop_name[i], vs->stops[i]);
 	ax_json_obj_close(&j);
+	if (ds->has_kvals) {
+		ax_json_obj_open(&j, "kernel_values");
+		for (unsigned int i = 0; i < DMN_KV_NR; i++)
+			ax_json_u64(&j, dmn_kv_name[i], ds->kvals[i]);
+		ax_json_obj_close(&j);
+	}
 	ax_json_u64(&j, "dropped", sum_drops(vs));
 	ax_json_u64(&j, "sample_records", srec);
 	ax_json_num(&j, "reduction", srec ? (double)vs->samples / (double)srec : 0, 2);
@@ -600,6 +606,12 @@ static void print_summary(const struct rec *r, const struct summary *sm, const s
 		for (unsigned int i = 0; i < AXP_STOP_NR; i++)
 			if (vs->stops[i])
 				fprintf(stderr, " %s %" PRIu64, axp_stop_name[i], vs->stops[i]);
+		fprintf(stderr, "\n");
+	}
+	if (ds->has_kvals && ds->kvals[0]) {
+		fprintf(stderr, "axprof record: kernel values:");
+		for (unsigned int i = 0; i < DMN_KV_NR; i++)
+			fprintf(stderr, " %s %" PRIu64, dmn_kv_name[i], ds->kvals[i]);
 		fprintf(stderr, "\n");
 	}
 	fprintf(stderr,
@@ -1392,6 +1404,13 @@ int cmd_record(int argc, char **argv)
 	kernel = !r.o.hosted && !stat(r.o.device, &st) && S_ISCHR(st.st_mode);
 	if (!kernel)
 		hosted_defaults(&r.o);
+	if (!kernel && (r.o.cfg.flags & VS_CFG_KERNEL_VALUES)) {
+		fprintf(stderr,
+			"axprof record: --kernel-values needs the kernel driver (%s): the hosted "
+			"machine runs no kernel code to interpret (no database made)\n",
+			r.o.device);
+		return 2;
+	}
 	if (kernel && r.o.callgraph) {
 		fprintf(stderr,
 			"axprof record: -g: call stacks are not available with the kernel driver (%s "

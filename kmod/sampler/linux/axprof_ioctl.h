@@ -80,10 +80,28 @@ enum axprof_glue_counter {
 	AXPROF_G_FLOOR_TICKS, /* sampling interrupts taken in floor mode (nothing else done) */
 	AXPROF_G_TICK_CYCLES, /* cycle counter (RPCC) ticks inside the interrupt callbacks */
 	AXPROF_G_WORK_CYCLES, /* ... inside the interpretation callbacks (task works that ran) */
+	/* Kernel values (VS_CFG_KERNEL_VALUES; vs_drv_kvals.c, whose header is the safety
+	 * argument): kernel-mode samples the policy chose, each refused or run once. */
+	AXPROF_G_K_CHOSEN, /* kernel samples chosen for a shadow interpretation */
+	AXPROF_G_K_NOT_TASK, /* refused: interrupted NMI, hard-irq or softirq context */
+	AXPROF_G_K_IRQS_OFF, /* refused: interrupts were disabled (PS IPL not 0) */
+	AXPROF_G_K_PREEMPT, /* refused: preemption or bottom halves were disabled */
+	AXPROF_G_K_BAD_PC, /* refused: the pc is not a kernel address */
+	AXPROF_G_K_BUSY, /* refused by the core (an interpretation was running) */
+	AXPROF_G_K_RAN, /* shadow interpretations run; each ends with one stop below */
+	AXPROF_G_K_STOP_BUDGET, /* ... the budget was used up */
+	AXPROF_G_K_STOP_UNKNOWN, /* ... before reading s0-s6, sp (untrusted) or an FP register */
+	AXPROF_G_K_STOP_PAL, /* ... before a CALL_PAL or a PALcode-reserved (HW_*) opcode */
+	AXPROF_G_K_STOP_ADDR, /* ... before an access outside ordinary kernel memory */
+	AXPROF_G_K_STOP_FAULT, /* ... a load or fetch faulted (copy_from_kernel_nofault) */
+	AXPROF_G_K_STOP_SBUF, /* ... the private store buffer was full */
+	AXPROF_G_K_STOP_OTHER, /* ... LL/SC, unaligned, arithmetic trap, RPCC, other handback */
+	AXPROF_G_K_CYCLES, /* cycle counter ticks inside the shadow interpretations */
 	AXPROF_G_NR,
 };
 
-#define AXPROF_GLUE_SLOTS 24
+/* 24 until issue 21's kernel values (AXPROF_IOC_GLUE's number encodes the size). */
+#define AXPROF_GLUE_SLOTS 40
 
 struct axprof_glue {
 	uint64_t c[AXPROF_GLUE_SLOTS]; /* indexed by enum axprof_glue_counter; the rest 0 */

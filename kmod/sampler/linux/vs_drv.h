@@ -22,6 +22,8 @@
  *                    overflow through perf_event kernel counters; both call vs_drv_sample()
  *   vs_drv_work.c    interpretation at the return to user: task_work, user context capture
  *                    from pt_regs + switch_stack, write-back
+ *   vs_drv_kvals.c   kernel values: a shadow interpretation of kernel code in the sampling
+ *                    interrupt, only where provably safe (its header is the argument)
  *
  * Lifetimes. struct vs_drv_state (the configured per-CPU samplers) is published with RCU and
  * read with preemption disabled (interrupts, and the interpretation which runs with preemption
@@ -106,5 +108,9 @@ void vs_drv_work_init(void);
 void vs_drv_work_queue(struct vs_drv_cpu *dc, unsigned int cpu, struct pt_regs *regs);
 /* Sleep until every queued work has finished, then until no CPU can be inside one. */
 void vs_drv_work_wait(void);
+
+/* vs_drv_kvals.c: from the sampling interrupt of a kernel-mode sample the policy chose; own is
+ * what the interrupt itself adds to preempt_count() (hrtimer: HARDIRQ_OFFSET, perf_irq: 0). */
+void vs_drv_kvals(struct vs_cpu *vs, u32 pid, struct pt_regs *regs, unsigned int own);
 
 #endif /* VS_DRV_H */

@@ -343,6 +343,23 @@ static void glue_print(void)
 		atomic64_read(&vs_drv_glue[AXPROF_G_SW_WRITTEN]),
 		atomic64_read(&vs_drv_glue[AXPROF_G_FP_WRITTEN]),
 		atomic64_read(&vs_drv_glue[AXPROF_G_CLAMPED]));
+	if (atomic64_read(&vs_drv_glue[AXPROF_G_K_CHOSEN]))
+		pr_info("axprof: kernel values: chosen %lld refused: not_task %lld irqs_off %lld preempt %lld bad_pc %lld busy %lld; ran %lld stops: budget %lld unknown_reg %lld pal %lld addr %lld fault %lld store_buf %lld other %lld; cycles %lld\n",
+			atomic64_read(&vs_drv_glue[AXPROF_G_K_CHOSEN]),
+			atomic64_read(&vs_drv_glue[AXPROF_G_K_NOT_TASK]),
+			atomic64_read(&vs_drv_glue[AXPROF_G_K_IRQS_OFF]),
+			atomic64_read(&vs_drv_glue[AXPROF_G_K_PREEMPT]),
+			atomic64_read(&vs_drv_glue[AXPROF_G_K_BAD_PC]),
+			atomic64_read(&vs_drv_glue[AXPROF_G_K_BUSY]),
+			atomic64_read(&vs_drv_glue[AXPROF_G_K_RAN]),
+			atomic64_read(&vs_drv_glue[AXPROF_G_K_STOP_BUDGET]),
+			atomic64_read(&vs_drv_glue[AXPROF_G_K_STOP_UNKNOWN]),
+			atomic64_read(&vs_drv_glue[AXPROF_G_K_STOP_PAL]),
+			atomic64_read(&vs_drv_glue[AXPROF_G_K_STOP_ADDR]),
+			atomic64_read(&vs_drv_glue[AXPROF_G_K_STOP_FAULT]),
+			atomic64_read(&vs_drv_glue[AXPROF_G_K_STOP_SBUF]),
+			atomic64_read(&vs_drv_glue[AXPROF_G_K_STOP_OTHER]),
+			atomic64_read(&vs_drv_glue[AXPROF_G_K_CYCLES]));
 }
 
 static int do_start(void)

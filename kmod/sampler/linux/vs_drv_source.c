@@ -70,7 +70,8 @@ static u64 cycles_to_ns(u32 cycles)
 }
 
 /* Both sources: one sampling interrupt on this CPU, interrupted context regs. */
-static void sample(struct vs_drv_cpu *dc, struct pt_regs *regs, unsigned int event, u32 *period)
+static void sample(struct vs_drv_cpu *dc, struct pt_regs *regs, unsigned int event, u32 *period,
+		   unsigned int own)
 {
 	struct vs_drv_state *st = rcu_dereference_sched(vs_drv_state);
 	unsigned int cpu = smp_processor_id();
@@ -92,6 +93,8 @@ static void sample(struct vs_drv_cpu *dc, struct pt_regs *regs, unsigned int eve
 		vs_drv_wake_reader();
 	if (dec.interpret && user_mode(regs))
 		vs_drv_work_queue(dc, cpu, regs);
+	else if (dec.interpret) /* VS_CFG_KERNEL_VALUES */
+		vs_drv_kvals(st->cpu[cpu].vs, pid, regs, own);
 }
 
 /* ---- hrtimer ---- */
@@ -109,7 +112,7 @@ static enum hrtimer_restart tick(struct hrtimer *t)
 	} else {
 		regs = get_irq_regs();
 		if (regs)
-			sample(dc, regs, VS_EV_CYCLES, &period);
+			sample(dc, regs, VS_EV_CYCLES, &period, HARDIRQ_OFFSET); /* handle_irq() */
 		else
 			vs_drv_count(AXPROF_G_NO_REGS);
 	}
@@ -165,7 +168,7 @@ static void pmi(struct perf_event *ev, struct perf_sample_data *data, struct pt_
 	if (READ_ONCE(vs_drv_flags) & AXPROF_DRV_FLOOR)
 		vs_drv_count(AXPROF_G_FLOOR_TICKS);
 	else
-		sample(this_cpu_ptr(&vs_drv_cpu), regs, event, &period);
+		sample(this_cpu_ptr(&vs_drv_cpu), regs, event, &period, 0); /* no irq_enter() */
 	if (period)
 		ev->hw.sample_period = period;
 	vs_drv_count_since(AXPROF_G_TICK_CYCLES, t0);
