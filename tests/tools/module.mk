@@ -67,3 +67,5 @@ CHECK_STEPS += tests/tools/check-sort.sh
 # -n, --percent-limit, --min-samples, --sort on cfg, paths, profileme, vprof and vreplay
 # against their unfiltered rows (issue 16 item 7).
 CHECK_STEPS += tests/tools/check-view-opts.sh
+# run --stats/--json: top PCs named by symbol against nm, per process (issue 16 item 7).
+CHECK_STEPS += tests/tools/check-run-stats.sh
