@@ -8,7 +8,9 @@
 # Then CYCLES samples are planted at each of storeload's PLT slots (found from the GOT words its
 # R_ALPHA_JMP_SLOT relocations patch, which hold the slots' addresses before lazy binding: readelf
 # and objdump, not axprof's reader) and in libc's __remqu (an assembly routine: STT_NOTYPE, not a
-# function): report --procedures must list them as NAME@plt and __remqu.
+# function): report --procedures must list them as NAME@plt and __remqu. Last, syscalls is
+# recorded and every stall topstalls blames on a CALL_PAL (SOSP'97 4.1) must name only that
+# cause, with the call's address and text as objdump disassembles it.
 . "$(dirname "$0")/lib.sh"
 add=$BUILD/tests/tools/add-samples
 need "$axprof" "$bin/vreplay" "$wl/storeload" "$add"
@@ -110,5 +112,42 @@ PY
 	ok "report: samples in libc's __remqu (STT_NOTYPE code) are named __remqu"
 else
 	bad "report: __remqu" "$(tr '{' '\n' <"$tmp/rep.json" | grep -i "remqu\|no symbol" | head -c 400)"
+fi
+
+# A CALL_PAL named as the culprit of the stall after it.
+"$axprof" record -q --hosted --seed 3 --period 6000-6600 -d "$tmp/sys" -- "$wl/syscalls" \
+	>/dev/null 2>"$tmp/rec.err"
+# syscalls exits 3 on purpose
+[ $? = 3 ] ||
+	bad "record syscalls" "$(head -c 300 "$tmp/rec.err")"
+"$axprof" topstalls -d "$tmp/sys" -n 0 --json >"$tmp/ts.json" 2>"$tmp/ts.err"
+"$axprof" topstalls -d "$tmp/sys" -n 0 >"$tmp/ts.txt" 2>>"$tmp/ts.err"
+if python3 - "$tmp/ts.json" "$tmp/ts.txt" <<'PY' >"$tmp/cmp" 2>&1; then
+import json, subprocess, sys
+d = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+rows = [s for s in d["stalls"] if "pal" in s["causes"]]
+bad = []
+for s in rows:
+    c = s["causes"]["pal"]
+    a = int(c["culprit"], 16)
+    out = subprocess.run(["alpha-linux-gnu-objdump", "-d", "--start-address=0x%x" % a,
+                          "--stop-address=0x%x" % (a + 4), s["image"]],
+                         capture_output=True, text=True).stdout.strip().splitlines()
+    want = " ".join(out[-1].split("\t")[-1].split()) if out else "?"
+    if set(s["causes"]) != {"pal"}:
+        bad.append("%s: causes %s beside pal" % (s["address"], sorted(s["causes"])))
+    if c.get("culprit_text") != want:
+        bad.append("%s: culprit %s, objdump says %s" % (s["address"], c.get("culprit_text"), want))
+    if "pal<-%s %s" % (c["culprit"], want) not in text:
+        bad.append("%s: text lacks pal<-%s %s" % (s["address"], c["culprit"], want))
+if bad or not rows:
+    sys.exit("%d stalls after a CALL_PAL; %s" % (len(rows), "; ".join(bad)))
+print("%d stalls after a CALL_PAL, each blamed on it alone: %s" %
+      (len(rows), ", ".join(sorted({s["causes"]["pal"]["culprit_text"] for s in rows}))))
+PY
+	ok "topstalls: $(cat "$tmp/cmp")"
+else
+	bad "topstalls: CALL_PAL culprits" "$(cat "$tmp/ts.err" "$tmp/cmp" | head -c 600)"
 fi
 finish
