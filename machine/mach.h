@@ -160,6 +160,23 @@ void mach_interrupt(struct mach *m);
 uint64_t mach_insns(const struct mach *m);
 /* Print instructions, time, MIPS, system calls, signals, then the CPU model's statistics. */
 void mach_print_stats(struct mach *m, FILE *f, double seconds, double cpu_seconds);
+/*
+ * The built-in PMU handler's CYCLES samples (timed runs): the max PCs with most samples (at most
+ * MACH_TOP_PCS), most first, into out; how many; *total (may be NULL) all samples of the run.
+ */
+#define MACH_TOP_PCS 10
+struct mach_pc_count {
+	uint64_t pc;
+	uint64_t samples;
+};
+size_t mach_top_pcs(const struct mach *m, struct mach_pc_count *out, size_t max, uint64_t *total);
+/*
+ * Names a guest PC for mach_print_stats' top PCs ("sym+0xoff" as the tools print symbols, into
+ * buf): true when named. The machine keeps no symbol tables; the embedder that does (axprof run,
+ * from the machine's exec/mmap events) sets it. NULL: PCs are printed alone.
+ */
+typedef bool (*mach_pc_namer_fn)(void *priv, uint64_t pc, char *buf, size_t size);
+void mach_set_pc_namer(struct mach *m, mach_pc_namer_fn fn, void *priv);
 /* Write the CPU model's ground-truth file (opts.truth): 0, -EINVAL (no truth recorded or no
  * model), -EOPNOTSUPP (the model has none), -errno. */
 int mach_truth_write(struct mach *m, const char *path);

@@ -182,6 +182,8 @@ struct mach {
 	unsigned int cpu_id; /* the CPU the running thread is bound to */
 	struct mach_hooks hooks;
 	struct mach_samples *samples; /* built-in PMU handler: samples per PC */
+	mach_pc_namer_fn name_pc; /* names the top PCs (mach_set_pc_namer); NULL: none */
+	void *name_pc_priv;
 
 	/* Process events (mach.h EVENTS; mach_events.c). */
 	struct mach_events events;

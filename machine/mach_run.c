@@ -446,19 +446,17 @@ static void samples_free(struct mach_samples *s)
 	free(s);
 }
 
-static void samples_print(const struct mach_samples *s, FILE *f)
+/* The max slots of s with most samples, most first (ties: the table's order); how many. */
+static size_t samples_top(const struct mach_samples *s, size_t *best, size_t max)
 {
-	enum { TOP = 10 };
-	size_t best[TOP], n = 0;
+	size_t n = 0;
 
-	if (!s || !s->total)
-		return;
-	for (size_t j = 0; j < s->cap; j++) {
+	for (size_t j = 0; s && max && j < s->cap; j++) {
 		size_t k;
 
 		if (!s->count[j])
 			continue;
-		if (n < TOP)
+		if (n < max)
 			n++;
 		else if (s->count[j] <= s->count[best[n - 1]])
 			continue;
@@ -466,11 +464,52 @@ static void samples_print(const struct mach_samples *s, FILE *f)
 			best[k] = best[k - 1];
 		best[k] = j;
 	}
-	fprintf(f, "axprof run: %" PRIu64 " CYCLES samples (period %d-%d), top PCs:\n", s->total,
-		SAMPLE_PERIOD_LO, SAMPLE_PERIOD_HI);
+	return n;
+}
+
+size_t mach_top_pcs(const struct mach *m, struct mach_pc_count *out, size_t max, uint64_t *total)
+{
+	size_t best[MACH_TOP_PCS], n;
+
+	if (max > MACH_TOP_PCS)
+		max = MACH_TOP_PCS;
+	n = samples_top(m->samples, best, max);
 	for (size_t k = 0; k < n; k++)
-		fprintf(f, "  0x%016" PRIx64 " %8" PRIu64 " %5.1f%%\n", s->pc[best[k]],
+		out[k] = (struct mach_pc_count){ m->samples->pc[best[k]],
+						 m->samples->count[best[k]] };
+	if (total)
+		*total = m->samples ? m->samples->total : 0;
+	return n;
+}
+
+void mach_set_pc_namer(struct mach *m, mach_pc_namer_fn fn, void *priv)
+{
+	m->name_pc = fn;
+	m->name_pc_priv = priv;
+}
+
+/* The top PCs, each named by the embedder's namer when it knows the PC (mach_set_pc_namer). */
+static void samples_print(const struct mach *m, FILE *f)
+{
+	const struct mach_samples *s = m->samples;
+	size_t best[MACH_TOP_PCS], n;
+
+	if (!s || !s->total)
+		return;
+	n = samples_top(s, best, MACH_TOP_PCS);
+	fprintf(f,
+		"axprof run: pid %" PRId32 ": %" PRIu64
+		" CYCLES samples (period %d-%d), top PCs:\n",
+		m->pid, s->total, SAMPLE_PERIOD_LO, SAMPLE_PERIOD_HI);
+	for (size_t k = 0; k < n; k++) {
+		char name[256];
+
+		fprintf(f, "  0x%016" PRIx64 " %8" PRIu64 " %5.1f%%", s->pc[best[k]],
 			s->count[best[k]], 100.0 * (double)s->count[best[k]] / (double)s->total);
+		if (m->name_pc && m->name_pc(m->name_pc_priv, s->pc[best[k]], name, sizeof(name)))
+			fprintf(f, "  %s", name);
+		fputc('\n', f);
+	}
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -742,7 +781,7 @@ void mach_print_stats(struct mach *m, FILE *f, double seconds, double cpu_second
 				    m->ncpus > 1 ? m->cpu->count(m->models[c], MACH_EV_RETIRED) :
 						   m->insns);
 	}
-	samples_print(m->samples, f);
+	samples_print(m, f);
 }
 
 void mach_get_result(const struct mach *m, struct mach_result *r)

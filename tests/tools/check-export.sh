@@ -3,7 +3,8 @@
 #
 # hotspots is recorded on the hosted machine. pprof: `go tool pprof -top` must list the same
 # hottest procedure as `axprof report --procedures` (with -noinlines: inlined code counted in its
-# caller, as report counts it), and the same sample total; skipped only when go is missing and
+# caller, as report counts it), every named procedure in report's order with its samples,
+# and the same sample total; skipped only when go is missing and
 # CI is not set. folded: every line is "frames count" (FlameGraph's format) and the counts add up
 # to the total. csv: a header, one row per sampled instruction, columns that add up.
 . "$(dirname "$0")/lib.sh"
@@ -27,6 +28,20 @@ if command -v go >/dev/null; then
 		ok "go tool pprof -top: the hottest is $gtop, as axprof report's; $gtot samples"
 	else
 		bad "go tool pprof" "top '$gtop' (report: '$hot'), total '$gtot' (report: $total): $(head -c 500 "$tmp/top.txt")"
+	fi
+	# every named procedure with report's samples, by samples (ties by name: the two order ties
+	# differently) (issue 16: "the same top procedures")
+	"$axprof" report -d "$tmp/db" --procedures -n 0 |
+		awk '/^=+$/ { on = 1; getline; next } on && NF >= 5 && $4 != "(no" { print $4, $1 }' |
+		sort -k2,2nr -k1,1 >"$tmp/rep.top"
+	HOME=${HOME:-$tmp} go tool pprof -top -noinlines -nodefraction=0 "$tmp/p.pb.gz" >"$tmp/all.txt" 2>&1
+	awk '/flat%/ { on = 1; next } on && $NF !~ /^\[/ { n = $1; sub(/samples/, "", n); print $NF, n }' \
+		"$tmp/all.txt" | sort -k2,2nr -k1,1 >"$tmp/pp.top"
+	if [ -s "$tmp/rep.top" ] && [ "$(wc -l <"$tmp/rep.top")" -ge 3 ] &&
+		cmp -s "$tmp/rep.top" "$tmp/pp.top"; then
+		ok "go tool pprof -top: the $(wc -l <"$tmp/rep.top") named procedures in report's order with its samples ($(tr '\n' ' ' <"$tmp/pp.top"))"
+	else
+		bad "go tool pprof -top vs report" "report: $(tr '\n' ' ' <"$tmp/rep.top"); pprof: $(tr '\n' ' ' <"$tmp/pp.top")"
 	fi
 	HOME=${HOME:-$tmp} go tool pprof -traces "$tmp/p.pb.gz" >"$tmp/traces.txt" 2>&1
 	if grep -A1 'hs_step (inline)' "$tmp/traces.txt" | grep -q '^ *hs_mix$'; then

@@ -64,3 +64,8 @@ CHECK_STEPS += tests/tools/check-prime-periods.sh
 CHECK_STEPS += tests/tools/check-cxx.sh
 # --sort FIELD on every view that lists rows: orders, -n with an ordering field, unknown fields.
 CHECK_STEPS += tests/tools/check-sort.sh
+# -n, --percent-limit, --min-samples, --sort on cfg, paths, profileme, vprof and vreplay
+# against their unfiltered rows (issue 16 item 7).
+CHECK_STEPS += tests/tools/check-view-opts.sh
+# run --stats/--json: top PCs named by symbol against nm, per process (issue 16 item 7).
+CHECK_STEPS += tests/tools/check-run-stats.sh

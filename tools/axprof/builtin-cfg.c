@@ -15,10 +15,12 @@
 #include "axprof/builtin.h"
 #include "mach_truth.h"
 #include "ax_json.h"
+#include "tl_opts.h"
 #include "tl_sym.h"
 
 static const char cfg_usage[] =
-	"usage: axprof cfg [--help] [--json | --dot] IMAGE [PROC]\n"
+	"usage: axprof cfg [--help] [--json] [-n N] [--sort FIELD] IMAGE\n"
+	"       axprof cfg [--help] [--json | --dot] IMAGE PROC\n"
 	"       axprof cfg --check [--truth FILE [--base ADDR]] IMAGE\n"
 	"\n"
 	"Analyse the code of the Alpha ELF file IMAGE as DCPI's analysis does before it looks at\n"
@@ -37,6 +39,10 @@ static const char cfg_usage[] =
 	"  --json   JSON: one object per procedure per line (summary), or one object (PROC)\n"
 	"  --no-demangle  C++ symbols as the file has them (default: demangled, and PROC may\n"
 	"           be either)\n"
+	"  -n, --top N    the summary's first N procedures (0: all, the default)\n"
+	"  --sort FIELD   the summary's order: address (default), name, or largest first\n"
+	"           insns, blocks, edges, classes; with -n, a count field chooses the N\n"
+	"           largest, address and name order the first N by address\n"
 	"  --dot    Graphviz digraph of PROC's CFG (blocks labelled with their classes)\n"
 	"  --check  check the invariants of every procedure's CFG and print counts; exit 1 on a\n"
 	"           violation (used by make check over libc and libm)\n"
@@ -170,33 +176,105 @@ static void json_proc_open(struct ax_json *j, FILE *f, const char *file, const s
 	ax_json_u64(j, "insns", cfg->ninsns);
 }
 
-/* One procedure's summary: one document per line (JSON Lines). */
-static void json_summary(FILE *f, const char *file, const struct an_proc *p,
-			 const struct an_cfg *cfg)
+/* One procedure's summary line: what its analysis found (kept for -n and --sort). */
+struct sum_row {
+	const struct an_proc *p;
+	uint32_t insns, blocks, edges, classes, unreachable;
+	bool missing; /* AN_CFG_MISSING_EDGES */
+};
+
+static void sum_row_of(struct sum_row *r, const struct an_proc *p, const struct an_cfg *cfg)
 {
+	*r = (struct sum_row){ .p = p,
+			       .insns = cfg->ninsns,
+			       .blocks = cfg->nblocks,
+			       .edges = cfg->nedges,
+			       .classes = cfg->nclasses,
+			       .unreachable = cfg->nunreachable,
+			       .missing = cfg->flags & AN_CFG_MISSING_EDGES };
+}
+
+/* One procedure's summary: one document per line (JSON Lines). */
+static void json_summary(FILE *f, const char *file, const struct sum_row *r)
+{
+	char name[512];
 	struct ax_json j;
 
-	json_proc_open(&j, f, file, p, cfg);
-	ax_json_u64(&j, "block_count", cfg->nblocks);
-	ax_json_u64(&j, "edge_count", cfg->nedges);
-	ax_json_u64(&j, "classes", cfg->nclasses);
-	ax_json_u64(&j, "unreachable", cfg->nunreachable);
-	ax_json_bool(&j, "guessed", p->flags & AN_PROC_GUESSED);
-	ax_json_bool(&j, "missing_edges", cfg->flags & AN_CFG_MISSING_EDGES);
+	show_name(r->p, name, sizeof(name));
+	ax_json_doc_open(&j, f, "cfg");
+	ax_json_str(&j, "image", file);
+	tl_sym_json(&j, "procedure", name);
+	ax_json_hex(&j, "start", r->p->start);
+	ax_json_hex(&j, "end", r->p->end);
+	ax_json_u64(&j, "insns", r->insns);
+	ax_json_u64(&j, "block_count", r->blocks);
+	ax_json_u64(&j, "edge_count", r->edges);
+	ax_json_u64(&j, "classes", r->classes);
+	ax_json_u64(&j, "unreachable", r->unreachable);
+	ax_json_bool(&j, "guessed", r->p->flags & AN_PROC_GUESSED);
+	ax_json_bool(&j, "missing_edges", r->missing);
 	ax_json_doc_close(&j);
 }
 
-static void print_summary(FILE *f, const struct an_proc *p, const struct an_cfg *cfg)
+static void print_summary(FILE *f, const struct sum_row *r)
 {
 	char name[512];
 
-	show_name(p, name, sizeof(name));
+	show_name(r->p, name, sizeof(name));
 	fprintf(f,
 		"0x%016" PRIx64 " 0x%016" PRIx64
 		" %-7s %-7s blocks %5u edges %5u classes %5u  %s\n",
-		p->start, p->end, (p->flags & AN_PROC_GUESSED) ? "guessed" : "symbol",
-		(cfg->flags & AN_CFG_MISSING_EDGES) ? "missing" : "-", cfg->nblocks, cfg->nedges,
-		cfg->nclasses, name);
+		r->p->start, r->p->end, (r->p->flags & AN_PROC_GUESSED) ? "guessed" : "symbol",
+		r->missing ? "missing" : "-", r->blocks, r->edges, r->classes, name);
+}
+
+/* --sort's fields: the first is the default; address and name only order (tl_rows_sort). */
+static const char *const sort_fields[] = {
+	"address", "name", "insns", "blocks", "edges", "classes"
+};
+enum { SORT_ADDRESS, SORT_NAME, SORT_INSNS, SORT_BLOCKS, SORT_EDGES, SORT_CLASSES };
+static int sort_key; /* qsort has no context argument */
+
+static int cmp_u32_desc(uint32_t a, uint32_t b)
+{
+	return a > b ? -1 : a < b;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct sum_row *x = a, *y = b;
+	char nx[512], ny[512];
+	int c = 0;
+
+	switch (sort_key) {
+	case SORT_NAME:
+		show_name(x->p, nx, sizeof(nx));
+		show_name(y->p, ny, sizeof(ny));
+		c = strcmp(nx, ny);
+		break;
+	case SORT_INSNS:
+		c = cmp_u32_desc(x->insns, y->insns);
+		break;
+	case SORT_BLOCKS:
+		c = cmp_u32_desc(x->blocks, y->blocks);
+		break;
+	case SORT_EDGES:
+		c = cmp_u32_desc(x->edges, y->edges);
+		break;
+	case SORT_CLASSES:
+		c = cmp_u32_desc(x->classes, y->classes);
+		break;
+	}
+	if (c)
+		return c;
+	return x->p->start < y->p->start ? -1 : x->p->start > y->p->start;
+}
+
+/* Rows have no samples: only -n applies (the limits are refused in check_args). */
+static uint64_t row_samples(const void *row)
+{
+	(void)row;
+	return 0;
 }
 
 static const struct {
@@ -636,7 +714,21 @@ struct cfg_args {
 	const char *file, *pname, *truth;
 	bool json, dot, check, have_base;
 	uint64_t base; /* --base */
+	struct tl_ropts ro; /* -n/--top and --sort (the summary) */
 };
+
+/* The summary rows in the order and number -n and --sort ask for, printed. */
+static void print_rows(const struct cfg_args *args, struct sum_row *rows, size_t n)
+{
+	n = tl_rows_sort(&args->ro, rows, n, sizeof(*rows), cmp_rows, &sort_key,
+			 sort_key == SORT_ADDRESS || sort_key == SORT_NAME, row_samples, 0);
+	for (size_t i = 0; i < n; i++) {
+		if (args->json)
+			json_summary(stdout, args->file, &rows[i]);
+		else
+			print_summary(stdout, &rows[i]);
+	}
+}
 
 /*
  * Every procedure: its summary line (text or JSON), or with --check its invariants (and the
@@ -646,28 +738,38 @@ static int run_all(const struct cfg_args *args, const struct an_procs *ps,
 		   const struct an_sched_model *m, const struct truthck *tc, struct counts *c,
 		   struct ax_error *err)
 {
+	struct sum_row *rows = NULL;
 	int bad = 0;
 
+	if (!args->check && ps->n) {
+		rows = calloc(ps->n, sizeof(*rows));
+		if (!rows)
+			return ax_fail(err, -ENOMEM, "out of memory for %zu procedures", ps->n);
+	}
 	for (size_t i = 0; i < ps->n; i++) {
 		const struct an_proc *p = &ps->v[i];
 		struct pa a = { 0 };
 		int ret = analyse(ps, p, m, &a, err);
 
-		if (ret)
+		if (ret) {
+			free(rows);
 			return ret;
+		}
 		count_proc(c, p, &a);
 		if (tc && truth_check(tc, p, a.cfg, c)) {
 			pa_free(&a);
+			free(rows);
 			return ax_fail(err, -ENOMEM, "out of memory checking against the truth");
 		}
 		if (args->check)
 			bad |= check_proc(p, a.cfg);
-		else if (args->json)
-			json_summary(stdout, args->file, p, a.cfg);
 		else
-			print_summary(stdout, p, a.cfg);
+			sum_row_of(&rows[i], p, a.cfg);
 		pa_free(&a);
 	}
+	if (rows)
+		print_rows(args, rows, ps->n);
+	free(rows);
 	return bad;
 }
 
@@ -681,7 +783,23 @@ static int parse_args(int argc, char **argv, struct cfg_args *a)
 			fputs(cfg_usage, stdout);
 			return -1;
 		}
-		if (!strcmp(s, "--json")) {
+		if (!strcmp(s, "-n") || !strcmp(s, "--top") || !strcmp(s, "--sort")) {
+			if (i + 1 >= argc)
+				return usage_error("%s needs an argument", s);
+			if (tl_ropts_parse(&a->ro, strcmp(s, "--sort") ? 'n' : TL_OPT_SORT,
+					   argv[++i]) != 1)
+				return 2;
+		} else if (!strncmp(s, "--top=", 6) || !strncmp(s, "--sort=", 7)) {
+			if (tl_ropts_parse(&a->ro, s[2] == 't' ? 'n' : TL_OPT_SORT,
+					   strchr(s, '=') + 1) != 1)
+				return 2;
+		} else if (!strcmp(s, "--percent-limit") || !strcmp(s, "--min-samples") ||
+			   !strncmp(s, "--percent-limit=", 16) ||
+			   !strncmp(s, "--min-samples=", 14)) {
+			return usage_error("%s: cfg analyses a file, which has no samples (the "
+					   "views of a database take it: report, annotate, ...)",
+					   s);
+		} else if (!strcmp(s, "--json")) {
 			a->json = true;
 		} else if (!strcmp(s, "--dot")) {
 			a->dot = true;
@@ -731,7 +849,11 @@ static int check_args(const struct cfg_args *a)
 		return usage_error("%s", "--truth and --base go with --check");
 	if (a->have_base && !a->truth)
 		return usage_error("%s", "--base needs --truth");
-	return 0;
+	if ((a->ro.seen & (TL_SEEN_TOP | TL_SEEN_SORT)) && (a->pname || a->check))
+		return usage_error("%s", "-n and --sort order the summary: no PROC, no --check");
+	sort_key =
+		tl_sort_pick(&a->ro, NULL, sort_fields, sizeof(sort_fields) / sizeof(*sort_fields));
+	return sort_key < 0 ? 2 : 0;
 }
 
 static int open_image(const char *file, struct img **elf)
@@ -852,6 +974,7 @@ int cmd_cfg(int argc, char **argv)
 	struct ax_error err = { 0 };
 	int ret, status = 1;
 
+	tl_ropts_init(&args.ro, "axprof cfg", 0);
 	ret = parse_args(argc, argv, &args);
 	if (!ret)
 		ret = check_args(&args);

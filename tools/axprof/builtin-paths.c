@@ -54,7 +54,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: axprof paths [-d DIR] [--epoch N] --image NAME --proc NAME [--bits L]\n"
 		"                    [--pairs|--no-pairs] [-n N] [--paths K] [--min-samples K]\n"
-		"                    [--skip-damaged] [--json]\n\n"
+		"                    [--percent-limit P] [--sort samples|address] [--skip-damaged]\n"
+		"                    [--json]\n\n"
 		"For each hot instruction of a procedure (by ProfileMe samples from `axprof record\n"
 		"--mode profileme --cpu ev6`), the hottest path segments reaching it, reconstructed\n"
 		"from the global branch history recorded with each sample and from paired samples\n"
@@ -72,9 +73,16 @@ static void usage(FILE *f)
 		"  -n, --top N       the N hottest instructions (default 5; 0: all)\n"
 		"  --paths K         paths shown per instruction (default 3)\n"
 		"  --min-samples K   only instructions with at least K samples (default 20)\n"
+		"  --percent-limit P only instructions with at least P%% of the procedure's samples\n"
+		"  --sort FIELD      samples (default: most first) or address (the -n hottest, by\n"
+		"                    address)\n"
 		"  --skip-damaged    go on past damaged database files, naming them\n"
 		"  --json            JSON output (axprof-json(7))\n");
 }
+
+/* --sort's fields: samples ranks (the default), address only orders (tl_rows_sort). */
+static const char *const sort_fields[] = { "samples", "address" };
+static int sort_key; /* qsort has no context argument */
 
 static int parse_uint(const char *s, unsigned long max, const char *what, unsigned long *out)
 {
@@ -101,6 +109,8 @@ static int parse_args(int argc, char **argv, struct pa_args *a)
 		TL_LONGOPT_JSON,
 		TL_LONGOPT_TOP,
 		TL_LONGOPT_MIN_SAMPLES,
+		TL_LONGOPT_PERCENT_LIMIT,
+		TL_LONGOPT_SORT,
 		TL_LONGOPT_SKIP_DAMAGED,
 		{ "proc", required_argument, NULL, O_PROC },
 		{ "bits", required_argument, NULL, O_BITS },
@@ -163,7 +173,9 @@ static int parse_args(int argc, char **argv, struct pa_args *a)
 		usage(stderr);
 		return 2;
 	}
-	return 0;
+	sort_key =
+		tl_sort_pick(&a->ro, NULL, sort_fields, sizeof(sort_fields) / sizeof(*sort_fields));
+	return sort_key < 0 ? 2 : 0;
 }
 
 /* --- the graph's weights from ProfileMe --- */
@@ -449,9 +461,14 @@ static int cmp_insn(const void *x, const void *y)
 {
 	const struct insn *a = x, *b = y;
 
-	if (a->samples != b->samples)
+	if (!sort_key && a->samples != b->samples)
 		return a->samples > b->samples ? -1 : 1;
 	return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+static uint64_t insn_samples(const void *row)
+{
+	return ((const struct insn *)row)->samples;
 }
 
 /* --- output --- */
@@ -675,7 +692,7 @@ static int run(const struct pa_args *a, const struct tl_view *tv, const struct t
 	struct ax_error err = { 0 };
 	const struct an_proc *p = NULL;
 	struct pdb_pme *pm = NULL;
-	uint64_t samples_p = 0, events2 = 0;
+	uint64_t samples_p = 0, events2 = 0, proc_samples = 0;
 	size_t npm = 0, pi, count;
 	int ret;
 
@@ -715,6 +732,7 @@ static int run(const struct pa_args *a, const struct tl_view *tv, const struct t
 		for (unsigned int k = 0; k < PDB_PME_STATUS; k++)
 			in.samples += pm[i].pme.status[k];
 		in.retired = pm[i].pme.status[0];
+		proc_samples += in.samples;
 		if (in.samples < a->ro.min_samples || !in.retired)
 			continue;
 		t = realloc(s.v, (s.n + 1) * sizeof(*t));
@@ -757,8 +775,9 @@ static int run(const struct pa_args *a, const struct tl_view *tv, const struct t
 		ret = 1;
 		goto out_free;
 	}
-	qsort(s.v, s.n, sizeof(*s.v), cmp_insn);
-	count = a->ro.top > 0 && (size_t)a->ro.top < s.n ? (size_t)a->ro.top : s.n;
+	/* --percent-limit: of the procedure's samples (every instruction's, before the limits) */
+	count = tl_rows_sort(&a->ro, s.v, s.n, sizeof(*s.v), cmp_insn, &sort_key, sort_key == 1,
+			     insn_samples, proc_samples);
 	for (size_t i = 0; i < count && !ret; i++) {
 		const struct pdb_pmp *pp = pmp_at(&s, s.v[i].offset);
 

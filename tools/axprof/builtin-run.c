@@ -12,6 +12,8 @@
 #include "mach.h"
 #include "ax_json.h"
 #include "tl_opts.h"
+#include "tl_pcname.h"
+#include "tl_sym.h"
 
 extern char **environ;
 
@@ -25,7 +27,8 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  --cpu none|ev5|ev6 functional only (default), or timed by the EV5 (21164, in order)\n"
 		"                     or EV6 (21264, out of order) model\n"
-		"  --stats            print instructions, time, MIPS (and cycles, CPI, events) to stderr\n"
+		"  --stats            print instructions, time, MIPS (and cycles, CPI, events, and the\n"
+		"                     PCs with most CYCLES samples, named sym+0xoff) to stderr, per process\n"
 		"  --truth FILE       write the ground-truth file (needs --cpu ev5 or ev6)\n"
 		"  --samples FILE     write the built-in PMU handler's CYCLES samples per PC (needs --cpu ev5 or ev6)\n"
 		"  --sysroot DIR      where the interpreter and libraries live (default\n"
@@ -68,9 +71,75 @@ static double cpu_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The program's executable mappings, to name the top PCs of --stats and --json by symbol. */
+static void on_mmap(void *priv, int32_t pid, const struct mach_map_event *map)
+{
+	(void)pid;
+	tl_pcname_map(priv, map->start, map->len, map->off, map->path, map->prot & MACH_MAP_PROT_X);
+}
+
+static void on_munmap(void *priv, int32_t pid, uint64_t start, uint64_t len)
+{
+	(void)pid;
+	tl_pcname_unmap(priv, start, len);
+}
+
+/* The last component of a path. */
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* A top PC as "sym+0xoff", or "IMAGE:0xADDR" (its ELF address) in an image without a symbol
+ * there; false (the PC alone) outside every file mapping. */
+static bool name_pc(void *priv, uint64_t pc, char *buf, size_t size)
+{
+	const char *image;
+	uint64_t addr;
+
+	if (tl_pcname_name(priv, pc, buf, size, &image, &addr))
+		return true;
+	if (!image)
+		return false;
+	snprintf(buf, size, "%s:0x%" PRIx64, base_name(image), addr);
+	return true;
+}
+
+/* "top_pcs": the PCs with most of the built-in handler's CYCLES samples, named (timed runs). */
+static void json_top_pcs(struct ax_json *j, const struct mach *m, struct tl_pcname *pcs)
+{
+	struct mach_pc_count top[MACH_TOP_PCS];
+	uint64_t total;
+	size_t n = mach_top_pcs(m, top, MACH_TOP_PCS, &total);
+
+	ax_json_u64(j, "samples", total);
+	ax_json_arr_open(j, "top_pcs");
+	for (size_t k = 0; k < n; k++) {
+		const char *image;
+		char name[256];
+		uint64_t addr;
+		bool named = tl_pcname_name(pcs, top[k].pc, name, sizeof(name), &image, &addr);
+
+		ax_json_obj_open(j, NULL);
+		ax_json_hex(j, "pc", top[k].pc);
+		ax_json_u64(j, "samples", top[k].samples);
+		ax_json_num(j, "percent", 100.0 * (double)top[k].samples / (double)total, 2);
+		if (image) {
+			ax_json_str(j, "image", base_name(image));
+			ax_json_hex(j, "address", addr);
+		}
+		if (named)
+			tl_sym_json(j, "symbol", name);
+		ax_json_obj_close(j);
+	}
+	ax_json_arr_close(j);
+}
+
 /* The run's summary as one JSON document on stderr (docs/axprof-json.7, "run"). */
 static void json_summary(const struct mach *m, const char *prog, const char *cpu, double seconds,
-			 double cpu_seconds)
+			 double cpu_seconds, struct tl_pcname *pcs)
 {
 	struct mach_result r;
 	struct ax_json j;
@@ -80,6 +149,7 @@ static void json_summary(const struct mach *m, const char *prog, const char *cpu
 	ax_json_str(&j, "program", prog);
 	ax_json_str(&j, "cpu", cpu);
 	ax_json_u64(&j, "insns", r.insns);
+	ax_json_i64(&j, "pid", r.pid);
 	if (r.timed)
 		ax_json_u64(&j, "cycles", r.cycles);
 	ax_json_num(&j, "seconds", seconds, 3);
@@ -91,6 +161,8 @@ static void json_summary(const struct mach *m, const char *prog, const char *cpu
 		ax_json_i64(&j, "exit_signal", r.exit_signal);
 	else
 		ax_json_i64(&j, "exit_code", r.exit_code);
+	if (r.timed)
+		json_top_pcs(&j, m, pcs);
 	ax_json_doc_close(&j);
 }
 
@@ -114,6 +186,8 @@ int cmd_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mach_opts opts = { .cpu = "none" };
+	struct tl_pcname pcs;
+	struct mach_events ev = { .mmap = on_mmap, .munmap = on_munmap, .priv = &pcs };
 	struct mach_load_info li;
 	const char *truth = NULL, *samples = NULL, *prog, *argv0 = NULL;
 	bool stats = false, json = false;
@@ -243,12 +317,18 @@ int cmd_run(int argc, char **argv)
 				opts.cpu, strerror(-ret));
 		return 1;
 	}
+	tl_pcname_init(&pcs);
+	if (stats || json) {
+		mach_set_events(m, &ev);
+		mach_set_pc_namer(m, name_pc, &pcs);
+	}
 	if (argv0)
 		argv[optind] = (char *)argv0; /* the file stays `prog` */
 	ret = mach_load(m, prog, argv + optind, environ, &li, &err);
 	if (ret) {
 		fprintf(stderr, "axprof run: %s\n", err.msg);
 		mach_free(m);
+		tl_pcname_exit(&pcs);
 		return ret == -ENOENT ? 127 : 1;
 	}
 	pid0 = getpid();
@@ -260,7 +340,7 @@ int cmd_run(int argc, char **argv)
 	if (stats)
 		mach_print_stats(m, stderr, now() - t0, cpu_now() - c0);
 	if (json)
-		json_summary(m, prog, opts.cpu, now() - t0, cpu_now() - c0);
+		json_summary(m, prog, opts.cpu, now() - t0, cpu_now() - c0, &pcs);
 	/* The files are the program's: a forked child of it (a host fork of this process) ends
 	 * here too, and must not overwrite them with its own. */
 	if (getpid() != pid0)
@@ -286,5 +366,6 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "axprof run: error writing standard output\n");
 	mach_die(m);
 	mach_free(m);
+	tl_pcname_exit(&pcs);
 	return status;
 }

@@ -36,6 +36,7 @@ struct stall {
 	uint32_t cand;
 	double hi[AN_CAUSE_NR];
 	uint64_t culprit[AN_CAUSE_NR]; /* pc, 0 when none */
+	char pal[ISA_DIS_TEXT_MAX]; /* the CALL_PAL culprit's text ("rduniq"), "" when none */
 	uint8_t reason;
 	double unexplained;
 };
@@ -152,6 +153,12 @@ static int add_proc(struct top *t, const struct tl_view_image *vi, const struct 
 			if (in->cp.culprit[c] != AN_NONE)
 				x->culprit[c] = fp->insn[in->cp.culprit[c]].pc;
 		}
+		/* SOSP'97 4.1: the time after a CALL_PAL is the call's; name the call */
+		if (in->cp.culprit[AN_CAUSE_PAL] != AN_NONE) {
+			const struct an_fi_insn *pal = &fp->insn[in->cp.culprit[AN_CAUSE_PAL]];
+
+			insn_text(pal->word, pal->pc, x->pal, sizeof(x->pal));
+		}
 	}
 	return 0;
 }
@@ -247,6 +254,8 @@ static void print_causes(const struct stall *x)
 		printf("%s%s", first ? "" : ", ", an_cause_name(c));
 		if (x->culprit[c])
 			printf("<-0x%" PRIx64, x->culprit[c]);
+		if (c == AN_CAUSE_PAL && x->pal[0])
+			printf(" %s", x->pal);
 		first = false;
 	}
 	if (x->dyn > 0 && !x->cand)
@@ -265,6 +274,8 @@ static void json_causes(struct ax_json *j, const struct stall *x)
 		ax_json_num(j, "hi", x->hi[c], 3);
 		if (x->culprit[c])
 			ax_json_hex(j, "culprit", x->culprit[c]);
+		if (c == AN_CAUSE_PAL && x->pal[0])
+			ax_json_str(j, "culprit_text", x->pal);
 		ax_json_obj_close(j);
 	}
 	ax_json_obj_close(j);

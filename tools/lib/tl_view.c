@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "isa_dis.h"
+#include "tl_codesym.h"
 #include "tl_sym.h"
 #include "tl_view.h"
 
@@ -284,6 +285,17 @@ const char *tl_view_proc(const struct tl_view_image *im, uint64_t offset, uint64
 	return name;
 }
 
+/* An assembly routine's symbol as a procedure (tl_codesym.h): false for NULL. */
+static bool code_sym(const struct img_symbol *s, const char **pname, uint64_t *start, uint64_t *end)
+{
+	if (!s)
+		return false;
+	*pname = tl_sym_name(s->name);
+	*start = s->value;
+	*end = s->value + s->size;
+	return true;
+}
+
 bool tl_view_proc_bounds(const struct tl_view_image *im, const char *name, uint64_t offset,
 			 const char **pname, uint64_t *start, uint64_t *end)
 {
@@ -307,12 +319,14 @@ bool tl_view_proc_bounds(const struct tl_view_image *im, const char *name, uint6
 			return true;
 		}
 		s = img_function_at(im->elf, offset);
-		for (i = 0; s && i < n; i++)
+		if (!s)
+			return code_sym(tl_code_sym_at(im->elf, offset), pname, start, end);
+		for (i = 0; i < n; i++)
 			if (img_function(im->elf, i)->value == s->value)
 				break;
 	}
 	if (i >= n)
-		return false;
+		return name && code_sym(tl_code_sym_named(im->elf, name), pname, start, end);
 	s = img_function(im->elf, i);
 	*pname = tl_sym_name(s->name);
 	*start = s->value;
