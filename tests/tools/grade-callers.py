@@ -52,7 +52,7 @@ def main(argv):
     report(inc >= 100, "%s: %d inclusive samples (self %d)" % (leaf, inc, self_))
     sites = {}
     for c in callers:
-        sites[int(c["offset"], 16) if "offset" in c else None] = c["samples"]
+        sites[int(c["address"], 16) if "address" in c else None] = c["samples"]
     report(sum(sites.values()) == inc,
            "callers' samples add up to the inclusive %d (%d)" % (inc, sum(sites.values())))
     report(set(sites) <= set(truth),

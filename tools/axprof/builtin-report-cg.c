@@ -176,14 +176,10 @@ static void json_rows(struct ax_json *j, const struct cg_rows *rs, bool callers,
 			ax_json_str(j, "site", row_name(r, true, buf, sizeof(buf)));
 		if (r->f && r->f->proc)
 			ax_json_str(j, "procedure", r->f->proc);
-		else
-			ax_json_null(j, "procedure");
 		if (r->f && callers)
-			ax_json_hex(j, "offset", r->f->offset);
+			ax_json_hex(j, "address", r->f->offset);
 		if (r->f && r->f->im)
 			ax_json_str(j, "image", r->f->im->name);
-		else
-			ax_json_null(j, "image");
 		if (callers && !r->f)
 			ax_json_bool(j, "truncated", r->truncated);
 		ax_json_u64(j, "samples", r->samples);
@@ -239,8 +235,6 @@ int report_callgraph(const struct tl_view *v, const struct tl_ropts *ro, unsigne
 		ax_json_str(&j, "procedure", sym);
 		if (g.proc)
 			ax_json_str(&j, "image", tl_frame_image(g.proc));
-		else
-			ax_json_null(&j, "image");
 		ax_json_u64(&j, "stack_samples", st.samples);
 		ax_json_u64(&j, "stacks_not_kept", st.dropped);
 		ax_json_u64(&j, "inclusive", g.inclusive);
