@@ -51,7 +51,7 @@ sed 's/^/    /' "$tmp/gradec"
 if python3 - "$tmp/main.json" <<'PY'; then
 import json, sys
 r = json.load(open(sys.argv[1]))
-names = {c["procedure"] for c in r["callees"]}
+names = {c.get("procedure") for c in r["callees"]}
 sys.exit(not (0 < r["inclusive"] <= r["stack_samples"] and
               r["self"] + sum(c["samples"] for c in r["callees"]) == r["inclusive"] and
               {"ca_site_a", "ca_site_b"} <= names))
