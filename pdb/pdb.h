@@ -187,8 +187,8 @@
  *        Offsets are < 2^48. Records are sorted strictly by (event, flags, depth, frames
  *        compared in order by (key index, offset)). A record of depth 0 (flags 0) holds the
  *        event's samples whose stack was not kept because the table was full: a stack new to a
- *        table that holds PDB_STK_MAX records (all events, depth-0 ones included) adds its
- *        count to that record instead (in the daemon, a merge or a read). So the
+ *        table that holds PDB_STK_MAX stacks of depth >= 1 (all events) adds its count to that
+ *        record instead (in the daemon, a merge or a read; a file read back keeps all it has). So the
  *        counts of an event always add up to its stacked samples, merges add counts exactly,
  *        and the stacks kept are exact while the distinct stacks fit the bound; past it, which
  *        ones are kept depends on the order they came in (the first ones). Full stacks are
@@ -484,7 +484,7 @@ enum pdb_addr_kind {
 
 /* Sampled call stacks (PDB_FT_STACKS; vs_abi.h VS_REC_STACK). */
 #define PDB_STK_DEPTH_MAX 62 /* frames of a stack: VS_STACK_MAX */
-#define PDB_STK_MAX 16384 /* records a table keeps new stacks below [U]: ~512 bytes each */
+#define PDB_STK_MAX 16384 /* stacks (depth >= 1) a table keeps [U]: ~512 bytes each */
 #define PDB_STK_TRUNCATED (1u << 0) /* the outermost frames were dropped (VS_STK_TRUNCATED) */
 #define PDB_STK_OFF_MAX ((1ull << 48) - 1)
 struct pdb_frame {

@@ -220,6 +220,7 @@ struct pdb_prof {
 	uint32_t nkeys;
 	uint32_t capkeys;
 	struct pdb_map keyhash; /* hash -> first id with that hash */
+	size_t nstk; /* stacks table rows of depth >= 1 (PDB_STK_MAX bounds them) */
 	struct hotlist_rng rng; /* hotlist merges, reseeded for each (pdb_prof.c) */
 };
 

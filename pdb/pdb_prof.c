@@ -80,6 +80,7 @@ void pdb_prof_clear(struct pdb_prof *p)
 	for (t = 0; t < PDB_T_NR; t++)
 		pdb_map_clear(&p->t[t]);
 	memset(p->period, 0, sizeof(p->period));
+	p->nstk = 0;
 	free_keys(p);
 }
 

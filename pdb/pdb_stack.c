@@ -10,7 +10,8 @@
  * meet in one entry and counts add exactly. Frame words are (key id + 1) << 48 | offset, the id
  * indexing the profile's interned keys (shared with conflicts and procs); files store the index
  * in their own key table, merges re-map the ids. A new stack is kept while the table holds fewer
- * than PDB_STK_MAX records; past that its samples go to the event's depth-0 record.
+ * than PDB_STK_MAX stacks (depth >= 1; the depth-0 records not counted, so a table read back in
+ * file order keeps every stack it had); past that its samples go to the event's depth-0 record.
  */
 
 int pdb_prof_add_stk_ids(struct pdb_prof *p, unsigned int event, unsigned int flags,
@@ -37,7 +38,7 @@ int pdb_prof_add_stk_ids(struct pdb_prof *p, unsigned int event, unsigned int fl
 	key.depth = (uint16_t)depth;
 	memcpy(key.frame, frame, depth * sizeof(*frame));
 	e = pdb_map_find(&p->t[PDB_T_STACKS], &key);
-	if (!e && depth && p->t[PDB_T_STACKS].n >= PDB_STK_MAX) {
+	if (!e && depth && p->nstk >= PDB_STK_MAX) {
 		/* Full: the samples are counted, their stack is not kept (pdb.h). */
 		memset(&key, 0, sizeof(key));
 		key.event = event;
@@ -46,6 +47,8 @@ int pdb_prof_add_stk_ids(struct pdb_prof *p, unsigned int event, unsigned int fl
 		err = pdb_map_get(&p->t[PDB_T_STACKS], &key, (void **)&e);
 		if (err < 0)
 			return err;
+		if (err == 1 && key.depth)
+			p->nstk++;
 	}
 	e->count = pdb_add_sat(e->count, count);
 	return 0;

@@ -78,7 +78,10 @@ static void test_stacks_file_round_trip_and_merge(void **state)
 /* Past PDB_STK_MAX records a new stack's samples go to the depth-0 record: totals stay exact. */
 static void test_stacks_bound_keeps_totals(void **state)
 {
-	struct pdb_prof *p = pdb_prof_new();
+	struct pdb_prof *p = pdb_prof_new(), *q = pdb_prof_new();
+	struct ax_error err;
+	size_t len;
+	void *buf;
 	struct pdb_frame f[1] = { { "b-01", 0 } };
 	struct pdb_stack *t;
 	uint64_t total = 0;
@@ -101,6 +104,15 @@ static void test_stacks_bound_keeps_totals(void **state)
 		total += t[i].count;
 	assert_int_equal(total, 2 * (PDB_STK_MAX + 100) + 1);
 	free(t);
+	/* Written and read back (the depth-0 record first): every kept stack is kept again. */
+	assert_int_equal(pdb_encode(p, PDB_FT_STACKS, 0, &buf, &len), 0);
+	assert_int_equal(pdb_parse(buf, len, "stacks.prof", q, &err), 0);
+	assert_int_equal(pdb_prof_stacks(q, &t, &n), 0);
+	assert_int_equal(n, PDB_STK_MAX + 1);
+	assert_int_equal(t[0].count, 2 * 100);
+	free(t);
+	free(buf);
+	pdb_prof_free(q);
 	pdb_prof_free(p);
 }
 
