@@ -234,6 +234,7 @@ static void print_json(const struct axd *a)
 		[VS_REC_PROFILEME] = "profileme",
 		[VS_REC_PROC] = "proc",
 		[VS_REC_ADDR] = "addr",
+		[VS_REC_STACK] = "stack",
 	};
 	struct dmn_stats st;
 	struct ax_json j;
@@ -260,6 +261,9 @@ static void print_json(const struct axd *a)
 	ax_json_u64(&j, "kernel_images", st.kernel_images);
 	ax_json_str(&j, "kernel_note", dmn_kernel_note(a->d));
 	ax_json_u64(&j, "unknown_observations", st.obs_unknown);
+	ax_json_u64(&j, "stack_samples", st.stacks);
+	ax_json_u64(&j, "unknown_stacks", st.stacks_unknown);
+	ax_json_u64(&j, "unknown_stack_frames", st.stack_frames_unknown);
 	ax_json_u64(&j, "stats_cpus", st.stats_cpus);
 	ax_json_u64(&j, "sampler_samples", st.vs.samples);
 	if (st.has_kvals) {

@@ -95,6 +95,8 @@ void dmn_do_profileme(struct dmn *d, const struct vs_rec_profileme *r);
 void dmn_do_proc(struct dmn *d, const uint8_t *p);
 /* dmn_addrs.c: one VS_REC_ADDR (checked) into the image's addrs table. */
 void dmn_do_addr(struct dmn *d, const uint8_t *p);
+/* dmn_stack.c: one VS_REC_STACK (checked) into the stacks table of its sample's image. */
+void dmn_do_stack(struct dmn *d, const uint8_t *p);
 /* Record a failure as d's last (ax_err.h); return code. dmn_fail_with() copies e's report. */
 int dmn_fail(struct dmn *d, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int dmn_fail_with(struct dmn *d, int code, const struct ax_error *e);

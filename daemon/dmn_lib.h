@@ -107,6 +107,9 @@ struct dmn_stats {
 	uint64_t proc_reads; /* /proc/PID/maps files read */
 	uint64_t images; /* distinct images known */
 	uint64_t procs; /* processes with maps now */
+	uint64_t stacks; /* samples whose stack (VS_REC_STACK) was stored */
+	uint64_t stacks_unknown; /* ... dropped: no image held the sampled pc */
+	uint64_t stack_frames_unknown; /* frames of stored stacks no image held (raw pcs kept) */
 	uint32_t last_epoch; /* epoch of the last flush */
 	uint32_t stats_cpus; /* CPUs with a STATS record */
 	struct vs_stats vs; /* the latest STATS record of every CPU, added up */

@@ -299,6 +299,9 @@ static void do_record(struct dmn *d, const uint8_t *p, unsigned int type)
 	case VS_REC_ADDR:
 		dmn_do_addr(d, p);
 		break;
+	case VS_REC_STACK:
+		dmn_do_stack(d, p);
+		break;
 	default:
 		break; /* a later version's record: skipped */
 	}

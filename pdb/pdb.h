@@ -51,6 +51,8 @@
  *                               paired-partner hotlist
  *       addrs.prof              PDB_FT_ADDRS: (load offset, kind) -> hotlist: effective addresses
  *                               or strides
+ *       stacks.prof             PDB_FT_STACKS: (event, stack) -> samples: the call stacks of the
+ *                               samples whose pc lies in this image (`record -g`)
  *   Names beginning with '.' are temporary files of a writer (".NAME.tmp.XXXXXX"); readers ignore
  *   them and pdb_open(create) removes the ones a crashed writer left. Readers skip file names they
  *   do not know (a later version's tables). A file exists only when its table is not empty.
@@ -173,6 +175,25 @@
  *        STRIDE: of its strides, each the address minus the same load's previous address in the
  *        same interpretation, mod 2^64 (a load's first execution in an interpretation has none,
  *        so the STRIDE n is at most the EA n). Merges merge the hotlists (hotlist_merge).
+ *   PDB_FT_STACKS: the sampled call stacks (vs_abi.h VS_REC_STACK; issue 16 item 4, `record
+ *        -g`): each distinct (event, flags, stack) with the samples taken with it. A key table as
+ *        in PDB_FT_CONFLICTS; then columns  event (< PDB_EV_MAX), flags (0 or PDB_STK_TRUNCATED:
+ *        the outermost frames were dropped), depth (0 .. PDB_STK_DEPTH_MAX), count (>= 1); then,
+ *        record by record, its depth frames innermost first, each two varints: key index (< k)
+ *        and offset (scaled). Frame 0 is the sampled pc (in this image: the stack is stored with
+ *        the image of its sample, and counted in that image's <EVENT>.prof too); frame i >= 1 is
+ *        the call instruction (bsr, jsr) of the i-th innermost active call, in whatever image
+ *        holds it (the empty key: no image of the process held it, the offset is the raw pc).
+ *        Offsets are < 2^48. Records are sorted strictly by (event, flags, depth, frames
+ *        compared in order by (key index, offset)). A record of depth 0 (flags 0) holds the
+ *        event's samples whose stack was not kept because the table was full: a stack new to a
+ *        table that holds PDB_STK_MAX stacks of depth >= 1 (all events) adds its count to that
+ *        record instead (in the daemon, a merge or a read; a file read back keeps all it has). So the
+ *        counts of an event always add up to its stacked samples, merges add counts exactly,
+ *        and the stacks kept are exact while the distinct stacks fit the bound; past it, which
+ *        ones are kept depends on the order they came in (the first ones). Full stacks are
+ *        kept, not caller->callee arcs: arcs would lose the path (exports need whole stacks),
+ *        and callers, callees and inclusive counts of any procedure are computed from stacks.
  *   PDB_FT_CONFLICTS: a key table, then columns. Key table: varint k (<= n), then k entries
  *        (varint length 0 .. PDB_KEY_MAX, that many bytes), strictly increasing in byte order;
  *        length 0 is the empty key, meaning the prior access was not attributed to an image and
@@ -196,7 +217,8 @@
  *        1..PDB_KEY_MAX, bytes: a valid key or "unknown"), tables (varint, not 0: bit e for
  *        <EVENT>.prof of event e (e < PDB_EV_MAX), then bits 32 values.prof, 33 latency.prof,
  *        34 conflicts.prof, 35 vcount.prof, 37 profileme.prof, 38 procs.prof, 39 pmpaths.prof,
- *        40 addrs.prof, 41 tasks.prof, for "unknown" bit 36 unknown.prof, and only those).
+ *        40 addrs.prof, 41 tasks.prof, 42 stacks.prof, for "unknown" bit 36 unknown.prof, and
+ *        only those).
  *   Trailing bytes after the last column are damage.
  *
  * PERIODS. A sample stands for "period" events, the period being drawn uniformly from the
@@ -347,6 +369,7 @@ enum pdb_ftype {
 	PDB_FT_PMPATHS = 13, /* version >= 3: pmpaths.prof */
 	PDB_FT_ADDRS = 14, /* version >= 3: addrs.prof */
 	PDB_FT_TASKS = 15, /* version >= 3: tasks.prof */
+	PDB_FT_STACKS = 16, /* version >= 3: stacks.prof */
 	PDB_FT_NR,
 };
 
@@ -457,6 +480,23 @@ int pdb_pmpath_check(const struct pdb_pmpath *pp, const char **why);
 enum pdb_addr_kind {
 	PDB_ADDR_EA = 1, /* effective addresses */
 	PDB_ADDR_STRIDE = 2, /* address minus the previous one of the same load */
+};
+
+/* Sampled call stacks (PDB_FT_STACKS; vs_abi.h VS_REC_STACK). */
+#define PDB_STK_DEPTH_MAX 62 /* frames of a stack: VS_STACK_MAX */
+#define PDB_STK_MAX 16384 /* stacks (depth >= 1) a table keeps [U]: ~512 bytes each */
+#define PDB_STK_TRUNCATED (1u << 0) /* the outermost frames were dropped (VS_STK_TRUNCATED) */
+#define PDB_STK_OFF_MAX ((1ull << 48) - 1)
+struct pdb_frame {
+	const char *key; /* image key; "" when no image held the pc (offset is the raw pc) */
+	uint64_t offset; /* <= PDB_STK_OFF_MAX */
+};
+struct pdb_stack {
+	uint32_t event; /* PDB_EV_* */
+	uint32_t flags; /* PDB_STK_* */
+	uint32_t depth; /* frames; 0: the event's samples whose stack the full table did not keep */
+	uint64_t count;
+	struct pdb_frame frame[PDB_STK_DEPTH_MAX]; /* innermost first: frame 0 the sampled pc */
 };
 
 /* One image of an epoch's index. */
@@ -660,6 +700,16 @@ int pdb_prof_add_task(struct pdb_prof *p, uint32_t pid, uint64_t offset, unsigne
 		      uint64_t count);
 /* The tasks table sorted by (pid, offset, event) (malloc'd; NULL, 0 when empty). */
 int pdb_prof_tasks(const struct pdb_prof *p, struct pdb_task **out, size_t *n);
+/*
+ * Add count samples of event taken with the stack f[0..depth) (PDB_FT_STACKS; depth 0: samples
+ * whose stack is not known). A new stack when the table holds PDB_STK_MAX goes to the event's
+ * depth-0 record. count 0 is a no-op. 0, -EINVAL (bad event, flags, depth or key), -ERANGE (an
+ * offset past PDB_STK_OFF_MAX) or -ENOMEM.
+ */
+int pdb_prof_add_stack(struct pdb_prof *p, unsigned int event, unsigned int flags,
+		       const struct pdb_frame *f, unsigned int depth, uint64_t count);
+/* The stacks table in file order (malloc'd; NULL, 0 when empty); keys live with the profile. */
+int pdb_prof_stacks(const struct pdb_prof *p, struct pdb_stack **out, size_t *n);
 
 /* --- the database (pdb_db.c) --- */
 

@@ -391,6 +391,68 @@ static int enc_addrs(struct enc *e, const struct pdb_map *m)
 	return err;
 }
 
+/* stacks.prof (PDB_FT_STACKS): key table, columns, then each record's frames. */
+static int enc_stacks(struct enc *e, const struct pdb_prof *p)
+{
+	size_t j, n = p->t[PDB_T_STACKS].n;
+	const struct pdb_e_stk **v;
+	uint32_t *rank, *fidx = NULL, *byrank = NULL, i, k = 0;
+	int err = pdb_prof_sorted_stk(p, &v, &rank);
+
+	if (err)
+		return err;
+	err = -ENOMEM;
+	fidx = pdb_calloc(p->nkeys + 1, sizeof(*fidx));
+	byrank = pdb_calloc(p->nkeys + 1, sizeof(*byrank));
+	if (!fidx || !byrank)
+		goto out_free;
+	/* The key table holds the keys the frames use, in byte order (rank order). */
+	e->flags |= PDB_FL_ALIGN4;
+	for (i = 0; i < p->nkeys; i++) {
+		fidx[i] = UINT32_MAX;
+		byrank[rank[i]] = i;
+	}
+	for (j = 0; j < n; j++)
+		for (i = 0; i < v[j]->depth; i++) {
+			fidx[(v[j]->frame[i] >> PDB_STK_KEY_SHIFT) - 1] = 0;
+			if (v[j]->frame[i] & 3)
+				e->flags &= ~PDB_FL_ALIGN4;
+		}
+	for (i = 0; i < p->nkeys; i++)
+		if (fidx[byrank[i]] != UINT32_MAX)
+			k++;
+	pdb_wbuf_varint(&e->b, k);
+	for (i = 0, k = 0; i < p->nkeys; i++) {
+		const char *key = p->keys[byrank[i]];
+		size_t len = strlen(key);
+
+		if (fidx[byrank[i]] == UINT32_MAX)
+			continue;
+		fidx[byrank[i]] = k++;
+		pdb_wbuf_varint(&e->b, len);
+		pdb_wbuf_bytes(&e->b, key, len);
+	}
+	put_column(e, (const void *const *)v, n, FIELD(struct pdb_e_stk, event), 4, 0);
+	put_column(e, (const void *const *)v, n, FIELD(struct pdb_e_stk, flags), 2, 0);
+	put_column(e, (const void *const *)v, n, FIELD(struct pdb_e_stk, depth), 2, 0);
+	put_column(e, (const void *const *)v, n, FIELD(struct pdb_e_stk, count), 8, 0);
+	for (j = 0; j < n; j++)
+		for (i = 0; i < v[j]->depth; i++) {
+			uint64_t f = v[j]->frame[i];
+
+			pdb_wbuf_varint(&e->b, fidx[(f >> PDB_STK_KEY_SHIFT) - 1]);
+			pdb_wbuf_varint(&e->b, (f & PDB_STK_OFF_MAX) >> shift_of(e->flags));
+		}
+	e->n = n;
+	err = 0;
+out_free:
+	free(byrank);
+	free(fidx);
+	free(rank);
+	free(v);
+	return err;
+}
+
 static int enc_unknown(struct enc *e, const struct pdb_map *m)
 {
 	const void **v;
@@ -507,6 +569,8 @@ int pdb_encode_table(const struct pdb_prof *p, unsigned int t, const struct pdb_
 		err = enc_addrs(&e, &p->t[t]);
 	else if (t == PDB_T_CONFLICTS)
 		err = enc_conflicts(&e, p);
+	else if (t == PDB_T_STACKS)
+		err = enc_stacks(&e, p);
 	else
 		err = enc_unknown(&e, &p->t[t]);
 	if (!err)
@@ -524,13 +588,14 @@ int pdb_encode(const struct pdb_prof *p, unsigned int type, unsigned int event, 
 		[PDB_FT_UNKNOWN] = PDB_T_UNKNOWN,     [PDB_FT_PROFILEME] = PDB_T_PROFILEME,
 		[PDB_FT_PROCS] = PDB_T_PROCS,	      [PDB_FT_PMPATHS] = PDB_T_PMPATHS,
 		[PDB_FT_ADDRS] = PDB_T_ADDRS,	      [PDB_FT_TASKS] = PDB_T_TASKS,
+		[PDB_FT_STACKS] = PDB_T_STACKS,
 	};
 
 	if (type == PDB_FT_SAMPLES)
 		return event < PDB_EV_MAX ? pdb_encode_table(p, event, NULL, buf, len) : -EINVAL;
 	if ((type < PDB_FT_VALUES || type > PDB_FT_UNKNOWN) && type != PDB_FT_PROFILEME &&
 	    type != PDB_FT_PROCS && type != PDB_FT_PMPATHS && type != PDB_FT_ADDRS &&
-	    type != PDB_FT_TASKS)
+	    type != PDB_FT_TASKS && type != PDB_FT_STACKS)
 		return -EINVAL;
 	return pdb_encode_table(p, table_of_type[type], NULL, buf, len);
 }
@@ -680,6 +745,7 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 		[PDB_FT_PMPATHS] = PDB_T_PMPATHS,
 		[PDB_FT_ADDRS] = PDB_T_ADDRS,
 		[PDB_FT_TASKS] = PDB_T_TASKS,
+		[PDB_FT_STACKS] = PDB_T_STACKS,
 		[PDB_FT_INDEX] = -1,
 		[PDB_FT_ORIGINS] = -1,
 		[PDB_FT_MANIFEST] = -1,
@@ -731,7 +797,7 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 	if ((h->type == PDB_FT_ORIGINS && version < 2) ||
 	    ((h->type == PDB_FT_MANIFEST || h->type == PDB_FT_JOURNAL ||
 	      h->type == PDB_FT_PROFILEME || h->type == PDB_FT_PROCS || h->type == PDB_FT_PMPATHS ||
-	      h->type == PDB_FT_ADDRS || h->type == PDB_FT_TASKS) &&
+	      h->type == PDB_FT_ADDRS || h->type == PDB_FT_TASKS || h->type == PDB_FT_STACKS) &&
 	     version < 3))
 		return AX_CORRUPT(err, name, 6, "file type %u in a version %u file", h->type,
 				  version);
@@ -1341,6 +1407,79 @@ out_free:
 	return err;
 }
 
+/* One record's frames (file key index, offset) into f[0..depth): -1 when they do not read. */
+static int read_frames(struct pctx *c, uint64_t depth, uint64_t nkeys, uint64_t (*f)[2])
+{
+	for (uint64_t j = 0; j < depth; j++) {
+		if (pdb_varint(c->p, c->len, &c->pos, &f[j][0]) || f[j][0] >= nkeys ||
+		    pdb_varint(c->p, c->len, &c->pos, &f[j][1]) ||
+		    f[j][1] > (PDB_STK_OFF_MAX >> c->shift))
+			return -1;
+		f[j][1] <<= c->shift;
+	}
+	return 0;
+}
+
+/* stacks.prof (PDB_FT_STACKS): key table, columns event, flags, depth, count, then frames. */
+static int parse_stacks(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
+{
+	uint64_t frames[2][PDB_STK_DEPTH_MAX][2], id[PDB_STK_DEPTH_MAX], nkeys, i;
+	uint32_t *fidx = NULL;
+	struct cols k = { 0 };
+	int err;
+
+	err = read_keys(c, h->n * PDB_STK_DEPTH_MAX, p, &fidx, &nkeys);
+	if (!err)
+		err = read_cols(c, h->n, 4, &k);
+	if (!err)
+		err = check_range(c, &k, 0, 0, PDB_EV_MAX - 1, "event");
+	if (!err)
+		err = check_range(c, &k, 1, 0, PDB_STK_TRUNCATED, "flags");
+	if (!err)
+		err = check_range(c, &k, 2, 0, PDB_STK_DEPTH_MAX, "depth");
+	if (!err)
+		err = check_range(c, &k, 3, 1, UINT64_MAX, "count");
+	for (i = 0; !err && i < k.n; i++) {
+		const uint64_t *a = k.v + i, n = k.n;
+		uint64_t(*f)[2] = frames[i & 1], (*g)[2] = frames[!(i & 1)];
+		size_t at = c->pos;
+		int cmp = 0;
+
+		if (read_frames(c, a[2 * n], nkeys, f)) {
+			err = PDB_CORRUPT_IN(c, at, "bad frame in record %llu",
+					     (unsigned long long)i);
+			break;
+		}
+		if (!a[2 * n] && a[n]) {
+			err = PDB_CORRUPT_IN(c, col_pos(c, &k, 1, i),
+					     "record %llu: flags without frames",
+					     (unsigned long long)i);
+			break;
+		}
+		/* Strictly increasing (event, flags, depth, frames). */
+		if (i > 0) {
+			for (unsigned int j = 0; j < 3 && !cmp; j++)
+				cmp = a[j * n] < a[j * n - 1] ? -1 : a[j * n] > a[j * n - 1];
+			for (uint64_t j = 0; j < 2 * a[2 * n] && !cmp; j++)
+				cmp = f[j / 2][j % 2] < g[j / 2][j % 2] ?
+					      -1 :
+					      f[j / 2][j % 2] > g[j / 2][j % 2];
+		}
+		if (i > 0 && cmp <= 0) {
+			err = PDB_CORRUPT_IN(c, at, "record %llu out of order",
+					     (unsigned long long)i);
+			break;
+		}
+		for (uint64_t j = 0; j < a[2 * n]; j++)
+			id[j] = (uint64_t)(fidx[f[j][0]] + 1) << PDB_STK_KEY_SHIFT | f[j][1];
+		err = added(c, pdb_prof_add_stk_ids(p, (unsigned int)a[0], (unsigned int)a[n], id,
+						    (unsigned int)a[2 * n], a[3 * n]));
+	}
+	free(k.v);
+	free(fidx);
+	return err;
+}
+
 static int parse_unknown(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
 {
 	struct cols k;
@@ -1461,6 +1600,8 @@ int pdb_parse_table(const void *buf, size_t len, const char *name, int want,
 		ret = parse_addrs(&c, &h, p);
 	else if (h.table == PDB_T_CONFLICTS)
 		ret = parse_conflicts(&c, &h, p);
+	else if (h.table == PDB_T_STACKS)
+		ret = parse_stacks(&c, &h, p);
 	else
 		ret = parse_unknown(&c, &h, p);
 	if (!ret && c.pos != c.len)

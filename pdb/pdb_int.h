@@ -142,6 +142,7 @@ enum pdb_table {
 	PDB_T_PMPATHS,
 	PDB_T_ADDRS,
 	PDB_T_TASKS,
+	PDB_T_STACKS, /* PDB_EV_MAX + 10: manifest bit 42 */
 	PDB_T_NR,
 };
 #define PDB_T_BIT(t) (1ull << (t))
@@ -183,6 +184,15 @@ struct pdb_e_addr { /* key: off, kind, pad (16 bytes) */
 	uint32_t pad;
 	struct hotlist h;
 };
+struct pdb_e_stk { /* key: event, flags, depth, frames (8 + 8 * PDB_STK_DEPTH_MAX bytes) */
+	uint32_t event;
+	uint16_t flags;
+	uint16_t depth; /* 0: the event's samples of stacks not kept */
+	uint64_t frame[PDB_STK_DEPTH_MAX]; /* (key id + 1) << 48 | offset; 0 past depth */
+	uint64_t count;
+};
+#define PDB_STK_KEY_SHIFT 48
+#define PDB_STK_KSIZE (8 + 8 * PDB_STK_DEPTH_MAX)
 struct pdb_e_cnf { /* key: load_off, prior_off, keyid, kind (24 bytes) */
 	uint64_t load_off;
 	uint64_t prior_off;
@@ -210,6 +220,7 @@ struct pdb_prof {
 	uint32_t nkeys;
 	uint32_t capkeys;
 	struct pdb_map keyhash; /* hash -> first id with that hash */
+	size_t nstk; /* stacks table rows of depth >= 1 (PDB_STK_MAX bounds them) */
 	struct hotlist_rng rng; /* hotlist merges, reseeded for each (pdb_prof.c) */
 };
 
@@ -233,6 +244,11 @@ int pdb_cmp_proc(const void *a, const void *b); /* (off, kind, reg) */
 int pdb_cmp_addr(const void *a, const void *b); /* (off, kind) */
 /* Rewrite the key ids of CALLER values: id -> map[id] (ids < nmap, else -EINVAL). */
 int pdb_proc_remap(struct hotlist *h, const uint32_t *map, uint32_t nmap);
+/* Add a stack whose frames hold p's key ids (pdb_e_stk.frame); checks as pdb_prof_add_stack. */
+int pdb_prof_add_stk_ids(struct pdb_prof *p, unsigned int event, unsigned int flags,
+			 const uint64_t *frame, unsigned int depth, uint64_t count);
+/* Stacks in file order; rank[id]: the place of key id in byte order (malloc'd, nkeys + 1). */
+int pdb_prof_sorted_stk(const struct pdb_prof *p, const struct pdb_e_stk ***out, uint32_t **rank);
 /* Conflicts sorted by (load_off, key string, prior_off, kind). */
 int pdb_prof_sorted_cnf(const struct pdb_prof *p, const struct pdb_e_cnf ***out);
 

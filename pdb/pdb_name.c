@@ -131,6 +131,7 @@ static const char *const table_names[] = {
 	[PDB_T_PMPATHS - PDB_EV_MAX] = "pmpaths.prof",
 	[PDB_T_ADDRS - PDB_EV_MAX] = "addrs.prof",
 	[PDB_T_TASKS - PDB_EV_MAX] = "tasks.prof",
+	[PDB_T_STACKS - PDB_EV_MAX] = "stacks.prof",
 };
 
 const char *pdb_table_file(unsigned int t, char *buf)
@@ -188,6 +189,8 @@ unsigned int pdb_table_type(unsigned int t, unsigned int *event)
 		return PDB_FT_ADDRS;
 	case PDB_T_TASKS:
 		return PDB_FT_TASKS;
+	case PDB_T_STACKS:
+		return PDB_FT_STACKS;
 	default:
 		return PDB_FT_UNKNOWN;
 	}

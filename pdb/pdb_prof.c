@@ -43,6 +43,7 @@ struct pdb_prof *pdb_prof_new(void)
 	pdb_map_init(&p->t[PDB_T_PMPATHS], 8, sizeof(struct pdb_e_pmp));
 	pdb_map_init(&p->t[PDB_T_ADDRS], 16, sizeof(struct pdb_e_addr));
 	pdb_map_init(&p->t[PDB_T_TASKS], 16, sizeof(struct pdb_e_unk));
+	pdb_map_init(&p->t[PDB_T_STACKS], PDB_STK_KSIZE, sizeof(struct pdb_e_stk));
 	pdb_map_init(&p->keyhash, 8, sizeof(struct pdb_e_keyhash));
 	hotlist_rng_seed(&p->rng, PROF_RNG_SEED);
 	return p;
@@ -79,6 +80,7 @@ void pdb_prof_clear(struct pdb_prof *p)
 	for (t = 0; t < PDB_T_NR; t++)
 		pdb_map_clear(&p->t[t]);
 	memset(p->period, 0, sizeof(p->period));
+	p->nstk = 0;
 	free_keys(p);
 }
 
@@ -472,6 +474,27 @@ static int merge_proc(struct pdb_prof *dst, const struct pdb_prof *src, const st
 	return pdb_prof_add_proc(dst, e->off, e->kind, e->reg, &h);
 }
 
+/* One stack of src into dst: frames re-keyed to dst's key ids. */
+static int merge_stk(struct pdb_prof *dst, const struct pdb_prof *src, const struct pdb_e_stk *e)
+{
+	uint64_t frame[PDB_STK_DEPTH_MAX];
+	uint32_t i, id;
+	int err;
+
+	for (i = 0; i < e->depth; i++) {
+		uint64_t sid = e->frame[i] >> PDB_STK_KEY_SHIFT;
+
+		if (sid == 0 || sid > src->nkeys)
+			return -EINVAL;
+		err = pdb_prof_intern(dst, src->keys[sid - 1], &id);
+		if (err)
+			return err;
+		frame[i] =
+			(uint64_t)(id + 1) << PDB_STK_KEY_SHIFT | (e->frame[i] & PDB_STK_OFF_MAX);
+	}
+	return pdb_prof_add_stk_ids(dst, e->event, e->flags, frame, e->depth, e->count);
+}
+
 static int merge_table(struct pdb_prof *dst, const struct pdb_prof *src, unsigned int t)
 {
 	const struct pdb_map *m = &src->t[t];
@@ -521,6 +544,8 @@ static int merge_table(struct pdb_prof *dst, const struct pdb_prof *src, unsigne
 			if (!err)
 				err = pdb_prof_add_cnf_id(dst, e->load_off, id, e->prior_off,
 							  e->kind, e->count, e->dist_min);
+		} else if (t == PDB_T_STACKS) {
+			err = merge_stk(dst, src, v);
 		} else if (t == PDB_T_TASKS) {
 			const struct pdb_e_unk *e = v;
 

@@ -130,6 +130,23 @@ static void put_vcount(struct stream *s, uint32_t pid, uint64_t pc, uint32_t cou
 	put(s, &r, sizeof(r));
 }
 
+/* A VS_REC_STACK of depth frames (pc[0] the sampled pc). */
+static void put_stack(struct stream *s, uint32_t pid, uint32_t count, uint8_t flags,
+		      const uint64_t *pc, uint16_t depth)
+{
+	uint8_t b[VS_REC_STACK_SIZE(VS_STACK_MAX)];
+	struct vs_rec_stack r = { { VS_REC_STACK, (uint16_t)VS_REC_STACK_SIZE(depth) },
+				  pid,
+				  count,
+				  VS_EV_CYCLES,
+				  flags,
+				  depth };
+
+	memcpy(b, &r, sizeof(r));
+	memcpy(b + sizeof(r), pc, 8 * (size_t)depth);
+	put(s, b, VS_REC_STACK_SIZE(depth));
+}
+
 static void feed_all(struct dmn *d, const struct stream *s)
 {
 	assert_int_equal(dmn_feed(d, s->b, s->n, true), (long)s->n);
@@ -461,6 +478,56 @@ static void put_pme(struct stream *s, uint64_t pc, uint8_t status, uint8_t pair,
 
 /* ProfileMe records: per-pc aggregates; a pair's useful overlap [PM 5.2.3] from the latencies
  * and the intra-pair fetch latency; the interval per sample is half the pair interval. */
+/* record -g: stacks go to the sampled pc's image, frames named by image and offset; a frame in
+ * no image keeps its raw pc (counted), a stack whose sampled pc is in no image is dropped. */
+static void test_dmn_stores_stacks(void **state)
+{
+	char *dir = tdir_new();
+	struct dmn *d = new_dmn(dir, 0, NULL);
+	uint64_t bias = 0x20000000ull, t = bias + text_vaddr;
+	const uint64_t a[3] = { t + 0x200, t + 0x84, 0x7000 }, b[2] = { 0x9000, t + 0x84 };
+	struct stream s = { .n = 0 };
+	struct dmn_stats st;
+	struct pdb_stack *v;
+	struct pdb_db *db;
+	struct ax_error err;
+	struct pdb_prof *p;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(dmn_exec(d, 5, exe, bias), 0);
+	put_stack(&s, 5, 3, 0, a, 3);
+	put_stack(&s, 5, 2, 0, a, 3); /* the same stack: counts add */
+	put_stack(&s, 5, 1, VS_STK_TRUNCATED, a, 2);
+	put_stack(&s, 5, 4, 0, b, 2); /* sampled pc in no image: dropped, counted */
+	feed_all(d, &s);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.records[VS_REC_STACK], 4);
+	assert_int_equal(st.stacks, 6);
+	assert_int_equal(st.stacks_unknown, 4);
+	assert_int_equal(st.stack_frames_unknown, 2);
+	assert_int_equal(dmn_flush(d), 0);
+	assert_int_equal(pdb_open(dir, false, &db, &err), 0);
+	assert_int_equal(pdb_load(db, 1, image_key(), &p), 0);
+	assert_int_equal(pdb_prof_stacks(p, &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(v[0].flags, 0);
+	assert_int_equal(v[0].depth, 3);
+	assert_int_equal(v[0].count, 5);
+	assert_string_equal(v[0].frame[0].key, image_key());
+	assert_int_equal(v[0].frame[0].offset, text_vaddr + 0x200);
+	assert_int_equal(v[0].frame[1].offset, text_vaddr + 0x84);
+	assert_string_equal(v[0].frame[2].key, "");
+	assert_int_equal(v[0].frame[2].offset, 0x7000);
+	assert_int_equal(v[1].flags, PDB_STK_TRUNCATED);
+	assert_int_equal(v[1].count, 1);
+	free(v);
+	pdb_prof_free(p);
+	pdb_close(db);
+	dmn_free(d);
+	tdir_free(dir);
+}
+
 static void test_dmn_profileme_aggregates_pairs(void **state)
 {
 	static const uint32_t la[5] = { 2, 1, 0, 3, 1 }, lb[5] = { 2, 1, 1, 1, 1 };
@@ -894,6 +961,7 @@ int main(void)
 		cmocka_unit_test(test_dmn_stores_periods),
 		cmocka_unit_test(test_dmn_no_config_no_periods),
 		cmocka_unit_test(test_dmn_feed_observer_records),
+		cmocka_unit_test(test_dmn_stores_stacks),
 		cmocka_unit_test(test_dmn_profileme_aggregates_pairs),
 		cmocka_unit_test(test_dmn_profileme_paths_and_partners),
 		cmocka_unit_test(test_dmn_feed_rejects_damage),

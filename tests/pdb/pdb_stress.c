@@ -607,6 +607,34 @@ static int corpus_pmpaths(const char *dir)
 	return 0;
 }
 
+/* A stacks.prof seed: two events' stacks across two images and a raw pc (PDB_FT_STACKS). */
+static int corpus_stacks(const char *dir)
+{
+	const struct pdb_frame f[3] = { { "b-01", 0x120 }, { "b-01", 0x300 }, { "", 0x20001000 } };
+	struct pdb_prof *p = pdb_prof_new();
+	uint8_t head = 0, *buf;
+	size_t len;
+	int ret;
+
+	if (!p)
+		die("out of memory", -ENOMEM, NULL);
+	ret = pdb_prof_add_stack(p, PDB_EV_CYCLES, 0, f, 3, 5);
+	if (!ret)
+		ret = pdb_prof_add_stack(p, PDB_EV_CYCLES, PDB_STK_TRUNCATED, f, 2, 2);
+	if (!ret)
+		ret = pdb_prof_add_stack(p, PDB_EV_DMISS, 0, f, 1, 1);
+	if (!ret)
+		ret = pdb_prof_add_stack(p, PDB_EV_DMISS, 0, NULL, 0, 3);
+	if (!ret)
+		ret = pdb_encode(p, PDB_FT_STACKS, 0, (void **)&buf, &len);
+	if (ret)
+		die("stacks", ret, NULL);
+	put_file(dir, "file-stacks", &head, 1, buf, len);
+	free(buf);
+	pdb_prof_free(p);
+	return 0;
+}
+
 /*
  * Seeds for tests/pdb/fuzz_pdb_read.c: every file type as a whole file (mode byte 0 or 64)
  * and as a bare payload (mode byte >= 128 naming type and flags, then the record count).
@@ -667,7 +695,7 @@ static int cmd_corpus(const char *dir)
 	}
 	pdb_prof_free(p);
 	pdb_prof_free(u);
-	return corpus_pmpaths(dir);
+	return corpus_pmpaths(dir) || corpus_stacks(dir);
 }
 
 int main(int argc, char **argv)

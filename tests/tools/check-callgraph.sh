@@ -8,7 +8,11 @@
 # sample, every caller frame inside the program an exact caller of the procedure of the frame
 # inside it, and ca_callee's sampled callers' shares within 4 binomial sd of the exact call
 # shares. Then -g is refused with the kernel driver (a character device as --device) and shown in
-# --help. Deterministic: fixed seed.
+# --help. Then the stored stacks (stacks.prof): a second recording with a shorter period (about
+# 440 samples of ca_callee) is graded by grade-callers.py: `report --callers/--callees ca_callee
+# --json` names only exact call sites, with shares within 4 binomial sd of the exact call split,
+# self + callees = inclusive, and the folded export splits it the same way; main's callees add
+# up; without -g the report says to record with -g. Deterministic: fixed seed.
 . "$(dirname "$0")/lib.sh"
 need "$axprof" "$wl/callargs"
 
@@ -29,6 +33,43 @@ else
 	bad "stacks against the truth" "$(grep -v '^ok' "$tmp/grade" | head -5)"
 fi
 sed 's/^/    /' "$tmp/grade"
+# --- stored stacks: report --callers/--callees, folded export -----------------------------------
+"$axprof" record --hosted -g -q -d "$tmp/dbs" --period 100-120 --seed 7 --proc-truth "$tmp/pts" \
+	-- "$wl/callargs" 50000 >/dev/null 2>&1 || bad "record -g (stored stacks)" "failed"
+"$axprof" report -d "$tmp/dbs" --callers ca_callee --callees ca_callee --json >"$tmp/cg.json" &&
+	"$axprof" export -d "$tmp/dbs" --format folded >"$tmp/cg.folded" ||
+	bad "report --callers / export folded" "failed"
+if python3 "$top/tests/tools/grade-callers.py" "$tmp/cg.json" "$tmp/pts" "$tmp/nm" ca_callee \
+	"$tmp/cg.folded" >"$tmp/gradec" 2>&1; then
+	ok "report --callers ca_callee against the truth ($(grep -c '^ok' "$tmp/gradec") checks)"
+else
+	bad "report --callers against the truth" "$(grep -v '^ok' "$tmp/gradec" | head -5)"
+fi
+sed 's/^/    /' "$tmp/gradec"
+# main: inclusive within the stacked samples, self + callees = inclusive, both call sites' procs.
+"$axprof" report -d "$tmp/dbs" --callees main --json >"$tmp/main.json"
+if python3 - "$tmp/main.json" <<'PY'; then
+import json, sys
+r = json.load(open(sys.argv[1]))
+names = {c.get("procedure") for c in r["callees"]}
+sys.exit(not (0 < r["inclusive"] <= r["stack_samples"] and
+              r["self"] + sum(c["samples"] for c in r["callees"]) == r["inclusive"] and
+              {"ca_site_a", "ca_site_b"} <= names))
+PY
+	ok "report --callees main: self + callees = inclusive <= stacked samples, both sites called"
+else
+	bad "report --callees main" "$(head -c 400 "$tmp/main.json")"
+fi
+# self of ca_callee = its flat samples in report --procedures (every sample has its stack).
+flat=$("$axprof" report -d "$tmp/dbs" --procedures | awk '$NF ~ /callargs$/ && $4 == "ca_callee" { print $1 }')
+self=$(sed -n 's/.*"self":\([0-9]*\).*/\1/p' "$tmp/cg.json")
+[ -n "$flat" ] && [ "$flat" = "$self" ] && ok "ca_callee self $self = its flat samples" ||
+	bad "self vs flat" "self '$self', flat '$flat'"
+"$axprof" record --hosted -q -d "$tmp/dbn" --seed 7 -- "$wl/callargs" 1000 >/dev/null 2>&1
+"$axprof" report -d "$tmp/dbn" --callers ca_callee >/dev/null 2>"$tmp/nerr"
+[ $? = 1 ] && grep -q 'record with `axprof record -g`' "$tmp/nerr" &&
+	ok "report --callers without stacks: exit 1, says to record with -g" ||
+	bad "no stacks" "$(cat "$tmp/nerr")"
 # The kernel driver has no stacks: a character device as the driver makes record refuse -g.
 "$axprof" record -g --device /dev/null -d "$tmp/db2" -- "$wl/callargs" 10 >/dev/null 2>"$tmp/kerr"
 rc=$?

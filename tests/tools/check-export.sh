@@ -6,7 +6,9 @@
 # caller, as report counts it), every named procedure in report's order with its samples,
 # and the same sample total; skipped only when go is missing and
 # CI is not set. folded: every line is "frames count" (FlameGraph's format) and the counts add up
-# to the total. csv: a header, one row per sampled instruction, columns that add up.
+# to the total. csv: a header, one row per sampled instruction, columns that add up. With
+# `record -g` (callargs): folded stack lines (root first) split ca_callee by caller as `report
+# --callers` does, and `go tool pprof -traces` shows the chain ca_callee <- ca_site_a <- main.
 . "$(dirname "$0")/lib.sh"
 need "$axprof" "$wl/hotspots"
 $axprof record -q --hosted --seed 11 -d "$tmp/db" -- "$wl/hotspots" >/dev/null 2>&1 ||
@@ -74,6 +76,42 @@ if [ "$(head -n1 "$tmp/p.csv")" = "image,procedure,address,file,line,cycles" ] &
 	ok "csv: $(($(wc -l <"$tmp/p.csv") - 1)) instructions with file and line, adding up to $total"
 else
 	bad "csv" "$(head -c 400 "$tmp/p.csv")"
+fi
+
+# --- record -g stacks: pprof traces and folded stack lines --------------------------------------
+need "$wl/callargs"
+"$axprof" record -q --hosted -g --seed 7 --period 400-440 -d "$tmp/dbg" -- "$wl/callargs" 20000 >/dev/null 2>&1 ||
+	bad "record -g" "failed"
+gtotal=$("$axprof" report -d "$tmp/dbg" --json | sed 's/.*"totals":{"cycles":\([0-9]*\)}.*/\1/')
+"$axprof" report -d "$tmp/dbg" --callers ca_callee --json >"$tmp/gc.json"
+"$axprof" export -d "$tmp/dbg" --format folded >"$tmp/gf.txt" || bad "folded -g" "failed"
+# Every line is FlameGraph's "frame;...;frame count", root first; they add up to the total; the
+# lines of ca_callee split it by calling procedure exactly as report --callers does.
+want=$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1])); d = {}
+for c in r["callers"]: d[c["procedure"]] = d.get(c["procedure"], 0) + c["samples"]
+print(" ".join("%s=%d" % kv for kv in sorted(d.items())))' "$tmp/gc.json")
+got=$(awk '$1 ~ /;ca_callee$/ { n = split($1, f, ";"); s[f[n - 1]] += $2 }
+	END { for (k in s) print k "=" s[k] }' "$tmp/gf.txt" | sort | tr '\n' ' ' | sed 's/ $//')
+if awk -v t="$gtotal" '!/^[^ ;][^;]*(;[^;]+)* [0-9]+$/ { bad = 1 } { s += $NF }
+	END { exit bad || s != t }' "$tmp/gf.txt" && grep -q '^_start;.*;main;ca_site_a;ca_callee [0-9]*$' "$tmp/gf.txt" &&
+	[ -n "$want" ] && [ "$got" = "$want" ]; then
+	ok "folded -g: root-first stack lines adding up to $gtotal; ca_callee by caller $got"
+else
+	bad "folded -g" "callers '$got' (report: '$want'): $(head -c 300 "$tmp/gf.txt")"
+fi
+"$axprof" export -d "$tmp/dbg" --format pprof -o "$tmp/g.pb.gz" || bad "pprof -g" "failed"
+if command -v go >/dev/null; then
+	HOME=${HOME:-$tmp} go tool pprof -traces "$tmp/g.pb.gz" >"$tmp/gtr.txt" 2>&1
+	HOME=${HOME:-$tmp} go tool pprof -top "$tmp/g.pb.gz" >"$tmp/gtop.txt" 2>&1
+	gtot=$(sed -n 's/.* of \([0-9]*\)samples total.*/\1/p' "$tmp/gtop.txt")
+	# A trace is the leaf, then its callers outwards, one per line.
+	if grep -A2 '^ *[0-9]* *ca_callee$' "$tmp/gtr.txt" | tr -s ' ' | tr '\n' '|' |
+		grep -q '[0-9] ca_callee| ca_site_a| main|' && [ "$gtot" = "$gtotal" ]; then
+		ok "go tool pprof -traces: ca_callee <- ca_site_a <- main; -top: $gtot samples"
+	else
+		bad "pprof -traces" "total '$gtot' ($gtotal): $(head -c 400 "$tmp/gtr.txt")"
+	fi
 fi
 
 # --- bad input ---------------------------------------------------------------------------------------

@@ -10,15 +10,20 @@
 
 #include "axprof/builtin.h"
 #include "tl_pprof.h"
+#include "tl_stack.h"
 #include "tl_view.h"
 
 /*
  * One epoch of a database for other tools:
  *   pprof   profile.proto, gzipped (tl_pprof.h): one sample type per event, one location per
  *           sampled instruction with its function, file and line, and the inline chain as
- *           pprof's inlined lines; `go tool pprof` reads it;
- *   folded  Brendan Gregg's FlameGraph input ("frame;frame count" per line): without recorded
- *           stacks each line is image;procedure;
+ *           pprof's inlined lines; `go tool pprof` reads it; with `record -g` stacks
+ *           (stacks.prof, issue 16 item 4) each stack is a sample of its locations, leaf
+ *           first as profile.proto wants, and the samples no kept stack covers are one-frame
+ *           samples of their instruction;
+ *   folded  Brendan Gregg's FlameGraph input ("frame;frame count" per line, root first): each
+ *           stack of the first event is a line of its procedures; samples without a kept
+ *           stack (none recorded, or a full table) are image;procedure lines;
  *   csv     one row per sampled instruction (RFC 4180): image, procedure, address, file, line,
  *           then one column per event.
  * The output goes to FILE.tmp, renamed over FILE when complete, so a failed export leaves no
@@ -36,6 +41,7 @@ struct exp {
 	unsigned int ev[MAX_EV];
 	unsigned int nev;
 	FILE *out;
+	struct tl_stacks st[MAX_EV]; /* each event's call stacks (none without record -g) */
 };
 
 static void usage(FILE *f)
@@ -141,6 +147,38 @@ nomem:
 	return -ENOMEM;
 }
 
+/* Index of the instruction at offset in r[0..n) (sorted by offset), or n. */
+static size_t insn_at(const struct insn *r, size_t n, uint64_t offset)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r[mid].offset < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && r[lo].offset == offset ? lo : n;
+}
+
+/* Take the samples of im's stacks (event column k) out of its instructions' counts: what is
+ * left has no kept stack. */
+static void take_stacked(const struct tl_stacks *st, const struct tl_view_image *im, unsigned int k,
+			 struct insn *r, size_t n)
+{
+	for (size_t i = 0; i < st->n; i++) {
+		size_t at;
+
+		if (st->s[i].f[0].im != im)
+			continue;
+		at = insn_at(r, n, st->s[i].f[0].offset);
+		if (at < n)
+			r[at].c[k] -= r[at].c[k] < st->s[i].count ? r[at].c[k] : st->s[i].count;
+	}
+}
+
 static const char *proc_name(const struct tl_view_image *im, uint64_t off, char *buf, size_t size)
 {
 	uint64_t start;
@@ -211,8 +249,80 @@ static uint64_t pprof_location(struct tl_pprof *p, uint64_t map, const struct tl
 	return tl_pprof_location(p, map, off, lines, n);
 }
 
+/* Locations already written, by (image, offset): a frame seen again reuses its location. */
+struct locs {
+	struct loc {
+		const struct tl_view_image *im; /* NULL: a raw pc no image of the view holds */
+		uint64_t off, id;
+	} * v;
+	size_t n, cap;
+	uint64_t *map; /* mapping id of each image of the view (0: not made yet) */
+};
+
+static uint64_t loc_get(struct tl_pprof *p, struct locs *lc, const struct exp *x,
+			const struct tl_view_image *im, uint64_t off)
+{
+	uint64_t id, lo, hi;
+
+	for (size_t i = 0; i < lc->n; i++)
+		if (lc->v[i].im == im && lc->v[i].off == off)
+			return lc->v[i].id;
+	if (lc->n == lc->cap) {
+		size_t ncap = lc->cap ? 2 * lc->cap : 256;
+		struct loc *nv = realloc(lc->v, ncap * sizeof(*nv));
+
+		if (!nv)
+			return 0;
+		lc->v = nv;
+		lc->cap = ncap;
+	}
+	if (im) {
+		size_t k = (size_t)(im - x->v.im);
+
+		if (!lc->map[k]) {
+			image_range(im, NULL, 0, &lo, &hi);
+			lc->map[k] = tl_pprof_mapping(p, lo, hi, 0, im->name, im->img.key,
+						      tl_view_lines(im, NULL) != NULL);
+		}
+		id = lc->map[k] ? pprof_location(p, lc->map[k], im, off) : 0;
+	} else {
+		struct tl_pprof_line l = { tl_pprof_function(p, "[unknown]", NULL), 0 };
+
+		id = l.function ? tl_pprof_location(p, 0, off, &l, 1) : 0;
+	}
+	if (id)
+		lc->v[lc->n++] = (struct loc){ im, off, id };
+	return id;
+}
+
+/* Every stack of event column k whose sample lies in im: one sample of its locations. */
+static int pprof_stacks(struct tl_pprof *p, struct locs *lc, const struct exp *x,
+			const struct tl_view_image *im, unsigned int k)
+{
+	const struct tl_stacks *st = &x->st[k];
+
+	for (size_t i = 0; i < st->n; i++) {
+		const struct tl_stack *s = &st->s[i];
+		uint64_t loc[PDB_STK_DEPTH_MAX];
+		int64_t val[MAX_EV] = { 0 };
+
+		if (s->f[0].im != im)
+			continue;
+		for (unsigned int j = 0; j < s->depth; j++) {
+			loc[j] = loc_get(p, lc, x, s->f[j].im, s->f[j].offset);
+			if (!loc[j])
+				return -ENOMEM;
+		}
+		val[k] = (int64_t)(s->count > INT64_MAX ? INT64_MAX : s->count);
+		if (tl_pprof_sample(p, loc, s->depth, val))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int write_pprof(struct exp *x, const struct tl_view_image *const *sel, size_t nsel)
 {
+	struct locs lc = { 0 };
 	const char *names[MAX_EV];
 	char evn[MAX_EV][32], comment[4200];
 	struct tl_pprof *p;
@@ -223,8 +333,12 @@ static int write_pprof(struct exp *x, const struct tl_view_image *const *sel, si
 	for (unsigned int k = 0; k < x->nev; k++)
 		names[k] = tl_event_lower(x->ev[k], evn[k], sizeof(evn[k]));
 	p = tl_pprof_new(names, x->nev, "samples");
-	if (!p)
+	lc.map = calloc(x->v.n + 1, sizeof(*lc.map));
+	if (!p || !lc.map) {
+		tl_pprof_free(p);
+		free(lc.map);
 		return -ENOMEM;
+	}
 	snprintf(comment, sizeof(comment), "axprof export: database %s, epoch %u", pdb_dir(x->v.db),
 		 x->v.epoch);
 	ret = tl_pprof_comment(p, comment);
@@ -244,12 +358,23 @@ static int write_pprof(struct exp *x, const struct tl_view_image *const *sel, si
 				       tl_view_lines(im, NULL) != NULL);
 		if (!map)
 			ret = -ENOMEM;
+		lc.map[im - x->v.im] = map;
+		for (unsigned int e = 0; e < x->nev && !ret; e++) {
+			ret = pprof_stacks(p, &lc, x, im, e);
+			take_stacked(&x->st[e], im, e, r, n);
+		}
 		for (size_t k = 0; k < n && !ret; k++) {
 			int64_t val[MAX_EV];
-			uint64_t loc = pprof_location(p, map, im, r[k].offset);
+			bool any = false;
+			uint64_t loc;
 
-			for (unsigned int e = 0; e < x->nev; e++)
+			for (unsigned int e = 0; e < x->nev; e++) {
 				val[e] = (int64_t)(r[k].c[e] > INT64_MAX ? INT64_MAX : r[k].c[e]);
+				any |= val[e] != 0;
+			}
+			if (!any)
+				continue; /* every sample of it went with a stack */
+			loc = loc_get(p, &lc, x, im, r[k].offset);
 			ret = loc ? tl_pprof_sample(p, &loc, 1, val) : -ENOMEM;
 		}
 		free(r);
@@ -272,6 +397,8 @@ static int write_pprof(struct exp *x, const struct tl_view_image *const *sel, si
 	if (!ret)
 		ret = tl_pprof_encode(p, &gz, &len);
 	tl_pprof_free(p);
+	free(lc.v);
+	free(lc.map);
 	if (!ret && fwrite(gz, 1, len, x->out) != len)
 		ret = -EIO;
 	free(gz);
@@ -281,66 +408,119 @@ static int write_pprof(struct exp *x, const struct tl_view_image *const *sel, si
 /* ---- folded ---- */
 
 struct fold {
-	const char *image;
-	char proc[300];
+	char *line; /* frames, root first, ';' between */
 	uint64_t count;
 };
 
 static int fold_cmp(const void *a, const void *b)
 {
-	const struct fold *x = a, *y = b;
-	int k = strcmp(x->image, y->image);
+	return strcmp(((const struct fold *)a)->line, ((const struct fold *)b)->line);
+}
 
-	return k ? k : strcmp(x->proc, y->proc);
+struct folds {
+	struct fold *f;
+	size_t n, cap;
+};
+
+/* Add a line (taken: freed on failure). */
+static int fold_add(struct folds *fs, char *line, uint64_t count)
+{
+	if (!line)
+		return -ENOMEM;
+	if (fs->n == fs->cap) {
+		size_t ncap = fs->cap ? 2 * fs->cap : 256;
+		struct fold *nf = realloc(fs->f, ncap * sizeof(*nf));
+
+		if (!nf) {
+			free(line);
+			return -ENOMEM;
+		}
+		fs->f = nf;
+		fs->cap = ncap;
+	}
+	fs->f[fs->n++] = (struct fold){ line, count };
+	return 0;
+}
+
+/* A frame's name in a folded line: its procedure, else [image], else [unknown]. */
+static const char *fold_frame(const struct tl_frame *f, char *buf, size_t size)
+{
+	if (f->proc)
+		return f->proc;
+	if (f->im)
+		snprintf(buf, size, "[%s]", base_name(f->im->name));
+	else
+		snprintf(buf, size, "[unknown]");
+	return buf;
+}
+
+/* The stack as a folded line, root first ("[truncated]" first when its root was dropped). */
+static char *fold_stack(const struct tl_stack *s)
+{
+	char *line = NULL, buf[300];
+	size_t size = 0;
+	FILE *m = open_memstream(&line, &size);
+
+	if (!m)
+		return NULL;
+	if (s->flags & PDB_STK_TRUNCATED)
+		fputs("[truncated];", m);
+	for (int j = (int)s->depth - 1; j >= 0; j--)
+		fprintf(m, "%s%s", fold_frame(&s->f[j], buf, sizeof(buf)), j ? ";" : "");
+	if (fclose(m)) {
+		free(line);
+		return NULL;
+	}
+	return line;
 }
 
 static int write_folded(struct exp *x, const struct tl_view_image *const *sel, size_t nsel)
 {
-	struct fold *f = NULL;
-	size_t nf = 0;
+	struct folds fs = { 0 };
 	int ret = 0;
 
 	for (size_t i = 0; i < nsel && !ret; i++) {
 		struct insn *r;
 		size_t n;
-		struct fold *nfp;
 
 		if (!sel[i]->prof)
 			continue;
 		ret = image_insns(x, sel[i], &r, &n);
 		if (ret)
 			break;
-		nfp = realloc(f, (nf + n + 1) * sizeof(*f));
-		if (!nfp) {
-			free(r);
-			ret = -ENOMEM;
-			break;
-		}
-		f = nfp;
-		for (size_t k = 0; k < n; k++) {
-			char buf[300];
+		for (size_t k = 0; k < x->st[0].n && !ret; k++)
+			if (x->st[0].s[k].f[0].im == sel[i])
+				ret = fold_add(&fs, fold_stack(&x->st[0].s[k]),
+					       x->st[0].s[k].count);
+		take_stacked(&x->st[0], sel[i], 0, r, n);
+		for (size_t k = 0; k < n && !ret; k++) {
+			char buf[300], *line;
 
-			f[nf].image = base_name(sel[i]->name);
-			snprintf(f[nf].proc, sizeof(f[nf].proc), "%s",
-				 proc_name(sel[i], r[k].offset, buf, sizeof(buf)));
-			f[nf++].count = r[k].c[0];
+			if (!r[k].c[0])
+				continue;
+			if (asprintf(&line, "%s;%s", base_name(sel[i]->name),
+				     proc_name(sel[i], r[k].offset, buf, sizeof(buf))) < 0)
+				line = NULL;
+			ret = fold_add(&fs, line, r[k].c[0]);
 		}
 		free(r);
 	}
-	if (nf > 1)
-		qsort(f, nf, sizeof(*f), fold_cmp);
-	for (size_t i = 0; i < nf && !ret;) {
+	if (fs.n > 1)
+		qsort(fs.f, fs.n, sizeof(*fs.f), fold_cmp);
+	for (size_t i = 0; i < fs.n && !ret;) {
 		size_t h = i;
 		uint64_t c = 0;
 
-		for (; i < nf && !fold_cmp(&f[i], &f[h]); i++)
-			c += f[i].count;
+		for (; i < fs.n && !fold_cmp(&fs.f[i], &fs.f[h]); i++)
+			c += fs.f[i].count;
 		if (c)
-			fprintf(x->out, "%s;%s %" PRIu64 "\n", f[h].image, f[h].proc, c);
+			fprintf(x->out, "%s %" PRIu64 "\n", fs.f[h].line, c);
 	}
 	if (!ret && x->v.unknown_total[x->ev[0]] && (!x->ro.image || !*x->ro.image))
 		fprintf(x->out, "[unknown] %" PRIu64 "\n", x->v.unknown_total[x->ev[0]]);
-	free(f);
+	for (size_t i = 0; i < fs.n; i++)
+		free(fs.f[i].line);
+	free(fs.f);
 	return ret;
 }
 
@@ -419,9 +599,18 @@ static int run(struct exp *x)
 		free(sel);
 		return -ENOENT;
 	}
+	for (unsigned int k = 0; k < x->nev && x->fmt != F_CSV; k++) {
+		ret = tl_stacks_load(&x->v, x->ev[k], &x->st[k]);
+		if (ret) {
+			free(sel);
+			return ret;
+		}
+	}
 	ret = x->fmt == F_PPROF	 ? write_pprof(x, sel, n) :
 	      x->fmt == F_FOLDED ? write_folded(x, sel, n) :
 				   write_csv(x, sel, n);
+	for (unsigned int k = 0; k < x->nev; k++)
+		tl_stacks_free(&x->st[k]);
 	free(sel);
 	return ret;
 }

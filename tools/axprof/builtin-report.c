@@ -31,6 +31,7 @@ struct report {
 	unsigned int ncol;
 	bool procs, stalls, lines;
 	bool pid_given, tasks; /* --pid P: only P's samples; --tasks: a row per process */
+	const char *callers, *callees; /* --callers SYM, --callees SYM (builtin-report-cg.c) */
 	uint32_t pid;
 	uint64_t total[PDB_EV_MAX]; /* the totals shown (--pid: P's) */
 	bool assumed; /* --stalls: an image's CYCLES period was assumed (none stored) */
@@ -45,6 +46,8 @@ static void usage(FILE *f)
 		"                     [-n N] [--percent-limit P] [--json]\n"
 		"       axprof report --lines [-d DIR] [--epoch N] [--image I] [--event E] [-n N]\n"
 		"                     [--percent-limit P] [--json]\n"
+		"       axprof report --callers SYM | --callees SYM [-d DIR] [--epoch N] [--image I]\n"
+		"                     [--event E] [-n N] [--percent-limit P] [--json]\n"
 		"       axprof report --stalls [-d DIR] [--epoch N] [--image I] [-n N] [--period P]\n"
 		"                     [--event-period E=P] [--percent-limit P] [--json]\n\n"
 		"Summarise a profile database the way DCPI's dcpiprof does: images (then, with\n"
@@ -54,6 +57,11 @@ static void usage(FILE *f)
 		"With --lines, SpeedShop's per-line view: source lines (file:line from each image's\n"
 		"DWARF line table; build with -g) by samples, each event's share of its total;\n"
 		"samples at addresses without line information are one row per image.\n\n"
+		"With --callers SYM or --callees SYM (both may be given), the call graph of\n"
+		"procedure SYM from the call stacks `axprof record -g` stored: its inclusive\n"
+		"samples (stacks holding it) and self samples (its own pc sampled), the call sites\n"
+		"(sym+off) it was called from and the procedures it called, each with its samples\n"
+		"and share of SYM's inclusive samples. --image I: SYM in image I only.\n\n"
 		"With --stalls, DCPI's procedure summary instead: for each procedure with CYCLES\n"
 		"samples, the share of its cycles spent issuing instructions, in static stalls (the\n"
 		"EV5 schedule's), and in dynamic stalls by cause (I-cache, ITB, D-cache, DTB, branch\n"
@@ -72,6 +80,8 @@ static void usage(FILE *f)
 		"  --event E        sort by event E (cycles, imiss, dmiss, branchmp, retired,\n"
 		"                   replay; default the first recorded)\n"
 		"  --lines          source lines instead of images (see above)\n"
+		"  --callers SYM    the call sites SYM was called from (needs record -g)\n"
+		"  --callees SYM    the procedures SYM called (needs record -g)\n"
 		"  --stalls         where each procedure's cycles went (see above)\n"
 		"  -n, --top N      the N rows with most samples (default 0: all)\n"
 		"  --sort FIELD     row order: samples (default, most first), name, image, address\n"
@@ -942,7 +952,16 @@ static int run_lines(struct report *rp)
 
 int cmd_report(int argc, char **argv)
 {
-	enum { O_STALLS = 256, O_PERIOD, O_EVPERIOD, O_LINES, O_PID, O_TASKS };
+	enum {
+		O_STALLS = 256,
+		O_PERIOD,
+		O_EVPERIOD,
+		O_LINES,
+		O_PID,
+		O_TASKS,
+		O_CALLERS,
+		O_CALLEES
+	};
 	static const struct option longopts[] = {
 		TL_LONGOPT_DB,
 		TL_LONGOPT_EPOCH,
@@ -956,6 +975,8 @@ int cmd_report(int argc, char **argv)
 		{ "procedures", no_argument, NULL, 'p' },
 		{ "pid", required_argument, NULL, O_PID },
 		{ "tasks", no_argument, NULL, O_TASKS },
+		{ "callers", required_argument, NULL, O_CALLERS },
+		{ "callees", required_argument, NULL, O_CALLEES },
 		{ "event", required_argument, NULL, 'E' },
 		{ "stalls", no_argument, NULL, O_STALLS },
 		{ "lines", no_argument, NULL, O_LINES },
@@ -1018,6 +1039,12 @@ int cmd_report(int argc, char **argv)
 		case O_TASKS:
 			rp.tasks = true;
 			break;
+		case O_CALLERS:
+			rp.callers = optarg;
+			break;
+		case O_CALLEES:
+			rp.callees = optarg;
+			break;
 		case 'E':
 			evname = optarg;
 			sort_ev = tl_event_parse(optarg);
@@ -1053,6 +1080,15 @@ int cmd_report(int argc, char **argv)
 				"alone (not with --stalls, --lines, each other or --procedures)\n");
 		return 2;
 	}
+	if ((rp.callers || rp.callees) &&
+	    (rp.stalls || rp.lines || rp.procs || rp.tasks || rp.pid_given || stall_opt ||
+	     rp.ro.sort || (rp.callers && rp.callees && strcmp(rp.callers, rp.callees)) ||
+	     !*(rp.callers ? rp.callers : rp.callees))) {
+		fprintf(stderr, "axprof report: --callers and --callees take one procedure name "
+				"(the same when both are given) and go with --event, --image, -n, "
+				"--percent-limit and --json only\n");
+		return 2;
+	}
 	if (rp.stalls && (rp.procs || evname)) {
 		fprintf(stderr, "axprof report: --stalls shows procedures by CYCLES samples; "
 				"--procedures and --event do not go with it\n");
@@ -1086,7 +1122,12 @@ int cmd_report(int argc, char **argv)
 		else
 			rp.ev[rp.ncol++] = PDB_EV_CYCLES;
 	}
-	ret = rp.stalls ? run_stalls(&rp) : rp.lines ? run_lines(&rp) : run(&rp);
+	if (rp.callers || rp.callees)
+		ret = report_callgraph(&rp.v, &rp.ro, rp.ev[0],
+				       rp.callers ? rp.callers : rp.callees, rp.callers != NULL,
+				       rp.callees != NULL);
+	else
+		ret = rp.stalls ? run_stalls(&rp) : rp.lines ? run_lines(&rp) : run(&rp);
 	tl_view_close(&rp.v);
 	return ret ? 1 : 0;
 }
