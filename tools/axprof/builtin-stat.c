@@ -69,7 +69,8 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  --cpu ev5|ev6      the CPU model and its counters (default ev5)\n"
 		"  --cpus N           N virtual CPUs (1-8, default 1), each with its own model and\n"
-		"                     counters, caches kept coherent (INVAL, INTERV); counts are\n"
+		"                     counters, caches kept coherent (INVAL, INTERV: 0 on one\n"
+		"                     CPU, and -a counts them only with 2 or more); counts are\n"
 		"                     added over the CPUs\n"
 		"  --quantum N        instructions a thread runs before the next one's turn\n"
 		"  -e, --events E,... the events to count (default CYCLES,RETIRED); an impossible\n"
@@ -84,7 +85,7 @@ static void usage(FILE *f)
 		"  --sysroot DIR      as axprof run\n"
 		"  --help             this text\n\n"
 		"Events: CYCLES RETIRED IMISS DMISS DTBMISS ITBMISS BRANCHMP LOADS FPOPS (ev5),\n"
-		"BCMISS REPLAY (ev6), INVAL INTERV (both, with --cpus 2 or more). Exit status: the program's; 2 for bad options, 1 if it cannot run.\n",
+		"BCMISS REPLAY (ev6), INVAL INTERV (both; coherence, --cpus). Exit status: the program's; 2 for bad options, 1 if it cannot run.\n",
 		MUX_CYCLES_DEFAULT, RUNS_MAX);
 }
 
@@ -595,7 +596,7 @@ static int choose_events(struct st *s, const char *list, bool all, unsigned int 
 	uint32_t conflict, ctrs, model = mach_cpu_events(mach_cpu_find(s->d->cpu));
 	int slot[MACH_EV_NR], ret;
 
-	if (cpus <= 1) /* no coherence on one CPU: -a leaves its events out, -e refuses them */
+	if (all && cpus <= 1) /* no coherence on one CPU: -a leaves its events out (0 if named) */
 		model &= ~coh;
 
 	if (all) {
@@ -617,12 +618,6 @@ static int choose_events(struct st *s, const char *list, bool all, unsigned int 
 		s->events = 1u << MACH_EV_CYCLES | 1u << MACH_EV_RETIRED;
 	}
 	ret = tl_stat_place(s->d, s->events, slot, &conflict, &ctrs);
-	if (s->events & coh & ~model) {
-		fprintf(stderr, "axprof stat: ");
-		print_set(stderr, s->events & coh, " and ");
-		fprintf(stderr, " need --cpus 2 or more (coherence between CPUs)\n");
-		return 2;
-	}
 	if (ret == -EOPNOTSUPP || (s->events & ~model)) {
 		fprintf(stderr, "axprof stat: the %s (%s model) cannot count ", s->d->chip,
 			s->d->cpu);
