@@ -752,6 +752,17 @@ void mach_print_stats(struct mach *m, FILE *f, double seconds, double cpu_second
 				    m->ncpus > 1 ? m->cpu->count(m->models[c], MACH_EV_RETIRED) :
 						   m->insns);
 	}
+	if (m->coh) {
+		uint64_t inval, interv, shstores;
+
+		mach_coh_totals(m->coh, &inval, &interv, &shstores);
+		fprintf(f,
+			"axprof run: coherence (MESI, %u CPUs): %" PRIu64 " invalidations, %" PRIu64
+			" interventions, %" PRIu64 " stores to shared blocks (cache to cache %u "
+			"cycles, invalidation %u)\n",
+			m->ncpus, inval, interv, shstores, mach_coh_param(m->coh, true),
+			mach_coh_param(m->coh, false));
+	}
 	samples_print(m->samples, f);
 }
 

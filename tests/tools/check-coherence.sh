@@ -13,6 +13,7 @@
 #      of the program's INVAL samples on the store the truth names; on the EV5 (delivered 6
 #      cycles after the overflow, DCPI §4) >= 90% in the store's procedure (skid).
 #   4. Deterministic: two recordings with one seed give the same per-instruction samples.
+#   run --stats prints the same totals as stat on its coherence line.
 . "$(dirname "$0")/lib.sh"
 need "$axprof" "$wl/falseshare" "$wl/falsepad"
 iters=20000
@@ -42,6 +43,13 @@ if [ -n "${ps4:-}" ] && [ $((10 * ps4)) -lt "${fs4:-0}" ] && [ $((10 * pt4)) -lt
 	ok "stat: the padded version's are under 1/10 of falseshare's on 4 CPUs ($ps4/$pt4 against $fs4/$ft4)"
 else
 	bad "stat padded" "falsepad $ps4/$pt4 against $fs4/$ft4"
+fi
+line=$("$axprof" run --cpu ev5 --cpus 4 --quantum $q --stats -- "$wl/falseshare" $iters 4 2>&1 >/dev/null |
+	grep '^axprof run: coherence')
+if [[ "$line" == *" ${fs4:-x} invalidations, ${ft4:-x} interventions, "* ]]; then
+	ok "run --stats: the coherence line gives stat's totals"
+else
+	bad "run --stats coherence" "'$line' against $fs4/$ft4"
 fi
 
 # 2. truth per instruction; 3. samples per instruction
