@@ -15,10 +15,11 @@ unsigned int dmn_pdb_event(unsigned int vs_event)
 		[VS_EV_CYCLES] = PDB_EV_CYCLES,	 [VS_EV_IMISS] = PDB_EV_IMISS,
 		[VS_EV_DMISS] = PDB_EV_DMISS,	 [VS_EV_BRANCHMP] = PDB_EV_BRANCHMP,
 		[VS_EV_REPLAYS] = PDB_EV_REPLAY, [VS_EV_INSNS] = PDB_EV_RETIRED,
-		[VS_EV_USER6] = PDB_EV_NAMED,	 [VS_EV_USER7] = PDB_EV_NAMED + 1,
+		[VS_EV_USER6] = PDB_EV_INVAL,	 [VS_EV_USER7] = PDB_EV_INTERV,
 	};
 
-	return vs_event < VS_EVENT_NR ? map[vs_event] : PDB_EV_NAMED + 2;
+	return vs_event < VS_EVENT_NR ? map[vs_event] :
+					PDB_EV_NAMED; /* 10, as before 8 and 9 were named */
 }
 
 int dmn_new(struct dmn **out, const struct dmn_opts *opts, struct ax_error *err)

@@ -14,9 +14,17 @@ static const struct {
 	const char *name;
 	unsigned int ev;
 } ev_names[] = {
-	{ "cycles", VS_EV_CYCLES },	{ "imiss", VS_EV_IMISS },    { "dmiss", VS_EV_DMISS },
-	{ "branchmp", VS_EV_BRANCHMP }, { "insns", VS_EV_INSNS },    { "retired", VS_EV_INSNS },
-	{ "replays", VS_EV_REPLAYS },	{ "replay", VS_EV_REPLAYS },
+	{ "cycles", VS_EV_CYCLES },
+	{ "imiss", VS_EV_IMISS },
+	{ "dmiss", VS_EV_DMISS },
+	{ "branchmp", VS_EV_BRANCHMP },
+	{ "insns", VS_EV_INSNS },
+	{ "retired", VS_EV_INSNS },
+	{ "replays", VS_EV_REPLAYS },
+	{ "replay", VS_EV_REPLAYS },
+	/* the hosted machine's coherence events (--cpus 2 or more, machine/mach_coh.h) */
+	{ "inval", VS_EV_USER6 },
+	{ "interv", VS_EV_USER7 },
 };
 
 /* The event named by the len bytes at s, or -1. */
@@ -227,8 +235,8 @@ static int set_events(const char *ev, struct vs_config *cfg, struct ax_error *er
 
 	if (dmn_parse_events(ev, &mask)) {
 		ax_fail(err, -EINVAL,
-			"--event takes cycles, imiss, dmiss, branchmp, insns, replays (comma-separated), "
-			"not '%s'",
+			"--event takes cycles, imiss, dmiss, branchmp, insns, replays, inval, interv "
+			"(comma-separated), not '%s'",
 			ev);
 		return -EINVAL;
 	}

@@ -79,9 +79,12 @@ struct mach_opts {
 	uint64_t quantum;
 	/* Virtual CPUs (0 or 1: one): threads are bound to CPU (creation order mod N) and
 	 * interleaved by the same deterministic round-robin; with a CPU model each CPU has its own
-	 * instance (its own caches, predictors and PMU). Not coherent: a store on one CPU does not
-	 * invalidate another's cached line (coherence is issue 17 item 4). At most MACH_MAX_CPUS. */
+	 * instance (its own caches, predictors and PMU), kept coherent by a snooping MESI protocol
+	 * (machine/mach_coh.h). At most MACH_MAX_CPUS. */
 	unsigned int cpus;
+	/* Coherence costs in cycles (--cpus N > 1; 0: mach_coh.h's [U] defaults): a cache-to-cache
+	 * fill (intervention) and a store's wait for its invalidations. */
+	uint32_t coh_c2c, coh_inval;
 	bool trace_syscalls; /* print each system call to stderr (like qemu -strace) */
 	/* The pid table of the run this process belongs to, inherited over the execve of an
 	 * Alpha program (`axprof run --pid-table FD`, mach_vpid.c); 0: a new run, whose first

@@ -12,7 +12,8 @@ const char *const mach_event_name[MACH_EV_NR] = {
 	[MACH_EV_DTBMISS] = "DTBMISS",	 [MACH_EV_ITBMISS] = "ITBMISS",
 	[MACH_EV_BRANCHMP] = "BRANCHMP", [MACH_EV_BCMISS] = "BCMISS",
 	[MACH_EV_REPLAY] = "REPLAY",	 [MACH_EV_LOADS] = "LOADS",
-	[MACH_EV_FPOPS] = "FPOPS",
+	[MACH_EV_FPOPS] = "FPOPS",	 [MACH_EV_INVAL] = "INVAL",
+	[MACH_EV_INTERV] = "INTERV",
 };
 
 /* Models registered at run time; the built-in ones are found first. */

@@ -48,6 +48,10 @@ enum mach_event {
 	MACH_EV_REPLAY, /* 21264: Mbox replay traps (order traps and other Mbox replays) */
 	MACH_EV_LOADS, /* load instructions issued (21164 PCTR1 issue-class event [HRM5]) */
 	MACH_EV_FPOPS, /* FP operate instructions issued (21164 PCTR1 issue-class event [HRM5]) */
+	/* Coherence (--cpus N > 1, machine/mach_coh.h), counted at the instruction that caused
+	 * them: the R10000's events 12/13 (seeds/r10000-counters-perfex-speedshop.txt) */
+	MACH_EV_INVAL, /* copies of a stored-to block invalidated in other CPUs' caches */
+	MACH_EV_INTERV, /* misses another CPU's Modified copy supplied (interventions) */
 	MACH_EV_NR,
 };
 
@@ -132,9 +136,15 @@ struct mach_pme_cfg {
 	uint64_t seed;
 };
 
+struct mach_coh;
+
 struct mach_cpu_cfg { /* zero = the model's defaults */
 	uint32_t mem_latency, bcache_latency; /* cycles (models with caches) */
 	bool truth; /* record ground truth */
+	/* --cpus N > 1: the coherence protocol (mach_coh.h) the model attaches to as CPU `cpu`
+	 * (NULL: one CPU, no coherence) */
+	struct mach_coh *coh;
+	unsigned int cpu;
 };
 
 struct mach_cpu_ops {

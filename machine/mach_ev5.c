@@ -381,7 +381,7 @@ static void wb_close(struct mach_ev5 *m, struct ev5_wb_entry *e, uint64_t at)
 	}
 	start = max64(start, last);
 	lat = lower_access(m, e->blk << EV5_LINE_SHIFT, start, true, &lvl);
-	e->done = start + (lvl == AXP_LVL_SCACHE ? m->p.wb_scache : lat);
+	e->done = start + (lvl == AXP_LVL_SCACHE ? m->p.wb_scache : lat) + e->coh;
 	e->sched = true;
 }
 
@@ -423,7 +423,7 @@ static uint64_t wb_room(struct mach_ev5 *m, uint64_t blk, uint64_t t)
 	return max64(t, wb_at(m, 0)->done);
 }
 
-static void wb_store(struct mach_ev5 *m, uint64_t blk, uint64_t t)
+static void wb_store(struct mach_ev5 *m, uint64_t blk, uint64_t t, uint32_t coh)
 {
 	struct ev5_wb_entry *y, *e;
 
@@ -431,8 +431,10 @@ static void wb_store(struct mach_ev5 *m, uint64_t blk, uint64_t t)
 	if (m->wb_n) {
 		y = wb_at(m, m->wb_n - 1);
 		if (!y->sched) {
-			if (y->blk == blk)
+			if (y->blk == blk) {
+				y->coh += coh;
 				return;
+			}
 			wb_close(m, y, t);
 		}
 	}
@@ -443,6 +445,7 @@ static void wb_store(struct mach_ev5 *m, uint64_t blk, uint64_t t)
 	}
 	e = wb_at(m, m->wb_n);
 	e->blk = blk;
+	e->coh = coh;
 	e->create = t;
 	e->done = 0;
 	e->sched = false;
@@ -858,7 +861,10 @@ static __attribute__((noinline)) uint64_t load_result(struct mach_ev5 *m, const 
 		uint32_t lvl;
 		unsigned int slot = 0;
 
-		ready = t + lower_access(m, ev->ea, t, false, &lvl);
+		uint32_t lat, c2c = m->coh ? ev5_coh_load(m, ev, t) : 0;
+
+		lat = lower_access(m, ev->ea, t, false, &lvl);
+		ready = t + (c2c ? c2c : lat);
 		m->level[lvl]++;
 		for (unsigned int i = 1; i < EV5_MAF_N; i++)
 			if (m->maf[i] < m->maf[slot])
@@ -898,7 +904,7 @@ static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const 
 	} else if (kind & ISA_EV5_K_FDIV) {
 		m->fdiv_free = t + o->repeat;
 	} else if (kind & ISA_EV5_K_STORE) {
-		wb_store(m, ev->ea >> EV5_LINE_SHIFT, t);
+		wb_store(m, ev->ea >> EV5_LINE_SHIFT, t, m->coh ? ev5_coh_store(m, ev, t) : 0);
 		m->last_store_t = t;
 		m->last_store_q = ev->ea >> 3;
 	} else if (kind & ISA_EV5_K_MB) {

@@ -71,6 +71,7 @@ struct ev5_tlb {
 
 struct ev5_wb_entry {
 	uint64_t blk; /* 32-byte block address >> 5 */
+	uint64_t coh; /* cycles its write waits for invalidations (mach_coh.h; 0: one CPU) */
 	uint64_t create; /* cycle the entry was allocated */
 	uint64_t done; /* cycle its write completes (valid once scheduled) */
 	bool sched; /* closed for merging and scheduled to drain */
@@ -166,7 +167,19 @@ struct mach_ev5 {
 
 	/* truth */
 	struct ev5_truth *truth;
+
+	/* coherence (--cpus N > 1; NULL: one CPU): this is CPU coh_cpu (mach_coh.h) */
+	struct mach_coh *coh;
+	unsigned int coh_cpu;
 };
+
+/* mach_ev5_coh.c: join the protocol as CPU `cpu` (coherence over the D-, S- and B-cache). */
+void ev5_coh_attach(struct mach_ev5 *m, struct mach_coh *coh, unsigned int cpu);
+/* A load that missed the D-cache at cycle t: the protocol's action; returns the latency to use
+ * instead of the memory hierarchy's (0: the hierarchy's). */
+uint32_t ev5_coh_load(struct mach_ev5 *m, const struct axp_event *ev, uint64_t t);
+/* A store at cycle t: its coherence delay for the write buffer (0: none). */
+uint32_t ev5_coh_store(struct mach_ev5 *m, const struct axp_event *ev, uint64_t t);
 
 /* mach_pmu.c */
 void ev5_pmu_init(struct mach_ev5 *m);

@@ -16,6 +16,8 @@ static int ev5_create(void **model, const struct mach_cpu_cfg *cfg)
 		c.truth = cfg->truth;
 	}
 	ret = mach_ev5_new(&m, &c);
+	if (!ret && cfg && cfg->coh)
+		ev5_coh_attach(m, cfg->coh, cfg->cpu);
 	*model = m;
 	return ret;
 }
@@ -120,6 +122,8 @@ const struct mach_cpu_ops mach_ev5_cpu_ops = {
 	.truth_write = ops_truth_write,
 	.param = ev5_param,
 	.print_stats = ev5_print_stats,
-	/* the 21164's seven (CYCLES..BRANCHMP) and PCTR1's loads and FP operates [HRM5] */
-	.events = ((1u << (MACH_EV_BRANCHMP + 1)) - 1) | 1u << MACH_EV_LOADS | 1u << MACH_EV_FPOPS,
+	/* the 21164's seven (CYCLES..BRANCHMP), PCTR1's loads and FP operates [HRM5], and the
+	 * coherence events of --cpus N > 1 (mach_coh.h; [U] a model extension) */
+	.events = ((1u << (MACH_EV_BRANCHMP + 1)) - 1) | 1u << MACH_EV_LOADS | 1u << MACH_EV_FPOPS |
+		  1u << MACH_EV_INVAL | 1u << MACH_EV_INTERV,
 };

@@ -327,6 +327,7 @@ struct ev6_step {
 	uint64_t reissue; /* ... and the target may not issue before this */
 	uint64_t cause_pc;
 	int trap; /* enum ev6_replay or -1 */
+	uint32_t coh; /* a store: cycles it stays in the store queue for invalidations */
 };
 
 #define EVB_IMISS 0x01u
@@ -577,7 +578,11 @@ static void load(struct mach_ev6 *m, const struct ev6_op *o, const struct axp_ev
 			trap(s, EV6_RP_MBOX, t, max64(t + m->p.mbox_replay, free_at), 0);
 			return;
 		}
-		s->done = t + lower(m, ea, t, true, &lvl) + (o->lat - m->p.dcache_lat);
+		uint32_t c2c = m->coh ? ev6_coh_load(m, ev) : 0, lat = lower(m, ea, t, true, &lvl);
+
+		if (c2c) /* another CPU's Modified copy supplies it (mach_coh.h) */
+			lvl = AXP_LVL_BCACHE, lat = c2c;
+		s->done = t + lat + (o->lat - m->p.dcache_lat);
 		s->evb |= EVB_DMISS | (lvl == AXP_LVL_MEMORY ? EVB_BCMISS : 0);
 		m->maf[slot] = s->done;
 		w = !m->dc_lru[set];
@@ -603,6 +608,8 @@ static void store(struct mach_ev6 *m, const struct axp_event *ev, struct ev6_ste
 			return;
 		}
 	}
+	if (m->coh)
+		s->coh = ev6_coh_store(m, ev);
 	w = way_of(m->dc_tag[set], blk);
 	if (w < 0) {
 		uint32_t lvl;
@@ -913,6 +920,7 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 
 	s.evb = 0;
 	s.reissue = 0;
+	s.coh = 0;
 	s.tr = m->tx ? ev6_truth_rec(m, ev->pc) : NULL;
 	m->fetched++;
 	tc(&s, EV6_TC_FETCH, 1);
@@ -999,7 +1007,7 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 		*q = (struct ev6_mem_rec){ .pc = ev->pc,
 					   .ea = ev->ea,
 					   .issue = s.t,
-					   .retire = rt,
+					   .retire = rt + s.coh,
 					   .size = (uint8_t)(ev->size ? ev->size : 1) };
 		if (ev->is_store && s.t > m->st_max_issue)
 			m->st_max_issue = s.t;

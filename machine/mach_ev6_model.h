@@ -212,6 +212,8 @@ struct mach_ev6 {
 	uint64_t bc_mask;
 	uint64_t maf[EV6_MAF_MAX];
 	uint64_t mem_free; /* the memory bus is busy until */
+	struct mach_coh *coh; /* --cpus N > 1: coherence (mach_coh.h) as CPU coh_cpu; else NULL */
+	unsigned int coh_cpu;
 	struct ev6_mem_rec ldq[EV6_MEMQ], stq[EV6_MEMQ];
 	uint64_t nld, nst;
 	uint64_t st_max_issue; /* latest issue cycle of any store so far */
@@ -343,5 +345,12 @@ static inline void ev6_pmu_event(struct mach_ev6 *m, enum mach_event e)
 	if (++m->count[e] >= m->next_ov[e])
 		ev6_pmu_overflow(m, e);
 }
+
+/* mach_ev6_coh.c: join the coherence protocol (mach_coh.h) as CPU `cpu`; a load's D-cache miss
+ * (returns the cache-to-cache latency to use, 0: the hierarchy's) and a store (returns the
+ * cycles its store-queue entry waits for invalidations). */
+void ev6_coh_attach(struct mach_ev6 *m, struct mach_coh *coh, unsigned int cpu);
+uint32_t ev6_coh_load(struct mach_ev6 *m, const struct axp_event *ev);
+uint32_t ev6_coh_store(struct mach_ev6 *m, const struct axp_event *ev);
 
 #endif /* MACH_EV6_MODEL_H */

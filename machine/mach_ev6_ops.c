@@ -19,6 +19,8 @@ static int ev6_create(void **model, const struct mach_cpu_cfg *cfg)
 		p.truth = cfg->truth;
 	}
 	ret = mach_ev6_new_params(&m, &p);
+	if (!ret && cfg && cfg->coh)
+		ev6_coh_attach(m, cfg->coh, cfg->cpu);
 	*model = m;
 	return ret;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mach_coh.h"
 #include "mach_ev6_model.h"
 
 int ev6_truth_new(struct mach_ev6 *m)
@@ -303,7 +304,11 @@ int mach_ev6_truth_write(struct mach_ev6 *m, const char *path)
 		o.xsec[o.nxsec++] =
 			(struct mach_truth_xsec){ MACH_TRUTH_SEC_PATHS, MACH_TRUTH_PATH_SIZE,
 						  m->pt_nrec, m->pt_rec };
-	err = mach_truth_out_write(&o, path);
+	err = m->coh ? mach_coh_truth_xsec(m->coh, &o.xsec[o.nxsec]) : 0; /* section 9 */
+	if (m->coh && !err)
+		o.nxsec++;
+	if (!err)
+		err = mach_truth_out_write(&o, path);
 	free(pcs);
 	free(rps);
 	free(ws);

@@ -180,6 +180,7 @@ struct mach {
 	void *models[MACH_MAX_CPUS];
 	unsigned int ncpus; /* virtual CPUs (mach_opts.cpus, at least 1) */
 	unsigned int cpu_id; /* the CPU the running thread is bound to */
+	struct mach_coh *coh; /* ncpus > 1 with a model: coherence (mach_coh.h); else NULL */
 	struct mach_hooks hooks;
 	struct mach_samples *samples; /* built-in PMU handler: samples per PC */
 	mach_pc_namer_fn name_pc; /* names the top PCs (mach_set_pc_namer); NULL: none */

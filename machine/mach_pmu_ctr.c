@@ -20,9 +20,14 @@
  */
 #include <string.h>
 
+#include "mach_coh.h"
 #include "mach_pmu_ctr.h"
 
 #define EV(e) (1u << (e))
+/* The coherence events (--cpus N > 1, mach_coh.h) on every counter: [U] a model extension; the
+ * R10000 counts interventions and invalidations on both of its counters (the seed's table,
+ * events 12/13), and so both fit at once beside any other event. */
+#define COH (EV(MACH_EV_INVAL) | EV(MACH_EV_INTERV))
 
 static const struct mach_pmu_desc pmu_ev5 = {
 	.cpu = "ev5",
@@ -33,11 +38,11 @@ static const struct mach_pmu_desc pmu_ev5 = {
 		{ "PCTR0", EV(MACH_EV_CYCLES) | EV(MACH_EV_RETIRED), 16 },
 		/* [HRM5] PCSEL1: issue-class events; the model counts loads and FP operates
 		 * issued (the selection codes are not modelled) */
-		{ "PCTR1", EV(MACH_EV_LOADS) | EV(MACH_EV_FPOPS), 16 },
+		{ "PCTR1", EV(MACH_EV_LOADS) | EV(MACH_EV_FPOPS) | COH, 16 },
 		/* [op5] cycles; [HRM5][U] the miss and mispredict events; [wrperfmon] 14 bits */
 		{ "PCTR2",
 		  EV(MACH_EV_CYCLES) | EV(MACH_EV_IMISS) | EV(MACH_EV_DMISS) |
-			  EV(MACH_EV_DTBMISS) | EV(MACH_EV_ITBMISS) | EV(MACH_EV_BRANCHMP),
+			  EV(MACH_EV_DTBMISS) | EV(MACH_EV_ITBMISS) | EV(MACH_EV_BRANCHMP) | COH,
 		  14 },
 	},
 	.cost = {
@@ -46,6 +51,11 @@ static const struct mach_pmu_desc pmu_ev5 = {
 		[MACH_EV_DTBMISS] = { 25, 25, "PALcode refill 25 [U] (EV5-MODEL.md)" },
 		[MACH_EV_ITBMISS] = { 20, 20, "PALcode refill 20 [U] (EV5-MODEL.md)" },
 		[MACH_EV_BRANCHMP] = { 5, 5, "mispredict 5 (EV5-MODEL.md)" },
+		[MACH_EV_INVAL] = { MACH_COH_INVAL_LAT, MACH_COH_INVAL_LAT,
+				    "invalidation 20 [U] (mach_coh.h; hidden by the write buffer "
+				    "unless it fills)" },
+		[MACH_EV_INTERV] = { MACH_COH_C2C_LAT, MACH_COH_C2C_LAT,
+				     "cache-to-cache fill 50 [U] (mach_coh.h)" },
 	},
 };
 
@@ -55,13 +65,13 @@ static const struct mach_pmu_desc pmu_ev6 = {
 	.ncounters = 2,
 	.counter = {
 		/* [HRM6] PCTR0: retired instructions or cycles, 20 bits */
-		{ "PCTR0", EV(MACH_EV_CYCLES) | EV(MACH_EV_RETIRED), 20 },
+		{ "PCTR0", EV(MACH_EV_CYCLES) | EV(MACH_EV_RETIRED) | COH, 20 },
 		/* [HRM6] cycles, B-cache misses, Mbox replays; [refs] mispredicts, "others": the
 		 * TB misses; [U] I-cache and D-cache misses (a model extension) */
 		{ "PCTR1",
 		  EV(MACH_EV_CYCLES) | EV(MACH_EV_BCMISS) | EV(MACH_EV_REPLAY) |
 			  EV(MACH_EV_BRANCHMP) | EV(MACH_EV_DTBMISS) | EV(MACH_EV_ITBMISS) |
-			  EV(MACH_EV_IMISS) | EV(MACH_EV_DMISS),
+			  EV(MACH_EV_IMISS) | EV(MACH_EV_DMISS) | COH,
 		  20 },
 	},
 	.cost = {
@@ -72,6 +82,11 @@ static const struct mach_pmu_desc pmu_ev6 = {
 		[MACH_EV_ITBMISS] = { 27, 27, "7 + PALcode fill 20 [U] (EV6-MODEL.md)" },
 		[MACH_EV_BRANCHMP] = { 7, 8, "mispredict 7, JMP/JSR/RET 8 (EV6-MODEL.md)" },
 		[MACH_EV_REPLAY] = { 14, 14, "Mbox order trap 14 (EV6-MODEL.md, refs)" },
+		[MACH_EV_INVAL] = { MACH_COH_INVAL_LAT, MACH_COH_INVAL_LAT,
+				    "invalidation 20 [U] (mach_coh.h; hidden by the store queue "
+				    "unless it fills)" },
+		[MACH_EV_INTERV] = { MACH_COH_C2C_LAT, MACH_COH_C2C_LAT,
+				     "cache-to-cache fill 50 [U] (mach_coh.h)" },
 	},
 };
 

@@ -27,6 +27,7 @@ int mach_set_tick(struct mach *m, struct mach_tick *t, uint64_t cycles, mach_tic
 	t->priv = priv;
 	m->hooks.pmu_irq = tick_irq;
 	m->hooks.priv = t;
-	m->cpu->pmu_arm(m->model, MACH_EV_CYCLES, cycles);
+	for (unsigned int c = 0; c < m->ncpus; c++) /* every virtual CPU ticks (--cpus) */
+		m->cpu->pmu_arm(m->models[c], MACH_EV_CYCLES, cycles);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "isa_dis.h"
+#include "mach_coh.h"
 #include "mach_int.h"
 #include "vs_core.h"
 
@@ -75,7 +76,15 @@ static int cpu_create(struct mach *m)
 	m->cpu = mach_cpu_find(name);
 	if (!m->cpu)
 		return -EINVAL;
+	if (m->ncpus > 1) { /* the CPUs' caches kept coherent (mach_coh.h) */
+		ret = mach_coh_new(&m->coh, m->ncpus, m->opts.coh_c2c, m->opts.coh_inval,
+				   m->opts.truth);
+		if (ret)
+			return ret;
+		cfg.coh = m->coh;
+	}
 	for (unsigned int c = 0; c < m->ncpus; c++) {
+		cfg.cpu = c;
 		ret = m->cpu->create(&m->models[c], &cfg);
 		if (ret)
 			return ret;
@@ -148,6 +157,7 @@ void mach_free(struct mach *m)
 	for (unsigned int c = 0; c < MACH_MAX_CPUS; c++)
 		if (m->models[c])
 			m->cpu->free(m->models[c]);
+	mach_coh_free(m->coh);
 	samples_free(m->samples);
 	mach_files_free(m->files);
 	mach_threads_free(m->thr);
@@ -780,6 +790,17 @@ void mach_print_stats(struct mach *m, FILE *f, double seconds, double cpu_second
 		m->cpu->print_stats(m->models[c], f,
 				    m->ncpus > 1 ? m->cpu->count(m->models[c], MACH_EV_RETIRED) :
 						   m->insns);
+	}
+	if (m->coh) {
+		uint64_t inval, interv, shstores;
+
+		mach_coh_totals(m->coh, &inval, &interv, &shstores);
+		fprintf(f,
+			"axprof run: coherence (MESI, %u CPUs): %" PRIu64 " invalidations, %" PRIu64
+			" interventions, %" PRIu64 " stores to shared blocks (cache to cache %u "
+			"cycles, invalidation %u)\n",
+			m->ncpus, inval, interv, shstores, mach_coh_param(m->coh, true),
+			mach_coh_param(m->coh, false));
 	}
 	samples_print(m, f);
 }

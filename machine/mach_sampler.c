@@ -61,7 +61,7 @@ static const int ev_map[VS_EVENT_NR] = {
 	[VS_EV_CYCLES] = MACH_EV_CYCLES,  [VS_EV_IMISS] = MACH_EV_IMISS,
 	[VS_EV_DMISS] = MACH_EV_DMISS,	  [VS_EV_BRANCHMP] = MACH_EV_BRANCHMP,
 	[VS_EV_REPLAYS] = MACH_EV_REPLAY, [VS_EV_INSNS] = MACH_EV_RETIRED,
-	[VS_EV_USER6] = -EOPNOTSUPP,	  [VS_EV_USER7] = -EOPNOTSUPP,
+	[VS_EV_USER6] = MACH_EV_INVAL,	  [VS_EV_USER7] = MACH_EV_INTERV,
 };
 
 int mach_sampler_event(unsigned int vs_event)
@@ -483,6 +483,8 @@ int mach_sampler_new(struct mach_sampler **out, struct mach *m,
 		if ((opts->cfg.events & (1u << e)) &&
 		    (ev_map[e] < 0 || !(mach_cpu_events(m->cpu) & (1u << ev_map[e]))))
 			return -EOPNOTSUPP; /* REPLAYS: only a model that counts them (EV6) */
+	if ((opts->cfg.events & (1u << VS_EV_USER6 | 1u << VS_EV_USER7)) && !m->coh)
+		return -EOPNOTSUPP; /* coherence events: only with --cpus 2 or more */
 	if (opts->cfg.mode == VS_MODE_PROFILEME && (!m->cpu->pme_config || !m->cpu->pme_take))
 		return -EOPNOTSUPP; /* ProfileMe: only a model that has it (EV6) */
 	if (opts->truth_hi < opts->truth_lo || opts->truth_hi - opts->truth_lo > (1ull << 32))

@@ -32,8 +32,8 @@
  *
  * Virtual CPUs (mach_opts.cpus = N): thread k (in creation order, the first is 0) is bound to
  * CPU k mod N, whose timing model retires its instructions; the round-robin above is then a
- * deterministic interleaving of the N CPUs, one quantum at a time. The CPUs' caches are not
- * kept coherent (issue 17 item 4).
+ * deterministic interleaving of the N CPUs, one quantum at a time. The CPUs' caches are kept
+ * coherent by machine/mach_coh.c, in this interleaving's order.
  *
  * Thread ids: the first thread's is the pid; the others are MACH_TID_BASE + n (above Linux's
  * PID_MAX_LIMIT, include/linux/threads.h, so never a host process's pid).

@@ -62,8 +62,8 @@ struct mach_truth_xsec { /* an extra section, already encoded */
 	const uint8_t *data;
 };
 
-/* Extra sections a writer may add (EV6: pcs, replays, wasted slots, paths). */
-#define MACH_TREC_XSEC_MAX 4
+/* Extra sections a writer may add (EV6: pcs, replays, wasted slots, paths; coherence). */
+#define MACH_TREC_XSEC_MAX 5
 
 struct mach_truth_out {
 	const struct ev5_truth *t;

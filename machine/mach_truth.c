@@ -15,10 +15,11 @@
 #include <zlib.h>
 
 #include "ax_err.h"
+#include "mach_coh.h"
 #include "mach_ev5_model.h"
 #include "mach_trec.h"
 
-#define TRUTH_NSEC 9 /* section types 0..8 */
+#define TRUTH_NSEC 10 /* section types 0..9 */
 
 const char *const mach_stall_name[MACH_STALL_NR] = {
 	[MACH_STALL_STATIC] = "static",	  [MACH_STALL_IMISS] = "imiss",
@@ -510,6 +511,13 @@ int ev5_truth_write(const struct mach_ev5 *m, const char *path)
 	};
 
 	ev5_params(o.param, &m->p);
+	if (m->coh) { /* section 9: coherence, all CPUs (mach_coh.h) */
+		int err = mach_coh_truth_xsec(m->coh, &o.xsec[o.nxsec]);
+
+		if (err)
+			return err;
+		o.nxsec++;
+	}
 	return mach_truth_out_write(&o, path);
 }
 
@@ -567,6 +575,7 @@ static int parse_secent(const uint8_t *buf, size_t len, const char *name, uint32
 		MACH_TRUTH_REPLAY_SIZE,
 		MACH_TRUTH_WASTE_SIZE,
 		MACH_TRUTH_PATH_SIZE,
+		MACH_TRUTH_COH_SIZE,
 	};
 	const uint8_t *e = buf + MACH_TRUTH_HDR_SIZE + (size_t)i * MACH_TRUTH_SECENT_SIZE;
 	uint64_t eoff = (uint64_t)(e - buf), off = get64(e + 8), cnt = get64(e + 16);
@@ -753,6 +762,36 @@ static int parse_paths(const uint8_t *buf, const char *name, const uint8_t *ent,
 	return 0;
 }
 
+static int parse_coh(const uint8_t *buf, const char *name, const uint8_t *ent, struct mach_truth *t,
+		     struct ax_error *err)
+{
+	uint32_t rsz = get32(ent + 4);
+	uint64_t off = get64(ent + 8);
+
+	t->ncoh = get64(ent + 16);
+	t->coh = calloc(t->ncoh ? t->ncoh : 1, sizeof(*t->coh));
+	if (!t->coh)
+		return ax_fail(err, -ENOMEM, "%s: out of memory for %zu coherence records", name,
+			       t->ncoh);
+	for (size_t i = 0; i < t->ncoh; i++, off += rsz) {
+		struct mach_truth_coh *r = &t->coh[i];
+
+		r->pc = get64(buf + off);
+		r->inval = get64(buf + off + 8);
+		r->interv = get64(buf + off + 16);
+		r->shstores = get64(buf + off + 24);
+		if (i && r[-1].pc >= r->pc)
+			return AX_CORRUPT(err, name, off,
+					  "coherence records not in increasing order");
+		if (r->shstores > r->inval)
+			return AX_CORRUPT(
+				err, name, off + 24,
+				"pc 0x%llx: more stores to shared blocks than invalidations",
+				(unsigned long long)r->pc);
+	}
+	return 0;
+}
+
 static int parse_pcs(const uint8_t *buf, const char *name, const uint8_t *ent, struct mach_truth *t,
 		     struct ax_error *err)
 {
@@ -840,6 +879,8 @@ int mach_truth_parse(const void *buf_, size_t len, const char *name, struct mach
 		ret = parse_waste(buf, name, sec[MACH_TRUTH_SEC_WASTED], t, err);
 	if (!ret && sec[MACH_TRUTH_SEC_PATHS])
 		ret = parse_paths(buf, name, sec[MACH_TRUTH_SEC_PATHS], t, err);
+	if (!ret && sec[MACH_TRUTH_SEC_COHERENCE])
+		ret = parse_coh(buf, name, sec[MACH_TRUTH_SEC_COHERENCE], t, err);
 	if (ret) {
 		if (getenv("AXPROF_DEBUG") && err)
 			fprintf(stderr, "mach_truth: %s\n", err->msg);
@@ -923,6 +964,7 @@ void mach_truth_free(struct mach_truth *t)
 	free(t->replays);
 	free(t->waste);
 	free(t->paths);
+	free(t->coh);
 	free(t);
 }
 

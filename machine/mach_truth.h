@@ -123,6 +123,14 @@
  *                 transfers retired before the sample, every conditional branch (taken or not)
  *                 and every instruction whose successor was not pc + 4 (calls, returns, jumps)
  *
+ * Section MACH_TRUTH_SEC_COHERENCE (9, --cpus N > 1 only, either model): the coherence traffic
+ * each instruction caused (machine/mach_coh.h), over all CPUs; one record of at least 32 bytes
+ * per PC that caused any, sorted by PC, strictly increasing:
+ *        0     8  pc (a load or a store)
+ *        8     8  inval: copies of its block it invalidated in other CPUs' caches (MACH_EV_INVAL)
+ *       16     8  interv: its misses another CPU's Modified copy supplied (MACH_EV_INTERV)
+ *       24     8  shstores: its stores that found the block Shared here and invalidated others
+ *
  * The reader validates everything before it trusts it and reports the first problem as -EBADMSG
  * with the byte offset where it was found; it never reads outside the buffer.
  */
@@ -143,6 +151,7 @@ enum mach_truth_sec {
 	MACH_TRUTH_SEC_REPLAYS = 6,
 	MACH_TRUTH_SEC_WASTED = 7,
 	MACH_TRUTH_SEC_PATHS = 8,
+	MACH_TRUTH_SEC_COHERENCE = 9,
 };
 
 #define MACH_TRUTH_SUMMARY_SIZE 256u
@@ -151,6 +160,7 @@ enum mach_truth_sec {
 #define MACH_TRUTH_EV6PC_SIZE 168u
 #define MACH_TRUTH_REPLAY_SIZE 32u
 #define MACH_TRUTH_WASTE_SIZE 40u
+#define MACH_TRUTH_COH_SIZE 32u
 #define MACH_TRUTH_PATH_DECS 32u
 #define MACH_TRUTH_PATH_SIZE (24u + 16u * MACH_TRUTH_PATH_DECS)
 
@@ -256,6 +266,10 @@ struct mach_truth_path {
 	uint64_t from[MACH_TRUTH_PATH_DECS], to[MACH_TRUTH_PATH_DECS]; /* most recent first */
 };
 
+struct mach_truth_coh { /* section 9 */
+	uint64_t pc, inval, interv, shstores;
+};
+
 struct mach_truth_pc {
 	uint64_t pc;
 	uint64_t exec; /* execution count */
@@ -292,6 +306,8 @@ struct mach_truth {
 	size_t nwaste;
 	struct mach_truth_path *paths; /* EV6 files with pairs: section 8 */
 	size_t npaths;
+	struct mach_truth_coh *coh; /* --cpus N > 1: section 9 (else NULL, 0) */
+	size_t ncoh;
 };
 
 /*

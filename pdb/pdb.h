@@ -393,6 +393,8 @@ enum pdb_event {
 	PDB_EV_ITBMISS = 5, /* instruction TLB misses */
 	PDB_EV_BRANCHMP = 6, /* branch mispredictions */
 	PDB_EV_REPLAY = 7, /* replay traps (21264) */
+	PDB_EV_INVAL = 8, /* coherence: other CPUs' copies a store invalidated (hosted --cpus) */
+	PDB_EV_INTERV = 9, /* coherence: misses another CPU's Modified copy supplied */
 	PDB_EV_NAMED, /* ids below this have names */
 };
 #define PDB_EV_MAX 32

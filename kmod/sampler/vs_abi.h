@@ -237,8 +237,8 @@ enum vs_event {
 	VS_EV_BRANCHMP,
 	VS_EV_REPLAYS, /* 21264 replay traps */
 	VS_EV_INSNS, /* instructions retired */
-	VS_EV_USER6, /* platform-defined */
-	VS_EV_USER7,
+	VS_EV_USER6, /* platform-defined (hosted machine: INVAL, coherence invalidations) */
+	VS_EV_USER7, /* platform-defined (hosted machine: INTERV, coherence interventions) */
 	VS_EVENT_NR,
 };
 

@@ -19,7 +19,8 @@ static struct pdb_db *open_new(const char *d)
 static void test_pdb_event_names_round_trip(void **state)
 {
 	static const char *const fixed[PDB_EV_NAMED] = {
-		"CYCLES", "RETIRED", "IMISS", "DMISS", "DTBMISS", "ITBMISS", "BRANCHMP", "REPLAY",
+		"CYCLES",  "RETIRED",  "IMISS",	 "DMISS", "DTBMISS",
+		"ITBMISS", "BRANCHMP", "REPLAY", "INVAL", "INTERV",
 	};
 	unsigned int e;
 

@@ -35,6 +35,8 @@ CHECK_STEPS += tests/tools/check-cli.sh tests/tools/check-daemon.sh tests/tools/
 	tests/tools/check-export.sh
 # axprof stat (perfex): multiplexed projections vs exact counts, children's counts, bad -e.
 CHECK_STEPS += tests/tools/check-stat.sh
+# Coherence between --cpus N virtual CPUs: false sharing in stat, the truth and samples.
+CHECK_STEPS += tests/tools/check-coherence.sh
 # ProfileMe on the EV6 machine against its truth (axprof record --mode profileme, profileme).
 CHECK_STEPS += tests/tools/check-profileme.sh
 # ProfileMe's Figure 7: wasted issue slots vs the truth, the planted bottleneck ranked first.

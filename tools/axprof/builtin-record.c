@@ -130,7 +130,9 @@ static void usage(FILE *f)
 		"                        and sampler buffers (axprof-run(1) --cpus)\n"
 		"  --cpu MODEL           the hosted machine's timing model: ev5 (default) or ev6 (the\n"
 		"                        PMU needs one); REPLAY samples (--event cycles,replays) need\n"
-		"                        a CPU with replay traps (ev6, the 21264)\n"
+		"                        a CPU with replay traps (ev6, the 21264); INVAL and INTERV\n"
+		"                        samples (--event inval,interv: coherence) need --cpus 2 or\n"
+		"                        more and a short period (--period inval=5-15)\n"
 		"  --truth FILE          hosted: write the machine's ground-truth file\n"
 		"  --value-truth FILE    hosted: write exact per-pc value histograms of PROG's own code\n"
 		"  --proc-truth FILE     hosted: write exact argument, return and caller histograms of\n"
@@ -877,6 +879,11 @@ static int hosted_sampler(struct rec *r)
 			"axprof record: cannot sample replays: the %s has no replay traps (drop "
 			"replays from --event, or record on a 21264 model)\n",
 			cpu);
+		return 1;
+	}
+	if (ret == -EOPNOTSUPP && (so.cfg.events & (1u << VS_EV_USER6 | 1u << VS_EV_USER7))) {
+		fprintf(stderr, "axprof record: cannot sample inval or interv: coherence events "
+				"need --cpus 2 or more\n");
 		return 1;
 	}
 	if (ret) {

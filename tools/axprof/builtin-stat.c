@@ -68,6 +68,11 @@ static void usage(FILE *f)
 		"through; the report goes to standard error (or -o FILE).\n\n"
 		"Options:\n"
 		"  --cpu ev5|ev6      the CPU model and its counters (default ev5)\n"
+		"  --cpus N           N virtual CPUs (1-8, default 1), each with its own model and\n"
+		"                     counters, caches kept coherent (INVAL, INTERV: 0 on one\n"
+		"                     CPU, and -a counts them only with 2 or more); counts are\n"
+		"                     added over the CPUs\n"
+		"  --quantum N        instructions a thread runs before the next one's turn\n"
 		"  -e, --events E,... the events to count (default CYCLES,RETIRED); an impossible\n"
 		"                     set is an error naming the counters it needs\n"
 		"  -a, --all          every event the model counts, multiplexed on the counters\n"
@@ -79,8 +84,8 @@ static void usage(FILE *f)
 		"  --json             the report as one JSON document (docs/axprof-json.7)\n"
 		"  --sysroot DIR      as axprof run\n"
 		"  --help             this text\n\n"
-		"Events: CYCLES RETIRED IMISS DMISS DTBMISS ITBMISS BRANCHMP (ev5), and BCMISS\n"
-		"REPLAY (ev6). Exit status: the program's; 2 for bad options, 1 if it cannot run.\n",
+		"Events: CYCLES RETIRED IMISS DMISS DTBMISS ITBMISS BRANCHMP LOADS FPOPS (ev5),\n"
+		"BCMISS REPLAY (ev6), INVAL INTERV (both; coherence, --cpus). Exit status: the program's; 2 for bad options, 1 if it cannot run.\n",
 		MUX_CYCLES_DEFAULT, RUNS_MAX);
 }
 
@@ -131,7 +136,8 @@ static int parse_events(const char *arg, uint32_t *mask)
 		if (e < 0) {
 			fprintf(stderr,
 				"axprof stat: unknown event '%.*s' in -e %s (events: CYCLES RETIRED "
-				"IMISS DMISS DTBMISS ITBMISS BRANCHMP BCMISS REPLAY)\n",
+				"IMISS DMISS DTBMISS ITBMISS BRANCHMP BCMISS REPLAY LOADS FPOPS INVAL "
+				"INTERV)\n",
 				(int)n, p, arg);
 			return 2;
 		}
@@ -584,10 +590,14 @@ static void json_report(FILE *f, const struct report *r)
 }
 
 /* Which events, on which counters: 0, or 2 after a message naming the conflict. */
-static int choose_events(struct st *s, const char *list, bool all)
+static int choose_events(struct st *s, const char *list, bool all, unsigned int cpus)
 {
+	const uint32_t coh = 1u << MACH_EV_INVAL | 1u << MACH_EV_INTERV;
 	uint32_t conflict, ctrs, model = mach_cpu_events(mach_cpu_find(s->d->cpu));
 	int slot[MACH_EV_NR], ret;
+
+	if (all && cpus <= 1) /* no coherence on one CPU: -a leaves its events out (0 if named) */
+		model &= ~coh;
 
 	if (all) {
 		s->events = model;
@@ -644,6 +654,8 @@ int cmd_stat(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "sysroot", required_argument, NULL, 'S' },
+		{ "cpus", required_argument, NULL, 'P' },
+		{ "quantum", required_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -712,6 +724,29 @@ int cmd_stat(int argc, char **argv)
 		case 'S':
 			opts.sysroot = optarg;
 			break;
+		case 'P':
+			errno = 0;
+			opts.cpus = (unsigned int)strtoul(optarg, &end, 10);
+			if (errno || *optarg < '1' || *optarg > '9' || *end || !opts.cpus ||
+			    opts.cpus > MACH_MAX_CPUS) {
+				fprintf(stderr,
+					"axprof stat: --cpus needs a number of CPUs from 1 to %d, not "
+					"'%s'\n",
+					MACH_MAX_CPUS, optarg);
+				return 2;
+			}
+			break;
+		case 'Q':
+			errno = 0;
+			opts.quantum = strtoull(optarg, &end, 10);
+			if (errno || *optarg < '1' || *optarg > '9' || *end || !opts.quantum) {
+				fprintf(stderr,
+					"axprof stat: --quantum needs a number of instructions (1 or "
+					"more), not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -735,7 +770,7 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "axprof stat: no counter description for the %s model\n", opts.cpu);
 		return 1;
 	}
-	c = choose_events(&s, list, r.all);
+	c = choose_events(&s, list, r.all, opts.cpus);
 	if (c)
 		return c;
 	opts.prog = argv[optind];

@@ -168,6 +168,9 @@ void tl_mux_tick(struct tl_mux_state *s, const uint64_t now[MACH_EV_NR], int rot
 	}
 	for (unsigned int e = 0; e < MACH_EV_NR; e++)
 		s->ev[e].exact = now[e] - s->base[e];
+	if (!dt) /* no time passed (--cpus: a CPU behind the busiest one ticked): the events so
+		  * far go to the next quantum, on the same group */
+		return;
 	memcpy(s->last, now, sizeof(s->last));
 	if (rotate && s->mx.ngroups)
 		s->cur = (s->cur + 1) % s->mx.ngroups;
