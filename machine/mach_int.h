@@ -106,7 +106,11 @@ struct mach_files;
 struct mach_threads;
 
 /* Kinds of one-line warnings printed once per run (mach.warned). */
-enum { MACH_WARN_CLONE, MACH_WARN_FUTEX, MACH_WARN_NR };
+enum { MACH_WARN_CLONE, MACH_WARN_FUTEX, MACH_WARN_FORK_FLAGS, MACH_WARN_NR };
+/* Name what is not supported, once per kind: "axprof run: PROG: WHAT 0xV not supported: WHY"
+ * (mach_thread.c). */
+void mach_warn_once(struct mach *m, unsigned int kind, const char *what, uint64_t v,
+		    const char *why);
 
 /* Instructions a guest thread runs before the next one's turn (mach_opts.quantum 0). [U] */
 #define MACH_QUANTUM_DEFAULT 20000

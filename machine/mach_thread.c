@@ -205,8 +205,8 @@ void mach_threads_free(struct mach_threads *th)
 }
 
 /* Name what is not supported, once per kind: "axprof run: PROG: WHAT 0xV not supported: WHY". */
-static void warn_once(struct mach *m, unsigned int kind, const char *what, uint64_t v,
-		      const char *why)
+void mach_warn_once(struct mach *m, unsigned int kind, const char *what, uint64_t v,
+		    const char *why)
 {
 	if (m->warned & (1u << kind))
 		return;
@@ -226,9 +226,10 @@ int64_t mach_thread_clone(struct mach *m, uint64_t flags, uint64_t newsp, uint64
 
 	if ((flags & ~(uint64_t)A_CSIGNAL & ~(uint64_t)THREAD_FLAGS) ||
 	    (flags & THREAD_REQUIRED) != THREAD_REQUIRED || (flags & A_CSIGNAL)) {
-		warn_once(m, MACH_WARN_CLONE, "clone flags", flags,
-			  "EINVAL (a thread needs CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|"
-			  "CLONE_THREAD, as pthread_create passes; a process cannot share memory)");
+		mach_warn_once(
+			m, MACH_WARN_CLONE, "clone flags", flags,
+			"EINVAL (a thread needs CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|"
+			"CLONE_THREAD, as pthread_create passes; a process cannot share memory)");
 		return -EINVAL;
 	}
 	ret = threads_init(m);
@@ -521,9 +522,10 @@ int64_t mach_futex(struct mach *m, const uint64_t *a)
 		n2 = w2 ? futex_wake(m, a[4], ~0u, (uint32_t)a[3]) : 0;
 		return n + n2;
 	default:
-		warn_once(m, MACH_WARN_FUTEX, "futex operation", cmd,
-			  "ENOSYS (only WAIT, WAKE, REQUEUE, CMP_REQUEUE, WAKE_OP and the BITSET "
-			  "ones are)");
+		mach_warn_once(
+			m, MACH_WARN_FUTEX, "futex operation", cmd,
+			"ENOSYS (only WAIT, WAKE, REQUEUE, CMP_REQUEUE, WAKE_OP and the BITSET "
+			"ones are)");
 		return -ENOSYS;
 	}
 }

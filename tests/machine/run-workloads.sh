@@ -230,6 +230,17 @@ else
 		else
 			bad "unsupported system call warning" "$(head -c 300 "$tmp/thr.err")"
 		fi
+		# Unsupported clone flags: EINVAL (same output as qemu-alpha) and named once.
+		if [ "$(grep -c '^axprof run: .*threads: clone flags 0x10800 not supported: EINVAL' "$tmp/thr.err")" = 1 ]; then
+			ok "unsupported clone flags: EINVAL, one warning for two calls"
+		else
+			bad "unsupported clone flags warning" "$(head -c 300 "$tmp/thr.err")"
+		fi
+		if [ "$(grep -c '^axprof run: .*threads: clone flags 0x20000 not supported: EINVAL' "$tmp/thr.err")" = 1 ]; then
+			ok "clone flags a fork cannot honour: EINVAL and named"
+		else
+			bad "fork clone flags warning" "$(head -c 300 "$tmp/thr.err")"
+		fi
 	fi
 	# An uncaught SIGBUS past EOF: status 128 + SIGBUS and the fault's message.
 	if [ -x "$tmp/mmap_eof" ]; then

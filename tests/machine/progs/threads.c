@@ -114,5 +114,16 @@ int main(void)
 	printf("syscall 1000: %ld %s\n", syscall(1000), strerror(errno));
 	errno = 0;
 	printf("syscall 1000 again: %ld %s\n", syscall(1000), strerror(errno));
+	/* Flags no kernel accepts (CLONE_THREAD needs CLONE_SIGHAND needs CLONE_VM): EINVAL,
+	 * named once (issue 17, bad input). */
+	errno = 0;
+	printf("clone THREAD|SIGHAND: %ld %s\n", syscall(SYS_clone, 0x10800ul, 0ul),
+	       strerror(errno));
+	errno = 0;
+	printf("clone THREAD|SIGHAND again: %ld %s\n", syscall(SYS_clone, 0x10800ul, 0ul),
+	       strerror(errno));
+	errno = 0;
+	printf("clone NEWNS|SIGCHLD: %ld %s\n", syscall(SYS_clone, 0x20011ul, 0ul),
+	       strerror(errno));
 	return 0;
 }
