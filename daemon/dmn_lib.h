@@ -105,12 +105,24 @@ struct dmn_stats {
 	uint64_t proc_reads; /* /proc/PID/maps files read */
 	uint64_t images; /* distinct images known */
 	uint64_t procs; /* processes with maps now */
+	uint64_t threads; /* (thread, command) rows VS_REC_TASK records gave (dmn_threads) */
 	uint32_t last_epoch; /* epoch of the last flush */
 	uint32_t stats_cpus; /* CPUs with a STATS record */
 	struct vs_stats vs; /* the latest STATS record of every CPU, added up */
 };
 
 struct dmn;
+
+/* A thread the record stream named (VS_REC_TASK, ABI 5) and the samples taken in it while it
+ * had this command name, since the daemon started (dmn_discard() forgets them). */
+struct dmn_thread {
+	uint32_t pid, tid;
+	char comm[VS_COMM_LEN]; /* NUL-padded */
+	uint64_t samples;
+};
+/* The threads named so far, in the order the stream named them (n rows; valid until the next
+ * dmn_feed or dmn_discard). */
+const struct dmn_thread *dmn_threads(const struct dmn *d, size_t *n);
 
 int dmn_new(struct dmn **out, const struct dmn_opts *opts, struct ax_error *err);
 void dmn_free(struct dmn *d);

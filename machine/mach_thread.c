@@ -82,6 +82,7 @@ struct mach_thread {
 
 	struct axp_ctx ctx;
 	uint64_t tid_address, robust_list, robust_len, ieee_state;
+	char comm[16]; /* its command name (m->comm while it runs) */
 	uint64_t sigmask, sigpending;
 	struct mach_siginfo siginfo[MACH_NSIG + 1];
 	uint64_t ss_sp, ss_size;
@@ -107,6 +108,7 @@ static void save(struct mach *m, struct mach_thread *t)
 	t->robust_list = m->robust_list;
 	t->robust_len = m->robust_len;
 	t->ieee_state = m->ieee_state;
+	memcpy(t->comm, m->comm, sizeof(t->comm));
 	t->sigmask = m->sigmask;
 	t->sigpending = m->sigpending;
 	memcpy(t->siginfo, m->siginfo, sizeof(t->siginfo));
@@ -136,6 +138,7 @@ static void load(struct mach *m, size_t i)
 	m->robust_list = t->robust_list;
 	m->robust_len = t->robust_len;
 	m->ieee_state = t->ieee_state;
+	memcpy(m->comm, t->comm, sizeof(m->comm));
 	m->sigmask = t->sigmask;
 	m->sigpending = t->sigpending;
 	memcpy(m->siginfo, t->siginfo, sizeof(m->siginfo));
