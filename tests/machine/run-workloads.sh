@@ -236,6 +236,23 @@ else
 		else
 			bad "unsupported clone flags warning" "$(head -c 300 "$tmp/thr.err")"
 		fi
+		# Threads in the profile (ABI 5, VS_REC_TASK): the writer thread renamed itself with
+		# prctl(PR_SET_NAME); record's summary counts its samples under its own tid and the
+		# 15 bytes of its new name, and the threads' samples add up to the total.
+		"$axprof" record --hosted -d "$tmp/thr.db" --seed 3 --json -- "$tmp/threads" >/dev/null 2>"$tmp/thr.rec"
+		if tail -n 1 "$tmp/thr.rec" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+rows = d["threads"]
+w = [r for r in rows if r["comm"] == "writer-thread-l"]
+ok = (len(w) == 1 and w[0]["pid"] == 1000 and w[0]["tid"] != 1000 and w[0]["samples"] > 0
+      and any(r["tid"] == 1000 and r["comm"] == "threads" for r in rows)
+      and sum(r["samples"] for r in rows) == d["samples"] and d["threads_lost"] == 0)
+sys.exit(0 if ok else print(d["samples"], rows) or 1)'; then
+			ok "record: the renamed writer thread's samples under its tid and new comm; threads sum to the total"
+		else
+			bad "record threads" "$(tail -c 400 "$tmp/thr.rec")"
+		fi
 		if [ "$(grep -c '^axprof run: .*threads: clone flags 0x20000 not supported: EINVAL' "$tmp/thr.err")" = 1 ]; then
 			ok "clone flags a fork cannot honour: EINVAL and named"
 		else
