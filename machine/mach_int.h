@@ -348,6 +348,8 @@ void mach_sched(struct mach *m);
 size_t mach_thread_count(const struct mach *m);
 uint64_t mach_thread_quantum(const struct mach *m);
 void mach_thread_fork_child(struct mach *m);
+/* The process's command name: its first thread's (what ps(1) shows for it). */
+const char *mach_thread_leader_comm(const struct mach *m);
 void mach_thread_print_stats(struct mach *m, FILE *f);
 void mach_threads_free(struct mach_threads *th);
 

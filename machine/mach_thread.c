@@ -777,7 +777,15 @@ void mach_thread_print_stats(struct mach *m, FILE *f)
 	save(m, &m->thr->t[m->thr->cur]);
 	for (size_t i = 0; i < m->thr->n; i++)
 		fprintf(f,
-			"axprof run: pid %" PRId32 " tid %" PRId32 ": %" PRIu64
+			"axprof run: pid %" PRId32 " tid %" PRId32 " (%s): %" PRIu64
 			" instructions, %" PRIu64 " system calls\n",
-			m->pid, m->thr->t[i].tid, m->thr->t[i].insns, m->thr->t[i].syscalls);
+			m->pid, m->thr->t[i].tid, m->thr->t[i].comm, m->thr->t[i].insns,
+			m->thr->t[i].syscalls);
+}
+
+const char *mach_thread_leader_comm(const struct mach *m)
+{
+	if (!m->thr || m->thr->cur == 0)
+		return m->comm;
+	return m->thr->t[0].comm; /* saved when it was switched out */
 }

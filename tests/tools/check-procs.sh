@@ -12,6 +12,7 @@
 #      --procedures shows only P's loop (tasks.prof); a pid with no samples: exit 1 and a message.
 #   2c. The summary's threads (ABI 5): pid, tid and comm of every process's threads (comm after
 #      execve the new program's), falseshare's workers under their own tids, summing to the total.
+#   2d. stat --per-process shows each process's comm; run --stats labels its blocks by pid/tid.
 #   3. Two recordings of the same seed give identical databases (but for DIR/id) without a pid
 #      namespace: the pids in the records are the virtual ones.
 #   4. Bad input: run --pid-table and record --exec-totals refuse a bad descriptor (exit 2).
@@ -119,6 +120,21 @@ if (len(workers) != 4 or len({r["tid"] for r in workers}) != 4
         or sum(r["samples"] for r in t) != f["samples"]):
     sys.exit(print("falseshare threads", t, f["samples"]) or 1)
 PY
+
+# 2d. stat --per-process names each process's command; run --stats labels its blocks by pid and
+# each thread's line by its comm.
+"$axprof" stat --per-process --json -- "$wl/forkexec" >/dev/null 2>"$tmp/stat.json"
+"$axprof" run --stats --cpu ev5 -- "$wl/falseshare" >/dev/null 2>"$tmp/runstats"
+if tail -n 1 "$tmp/stat.json" | python3 -c '
+import json, sys
+p = json.load(sys.stdin)["processes"]
+sys.exit(0 if [(r["pid"], r["comm"]) for r in p] == [(1000, "forkexec"), (1002, "forkexec")] else print(p) or 1)' &&
+	grep -q '^axprof run: pid 1000 (falseshare): timing and samples:$' "$tmp/runstats" &&
+	[ "$(grep -c '^axprof run: pid 1000 tid [0-9]* (falseshare): [0-9]* instructions' "$tmp/runstats")" = 5 ]; then
+	ok "stat --per-process: comm of pids 1000 and 1002; run --stats: the block labelled pid 1000 (falseshare), 5 thread lines with comm"
+else
+	bad "stat/run --stats labels" "$(head -c 300 "$tmp/runstats")"
+fi
 
 # 3. reproducible without a pid namespace
 if diff -r -x id "$tmp/db1" "$tmp/db2" >"$tmp/diff" 2>&1; then
