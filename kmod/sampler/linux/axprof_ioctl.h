@@ -80,6 +80,7 @@ enum axprof_glue_counter {
 	AXPROF_G_FLOOR_TICKS, /* sampling interrupts taken in floor mode (nothing else done) */
 	AXPROF_G_TICK_CYCLES, /* cycle counter (RPCC) ticks inside the interrupt callbacks */
 	AXPROF_G_WORK_CYCLES, /* ... inside the interpretation callbacks (task works that ran) */
+	AXPROF_G_TASK_UNWRITTEN, /* VS_REC_TASK records vs_task() had no buffer room for */
 	AXPROF_G_NR,
 };
 
