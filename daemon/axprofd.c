@@ -234,6 +234,7 @@ static void print_json(const struct axd *a)
 		[VS_REC_PROFILEME] = "profileme",
 		[VS_REC_PROC] = "proc",
 		[VS_REC_ADDR] = "addr",
+		[VS_REC_TASK] = "task",
 	};
 	struct dmn_stats st;
 	struct ax_json j;
@@ -262,6 +263,7 @@ static void print_json(const struct axd *a)
 	ax_json_u64(&j, "unknown_observations", st.obs_unknown);
 	ax_json_u64(&j, "stats_cpus", st.stats_cpus);
 	ax_json_u64(&j, "sampler_samples", st.vs.samples);
+	ax_json_u64(&j, "threads_named", st.threads);
 	ax_json_doc_close(&j);
 }
 
