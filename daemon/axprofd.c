@@ -235,6 +235,7 @@ static void print_json(const struct axd *a)
 		[VS_REC_PROC] = "proc",
 		[VS_REC_ADDR] = "addr",
 		[VS_REC_STACK] = "stack",
+		[VS_REC_TASK] = "task",
 	};
 	struct dmn_stats st;
 	struct ax_json j;
@@ -272,6 +273,7 @@ static void print_json(const struct axd *a)
 			ax_json_u64(&j, dmn_kv_name[i], st.kvals[i]);
 		ax_json_obj_close(&j);
 	}
+	ax_json_u64(&j, "threads_named", st.threads);
 	ax_json_doc_close(&j);
 }
 

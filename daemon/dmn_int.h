@@ -65,6 +65,8 @@ struct dmn {
 	uint32_t pme_window;
 	struct vs_rec_profileme pme_first; /* the first of a pair, until its second arrives */
 	bool pme_have_first;
+	struct dmn_thread *thr; /* dmn_tasks.c: rows in the order the stream named them */
+	size_t nthr, capthr, last_thr;
 	struct dmn_stats st;
 	struct vs_stats cpu[DMN_MAX_CPUS];
 	bool has_cpu[DMN_MAX_CPUS];
@@ -89,6 +91,11 @@ struct dmn_image *dmn_kern_lookup(struct dmn *d, uint64_t pc, uint64_t *offset);
 /* An observation's image: the process's, else the kernel's or a module's (--kernel-values:
  * observer records carry no mode flag; a kernel pc lies where no process maps anything). */
 struct dmn_image *dmn_lookup_any(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t *offset);
+/* dmn_tasks.c: a VS_REC_TASK (checked); the process of thread tid (tid itself when no record
+ * named it), adding count to the thread's samples; free the table. */
+void dmn_do_task(struct dmn *d, const struct vs_rec_task *r);
+uint32_t dmn_task_sample(struct dmn *d, uint32_t tid, uint64_t count);
+void dmn_tasks_reset(struct dmn *d);
 /* dmn_pme.c: one VS_REC_PROFILEME (checked) into the image's ProfileMe table. */
 void dmn_do_profileme(struct dmn *d, const struct vs_rec_profileme *r);
 /* dmn_calls.c: one VS_REC_PROC (checked) into the image's procs table. */

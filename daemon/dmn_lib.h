@@ -110,6 +110,7 @@ struct dmn_stats {
 	uint64_t stacks; /* samples whose stack (VS_REC_STACK) was stored */
 	uint64_t stacks_unknown; /* ... dropped: no image held the sampled pc */
 	uint64_t stack_frames_unknown; /* frames of stored stacks no image held (raw pcs kept) */
+	uint64_t threads; /* (thread, command) rows VS_REC_TASK records gave (dmn_threads) */
 	uint32_t last_epoch; /* epoch of the last flush */
 	uint32_t stats_cpus; /* CPUs with a STATS record */
 	struct vs_stats vs; /* the latest STATS record of every CPU, added up */
@@ -128,6 +129,16 @@ struct dmn;
 
 /* The driver's kernel-values counters (dmn_dev_stats) into the stats. */
 void dmn_set_kernel_values(struct dmn *d, const uint64_t kv[DMN_KV_NR]);
+/* A thread the record stream named (VS_REC_TASK, ABI 5) and the samples taken in it while it
+ * had this command name, since the daemon started (dmn_discard() forgets them). */
+struct dmn_thread {
+	uint32_t pid, tid;
+	char comm[VS_COMM_LEN]; /* NUL-padded */
+	uint64_t samples;
+};
+/* The threads named so far, in the order the stream named them (n rows; valid until the next
+ * dmn_feed or dmn_discard). */
+const struct dmn_thread *dmn_threads(const struct dmn *d, size_t *n);
 
 int dmn_new(struct dmn **out, const struct dmn_opts *opts, struct ax_error *err);
 void dmn_free(struct dmn *d);

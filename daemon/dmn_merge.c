@@ -82,6 +82,7 @@ void dmn_free(struct dmn *d)
 	if (!d)
 		return;
 	dmn_maps_free(d);
+	dmn_tasks_reset(d);
 	pdb_prof_free(d->unknown);
 	pdb_close(d->db);
 	free(d->sysroot);
@@ -132,23 +133,24 @@ static int tasks_of_sole(struct dmn_image *im)
 }
 
 /* Per process too (tasks.prof; issue 17: report --pid), deferred while one pid has them all. */
-static void task_sample(struct dmn *d, struct dmn_image *im, const struct vs_rec_sample *r,
-			unsigned int ev, uint64_t off)
+static void task_sample(struct dmn *d, struct dmn_image *im, uint32_t pid, unsigned int ev,
+			uint64_t off, uint64_t count)
 {
 	if (im->pids == 0) {
 		im->pids = 1;
-		im->sole_pid = r->pid;
-	} else if (im->pids == 1 && r->pid != im->sole_pid) {
+		im->sole_pid = pid;
+	} else if (im->pids == 1 && pid != im->sole_pid) {
 		merged(d, tasks_of_sole(im));
 	}
 	if (im->pids == 2)
-		merged(d, pdb_prof_add_task(im->prof, r->pid, off, ev, r->count));
+		merged(d, pdb_prof_add_task(im->prof, pid, off, ev, count));
 }
 
 static void do_sample(struct dmn *d, const struct vs_rec_sample *r)
 {
 	unsigned int ev = dmn_pdb_event(r->event);
 	struct dmn_image *im = NULL;
+	uint32_t pid = r->pid;
 	uint64_t off = 0;
 
 	d->st.samples += r->count;
@@ -158,18 +160,19 @@ static void do_sample(struct dmn *d, const struct vs_rec_sample *r)
 		if (!im)
 			d->st.samples_kernel_unknown += r->count;
 	} else {
-		im = dmn_lookup(d, r->pid, r->pc, &off);
+		pid = dmn_task_sample(d, r->pid, r->count); /* ABI 5: r->pid is the thread's */
+		im = dmn_lookup(d, pid, r->pc, &off);
 	}
 	if (im) {
 		const struct vs_period *pr = &d->period[r->event];
 
-		task_sample(d, im, r, ev, off);
+		task_sample(d, im, pid, ev, off, r->count);
 		merged(d, pdb_prof_add_sample(im->prof, ev, off, r->count));
 		if (pr->lo)
 			merged(d, pdb_prof_add_period(im->prof, ev, r->count, pr->lo, pr->hi));
 	} else {
 		d->st.samples_unknown += r->count;
-		merged(d, pdb_prof_add_unknown(d->unknown, r->pid, r->pc, ev, r->count));
+		merged(d, pdb_prof_add_unknown(d->unknown, pid, r->pc, ev, r->count));
 	}
 }
 
@@ -264,6 +267,7 @@ static void do_record(struct dmn *d, const uint8_t *p, unsigned int type)
 		struct vs_rec_vcount v;
 		struct vs_rec_stats st;
 		struct vs_rec_profileme pm;
+		struct vs_rec_task t;
 	} u;
 
 	switch (type) {
@@ -302,6 +306,10 @@ static void do_record(struct dmn *d, const uint8_t *p, unsigned int type)
 		break;
 	case VS_REC_STACK:
 		dmn_do_stack(d, p);
+		break;
+	case VS_REC_TASK:
+		memcpy(&u.t, p, sizeof(u.t));
+		dmn_do_task(d, &u.t);
 		break;
 	default:
 		break; /* a later version's record: skipped */
@@ -455,6 +463,7 @@ void dmn_discard(struct dmn *d)
 		d->img[i]->pids = 0;
 	}
 	pdb_prof_clear(d->unknown);
+	dmn_tasks_reset(d); /* a forked child: the parent's threads */
 }
 
 void dmn_set_kernel_values(struct dmn *d, const uint64_t kv[DMN_KV_NR])

@@ -109,6 +109,7 @@ struct mach_result {
 	int exit_signal; /* Alpha signal that killed it (0: none) */
 	int status; /* as a shell sees it: exit_code, 128 + signal, 0 at max_insns */
 	int32_t pid; /* the machine's pid now (a forked child's in the child) */
+	char comm[16]; /* its command name now (Linux's comm: NUL-padded, up to 15 bytes) */
 	uint64_t insns; /* instructions executed (CALL_PALs included) */
 	uint64_t syscalls;
 	uint64_t signals; /* signals delivered */

@@ -106,7 +106,13 @@ struct mach_files;
 struct mach_threads;
 
 /* Kinds of one-line warnings printed once per run (mach.warned). */
-enum { MACH_WARN_CLONE, MACH_WARN_FUTEX, MACH_WARN_NR };
+enum { MACH_WARN_CLONE, MACH_WARN_FUTEX, MACH_WARN_FORK_FLAGS, MACH_WARN_NR };
+/* Name what is not supported, once per kind: "axprof run: PROG: WHAT 0xV not supported: WHY"
+ * (mach_thread.c). */
+/* Set m->comm to name, cut to 15 bytes (Linux's __set_task_comm). */
+void mach_set_comm(struct mach *m, const char *name);
+void mach_warn_once(struct mach *m, unsigned int kind, const char *what, uint64_t v,
+		    const char *why);
 
 /* Instructions a guest thread runs before the next one's turn (mach_opts.quantum 0). [U] */
 #define MACH_QUANTUM_DEFAULT 20000
@@ -152,6 +158,9 @@ struct mach {
 	uint64_t ss_sp, ss_size; /* sigaltstack */
 	int32_t ss_flags;
 	int32_t pid; /* virtual (mach_vpid.c) */
+	/* The running thread's command name, as Linux's task->comm: the executed file's
+	 * basename (mach_load), or what prctl(PR_SET_NAME) set; up to 15 bytes, NUL-padded. */
+	char comm[16];
 	struct mach_vpids *vpids; /* the run's pid table, shared by its host processes */
 	int vpid_fd; /* its memfd, -1: none */
 	bool has_saved_mask; /* rt_sigsuspend: the mask to restore after the handler */
@@ -342,6 +351,8 @@ void mach_sched(struct mach *m);
 size_t mach_thread_count(const struct mach *m);
 uint64_t mach_thread_quantum(const struct mach *m);
 void mach_thread_fork_child(struct mach *m);
+/* The process's command name: its first thread's (what ps(1) shows for it). */
+const char *mach_thread_leader_comm(const struct mach *m);
 void mach_thread_print_stats(struct mach *m, FILE *f);
 void mach_threads_free(struct mach_threads *th);
 

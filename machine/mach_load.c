@@ -456,6 +456,7 @@ int mach_load(struct mach *m, const char *path, char *const argv[], char *const 
 		return ret;
 	if (!realpath(path, m->exe))
 		snprintf(m->exe, sizeof(m->exe), "%s", path);
+	mach_set_comm(m, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 	ret = elf_extent(&prog, &lo, &hi, &align, err);
 	if (ret)
 		goto out;

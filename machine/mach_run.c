@@ -784,6 +784,9 @@ void mach_print_stats(struct mach *m, FILE *f, double seconds, double cpu_second
 	mach_thread_print_stats(m, f);
 	if (!m->model)
 		return;
+	/* Each process of a run prints its own block: say whose (issue 17 item 5). */
+	fprintf(f, "axprof run: pid %" PRId32 " (%s): timing and samples:\n", m->pid,
+		mach_thread_leader_comm(m));
 	for (unsigned int c = 0; c < m->ncpus && m->cpu->print_stats; c++) {
 		if (m->ncpus > 1)
 			fprintf(f, "axprof run: cpu %u:\n", c);
@@ -817,6 +820,7 @@ void mach_get_result(const struct mach *m, struct mach_result *r)
 		    m->exit_signal			? 128 + m->exit_signal :
 							  m->exit_code;
 	r->pid = m->pid;
+	memcpy(r->comm, mach_thread_leader_comm(m), sizeof(r->comm));
 	r->insns = m->insns;
 	r->syscalls = m->syscalls;
 	r->signals = m->signals;

@@ -422,6 +422,7 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 	struct mach_sampler *s = priv;
 	struct vs_decision dec;
 	int ev = vs_event_of(irq->event);
+	uint32_t tid;
 
 	if (s->m->pid != s->host_pid)
 		forked(s);
@@ -435,7 +436,10 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 		return;
 	}
 	s->st.irqs++;
-	vs_sample(s->cpu, s->pid, irq->pc, (unsigned int)ev, true, &dec);
+	tid = s->m->tid == s->m->pid ? s->pid : (uint32_t)s->m->tid;
+	if (vs_task(s->cpu, s->pid, tid, s->m->comm))
+		s->st.tasks_unwritten++;
+	vs_sample(s->cpu, tid, irq->pc, (unsigned int)ev, true, &dec);
 	if (s->stk && !(irq->pc & 3))
 		take_stack(s, irq->pc, ctx->pc, (unsigned int)ev);
 	s->m->cpu->pmu_arm(s->m->model, irq->event,

@@ -15,7 +15,9 @@
  * (mach_cpu.h ops) through struct mach_hooks; the interrupt of CPU c goes to vs_cpu c.
  *
  * Per PMU interrupt (mach_run.c calls the hook after the instruction that retired):
- *   vs_sample(cpu, pid, irq->pc, event, user = true, &decision)
+ *   vs_task(cpu, pid, tid, comm)      the thread's VS_REC_TASK when this CPU has not written it
+ *   vs_sample(cpu, tid, irq->pc, event, user = true, &decision)   (ABI 5: keyed by the thread;
+ *       its first thread's tid is the pid)
  *   cpu->pmu_arm(model, event, decision.period)        the next randomised period
  *   decision.interpret: vs_interpret() on the interrupted context (the machine's own struct
  *       axp_ctx) with memory operations over the machine's address space whose loads and stores
@@ -86,6 +88,7 @@ struct mach_sampler_stats {
 	uint64_t sink_errors; /* sink calls that returned an error */
 	uint64_t forks; /* times a forked child discarded the parent's state */
 	uint64_t pme_bad; /* ProfileMe records the sampler refused (a glue bug: never expected) */
+	uint64_t tasks_unwritten; /* VS_REC_TASK records vs_task() could not write (buffers full) */
 	/* opts.stacks: VS_REC_STACK records written, of which truncated; calls and rets
 	 * executed, rets to no return address on the stack; the deepest stack */
 	uint64_t stacks, stacks_truncated, calls, rets, rets_unmatched, stack_max_depth;

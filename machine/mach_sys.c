@@ -517,16 +517,30 @@ static int64_t sys_setpriority(struct mach *m, const uint64_t *a)
 	return sys_ret(setpriority((int)a[0], (id_t)a[1], (int)a[2]));
 }
 
+void mach_set_comm(struct mach *m, const char *name)
+{
+	memset(m->comm, 0, sizeof(m->comm));
+	for (unsigned int i = 0; i < sizeof(m->comm) - 1 && name[i]; i++)
+		m->comm[i] = name[i];
+}
+
 static int64_t sys_prctl(struct mach *m, const uint64_t *a)
 {
 	char name[16];
 
 	switch (a[0]) {
-	case 15: /* PR_SET_NAME */
-		return mach_mem_read(m->mem, a[1], name, 1) ? -EFAULT : 0;
-	case 16: /* PR_GET_NAME */
+	case 15: /* PR_SET_NAME: the thread's comm, up to 15 bytes (kernel/sys.c) */
 		memset(name, 0, sizeof(name));
-		snprintf(name, sizeof(name), "%s", m->prog);
+		for (unsigned int i = 0; i < sizeof(name) - 1; i++) {
+			if (mach_mem_read(m->mem, a[1] + i, &name[i], 1))
+				return -EFAULT;
+			if (!name[i])
+				break;
+		}
+		mach_set_comm(m, name);
+		return 0;
+	case 16: /* PR_GET_NAME */
+		memcpy(name, m->comm, sizeof(name));
 		return mach_mem_write(m->mem, a[1], name, sizeof(name));
 	case 1: /* PR_SET_PDEATHSIG */
 	case 4: /* PR_SET_DUMPABLE */

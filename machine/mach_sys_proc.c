@@ -19,7 +19,8 @@
  * CLONE_VM|CLONE_VFORK (posix_spawn, vfork) becomes a fork whose parent waits until the child
  * has called execve or exited (the child cannot write into the parent's memory: a failed
  * execve after posix_spawn shows up as exit status 127, not as posix_spawn's error). Threads
- * (CLONE_VM without CLONE_VFORK) are not supported: ENOSYS.
+ * (CLONE_VM without CLONE_VFORK) are mach_thread.c's; flags a fork cannot honour (FORK_FLAGS)
+ * fail with EINVAL and are named once.
  *
  * execve of an Alpha ELF program re-executes axprof (`axprof run --sysroot S --argv0 A -- P
  * ARGS`, or the command mach_opts.exec_cmd names: `axprof record ...` profiles the new
@@ -34,6 +35,15 @@
 #define A_CLONE_PARENT_SETTID 0x00100000u
 #define A_CLONE_CHILD_CLEARTID 0x00200000u
 #define A_CLONE_CHILD_SETTID 0x01000000u
+#define A_CLONE_PTRACE 0x00002000u
+#define A_CLONE_UNTRACED 0x00800000u
+#define A_CSIGNAL 0xffu
+/* What a fork (no CLONE_VM, or CLONE_VM|CLONE_VFORK) may ask: glibc's fork, vfork and
+ * posix_spawn use these; PTRACE and UNTRACED are ignored (no tracer). The rest (namespaces,
+ * CLONE_PARENT, CLONE_FS/FILES without a thread...) is refused with EINVAL and named. */
+#define FORK_FLAGS                                                                         \
+	(A_CSIGNAL | A_CLONE_VM | A_CLONE_VFORK | A_CLONE_SETTLS | A_CLONE_PARENT_SETTID | \
+	 A_CLONE_CHILD_CLEARTID | A_CLONE_CHILD_SETTID | A_CLONE_PTRACE | A_CLONE_UNTRACED)
 
 static int64_t do_fork(struct mach *m, uint64_t flags, uint64_t newsp, uint64_t ptid, uint64_t ctid,
 		       uint64_t tls)
@@ -47,6 +57,13 @@ static int64_t do_fork(struct mach *m, uint64_t flags, uint64_t newsp, uint64_t 
 		return mach_thread_clone(m, flags, newsp, ptid, ctid, tls);
 	if (flags & A_CLONE_THREAD)
 		return mach_thread_clone(m, flags, newsp, ptid, ctid, tls); /* EINVAL, named */
+	if (flags & ~(uint64_t)FORK_FLAGS) {
+		mach_warn_once(m, MACH_WARN_FORK_FLAGS, "clone flags",
+			       flags & ~(uint64_t)FORK_FLAGS,
+			       "EINVAL (a new process takes only CLONE_VFORK, CLONE_SETTLS and the "
+			       "TID flags besides its exit signal)");
+		return -EINVAL;
+	}
 	if ((flags & A_CLONE_VFORK) && pipe2(sync, O_CLOEXEC))
 		return -errno;
 	vpid = mach_vpid_alloc(m); /* the child's pid (mach_vpid.c) */

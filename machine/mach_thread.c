@@ -82,6 +82,7 @@ struct mach_thread {
 
 	struct axp_ctx ctx;
 	uint64_t tid_address, robust_list, robust_len, ieee_state;
+	char comm[16]; /* its command name (m->comm while it runs) */
 	uint64_t sigmask, sigpending;
 	struct mach_siginfo siginfo[MACH_NSIG + 1];
 	uint64_t ss_sp, ss_size;
@@ -107,6 +108,7 @@ static void save(struct mach *m, struct mach_thread *t)
 	t->robust_list = m->robust_list;
 	t->robust_len = m->robust_len;
 	t->ieee_state = m->ieee_state;
+	memcpy(t->comm, m->comm, sizeof(t->comm));
 	t->sigmask = m->sigmask;
 	t->sigpending = m->sigpending;
 	memcpy(t->siginfo, m->siginfo, sizeof(t->siginfo));
@@ -136,6 +138,7 @@ static void load(struct mach *m, size_t i)
 	m->robust_list = t->robust_list;
 	m->robust_len = t->robust_len;
 	m->ieee_state = t->ieee_state;
+	memcpy(m->comm, t->comm, sizeof(m->comm));
 	m->sigmask = t->sigmask;
 	m->sigpending = t->sigpending;
 	memcpy(m->siginfo, t->siginfo, sizeof(m->siginfo));
@@ -205,8 +208,8 @@ void mach_threads_free(struct mach_threads *th)
 }
 
 /* Name what is not supported, once per kind: "axprof run: PROG: WHAT 0xV not supported: WHY". */
-static void warn_once(struct mach *m, unsigned int kind, const char *what, uint64_t v,
-		      const char *why)
+void mach_warn_once(struct mach *m, unsigned int kind, const char *what, uint64_t v,
+		    const char *why)
 {
 	if (m->warned & (1u << kind))
 		return;
@@ -226,9 +229,10 @@ int64_t mach_thread_clone(struct mach *m, uint64_t flags, uint64_t newsp, uint64
 
 	if ((flags & ~(uint64_t)A_CSIGNAL & ~(uint64_t)THREAD_FLAGS) ||
 	    (flags & THREAD_REQUIRED) != THREAD_REQUIRED || (flags & A_CSIGNAL)) {
-		warn_once(m, MACH_WARN_CLONE, "clone flags", flags,
-			  "EINVAL (a thread needs CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|"
-			  "CLONE_THREAD, as pthread_create passes; a process cannot share memory)");
+		mach_warn_once(
+			m, MACH_WARN_CLONE, "clone flags", flags,
+			"EINVAL (a thread needs CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|"
+			"CLONE_THREAD, as pthread_create passes; a process cannot share memory)");
 		return -EINVAL;
 	}
 	ret = threads_init(m);
@@ -521,9 +525,10 @@ int64_t mach_futex(struct mach *m, const uint64_t *a)
 		n2 = w2 ? futex_wake(m, a[4], ~0u, (uint32_t)a[3]) : 0;
 		return n + n2;
 	default:
-		warn_once(m, MACH_WARN_FUTEX, "futex operation", cmd,
-			  "ENOSYS (only WAIT, WAKE, REQUEUE, CMP_REQUEUE, WAKE_OP and the BITSET "
-			  "ones are)");
+		mach_warn_once(
+			m, MACH_WARN_FUTEX, "futex operation", cmd,
+			"ENOSYS (only WAIT, WAKE, REQUEUE, CMP_REQUEUE, WAKE_OP and the BITSET "
+			"ones are)");
 		return -ENOSYS;
 	}
 }
@@ -772,7 +777,15 @@ void mach_thread_print_stats(struct mach *m, FILE *f)
 	save(m, &m->thr->t[m->thr->cur]);
 	for (size_t i = 0; i < m->thr->n; i++)
 		fprintf(f,
-			"axprof run: pid %" PRId32 " tid %" PRId32 ": %" PRIu64
+			"axprof run: pid %" PRId32 " tid %" PRId32 " (%s): %" PRIu64
 			" instructions, %" PRIu64 " system calls\n",
-			m->pid, m->thr->t[i].tid, m->thr->t[i].insns, m->thr->t[i].syscalls);
+			m->pid, m->thr->t[i].tid, m->thr->t[i].comm, m->thr->t[i].insns,
+			m->thr->t[i].syscalls);
+}
+
+const char *mach_thread_leader_comm(const struct mach *m)
+{
+	if (!m->thr || m->thr->cur == 0)
+		return m->comm;
+	return m->thr->t[0].comm; /* saved when it was switched out */
 }

@@ -282,6 +282,26 @@ static int check_vcount(const void *buf, const char **why)
 	return 0;
 }
 
+static int check_task(const uint8_t *p, const char **why)
+{
+	struct vs_rec_task r;
+	unsigned int n = 0;
+
+	memcpy(&r, p, sizeof(r));
+	if (!r.pid || !r.tid)
+		return VS_CORRUPT(why, "task: pid or tid zero");
+	if (r.reserved)
+		return VS_CORRUPT(why, "task: reserved field not zero");
+	while (n < VS_COMM_LEN && r.comm[n])
+		n++;
+	if (n == 0 || n == VS_COMM_LEN)
+		return VS_CORRUPT(why, "task: comm empty or not NUL-terminated in 16 bytes");
+	for (unsigned int i = n; i < VS_COMM_LEN; i++)
+		if (r.comm[i])
+			return VS_CORRUPT(why, "task: comm byte set after its NUL");
+	return 0;
+}
+
 static int check_stack(const uint8_t *p, unsigned int rlen, const char **why)
 {
 	struct vs_rec_stack r;
@@ -477,6 +497,9 @@ int vs_abi_check_record(const void *buf, size_t len, const char **why)
 		break;
 	case VS_REC_STACK:
 		break; /* check_stack: the length follows from depth */
+	case VS_REC_TASK:
+		want = sizeof(struct vs_rec_task);
+		break;
 	case 0:
 		return VS_CORRUPT(why, "record type 0");
 	default:
@@ -511,6 +534,9 @@ int vs_abi_check_record(const void *buf, size_t len, const char **why)
 		break;
 	case VS_REC_STACK:
 		err = check_stack(p, rlen, why);
+		break;
+	case VS_REC_TASK:
+		err = check_task(p, why);
 		break;
 	default:
 		err = check_stats(p, why);

@@ -23,7 +23,11 @@
  *
  * VS_REC_SAMPLE (1), 24 bytes: one hash-table entry (pid, pc, event) and how many samples it
  * aggregated (DCPI §4.2.1). The same key may appear in many records; a reader adds the counts.
- *   4    4   pid (the interrupted process; 0 for the idle task / kernel threads as the glue says)
+ *   4    4   pid: the interrupted thread, as the Linux kernel's task->pid (version 5: the
+ *            thread id; the process's pid for its first thread, so a single-threaded process
+ *            reads as before). A VS_REC_TASK earlier in the stream names the thread's process
+ *            and command; a thread no TASK record named is taken for its own process (a
+ *            version 4 stream). 0 for the idle task / kernel threads as the glue says.
  *   8    8   pc, a multiple of 4
  *   16   4   count, >= 1
  *   20   1   event: VS_EV_*, below VS_EVENT_NR
@@ -134,6 +138,19 @@
  *   16   8*depth  pc[depth]: pc[0] the sampled pc; pc[i] (i >= 1) the pc of the call instruction
  *            (bsr, jsr) of the i-th innermost call still active, each a multiple of 4
  *
+ * VS_REC_TASK (11), 32 bytes (version 5): which process a thread id of the stream belongs to
+ * and its command name (issue 17: report --tid / --comm). The glue calls vs_task() before each
+ * vs_sample() of a user thread; the record is written into the sample buffers when this CPU
+ * has not yet written this (pid, tid, comm) (a small per-CPU cache: VS_TASK_CACHE), so it
+ * comes before every VS_REC_SAMPLE of the thread taken on this CPU, and again after execve or
+ * prctl(PR_SET_NAME) change the command. Thread ids are unique within a stream.
+ *   4    4   pid: the process (Linux's tgid), >= 1
+ *   8    4   tid: the thread (Linux's task->pid, the pid of VS_REC_SAMPLE), >= 1
+ *   12   4   reserved
+ *   16   16  comm: the command name (Linux's task->comm: the basename of the executed file
+ *            or the name the thread set), 1 .. 15 bytes, NUL-padded to 16 (no byte after
+ *            the first NUL is set)
+ *
  * VS_REC_STATS (6), 8 + sizeof(struct vs_stats) = 512 bytes: one CPU's counters, cumulative since
  * the sampler was configured (a reader takes differences). Produced on request
  * (vs_cpu_stats_record()), never stored in the overflow buffers.
@@ -172,13 +189,13 @@
  *   152  4   period_prime (version 4): bit e set = event e's periods are drawn uniformly from
  *            the PRIMES in [period[e].lo, period[e].hi] (SpeedShop's prime overflow intervals;
  *            kmod/sampler/vs_prime.c), which must hold one; bits VS_EVENT_NR.. are zero
- *   156  4   flags (version 4; was reserved, zero): VS_CFG_* below, no other bit.
+ *   156  4   flags (version 5; reserved and zero before): VS_CFG_* below, no other bit.
  *            VS_CFG_KERNEL_VALUES (bit 0, needs a mode that interprets): kernel-mode samples
  *            of the interp_events may interpret too, at the same share and budget (issue 21:
  *            `--kernel-values`). The core only decides; the glue interprets the kernel
  *            WITHOUT side effects and only where it can prove it safe (Linux:
- *            kmod/sampler/linux/vs_drv_kvals.c). A driver of an older version 4 refuses the
- *            bit (it checked the field was zero).
+ *            kmod/sampler/linux/vs_drv_kvals.c). A version-4 driver refuses the bit (it
+ *            checked the field was zero).
  * PROFILEME needs a platform that delivers ProfileMe records (struct vs_platform.caps,
  * VS_CAP_PROFILEME: the hosted EV6 machine); vs_cpu_init() refuses it elsewhere (-EOPNOTSUPP).
  *
@@ -197,8 +214,9 @@
 
 /* 2: PROFILEME mode and record, vs_config 152 bytes; 3: VS_REC_PROC, VS_GATHER_ARGS/CALLERS,
  * proc_entries, 16 record slots in vs_stats; 4: VS_REC_ADDR, VS_GATHER_ADDRS (the address table
- * takes hot_entries slots), period_prime (vs_config 160 bytes), VS_REC_STACK */
-#define VS_ABI_VERSION 4
+ * takes hot_entries slots), period_prime (vs_config 160 bytes), VS_REC_STACK; 5: VS_REC_TASK,
+ * VS_REC_SAMPLE's pid is the thread's, vs_config's flags (VS_CFG_KERNEL_VALUES) */
+#define VS_ABI_VERSION 5
 
 /* Record types. */
 enum vs_rec_type {
@@ -212,6 +230,7 @@ enum vs_rec_type {
 	VS_REC_PROC = 8,
 	VS_REC_ADDR = 9,
 	VS_REC_STACK = 10,
+	VS_REC_TASK = 11,
 	VS_REC_NR, /* types below this are known to this version */
 };
 #define VS_REC_SLOTS 16 /* per-type counters in struct vs_stats */
@@ -455,6 +474,16 @@ struct vs_rec_stack {
 };
 #define VS_REC_STACK_SIZE(depth) (sizeof(struct vs_rec_stack) + 8 * (size_t)(depth))
 
+#define VS_COMM_LEN 16 /* Linux's TASK_COMM_LEN */
+
+struct vs_rec_task {
+	struct vs_rec_hdr h;
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t reserved;
+	char comm[VS_COMM_LEN]; /* NUL-padded, at most 15 bytes of name */
+};
+
 struct vs_rec_stats {
 	struct vs_rec_hdr h;
 	uint32_t cpu;
@@ -606,6 +635,8 @@ VS_ABI_ASSERT(sizeof(struct vs_info) == 16);
 VS_ABI_ASSERT(sizeof(struct vs_rec_stack) == 16);
 VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_stack, depth) == 14);
 VS_ABI_ASSERT(VS_REC_STACK_SIZE(VS_STACK_MAX) <= VS_REC_MAX);
+VS_ABI_ASSERT(sizeof(struct vs_rec_task) == 32);
+VS_ABI_ASSERT(__builtin_offsetof(struct vs_rec_task, comm) == 16);
 VS_ABI_ASSERT(VS_REC_MAX == 512);
 VS_ABI_ASSERT(VS_BUF_MIN >= 2 * VS_REC_MAX);
 VS_ABI_ASSERT(VS_REC_NR <= VS_REC_SLOTS && VS_DROP_NR <= VS_DROP_SLOTS);

@@ -165,6 +165,46 @@ int vs_sample(struct vs_cpu *cpu, uint32_t pid, uint64_t pc, unsigned int event,
 	return ret < 0 ? ret : 0;
 }
 
+static bool same_comm(const char *a, const char *b)
+{
+	for (unsigned int i = 0; i < VS_COMM_LEN; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/* Issue 17 item 5 (DCPI §4.2 records pids; threads and commands are ours): VS_REC_TASK. */
+int vs_task(struct vs_cpu *cpu, uint32_t pid, uint32_t tid, const char *comm)
+{
+	struct vs_task_seen *e = &cpu->seen[(tid * 0x9e3779b1u) >> 28];
+	char name[VS_COMM_LEN];
+	struct vs_rec_task *r;
+	unsigned int n = 0;
+
+	VS_ABI_ASSERT(VS_TASK_CACHE == 16); /* the shift above */
+	while (n < VS_COMM_LEN - 1 && comm[n]) {
+		name[n] = comm[n];
+		n++;
+	}
+	if (!pid || !tid || !n)
+		return -EINVAL;
+	for (unsigned int i = n; i < VS_COMM_LEN; i++)
+		name[i] = 0;
+	if (e->tid == tid && e->pid == pid && same_comm(e->comm, name))
+		return 0;
+	r = vs_buf_reserve(&cpu->sbuf, VS_REC_TASK, sizeof(*r));
+	if (!r)
+		return -ENOSPC;
+	r->pid = pid;
+	r->tid = tid;
+	r->reserved = 0;
+	memcpy(r->comm, name, VS_COMM_LEN);
+	e->pid = pid;
+	e->tid = tid;
+	memcpy(e->comm, name, VS_COMM_LEN);
+	return 0;
+}
+
 uint32_t vs_cpu_period(struct vs_cpu *cpu, unsigned int event)
 {
 	const struct vs_period *p = &cpu->period[event];

@@ -46,6 +46,14 @@ struct vs_decision {
 	bool wake; /* a buffer became ready for the reader: wake it */
 };
 
+/* Threads whose VS_REC_TASK this CPU wrote last: direct-mapped by tid (vs_task()). [U] */
+#define VS_TASK_CACHE 16
+
+struct vs_task_seen {
+	uint32_t pid, tid; /* tid 0: empty */
+	char comm[VS_COMM_LEN];
+};
+
 struct vs_cpu {
 	/* The interrupt path's state first (DCPI §4.2.2 packs it into one cache line). */
 	struct vs_hash hash;
@@ -63,6 +71,7 @@ struct vs_cpu {
 	struct vs_platform plat;
 	struct vs_config cfg;
 	uint32_t flush_stage; /* vs_cpu_flush(): 0 hash, 1 observer tables */
+	struct vs_task_seen seen[VS_TASK_CACHE]; /* vs_task() */
 };
 
 VS_ABI_ASSERT(VS_EVENT_NR <= 8); /* struct vs_cpu.prime */
@@ -77,6 +86,18 @@ size_t vs_cpu_size(const struct vs_config *cfg);
  */
 int vs_cpu_init(void *mem, size_t len, const struct vs_config *cfg, const struct vs_platform *plat,
 		struct vs_cpu **out);
+
+/*
+ * The thread the next vs_sample() on this CPU interrupts (same context, just before it): tid
+ * (the pid vs_sample() is given), its process pid and command name comm (VS_COMM_LEN bytes or
+ * up to a NUL; what follows a NUL is ignored, a name of 16 bytes is cut to 15). Writes a
+ * VS_REC_TASK into the sample buffers unless this CPU wrote the same (pid, tid, comm) last
+ * for this tid (VS_TASK_CACHE slots): so the record comes before the thread's samples, which
+ * wait in the hash table. 0 (nothing to write or written), -EINVAL for a zero pid or tid or an
+ * empty comm, -ENOSPC when both buffers are full (the glue counts it; tried again at
+ * the next sample). A buffer made ready here is reported by the vs_sample() that follows.
+ */
+int vs_task(struct vs_cpu *cpu, uint32_t pid, uint32_t tid, const char *comm);
 
 /*
  * The profiling interrupt: pid and pc interrupted, event overflowed, user_mode. Fills *dec.

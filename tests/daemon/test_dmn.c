@@ -194,6 +194,50 @@ static void test_dmn_attribute_exec_bias(void **state)
 	tdir_free(dir);
 }
 
+/* ABI 5: a sample's pid is its thread's; VS_REC_TASK names the process and the command. */
+static void test_dmn_threads_of_task_records(void **state)
+{
+	char *dir = tdir_new();
+	struct dmn *d = new_dmn(dir, 0, NULL);
+	uint64_t pc = 0x555500000000ull + text_vaddr + 0x40;
+	struct vs_rec_task t = { { VS_REC_TASK, sizeof(t) }, 100, 4194305, 0, "worker" };
+	const struct dmn_thread *th;
+	struct dmn_stats st;
+	struct stream s = { .n = 0 };
+	size_t n;
+
+	(void)state;
+	assert_int_equal(dmn_exec(d, 100, exe, 0x555500000000ull), 0);
+	put(&s, &t, sizeof(t));
+	put_sample(&s, 4194305, pc, 5, VS_EV_CYCLES, false); /* the thread: process 100 */
+	put_sample(&s, 100, pc, 3, VS_EV_CYCLES, false); /* the first thread: tid = pid */
+	put_sample(&s, 4194399, pc, 2, VS_EV_CYCLES, false); /* unnamed: its own process */
+	put(&s, &t, sizeof(t)); /* named again (another CPU): no new row */
+	memcpy(t.comm, "renamed\0\0", 10);
+	put(&s, &t, sizeof(t)); /* prctl(PR_SET_NAME): a new row from here */
+	put_sample(&s, 4194305, pc, 7, VS_EV_CYCLES, false);
+	feed_all(d, &s);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.records[VS_REC_TASK], 3);
+	assert_int_equal(st.samples, 17);
+	assert_int_equal(st.samples_unknown, 2);
+	assert_int_equal(st.threads, 2);
+	th = dmn_threads(d, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(th[0].pid, 100);
+	assert_int_equal(th[0].tid, 4194305);
+	assert_string_equal(th[0].comm, "worker");
+	assert_int_equal(th[0].samples, 5);
+	assert_string_equal(th[1].comm, "renamed");
+	assert_int_equal(th[1].samples, 7);
+	/* A forked child forgets the parent's threads. */
+	dmn_discard(d);
+	th = dmn_threads(d, &n);
+	assert_int_equal(n, 0);
+	dmn_free(d);
+	tdir_free(dir);
+}
+
 static void test_dmn_mmap_file_offset_and_munmap(void **state)
 {
 	char *dir = tdir_new();
@@ -956,6 +1000,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dmn_attribute_exec_bias),
+		cmocka_unit_test(test_dmn_threads_of_task_records),
 		cmocka_unit_test(test_dmn_mmap_file_offset_and_munmap),
 		cmocka_unit_test(test_dmn_feed_samples_and_flush),
 		cmocka_unit_test(test_dmn_stores_periods),

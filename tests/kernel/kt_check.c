@@ -10,7 +10,7 @@
  *    whole number of records;
  *  - in every mode, each compute workload (all but syscalls and exitcode, which are mostly
  *    ld.so and glibc start-up) has user samples whose pid is one of its runs and whose pc lies
- *    in its .text;
+ *    in its .text, and VS_REC_TASK records (ABI 5) name its pids with its name as comm;
  *  - vprof: hotlist records exist; vreplay: conflict records exist;
  *  - callargs' planted arguments, return values and callers in records-procs.bin (kt_procs.c).
  * Then prints, per mode and workload, the run time with sampling on against sampling off (the
@@ -46,6 +46,9 @@ struct wl {
 	int64_t off_min[NMODES], on_min[NMODES];
 	int64_t floor_off_min, floor_on_min; /* the floor (AXPROF_DRV_FLOOR): interrupts only */
 	uint64_t text_samples[NMODES], samples[NMODES], hot[NMODES], cnf[NMODES];
+	/* VS_REC_TASK of its pids: comm its executable's, init's (the fork before the execve),
+	 * anything else */
+	uint64_t named[NMODES], preexec[NMODES], misnamed[NMODES];
 };
 
 static struct wl wls[MAX_WL];
@@ -301,6 +304,27 @@ static void scan_records(const char *dir, int mi)
 				w->hot[mi]++;
 			else if (w)
 				w->cnf[mi]++;
+		} else if (h.type == VS_REC_TASK) {
+			struct vs_rec_task t;
+
+			/* ABI 5: the runs are single-threaded, so tid = pid, and comm is the
+			 * executed file's basename: the workload's name, or its start up to a
+			 * '-' (regcheck-sig runs /wl/regcheck); before its execve the forked
+			 * child is still "init". */
+			size_t n;
+
+			memcpy(&t, p + off, sizeof(t));
+			w = owner(mi, t.pid, 0, &in_text);
+			n = strnlen(t.comm, VS_COMM_LEN);
+			if (!w)
+				;
+			else if (t.tid == t.pid && !strncmp(t.comm, w->name, n) &&
+				 (!w->name[n] || w->name[n] == '-'))
+				w->named[mi]++;
+			else if (t.tid == t.pid && !strcmp(t.comm, "init"))
+				w->preexec[mi]++;
+			else
+				w->misnamed[mi]++;
 		} else if (h.type == VS_REC_STATS) {
 			struct vs_rec_stats st;
 			int d;
@@ -485,6 +509,9 @@ int main(int argc, char **argv)
 			       modes[mi], w->text_samples[mi], w->samples[mi], w->hot[mi],
 			       w->cnf[mi]);
 		putchar('\n');
+		printf("workload %-12s task records (cycles): %" PRIu64 " with its comm, %" PRIu64
+		       " with init's before the execve\n",
+		       w->name, w->named[0], w->preexec[0]);
 		if (!is_compute(w))
 			continue;
 		for (mi = 0; mi < NMODES; mi++) {
@@ -492,6 +519,11 @@ int main(int argc, char **argv)
 			check(w->text_samples[mi] > 0, name,
 			      "no user sample in its .text (%" PRIu64 " user samples of its pids)",
 			      w->samples[mi]);
+			snprintf(name, sizeof(name), "tasks.%.16s.%.32s", modes[mi], w->name);
+			check(w->named[mi] > 0 && !w->misnamed[mi], name,
+			      "%" PRIu64 " task records name its pids with its comm (%" PRIu64
+			      " as init before the execve), %" PRIu64 " otherwise",
+			      w->named[mi], w->preexec[mi], w->misnamed[mi]);
 		}
 	}
 

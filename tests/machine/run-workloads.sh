@@ -112,7 +112,7 @@ while o + 4 <= len(b):
     if t == 6: cpus.add(struct.unpack_from("<I", b, o + 4)[0])
     o += n
 print(" ".join(str(c) for c in sorted(cpus)))' "$tmp/cpus.rec")
-	rs=$(sed -n 's/.*"samples":\([0-9]*\).*/\1/p' "$tmp/cpus.json")
+	rs=$(sed -n 's/^[^[]*"samples":\([0-9]*\).*/\1/p' "$tmp/cpus.json")
 	ds=$(sed -n 's/.*"totals":{"cycles":\([0-9]*\)}.*/\1/p' "$tmp/cpus-rep.json")
 	if [ "$cpus" = "0 1 2 3" ] && [ -n "$rs" ] && [ "$rs" = "$ds" ] && [ "$rs" -gt 20 ]; then
 		ok "record --cpus 4: per-CPU sampler buffers (STATS of cpus $cpus), $rs samples stored"
@@ -139,7 +139,7 @@ if [ -x "$BUILD/workloads/forkpipe" ]; then
 	"$axprof" record --json -d "$tmp/db-fork" -- "$BUILD/workloads/forkpipe" 300000 \
 		2>"$tmp/fork.json" >/dev/null
 	"$axprof" report --json -d "$tmp/db-fork" >"$tmp/fork-rep.json" 2>&1
-	rs=$(sed -n 's/.*"samples":\([0-9]*\).*/\1/p' "$tmp/fork.json")
+	rs=$(sed -n 's/^[^[]*"samples":\([0-9]*\).*/\1/p' "$tmp/fork.json")
 	np=$(sed -n 's/.*"processes_counted":\([0-9]*\).*/\1/p' "$tmp/fork.json")
 	ds=$(sed -n 's/.*"totals":{"cycles":\([0-9]*\)}.*/\1/p' "$tmp/fork-rep.json")
 	if [ -n "$rs" ] && [ "$rs" = "$ds" ] && [ "$np" = 3 ] && [ "$rs" -gt 50 ]; then
@@ -229,6 +229,35 @@ else
 			ok "unsupported system call: ENOSYS, one warning for two calls"
 		else
 			bad "unsupported system call warning" "$(head -c 300 "$tmp/thr.err")"
+		fi
+		# Unsupported clone flags: EINVAL (same output as qemu-alpha) and named once.
+		if [ "$(grep -c '^axprof run: .*threads: clone flags 0x10800 not supported: EINVAL' "$tmp/thr.err")" = 1 ]; then
+			ok "unsupported clone flags: EINVAL, one warning for two calls"
+		else
+			bad "unsupported clone flags warning" "$(head -c 300 "$tmp/thr.err")"
+		fi
+		# Threads in the profile (ABI 5, VS_REC_TASK): the writer thread renamed itself with
+		# prctl(PR_SET_NAME); record's summary counts its samples under its own tid and the
+		# 15 bytes of its new name (the child it forks inherits the name), and the threads'
+		# samples add up to the total (the first "samples" of the summary: before the array).
+		"$axprof" record --hosted -d "$tmp/thr.db" --seed 3 --json -- "$tmp/threads" >/dev/null 2>"$tmp/thr.rec"
+		if tail -n 1 "$tmp/thr.rec" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+rows = d["threads"]
+w = [r for r in rows if r["comm"] == "writer-thread-l" and r["pid"] == 1000]
+ok = (len(w) == 1 and w[0]["pid"] == 1000 and w[0]["tid"] != 1000 and w[0]["samples"] > 0
+      and any(r["tid"] == 1000 and r["comm"] == "threads" for r in rows)
+      and sum(r["samples"] for r in rows) == d["samples"] and d["threads_lost"] == 0)
+sys.exit(0 if ok else print(d["samples"], rows) or 1)'; then
+			ok "record: the renamed writer thread's samples under its tid and new comm; threads sum to the total"
+		else
+			bad "record threads" "$(tail -c 400 "$tmp/thr.rec")"
+		fi
+		if [ "$(grep -c '^axprof run: .*threads: clone flags 0x20000 not supported: EINVAL' "$tmp/thr.err")" = 1 ]; then
+			ok "clone flags a fork cannot honour: EINVAL and named"
+		else
+			bad "fork clone flags warning" "$(head -c 300 "$tmp/thr.err")"
 		fi
 	fi
 	# An uncaught SIGBUS past EOF: status 128 + SIGBUS and the fault's message.

@@ -318,6 +318,30 @@ static void test_vs_abi_stack_record(void **state)
 	assert_int_equal(vs_abi_check_record(b, sizeof(b), NULL), VS_REC_MAX);
 }
 
+static void test_vs_abi_task_record(void **state)
+{
+	struct vs_rec_task o = { { VS_REC_TASK, sizeof(o) }, 1000, 4194305, 0, "worker" }, b;
+
+	(void)state;
+	assert_int_equal(vs_abi_check_record(&o, sizeof(o), NULL), (int)sizeof(o));
+	memcpy(o.comm, "fifteen-bytes-x", 16); /* the longest name */
+	assert_int_equal(vs_abi_check_record(&o, sizeof(o), NULL), (int)sizeof(o));
+#define MUT(stmt)                                           \
+	do {                                                \
+		b = o;                                      \
+		stmt;                                       \
+		expect_bad((const uint8_t *)&b, sizeof(b)); \
+	} while (0)
+	MUT(b.pid = 0);
+	MUT(b.tid = 0);
+	MUT(b.reserved = 1);
+	MUT(memset(b.comm, 0, sizeof(b.comm))); /* empty */
+	MUT(b.comm[15] = 'x'); /* no NUL */
+	MUT((b.comm[2] = 0, b.comm[3] = 'y')); /* a byte after the NUL */
+	MUT(b.h.len = 24);
+#undef MUT
+}
+
 static void test_vs_abi_unknown_type_is_skippable(void **state)
 {
 	uint8_t b[64] = { 0 };
@@ -423,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_vs_abi_real_records_pass),
 		cmocka_unit_test(test_vs_abi_damaged_records_rejected),
 		cmocka_unit_test(test_vs_abi_stack_record),
+		cmocka_unit_test(test_vs_abi_task_record),
 		cmocka_unit_test(test_vs_abi_unknown_type_is_skippable),
 		cmocka_unit_test(test_vs_abi_fuzz_never_trusts_lengths),
 	};

@@ -379,6 +379,68 @@ static void test_vs_sampler_stats_record(void **state)
 	free(m);
 }
 
+/* VS_REC_TASK (ABI 5): written once per (pid, tid, comm) per CPU, before the thread's samples,
+ * and again when the command changes; bad arguments refused. */
+static void test_vs_sampler_task_records(void **state)
+{
+	const struct vs_rec_hdr *p = NULL;
+	struct vs_config cfg;
+	struct vs_decision dec;
+	struct recs r = { 0 };
+	struct vs_cpu *cpu;
+	unsigned int ntask = 0, nsample = 0, first_sample_at = 0, k = 0;
+	char long_name[20] = "a-very-long-command";
+	void *m;
+
+	(void)state;
+	vs_config_default(&cfg, VS_MODE_CYCLES);
+	cpu = cpu_new(&cfg, 0, &m);
+	for (int i = 0; i < 100; i++) {
+		assert_int_equal(vs_task(cpu, 1000, 1000 + (i & 1), "prog"), 0);
+		vs_sample(cpu, 1000 + (i & 1), CODE + 4 * (i % 5), VS_EV_CYCLES, true, &dec);
+	}
+	assert_int_equal(vs_task(cpu, 1000, 1001, "worker"), 0); /* prctl(PR_SET_NAME) */
+	assert_int_equal(vs_task(cpu, 1000, 1001, "worker\0junk"), 0); /* after the NUL: ignored */
+	assert_int_equal(vs_task(cpu, 1002, 1002, long_name), 0); /* cut to 15 bytes */
+	assert_int_equal(vs_task(cpu, 0, 1003, "x"), -EINVAL);
+	assert_int_equal(vs_task(cpu, 1003, 0, "x"), -EINVAL);
+	assert_int_equal(vs_task(cpu, 1003, 1003, ""), -EINVAL);
+	vs_cpu_flush(cpu);
+	drain_cpu(cpu, &r);
+	recs_check(&r);
+	while ((p = recs_next(&r, p))) {
+		k++;
+		if (p->type == VS_REC_SAMPLE) {
+			nsample++;
+			if (!first_sample_at)
+				first_sample_at = k;
+			continue;
+		}
+		if (p->type != VS_REC_TASK)
+			continue;
+		const struct vs_rec_task *t = (const void *)p;
+		static const struct {
+			uint32_t pid, tid;
+			const char *comm;
+		} want[] = { { 1000, 1000, "prog" },
+			     { 1000, 1001, "prog" },
+			     { 1000, 1001, "worker" },
+			     { 1002, 1002, "a-very-long-com" } };
+
+		assert_true(ntask < 4);
+		assert_int_equal(t->pid, want[ntask].pid);
+		assert_int_equal(t->tid, want[ntask].tid);
+		assert_string_equal(t->comm, want[ntask].comm);
+		ntask++;
+	}
+	assert_int_equal(ntask, 4);
+	assert_int_equal(nsample, 10); /* 5 pcs x 2 threads */
+	assert_true(first_sample_at > 2); /* both threads named before any sample */
+	assert_int_equal(cpu->st.records[VS_REC_TASK], 4);
+	recs_free(&r);
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -389,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_vs_sampler_guard_prevents_reentry),
 		cmocka_unit_test(test_vs_sampler_cycles_mode_does_not_interpret),
 		cmocka_unit_test(test_vs_sampler_stats_record),
+		cmocka_unit_test(test_vs_sampler_task_records),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,9 @@
 #      each with a share of 20-45% (the three loops do the same number of iterations).
 #      report --tasks lists pids 1000-1002 whose samples add up to the total, and report --pid P
 #      --procedures shows only P's loop (tasks.prof); a pid with no samples: exit 1 and a message.
+#   2c. The summary's threads (ABI 5): pid, tid and comm of every process's threads (comm after
+#      execve the new program's), falseshare's workers under their own tids, summing to the total.
+#   2d. stat --per-process shows each process's comm; run --stats labels its blocks by pid/tid.
 #   3. Two recordings of the same seed give identical databases (but for DIR/id) without a pid
 #      namespace: the pids in the records are the virtual ones.
 #   4. Bad input: run --pid-table and record --exec-totals refuse a bad descriptor (exit 2).
@@ -95,6 +98,43 @@ r0=$?
 "$axprof" report -d "$tmp/db1" --pid 1000 --tasks >/dev/null 2>>"$tmp/e0"
 r1=$?
 [ $r0 = 2 ] && [ $r1 = 2 ] && ok "report --pid x, --pid with --tasks: exit 2" || bad "report bad --pid" "$(cat "$tmp/e0")"
+
+# 2c. threads and commands (ABI 5, VS_REC_TASK): record's summary lists each process's threads
+# with the command it ran: execworker's after the execve, forkexec's children under their pids;
+# falseshare's four workers under their own tids. The rows add up to the total.
+need "$wl/falseshare"
+"$axprof" record --hosted -d "$tmp/dbt" --seed 7 --json -- "$wl/falseshare" >/dev/null 2>"$tmp/fs.json"
+python3 - "$tmp/sum1.json" "$tmp/fs.json" <<'PY' && ok "record threads: forkexec 1000/1002 and execworker 1001 (comm after execve), falseshare's 4 workers apart under pid 1000; rows sum to the samples" || bad "record threads" "see above"
+import json, sys
+s = json.load(open(sys.argv[1]))
+rows = [(r["pid"], r["tid"], r["comm"]) for r in s["threads"]]
+if rows != [(1000, 1000, "forkexec"), (1001, 1001, "execworker"), (1002, 1002, "forkexec")]:
+    sys.exit(print("forkexec threads", rows) or 1)
+if sum(r["samples"] for r in s["threads"]) != s["samples"]:
+    sys.exit(print("forkexec thread samples", s["threads"], s["samples"]) or 1)
+f = json.load(open(sys.argv[2]))
+t = f["threads"]
+workers = [r for r in t if r["tid"] != 1000]
+if (len(workers) != 4 or len({r["tid"] for r in workers}) != 4
+        or any(r["pid"] != 1000 or r["comm"] != "falseshare" or r["samples"] < 1 for r in t)
+        or sum(r["samples"] for r in t) != f["samples"]):
+    sys.exit(print("falseshare threads", t, f["samples"]) or 1)
+PY
+
+# 2d. stat --per-process names each process's command; run --stats labels its blocks by pid and
+# each thread's line by its comm.
+"$axprof" stat --per-process --json -- "$wl/forkexec" >/dev/null 2>"$tmp/stat.json"
+"$axprof" run --stats --cpu ev5 -- "$wl/falseshare" >/dev/null 2>"$tmp/runstats"
+if tail -n 1 "$tmp/stat.json" | python3 -c '
+import json, sys
+p = json.load(sys.stdin)["processes"]
+sys.exit(0 if [(r["pid"], r["comm"]) for r in p] == [(1000, "forkexec"), (1002, "forkexec")] else print(p) or 1)' &&
+	grep -q '^axprof run: pid 1000 (falseshare): timing and samples:$' "$tmp/runstats" &&
+	[ "$(grep -c '^axprof run: pid 1000 tid [0-9]* (falseshare): [0-9]* instructions' "$tmp/runstats")" = 5 ]; then
+	ok "stat --per-process: comm of pids 1000 and 1002; run --stats: the block labelled pid 1000 (falseshare), 5 thread lines with comm"
+else
+	bad "stat/run --stats labels" "$(head -c 300 "$tmp/runstats")"
+fi
 
 # 3. reproducible without a pid namespace
 if diff -r -x id "$tmp/db1" "$tmp/db2" >"$tmp/diff" 2>&1; then

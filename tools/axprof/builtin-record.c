@@ -50,10 +50,15 @@ extern char **environ;
  * (the leave event); the first process's summary adds them to its own, so it counts every
  * process's samples (a child that outlives the first process is stored but not counted).
  */
+#define REC_THREADS 64 /* threads a summary lists (the others are counted in threads_lost) */
+
 struct proc_totals {
 	uint64_t procs, insns, interp_insns, cycles;
 	uint64_t records[VS_REC_SLOTS], samples, samples_unknown, damaged;
 	struct vs_stats vs;
+	/* The threads of the processes that ended or left (dmn_threads(): VS_REC_TASK, ABI 5) */
+	uint32_t nthr; /* slots claimed (may exceed REC_THREADS: those are lost) */
+	struct dmn_thread thr[REC_THREADS];
 };
 
 struct rec_opts {
@@ -479,6 +484,9 @@ static uint64_t sum_drops(const struct vs_stats *vs)
 
 struct summary {
 	uint64_t insns, interp_insns, cycles; /* 0: not known (driver) */
+	struct dmn_thread thr[2 * REC_THREADS]; /* every process's threads, by (pid, tid) */
+	size_t nthr;
+	uint64_t threads_lost; /* threads beyond the table's room */
 	uint64_t procs; /* processes counted (hosted: 1 + forked children that ended) */
 	double seconds;
 	uint32_t epoch;
@@ -546,6 +554,19 @@ static void json_summary(const struct rec *r, const struct summary *sm, const st
 	if (r->o.callgraph)
 		ax_json_u64(&j, "stack_records", ds->records[VS_REC_STACK]);
 	ax_json_u64(&j, "damaged", ds->damaged);
+	if (sm->nthr) {
+		ax_json_arr_open(&j, "threads");
+		for (size_t i = 0; i < sm->nthr; i++) {
+			ax_json_obj_open(&j, NULL);
+			ax_json_u64(&j, "pid", sm->thr[i].pid);
+			ax_json_u64(&j, "tid", sm->thr[i].tid);
+			ax_json_str(&j, "comm", sm->thr[i].comm);
+			ax_json_u64(&j, "samples", sm->thr[i].samples);
+			ax_json_obj_close(&j);
+		}
+		ax_json_arr_close(&j);
+		ax_json_u64(&j, "threads_lost", sm->threads_lost);
+	}
 	if (stop_sig) {
 		snprintf(sn, sizeof(sn), "SIG%s", sigabbrev_np(stop_sig));
 		ax_json_str(&j, "interrupted", sn);
@@ -620,6 +641,51 @@ static void print_summary(const struct rec *r, const struct summary *sm, const s
 		"axprof record: %" PRIu64 " unknown samples (%.2f%%), %" PRIu64
 		" damaged records; database %s, epoch %u\n",
 		ds->samples_unknown, unknown, ds->damaged, r->o.db, sm->epoch);
+	for (size_t i = 0; i < sm->nthr; i++)
+		fprintf(stderr,
+			"axprof record: pid %" PRIu32 " tid %" PRIu32 " %s: %" PRIu64 " samples\n",
+			sm->thr[i].pid, sm->thr[i].tid, sm->thr[i].comm, sm->thr[i].samples);
+	if (sm->threads_lost)
+		fprintf(stderr, "axprof record: %" PRIu64 " more threads not listed\n",
+			sm->threads_lost);
+}
+
+static int thr_cmp(const void *a, const void *b)
+{
+	const struct dmn_thread *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return 0; /* stable order not needed: qsort of distinct (pid, tid, comm) rows */
+}
+
+/* The summary's thread list: this process's (d) and the others' (t, NULL: none). */
+static void summary_threads(struct summary *sm, const struct dmn *d, const struct proc_totals *t)
+{
+	size_t n, nt = 0;
+	const struct dmn_thread *own = dmn_threads(d, &n);
+
+	sm->nthr = 0;
+	sm->threads_lost = 0;
+	if (t) {
+		nt = __atomic_load_n(&t->nthr, __ATOMIC_ACQUIRE);
+		if (nt > REC_THREADS) {
+			sm->threads_lost += nt - REC_THREADS;
+			nt = REC_THREADS;
+		}
+		memcpy(sm->thr, t->thr, nt * sizeof(*t->thr));
+		sm->nthr = nt;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (sm->nthr == sizeof(sm->thr) / sizeof(sm->thr[0])) {
+			sm->threads_lost += n - i;
+			break;
+		}
+		sm->thr[sm->nthr++] = own[i];
+	}
+	qsort(sm->thr, sm->nthr, sizeof(sm->thr[0]), thr_cmp);
 }
 
 /* ---- the hosted machine: its process events, as axprofd takes the kernel's ---- */
@@ -979,6 +1045,7 @@ static void hosted_summary(struct rec *r, double seconds)
 		for (size_t k = 0; k < sizeof(ds.vs) / sizeof(uint64_t); k++)
 			dst[k] += src[k];
 	}
+	summary_threads(&sm, r->d, r->totals);
 	print_summary(r, &sm, &ds);
 	if (r->o.callgraph && !r->o.quiet && !r->o.json)
 		fprintf(stderr,
@@ -1001,9 +1068,11 @@ static void add(uint64_t *to, uint64_t v)
 static void add_totals(struct rec *r, bool proc)
 {
 	struct proc_totals *t = r->totals;
+	const struct dmn_thread *thr;
 	struct mach_sampler_stats mss;
 	struct mach_result res;
 	struct dmn_stats ds;
+	size_t n;
 	const uint64_t *src;
 	uint64_t *dst;
 
@@ -1027,6 +1096,13 @@ static void add_totals(struct rec *r, bool proc)
 		dst = (uint64_t *)&t->vs;
 		for (size_t k = 0; k < sizeof(ds.vs) / sizeof(uint64_t); k++)
 			add(&dst[k], src[k]);
+	}
+	thr = dmn_threads(r->d, &n);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t k = __atomic_fetch_add(&t->nthr, 1, __ATOMIC_ACQ_REL);
+
+		if (k < REC_THREADS)
+			t->thr[k] = thr[i];
 	}
 	if (proc)
 		__atomic_fetch_add(&t->procs, 1, __ATOMIC_RELEASE);

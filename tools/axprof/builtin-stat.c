@@ -39,6 +39,7 @@ extern char **environ;
 
 struct proc_rec {
 	int32_t pid, parent;
+	char comm[16]; /* its command name at its end (mach_result.comm) */
 	int32_t exit_code, exit_signal;
 	struct tl_evcount ev[MACH_EV_NR];
 };
@@ -213,6 +214,7 @@ static void own_record(struct st *s, struct proc_rec *p)
 	p->parent = s->parent;
 	p->exit_code = r.exit_code;
 	p->exit_signal = r.exit_signal;
+	memcpy(p->comm, r.comm, sizeof(p->comm));
 	memcpy(p->ev, s->mux.ev, sizeof(p->ev));
 }
 
@@ -416,8 +418,8 @@ static void per_process(FILE *f, const struct report *r)
 	for (size_t i = 0; i < r->nprocs; i++) {
 		const struct proc_rec *p = &r->procs[i];
 
-		fprintf(f, "  pid %d (parent %d) exit %d%s:", (int)p->pid, (int)p->parent,
-			p->exit_signal ? 128 + p->exit_signal : p->exit_code,
+		fprintf(f, "  pid %d %.16s (parent %d) exit %d%s:", (int)p->pid, p->comm,
+			(int)p->parent, p->exit_signal ? 128 + p->exit_signal : p->exit_code,
 			p->exit_signal ? " (signal)" : "");
 		for (unsigned int e = 0; e < MACH_EV_NR; e++) {
 			double se;
@@ -559,6 +561,7 @@ static void json_report(FILE *f, const struct report *r)
 
 			ax_json_obj_open(&j, NULL);
 			ax_json_i64(&j, "pid", p->pid);
+			ax_json_str(&j, "comm", p->comm);
 			ax_json_i64(&j, "parent", p->parent);
 			if (p->exit_signal)
 				ax_json_i64(&j, "exit_signal", p->exit_signal);

@@ -97,6 +97,7 @@ enum axprof_glue_counter {
 	AXPROF_G_K_STOP_SBUF, /* ... the private store buffer was full */
 	AXPROF_G_K_STOP_OTHER, /* ... LL/SC, unaligned, arithmetic trap, RPCC, other handback */
 	AXPROF_G_K_CYCLES, /* cycle counter ticks inside the shadow interpretations */
+	AXPROF_G_TASK_UNWRITTEN, /* VS_REC_TASK records vs_task() had no buffer room for */
 	AXPROF_G_NR,
 };
 

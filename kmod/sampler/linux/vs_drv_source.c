@@ -77,16 +77,25 @@ static void sample(struct vs_drv_cpu *dc, struct pt_regs *regs, unsigned int eve
 	unsigned int cpu = smp_processor_id();
 	struct task_struct *t = current;
 	struct vs_decision dec;
-	u32 pid;
+	u32 tid = 0;
 
 	*period = 0;
 	if (!st || cpu >= st->nr || !st->cpu[cpu].vs)
 		return;
 	vs_drv_count(AXPROF_G_TICKS);
-	/* The idle task and kernel threads are pid 0 (vs_abi.h, VS_REC_SAMPLE). */
-	pid = (t->flags & PF_KTHREAD) ? 0 : task_tgid_nr(t);
+	/*
+	 * ABI 5: the sample is the thread's (task->pid), named with its process (tgid) and comm
+	 * by a VS_REC_TASK when this CPU has not named it yet. comm is read without task_lock,
+	 * as perf's sample path does: a rename racing with the interrupt can give a mix of the
+	 * two names, which the next sample corrects. The idle task and kernel threads are 0.
+	 */
+	if (!(t->flags & PF_KTHREAD) && t->pid) {
+		tid = task_pid_nr(t);
+		if (vs_task(st->cpu[cpu].vs, task_tgid_nr(t), tid, t->comm))
+			vs_drv_count(AXPROF_G_TASK_UNWRITTEN);
+	}
 	/* Bit 0 of a pc is PALcode's mode flag, bit 1 is never set: record the instruction. */
-	vs_sample(st->cpu[cpu].vs, pid, instruction_pointer(regs) & ~3UL, event, user_mode(regs),
+	vs_sample(st->cpu[cpu].vs, tid, instruction_pointer(regs) & ~3UL, event, user_mode(regs),
 		  &dec);
 	*period = dec.period;
 	if (dec.wake)

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,6 +41,7 @@ static void *worker(void *arg)
 }
 
 static int pfd[2];
+static char wname[16]; /* the writer thread's name after it renamed itself */
 
 /* Computes, then writes into the pipe main is already reading; then forks a child that main
  * is already waiting for. A machine that let main's read or wait block the whole process
@@ -50,6 +52,9 @@ static void *writer(void *arg)
 	char msg[32];
 
 	(void)arg;
+	/* The thread's own name (Linux: 15 bytes kept); the profile's comm follows it. */
+	prctl(PR_SET_NAME, "writer-thread-long-name");
+	prctl(PR_GET_NAME, wname);
 	for (long i = 0; i < 300000; i++)
 		sum += i;
 	snprintf(msg, sizeof(msg), "sum %ld", (long)sum);
@@ -88,6 +93,7 @@ static void blocking_calls(void)
 		       si.si_status == SIGUSR2);
 	}
 	pthread_join(w, NULL);
+	printf("the writer named itself '%s'\n", wname);
 }
 
 int main(void)
@@ -114,5 +120,16 @@ int main(void)
 	printf("syscall 1000: %ld %s\n", syscall(1000), strerror(errno));
 	errno = 0;
 	printf("syscall 1000 again: %ld %s\n", syscall(1000), strerror(errno));
+	/* Flags no kernel accepts (CLONE_THREAD needs CLONE_SIGHAND needs CLONE_VM): EINVAL,
+	 * named once (issue 17, bad input). */
+	errno = 0;
+	printf("clone THREAD|SIGHAND: %ld %s\n", syscall(SYS_clone, 0x10800ul, 0ul),
+	       strerror(errno));
+	errno = 0;
+	printf("clone THREAD|SIGHAND again: %ld %s\n", syscall(SYS_clone, 0x10800ul, 0ul),
+	       strerror(errno));
+	errno = 0;
+	printf("clone NEWNS|SIGCHLD: %ld %s\n", syscall(SYS_clone, 0x20011ul, 0ul),
+	       strerror(errno));
 	return 0;
 }
