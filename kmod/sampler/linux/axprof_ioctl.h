@@ -80,6 +80,7 @@ enum axprof_glue_counter {
 	AXPROF_G_FLOOR_TICKS, /* sampling interrupts taken in floor mode (nothing else done) */
 	AXPROF_G_TICK_CYCLES, /* cycle counter (RPCC) ticks inside the interrupt callbacks */
 	AXPROF_G_WORK_CYCLES, /* ... inside the interpretation callbacks (task works that ran) */
+	AXPROF_G_TASK_UNWRITTEN, /* VS_REC_TASK records vs_task() had no buffer room for */
 	/* Kernel values (VS_CFG_KERNEL_VALUES; vs_drv_kvals.c, whose header is the safety
 	 * argument): kernel-mode samples the policy chose, each refused or run once. */
 	AXPROF_G_K_CHOSEN, /* kernel samples chosen for a shadow interpretation */
@@ -97,7 +98,6 @@ enum axprof_glue_counter {
 	AXPROF_G_K_STOP_SBUF, /* ... the private store buffer was full */
 	AXPROF_G_K_STOP_OTHER, /* ... LL/SC, unaligned, arithmetic trap, RPCC, other handback */
 	AXPROF_G_K_CYCLES, /* cycle counter ticks inside the shadow interpretations */
-	AXPROF_G_TASK_UNWRITTEN, /* VS_REC_TASK records vs_task() had no buffer room for */
 	AXPROF_G_NR,
 };
 
