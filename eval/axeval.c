@@ -45,7 +45,8 @@ static void usage(FILE *f)
 		"usage: axeval [--period P] [--event-period E=P] [--detail FILE] [--json FILE]\n"
 		"              NAME DB IMAGE TRUTH [NAME DB IMAGE TRUTH ...]\n"
 		"       axeval --replays [--period P] NAME DB IMAGE TRUTH [...]\n"
-		"       axeval --paths NAME IMAGE TRUTH [...]\n\n"
+		"       axeval --paths NAME IMAGE TRUTH [...]\n"
+		"       axeval --kernel NAME DB TRUTH [...]\n\n"
 		"Grade axprof's frequency and culprit estimates (DCPI SOSP'97 §6) against the hosted\n"
 		"machine's ground truth: Figure 8 (instruction frequencies, by samples), Figure 9\n"
 		"(edges), Figure 10 (I-cache stall cycles against I-cache misses), unexplained stalls.\n\n"
@@ -63,6 +64,9 @@ static void usage(FILE *f)
 		"  --paths             instead: ProfileMe Figure 6, path reconstruction against the\n"
 		"                      EV6 truth's paths of paired samples (recorded with --cpu ev6\n"
 		"                      --mode profileme --truth), for 0..12 history bits\n"
+		"  --kernel            instead: the hosted machine's system-call time, the [kernel]\n"
+		"                      image's share of the CYCLES samples against the truth's\n"
+		"                      (recorded with --truth), and its top procedure\n"
 		"  --skip-damaged      grade what reads of a damaged database, naming each damaged\n"
 		"                      file left out (stderr, output, \"skipped\" in --json); without\n"
 		"                      it a damaged file fails its run\n");
@@ -237,6 +241,7 @@ struct opts {
 	bool skip_damaged; /* --skip-damaged */
 	bool replays; /* --replays */
 	bool paths; /* --paths: ProfileMe Figure 6 */
+	bool kernel; /* --kernel: the hosted [kernel] image against the truth */
 	struct pdb_skips skipped; /* what every run left out */
 };
 
@@ -249,7 +254,18 @@ struct figures {
 /* 0, -1 after --help, or the usage exit code 2. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_PERIOD = 256, O_EVP, O_TEV, O_DETAIL, O_JSON, O_HELP, O_SKIP, O_REPLAYS, O_PATHS };
+	enum {
+		O_PERIOD = 256,
+		O_EVP,
+		O_TEV,
+		O_DETAIL,
+		O_JSON,
+		O_HELP,
+		O_SKIP,
+		O_REPLAYS,
+		O_PATHS,
+		O_KERNEL
+	};
 	static const struct option longopts[] = {
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVP },
@@ -260,6 +276,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "skip-damaged", no_argument, NULL, O_SKIP },
 		{ "replays", no_argument, NULL, O_REPLAYS },
 		{ "paths", no_argument, NULL, O_PATHS },
+		{ "kernel", no_argument, NULL, O_KERNEL },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -289,6 +306,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_PATHS:
 			o->paths = true;
 			break;
+		case O_KERNEL:
+			o->kernel = true;
+			break;
 		case O_SKIP:
 			o->skip_damaged = true;
 			break;
@@ -300,7 +320,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return 2;
 		}
 	}
-	if (optind >= argc || (argc - optind) % (o->paths ? 3 : 4)) {
+	if (optind >= argc || (argc - optind) % (o->paths || o->kernel ? 3 : 4)) {
 		usage(stderr);
 		return 2;
 	}
@@ -562,6 +582,10 @@ int main(int argc, char **argv)
 		return ret < 0 ? 0 : ret;
 	if (o.paths) {
 		status = axeval_paths(argv + optind, argc - optind);
+		return fflush(stdout) || ferror(stdout) ? 1 : status;
+	}
+	if (o.kernel) {
+		status = axeval_kernel(argv + optind, argc - optind);
 		return fflush(stdout) || ferror(stdout) ? 1 : status;
 	}
 	if (o.replays) {

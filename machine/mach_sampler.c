@@ -8,6 +8,7 @@
 
 #include "mach_int.h"
 #include "mach_atruth.h"
+#include "mach_kern.h"
 #include "mach_ptruth.h"
 #include "mach_sampler.h"
 #include "mach_stack.h"
@@ -453,6 +454,7 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 	struct mach_sampler *s = priv;
 	struct vs_decision dec;
 	int ev = vs_event_of(irq->event);
+	bool user;
 
 	if (s->m->pid != s->host_pid)
 		forked(s);
@@ -466,14 +468,17 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 		return;
 	}
 	s->st.irqs++;
-	vs_sample(s->cpu, s->pid, irq->pc, (unsigned int)ev, true, &dec);
-	if (s->stk && !(irq->pc & 3))
+	/* a pc in the kernel's time (mach_kern.h) is a kernel-mode sample: counted, never
+	 * interpreted (the context is the user's, stopped at its CALL_PAL) */
+	user = !mach_kern_is_pc(irq->pc);
+	vs_sample(s->cpu, s->pid, irq->pc, (unsigned int)ev, user, &dec);
+	if (s->stk && user && !(irq->pc & 3))
 		take_stack(s, irq->pc, ctx->pc, (unsigned int)ev);
 	s->m->cpu->pmu_arm(s->m->model, irq->event,
 			   dec.period ? dec.period : s->o.cfg.period[ev].lo);
 	if (dec.wake)
 		drain_ready(s);
-	if (dec.interpret) {
+	if (dec.interpret && user) {
 		uint64_t before = s->cpu->st.interp_insns;
 		int r = vs_interpret(s->cpu, s->pid, ctx, &s->iops, s);
 

@@ -64,3 +64,6 @@ CHECK_STEPS += tests/tools/check-prime-periods.sh
 CHECK_STEPS += tests/tools/check-cxx.sh
 # --sort FIELD on every view that lists rows: orders, -n with an ordering field, unknown fields.
 CHECK_STEPS += tests/tools/check-sort.sh
+# The hosted [kernel] pseudo-image: system-call time sampled as kernel time against the truth's
+# section 10, on EV5 and EV6 (issue 21 item 3).
+CHECK_STEPS += tests/tools/check-kernel-time.sh

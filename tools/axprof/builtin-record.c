@@ -22,6 +22,7 @@
 #include "tl_view.h"
 #include "mach.h"
 #include "mach_cpu.h"
+#include "mach_kern.h"
 #include "mach_sampler.h"
 #include "vs_sampler.h"
 
@@ -1366,12 +1367,31 @@ static void hosted_defaults(struct rec_opts *o)
 	}
 }
 
+/* The hosted machine's system calls as kallsyms text (malloc'd), or NULL. */
+static char *hosted_kallsyms(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int err;
+
+	if (!f)
+		return NULL;
+	err = mach_kern_kallsyms(f);
+	if (fclose(f) || err) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct dmn_opts dopts = { 0 };
 	struct ax_error perr;
 	struct rec r = { .save = -1, .save_maps = -1, .totals_fd = -1 };
 	struct stat st;
+	char *ksyms = NULL;
 	bool kernel;
 	int i, status;
 
@@ -1435,10 +1455,21 @@ int cmd_record(int argc, char **argv)
 	dopts.db_dir = r.o.db;
 	dopts.flags = kernel ? DMN_PROC_MAPS | DMN_KERNEL : 0; /* the running kernel's symbols */
 	dopts.cfg = &r.o.cfg; /* the database keeps the periods */
+	if (!kernel) { /* system-call time: the pseudo-image [kernel] (machine/mach_kern.h) */
+		ksyms = hosted_kallsyms();
+		if (!ksyms) {
+			fprintf(stderr, "axprof record: out of memory\n");
+			return 1;
+		}
+		dopts.kallsyms_text = ksyms;
+		dopts.kernel_name = MACH_KERN_IMAGE;
+	}
 	if (dmn_new(&r.d, &dopts, &perr)) {
 		fprintf(stderr, "axprof record: cannot open the database: %s\n", perr.msg);
+		free(ksyms);
 		return 1;
 	}
+	free(ksyms);
 	r.progress = isatty(STDERR_FILENO);
 	r.stop_kept = catch_stop_signals();
 	status = kernel ? record_kernel(&r, argv + i) : record_hosted(&r, argv + i);
