@@ -141,9 +141,10 @@ static void usage(FILE *f)
 		"  -g, --call-graph      hosted: record each sample's call stack (an exact shadow stack\n"
 		"                        per thread from the calls and rets executed; at most 62\n"
 		"                        frames, deeper stacks keep their innermost and are counted)\n"
-		"  --save-records FILE   hosted: also write the drained driver records to FILE and the\n"
-		"                        image-map events to FILE.maps (axprofd --device FILE --maps\n"
-		"                        FILE.maps replays them)\n"
+		"  --save-records FILE   hosted: also write the drained driver records to FILE, the\n"
+		"                        image-map events to FILE.maps and the system calls' kernel\n"
+		"                        symbols to FILE.kallsyms (axprofd --device FILE --maps\n"
+		"                        FILE.maps --kallsyms FILE.kallsyms replays them)\n"
 		"  --sysroot DIR         hosted: where the Alpha libraries live (/usr/alpha-linux-gnu)\n"
 		"  --confine DIR         hosted: resolve the program's file names inside DIR, execute\n"
 		"                        only Alpha programs (axprof-run(1)); implies --hosted\n"
@@ -761,13 +762,21 @@ static void on_fork(void *priv, uint32_t pid)
 	r->forked = true;
 }
 
-/* Open --save-records FILE and FILE.maps. 0, or 1 after a message. */
+/* Open --save-records FILE and FILE.maps, write FILE.kallsyms. 0, or 1 after a message. */
 static int open_saves(struct rec *r)
 {
-	char mp[PATH_MAX + 8];
+	char mp[PATH_MAX + 12];
+	FILE *f;
 
 	if (!r->o.save)
 		return 0;
+	/* the [kernel] pseudo-image's symbols (machine/mach_kern.h), for axprofd --kallsyms */
+	snprintf(mp, sizeof(mp), "%s.kallsyms", r->o.save);
+	f = fopen(mp, "w");
+	if (!f || mach_kern_kallsyms(f) || fclose(f)) {
+		fprintf(stderr, "axprof record: cannot write %s: %s\n", mp, strerror(errno));
+		return 1;
+	}
 	snprintf(mp, sizeof(mp), "%s.maps", r->o.save);
 	r->save = open(r->o.save, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	r->save_maps = open(mp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
