@@ -472,7 +472,7 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 	 * interpreted (the context is the user's, stopped at its CALL_PAL) */
 	user = !mach_kern_is_pc(irq->pc);
 	vs_sample(s->cpu, s->pid, irq->pc, (unsigned int)ev, user, &dec);
-	if (s->stk && user && !(irq->pc & 3))
+	if (s->stk && !(irq->pc & 3)) /* kernel: the pseudo-pc over the caller's stack */
 		take_stack(s, irq->pc, ctx->pc, (unsigned int)ev);
 	s->m->cpu->pmu_arm(s->m->model, irq->event,
 			   dec.period ? dec.period : s->o.cfg.period[ev].lo);
