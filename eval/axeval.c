@@ -10,6 +10,7 @@
 
 #include "axeval.h"
 #include "ev_eval.h"
+#include "mach_kern.h"
 #include "pdb.h"
 #include "ax_json.h"
 #include "tl_periods.h"
@@ -142,6 +143,14 @@ static int cmp_pt(const void *a, const void *b)
 	return (x->misses < y->misses) - (x->misses > y->misses);
 }
 
+/* The hosted machine's [kernel] pseudo-image (machine/mach_kern.h)? */
+static bool is_hosted_kernel(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return !strcmp(b ? b + 1 : path, MACH_KERN_IMAGE);
+}
+
 /*
  * Grade every image of db's current epoch that has CYCLES samples: the program (key of
  * `image`) at its link addresses, shared objects at the load bias their samples reveal. *all
@@ -201,7 +210,9 @@ static int grade_run(const char *name, const char *dbdir, const char *image,
 			goto out;
 		}
 		*all += (double)pdb_prof_total(prof, PDB_EV_CYCLES);
-		if (!pdb_prof_total(prof, PDB_EV_CYCLES) || !path || !*path) {
+		if (!pdb_prof_total(prof, PDB_EV_CYCLES) || !path || !*path ||
+		    is_hosted_kernel(path)) {
+			/* the hosted [kernel]'s system-call time: no code (axeval --kernel) */
 			pdb_prof_free(prof);
 			continue;
 		}
