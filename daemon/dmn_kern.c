@@ -125,7 +125,10 @@ static int map_syms(struct dmn *d, const struct dmn_ksyms *k, const char *mod, u
 		ret = dmn_fail(d, -errno, "%s: mkdir: %s", path, strerror(errno));
 		goto out;
 	}
-	snprintf(path, sizeof(path), "%s/%s/%s%s", dir, key, mod ? mod : "vmlinux",
+	snprintf(path, sizeof(path), "%s/%s/%s%s", dir, key,
+		 mod		     ? mod :
+		 d->opts.kernel_name ? d->opts.kernel_name :
+				       "vmlinux",
 		 mod ? ".ko" : "");
 	if (stat(path, &st)) { /* the same key, the same contents: written once */
 		ret = dmn_kelf_write(path, lo - bias, size, id, idlen, addr, name, n, &e);
@@ -235,18 +238,28 @@ static int parse_all(struct dmn *d, struct dmn_ksyms *ks, bool *have_ks, struct 
 	size_t len;
 	bool ok;
 	struct ax_error e;
-	int ret = load_text(d, d->opts.kallsyms, KSRC_PROC, &t, &len, &ok);
+	const char *what = d->opts.kallsyms ? d->opts.kallsyms : KSRC_PROC;
+	int ret = 0;
 
+	if (d->opts.kallsyms_text) { /* the hosted machine's system calls */
+		t = strdup(d->opts.kallsyms_text);
+		len = t ? strlen(t) : 0;
+		ok = t != NULL;
+		what = d->opts.kernel_name ? d->opts.kernel_name : "kallsyms";
+		if (!t)
+			ret = dmn_fail(d, -ENOMEM, "%s: out of memory", what);
+	} else {
+		ret = load_text(d, d->opts.kallsyms, KSRC_PROC, &t, &len, &ok);
+	}
 	if (!ret && ok) {
-		ret = dmn_ksyms_parse(t, len, d->opts.kallsyms ? d->opts.kallsyms : KSRC_PROC, true,
-				      ks, &e);
-		if (ret && d->opts.kallsyms)
+		ret = dmn_ksyms_parse(t, len, what, true, ks, &e);
+		if (ret && (d->opts.kallsyms || d->opts.kallsyms_text))
 			dmn_fail_with(d, ret, &e);
 		else if (ret)
 			snprintf(d->kern_note, sizeof(d->kern_note), "%s", e.msg);
 		else
 			*have_ks = true;
-		if (!d->opts.kallsyms)
+		if (!d->opts.kallsyms && !d->opts.kallsyms_text)
 			ret = 0;
 	}
 	free(t);
@@ -300,8 +313,8 @@ int dmn_kern_load(struct dmn *d)
 	uint64_t lo, hi;
 	int ret;
 
-	if (!(d->opts.flags & DMN_KERNEL) && !d->opts.kallsyms && !d->opts.modules &&
-	    !d->opts.vmlinux && !d->opts.system_map && !d->opts.kernel_notes) {
+	if (!(d->opts.flags & DMN_KERNEL) && !d->opts.kallsyms && !d->opts.kallsyms_text &&
+	    !d->opts.modules && !d->opts.vmlinux && !d->opts.system_map && !d->opts.kernel_notes) {
 		snprintf(d->kern_note, sizeof(d->kern_note), "no kernel symbols asked for");
 		return 0;
 	}

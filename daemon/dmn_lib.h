@@ -83,6 +83,11 @@ struct dmn_opts {
 	const char *vmlinux; /* the kernel's ELF file (symbols, code for annotate) */
 	const char *system_map; /* System.map (symbols without modules) */
 	const char *kernel_notes; /* /sys/kernel/notes (the running kernel's build-id) */
+	/* The hosted machine's pseudo-kernel (machine/mach_kern.h): kallsyms text in memory
+	 * (instead of a kallsyms file) and the file name of its image ("[kernel]"; NULL:
+	 * "vmlinux"). */
+	const char *kallsyms_text;
+	const char *kernel_name;
 };
 
 /* Counters since dmn_new() (dmn_get_stats). */

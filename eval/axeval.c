@@ -10,6 +10,7 @@
 
 #include "axeval.h"
 #include "ev_eval.h"
+#include "mach_kern.h"
 #include "pdb.h"
 #include "ax_json.h"
 #include "tl_periods.h"
@@ -45,7 +46,8 @@ static void usage(FILE *f)
 		"usage: axeval [--period P] [--event-period E=P] [--detail FILE] [--json FILE]\n"
 		"              NAME DB IMAGE TRUTH [NAME DB IMAGE TRUTH ...]\n"
 		"       axeval --replays [--period P] NAME DB IMAGE TRUTH [...]\n"
-		"       axeval --paths NAME IMAGE TRUTH [...]\n\n"
+		"       axeval --paths NAME IMAGE TRUTH [...]\n"
+		"       axeval --kernel NAME DB TRUTH [...]\n\n"
 		"Grade axprof's frequency and culprit estimates (DCPI SOSP'97 §6) against the hosted\n"
 		"machine's ground truth: Figure 8 (instruction frequencies, by samples), Figure 9\n"
 		"(edges), Figure 10 (I-cache stall cycles against I-cache misses), unexplained stalls.\n\n"
@@ -63,6 +65,9 @@ static void usage(FILE *f)
 		"  --paths             instead: ProfileMe Figure 6, path reconstruction against the\n"
 		"                      EV6 truth's paths of paired samples (recorded with --cpu ev6\n"
 		"                      --mode profileme --truth), for 0..12 history bits\n"
+		"  --kernel            instead: the hosted machine's system-call time, the [kernel]\n"
+		"                      image's share of the CYCLES samples against the truth's\n"
+		"                      (recorded with --truth), and its top procedure\n"
 		"  --skip-damaged      grade what reads of a damaged database, naming each damaged\n"
 		"                      file left out (stderr, output, \"skipped\" in --json); without\n"
 		"                      it a damaged file fails its run\n");
@@ -138,6 +143,14 @@ static int cmp_pt(const void *a, const void *b)
 	return (x->misses < y->misses) - (x->misses > y->misses);
 }
 
+/* The hosted machine's [kernel] pseudo-image (machine/mach_kern.h)? */
+static bool is_hosted_kernel(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return !strcmp(b ? b + 1 : path, MACH_KERN_IMAGE);
+}
+
 /*
  * Grade every image of db's current epoch that has CYCLES samples: the program (key of
  * `image`) at its link addresses, shared objects at the load bias their samples reveal. *all
@@ -197,7 +210,9 @@ static int grade_run(const char *name, const char *dbdir, const char *image,
 			goto out;
 		}
 		*all += (double)pdb_prof_total(prof, PDB_EV_CYCLES);
-		if (!pdb_prof_total(prof, PDB_EV_CYCLES) || !path || !*path) {
+		if (!pdb_prof_total(prof, PDB_EV_CYCLES) || !path || !*path ||
+		    is_hosted_kernel(path)) {
+			/* the hosted [kernel]'s system-call time: no code (axeval --kernel) */
 			pdb_prof_free(prof);
 			continue;
 		}
@@ -237,6 +252,7 @@ struct opts {
 	bool skip_damaged; /* --skip-damaged */
 	bool replays; /* --replays */
 	bool paths; /* --paths: ProfileMe Figure 6 */
+	bool kernel; /* --kernel: the hosted [kernel] image against the truth */
 	struct pdb_skips skipped; /* what every run left out */
 };
 
@@ -249,7 +265,18 @@ struct figures {
 /* 0, -1 after --help, or the usage exit code 2. */
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_PERIOD = 256, O_EVP, O_TEV, O_DETAIL, O_JSON, O_HELP, O_SKIP, O_REPLAYS, O_PATHS };
+	enum {
+		O_PERIOD = 256,
+		O_EVP,
+		O_TEV,
+		O_DETAIL,
+		O_JSON,
+		O_HELP,
+		O_SKIP,
+		O_REPLAYS,
+		O_PATHS,
+		O_KERNEL
+	};
 	static const struct option longopts[] = {
 		{ "period", required_argument, NULL, O_PERIOD },
 		{ "event-period", required_argument, NULL, O_EVP },
@@ -260,6 +287,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "skip-damaged", no_argument, NULL, O_SKIP },
 		{ "replays", no_argument, NULL, O_REPLAYS },
 		{ "paths", no_argument, NULL, O_PATHS },
+		{ "kernel", no_argument, NULL, O_KERNEL },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -289,6 +317,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case O_PATHS:
 			o->paths = true;
 			break;
+		case O_KERNEL:
+			o->kernel = true;
+			break;
 		case O_SKIP:
 			o->skip_damaged = true;
 			break;
@@ -300,7 +331,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return 2;
 		}
 	}
-	if (optind >= argc || (argc - optind) % (o->paths ? 3 : 4)) {
+	if (optind >= argc || (argc - optind) % (o->paths || o->kernel ? 3 : 4)) {
 		usage(stderr);
 		return 2;
 	}
@@ -562,6 +593,10 @@ int main(int argc, char **argv)
 		return ret < 0 ? 0 : ret;
 	if (o.paths) {
 		status = axeval_paths(argv + optind, argc - optind);
+		return fflush(stdout) || ferror(stdout) ? 1 : status;
+	}
+	if (o.kernel) {
+		status = axeval_kernel(argv + optind, argc - optind);
 		return fflush(stdout) || ferror(stdout) ? 1 : status;
 	}
 	if (o.replays) {

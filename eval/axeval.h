@@ -18,4 +18,12 @@ int axeval_replays(char **runs, int nargs, const struct tl_periods *per);
  */
 int axeval_paths(char **runs, int nargs);
 
+/*
+ * `axeval --kernel NAME DB TRUTH...` (nargs words): the hosted [kernel] image's share of the
+ * CYCLES samples against the truth's system-call cycles (section 10), and its top procedure.
+ * One line per run (key=value, then met or MISSED), then the count. 0, or 1 when a run could
+ * not be graded.
+ */
+int axeval_kernel(char **runs, int nargs);
+
 #endif /* AXEVAL_H */

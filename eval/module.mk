@@ -7,7 +7,7 @@ eval_DIR := eval
 eval_DEPS := toolslib
 eval_SRCS := eval/ev_eval.c eval/ev_replay.c
 TOOLS += axeval
-axeval_SRCS := eval/axeval.c eval/axeval_replay.c eval/axeval_paths.c
+axeval_SRCS := eval/axeval.c eval/axeval_replay.c eval/axeval_paths.c eval/axeval_kernel.c
 
 .PHONY: eval eval-micro eval-replays eval-paths
 eval: all

@@ -15,6 +15,7 @@
  *
  *   retire()       account one completed instruction (the executor's event and decoded form);
  *                  true when a PMU interrupt may be due (the run loop then asks irq_take())
+ *   kernel()       the kernel time of one emulated system call (optional; mach_kern.h)
  *   irq_take()     is a PMU interrupt due now? (*irq filled, cleared)
  *   pmu_arm()      arm counter `event` to overflow after `period` more events (0: disarm)
  *   cycles()       cycles so far (also what RPCC reads)
@@ -145,6 +146,8 @@ struct mach_cpu_cfg { /* zero = the model's defaults */
 	 * (NULL: one CPU, no coherence) */
 	struct mach_coh *coh;
 	unsigned int cpu;
+	bool kernel_time; /* the machine calls kernel() after every callsys it runs: the
+			   * CALL_PAL callsys itself costs no PAL stall */
 };
 
 struct mach_cpu_ops {
@@ -152,6 +155,13 @@ struct mach_cpu_ops {
 	int (*create)(void **model, const struct mach_cpu_cfg *cfg); /* 0 or -Exxx */
 	void (*free)(void *model);
 	bool (*retire)(void *model, const struct axp_insn *d, const struct axp_event *ev);
+	/*
+	 * Optional (NULL: system calls take no time): the emulated system call nr, made by the
+	 * CALL_PAL just retired, kept the kernel busy for `cycles` (mach_kern.h); CYCLES counts
+	 * on and interrupts due in that time report pc (its pseudo-pc, in kernel mode). True
+	 * when an interrupt may be due, as retire().
+	 */
+	bool (*kernel)(void *model, unsigned int nr, uint64_t pc, uint64_t cycles);
 	bool (*irq_take)(void *model, struct mach_irq *irq);
 	void (*pmu_arm)(void *model, enum mach_event event, uint64_t period);
 	uint64_t (*cycles)(const void *model);

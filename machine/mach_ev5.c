@@ -1051,8 +1051,9 @@ void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct 
 	take_slot(m, o, t);
 	if (newline)
 		m->line_first = t;
-	m->hist_pc[m->insns % EV5_HIST] = pc;
-	m->hist_t[m->insns % EV5_HIST] = t;
+	m->hist_pc[m->hist_n % EV5_HIST] = pc;
+	m->hist_t[m->hist_n % EV5_HIST] = t;
+	m->hist_n++;
 	m->insns++;
 	account(m, ev, t - prev, &st.piece, st.evb, (kind & ISA_EV5_K_CBR) != 0);
 
@@ -1092,6 +1093,37 @@ void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct 
 		ev5_pmu_event(m, MACH_EV_FPOPS, t);
 	if (m->min_due <= t)
 		ev5_pmu_assign(m, pc, t);
+}
+
+/*
+ * Kernel time (mach_kern.h): the CALL_PAL callsys just issued at `cur`; the kernel runs for
+ * `cycles` (its PALcode entry and exit included, so the CALL_PAL's own pal_cycles stall is
+ * replaced) and the next instruction starts a new fetch after it. CYCLES keeps counting;
+ * interrupts due in that time report `pc`, the call's pseudo-pc (DCPI SOSP'97 §4: on the
+ * 21164 the sample names what was at the head of issue; here: the kernel). The other events
+ * and the caches are left as the user code left them [U].
+ */
+bool mach_ev5_kernel(struct mach_ev5 *m, unsigned int nr, uint64_t pc, uint64_t cycles)
+{
+	uint64_t te = m->cur + (cycles ? cycles : 1);
+
+	m->kcycles += te - m->cur;
+	if (m->truth)
+		mach_trec_kernel(m->truth, nr, te - m->cur);
+	m->cur = te;
+	m->use = 0;
+	m->pend_at = 0;
+	m->redirect = true;
+	m->fetch_redirect = te;
+	m->hist_pc[m->hist_n % EV5_HIST] = pc;
+	m->hist_t[m->hist_n % EV5_HIST] = te;
+	m->hist_n++;
+	m->count[MACH_EV_CYCLES] = te;
+	if (te >= m->next_ov[MACH_EV_CYCLES])
+		ev5_pmu_cycles(m, te);
+	if (m->min_due <= te)
+		ev5_pmu_assign(m, pc, te);
+	return m->nirq != 0;
 }
 
 void mach_ev5_access(struct mach_ev5 *m, uint64_t va, unsigned int size, bool store,

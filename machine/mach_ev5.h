@@ -33,6 +33,9 @@ void mach_ev5_free(struct mach_ev5 *m);
 void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev);
 /* Memory-system latency for an access the interpreter makes on the sampler's behalf (load-latency
  * observer): probes and updates the cache model like a real access; returns cycles + level. */
+/* The kernel ran `cycles` for system call nr after the CALL_PAL just retired; interrupts in
+ * that time report pc. True when an interrupt may be due (mach_cpu.h kernel). */
+bool mach_ev5_kernel(struct mach_ev5 *m, unsigned int nr, uint64_t pc, uint64_t cycles);
 void mach_ev5_access(struct mach_ev5 *m, uint64_t va, unsigned int size, bool store,
 		     struct axp_access *acc);
 /* PMU: arm counter `event` to overflow after `period` more events (the sampler re-arms each irq);

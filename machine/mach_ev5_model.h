@@ -149,6 +149,7 @@ struct mach_ev5 {
 	/* statistics */
 	uint64_t insns;
 	uint64_t stall[MACH_STALL_NR];
+	uint64_t kcycles; /* kernel time booked by mach_ev5_kernel() (in cur, in no stall) */
 	uint64_t level[5]; /* load accesses by enum axp_level */
 
 	/* PMU */
@@ -162,7 +163,9 @@ struct mach_ev5 {
 	struct ev5_irq irq[EV5_IRQ_Q];
 	unsigned int nirq;
 	uint64_t min_due; /* earliest due cycle of an unassigned irq (UINT64_MAX: none) */
-	uint64_t hist_pc[EV5_HIST], hist_t[EV5_HIST]; /* last retired instructions (by insns) */
+	uint64_t hist_pc[EV5_HIST], hist_t[EV5_HIST]; /* last retired instructions and kernel
+						       * stretches (by hist_n) */
+	uint64_t hist_n;
 	uint64_t irq_dropped;
 
 	/* truth */

@@ -36,6 +36,11 @@ static bool ev5_retire(void *model, const struct axp_insn *d, const struct axp_e
 	return m->nirq != 0;
 }
 
+static bool ev5_kernel(void *model, unsigned int nr, uint64_t pc, uint64_t cycles)
+{
+	return mach_ev5_kernel(model, nr, pc, cycles);
+}
+
 static bool ev5_irq_take(void *model, struct mach_irq *irq)
 {
 	return mach_ev5_irq_take(model, irq);
@@ -114,6 +119,7 @@ const struct mach_cpu_ops mach_ev5_cpu_ops = {
 	.create = ev5_create,
 	.free = ev5_free,
 	.retire = ev5_retire,
+	.kernel = ev5_kernel,
 	.irq_take = ev5_irq_take,
 	.pmu_arm = ev5_pmu_arm,
 	.cycles = ev5_cycles,

@@ -963,8 +963,9 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 	/* results: the other cluster sees an integer result one cycle later [HRM 2.3] */
 	if (o->kind & EV6_K_FDIV)
 		m->fdiv_free = s.done;
-	if (o->kind & EV6_K_PAL)
-		s.done = s.t + m->p.pal_cycles;
+	if ((o->kind & EV6_K_PAL) && !(m->p.kernel_time && (ev->word & 0x3ffffffu) == 0x83u))
+		s.done = s.t +
+			 m->p.pal_cycles; /* callsys: its kernel time follows (mach_ev6_kernel) */
 	if (dst != NOREG) {
 		m->rdy[dst][s.cl] = s.done;
 		m->rdy[dst][!s.cl] = dst < 32 ? s.done + 1 : s.done;
@@ -1016,8 +1017,9 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 			m->stwait_epoch = rt;
 		}
 	}
-	m->hist_pc[m->seq % EV6_HIST] = ev->pc;
-	m->hist_t[m->seq % EV6_HIST] = rt;
+	m->hist_pc[m->hist_n % EV6_HIST] = ev->pc;
+	m->hist_t[m->hist_n % EV6_HIST] = rt;
+	m->hist_n++;
 	m->seq++;
 
 	/* PMU: cycles up to the retire, then this instruction's events */
@@ -1042,6 +1044,34 @@ void mach_ev6_retire(struct mach_ev6 *m, const struct axp_insn *d, const struct 
 		ev6_truth_transfer(m, ev->pc, ev->next_pc);
 	if (m->min_due <= rt)
 		ev6_pmu_deliver(m, ev->pc, rt);
+}
+
+/*
+ * Kernel time (mach_kern.h): the CALL_PAL callsys just retired at r_t; the kernel runs for
+ * `cycles` after it (PALcode entry and exit included) and nothing younger retires or fetches
+ * before it is over. CYCLES keeps counting; interrupts due in that time report `pc`, the call's
+ * pseudo-pc. Other events, the caches and the predictors are left as they were [U].
+ */
+bool mach_ev6_kernel(struct mach_ev6 *m, unsigned int nr, uint64_t pc, uint64_t cycles)
+{
+	uint64_t te = m->r_t + (cycles ? cycles : 1);
+
+	m->kcycles += te - m->r_t;
+	if (m->truth)
+		mach_trec_kernel(m->truth, nr, te - m->r_t);
+	m->r_t = te;
+	m->r_n = m->p.retire_width; /* the next retire is in a later cycle */
+	m->f_redirect = max64(m->f_redirect, te);
+	m->f_new = true;
+	m->hist_pc[m->hist_n % EV6_HIST] = pc;
+	m->hist_t[m->hist_n % EV6_HIST] = te;
+	m->hist_n++;
+	m->count[MACH_EV_CYCLES] = te;
+	if (te >= m->next_ov[MACH_EV_CYCLES])
+		ev6_pmu_overflow(m, MACH_EV_CYCLES);
+	if (m->min_due <= te)
+		ev6_pmu_deliver(m, pc, te);
+	return m->nready != 0;
 }
 
 void mach_ev6_access(struct mach_ev6 *m, uint64_t va, unsigned int size, bool store,

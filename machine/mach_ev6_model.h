@@ -43,6 +43,8 @@ struct mach_ev6_params {
 	uint32_t irq_delay; /* PMU overflow to interrupt delivery [U: 6] */
 	uint32_t issue_slots; /* C of the wasted-slot truth: slots a cycle [PM §5.2.3: 4] */
 	bool truth;
+	bool kernel_time; /* a CALL_PAL callsys costs no pal_cycles: the machine books the call's
+			   * kernel time with mach_ev6_kernel() (mach_kern.h) */
 };
 
 void mach_ev6_params_default(struct mach_ev6_params *p);
@@ -234,7 +236,10 @@ struct mach_ev6 {
 	uint64_t irq_pc[EV6_IRQ_Q];
 	uint64_t min_due;
 	uint64_t irq_dropped;
-	uint64_t hist_pc[EV6_HIST], hist_t[EV6_HIST]; /* the last retired: pc, retire cycle */
+	uint64_t hist_pc[EV6_HIST], hist_t[EV6_HIST]; /* the last retired (and kernel stretches):
+						       * pc, retire cycle, by hist_n */
+	uint64_t hist_n;
+	uint64_t kcycles; /* kernel time booked by mach_ev6_kernel() (in r_t) */
 
 	/* ProfileMe (mach_ev6_pme.c); pme_due UINT64_MAX: off */
 	uint64_t pme_n; /* fetched instructions so far (= fetched while on) */
@@ -282,6 +287,9 @@ void mach_ev6_pmu_arm(struct mach_ev6 *m, enum mach_event event, uint64_t period
 bool mach_ev6_irq_take(struct mach_ev6 *m, struct mach_irq *irq);
 uint64_t mach_ev6_cycles(const struct mach_ev6 *m);
 uint64_t mach_ev6_count(const struct mach_ev6 *m, enum mach_event event);
+/* The kernel ran `cycles` for system call nr after the CALL_PAL just retired; interrupts due
+ * in that time report pc. True when an interrupt may be due (mach_cpu.h kernel). */
+bool mach_ev6_kernel(struct mach_ev6 *m, unsigned int nr, uint64_t pc, uint64_t cycles);
 void mach_ev6_access(struct mach_ev6 *m, uint64_t va, unsigned int size, bool store,
 		     struct axp_access *acc);
 

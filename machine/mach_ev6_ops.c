@@ -17,6 +17,7 @@ static int ev6_create(void **model, const struct mach_cpu_cfg *cfg)
 		if (cfg->bcache_latency)
 			p.bcache_lat = cfg->bcache_latency;
 		p.truth = cfg->truth;
+		p.kernel_time = cfg->kernel_time;
 	}
 	ret = mach_ev6_new_params(&m, &p);
 	if (!ret && cfg && cfg->coh)
@@ -36,6 +37,11 @@ static bool ev6_retire(void *model, const struct axp_insn *d, const struct axp_e
 
 	mach_ev6_retire(m, d, ev);
 	return m->nready != 0 || m->pme_qn != 0;
+}
+
+static bool ev6_kernel(void *model, unsigned int nr, uint64_t pc, uint64_t cycles)
+{
+	return mach_ev6_kernel(model, nr, pc, cycles);
 }
 
 static int ev6_pme_config(void *model, const struct mach_pme_cfg *cfg)
@@ -161,6 +167,7 @@ const struct mach_cpu_ops mach_ev6_cpu_ops = {
 	.create = ev6_create,
 	.free = ev6_free,
 	.retire = ev6_retire,
+	.kernel = ev6_kernel,
 	.irq_take = ev6_irq_take,
 	.pmu_arm = ev6_pmu_arm,
 	.cycles = ev6_cycles,

@@ -64,11 +64,11 @@ static void raise_irq(struct mach_ev6 *m, enum mach_event e, uint64_t ov, uint64
 	q = &m->irq[m->nirq++];
 	q->event = (uint8_t)e;
 	q->due = cycle + m->p.irq_delay;
-	if (q->due <= m->r_t && m->seq) {
+	if (q->due <= m->r_t && m->hist_n) {
 		/* raised late (a re-arm after its overflow point): who was oldest back then */
-		uint64_t n = m->seq < EV6_HIST ? m->seq : EV6_HIST, pc = 0;
+		uint64_t n = m->hist_n < EV6_HIST ? m->hist_n : EV6_HIST, pc = 0;
 
-		for (uint64_t k = m->seq - n; k < m->seq; k++) {
+		for (uint64_t k = m->hist_n - n; k < m->hist_n; k++) {
 			pc = m->hist_pc[k % EV6_HIST];
 			if (m->hist_t[k % EV6_HIST] >= q->due)
 				break;

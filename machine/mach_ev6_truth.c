@@ -276,7 +276,7 @@ int mach_ev6_truth_write(struct mach_ev6 *m, const char *path)
 	}
 	o.cycles = m->r_t;
 	o.insns = m->seq;
-	stall[MACH_STALL_STATIC] = m->r_t; /* not split by cause (mach_truth.h) */
+	stall[MACH_STALL_STATIC] = m->r_t - m->kcycles; /* not split by cause; no kernel time */
 	o.param[MACH_TP_DCACHE_LAT] = m->p.dcache_lat;
 	o.param[MACH_TP_BCACHE_LAT] = m->p.bcache_lat;
 	o.param[MACH_TP_MEM_LAT] = m->p.mem_lat;

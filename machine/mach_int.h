@@ -182,6 +182,10 @@ struct mach {
 	uint64_t insns;
 	uint64_t syscalls;
 	uint64_t signals;
+	/* The system call just run, for its kernel time (mach_kern.h; timing mode books it). */
+	bool kern_pending;
+	unsigned int kern_nr;
+	uint64_t kern_cycles;
 
 	/* Timing mode (mach_run.c): the CPU model (NULL ops: functional). */
 	const struct mach_cpu_ops *cpu;

@@ -65,14 +65,14 @@ static void raise_irq(struct mach_ev5 *m, enum mach_event e, uint64_t ov, uint64
 	q->ov = ov;
 	q->due = cycle + EV5_IRQ_DELAY;
 	q->pc = 0;
-	if (q->due <= m->cur && m->insns) {
+	if (q->due <= m->cur && m->hist_n) {
 		/* raised late (re-armed after its overflow): find who was at the head back then */
-		uint64_t n = m->insns < EV5_HIST ? m->insns : EV5_HIST;
+		uint64_t n = m->hist_n < EV5_HIST ? m->hist_n : EV5_HIST;
 
-		for (uint64_t k = m->insns - n; k < m->insns; k++) {
+		for (uint64_t k = m->hist_n - n; k < m->hist_n; k++) {
 			unsigned int h = k % EV5_HIST;
 
-			if (m->hist_t[h] >= q->due || k + 1 == m->insns) {
+			if (m->hist_t[h] >= q->due || k + 1 == m->hist_n) {
 				q->pc = m->hist_pc[h];
 				break;
 			}

@@ -10,6 +10,7 @@
 #include "isa_dis.h"
 #include "mach_coh.h"
 #include "mach_int.h"
+#include "mach_kern.h"
 #include "vs_core.h"
 
 /*
@@ -64,7 +65,7 @@ static void samples_free(struct mach_samples *s);
 /* The CPU model of opts->cpu ("none" or NULL: none), one instance per virtual CPU. */
 static int cpu_create(struct mach *m)
 {
-	struct mach_cpu_cfg cfg = { .truth = m->opts.truth };
+	struct mach_cpu_cfg cfg = { .truth = m->opts.truth, .kernel_time = true };
 	const char *name = m->opts.cpu;
 	int ret;
 
@@ -580,6 +581,25 @@ static void retire_call_pal(struct timing *t, const struct axp_stop_info *info)
 	timing_insn(t, &ev);
 }
 
+static void take_irqs(struct timing *t);
+
+/* The system call the CALL_PAL ran kept the kernel busy (mach_kern.h): book that time to the
+ * model that retired the CALL_PAL, and deliver the interrupts due in it. */
+static void kernel_time(struct timing *t)
+{
+	struct mach *m = t->m;
+
+	if (!m->kern_pending)
+		return;
+	m->kern_pending = false;
+	if (!m->cpu->kernel)
+		return;
+	if (m->cpu->kernel(t->model, m->kern_nr, mach_kern_pc(m->kern_nr), m->kern_cycles) &&
+	    !t->have_irq && t->irq_take(t->model, &t->irq))
+		t->have_irq = true;
+	take_irqs(t);
+}
+
 /* Deliver the interrupts the model has due (the sampler sees the context they found). */
 static void take_irqs(struct timing *t)
 {
@@ -653,6 +673,7 @@ static void run_timing(struct mach *m)
 		take_irqs(&t);
 		if (info.reason != AXP_STOP_BUDGET && info.reason != AXP_STOP_OBSERVER)
 			handle_stop(m, &info);
+		kernel_time(&t);
 		if (m->interrupted)
 			return;
 		sched_point(m, info.executed + (info.reason == AXP_STOP_CALL_PAL));
@@ -697,7 +718,7 @@ static void run_functional(struct mach *m)
 
 int mach_timing_init(struct mach *m, bool truth)
 {
-	struct mach_cpu_cfg cfg = { .truth = truth };
+	struct mach_cpu_cfg cfg = { .truth = truth, .kernel_time = true };
 	int ret;
 
 	if (m->model)

@@ -8,6 +8,7 @@
 
 #include "mach_int.h"
 #include "mach_atruth.h"
+#include "mach_kern.h"
 #include "mach_ptruth.h"
 #include "mach_sampler.h"
 #include "mach_stack.h"
@@ -423,6 +424,7 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 	struct vs_decision dec;
 	int ev = vs_event_of(irq->event);
 	uint32_t tid;
+	bool user;
 
 	if (s->m->pid != s->host_pid)
 		forked(s);
@@ -439,14 +441,17 @@ static void on_irq(void *priv, struct axp_ctx *ctx, const struct mach_irq *irq)
 	tid = s->m->tid == s->m->pid ? s->pid : (uint32_t)s->m->tid;
 	if (vs_task(s->cpu, s->pid, tid, s->m->comm))
 		s->st.tasks_unwritten++;
-	vs_sample(s->cpu, tid, irq->pc, (unsigned int)ev, true, &dec);
-	if (s->stk && !(irq->pc & 3))
+	/* a pc in the kernel's time (mach_kern.h) is a kernel-mode sample: counted, never
+	 * interpreted (the context is the user's, stopped at its CALL_PAL) */
+	user = !mach_kern_is_pc(irq->pc);
+	vs_sample(s->cpu, tid, irq->pc, (unsigned int)ev, user, &dec);
+	if (s->stk && !(irq->pc & 3)) /* kernel: the pseudo-pc over the caller's stack */
 		take_stack(s, irq->pc, ctx->pc, (unsigned int)ev);
 	s->m->cpu->pmu_arm(s->m->model, irq->event,
 			   dec.period ? dec.period : s->o.cfg.period[ev].lo);
 	if (dec.wake)
 		drain_ready(s);
-	if (dec.interpret) {
+	if (dec.interpret && user) {
 		uint64_t before = s->cpu->st.interp_insns;
 		int r = vs_interpret(s->cpu, s->pid, ctx, &s->iops, s);
 

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mach_kern.h"
 #include "mach_sys.h"
 
 /*
@@ -1070,6 +1071,14 @@ static bool restartable(struct mach *m, unsigned int nr, int64_t ret)
 	return false;
 }
 
+/* The call ran (or failed in the kernel): its kernel time for the run loop (mach_kern.h). */
+static void kern_time(struct mach *m, unsigned int nr, const uint64_t *a, int64_t ret)
+{
+	m->kern_pending = true;
+	m->kern_nr = nr;
+	m->kern_cycles = mach_kern_cycles(&mach_kern_default, nr, a, ret);
+}
+
 void mach_syscall(struct mach *m)
 {
 	unsigned int nr = (unsigned int)m->ctx.r[0];
@@ -1101,6 +1110,7 @@ void mach_syscall(struct mach *m)
 		m->warned_sys[bit / 64] |= 1ull << (bit % 64);
 		m->ctx.r[0] = (uint64_t)mach_errno_to_alpha(ENOSYS);
 		m->ctx.r[19] = 1;
+		kern_time(m, nr < MACH_NR_MAX ? nr : 0, a, -ENOSYS);
 		if (m->opts.trace_syscalls)
 			trace(m, nr, a, -ENOSYS);
 		return;
@@ -1127,6 +1137,7 @@ void mach_syscall(struct mach *m)
 		m->ctx.r[19] = 0;
 	}
 out:
+	kern_time(m, nr, a, ret == SYS_NORET || ret == SYS_FORCED ? 0 : ret);
 	if (m->opts.trace_syscalls)
 		trace(m, nr, a, ret);
 }

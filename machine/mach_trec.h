@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "mach_cpu.h"
+#include "mach_kern.h"
 #include "mach_truth.h"
 
 /*
@@ -37,6 +38,7 @@ struct ev5_truth {
 	size_t nrecs, cap;
 	struct ev5_slot *etab; /* extra edges: (from, to) -> count */
 	size_t etab_mask, etab_used;
+	uint64_t kcalls[MACH_KERN_NR], kcycles[MACH_KERN_NR]; /* kernel time per system call */
 	uint64_t last_pc; /* cache of the last looked-up record */
 	size_t last_idx;
 	bool failed; /* an allocation failed: the truth is incomplete */
@@ -47,6 +49,15 @@ int ev5_truth_new(struct ev5_truth **out);
 void ev5_truth_free(struct ev5_truth *t);
 struct ev5_trec *ev5_truth_rec_slow(struct ev5_truth *t, uint64_t pc);
 void ev5_truth_edge(struct ev5_truth *t, struct ev5_trec *r, uint64_t from, uint64_t to, bool cond);
+
+/* One system call's kernel time (section MACH_TRUTH_SEC_SYSCALLS). */
+static inline void mach_trec_kernel(struct ev5_truth *t, unsigned int nr, uint64_t cycles)
+{
+	if (nr < MACH_KERN_NR) {
+		t->kcalls[nr]++;
+		t->kcycles[nr] += cycles;
+	}
+}
 
 static inline struct ev5_trec *ev5_truth_rec(struct ev5_truth *t, uint64_t pc)
 {

@@ -19,7 +19,7 @@
 #include "mach_ev5_model.h"
 #include "mach_trec.h"
 
-#define TRUTH_NSEC 10 /* section types 0..9 */
+#define TRUTH_NSEC 11 /* section types 0..10 */
 
 const char *const mach_stall_name[MACH_STALL_NR] = {
 	[MACH_STALL_STATIC] = "static",	  [MACH_STALL_IMISS] = "imiss",
@@ -338,6 +338,20 @@ static int write_all(int fd, const uint8_t *buf, size_t len)
 }
 
 /* Serialise `o` into a new buffer. */
+/* Section 10: the kernel time of each system call number that ran. */
+static void encode_syscalls(const struct ev5_truth *t, uint8_t *p)
+{
+	for (unsigned int nr = 0; nr < MACH_KERN_NR; nr++) {
+		if (!t->kcalls[nr])
+			continue;
+		put32(p, nr);
+		put64(p + 8, t->kcalls[nr]);
+		put64(p + 16, t->kcycles[nr]);
+		mach_kern_name(nr, (char *)p + 24, MACH_TRUTH_SYSCALL_NAME);
+		p += MACH_TRUTH_SYSCALL_SIZE;
+	}
+}
+
 static int truth_encode(const struct mach_truth_out *o, uint8_t **out, size_t *outlen)
 {
 	const struct ev5_truth *t = o->t;
@@ -345,6 +359,7 @@ static int truth_encode(const struct mach_truth_out *o, uint8_t **out, size_t *o
 	struct mach_truth_edge *edges = NULL;
 	size_t nedges = 0, maxedges, off, len, npcs = t->nrecs;
 	size_t sum_off, pcs_off, edg_off, xoff[MACH_TREC_XSEC_MAX] = { 0 }, nsec = 3 + o->nxsec;
+	size_t nsys = 0, sys_off;
 	uint8_t *buf, *p;
 	int err = -ENOMEM;
 
@@ -369,6 +384,10 @@ static int truth_encode(const struct mach_truth_out *o, uint8_t **out, size_t *o
 			edges[nedges++] =
 				(struct mach_truth_edge){ t->etab[i].key - 1, t->etab[i].aux,
 							  t->etab[i].val };
+	for (unsigned int nr = 0; nr < MACH_KERN_NR; nr++)
+		nsys += t->kcalls[nr] != 0;
+	if (nsys)
+		nsec++;
 	qsort(order, npcs, sizeof(*order), cmp_pc);
 	qsort(edges, nedges, sizeof(*edges), cmp_edge);
 
@@ -380,6 +399,8 @@ static int truth_encode(const struct mach_truth_out *o, uint8_t **out, size_t *o
 		xoff[i] = len;
 		len += (size_t)o->xsec[i].n * o->xsec[i].rsz; /* record sizes are multiples of 8 */
 	}
+	sys_off = len;
+	len += nsys * MACH_TRUTH_SYSCALL_SIZE;
 	buf = calloc(1, len);
 	if (!buf)
 		goto out_free;
@@ -415,6 +436,14 @@ static int truth_encode(const struct mach_truth_out *o, uint8_t **out, size_t *o
 		if (o->xsec[i].n)
 			memcpy(buf + xoff[i], o->xsec[i].data,
 			       (size_t)o->xsec[i].n * o->xsec[i].rsz);
+	}
+	if (nsys) {
+		p += MACH_TRUTH_SECENT_SIZE;
+		put32(p, MACH_TRUTH_SEC_SYSCALLS);
+		put32(p + 4, MACH_TRUTH_SYSCALL_SIZE);
+		put64(p + 8, sys_off);
+		put64(p + 16, nsys);
+		encode_syscalls(t, buf + sys_off);
 	}
 
 	p = buf + sum_off;
@@ -576,6 +605,7 @@ static int parse_secent(const uint8_t *buf, size_t len, const char *name, uint32
 		MACH_TRUTH_WASTE_SIZE,
 		MACH_TRUTH_PATH_SIZE,
 		MACH_TRUTH_COH_SIZE,
+		MACH_TRUTH_SYSCALL_SIZE,
 	};
 	const uint8_t *e = buf + MACH_TRUTH_HDR_SIZE + (size_t)i * MACH_TRUTH_SECENT_SIZE;
 	uint64_t eoff = (uint64_t)(e - buf), off = get64(e + 8), cnt = get64(e + 16);
@@ -848,6 +878,40 @@ static int parse_edges(const uint8_t *buf, const char *name, const uint8_t *ent,
 	return 0;
 }
 
+static int parse_syscalls(const uint8_t *buf, const char *name, const uint8_t *ent,
+			  struct mach_truth *t, struct ax_error *err)
+{
+	uint32_t rsz = get32(ent + 4);
+	uint64_t off = get64(ent + 8);
+
+	t->nsyscalls = get64(ent + 16);
+	t->syscalls = calloc(t->nsyscalls ? t->nsyscalls : 1, sizeof(*t->syscalls));
+	if (!t->syscalls)
+		return ax_fail(err, -ENOMEM, "%s: out of memory for %zu system-call records", name,
+			       t->nsyscalls);
+	for (size_t i = 0; i < t->nsyscalls; i++, off += rsz) {
+		struct mach_truth_syscall *r = &t->syscalls[i];
+		const uint8_t *nm = buf + off + 24;
+
+		r->nr = get32(buf + off);
+		if (i && r->nr <= t->syscalls[i - 1].nr)
+			return AX_CORRUPT(err, name, off,
+					  "system-call records not in increasing order");
+		r->calls = get64(buf + off + 8);
+		r->cycles = get64(buf + off + 16);
+		if (!nm[0] || nm[MACH_TRUTH_SYSCALL_NAME - 1])
+			return AX_CORRUPT(err, name, off + 24,
+					  "system call %u: name empty or not NUL-terminated",
+					  r->nr);
+		memcpy(r->name, nm, MACH_TRUTH_SYSCALL_NAME);
+		if (r->cycles > t->sum.cycles - t->kernel_cycles)
+			return AX_CORRUPT(err, name, off + 16,
+					  "system calls' cycles exceed the run's cycles");
+		t->kernel_cycles += r->cycles;
+	}
+	return 0;
+}
+
 int mach_truth_parse(const void *buf_, size_t len, const char *name, struct mach_truth **out,
 		     struct ax_error *err)
 {
@@ -881,6 +945,8 @@ int mach_truth_parse(const void *buf_, size_t len, const char *name, struct mach
 		ret = parse_paths(buf, name, sec[MACH_TRUTH_SEC_PATHS], t, err);
 	if (!ret && sec[MACH_TRUTH_SEC_COHERENCE])
 		ret = parse_coh(buf, name, sec[MACH_TRUTH_SEC_COHERENCE], t, err);
+	if (!ret && sec[MACH_TRUTH_SEC_SYSCALLS])
+		ret = parse_syscalls(buf, name, sec[MACH_TRUTH_SEC_SYSCALLS], t, err);
 	if (ret) {
 		if (getenv("AXPROF_DEBUG") && err)
 			fprintf(stderr, "mach_truth: %s\n", err->msg);
@@ -965,6 +1031,7 @@ void mach_truth_free(struct mach_truth *t)
 	free(t->waste);
 	free(t->paths);
 	free(t->coh);
+	free(t->syscalls);
 	free(t);
 }
 

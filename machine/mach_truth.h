@@ -131,6 +131,17 @@
  *       16     8  interv: its misses another CPU's Modified copy supplied (MACH_EV_INTERV)
  *       24     8  shstores: its stores that found the block Shared here and invalidated others
  *
+ * Section MACH_TRUTH_SEC_SYSCALLS (10): the kernel time of the emulated system calls
+ * (machine/mach_kern.h; DCPI SOSP'97 §4.3: kernel samples belong to the kernel): one record of
+ * at least 48 bytes per system call number that ran, sorted by number, strictly increasing:
+ *        0     4  system call number (its pseudo-pc: mach_kern_pc(nr))
+ *        4     4  zero
+ *        8     8  calls
+ *       16     8  cycles the kernel spent in them (in the summary's cycles; in no PC's head
+ *                 cycles: head cycles + these = cycles)
+ *       24    24  its procedure name, "sys_write", NUL-padded
+ *   Files of models that book no kernel time have no section 10.
+ *
  * The reader validates everything before it trusts it and reports the first problem as -EBADMSG
  * with the byte offset where it was found; it never reads outside the buffer.
  */
@@ -152,6 +163,7 @@ enum mach_truth_sec {
 	MACH_TRUTH_SEC_WASTED = 7,
 	MACH_TRUTH_SEC_PATHS = 8,
 	MACH_TRUTH_SEC_COHERENCE = 9,
+	MACH_TRUTH_SEC_SYSCALLS = 10,
 };
 
 #define MACH_TRUTH_SUMMARY_SIZE 256u
@@ -163,6 +175,8 @@ enum mach_truth_sec {
 #define MACH_TRUTH_COH_SIZE 32u
 #define MACH_TRUTH_PATH_DECS 32u
 #define MACH_TRUTH_PATH_SIZE (24u + 16u * MACH_TRUTH_PATH_DECS)
+#define MACH_TRUTH_SYSCALL_SIZE 48u
+#define MACH_TRUTH_SYSCALL_NAME 24u
 
 /* Why an instruction spent its head-of-issue cycles (DCPI SOSP'97 §6.3 stall causes). */
 enum mach_stall {
@@ -270,6 +284,12 @@ struct mach_truth_coh { /* section 9 */
 	uint64_t pc, inval, interv, shstores;
 };
 
+struct mach_truth_syscall { /* section 10 */
+	uint32_t nr;
+	uint64_t calls, cycles;
+	char name[MACH_TRUTH_SYSCALL_NAME + 1];
+};
+
 struct mach_truth_pc {
 	uint64_t pc;
 	uint64_t exec; /* execution count */
@@ -308,6 +328,9 @@ struct mach_truth {
 	size_t npaths;
 	struct mach_truth_coh *coh; /* --cpus N > 1: section 9 (else NULL, 0) */
 	size_t ncoh;
+	struct mach_truth_syscall *syscalls; /* section 10 (NULL, 0 without) */
+	size_t nsyscalls;
+	uint64_t kernel_cycles; /* their cycles added up */
 };
 
 /*

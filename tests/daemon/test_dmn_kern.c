@@ -378,6 +378,49 @@ static void test_kernel_values_filed_under_kernel_images(void **state)
 	tdir_free(dir);
 }
 
+/*
+ * The hosted machine's pseudo-kernel (machine/mach_kern.h): kallsyms text in memory and the
+ * image name [kernel]; the running kernel's files are not read. Text that does not parse is
+ * refused with its name in the message.
+ */
+static void test_kernel_map_hosted_text(void **state)
+{
+	static const char text[] = "fffffc0000010030 T sys_exit\n"
+				   "fffffc0000010040 T sys_write\n"
+				   "fffffc0000010050 T _etext\n";
+	char *dir = tdir_new(), db[4096], key[PDB_KEY_MAX + 1];
+	struct dmn_opts o = { .kallsyms_text = text, .kernel_name = "[kernel]" };
+	uint8_t b[256];
+	size_t n = 0;
+	struct dmn_stats st;
+	struct ax_error e;
+	struct dmn *d;
+	uint64_t off;
+
+	(void)state;
+	snprintf(db, sizeof(db), "%s", tpath(dir, "db"));
+	o.db_dir = db;
+	assert_int_equal(dmn_new(&d, &o, &e), 0);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.kernel_images, 1);
+	assert_true(dmn_attribute(d, 7, 0xfffffc0000010044ull, key, &off));
+	assert_int_equal(off, 0xfffffc0000010044ull);
+	check_fn(dir, key, "[kernel]", off, "sys_write");
+	check_fn(dir, key, "[kernel]", 0xfffffc0000010030ull, "sys_exit");
+	assert_false(dmn_attribute(d, 7, 0xfffffc0000010050ull, key, &off)); /* at _etext */
+	put_ksample(b, &n, 0xfffffc0000010040ull, 6, true);
+	assert_int_equal(dmn_feed(d, b, n, true), (long)n);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.samples_kernel, 6);
+	assert_int_equal(st.samples_kernel_unknown, 0);
+	dmn_free(d);
+
+	o.kallsyms_text = "fffffc0000010030 T\n"; /* no name */
+	assert_int_not_equal(dmn_new(&d, &o, &e), 0);
+	assert_non_null(strstr(e.msg, "[kernel]"));
+	tdir_free(dir);
+}
+
 static void test_kernel_map_refuses_bad_input(void **state)
 {
 	char *dir = tdir_new(), ks[4096], mods[4096];
@@ -457,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_notes_build_id),
 		cmocka_unit_test(test_kernel_map_kallsyms_and_modules),
 		cmocka_unit_test(test_kernel_values_filed_under_kernel_images),
+		cmocka_unit_test(test_kernel_map_hosted_text),
 		cmocka_unit_test(test_kernel_map_refuses_bad_input),
 		cmocka_unit_test(test_kernel_map_vmlinux_checked),
 	};

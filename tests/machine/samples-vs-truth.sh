@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/machine/samples-vs-truth.sh - the machine's CYCLES samples per PC agree with ground-truth
-# head-of-issue cycles / period (issue: hosted machine). Runs the DCPI copy loop and two others,
+# head-of-issue cycles / period (issue: hosted machine). Runs the DCPI copy loop, two others and
+# sysloop (whose system calls' kernel time is sampled at their pseudo-pcs, machine/mach_kern.h),
 # on the EV5 model and on the EV6 one (there the truth's head cycles are the cycles each
 # instruction was the oldest not yet retired: where its PMU interrupt reports, mach_ev6_pmu.c).
 set -u
@@ -11,7 +12,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/axprof-svt.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 for cpu in ev5 ev6; do
-	for w in copy listwalk conv3x3; do
+	for w in copy listwalk conv3x3 sysloop; do
 		if ! "$axprof" run --cpu $cpu --truth "$tmp/$w.truth" --samples "$tmp/$w.samples" \
 			-- "$BUILD/workloads/$w" >/dev/null 2>"$tmp/$w.err"; then
 			echo "FAIL $cpu $w: axprof run failed: $(head -c 300 "$tmp/$w.err")"

@@ -6,13 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mach_kern.h"
 #include "mach_truth.h"
 
 /*
  * DCPI's premise (seeds/dcpi-sosp97-sec4-data-collection.txt §4.1): with the interrupt delivered six
  * cycles after overflow, at the instruction at the head of the issue stage, the CYCLES samples of an
  * instruction are statistically proportional to the cycles it spent there. So for each PC the expected
- * count is head_cycles / mean_period. Randomised periods make the counts close to Poisson; we accept a
+ * count is head_cycles / mean_period (a system call's pseudo-pc: its kernel cycles, truth section 10,
+ * machine/mach_kern.h). Randomised periods make the counts close to Poisson; we accept a
  * PC when |observed - expected| <= 4 sqrt(expected) + 2, and require the chi-square over PCs with
  * expected >= 10 to stay below 2 per degree of freedom, and the total to be within 2%.
  *
@@ -59,6 +61,7 @@ int main(int argc, char **argv)
 	}
 	/* Observed counts, looked up per truth PC. */
 	uint64_t *obs = calloc(t->npcs ? t->npcs : 1, sizeof(*obs));
+	uint64_t *kobs = calloc(t->nsyscalls ? t->nsyscalls : 1, sizeof(*kobs));
 	uint64_t unmatched = 0;
 
 	while (fgets(line, sizeof(line), f)) {
@@ -72,6 +75,17 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		total_obs += n;
+		if (mach_kern_is_pc(pc)) { /* kernel time: truth section 10 */
+			size_t k = 0;
+
+			while (k < t->nsyscalls && mach_kern_pc(t->syscalls[k].nr) != pc)
+				k++;
+			if (k == t->nsyscalls)
+				unmatched += n;
+			else
+				kobs[k] += n;
+			continue;
+		}
 		p = mach_truth_find(t, pc);
 		if (!p) {
 			unmatched += n;
@@ -80,17 +94,20 @@ int main(int argc, char **argv)
 		obs[p - t->pcs] += n;
 	}
 	fclose(f);
-	for (size_t i = 0; i < t->npcs; i++) {
-		double e = (double)t->pcs[i].head / period, o = (double)obs[i];
+	for (size_t i = 0; i < t->npcs + t->nsyscalls; i++) {
+		const bool k = i >= t->npcs;
+		const uint64_t head = k ? t->syscalls[i - t->npcs].cycles : t->pcs[i].head;
+		double e = (double)head / period, o = (double)(k ? kobs[i - t->npcs] : obs[i]);
 
-		total_head += t->pcs[i].head;
+		total_head += head;
 		if (e < 10 && o < 10)
 			continue;
 		checked++;
 		if (fabs(o - e) > 4 * sqrt(e) + 2) {
 			if (outliers < 10)
 				printf("  outlier pc 0x%" PRIx64 ": %.0f samples, expected %.1f\n",
-				       t->pcs[i].pc, o, e);
+				       k ? mach_kern_pc(t->syscalls[i - t->npcs].nr) : t->pcs[i].pc,
+				       o, e);
 			outliers++;
 		}
 		if (e >= 10) {
@@ -105,6 +122,7 @@ int main(int argc, char **argv)
 	       " %" PRIu64 " samples at PCs without truth\n",
 	       total_obs, etot, total_head, checked, outliers, df ? chi2 / df : 0.0, df, unmatched);
 	free(obs);
+	free(kobs);
 	mach_truth_free(t);
 	if (!total_obs || fabs((double)total_obs - etot) > 0.01 * etot + 5)
 		return 1;

@@ -10,6 +10,7 @@
 #include <zlib.h>
 #include <cmocka.h>
 
+#include "mach_kern.h"
 #include "test_mach_ev5_util.h"
 
 #define CODE 0x120000000ull
@@ -85,6 +86,98 @@ static void fix_crc(uint8_t *buf, size_t len)
 	c = crc32(0L, Z_NULL, 0);
 	c = crc32(c, buf, (uInt)len);
 	put32le(buf + 32, (uint32_t)c);
+}
+
+/*
+ * Kernel time (machine/mach_kern.h): a CALL_PAL callsys, then 5000 cycles of sys_write. The
+ * CYCLES interrupts due in them report the call's pseudo-pc (one per 1000 cycles), the truth
+ * keeps them out of every PC's head cycles and lists them in section 10.
+ */
+static void test_truth_kernel_time(void **state)
+{
+	struct mach_ev5 *m = new_model();
+	struct mach_truth *t = NULL;
+	struct ax_error err;
+	struct mach_irq irq;
+	uint64_t heads = 0, c0, kpc = mach_kern_pc(4);
+	unsigned int in_kernel = 0, other = 0;
+
+	(void)state;
+	assert_non_null(m);
+	for (int i = 0; i < 20; i++)
+		feed1(m, ADDQ(1, 2, 3), CODE + 4 * (uint64_t)i, 0);
+	feed1(m, 0x00000083u, CODE + 80, 0); /* call_pal callsys */
+	c0 = mach_ev5_cycles(m);
+	mach_ev5_pmu_arm(m, MACH_EV_CYCLES, 1000);
+	mach_ev5_kernel(m, 4, kpc, 5000);
+	assert_int_equal(mach_ev5_cycles(m), c0 + 5000);
+	while (mach_ev5_irq_take(m, &irq)) {
+		in_kernel += irq.pc == kpc;
+		other += irq.pc != kpc;
+		mach_ev5_pmu_arm(m, MACH_EV_CYCLES, 1000);
+	}
+	/* overflows at c0 + 1000 .. c0 + 4000 are delivered 6 cycles later, inside the call */
+	assert_int_equal(in_kernel, 4);
+	assert_int_equal(other, 0);
+	for (int i = 0; i < 5; i++)
+		feed1(m, ADDQ(1, 2, 3), CODE + 84 + 4 * (uint64_t)i, 0);
+	assert_true(mach_ev5_cycles(m) < c0 + 5000 + 40); /* the next fetch, no PAL stall */
+	assert_int_equal(mach_ev5_truth_write(m, path), 0);
+	assert_int_equal(mach_truth_read(path, &t, &err), 0);
+	assert_int_equal(t->nsyscalls, 1);
+	assert_int_equal(t->syscalls[0].nr, 4);
+	assert_int_equal(t->syscalls[0].calls, 1);
+	assert_int_equal(t->syscalls[0].cycles, 5000);
+	assert_string_equal(t->syscalls[0].name, "sys_write");
+	assert_int_equal(t->kernel_cycles, 5000);
+	for (size_t i = 0; i < t->npcs; i++)
+		heads += t->pcs[i].head;
+	assert_int_equal(heads + t->kernel_cycles, t->sum.cycles);
+	mach_truth_free(t);
+	mach_ev5_free(m);
+}
+
+/* Section 10 damaged: a name without its NUL, records out of order, more cycles than the run. */
+static void test_truth_rejects_bad_syscalls(void **state)
+{
+	struct mach_ev5 *m = new_model();
+	struct mach_truth *t = NULL;
+	struct ax_error err;
+	uint8_t *buf, *rec = NULL;
+	size_t len;
+
+	(void)state;
+	assert_non_null(m);
+	feed1(m, 0x00000083u, CODE, 0);
+	mach_ev5_kernel(m, 4, mach_kern_pc(4), 100);
+	feed1(m, 0x00000083u, CODE + 4, 0);
+	mach_ev5_kernel(m, 20, mach_kern_pc(20), 100);
+	assert_int_equal(mach_ev5_truth_write(m, path), 0);
+	buf = slurp(path, &len);
+	assert_non_null(buf);
+	for (uint32_t i = 0; i < buf[20]; i++)
+		if (buf[64 + 32 * i] == MACH_TRUTH_SEC_SYSCALLS)
+			rec = buf + buf[64 + 32 * i + 8] + 256u * buf[64 + 32 * i + 9];
+	assert_non_null(rec);
+	assert_int_equal(mach_truth_parse(buf, len, "t", &t, &err), 0);
+	mach_truth_free(t);
+	memset(rec + 24, 'x', MACH_TRUTH_SYSCALL_NAME);
+	fix_crc(buf, len);
+	assert_int_equal(mach_truth_parse(buf, len, "t", &t, &err), -EBADMSG);
+	assert_non_null(strstr(err.msg, "NUL"));
+	memset(rec + 24, 0, MACH_TRUTH_SYSCALL_NAME);
+	memcpy(rec + 24, "sys_write", 9);
+	rec[0] = 30; /* 30 before 20 */
+	fix_crc(buf, len);
+	assert_int_equal(mach_truth_parse(buf, len, "t", &t, &err), -EBADMSG);
+	assert_non_null(strstr(err.msg, "order"));
+	rec[0] = 4;
+	rec[16 + 5] = 1; /* 2^40 cycles */
+	fix_crc(buf, len);
+	assert_int_equal(mach_truth_parse(buf, len, "t", &t, &err), -EBADMSG);
+	assert_non_null(strstr(err.msg, "exceed"));
+	free(buf);
+	mach_ev5_free(m);
 }
 
 static void test_truth_round_trip(void **state)
@@ -302,6 +395,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_truth_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_truth_kernel_time, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_truth_rejects_bad_syscalls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_truth_rejects_truncated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_truth_rejects_bad_magic_crc_version, setup,
 						teardown),

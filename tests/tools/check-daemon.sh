@@ -34,7 +34,9 @@ if "$axprof" report -d "$tmp/u" | grep -q "^ *$s 100.00% 100.00%  unknown$"; the
 else
 	bad "unknown profile" "$("$axprof" report -d "$tmp/u" 2>&1 | tail -n 3 | tr '\n' ' ')"
 fi
-"$axd" -f --once --no-proc-maps --json -d "$tmp/k" --device "$rec" --maps "$maps" >"$tmp/k.json"
+# (with the system calls' kernel symbols record saved with them: the [kernel] samples)
+"$axd" -f --once --no-proc-maps --json -d "$tmp/k" --device "$rec" --maps "$maps" \
+	--kallsyms "$rec.kallsyms" >"$tmp/k.json"
 if [ "$(field "$tmp/k.json" unknown_samples)" = 0 ] && [ "$(field "$tmp/k.json" samples)" = "$s" ]; then
 	ok "with the saved maps: every sample attributed"
 else
@@ -116,8 +118,9 @@ fi
 # What an Alpha guest would save: its /proc/1/maps with guest paths; the host finds the files under
 # the sysroot. Only libc is mapped here, so libc's samples are attributed and the rest unknown.
 if [ -f /usr/alpha-linux-gnu/lib/libc.so.6.1 ]; then
-	mkdir -p "$tmp/proc/1"
-	echo "20000050000-20000240000 r-xp 00000000 08:01 77 /lib/libc.so.6.1" >"$tmp/proc/1/maps"
+	# the recording's pid: the machine's first virtual pid (machine/mach_vpid.c)
+	mkdir -p "$tmp/proc/1000"
+	echo "20000050000-20000240000 r-xp 00000000 08:01 77 /lib/libc.so.6.1" >"$tmp/proc/1000/maps"
 	"$axd" -f --once --json -d "$tmp/g" --device "$rec" --proc-root "$tmp/proc" \
 		--sysroot /usr/alpha-linux-gnu >"$tmp/g.json" 2>"$tmp/g.err"
 	lib=$("$axprof" report -d "$tmp/g" --json | grep -o '"image":"/usr/alpha-linux-gnu/lib/libc.so.6.1","samples_by_event":{"cycles":[0-9]*' | sed 's/.*://')

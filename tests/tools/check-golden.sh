@@ -5,9 +5,11 @@
 #   1. A database is rebuilt from driver records saved in tests/tools/golden/ (semiinv under
 #      vprof, storeload under vreplay, recorded on the hosted machine with fixed seeds by
 #      `axprof record --save-records`) by axprofd reading them as a fake device, with the saved
-#      image-map events (--maps); the reports (text and JSON) must equal the golden files. Paths
-#      and build-id keys are normalised (@DB@, @WL@, b-@KEY@). The records do not depend on the
-#      machine model, so this part only changes when the workloads' binaries change.
+#      image-map events (--maps) and the system calls' kernel symbols (--kallsyms: their kernel
+#      time is the image [kernel], named vmlinux here; machine/mach_kern.h); the reports (text
+#      and JSON) must equal the golden files. Paths and build-id keys are normalised (@DB@, @WL@,
+#      b-@KEY@). The records depend on the machine model's timing (where samples land), so this
+#      part changes when the workloads' binaries or the timing (e.g. system-call costs) change.
 #   2. Reproducibility: recording semiinv twice (vprof, every sample interpreted) under the same
 #      pid gives byte-identical databases, and the same reports as the database rebuilt from its
 #      saved records.
@@ -45,7 +47,8 @@ fi
 for w in semiinv storeload; do
 	sed -e "s#@WL@#$wl#g" "$golden/$w.rec.maps" >"$tmp/$w.maps"
 	if ! "$bin/axprofd" -f --once --no-proc-maps -d "$tmp/db" --device "$golden/$w.rec" \
-		--maps "$tmp/$w.maps" --pid-file "$tmp/pid" >"$tmp/axprofd.log" 2>&1; then
+		--maps "$tmp/$w.maps" --kallsyms "$golden/$w.rec.kallsyms" --pid-file "$tmp/pid" \
+		>"$tmp/axprofd.log" 2>&1; then
 		bad "axprofd $w.rec" "$(head -c 300 "$tmp/axprofd.log")"
 	fi
 done
@@ -103,8 +106,13 @@ for k in 1 2; do
 	"$axprof" record -q --hosted -d "$tmp/rep$k" --mode vprof --period 2000-2200 --share 1/1 --save-records "$tmp/rep$k.rec" \
 		-- "$wl/semiinv" >/dev/null 2>"$tmp/rep$k.err" || bad "record #$k" "$(head -c 200 "$tmp/rep$k.err")"
 done
-# (but for each database's random identity, DIR/id: pdb.h MERGES)
-if diff -r -x id "$tmp/rep1" "$tmp/rep2" >"$tmp/diff" 2>&1; then
+# (but for each database's random identity, DIR/id: pdb.h MERGES, and the index, which holds
+# the path of the [kernel] image, DIR/kernel/KEY/[kernel]: the images report lists must agree
+# but for DIR)
+images() { "$axprof" report -d "$1" 2>&1 | sed "s#$1#@DB@#g"; }
+if diff -r -x id -x index "$tmp/rep1" "$tmp/rep2" >"$tmp/diff" 2>&1 &&
+	cmp -s <(images "$tmp/rep1") <(images "$tmp/rep2") >>"$tmp/diff" 2>&1 &&
+	images "$tmp/rep1" | grep -q '@DB@/kernel/.*/\[kernel\]$'; then
 	ok "two recordings with the same seed give identical databases ($(find "$tmp/rep1" -name '*.prof' | wc -l) files)"
 else
 	bad "reproducibility" "$(head -n 5 "$tmp/diff" | tr '\n' ' ')"
@@ -112,7 +120,8 @@ fi
 # ... and axprofd rebuilding it from the saved records, told the period they were taken at (the
 # records do not carry it; the database keeps it), gives the same profiles.
 "$bin/axprofd" -f --once --no-proc-maps -d "$tmp/rep3" --device "$tmp/rep1.rec" \
-	--maps "$tmp/rep1.rec.maps" --pid-file "$tmp/pid3" --period 2000-2200 >/dev/null 2>&1
+	--maps "$tmp/rep1.rec.maps" --kallsyms "$tmp/rep1.rec.kallsyms" --pid-file "$tmp/pid3" \
+	--period 2000-2200 >/dev/null 2>&1
 if diff -r -x index "$tmp/rep1/epoch-1" "$tmp/rep3/epoch-1" >"$tmp/diff" 2>&1; then
 	ok "axprofd from the saved records stores the same profiles as record"
 else

@@ -16,8 +16,8 @@ need "$axprof" "$wl/hotspots"
 run() { # NAME PERIOD
 	"$axprof" record --hosted --json --seed 3 -d "$tmp/$1" --period "$2" -- "$wl/hotspots" 50 \
 		>/dev/null 2>"$tmp/$1.json" || bad "record --period $2" "$(head -c 300 "$tmp/$1.json")"
-	"$axprof" report --stalls --json -d "$tmp/$1" >"$tmp/$1.rep" 2>&1 ||
-		bad "report $1" "$(head -c 300 "$tmp/$1.rep")"
+	"$axprof" report --stalls --json -d "$tmp/$1" >"$tmp/$1.rep" 2>"$tmp/$1.rep.err" ||
+		bad "report $1" "$(head -c 300 "$tmp/$1.rep.err")"
 }
 run prime prime:1090-1200
 run plain 1090-1200

@@ -71,3 +71,6 @@ CHECK_STEPS += tests/tools/check-sort.sh
 CHECK_STEPS += tests/tools/check-view-opts.sh
 # run --stats/--json: top PCs named by symbol against nm, per process (issue 16 item 7).
 CHECK_STEPS += tests/tools/check-run-stats.sh
+# The hosted [kernel] pseudo-image: system-call time sampled as kernel time against the truth's
+# section 10, on EV5 and EV6 (issue 21 item 3).
+CHECK_STEPS += tests/tools/check-kernel-time.sh

@@ -22,6 +22,7 @@
 #include "tl_view.h"
 #include "mach.h"
 #include "mach_cpu.h"
+#include "mach_kern.h"
 #include "mach_sampler.h"
 #include "vs_sampler.h"
 
@@ -147,9 +148,10 @@ static void usage(FILE *f)
 		"  -g, --call-graph      hosted: record each sample's call stack (an exact shadow stack\n"
 		"                        per thread from the calls and rets executed; at most 62\n"
 		"                        frames, deeper stacks keep their innermost and are counted)\n"
-		"  --save-records FILE   hosted: also write the drained driver records to FILE and the\n"
-		"                        image-map events to FILE.maps (axprofd --device FILE --maps\n"
-		"                        FILE.maps replays them)\n"
+		"  --save-records FILE   hosted: also write the drained driver records to FILE, the\n"
+		"                        image-map events to FILE.maps and the system calls' kernel\n"
+		"                        symbols to FILE.kallsyms (axprofd --device FILE --maps\n"
+		"                        FILE.maps --kallsyms FILE.kallsyms replays them)\n"
 		"  --sysroot DIR         hosted: where the Alpha libraries live (/usr/alpha-linux-gnu)\n"
 		"  --confine DIR         hosted: resolve the program's file names inside DIR, execute\n"
 		"                        only Alpha programs (axprof-run(1)); implies --hosted\n"
@@ -840,13 +842,21 @@ static void on_fork(void *priv, uint32_t pid)
 	r->forked = true;
 }
 
-/* Open --save-records FILE and FILE.maps. 0, or 1 after a message. */
+/* Open --save-records FILE and FILE.maps, write FILE.kallsyms. 0, or 1 after a message. */
 static int open_saves(struct rec *r)
 {
-	char mp[PATH_MAX + 8];
+	char mp[PATH_MAX + 12];
+	FILE *f;
 
 	if (!r->o.save)
 		return 0;
+	/* the [kernel] pseudo-image's symbols (machine/mach_kern.h), for axprofd --kallsyms */
+	snprintf(mp, sizeof(mp), "%s.kallsyms", r->o.save);
+	f = fopen(mp, "w");
+	if (!f || mach_kern_kallsyms(f) || fclose(f)) {
+		fprintf(stderr, "axprof record: cannot write %s: %s\n", mp, strerror(errno));
+		return 1;
+	}
 	snprintf(mp, sizeof(mp), "%s.maps", r->o.save);
 	r->save = open(r->o.save, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	r->save_maps = open(mp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
@@ -1461,12 +1471,31 @@ static void hosted_defaults(struct rec_opts *o)
 	}
 }
 
+/* The hosted machine's system calls as kallsyms text (malloc'd), or NULL. */
+static char *hosted_kallsyms(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int err;
+
+	if (!f)
+		return NULL;
+	err = mach_kern_kallsyms(f);
+	if (fclose(f) || err) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct dmn_opts dopts = { 0 };
 	struct ax_error perr;
 	struct rec r = { .save = -1, .save_maps = -1, .totals_fd = -1 };
 	struct stat st;
+	char *ksyms = NULL;
 	bool kernel;
 	int i, status;
 
@@ -1537,10 +1566,21 @@ int cmd_record(int argc, char **argv)
 	dopts.db_dir = r.o.db;
 	dopts.flags = kernel ? DMN_PROC_MAPS | DMN_KERNEL : 0; /* the running kernel's symbols */
 	dopts.cfg = &r.o.cfg; /* the database keeps the periods */
+	if (!kernel) { /* system-call time: the pseudo-image [kernel] (machine/mach_kern.h) */
+		ksyms = hosted_kallsyms();
+		if (!ksyms) {
+			fprintf(stderr, "axprof record: out of memory\n");
+			return 1;
+		}
+		dopts.kallsyms_text = ksyms;
+		dopts.kernel_name = MACH_KERN_IMAGE;
+	}
 	if (dmn_new(&r.d, &dopts, &perr)) {
 		fprintf(stderr, "axprof record: cannot open the database: %s\n", perr.msg);
+		free(ksyms);
 		return 1;
 	}
+	free(ksyms);
 	r.progress = isatty(STDERR_FILENO);
 	r.stop_kept = catch_stop_signals();
 	status = kernel ? record_kernel(&r, argv + i) : record_hosted(&r, argv + i);
