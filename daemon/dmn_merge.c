@@ -150,17 +150,18 @@ static void do_sample(struct dmn *d, const struct vs_rec_sample *r)
 {
 	unsigned int ev = dmn_pdb_event(r->event);
 	struct dmn_image *im = NULL;
-	uint32_t pid = r->pid;
+	uint32_t pid;
 	uint64_t off = 0;
 
 	d->st.samples += r->count;
+	/* ABI 5: r->pid is the thread's; its time in the kernel is the thread's too */
+	pid = dmn_task_sample(d, r->pid, r->count);
 	if (r->flags & VS_SF_KERNEL) {
 		d->st.samples_kernel += r->count;
 		im = dmn_kern_lookup(d, r->pc, &off);
 		if (!im)
 			d->st.samples_kernel_unknown += r->count;
 	} else {
-		pid = dmn_task_sample(d, r->pid, r->count); /* ABI 5: r->pid is the thread's */
 		im = dmn_lookup(d, pid, r->pc, &off);
 	}
 	if (im) {

@@ -15,7 +15,9 @@
 add=$BUILD/tests/tools/add-samples
 need "$axprof" "$bin/vreplay" "$wl/storeload" "$add"
 command -v python3 >/dev/null || { echo "check-symbols: python3 needed"; exit 1; }
-"$axprof" record -q --hosted --mode vreplay -d "$tmp/db" -- "$wl/storeload" >/dev/null \
+# A short period, so that libc surely has samples (its image must be in the database: about 18
+# of them here, where the default period leaves it 0-2).
+"$axprof" record -q --hosted --mode vreplay --period 3000-3200 -d "$tmp/db" -- "$wl/storeload" >/dev/null \
 	2>"$tmp/rec.err" || { bad "record" "$(head -c 300 "$tmp/rec.err")"; finish; exit 1; }
 libc=$(sed -n 's/.*"image":"\([^"]*libc[^"]*\)".*/\1/p' <("$bin/vreplay" -d "$tmp/db" --json -n 0 |
 	tr '{' '\n') | head -n 1)
