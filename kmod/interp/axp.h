@@ -228,9 +228,9 @@ struct axp_mem_ops {
 	 * where the instruction sits in the run. Memory other processors use while the run lasts (a
 	 * kernel interpreting one thread of a process whose other threads run on other CPUs) must
 	 * execute them; NULL where nothing else observes the order (one processor: the hosted
-	 * machine, the tests).
+	 * machine, the tests). (Not called barrier: Linux defines barrier() as a macro.)
 	 */
-	void (*barrier)(void *priv, unsigned int kind);
+	void (*fence)(void *priv, unsigned int kind);
 };
 
 #define AXP_BARRIER_MB 0

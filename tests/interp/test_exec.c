@@ -496,7 +496,7 @@ static void log_barrier(void *priv, unsigned int kind)
 static const struct axp_mem_ops barrier_ops = { .fetch = flat_fetch,
 						.load = flat_load,
 						.store = flat_store,
-						.barrier = log_barrier };
+						.fence = log_barrier };
 
 /* MB and WMB reach the memory system's barrier in program order between the accesses; TRAPB,
  * EXCB and the cache hints do not (a multiprocessor's interpretation must order the program's

@@ -150,7 +150,7 @@ static uint64_t user_rpcc(void *priv)
  * and stores: without the barrier they may become visible in another order than the program
  * asked for (a flag store overtaking the data it publishes).
  */
-static void user_barrier(void *priv, unsigned int kind)
+static void user_fence(void *priv, unsigned int kind)
 {
 	if (kind == AXP_BARRIER_WMB)
 		smp_wmb();
@@ -164,7 +164,7 @@ const struct axp_mem_ops axp_user_mem_ops = {
 	.load = user_load,
 	.store = user_store,
 	.rpcc = user_rpcc,
-	.barrier = user_barrier,
+	.fence = user_fence,
 };
 EXPORT_SYMBOL_GPL(axp_user_mem_ops);
 EXPORT_SYMBOL_GPL(axp_run);
