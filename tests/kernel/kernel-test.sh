@@ -76,7 +76,19 @@ flock 9
 
 # ---- 1. pieces ----
 scripts/install-deps --kernel
-kdir=$(scripts/kernel-tree "${KDIR:-$build/kernel/linux}")
+# The default tree is scripts/kernel-tree's (built, or rebuilt when its configuration is not the
+# SMP one); a tree given as KDIR is used as it is, and must be SMP for KT_SMP > 1.
+if [ "${KDIR:-$build/kernel/linux}" = "$build/kernel/linux" ]; then
+	kdir=$(scripts/kernel-tree "$build/kernel/linux")
+else
+	kdir=$KDIR
+	[ -f "$kdir/.axprof-ready" ] ||
+		{ echo "kernel-test: KDIR=$kdir is not a tree scripts/kernel-tree finished" >&2; exit 1; }
+fi
+if [ "$smp" -gt 1 ] && ! grep -qx 'CONFIG_SMP=y' "$kdir/include/config/auto.conf"; then
+	echo "kernel-test: $kdir is a uniprocessor kernel (no CONFIG_SMP): run with KT_SMP=1, or let scripts/kernel-tree rebuild it" >&2
+	exit 1
+fi
 BUILD=$build scripts/build-modules "$kdir"
 targets="$build/tests/kernel/kt_check $out/init $out/regcheck"
 for w in $wls callargs; do targets="$targets $build/workloads/$w"; done
