@@ -91,9 +91,10 @@ static const struct wl wls[] = {
 	{ "syscalls", { "/wl/syscalls", "/tmp/scratch", NULL }, "time: " },
 	{ "exitcode", { "/wl/exitcode", NULL }, NULL },
 	/* Issue 17: threads (four counting threads; two producers and two consumers blocking in
-	 * futex waits) spread over the CPUs of the SMP guest (kernel-test.sh boots -smp 2). */
+	 * futex waits; 1,000 items per producer: 50 ms) spread over the CPUs of the SMP guest
+	 * (kernel-test.sh boots -smp 2). */
 	{ "falseshare", { "/wl/falseshare", NULL }, NULL },
-	{ "prodcons", { "/wl/prodcons", NULL }, NULL },
+	{ "prodcons", { "/wl/prodcons", "1000", NULL }, NULL },
 	{ "bzip2", { "/wl/bzip2", "-c", "-9", "/wl/input.dat", NULL }, NULL },
 	{ "gzip", { "/wl/gzip", "-c", "-n", "-6", "/wl/input.dat", NULL }, NULL },
 };
