@@ -220,7 +220,21 @@ struct axp_mem_ops {
 	 * load()/store() (struct axp_direct), asked once per axp_run(); NULL: always call them.
 	 */
 	const struct axp_direct *(*direct)(void *priv);
+	/*
+	 * Optional: the memory barriers MB (kind AXP_BARRIER_MB: every access before it before every
+	 * access after it) and WMB (AXP_BARRIER_WMB: stores before it before stores after it), as
+	 * other processors see them (Alpha Architecture Reference Manual: the MB and WMB
+	 * instructions, and chapter 5 on the ordering of shared data between processors). Called
+	 * where the instruction sits in the run. Memory other processors use while the run lasts (a
+	 * kernel interpreting one thread of a process whose other threads run on other CPUs) must
+	 * execute them; NULL where nothing else observes the order (one processor: the hosted
+	 * machine, the tests). (Not called barrier: Linux defines barrier() as a macro.)
+	 */
+	void (*fence)(void *priv, unsigned int kind);
 };
+
+#define AXP_BARRIER_MB 0
+#define AXP_BARRIER_WMB 1
 
 /*
  * Guest memory laid out flat in host memory (guest va at host + va) with one permission byte per

@@ -872,7 +872,14 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 			ctx->intr_flag = d->op == AXP_OP_RS;
 			dest = d->ra;
 			break;
-		default: /* barriers and cache hints: no architectural effect here */
+		case AXP_OP_MB:
+		case AXP_OP_WMB:
+			if (cfg->mem->fence)
+				cfg->mem->fence(cfg->mem_priv, d->op == AXP_OP_MB ?
+								       AXP_BARRIER_MB :
+								       AXP_BARRIER_WMB);
+			break;
+		default: /* TRAPB, EXCB and cache hints: no architectural effect here */
 			break;
 		}
 		break;

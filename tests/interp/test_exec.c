@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -477,6 +478,65 @@ static void test_exec_misc_group(void **state)
 	assert_int_equal(r.ctx.intr_flag, 0);
 }
 
+/* The barrier hook's calls: "<kind>@<stores>s<loads>l" each, the accesses done before it. */
+static char barrier_log[64];
+
+static void log_barrier(void *priv, unsigned int kind)
+{
+	const struct flatmem *m = priv;
+	size_t n = strlen(barrier_log);
+
+	snprintf(barrier_log + n, sizeof(barrier_log) - n, "%s@%us%ul ",
+		 kind == AXP_BARRIER_MB	 ? "mb" :
+		 kind == AXP_BARRIER_WMB ? "wmb" :
+					   "?",
+		 m->stores, m->loads);
+}
+
+static const struct axp_mem_ops barrier_ops = { .fetch = flat_fetch,
+						.load = flat_load,
+						.store = flat_store,
+						.fence = log_barrier };
+
+/* MB and WMB reach the memory system's barrier in program order between the accesses; TRAPB,
+ * EXCB and the cache hints do not (a multiprocessor's interpretation must order the program's
+ * shared stores as it asked). Without the hook they are no-ops. */
+static void test_exec_barriers_reach_the_memory_system(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, AXP_POLICY_FULL);
+	r.cfg.mem = &barrier_ops;
+	r.ctx.r[2] = DATA;
+	r.ctx.r[1] = 7;
+	barrier_log[0] = 0;
+	rig_code(&r, 0, asm_mem(0x2d, 1, 2, 0)); /* stq r1, 0(r2) */
+	rig_code(&r, 1, asm_mem(0x18, 0, 0, 0x4400)); /* wmb */
+	rig_code(&r, 2, asm_mem(0x2d, 1, 2, 8)); /* stq r1, 8(r2) */
+	rig_code(&r, 3, asm_mem(0x18, 0, 0, 0x0000)); /* trapb */
+	rig_code(&r, 4, asm_mem(0x18, 0, 0, 0x0400)); /* excb */
+	rig_code(&r, 5, asm_mem(0x18, 0, 2, 0x8000)); /* fetch 0(r2) */
+	rig_code(&r, 6, asm_mem(0x18, 0, 0, 0x4000)); /* mb */
+	rig_code(&r, 7, asm_mem(0x29, 3, 2, 8)); /* ldq r3, 8(r2) */
+	rig_code(&r, 8, asm_mem(0x18, 0, 0, 0x4000)); /* mb */
+	assert_int_equal(axp_run(&r.ctx, &r.cfg, 9, &r.info), AXP_STOP_BUDGET);
+	assert_string_equal(barrier_log, "wmb@1s0l mb@2s0l mb@2s1l ");
+	assert_int_equal(r.ctx.r[3], 7);
+	/* No hook: the same program runs the same way. */
+	rig_init(&r, AXP_POLICY_FULL);
+	r.ctx.r[2] = DATA;
+	r.ctx.r[1] = 7;
+	barrier_log[0] = 0;
+	rig_code(&r, 0, asm_mem(0x2d, 1, 2, 0));
+	rig_code(&r, 1, asm_mem(0x18, 0, 0, 0x4400));
+	rig_code(&r, 2, asm_mem(0x18, 0, 0, 0x4000));
+	rig_code(&r, 3, asm_mem(0x29, 3, 2, 0));
+	assert_int_equal(axp_run(&r.ctx, &r.cfg, 4, &r.info), AXP_STOP_BUDGET);
+	assert_int_equal(r.ctx.r[3], 7);
+	assert_string_equal(barrier_log, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -493,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_exec_stops_name_the_reason),
 		cmocka_unit_test(test_exec_observer_sees_results_and_addresses),
 		cmocka_unit_test(test_exec_misc_group),
+		cmocka_unit_test(test_exec_barriers_reach_the_memory_system),
 		cmocka_unit_test(test_exec_observer_can_stop_the_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,9 +26,12 @@
  * Every check prints "CHECK <name> ok" or "CHECK <name> FAIL: why" into results.txt; the host
  * (tests/kernel/kernel-test.sh, kt_check) decides. Environment (from the kernel command line):
  * kt_reps=N timing repetitions (default 3), kt_cycles=N stress iterations (default 20),
- * kt_now=SECONDS the host's time. runs.txt has one line per run ("<mode>[-off] <workload> <rep>
+ * kt_now=SECONDS the host's time, kt_smp=N the CPUs QEMU was given (default 1; all must be
+ * online). runs.txt has one line per run ("<mode>[-off] <workload> <rep>
  * <pid> <status> <ns>") and per mode ("rate <mode> ticks <n> sampled_ns <ns>" and "cost <mode>
- * ticks <n> tick_cycles <c> works <n> work_cycles <c>": the driver's callback cycles).
+ * ticks <n> tick_cycles <c> works <n> work_cycles <c>": the driver's callback cycles); "cpus_online
+ * <n>" once, and per sampled run "cpus <mode> <workload> <rep> <user>/<interp> ..." (each CPU's
+ * user samples and interpretations during the run, from AXPROF_IOC_STATS).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -89,6 +92,11 @@ static const struct wl wls[] = {
 	 */
 	{ "syscalls", { "/wl/syscalls", "/tmp/scratch", NULL }, "time: " },
 	{ "exitcode", { "/wl/exitcode", NULL }, NULL },
+	/* Issue 17: threads (four counting threads; two producers and two consumers blocking in
+	 * futex waits; 1,000 items per producer: 50 ms) spread over the CPUs of the SMP guest
+	 * (kernel-test.sh boots -smp 2). */
+	{ "falseshare", { "/wl/falseshare", NULL }, NULL },
+	{ "prodcons", { "/wl/prodcons", "1000", NULL }, NULL },
 	{ "bzip2", { "/wl/bzip2", "-c", "-9", "/wl/input.dat", NULL }, NULL },
 	{ "gzip", { "/wl/gzip", "-c", "-n", "-6", "/wl/input.dat", NULL }, NULL },
 };
@@ -97,6 +105,8 @@ static const struct wl wls[] = {
 /* kvals: vprof with VS_CFG_KERNEL_VALUES (issue 21: kernel samples interpreted as shadows). */
 #define MODE_KVALS 3
 static const char *const mode_name[] = { "cycles", "vprof", "vreplay", "kvals" };
+
+#define MAX_CPUS 8 /* per-CPU counts kept for this many CPUs (QEMU's clipper has at most 4) */
 
 static FILE *results, *runs;
 static int nfail;
@@ -615,7 +625,7 @@ static void test_ioctls(int fd)
 	memset(&info, 0, sizeof(info));
 	err = xioctl(fd, VS_IOC_INFO, &info);
 	check(!err && info.abi_version == VS_ABI_VERSION && info.rec_max == VS_REC_MAX &&
-		      info.ncpus >= 1,
+		      info.ncpus == (uint32_t)sysconf(_SC_NPROCESSORS_ONLN),
 	      "ioctl.info", "err %d abi %u rec_max %u ncpus %u", err, info.abi_version,
 	      info.rec_max, info.ncpus);
 	expect(xioctl(fd, VS_IOC_INFO, NULL), -EFAULT, "ioctl.info_null");
@@ -817,6 +827,42 @@ static void cost_line(const char *tag, const struct axprof_glue *g0, const struc
 #undef D
 }
 
+/* Per CPU: user samples and interpretations so far (AXPROF_IOC_STATS, since SET_CONFIG). */
+struct cpu_counts {
+	uint64_t user[MAX_CPUS], interp[MAX_CPUS];
+};
+
+static void cpu_counts(int fd, struct cpu_counts *c)
+{
+	static char buf[MAX_CPUS * sizeof(struct vs_rec_stats)];
+	struct axprof_stats_req req = { (uintptr_t)buf, sizeof(buf), 0 };
+	struct vs_rec_stats st;
+	int n = ioctl(fd, AXPROF_IOC_STATS, &req), off;
+
+	memset(c, 0, sizeof(*c));
+	for (off = 0; n > 0 && off + (int)sizeof(st) <= n; off += (int)sizeof(st)) {
+		memcpy(&st, buf + off, sizeof(st));
+		if (st.cpu < MAX_CPUS) {
+			c->user[st.cpu] = st.st.samples_user;
+			c->interp[st.cpu] = st.st.interp_started;
+		}
+	}
+}
+
+/* runs.txt "cpus <mode> <workload> <rep> <user>/<interp> ..." for CPUs 0..ncpus-1: what each CPU
+ * sampled in user mode and interpreted during the run (kt_check: every CPU's samples present). */
+static void cpus_line(const char *tag, const char *wl, int r, const struct cpu_counts *a,
+		      const struct cpu_counts *b)
+{
+	long i, n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	fprintf(runs, "cpus %s %s %d", tag, wl, r);
+	for (i = 0; i < n && i < MAX_CPUS; i++)
+		fprintf(runs, " %llu/%llu", (unsigned long long)(b->user[i] - a->user[i]),
+			(unsigned long long)(b->interp[i] - a->interp[i]));
+	fputc('\n', runs);
+}
+
 /* One mode (floor: the cycles configuration with AXPROF_DRV_FLOOR, no records kept). */
 static void run_mode(int fd, unsigned int mode, int reps, bool floor)
 {
@@ -827,6 +873,7 @@ static void run_mode(int fd, unsigned int mode, int reps, bool floor)
 	static char stats[64 * sizeof(struct vs_rec_stats)];
 	struct axprof_stats_req req = { (uintptr_t)stats, sizeof(stats), 0 };
 	struct axprof_glue g0, g1;
+	struct cpu_counts c0, c1;
 	int64_t ns, sampled_ns = 0;
 	uint64_t ticks;
 	int out, r, st;
@@ -856,10 +903,14 @@ static void run_mode(int fd, unsigned int mode, int reps, bool floor)
 			snprintf(name, sizeof(name), "output.%s-off.%s.%d", tag, wls[i].name, r);
 			check(same_as_base(i, st, why, sizeof(why)), name, "%s", why);
 			/* Sampling on. */
+			cpu_counts(fd, &c0);
 			if (xioctl(fd, VS_IOC_START, NULL))
 				check(false, "mode.start", "errno %d", errno);
 			st = run_wl(&wls[i], &ns, &pid);
 			xioctl(fd, VS_IOC_STOP, NULL);
+			cpu_counts(fd, &c1);
+			if (!floor)
+				cpus_line(tag, wls[i].name, r, &c0, &c1);
 			sampled_ns += ns;
 			fprintf(runs, "%s %s %d %d %d %lld\n", tag, wls[i].name, r, (int)pid, st,
 				(long long)ns);
@@ -1201,7 +1252,12 @@ int main(void)
 	set_clock();
 	results = fopen(OUT "/results.txt", "w");
 	runs = fopen(OUT "/runs.txt", "w");
-	say("axprof kernel test: reps %d, reload cycles %d", reps, cycles);
+	say("axprof kernel test: reps %d, reload cycles %d, %ld CPUs online", reps, cycles,
+	    sysconf(_SC_NPROCESSORS_ONLN));
+	/* kt_smp=N: the CPUs QEMU was given (-smp N); all of them must be running. */
+	fprintf(runs, "cpus_online %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
+	check(sysconf(_SC_NPROCESSORS_ONLN) == env_int("kt_smp", 1), "smp.cpus_online",
+	      "%ld CPUs online, kt_smp=%d", sysconf(_SC_NPROCESSORS_ONLN), env_int("kt_smp", 1));
 
 	/* Phase 1: the reference outputs, no module. */
 	for (i = 0; i < NWL; i++) {

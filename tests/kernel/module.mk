@@ -6,6 +6,8 @@ KT_CHECK := $(BUILD)/tests/kernel/kt_check
 KT_INIT := $(BUILD)/kernel-test/init
 TEST_PROGS += $(KT_CHECK) $(KT_INIT)
 CHECK_STEPS += tests/kernel/kernel-test.sh
+# scripts/kernel-tree's configuration stamp (SMP tree accepted, others refused): no kernel needed.
+CHECK_STEPS += tests/kernel/kernel-tree-config.sh
 
 $(KT_CHECK): tests/kernel/kt_check.c tests/kernel/kt_procs.c tests/kernel/kt_procs.h $(LIB)
 	@mkdir -p $(dir $@)

@@ -2,6 +2,7 @@
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/uaccess.h>
+#include <asm/barrier.h>
 #include <asm/timex.h>
 
 #include "axp.h"
@@ -143,12 +144,27 @@ static uint64_t user_rpcc(void *priv)
 	return v;
 }
 
+/*
+ * MB and WMB of the interpreted program. On a multiprocessor the program's other threads run on
+ * other CPUs while one of its threads is interpreted here, and get_user/put_user are plain loads
+ * and stores: without the barrier they may become visible in another order than the program
+ * asked for (a flag store overtaking the data it publishes).
+ */
+static void user_fence(void *priv, unsigned int kind)
+{
+	if (kind == AXP_BARRIER_WMB)
+		smp_wmb();
+	else
+		smp_mb();
+}
+
 const struct axp_mem_ops axp_user_mem_ops = {
 	.fetch = user_fetch,
 	.fetch_insn = user_fetch_insn,
 	.load = user_load,
 	.store = user_store,
 	.rpcc = user_rpcc,
+	.fence = user_fence,
 };
 EXPORT_SYMBOL_GPL(axp_user_mem_ops);
 EXPORT_SYMBOL_GPL(axp_run);

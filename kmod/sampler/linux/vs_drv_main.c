@@ -325,7 +325,7 @@ static int do_get_config(void __user *up)
 
 static void glue_print(void)
 {
-	pr_info("axprof: glue: ticks %lld floor_ticks %lld tick_cycles %lld work_cycles %lld queued %lld ran %lld interp %lld refused %lld dup %lld no_slot %lld skip_exit %lld skip_pc %lld skip_stopped %lld regs_written %lld (s0-s6 %lld, fp %lld) clamped %lld\n",
+	pr_info("axprof: glue: ticks %lld floor_ticks %lld tick_cycles %lld work_cycles %lld queued %lld ran %lld interp %lld refused %lld dup %lld no_slot %lld skip_exit %lld skip_pc %lld skip_stopped %lld migrated %lld regs_written %lld (s0-s6 %lld, fp %lld) clamped %lld\n",
 		atomic64_read(&vs_drv_glue[AXPROF_G_TICKS]),
 		atomic64_read(&vs_drv_glue[AXPROF_G_FLOOR_TICKS]),
 		atomic64_read(&vs_drv_glue[AXPROF_G_TICK_CYCLES]),
@@ -339,6 +339,7 @@ static void glue_print(void)
 		atomic64_read(&vs_drv_glue[AXPROF_G_SKIP_EXIT]),
 		atomic64_read(&vs_drv_glue[AXPROF_G_SKIP_PC]),
 		atomic64_read(&vs_drv_glue[AXPROF_G_SKIP_STOPPED]),
+		atomic64_read(&vs_drv_glue[AXPROF_G_MIGRATED]),
 		atomic64_read(&vs_drv_glue[AXPROF_G_REGS_WRITTEN]),
 		atomic64_read(&vs_drv_glue[AXPROF_G_SW_WRITTEN]),
 		atomic64_read(&vs_drv_glue[AXPROF_G_FP_WRITTEN]),
