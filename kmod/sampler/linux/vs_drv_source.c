@@ -103,7 +103,7 @@ static void sample(struct vs_drv_cpu *dc, struct pt_regs *regs, unsigned int eve
 	if (dec.interpret && user_mode(regs))
 		vs_drv_work_queue(dc, cpu, regs);
 	else if (dec.interpret) /* VS_CFG_KERNEL_VALUES */
-		vs_drv_kvals(st->cpu[cpu].vs, pid, regs, own);
+		vs_drv_kvals(st->cpu[cpu].vs, tid ? task_tgid_nr(t) : 0, regs, own); /* process */
 }
 
 /* ---- hrtimer ---- */
