@@ -242,6 +242,36 @@ static int read_runs(const char *dir)
 	return 0;
 }
 
+/* VS_REC_TASK's thread -> process map (samples carry the thread id since ABI 5). */
+#define MAX_THREADS 4096
+static uint32_t thr_tid[MAX_THREADS], thr_pid[MAX_THREADS];
+static unsigned int nthr;
+
+static void remember_thread(uint32_t tid, uint32_t pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < nthr; i++)
+		if (thr_tid[i] == tid) {
+			thr_pid[i] = pid;
+			return;
+		}
+	if (nthr < MAX_THREADS) {
+		thr_tid[nthr] = tid;
+		thr_pid[nthr++] = pid;
+	}
+}
+
+static uint32_t process_of(uint32_t tid)
+{
+	unsigned int i;
+
+	for (i = 0; i < nthr; i++)
+		if (thr_tid[i] == tid)
+			return thr_pid[i];
+	return tid;
+}
+
 static struct wl *owner(int mi, uint32_t pid, uint64_t pc, int *in_text)
 {
 	int i, j;
@@ -320,7 +350,7 @@ static void scan_records(const char *dir, int mi)
 				user += s.count;
 			else
 				kernel += s.count;
-			w = owner(mi, s.pid, s.pc, &in_text);
+			w = owner(mi, process_of(s.pid), s.pc, &in_text);
 			if (w && (s.flags & VS_SF_USER)) {
 				w->samples[mi] += s.count;
 				if (in_text)
@@ -341,19 +371,20 @@ static void scan_records(const char *dir, int mi)
 		} else if (h.type == VS_REC_TASK) {
 			struct vs_rec_task t;
 
-			/* ABI 5: the runs are single-threaded, so tid = pid, and comm is the
-			 * executed file's basename: the workload's name, or its start up to a
-			 * '-' (regcheck-sig runs /wl/regcheck); before its execve the forked
-			 * child is still "init". */
+			/* ABI 5: comm is the executed file's basename, for the process and its
+			 * threads (falseshare, prodcons): the workload's name, or its start up
+			 * to a '-' (regcheck-sig runs /wl/regcheck); before its execve the
+			 * forked child is still "init". Samples name the thread: remember its
+			 * process. */
 			size_t n;
 
 			memcpy(&t, p + off, sizeof(t));
+			remember_thread(t.tid, t.pid);
 			w = owner(mi, t.pid, 0, &in_text);
 			n = strnlen(t.comm, VS_COMM_LEN);
 			if (!w)
 				;
-			else if (t.tid == t.pid && !strncmp(t.comm, w->name, n) &&
-				 (!w->name[n] || w->name[n] == '-'))
+			else if (!strncmp(t.comm, w->name, n) && (!w->name[n] || w->name[n] == '-'))
 				w->named[mi]++;
 			else if (t.tid == t.pid && !strcmp(t.comm, "init"))
 				w->preexec[mi]++;

@@ -36,8 +36,13 @@ static int user_fetch(void *priv, uint64_t va, uint32_t *word)
  * the return to user) runs with preemption disabled and copies the entry at once (exec.c), and
  * interrupts never interpret (vs_policy.c's guard): nothing else touches this CPU's cache then.
  */
-#define DC_BITS 9 /* 512 entries of 16 bytes: 8 KB per CPU */
-static DEFINE_PER_CPU(struct axp_insn[1 << DC_BITS], axp_dcache);
+#define DC_BITS 9 /* 512 entries of 20 bytes: 10 KB per CPU */
+struct axp_dc {
+	struct axp_insn e[1 << DC_BITS];
+};
+/* Allocated at load (alloc_percpu): on SMP a module's static per-CPU data must fit the 8 KB
+ * reserved chunk (PERCPU_MODULE_RESERVE), shared by every module, and this alone does not. */
+static struct axp_dc __percpu *axp_dcache;
 
 static const struct axp_insn *user_fetch_insn(void *priv, uint64_t va, int *err)
 {
@@ -49,20 +54,25 @@ static const struct axp_insn *user_fetch_insn(void *priv, uint64_t va, int *err)
 		return NULL;
 	}
 	/* Fibonacci hashing of the word: opcode, registers and displacement all reach the index. */
-	c = &raw_cpu_ptr(&axp_dcache)[0][(u32)(w * 0x9e3779b1u) >> (32 - DC_BITS)];
+	c = &raw_cpu_ptr(axp_dcache)->e[(u32)(w * 0x9e3779b1u) >> (32 - DC_BITS)];
 	if (c->word != w)
 		axp_decode(w, c);
 	return c;
 }
 
-static void dcache_init(void)
+static int dcache_init(void)
 {
 	struct axp_insn zero;
 	unsigned int cpu, i;
 
+	axp_dcache = alloc_percpu(struct axp_dc);
+	if (!axp_dcache)
+		return -ENOMEM;
 	axp_decode(0, &zero);
 	for_each_possible_cpu(cpu) for (i = 0; i < (1u << DC_BITS); i++)
-		per_cpu(axp_dcache, cpu)[i] = zero;
+		per_cpu_ptr(axp_dcache, cpu)
+			->e[i] = zero;
+	return 0;
 }
 
 static int user_load(void *priv, uint64_t va, unsigned int size, uint64_t *val,
@@ -175,13 +185,17 @@ EXPORT_SYMBOL_GPL(axp_stop_name);
 
 static int __init axp_interp_init(void)
 {
-	dcache_init();
+	int err = dcache_init();
+
+	if (err)
+		return err;
 	pr_info("axp_interp: Alpha interpreter core loaded (%d operations)\n", AXP_OP_NR - 1);
 	return 0;
 }
 
 static void __exit axp_interp_exit(void)
 {
+	free_percpu(axp_dcache);
 }
 
 module_init(axp_interp_init);
