@@ -179,9 +179,19 @@ int vs_task(struct vs_cpu *cpu, uint32_t pid, uint32_t tid, const char *comm)
 	struct vs_task_seen *e = &cpu->seen[(tid * 0x9e3779b1u) >> 28];
 	char name[VS_COMM_LEN];
 	struct vs_rec_task *r;
+	uint64_t raw[VS_COMM_LEN / 8];
 	unsigned int n = 0;
 
 	VS_ABI_ASSERT(VS_TASK_CACHE == 16); /* the shift above */
+	VS_ABI_ASSERT(VS_COMM_LEN == 16); /* raw[] */
+	/*
+	 * Every sample calls this: the common case (the same thread, named as before) is two word
+	 * compares. Byte loops cost hundreds of instructions per interrupt on an Alpha without BWX
+	 * (the kernel test measured 366 -> 816 cycles per interrupt with them).
+	 */
+	__builtin_memcpy(raw, comm, sizeof(raw));
+	if (tid && e->tid == tid && e->pid == pid && e->raw[0] == raw[0] && e->raw[1] == raw[1])
+		return 0;
 	while (n < VS_COMM_LEN - 1 && comm[n]) {
 		name[n] = comm[n];
 		n++;
@@ -190,8 +200,11 @@ int vs_task(struct vs_cpu *cpu, uint32_t pid, uint32_t tid, const char *comm)
 		return -EINVAL;
 	for (unsigned int i = n; i < VS_COMM_LEN; i++)
 		name[i] = 0;
-	if (e->tid == tid && e->pid == pid && same_comm(e->comm, name))
+	if (e->tid == tid && e->pid == pid && same_comm(e->comm, name)) {
+		e->raw[0] = raw[0]; /* other bytes after the NUL: the same name */
+		e->raw[1] = raw[1];
 		return 0;
+	}
 	r = vs_buf_reserve(&cpu->sbuf, VS_REC_TASK, sizeof(*r));
 	if (!r)
 		return -ENOSPC;
@@ -201,6 +214,8 @@ int vs_task(struct vs_cpu *cpu, uint32_t pid, uint32_t tid, const char *comm)
 	memcpy(r->comm, name, VS_COMM_LEN);
 	e->pid = pid;
 	e->tid = tid;
+	e->raw[0] = raw[0];
+	e->raw[1] = raw[1];
 	memcpy(e->comm, name, VS_COMM_LEN);
 	return 0;
 }

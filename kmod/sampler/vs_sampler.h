@@ -51,7 +51,9 @@ struct vs_decision {
 
 struct vs_task_seen {
 	uint32_t pid, tid; /* tid 0: empty */
-	char comm[VS_COMM_LEN];
+	uint64_t
+		raw[VS_COMM_LEN / 8]; /* the comm bytes as last given, NUL or not (the fast test) */
+	char comm[VS_COMM_LEN]; /* as written: cut at its first NUL, NUL-padded */
 };
 
 struct vs_cpu {
@@ -89,8 +91,9 @@ int vs_cpu_init(void *mem, size_t len, const struct vs_config *cfg, const struct
 
 /*
  * The thread the next vs_sample() on this CPU interrupts (same context, just before it): tid
- * (the pid vs_sample() is given), its process pid and command name comm (VS_COMM_LEN bytes or
- * up to a NUL; what follows a NUL is ignored, a name of 16 bytes is cut to 15). Writes a
+ * (the pid vs_sample() is given), its process pid and command name comm (VS_COMM_LEN readable
+ * bytes, as Linux's task comm; the name ends at a NUL, what follows it is ignored, a name of
+ * 16 bytes is cut to 15). Writes a
  * VS_REC_TASK into the sample buffers unless this CPU wrote the same (pid, tid, comm) last
  * for this tid (VS_TASK_CACHE slots): so the record comes before the thread's samples, which
  * wait in the hash table. 0 (nothing to write or written), -EINVAL for a zero pid or tid or an

@@ -379,6 +379,15 @@ static void test_vs_sampler_stats_record(void **state)
 	free(m);
 }
 
+/* vs_task with a name of n bytes in the VS_COMM_LEN bytes it reads (zero after them). */
+static int task(struct vs_cpu *cpu, uint32_t pid, uint32_t tid, const char *s, size_t n)
+{
+	char b[VS_COMM_LEN] = { 0 };
+
+	memcpy(b, s, n < sizeof(b) ? n : sizeof(b));
+	return vs_task(cpu, pid, tid, b);
+}
+
 /* VS_REC_TASK (ABI 5): written once per (pid, tid, comm) per CPU, before the thread's samples,
  * and again when the command changes; bad arguments refused. */
 static void test_vs_sampler_task_records(void **state)
@@ -396,15 +405,18 @@ static void test_vs_sampler_task_records(void **state)
 	vs_config_default(&cfg, VS_MODE_CYCLES);
 	cpu = cpu_new(&cfg, 0, &m);
 	for (int i = 0; i < 100; i++) {
-		assert_int_equal(vs_task(cpu, 1000, 1000 + (i & 1), "prog"), 0);
+		assert_int_equal(task(cpu, 1000, 1000 + (i & 1), "prog", sizeof("prog")), 0);
 		vs_sample(cpu, 1000 + (i & 1), CODE + 4 * (i % 5), VS_EV_CYCLES, true, &dec);
 	}
-	assert_int_equal(vs_task(cpu, 1000, 1001, "worker"), 0); /* prctl(PR_SET_NAME) */
-	assert_int_equal(vs_task(cpu, 1000, 1001, "worker\0junk"), 0); /* after the NUL: ignored */
-	assert_int_equal(vs_task(cpu, 1002, 1002, long_name), 0); /* cut to 15 bytes */
-	assert_int_equal(vs_task(cpu, 0, 1003, "x"), -EINVAL);
-	assert_int_equal(vs_task(cpu, 1003, 0, "x"), -EINVAL);
-	assert_int_equal(vs_task(cpu, 1003, 1003, ""), -EINVAL);
+	assert_int_equal(task(cpu, 1000, 1001, "worker", sizeof("worker")),
+			 0); /* prctl(PR_SET_NAME) */
+	assert_int_equal(task(cpu, 1000, 1001, "worker\0junk", sizeof("worker\0junk")),
+			 0); /* after the NUL: ignored */
+	assert_int_equal(task(cpu, 1002, 1002, long_name, sizeof(long_name)),
+			 0); /* cut to 15 bytes */
+	assert_int_equal(task(cpu, 0, 1003, "x", 2), -EINVAL);
+	assert_int_equal(task(cpu, 1003, 0, "x", 2), -EINVAL);
+	assert_int_equal(task(cpu, 1003, 1003, "", 1), -EINVAL);
 	vs_cpu_flush(cpu);
 	drain_cpu(cpu, &r);
 	recs_check(&r);
