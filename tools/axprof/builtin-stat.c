@@ -728,27 +728,12 @@ int cmd_stat(int argc, char **argv)
 			opts.sysroot = optarg;
 			break;
 		case 'P':
-			errno = 0;
-			opts.cpus = (unsigned int)strtoul(optarg, &end, 10);
-			if (errno || *optarg < '1' || *optarg > '9' || *end || !opts.cpus ||
-			    opts.cpus > MACH_MAX_CPUS) {
-				fprintf(stderr,
-					"axprof stat: --cpus needs a number of CPUs from 1 to %d, not "
-					"'%s'\n",
-					MACH_MAX_CPUS, optarg);
+			if (tl_parse_cpus("axprof stat", optarg, MACH_MAX_CPUS, &opts.cpus))
 				return 2;
-			}
 			break;
 		case 'Q':
-			errno = 0;
-			opts.quantum = strtoull(optarg, &end, 10);
-			if (errno || *optarg < '1' || *optarg > '9' || *end || !opts.quantum) {
-				fprintf(stderr,
-					"axprof stat: --quantum needs a number of instructions (1 or "
-					"more), not '%s'\n",
-					optarg);
+			if (tl_parse_quantum("axprof stat", optarg, &opts.quantum))
 				return 2;
-			}
 			break;
 		case 'h':
 			usage(stdout);

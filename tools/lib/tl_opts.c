@@ -56,6 +56,33 @@ int tl_parse_epoch(const char *cmd, const char *opt, const char *arg, uint32_t *
 	return 0;
 }
 
+int tl_parse_cpus(const char *cmd, const char *arg, unsigned int max_cpus, unsigned int *cpus)
+{
+	long v;
+
+	if (parse_range(arg, 1, (long)max_cpus, &v)) {
+		fprintf(stderr, "%s: --cpus needs a number of CPUs from 1 to %u, not '%s'\n", cmd,
+			max_cpus, arg);
+		return 2;
+	}
+	*cpus = (unsigned int)v;
+	return 0;
+}
+
+int tl_parse_quantum(const char *cmd, const char *arg, uint64_t *quantum)
+{
+	long v;
+
+	if (parse_range(arg, 1, LONG_MAX, &v)) {
+		fprintf(stderr,
+			"%s: --quantum needs a number of instructions (1 or more), not '%s'\n", cmd,
+			arg);
+		return 2;
+	}
+	*quantum = (uint64_t)v;
+	return 0;
+}
+
 int tl_ropts_parse(struct tl_ropts *o, int c, const char *arg)
 {
 	switch (c) {

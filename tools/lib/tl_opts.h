@@ -118,6 +118,11 @@ int tl_ropts_parse(struct tl_ropts *o, int c, const char *arg);
 /* --epoch's argument (1..PDB_EPOCH_MAX) into *epoch; 0, or 2 after a message naming opt. */
 int tl_parse_epoch(const char *cmd, const char *opt, const char *arg, uint32_t *epoch);
 
+/* The hosted machine's --cpus (1..max_cpus) and --quantum (1 or more instructions), shared by
+ * run and stat: 0, or 2 after a message naming cmd. */
+int tl_parse_cpus(const char *cmd, const char *arg, unsigned int max_cpus, unsigned int *cpus);
+int tl_parse_quantum(const char *cmd, const char *arg, uint64_t *quantum);
+
 /* The database directory: -d DIR, else $AXPROF_DB, else "axprof-db". */
 const char *tl_default_db(const char *opt);
 
