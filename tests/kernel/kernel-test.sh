@@ -290,7 +290,7 @@ PY
 	top=$(head -1 "$out/kdb-vmlinux.procs")
 	if [ -n "$top" ] && "$build/bin/axprof" annotate -d "$out/kdb-vmlinux" vmlinux "$top" \
 		>"$out/kdb-vmlinux.annotate" 2>&1 &&
-		grep -qE '[[:space:]](ldq|stq|lda|ldah|bis|addq|subq|br|bsr|ret|jsr|beq|bne)[[:space:]]' \
+		grep -qE '^0x[0-9a-f]{16} .*[[:space:]](ldq|stq|ldl|stl|lda|ldah|bis|mov|addq|subq|br|bsr|ret|jsr|beq|bne|mb|call_pal)([[:space:]]|$)' \
 			"$out/kdb-vmlinux.annotate"; then
 		say "axprof annotate shows the kernel's code of $top (vmlinux)"
 	else

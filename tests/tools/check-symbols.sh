@@ -117,7 +117,7 @@ else
 fi
 
 # A CALL_PAL named as the culprit of the stall after it.
-"$axprof" record -q --hosted --seed 3 --period 6000-6600 -d "$tmp/sys" -- "$wl/syscalls" \
+"$axprof" record -q --hosted --seed 3 --period 1500-1700 -d "$tmp/sys" -- "$wl/syscalls" \
 	>/dev/null 2>"$tmp/rec.err"
 # syscalls exits 3 on purpose
 [ $? = 3 ] ||

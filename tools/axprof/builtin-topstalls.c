@@ -47,6 +47,7 @@ struct top {
 	double total; /* all CYCLES samples analysed */
 	double cycles; /* their samples x their image's CYCLES period */
 	bool assumed; /* an image's CYCLES period was assumed */
+	double nocode; /* CYCLES samples in images with no code to analyse (the hosted [kernel]) */
 };
 
 static void usage(FILE *f)
@@ -221,6 +222,12 @@ static int scan_image(struct top *t, const struct tl_view_image *vi, const struc
 	ret = tl_fi_open(vi->img.path, vi->prof, &im, &err);
 	if (ret == -ENOMEM)
 		return ret;
+	if (ret == -ENOEXEC) {
+		/* A symbols-only image (the hosted machine's modelled [kernel]): counted, not
+		 * analysed; the output says how many samples that leaves out. */
+		t->nocode += (double)vi->total[PDB_EV_CYCLES];
+		return 0;
+	}
 	if (ret) {
 		fprintf(stderr, "axprof topstalls: %s (skipped)\n", err.msg);
 		return 0;
@@ -380,6 +387,7 @@ static void print_json(const struct tl_view *v, const struct top *t, size_t coun
 	ax_json_num(&j, "period", t->cycles / t->total, 3);
 	ax_json_bool(&j, "period_assumed", t->assumed);
 	ax_json_num(&j, "samples", t->total, 0);
+	ax_json_num(&j, "samples_without_code", t->nocode, 0);
 	ax_json_arr_open(&j, "stalls");
 	for (size_t i = 0; i < count; i++) {
 		const struct stall *x = &t->v[i];
@@ -408,8 +416,11 @@ static void print_text(const struct top *t, size_t count)
 {
 	char where[300];
 
-	printf("mean CYCLES period %.0f%s; %.0f samples analysed\n", t->cycles / t->total,
+	printf("mean CYCLES period %.0f%s; %.0f samples analysed", t->cycles / t->total,
 	       tl_psrc_note(t->assumed ? TL_PSRC_ASSUMED : TL_PSRC_STORED), t->total);
+	if (t->nocode > 0)
+		printf(" (%.0f more in images without code, e.g. the hosted [kernel])", t->nocode);
+	printf("\n");
 	printf("%6s %6s %7s %-6s %-14s %-20s %-18s %s\n", "stall%", "static", "cyc/ex", "conf",
 	       "image", "procedure", "address", "instruction / causes");
 	for (size_t i = 0; i < count; i++) {
