@@ -24,11 +24,13 @@ struct dmn_image {
 	dev_t dev; /* identity of the file at `path` when described */
 	ino_t ino;
 	struct pdb_prof *prof; /* samples and observations since the last flush */
-	/* Its samples per process (tasks.prof) while they all come from one: 0 none yet, 1 all
-	 * from sole_pid (the tasks rows are made from the samples rows when stored: the cost of
-	 * a second table only once a second pid shows), 2 several (rows added as they come). */
+	/* Its samples per thread (tasks.prof) while they all come from one: 0 none yet, 1 all
+	 * from thread sole_tid of sole_pid (the tasks rows are made from the samples rows when
+	 * stored: the cost of a second table only once a second thread shows), 2 several (rows
+	 * added as they come). */
 	uint8_t pids;
 	uint32_t sole_pid;
+	uint32_t sole_tid;
 	uint32_t indexed_epoch; /* the epoch whose index lists this image (0: none yet) */
 };
 

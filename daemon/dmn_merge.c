@@ -113,7 +113,7 @@ static void merged(struct dmn *d, int ret)
 		d->st.merge_errors++;
 }
 
-/* The image's samples so far were all sole_pid's: make its tasks.prof rows from them. */
+/* The image's samples so far were all one thread's: make its tasks.prof rows from them. */
 static int tasks_of_sole(struct dmn_image *im)
 {
 	int ret = 0;
@@ -124,33 +124,37 @@ static int tasks_of_sole(struct dmn_image *im)
 
 		ret = pdb_prof_samples(im->prof, e, &cs, &n);
 		for (size_t i = 0; !ret && i < n; i++)
-			ret = pdb_prof_add_task(im->prof, im->sole_pid, cs[i].offset, e,
-						cs[i].count);
+			ret = pdb_prof_add_task_tid(im->prof, im->sole_pid, im->sole_tid,
+						    cs[i].offset, e, cs[i].count);
 		free(cs);
 	}
 	im->pids = 2;
 	return ret;
 }
 
-/* Per process too (tasks.prof; issue 17: report --pid), deferred while one pid has them all. */
-static void task_sample(struct dmn *d, struct dmn_image *im, uint32_t pid, unsigned int ev,
-			uint64_t off, uint64_t count)
+/*
+ * Per process and thread too (tasks.prof; issue 17: report --pid, --tid), deferred while one
+ * thread has them all.
+ */
+static void task_sample(struct dmn *d, struct dmn_image *im, uint32_t pid, uint32_t tid,
+			unsigned int ev, uint64_t off, uint64_t count)
 {
 	if (im->pids == 0) {
 		im->pids = 1;
 		im->sole_pid = pid;
-	} else if (im->pids == 1 && pid != im->sole_pid) {
+		im->sole_tid = tid;
+	} else if (im->pids == 1 && (pid != im->sole_pid || tid != im->sole_tid)) {
 		merged(d, tasks_of_sole(im));
 	}
 	if (im->pids == 2)
-		merged(d, pdb_prof_add_task(im->prof, pid, off, ev, count));
+		merged(d, pdb_prof_add_task_tid(im->prof, pid, tid, off, ev, count));
 }
 
 static void do_sample(struct dmn *d, const struct vs_rec_sample *r)
 {
 	unsigned int ev = dmn_pdb_event(r->event);
 	struct dmn_image *im = NULL;
-	uint32_t pid;
+	uint32_t pid, tid = r->pid;
 	uint64_t off = 0;
 
 	d->st.samples += r->count;
@@ -167,13 +171,13 @@ static void do_sample(struct dmn *d, const struct vs_rec_sample *r)
 	if (im) {
 		const struct vs_period *pr = &d->period[r->event];
 
-		task_sample(d, im, pid, ev, off, r->count);
+		task_sample(d, im, pid, tid, ev, off, r->count);
 		merged(d, pdb_prof_add_sample(im->prof, ev, off, r->count));
 		if (pr->lo)
 			merged(d, pdb_prof_add_period(im->prof, ev, r->count, pr->lo, pr->hi));
 	} else {
 		d->st.samples_unknown += r->count;
-		merged(d, pdb_prof_add_unknown(d->unknown, pid, r->pc, ev, r->count));
+		merged(d, pdb_prof_add_unknown_tid(d->unknown, pid, tid, r->pc, ev, r->count));
 	}
 }
 

@@ -5,7 +5,8 @@
  * The table keeps one row per (tid, comm) in the order the stream named them: a thread whose
  * command changed (execve, prctl(PR_SET_NAME)) gets a new row, and its samples from then on
  * are counted there. A tid no record named is its own process (an ABI 4 stream, or a process
- * whose first thread's id is its pid).
+ * whose first thread's id is its pid). Each name is also kept in the database (the unknown
+ * profile's threads table, PDB_FT_THREADS: report --tid, --comm, --tasks).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,9 @@ void dmn_do_task(struct dmn *d, const struct vs_rec_task *r)
 	t->tid = r->tid;
 	memcpy(t->comm, r->comm, sizeof(t->comm));
 	d->last_thr = d->nthr++;
+	if (pdb_prof_add_thread(d->unknown, r->pid, r->tid, r->comm,
+				strnlen(r->comm, PDB_COMM_MAX)))
+		d->st.merge_errors++;
 	d->st.threads = d->nthr;
 }
 

@@ -30,7 +30,10 @@
  *                               knows by their symbols only (daemon/dmn_lib.h KERNEL IMAGES):
  *                               FILE is vmlinux or MODULE.ko; index entries name them as paths
  *   DIR/epoch-N/index           PDB_FT_INDEX: every image of the epoch (key, path, build-id, ...)
- *   DIR/epoch-N/unknown.prof    PDB_FT_UNKNOWN: samples no image claimed, (pid, pc, event) -> count
+ *   DIR/epoch-N/unknown.prof    PDB_FT_UNKNOWN: samples no image claimed, (pid, tid, pc, event)
+ *                               -> count
+ *   DIR/epoch-N/threads.prof    PDB_FT_THREADS: the threads the samples came from, (pid, tid) ->
+ *                               the command names each had (issue 17: report --tid, --comm)
  *   DIR/epoch-N/merged          PDB_FT_ORIGINS: the (database identity, epoch) pairs whose samples
  *                               were merged into this epoch (MERGES)
  *   DIR/epoch-N/manifest        PDB_FT_MANIFEST (version >= 3): the table files each image (and
@@ -43,8 +46,8 @@
  *                               kind) -> count, smallest distance
  *       vcount.prof             PDB_FT_VCOUNT: offset -> times interpreted
  *       profileme.prof          PDB_FT_PROFILEME: offset -> ProfileMe aggregates
- *       tasks.prof              PDB_FT_TASKS: (pid, offset, event) -> samples: the image's
- *                               samples per process (issue 17: report --pid)
+ *       tasks.prof              PDB_FT_TASKS: (pid, tid, offset, event) -> samples: the image's
+ *                               samples per process and thread (issue 17: report --pid, --tid)
  *       procs.prof              PDB_FT_PROCS: (offset, kind, register) -> hotlist: procedure
  *                               arguments, return values and callers
  *       pmpaths.prof            PDB_FT_PMPATHS: offset -> ProfileMe path-history hotlist and
@@ -77,7 +80,7 @@
  *                 PDB_FL_IDENT and no PDB_FT_MANIFEST; everything else is the same)
  *   6       2     file type: PDB_FT_* (must match the file's name)
  *   8       4     flags: PDB_FL_*; readers refuse unknown bits (and PDB_FL_IDENT before
- *                 version 3)
+ *                 version 3, PDB_FL_TID but in PDB_FT_TASKS and PDB_FT_UNKNOWN files)
  *   12      4     event: PDB_EV_* id for PDB_FT_SAMPLES (must match the name), 0 otherwise
  *   16      8     record count, n >= 1
  *   24      8     payload length after decompression, 1 .. PDB_PAYLOAD_MAX (a file with no record
@@ -200,13 +203,29 @@
  *        its offset is the raw pc. Columns  load offset (delta, scaled), key index (< k), prior
  *        offset (scaled), kind (PDB_CNF_*), count, dist_min (>= 1). Records are sorted by
  *        (load offset, key, prior offset, kind), strictly.
- *   PDB_FT_UNKNOWN: columns  pid (delta), pc (scaled), event (< PDB_EV_MAX), count; sorted by
- *        (pid, pc, event), strictly.
+ *   PDB_FT_UNKNOWN: columns  pid (delta), [tid,] pc (scaled), event (< PDB_EV_MAX), count;
+ *        sorted by (pid, tid, pc, event), strictly. The tid column is there when the header has
+ *        PDB_FL_TID (the writer sets it when some row's tid differs from its pid); without it
+ *        every row's tid is its pid (files written before threads were kept, ABI 4 streams).
  *   PDB_FT_TASKS (version >= 3): the same columns as PDB_FT_UNKNOWN with the image offset for
- *        the pc: pid (delta), offset (scaled), event (< PDB_EV_MAX), count (>= 1); sorted by
- *        (pid, offset, event), strictly. Each sample of the image's <EVENT>.prof files is also
- *        counted here under the pid that took it (the sampler's; on the hosted machine the
- *        virtual pid, machine/mach_vpid.c), so a pid's rows add up to its share of them.
+ *        the pc: pid (delta), [tid (with PDB_FL_TID),] offset (scaled), event (< PDB_EV_MAX),
+ *        count (>= 1); sorted by (pid, tid, offset, event), strictly. Each sample of the image's
+ *        <EVENT>.prof files is also counted here under the process and thread that took it
+ *        (the sampler's; on the hosted machine the virtual pid and tid, machine/mach_vpid.c),
+ *        so a pid's rows add up to its share of them, and its threads' rows to the pid's.
+ *   PDB_FT_THREADS (version >= 3; issue 17 item 5): the threads of the epoch's samples and
+ *        their command names (vs_abi.h VS_REC_TASK), stored with the unknown profile in the
+ *        epoch directory (identity key "unknown"). Columns  pid (delta), tid, flags (0 or
+ *        PDB_THR_FORGOT: older names were dropped), names (1 .. PDB_THR_NAMES); then, record by
+ *        record, its names oldest first, each a varint length (1 .. PDB_COMM_MAX) and its bytes
+ *        (no NUL), distinct within the record: the last is the thread's current name (after an
+ *        execve the new program's basename); then one varint, lost: the threads not kept
+ *        because the table held PDB_THR_MAX (n <= PDB_THR_MAX, else damage). Records are
+ *        sorted by (pid, tid), strictly. A name given to a thread is appended, or moved to the
+ *        end when the thread had it before; past PDB_THR_NAMES names the oldest is dropped
+ *        (PDB_THR_FORGOT). Merges give each thread of the source its names in order that way
+ *        (so the source's current name becomes the current one), OR the flags and add lost
+ *        (plus the source's threads that did not fit).
  *   PDB_FT_INDEX: n rows sorted by key, strictly; each row: key (varint length 1..PDB_KEY_MAX,
  *        bytes, a valid key), path (varint length 0..PDB_PATH_MAX, bytes, no NUL), build-id
  *        (varint length 0..PDB_BUILD_ID_MAX, bytes), size, mtime_ns (zigzag: (v << 1) ^ (v >> 63)),
@@ -217,8 +236,8 @@
  *        1..PDB_KEY_MAX, bytes: a valid key or "unknown"), tables (varint, not 0: bit e for
  *        <EVENT>.prof of event e (e < PDB_EV_MAX), then bits 32 values.prof, 33 latency.prof,
  *        34 conflicts.prof, 35 vcount.prof, 37 profileme.prof, 38 procs.prof, 39 pmpaths.prof,
- *        40 addrs.prof, 41 tasks.prof, 42 stacks.prof, for "unknown" bit 36 unknown.prof, and
- *        only those).
+ *        40 addrs.prof, 41 tasks.prof, 42 stacks.prof, for "unknown" bit 36 unknown.prof and
+ *        43 threads.prof, and only those).
  *   Trailing bytes after the last column are damage.
  *
  * PERIODS. A sample stands for "period" events, the period being drawn uniformly from the
@@ -370,6 +389,7 @@ enum pdb_ftype {
 	PDB_FT_ADDRS = 14, /* version >= 3: addrs.prof */
 	PDB_FT_TASKS = 15, /* version >= 3: tasks.prof */
 	PDB_FT_STACKS = 16, /* version >= 3: stacks.prof */
+	PDB_FT_THREADS = 17, /* version >= 3: epoch-N/threads.prof */
 	PDB_FT_NR,
 };
 
@@ -377,7 +397,8 @@ enum pdb_ftype {
 #define PDB_FL_ZLIB (1u << 0) /* the stored payload is a zlib stream */
 #define PDB_FL_ALIGN4 (1u << 1) /* offset and pc columns hold the values divided by 4 */
 #define PDB_FL_IDENT (1u << 2) /* the payload starts with an identity record (version >= 3) */
-#define PDB_FL_KNOWN (PDB_FL_ZLIB | PDB_FL_ALIGN4 | PDB_FL_IDENT)
+#define PDB_FL_TID (1u << 3) /* PDB_FT_TASKS, PDB_FT_UNKNOWN: a tid column follows the pid */
+#define PDB_FL_KNOWN (PDB_FL_ZLIB | PDB_FL_ALIGN4 | PDB_FL_IDENT | PDB_FL_TID)
 
 /*
  * Events: stable on-disk ids (the header's event field and unknown.prof's event column). Ids
@@ -499,6 +520,19 @@ struct pdb_stack {
 	uint32_t depth; /* frames; 0: the event's samples whose stack the full table did not keep */
 	uint64_t count;
 	struct pdb_frame frame[PDB_STK_DEPTH_MAX]; /* innermost first: frame 0 the sampled pc */
+};
+
+/* Threads and their command names (PDB_FT_THREADS; vs_abi.h VS_REC_TASK). */
+#define PDB_COMM_MAX 15 /* bytes of a command name: VS_COMM_LEN - 1 (Linux's TASK_COMM_LEN - 1) */
+#define PDB_THR_NAMES 8 /* names a thread keeps, its last ones [U]: execve chains are short */
+#define PDB_THR_MAX 65536 /* threads a table keeps [U]: ~150 bytes each in memory */
+#define PDB_THR_FORGOT (1u << 0) /* the thread had more names than PDB_THR_NAMES: oldest dropped */
+struct pdb_thread {
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t flags; /* PDB_THR_* */
+	uint32_t nnames; /* 1 .. PDB_THR_NAMES */
+	char name[PDB_THR_NAMES][PDB_COMM_MAX + 1]; /* oldest first; name[nnames - 1] the current */
 };
 
 /* One image of an epoch's index. */
@@ -652,6 +686,7 @@ struct pdb_conflict {
 };
 struct pdb_unknown {
 	uint32_t pid;
+	uint32_t tid; /* = pid when the file did not say (no PDB_FL_TID) */
 	uint32_t event;
 	uint64_t pc;
 	uint64_t count;
@@ -690,18 +725,37 @@ struct pdb_addr {
 /* The addrs table sorted by (offset, kind) (malloc'd; NULL, 0 when empty). 0 or -ENOMEM. */
 int pdb_prof_addrs(const struct pdb_prof *p, struct pdb_addr **out, size_t *n);
 int pdb_prof_unknowns(const struct pdb_prof *p, struct pdb_unknown **out, size_t *n);
-/* Samples per process (PDB_FT_TASKS): `count` samples of `event` at image `offset` taken in
- * process `pid`. Add: -EINVAL for an event >= PDB_EV_MAX, -ENOMEM. */
+/* Samples per process and thread (PDB_FT_TASKS): `count` samples of `event` at image `offset`
+ * taken in thread `tid` of process `pid` (_add_task: tid = pid). Add: -EINVAL for an event >=
+ * PDB_EV_MAX, -ENOMEM. */
 struct pdb_task {
 	uint32_t pid;
+	uint32_t tid;
 	uint32_t event;
 	uint64_t offset;
 	uint64_t count;
 };
 int pdb_prof_add_task(struct pdb_prof *p, uint32_t pid, uint64_t offset, unsigned int event,
 		      uint64_t count);
-/* The tasks table sorted by (pid, offset, event) (malloc'd; NULL, 0 when empty). */
+int pdb_prof_add_task_tid(struct pdb_prof *p, uint32_t pid, uint32_t tid, uint64_t offset,
+			  unsigned int event, uint64_t count);
+/* The tasks table sorted by (pid, tid, offset, event) (malloc'd; NULL, 0 when empty). */
 int pdb_prof_tasks(const struct pdb_prof *p, struct pdb_task **out, size_t *n);
+/* A sample no image claimed, with its thread (pdb_prof_add_unknown: tid = pid). */
+int pdb_prof_add_unknown_tid(struct pdb_prof *p, uint32_t pid, uint32_t tid, uint64_t pc,
+			     unsigned int event, uint64_t count);
+/*
+ * Thread tid of process pid was named comm[0..len) (PDB_FT_THREADS; store it under
+ * PDB_KEY_UNKNOWN): appended to its names, or moved to their end when it had it. A thread new to
+ * a table of PDB_THR_MAX threads is not kept (counted: pdb_prof_threads_lost). 0, -EINVAL (len
+ * 0 or above PDB_COMM_MAX, a NUL in it) or -ENOMEM.
+ */
+int pdb_prof_add_thread(struct pdb_prof *p, uint32_t pid, uint32_t tid, const char *comm,
+			size_t len);
+/* The threads table sorted by (pid, tid) (malloc'd; NULL, 0 when empty). */
+int pdb_prof_threads(const struct pdb_prof *p, struct pdb_thread **out, size_t *n);
+/* Threads not kept because the table was full. */
+uint64_t pdb_prof_threads_lost(const struct pdb_prof *p);
 /*
  * Add count samples of event taken with the stack f[0..depth) (PDB_FT_STACKS; depth 0: samples
  * whose stack is not known). A new stack when the table holds PDB_STK_MAX goes to the event's

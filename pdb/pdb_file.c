@@ -467,9 +467,13 @@ static int enc_unknown(struct enc *e, const struct pdb_map *m)
 	for (i = 0; i < m->n; i++) {
 		const struct pdb_e_unk *x = v[i];
 
+		if (x->tid != x->pid)
+			e->flags |= PDB_FL_TID;
 		pdb_wbuf_varint(&e->b, x->pid - prev);
 		prev = x->pid;
 	}
+	if (e->flags & PDB_FL_TID)
+		put_column(e, v, m->n, FIELD(struct pdb_e_unk, tid), 4, 0);
 	put_column(e, v, m->n, FIELD(struct pdb_e_unk, pc), 8, shift_of(e->flags));
 	put_column(e, v, m->n, FIELD(struct pdb_e_unk, event), 4, 0);
 	put_column(e, v, m->n, FIELD(struct pdb_e_unk, count), 8, 0);
@@ -479,6 +483,42 @@ static int enc_unknown(struct enc *e, const struct pdb_map *m)
 }
 
 /* Compress e's payload and put header + stored payload into a new buffer. */
+/* The threads table (pdb.h PDB_FT_THREADS). */
+static int enc_threads(struct enc *e, const struct pdb_prof *p)
+{
+	const struct pdb_map *m = &p->t[PDB_T_THREADS];
+	const void **v;
+	uint32_t prev = 0;
+	size_t i;
+	int err = pdb_map_sorted(m, pdb_cmp_thr, &v);
+
+	if (err)
+		return err;
+	for (i = 0; i < m->n; i++) {
+		const struct pdb_e_thr *x = v[i];
+
+		pdb_wbuf_varint(&e->b, x->pid - prev);
+		prev = x->pid;
+	}
+	put_column(e, v, m->n, FIELD(struct pdb_e_thr, tid), 4, 0);
+	put_column(e, v, m->n, FIELD(struct pdb_e_thr, flags), 4, 0);
+	put_column(e, v, m->n, FIELD(struct pdb_e_thr, nnames), 4, 0);
+	for (i = 0; i < m->n; i++) {
+		const struct pdb_e_thr *x = v[i];
+
+		for (uint32_t k = 0; k < x->nnames; k++) {
+			size_t len = strlen(x->name[k]);
+
+			pdb_wbuf_varint(&e->b, len);
+			pdb_wbuf_bytes(&e->b, x->name[k], len);
+		}
+	}
+	pdb_wbuf_varint(&e->b, p->thr_lost);
+	e->n = m->n;
+	free(v);
+	return 0;
+}
+
 static int finish(struct enc *e, void **buf, size_t *len)
 {
 	size_t ulen = e->b.len, slen;
@@ -571,6 +611,8 @@ int pdb_encode_table(const struct pdb_prof *p, unsigned int t, const struct pdb_
 		err = enc_conflicts(&e, p);
 	else if (t == PDB_T_STACKS)
 		err = enc_stacks(&e, p);
+	else if (t == PDB_T_THREADS)
+		err = enc_threads(&e, p);
 	else
 		err = enc_unknown(&e, &p->t[t]);
 	if (!err)
@@ -588,14 +630,14 @@ int pdb_encode(const struct pdb_prof *p, unsigned int type, unsigned int event, 
 		[PDB_FT_UNKNOWN] = PDB_T_UNKNOWN,     [PDB_FT_PROFILEME] = PDB_T_PROFILEME,
 		[PDB_FT_PROCS] = PDB_T_PROCS,	      [PDB_FT_PMPATHS] = PDB_T_PMPATHS,
 		[PDB_FT_ADDRS] = PDB_T_ADDRS,	      [PDB_FT_TASKS] = PDB_T_TASKS,
-		[PDB_FT_STACKS] = PDB_T_STACKS,
+		[PDB_FT_STACKS] = PDB_T_STACKS,	      [PDB_FT_THREADS] = PDB_T_THREADS,
 	};
 
 	if (type == PDB_FT_SAMPLES)
 		return event < PDB_EV_MAX ? pdb_encode_table(p, event, NULL, buf, len) : -EINVAL;
 	if ((type < PDB_FT_VALUES || type > PDB_FT_UNKNOWN) && type != PDB_FT_PROFILEME &&
 	    type != PDB_FT_PROCS && type != PDB_FT_PMPATHS && type != PDB_FT_ADDRS &&
-	    type != PDB_FT_TASKS && type != PDB_FT_STACKS)
+	    type != PDB_FT_TASKS && type != PDB_FT_STACKS && type != PDB_FT_THREADS)
 		return -EINVAL;
 	return pdb_encode_table(p, table_of_type[type], NULL, buf, len);
 }
@@ -746,6 +788,7 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 		[PDB_FT_ADDRS] = PDB_T_ADDRS,
 		[PDB_FT_TASKS] = PDB_T_TASKS,
 		[PDB_FT_STACKS] = PDB_T_STACKS,
+		[PDB_FT_THREADS] = PDB_T_THREADS,
 		[PDB_FT_INDEX] = -1,
 		[PDB_FT_ORIGINS] = -1,
 		[PDB_FT_MANIFEST] = -1,
@@ -797,11 +840,14 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name, int wa
 	if ((h->type == PDB_FT_ORIGINS && version < 2) ||
 	    ((h->type == PDB_FT_MANIFEST || h->type == PDB_FT_JOURNAL ||
 	      h->type == PDB_FT_PROFILEME || h->type == PDB_FT_PROCS || h->type == PDB_FT_PMPATHS ||
-	      h->type == PDB_FT_ADDRS || h->type == PDB_FT_TASKS || h->type == PDB_FT_STACKS) &&
+	      h->type == PDB_FT_ADDRS || h->type == PDB_FT_TASKS || h->type == PDB_FT_STACKS ||
+	      h->type == PDB_FT_THREADS) &&
 	     version < 3))
 		return AX_CORRUPT(err, name, 6, "file type %u in a version %u file", h->type,
 				  version);
-	if (h->flags & ~PDB_FL_KNOWN || ((h->flags & PDB_FL_IDENT) && version < 3))
+	if (h->flags & ~PDB_FL_KNOWN || ((h->flags & PDB_FL_IDENT) && version < 3) ||
+	    ((h->flags & PDB_FL_TID) &&
+	     ((h->type != PDB_FT_TASKS && h->type != PDB_FT_UNKNOWN) || version < 3)))
 		return AX_CORRUPT(err, name, 8, "unknown flags 0x%x", h->flags);
 	if (h->type == PDB_FT_SAMPLES) {
 		if (h->event >= PDB_EV_MAX || (want >= 0 && h->event != want_event))
@@ -1480,36 +1526,118 @@ static int parse_stacks(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
 	return err;
 }
 
+/* Strictly increasing? The tuples a[0], a[n], a[2n], ... of ncols values against the last. */
+static bool row_after(const uint64_t *a, uint64_t n, unsigned int ncols)
+{
+	for (unsigned int j = 0; j < ncols; j++)
+		if (a[j * n] != a[j * n - 1])
+			return a[j * n] > a[j * n - 1];
+	return false;
+}
+
+/* unknown.prof, tasks.prof: pid, [tid (PDB_FL_TID),] pc, event, count. */
 static int parse_unknown(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
 {
+	unsigned int t = (h->flags & PDB_FL_TID) ? 1 : 0; /* the tid column, if any */
 	struct cols k;
 	uint64_t i;
 	int err;
 
+	err = read_cols(c, h->n, 4 + t, &k);
+	if (!err)
+		err = undelta(c, &k, 0, false, false);
+	if (!err)
+		err = check_range(c, &k, 0, 0, UINT32_MAX, "pid");
+	if (!err && t)
+		err = check_range(c, &k, 1, 0, UINT32_MAX, "tid");
+	if (!err)
+		err = scale(c, &k, 1 + t);
+	if (!err)
+		err = check_range(c, &k, 2 + t, 0, PDB_EV_MAX - 1, "event");
+	if (!err)
+		err = check_range(c, &k, 3 + t, 1, UINT64_MAX, "count");
+	for (i = 0; !err && i < k.n; i++) {
+		const uint64_t *a = k.v + i, n = k.n;
+		uint32_t tid = (uint32_t)(t ? a[n] : a[0]);
+
+		/* Strictly increasing (pid, tid, pc, event). */
+		if (i > 0 && !row_after(a, n, 3 + t)) {
+			err = PDB_CORRUPT_IN(c, col_pos(c, &k, 1, i), "record %llu out of order",
+					     (unsigned long long)i);
+			break;
+		}
+		err = added(c, (h->table == PDB_T_TASKS ? pdb_prof_add_task_tid :
+							  pdb_prof_add_unknown_tid)(
+				       p, (uint32_t)a[0], tid, a[(1 + t) * n],
+				       (unsigned int)a[(2 + t) * n], a[(3 + t) * n]));
+	}
+	free(k.v);
+	return err;
+}
+
+/* The cnt names of record i of threads.prof into nm: 1..PDB_COMM_MAX bytes, no NUL, distinct. */
+static int read_names(struct pctx *c, uint64_t i, uint64_t cnt, char (*nm)[PDB_COMM_MAX + 1])
+{
+	for (uint64_t j = 0; j < cnt; j++) {
+		size_t at = c->pos;
+		uint64_t len;
+
+		if (pdb_varint(c->p, c->len, &c->pos, &len) || len < 1 || len > PDB_COMM_MAX ||
+		    len > c->len - c->pos || memchr(c->p + c->pos, 0, (size_t)len))
+			return PDB_CORRUPT_IN(c, at, "bad name %llu of record %llu",
+					      (unsigned long long)j, (unsigned long long)i);
+		memset(nm[j], 0, PDB_COMM_MAX + 1);
+		memcpy(nm[j], c->p + c->pos, (size_t)len);
+		c->pos += (size_t)len;
+		for (uint64_t q = 0; q < j; q++)
+			if (!strcmp(nm[q], nm[j]))
+				return PDB_CORRUPT_IN(c, at, "name %llu of record %llu repeats one",
+						      (unsigned long long)j, (unsigned long long)i);
+	}
+	return 0;
+}
+
+/* threads.prof (pdb.h PDB_FT_THREADS). */
+static int parse_threads(struct pctx *c, const struct hdr *h, struct pdb_prof *p)
+{
+	char nm[PDB_THR_NAMES][PDB_COMM_MAX + 1];
+	struct cols k;
+	uint64_t i, lost = 0;
+	size_t at;
+	int err;
+
+	if (h->n > PDB_THR_MAX)
+		return PDB_CORRUPT_IN(c, 0, "%llu threads, more than the table keeps (%d)",
+				      (unsigned long long)h->n, PDB_THR_MAX);
 	err = read_cols(c, h->n, 4, &k);
 	if (!err)
 		err = undelta(c, &k, 0, false, false);
 	if (!err)
 		err = check_range(c, &k, 0, 0, UINT32_MAX, "pid");
 	if (!err)
-		err = scale(c, &k, 1);
+		err = check_range(c, &k, 1, 0, UINT32_MAX, "tid");
 	if (!err)
-		err = check_range(c, &k, 2, 0, PDB_EV_MAX - 1, "event");
+		err = check_range(c, &k, 2, 0, PDB_THR_FORGOT, "flags");
 	if (!err)
-		err = check_range(c, &k, 3, 1, UINT64_MAX, "count");
+		err = check_range(c, &k, 3, 1, PDB_THR_NAMES, "name count");
 	for (i = 0; !err && i < k.n; i++) {
 		const uint64_t *a = k.v + i, n = k.n;
 
-		/* Strictly increasing (pid, pc, event). */
-		if (i > 0 && a[0] == a[-1] &&
-		    (a[n] < a[n - 1] || (a[n] == a[n - 1] && a[2 * n] <= a[2 * n - 1]))) {
+		if (i > 0 && !row_after(a, n, 2)) {
 			err = PDB_CORRUPT_IN(c, col_pos(c, &k, 1, i), "record %llu out of order",
 					     (unsigned long long)i);
 			break;
 		}
-		err = added(c, (h->table == PDB_T_TASKS ? pdb_prof_add_task : pdb_prof_add_unknown)(
-				       p, (uint32_t)a[0], a[n], (unsigned int)a[2 * n], a[3 * n]));
+		err = read_names(c, i, a[3 * n], nm);
+		for (uint64_t j = 0; !err && j < a[3 * n]; j++)
+			err = added(c, pdb_thr_name(p, (uint32_t)a[0], (uint32_t)a[n],
+						    (uint32_t)a[2 * n], nm[j], strlen(nm[j])));
 	}
+	at = c->pos;
+	if (!err && pdb_varint(c->p, c->len, &c->pos, &lost))
+		err = PDB_CORRUPT_IN(c, at, "bad or missing count of threads not kept");
+	if (!err)
+		p->thr_lost = pdb_add_sat(p->thr_lost, lost);
 	free(k.v);
 	return err;
 }
@@ -1602,6 +1730,8 @@ int pdb_parse_table(const void *buf, size_t len, const char *name, int want,
 		ret = parse_conflicts(&c, &h, p);
 	else if (h.table == PDB_T_STACKS)
 		ret = parse_stacks(&c, &h, p);
+	else if (h.table == PDB_T_THREADS)
+		ret = parse_threads(&c, &h, p);
 	else
 		ret = parse_unknown(&c, &h, p);
 	if (!ret && c.pos != c.len)
@@ -1804,7 +1934,7 @@ static int cmp_mf(const void *a, const void *b)
 /* The tables a key may hold: the unknown table for PDB_KEY_UNKNOWN, the others otherwise. */
 uint64_t pdb_key_tables(const char *key)
 {
-	return strcmp(key, PDB_KEY_UNKNOWN) ? PDB_T_IMAGE_MASK : PDB_T_BIT(PDB_T_UNKNOWN);
+	return strcmp(key, PDB_KEY_UNKNOWN) ? PDB_T_IMAGE_MASK : PDB_T_EPOCH_MASK;
 }
 
 static bool mf_key_ok(const char *key)

@@ -269,7 +269,7 @@ static bool indexed(const struct fk_epoch *e, const char *key)
 static bool epoch_file_name(const char *name)
 {
 	return !strcmp(name, "index") || !strcmp(name, "merged") || !strcmp(name, "manifest") ||
-	       !strcmp(name, "unknown.prof");
+	       !strcmp(name, "unknown.prof") || !strcmp(name, "threads.prof");
 }
 
 static int check_epoch(struct pdb_db *db, struct pdb_fsck *r, struct fk_epoch *e)

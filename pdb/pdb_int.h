@@ -143,11 +143,14 @@ enum pdb_table {
 	PDB_T_ADDRS,
 	PDB_T_TASKS,
 	PDB_T_STACKS, /* PDB_EV_MAX + 10: manifest bit 42 */
+	PDB_T_THREADS, /* PDB_EV_MAX + 11: manifest bit 43, the unknown key's (epoch-N/threads.prof) */
 	PDB_T_NR,
 };
 #define PDB_T_BIT(t) (1ull << (t))
-/* Every table but unknown. */
-#define PDB_T_IMAGE_MASK ((PDB_T_BIT(PDB_T_NR) - 1) & ~PDB_T_BIT(PDB_T_UNKNOWN))
+/* The tables of the unknown key (the epoch directory's files). */
+#define PDB_T_EPOCH_MASK (PDB_T_BIT(PDB_T_UNKNOWN) | PDB_T_BIT(PDB_T_THREADS))
+/* Every table but those. */
+#define PDB_T_IMAGE_MASK ((PDB_T_BIT(PDB_T_NR) - 1) & ~PDB_T_EPOCH_MASK)
 
 /* Map entries. The key is the first ksize bytes. */
 struct pdb_e_count { /* samples of one event, vcount */
@@ -201,11 +204,20 @@ struct pdb_e_cnf { /* key: load_off, prior_off, keyid, kind (24 bytes) */
 	uint64_t count;
 	uint64_t dist_min;
 };
-struct pdb_e_unk { /* key: pid, event, pc (16 bytes) */
+struct pdb_e_unk { /* key: pid, event, pc, tid, pad (24 bytes) */
 	uint32_t pid;
 	uint32_t event;
 	uint64_t pc;
+	uint32_t tid; /* the thread (= pid in files without PDB_FL_TID) */
+	uint32_t pad;
 	uint64_t count;
+};
+struct pdb_e_thr { /* key: pid, tid (8 bytes) */
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t flags; /* PDB_THR_* */
+	uint32_t nnames; /* 1 .. PDB_THR_NAMES */
+	char name[PDB_THR_NAMES][PDB_COMM_MAX + 1]; /* oldest first, NUL-terminated */
 };
 struct pdb_e_keyhash { /* key: FNV-1a-64 of an interned prior key */
 	uint64_t hash;
@@ -221,6 +233,7 @@ struct pdb_prof {
 	uint32_t capkeys;
 	struct pdb_map keyhash; /* hash -> first id with that hash */
 	size_t nstk; /* stacks table rows of depth >= 1 (PDB_STK_MAX bounds them) */
+	uint64_t thr_lost; /* threads not kept: the threads table was full (PDB_THR_MAX) */
 	struct hotlist_rng rng; /* hotlist merges, reseeded for each (pdb_prof.c) */
 };
 
@@ -239,7 +252,13 @@ int pdb_prof_add_cnf_id(struct pdb_prof *p, uint64_t load_off, uint32_t keyid, u
 int pdb_latency_check(const struct pdb_latency *lat, uint64_t *loads);
 /* Comparators on map entries (for pdb_map_sorted). */
 int pdb_cmp_off(const void *a, const void *b); /* entries starting with a u64 offset */
-int pdb_cmp_unk(const void *a, const void *b);
+int pdb_cmp_unk(const void *a, const void *b); /* (pid, tid, pc, event) */
+/* pdb_thread.c: the threads table (PDB_FT_THREADS). */
+int pdb_thr_merge(struct pdb_prof *dst, const struct pdb_e_thr *e);
+/* Add name nm[0..len) to the thread (pid, tid) as pdb_prof_add_thread, OR flags into it. */
+int pdb_thr_name(struct pdb_prof *p, uint32_t pid, uint32_t tid, uint32_t flags, const char *nm,
+		 size_t len);
+int pdb_cmp_thr(const void *a, const void *b); /* (pid, tid) */
 int pdb_cmp_proc(const void *a, const void *b); /* (off, kind, reg) */
 int pdb_cmp_addr(const void *a, const void *b); /* (off, kind) */
 /* Rewrite the key ids of CALLER values: id -> map[id] (ids < nmap, else -EINVAL). */

@@ -49,7 +49,7 @@ static bool key_equal(const struct pdb_map *m, const uint8_t *e, const void *key
 {
 	uint64_t a, b, c, d;
 
-	if (m->ksize == 16) { /* (pid, event, pc): unknown.prof, tasks.prof; procs.prof */
+	if (m->ksize == 16) { /* (offset, kind, reg): procs.prof, addrs.prof */
 		memcpy(&a, e, 8);
 		memcpy(&b, key, 8);
 		memcpy(&c, e + 8, 8);

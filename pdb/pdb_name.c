@@ -132,6 +132,7 @@ static const char *const table_names[] = {
 	[PDB_T_ADDRS - PDB_EV_MAX] = "addrs.prof",
 	[PDB_T_TASKS - PDB_EV_MAX] = "tasks.prof",
 	[PDB_T_STACKS - PDB_EV_MAX] = "stacks.prof",
+	[PDB_T_THREADS - PDB_EV_MAX] = "threads.prof",
 };
 
 const char *pdb_table_file(unsigned int t, char *buf)
@@ -191,6 +192,8 @@ unsigned int pdb_table_type(unsigned int t, unsigned int *event)
 		return PDB_FT_TASKS;
 	case PDB_T_STACKS:
 		return PDB_FT_STACKS;
+	case PDB_T_THREADS:
+		return PDB_FT_THREADS;
 	default:
 		return PDB_FT_UNKNOWN;
 	}

@@ -37,12 +37,13 @@ struct pdb_prof *pdb_prof_new(void)
 	pdb_map_init(&p->t[PDB_T_LATENCY], 8, sizeof(struct pdb_e_lat));
 	pdb_map_init(&p->t[PDB_T_CONFLICTS], 24, sizeof(struct pdb_e_cnf));
 	pdb_map_init(&p->t[PDB_T_VCOUNT], 8, sizeof(struct pdb_e_count));
-	pdb_map_init(&p->t[PDB_T_UNKNOWN], 16, sizeof(struct pdb_e_unk));
+	pdb_map_init(&p->t[PDB_T_UNKNOWN], 24, sizeof(struct pdb_e_unk));
 	pdb_map_init(&p->t[PDB_T_PROFILEME], 8, sizeof(struct pdb_e_pme));
 	pdb_map_init(&p->t[PDB_T_PROCS], 16, sizeof(struct pdb_e_proc));
 	pdb_map_init(&p->t[PDB_T_PMPATHS], 8, sizeof(struct pdb_e_pmp));
 	pdb_map_init(&p->t[PDB_T_ADDRS], 16, sizeof(struct pdb_e_addr));
-	pdb_map_init(&p->t[PDB_T_TASKS], 16, sizeof(struct pdb_e_unk));
+	pdb_map_init(&p->t[PDB_T_TASKS], 24, sizeof(struct pdb_e_unk));
+	pdb_map_init(&p->t[PDB_T_THREADS], 8, sizeof(struct pdb_e_thr));
 	pdb_map_init(&p->t[PDB_T_STACKS], PDB_STK_KSIZE, sizeof(struct pdb_e_stk));
 	pdb_map_init(&p->keyhash, 8, sizeof(struct pdb_e_keyhash));
 	hotlist_rng_seed(&p->rng, PROF_RNG_SEED);
@@ -81,6 +82,7 @@ void pdb_prof_clear(struct pdb_prof *p)
 		pdb_map_clear(&p->t[t]);
 	memset(p->period, 0, sizeof(p->period));
 	p->nstk = 0;
+	p->thr_lost = 0;
 	free_keys(p);
 }
 
@@ -418,9 +420,9 @@ int pdb_prof_add_conflict(struct pdb_prof *p, uint64_t load_offset, const char *
 	return pdb_prof_add_cnf_id(p, load_offset, id, prior_offset, kind, count, dist_min);
 }
 
-/* A (pid, pc or offset, event) -> count table: unknown.prof, tasks.prof. */
-static int add_pid_row(struct pdb_map *m, uint32_t pid, uint64_t pc, unsigned int event,
-		       uint64_t count)
+/* A (pid, tid, pc or offset, event) -> count table: unknown.prof, tasks.prof. */
+static int add_pid_row(struct pdb_map *m, uint32_t pid, uint32_t tid, uint64_t pc,
+		       unsigned int event, uint64_t count)
 {
 	struct pdb_e_unk key, *e;
 	int err;
@@ -431,6 +433,7 @@ static int add_pid_row(struct pdb_map *m, uint32_t pid, uint64_t pc, unsigned in
 		return 0;
 	memset(&key, 0, sizeof(key));
 	key.pid = pid;
+	key.tid = tid;
 	key.event = event;
 	key.pc = pc;
 	err = pdb_map_get(m, &key, (void **)&e);
@@ -443,14 +446,26 @@ static int add_pid_row(struct pdb_map *m, uint32_t pid, uint64_t pc, unsigned in
 int pdb_prof_add_unknown(struct pdb_prof *p, uint32_t pid, uint64_t pc, unsigned int event,
 			 uint64_t count)
 {
-	return add_pid_row(&p->t[PDB_T_UNKNOWN], pid, pc, event, count);
+	return add_pid_row(&p->t[PDB_T_UNKNOWN], pid, pid, pc, event, count);
 }
 
-/* Issue 17 item 5: the samples of each process (PDB_FT_TASKS). */
+int pdb_prof_add_unknown_tid(struct pdb_prof *p, uint32_t pid, uint32_t tid, uint64_t pc,
+			     unsigned int event, uint64_t count)
+{
+	return add_pid_row(&p->t[PDB_T_UNKNOWN], pid, tid, pc, event, count);
+}
+
+/* Issue 17 item 5: the samples of each process and thread (PDB_FT_TASKS). */
 int pdb_prof_add_task(struct pdb_prof *p, uint32_t pid, uint64_t offset, unsigned int event,
 		      uint64_t count)
 {
-	return add_pid_row(&p->t[PDB_T_TASKS], pid, offset, event, count);
+	return add_pid_row(&p->t[PDB_T_TASKS], pid, pid, offset, event, count);
+}
+
+int pdb_prof_add_task_tid(struct pdb_prof *p, uint32_t pid, uint32_t tid, uint64_t offset,
+			  unsigned int event, uint64_t count)
+{
+	return add_pid_row(&p->t[PDB_T_TASKS], pid, tid, offset, event, count);
 }
 
 /* One procs entry of src into dst: CALLER values re-keyed to dst's key ids. */
@@ -504,6 +519,8 @@ static int merge_table(struct pdb_prof *dst, const struct pdb_prof *src, unsigne
 
 	if (t < PDB_EV_MAX)
 		pdb_period_add(&dst->period[t], &src->period[t]);
+	if (t == PDB_T_THREADS)
+		dst->thr_lost = pdb_add_sat(dst->thr_lost, src->thr_lost);
 	if (!m->n)
 		return 0;
 	err = pdb_map_reserve(&dst->t[t], dst->t[t].n + m->n);
@@ -549,11 +566,14 @@ static int merge_table(struct pdb_prof *dst, const struct pdb_prof *src, unsigne
 		} else if (t == PDB_T_TASKS) {
 			const struct pdb_e_unk *e = v;
 
-			err = pdb_prof_add_task(dst, e->pid, e->pc, e->event, e->count);
+			err = pdb_prof_add_task_tid(dst, e->pid, e->tid, e->pc, e->event, e->count);
 		} else if (t == PDB_T_UNKNOWN) {
 			const struct pdb_e_unk *e = v;
 
-			err = pdb_prof_add_unknown(dst, e->pid, e->pc, e->event, e->count);
+			err = pdb_prof_add_unknown_tid(dst, e->pid, e->tid, e->pc, e->event,
+						       e->count);
+		} else if (t == PDB_T_THREADS) {
+			err = pdb_thr_merge(dst, v);
 		}
 		if (err)
 			return err;
@@ -632,6 +652,8 @@ int pdb_cmp_unk(const void *a, const void *b)
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
 	if (x->pc != y->pc)
 		return x->pc < y->pc ? -1 : 1;
 	return x->event < y->event ? -1 : x->event > y->event;
@@ -787,6 +809,7 @@ static void fill_unk(void *dst, const void *e)
 	struct pdb_unknown *d = dst;
 
 	d->pid = c->pid;
+	d->tid = c->tid;
 	d->event = c->event;
 	d->pc = c->pc;
 	d->count = c->count;
@@ -836,6 +859,7 @@ static void fill_task(void *dst, const void *e)
 	struct pdb_task *d = dst;
 
 	d->pid = c->pid;
+	d->tid = c->tid;
 	d->event = c->event;
 	d->offset = c->pc;
 	d->count = c->count;

@@ -95,9 +95,9 @@ else
 fi
 "$axprof" report -d "$tmp/db1" --pid x >/dev/null 2>"$tmp/e0"
 r0=$?
-"$axprof" report -d "$tmp/db1" --pid 1000 --tasks >/dev/null 2>>"$tmp/e0"
+"$axprof" report -d "$tmp/db1" --procedures --tasks >/dev/null 2>>"$tmp/e0"
 r1=$?
-[ $r0 = 2 ] && [ $r1 = 2 ] && ok "report --pid x, --pid with --tasks: exit 2" || bad "report bad --pid" "$(cat "$tmp/e0")"
+[ $r0 = 2 ] && [ $r1 = 2 ] && ok "report --pid x, --tasks with --procedures: exit 2" || bad "report bad --pid" "$(cat "$tmp/e0")"
 
 # 2c. threads and commands (ABI 5, VS_REC_TASK): record's summary lists each process's threads
 # with the command it ran: execworker's after the execve, forkexec's children under their pids;

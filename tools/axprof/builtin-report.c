@@ -22,7 +22,7 @@
  * --stalls: DCPI's procedure summary (§6.2, Figure 4), where each procedure's cycles went.
  */
 
-#define MAX_COLS 8
+#define MAX_COLS REPORT_MAX_COLS
 
 struct report {
 	struct tl_view v;
@@ -30,10 +30,10 @@ struct report {
 	unsigned int ev[MAX_COLS]; /* events shown; ev[0] sorts */
 	unsigned int ncol;
 	bool procs, stalls, lines;
-	bool pid_given, tasks; /* --pid P: only P's samples; --tasks: a row per process */
+	bool tasks; /* --tasks: a row per process and thread */
+	struct report_filter f; /* --pid P, --tid T, --comm NAME: only their samples */
 	const char *callers, *callees; /* --callers SYM, --callees SYM (builtin-report-cg.c) */
-	uint32_t pid;
-	uint64_t total[PDB_EV_MAX]; /* the totals shown (--pid: P's) */
+	uint64_t total[PDB_EV_MAX]; /* the totals shown (a filter: its samples') */
 	bool assumed; /* --stalls: an image's CYCLES period was assumed (none stored) */
 	struct tl_periods per; /* --stalls: --period, --event-period */
 };
@@ -42,7 +42,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: axprof report [-d DIR] [--epoch N] [--image I] [--procedures] [--event E]\n"
-		"                     [--pid P | --tasks]\n"
+		"                     [--pid P] [--tid T] [--comm NAME] [--tasks]\n"
 		"                     [-n N] [--percent-limit P] [--json]\n"
 		"       axprof report --lines [-d DIR] [--epoch N] [--image I] [--event E] [-n N]\n"
 		"                     [--percent-limit P] [--json]\n"
@@ -76,7 +76,14 @@ static void usage(FILE *f)
 		"  --procedures     procedures instead of images\n"
 		"  --pid P          only the samples process P took (its virtual pid on the hosted\n"
 		"                   machine: the program is 1000); totals and shares are P's\n"
-		"  --tasks          one row per process: its samples of each event, all images\n"
+		"  --tid T          only the samples thread T took (its virtual tid on the hosted\n"
+		"                   machine); T's totals and shares\n"
+		"  --comm NAME      only the samples of threads that had the command name NAME\n"
+		"                   (the executed file's basename, or one the thread set; a thread\n"
+		"                   renamed by execve has both)\n"
+		"  --tasks          one row per process, then one per thread of it (pid, tid, comm):\n"
+		"                   samples of each event, all images (with --pid, --tid, --comm:\n"
+		"                   theirs)\n"
 		"  --event E        sort by event E (cycles, imiss, dmiss, branchmp, retired,\n"
 		"                   replay; default the first recorded)\n"
 		"  --lines          source lines instead of images (see above)\n"
@@ -218,7 +225,7 @@ static int get_samples(const struct report *rp, const struct pdb_prof *prof, uns
 	struct pdb_count *c;
 	size_t nt = 0, k = 0;
 
-	if (!rp->pid_given)
+	if (!report_filter_is_on(&rp->f))
 		return pdb_prof_samples(prof, ev, out, n);
 	*out = NULL;
 	*n = 0;
@@ -230,7 +237,7 @@ static int get_samples(const struct report *rp, const struct pdb_prof *prof, uns
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < nt; i++)
-		if (t[i].pid == rp->pid && t[i].event == ev)
+		if (t[i].event == ev && report_filter_match(&rp->f, t[i].pid, t[i].tid))
 			c[k++] = (struct pdb_count){ .offset = t[i].offset, .count = t[i].count };
 	free(t);
 	*out = c;
@@ -238,45 +245,7 @@ static int get_samples(const struct report *rp, const struct pdb_prof *prof, uns
 	return 0;
 }
 
-/* Add prof's samples per process (tasks.prof, or unknown.prof's pids) to rows by pid. */
-static int add_tasks(const struct report *rp, struct rows *rs, const struct pdb_prof *prof,
-		     bool unknown)
-{
-	struct pdb_task *t = NULL;
-	struct pdb_unknown *u = NULL;
-	size_t n = 0;
-	int ret = unknown ? pdb_prof_unknowns(prof, &u, &n) : pdb_prof_tasks(prof, &t, &n);
-
-	if (ret)
-		return ret;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t pid = unknown ? u[i].pid : t[i].pid,
-			 ev = unknown ? u[i].event : t[i].event;
-		uint64_t cnt = unknown ? u[i].count : t[i].count;
-		struct row *r = NULL;
-
-		for (size_t j = 0; j < rs->n && !r; j++)
-			if (rs->r[j].start == pid)
-				r = &rs->r[j];
-		if (!r) {
-			r = rows_add(rs);
-			if (!r) {
-				ret = -ENOMEM;
-				break;
-			}
-			r->name = r->image = "";
-			r->start = pid;
-		}
-		for (unsigned int k = 0; k < rp->ncol; k++)
-			if (rp->ev[k] == ev)
-				r->c[k] += cnt;
-	}
-	free(t);
-	free(u);
-	return ret;
-}
-
-/* --pid P: P's totals of each event over the selected images (and its unknown samples). */
+/* The filter's totals of each event over the selected images (and its unknown samples). */
 static int pid_totals(struct report *rp, const struct tl_view_image *const *sel, size_t nsel)
 {
 	struct pdb_task *t = NULL;
@@ -290,7 +259,7 @@ static int pid_totals(struct report *rp, const struct tl_view_image *const *sel,
 		if (pdb_prof_tasks(sel[i]->prof, &t, &n))
 			return -ENOMEM;
 		for (size_t k = 0; k < n; k++)
-			if (t[k].pid == rp->pid)
+			if (report_filter_match(&rp->f, t[k].pid, t[k].tid))
 				rp->total[t[k].event] += t[k].count;
 		free(t);
 		t = NULL;
@@ -299,14 +268,14 @@ static int pid_totals(struct report *rp, const struct tl_view_image *const *sel,
 		if (pdb_prof_unknowns(rp->v.unknown, &u, &n))
 			return -ENOMEM;
 		for (size_t k = 0; k < n; k++)
-			if (u[k].pid == rp->pid)
+			if (report_filter_match(&rp->f, u[k].pid, u[k].tid))
 				rp->total[u[k].event] += u[k].count;
 		free(u);
 	}
 	return 0;
 }
 
-/* P's unknown samples of the shown events (c[k]: of ev[k]). */
+/* The filter's unknown samples of the shown events (c[k]: of ev[k]). */
 static int add_unknown_pid(const struct report *rp, uint64_t *c)
 {
 	struct pdb_unknown *u = NULL;
@@ -315,14 +284,15 @@ static int add_unknown_pid(const struct report *rp, uint64_t *c)
 	if (pdb_prof_unknowns(rp->v.unknown, &u, &n))
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		for (unsigned int k = 0; u[i].pid == rp->pid && k < rp->ncol; k++)
+		for (unsigned int k = 0;
+		     report_filter_match(&rp->f, u[i].pid, u[i].tid) && k < rp->ncol; k++)
 			if (rp->ev[k] == u[i].event)
 				c[k] += u[i].count;
 	free(u);
 	return 0;
 }
 
-/* P's samples of the shown events in one image (c[k]: of ev[k]). */
+/* The filter's samples of the shown events in one image (c[k]: of ev[k]). */
 static int image_pid(const struct report *rp, const struct pdb_prof *prof, uint64_t *c)
 {
 	for (unsigned int k = 0; k < rp->ncol; k++) {
@@ -434,9 +404,7 @@ static void print_rows(const struct report *rp, const struct rows *rs)
 			}
 			printf(" ");
 		}
-		if (rp->tasks)
-			printf(" %" PRIu64 "\n", r->start);
-		else if (rp->procs || rp->lines)
+		if (rp->procs || rp->lines)
 			printf(" %-30s %s\n", r->name, base_name(r->image));
 		else
 			printf(" %s\n", r->name);
@@ -469,20 +437,18 @@ static void json_report(const struct report *rp, const struct rows *rs)
 	for (unsigned int c = 0; c < rp->ncol; c++)
 		ax_json_str(&j, NULL, tl_event_lower(rp->ev[c], evn, sizeof(evn)));
 	ax_json_arr_close(&j);
-	if (rp->pid_given)
-		ax_json_u64(&j, "pid", rp->pid);
+	if (rp->f.pid_given)
+		ax_json_u64(&j, "pid", rp->f.pid);
+	if (rp->f.tid_given)
+		ax_json_u64(&j, "tid", rp->f.tid);
+	if (rp->f.comm)
+		ax_json_str(&j, "comm", rp->f.comm);
 	json_events(&j, "totals", rp, rp->total, true);
-	ax_json_arr_open(&j, rp->tasks ? "tasks" : rp->procs ? "procedures" : "images");
+	ax_json_arr_open(&j, rp->procs ? "procedures" : "images");
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->r[i];
 
 		ax_json_obj_open(&j, NULL);
-		if (rp->tasks) {
-			ax_json_u64(&j, "pid", r->start);
-			json_events(&j, "samples_by_event", rp, r->c, false);
-			ax_json_obj_close(&j);
-			continue;
-		}
 		if (rp->procs) {
 			tl_sym_json(&j, "procedure", r->name);
 			if (r->start != UINT64_MAX)
@@ -514,21 +480,40 @@ static int run(struct report *rp)
 		return -ENOENT;
 	}
 	memcpy(rp->total, rp->v.total, sizeof(rp->total));
-	if (rp->pid_given) {
+	if (report_filter_is_on(&rp->f)) {
 		bool any = false;
+		char what[128];
 
 		ret = pid_totals(rp, sel, n);
 		for (unsigned int e = 0; e < PDB_EV_MAX; e++)
 			any |= rp->total[e] != 0;
 		if (!ret && !any) {
+			report_filter_describe(&rp->f, what, sizeof(what));
 			fprintf(stderr,
-				"axprof report: no samples of pid %u in epoch %u%s%s (axprof report "
-				"--tasks lists the processes that have some)\n",
-				rp->pid, rp->v.epoch, rp->ro.image && *rp->ro.image ? " in " : "",
+				"axprof report: no samples of %s in epoch %u%s%s (axprof report "
+				"--tasks lists the processes and threads that have some)\n",
+				what, rp->v.epoch, rp->ro.image && *rp->ro.image ? " in " : "",
 				rp->ro.image && *rp->ro.image ? rp->ro.image : "");
 			free(sel);
 			return -ENOENT;
 		}
+	}
+	if (!ret && rp->tasks) {
+		struct report_tasks_args a = {
+			.v = &rp->v,
+			.ro = &rp->ro,
+			.sel = sel,
+			.nsel = n,
+			.with_unknown = !rp->ro.image || !*rp->ro.image,
+			.ev = rp->ev,
+			.ncol = rp->ncol,
+			.total = rp->total,
+			.f = &rp->f,
+		};
+
+		ret = report_tasks(&a);
+		free(sel);
+		return ret;
 	}
 	for (size_t i = 0; i < n && !ret; i++) {
 		const struct tl_view_image *im = sel[i];
@@ -536,10 +521,6 @@ static int run(struct report *rp)
 
 		if (!im->prof)
 			continue;
-		if (rp->tasks) {
-			ret = add_tasks(rp, &rs, im->prof, false);
-			continue;
-		}
 		if (rp->procs) {
 			ret = image_procs(rp, im, &rs);
 			continue;
@@ -550,17 +531,14 @@ static int run(struct report *rp)
 			break;
 		}
 		r->name = r->image = im->name;
-		if (rp->pid_given) {
+		if (report_filter_is_on(&rp->f)) {
 			ret = image_pid(rp, im->prof, r->c);
 			continue;
 		}
 		for (unsigned int k = 0; k < rp->ncol; k++)
 			r->c[k] = im->total[rp->ev[k]];
 	}
-	if (!ret && rp->tasks && (!rp->ro.image || !*rp->ro.image) && rp->v.unknown)
-		ret = add_tasks(rp, &rs, rp->v.unknown, true);
-	if (!ret && !rp->tasks && !rp->procs && (!rp->ro.image || !*rp->ro.image) &&
-	    rp->v.unknown) {
+	if (!ret && !rp->procs && (!rp->ro.image || !*rp->ro.image) && rp->v.unknown) {
 		struct row *r = rows_add(&rs);
 
 		if (r) {
@@ -568,7 +546,7 @@ static int run(struct report *rp)
 			for (unsigned int k = 0; k < rp->ncol; k++)
 				r->c[k] = rp->v.unknown_total[rp->ev[k]];
 		}
-		if (r && rp->pid_given) {
+		if (r && report_filter_is_on(&rp->f)) {
 			memset(r->c, 0, sizeof(r->c));
 			ret = add_unknown_pid(rp, r->c);
 		}
@@ -596,11 +574,13 @@ static int run(struct report *rp)
 		json_report(rp, &rs);
 	} else {
 		printf("axprof report: database %s, epoch %u\n\n", pdb_dir(rp->v.db), rp->v.epoch);
-		if (rp->pid_given)
-			printf("Samples of pid %u only\n\n", rp->pid);
-		header(rp, rp->tasks ? "pid" :
-			   rp->procs ? "procedure                      image" :
-				       "image");
+		if (report_filter_is_on(&rp->f)) {
+			char what[128];
+
+			report_filter_describe(&rp->f, what, sizeof(what));
+			printf("Samples of %s only\n\n", what);
+		}
+		header(rp, rp->procs ? "procedure                      image" : "image");
 		print_rows(rp, &rs);
 	}
 	free(rs.r);
@@ -958,6 +938,8 @@ int cmd_report(int argc, char **argv)
 		O_EVPERIOD,
 		O_LINES,
 		O_PID,
+		O_TID,
+		O_COMM,
 		O_TASKS,
 		O_CALLERS,
 		O_CALLEES
@@ -974,6 +956,8 @@ int cmd_report(int argc, char **argv)
 		TL_LONGOPT_SORT,
 		{ "procedures", no_argument, NULL, 'p' },
 		{ "pid", required_argument, NULL, O_PID },
+		{ "tid", required_argument, NULL, O_TID },
+		{ "comm", required_argument, NULL, O_COMM },
 		{ "tasks", no_argument, NULL, O_TASKS },
 		{ "callers", required_argument, NULL, O_CALLERS },
 		{ "callees", required_argument, NULL, O_CALLEES },
@@ -1019,7 +1003,8 @@ int cmd_report(int argc, char **argv)
 		case 'p':
 			rp.procs = true;
 			break;
-		case O_PID: {
+		case O_PID:
+		case O_TID: {
 			char *end;
 			unsigned long v;
 
@@ -1027,15 +1012,30 @@ int cmd_report(int argc, char **argv)
 			v = strtoul(optarg, &end, 10);
 			if (errno || *optarg < '0' || *optarg > '9' || *end || v > UINT32_MAX) {
 				fprintf(stderr,
-					"axprof report: --pid needs a process id (a number), not "
-					"'%s'\n",
-					optarg);
+					"axprof report: %s needs a %s id (a number), not '%s'\n",
+					c == O_PID ? "--pid" : "--tid",
+					c == O_PID ? "process" : "thread", optarg);
 				return 2;
 			}
-			rp.pid = (uint32_t)v;
-			rp.pid_given = true;
+			if (c == O_PID) {
+				rp.f.pid = (uint32_t)v;
+				rp.f.pid_given = true;
+			} else {
+				rp.f.tid = (uint32_t)v;
+				rp.f.tid_given = true;
+			}
 			break;
 		}
+		case O_COMM:
+			if (!*optarg || strlen(optarg) > PDB_COMM_MAX) {
+				fprintf(stderr,
+					"axprof report: --comm needs a command name of 1 to %d "
+					"bytes (the kernel's; longer names are cut there), not '%s'\n",
+					PDB_COMM_MAX, optarg);
+				return 2;
+			}
+			rp.f.comm = optarg;
+			break;
 		case O_TASKS:
 			rp.tasks = true;
 			break;
@@ -1074,15 +1074,18 @@ int cmd_report(int argc, char **argv)
 				"--period or --event-period\n");
 		return 2;
 	}
-	if ((rp.pid_given || rp.tasks) &&
-	    (rp.stalls || rp.lines || (rp.tasks && rp.procs) || (rp.pid_given && rp.tasks))) {
-		fprintf(stderr, "axprof report: --pid goes with images and --procedures, --tasks "
-				"alone (not with --stalls, --lines, each other or --procedures)\n");
+	if ((report_filter_is_on(&rp.f) || rp.tasks) &&
+	    (rp.stalls || rp.lines || (rp.tasks && rp.procs))) {
+		fprintf(stderr,
+			"axprof report: --pid, --tid and --comm go with images, --procedures "
+			"and --tasks, --tasks not with --procedures (and none with --stalls "
+			"or --lines)\n");
 		return 2;
 	}
 	if ((rp.callers || rp.callees) &&
-	    (rp.stalls || rp.lines || rp.procs || rp.tasks || rp.pid_given || stall_opt ||
-	     rp.ro.sort || (rp.callers && rp.callees && strcmp(rp.callers, rp.callees)) ||
+	    (rp.stalls || rp.lines || rp.procs || rp.tasks || report_filter_is_on(&rp.f) ||
+	     stall_opt || rp.ro.sort ||
+	     (rp.callers && rp.callees && strcmp(rp.callers, rp.callees)) ||
 	     !*(rp.callers ? rp.callers : rp.callees))) {
 		fprintf(stderr, "axprof report: --callers and --callees take one procedure name "
 				"(the same when both are given) and go with --event, --image, -n, "
@@ -1111,6 +1114,11 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "axprof report: %s\n", err.msg);
 		return 1;
 	}
+	if (report_filter_load(&rp.f, &rp.v)) {
+		fprintf(stderr, "axprof report: out of memory\n");
+		tl_view_close(&rp.v);
+		return 1;
+	}
 	if (sort_ev >= 0)
 		rp.ev[rp.ncol++] = (unsigned int)sort_ev;
 	for (unsigned int e = 0; e < PDB_EV_MAX && rp.ncol < MAX_COLS; e++)
@@ -1128,6 +1136,7 @@ int cmd_report(int argc, char **argv)
 				       rp.callees != NULL);
 	else
 		ret = rp.stalls ? run_stalls(&rp) : rp.lines ? run_lines(&rp) : run(&rp);
+	report_filter_free(&rp.f);
 	tl_view_close(&rp.v);
 	return ret ? 1 : 0;
 }
