@@ -37,11 +37,11 @@ static void reencode(const struct pdb_prof *p)
 	struct ax_error err;
 	unsigned int type, ev;
 
-	for (type = PDB_FT_SAMPLES; type <= PDB_FT_STACKS; type++)
+	for (type = PDB_FT_SAMPLES; type <= PDB_FT_THREADS; type++)
 		for (ev = 0;
 		     (type <= PDB_FT_UNKNOWN || type == PDB_FT_PROFILEME || type == PDB_FT_PROCS ||
 		      type == PDB_FT_PMPATHS || type == PDB_FT_ADDRS || type == PDB_FT_TASKS ||
-		      type == PDB_FT_STACKS) &&
+		      type == PDB_FT_STACKS || type == PDB_FT_THREADS) &&
 		     ev < (type == PDB_FT_SAMPLES ? PDB_EV_MAX : 1u);
 		     ev++) {
 			struct pdb_prof *q;

@@ -636,6 +636,47 @@ static int corpus_stacks(const char *dir)
 }
 
 /*
+ * threads.prof and a tasks.prof with thread ids (PDB_FT_THREADS, PDB_FL_TID): two processes,
+ * one thread renamed by an execve.
+ */
+static int corpus_threads(const char *dir)
+{
+	struct pdb_prof *p = pdb_prof_new();
+	uint8_t head = 0, *buf;
+	size_t len;
+	int ret;
+
+	if (!p)
+		die("out of memory", -ENOMEM, NULL);
+	ret = pdb_prof_add_thread(p, 1000, 1000, "forkexec", 8);
+	if (!ret)
+		ret = pdb_prof_add_thread(p, 1000, 4194305, "worker", 6);
+	if (!ret)
+		ret = pdb_prof_add_thread(p, 1001, 1001, "forkexec", 8);
+	if (!ret)
+		ret = pdb_prof_add_thread(p, 1001, 1001, "execworker", 10);
+	if (!ret)
+		ret = pdb_encode(p, PDB_FT_THREADS, 0, (void **)&buf, &len);
+	if (ret)
+		die("threads", ret, NULL);
+	put_file(dir, "file-threads", &head, 1, buf, len);
+	free(buf);
+	ret = pdb_prof_add_task_tid(p, 1000, 4194305, 0x120, PDB_EV_CYCLES, 3);
+	if (!ret)
+		ret = pdb_prof_add_task_tid(p, 1000, 1000, 0x124, PDB_EV_CYCLES, 2);
+	if (!ret)
+		ret = pdb_prof_add_task(p, 1001, 0x40, PDB_EV_DMISS, 1);
+	if (!ret)
+		ret = pdb_encode(p, PDB_FT_TASKS, 0, (void **)&buf, &len);
+	if (ret)
+		die("tasks", ret, NULL);
+	put_file(dir, "file-tasks-tid", &head, 1, buf, len);
+	free(buf);
+	pdb_prof_free(p);
+	return 0;
+}
+
+/*
  * Seeds for tests/pdb/fuzz_pdb_read.c: every file type as a whole file (mode byte 0 or 64)
  * and as a bare payload (mode byte >= 128 naming type and flags, then the record count).
  */
@@ -695,7 +736,7 @@ static int cmd_corpus(const char *dir)
 	}
 	pdb_prof_free(p);
 	pdb_prof_free(u);
-	return corpus_pmpaths(dir) || corpus_stacks(dir);
+	return corpus_pmpaths(dir) || corpus_stacks(dir) || corpus_threads(dir);
 }
 
 int main(int argc, char **argv)
