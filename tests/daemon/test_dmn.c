@@ -230,6 +230,42 @@ static void test_dmn_threads_of_task_records(void **state)
 	assert_int_equal(th[0].samples, 5);
 	assert_string_equal(th[1].comm, "renamed");
 	assert_int_equal(th[1].samples, 7);
+	/* The database keeps them: samples per (pid, tid), the thread's names (threads.prof). */
+	assert_int_equal(dmn_flush(d), 0);
+	{
+		struct pdb_prof *p, *u;
+		struct pdb_task *tk;
+		struct pdb_unknown *un;
+		struct pdb_thread *tt;
+		size_t nt;
+
+		assert_int_equal(pdb_load(dmn_db(d), 1, image_key(), &p), 0);
+		assert_int_equal(pdb_prof_tasks(p, &tk, &nt), 0);
+		assert_int_equal(nt, 2); /* (100, 100): 3, (100, 4194305): 5 + 7 */
+		assert_int_equal(tk[0].pid, 100);
+		assert_int_equal(tk[0].tid, 100);
+		assert_int_equal(tk[0].count, 3);
+		assert_int_equal(tk[1].pid, 100);
+		assert_int_equal(tk[1].tid, 4194305);
+		assert_int_equal(tk[1].count, 12);
+		free(tk);
+		pdb_prof_free(p);
+		assert_int_equal(pdb_load(dmn_db(d), 1, PDB_KEY_UNKNOWN, &u), 0);
+		assert_int_equal(pdb_prof_unknowns(u, &un, &nt), 0);
+		assert_int_equal(nt, 1); /* the unnamed thread's, in its own process */
+		assert_int_equal(un[0].pid, 4194399);
+		assert_int_equal(un[0].tid, 4194399);
+		free(un);
+		assert_int_equal(pdb_prof_threads(u, &tt, &nt), 0);
+		assert_int_equal(nt, 1);
+		assert_int_equal(tt[0].pid, 100);
+		assert_int_equal(tt[0].tid, 4194305);
+		assert_int_equal(tt[0].nnames, 2);
+		assert_string_equal(tt[0].name[0], "worker");
+		assert_string_equal(tt[0].name[1], "renamed");
+		free(tt);
+		pdb_prof_free(u);
+	}
 	/* A forked child forgets the parent's threads. */
 	dmn_discard(d);
 	th = dmn_threads(d, &n);

@@ -58,6 +58,8 @@ CHECK_STEPS += tests/tools/check-planted-addrs.sh
 # Processes under record: virtual pids, execve'd programs under their own image, every process
 # counted, reproducible without a pid namespace (issue 17).
 CHECK_STEPS += tests/tools/check-procs.sh
+# The database keeps threads and names: report --tid, --comm, --tasks on falseshare and forkexec.
+CHECK_STEPS += tests/tools/check-threads.sh
 # record -g: the hosted shadow call stacks against the procedure truth (callargs' 70/30 callers).
 CHECK_STEPS += tests/tools/check-callgraph.sh
 # record --period prime:LO-HI: the drawn periods' mean and the stored mean are the primes'.
