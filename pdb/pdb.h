@@ -213,6 +213,10 @@
  *        <EVENT>.prof files is also counted here under the process and thread that took it
  *        (the sampler's; on the hosted machine the virtual pid and tid, machine/mach_vpid.c),
  *        so a pid's rows add up to its share of them, and its threads' rows to the pid's.
+ *        Both tables hold rows of at most PDB_THR_MAX threads with tid != 0: a row of a thread
+ *        new to a table that has that many is counted under tid 0 of its process instead (in
+ *        the daemon, a merge or a read), so a process's counts stay exact. Tid 0 is no user
+ *        thread (Linux's idle task is pid 0, tid 0).
  *   PDB_FT_THREADS (version >= 3; issue 17 item 5): the threads of the epoch's samples and
  *        their command names (vs_abi.h VS_REC_TASK), stored with the unknown profile in the
  *        epoch directory (identity key "unknown"). Columns  pid (delta), tid, flags (0 or

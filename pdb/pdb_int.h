@@ -234,6 +234,8 @@ struct pdb_prof {
 	struct pdb_map keyhash; /* hash -> first id with that hash */
 	size_t nstk; /* stacks table rows of depth >= 1 (PDB_STK_MAX bounds them) */
 	uint64_t thr_lost; /* threads not kept: the threads table was full (PDB_THR_MAX) */
+	struct pdb_map tids[2]; /* the (pid, tid) of unknown [0] and tasks [1] rows, tid != 0:
+				 * PDB_THR_MAX bounds them (pdb.h PDB_FT_TASKS) */
 	struct hotlist_rng rng; /* hotlist merges, reseeded for each (pdb_prof.c) */
 };
 

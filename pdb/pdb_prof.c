@@ -46,6 +46,8 @@ struct pdb_prof *pdb_prof_new(void)
 	pdb_map_init(&p->t[PDB_T_THREADS], 8, sizeof(struct pdb_e_thr));
 	pdb_map_init(&p->t[PDB_T_STACKS], PDB_STK_KSIZE, sizeof(struct pdb_e_stk));
 	pdb_map_init(&p->keyhash, 8, sizeof(struct pdb_e_keyhash));
+	pdb_map_init(&p->tids[0], 8, 8);
+	pdb_map_init(&p->tids[1], 8, 8);
 	hotlist_rng_seed(&p->rng, PROF_RNG_SEED);
 	return p;
 }
@@ -71,6 +73,8 @@ void pdb_prof_free(struct pdb_prof *p)
 	free_keys(p);
 	free(p->keys);
 	pdb_map_exit(&p->keyhash);
+	pdb_map_exit(&p->tids[0]);
+	pdb_map_exit(&p->tids[1]);
 	free(p);
 }
 
@@ -83,6 +87,8 @@ void pdb_prof_clear(struct pdb_prof *p)
 	memset(p->period, 0, sizeof(p->period));
 	p->nstk = 0;
 	p->thr_lost = 0;
+	pdb_map_clear(&p->tids[0]);
+	pdb_map_clear(&p->tids[1]);
 	free_keys(p);
 }
 
@@ -420,17 +426,32 @@ int pdb_prof_add_conflict(struct pdb_prof *p, uint64_t load_offset, const char *
 	return pdb_prof_add_cnf_id(p, load_offset, id, prior_offset, kind, count, dist_min);
 }
 
-/* A (pid, tid, pc or offset, event) -> count table: unknown.prof, tasks.prof. */
-static int add_pid_row(struct pdb_map *m, uint32_t pid, uint32_t tid, uint64_t pc,
+/*
+ * A (pid, tid, pc or offset, event) -> count table: unknown.prof, tasks.prof. A thread new to a
+ * table that has rows of PDB_THR_MAX threads (tid != 0) is counted under tid 0 of its process.
+ */
+static int add_pid_row(struct pdb_prof *p, unsigned int t, uint32_t pid, uint32_t tid, uint64_t pc,
 		       unsigned int event, uint64_t count)
 {
+	struct pdb_map *m = &p->t[t], *tids = &p->tids[t == PDB_T_TASKS];
+	uint32_t thr[2] = { pid, tid };
 	struct pdb_e_unk key, *e;
+	void *seen;
 	int err;
 
 	if (event >= PDB_EV_MAX)
 		return -EINVAL;
 	if (!count)
 		return 0;
+	if (tid && !pdb_map_find(tids, thr)) {
+		if (tids->n >= PDB_THR_MAX) {
+			tid = 0;
+		} else {
+			err = pdb_map_get(tids, thr, &seen);
+			if (err < 0)
+				return err;
+		}
+	}
 	memset(&key, 0, sizeof(key));
 	key.pid = pid;
 	key.tid = tid;
@@ -446,26 +467,26 @@ static int add_pid_row(struct pdb_map *m, uint32_t pid, uint32_t tid, uint64_t p
 int pdb_prof_add_unknown(struct pdb_prof *p, uint32_t pid, uint64_t pc, unsigned int event,
 			 uint64_t count)
 {
-	return add_pid_row(&p->t[PDB_T_UNKNOWN], pid, pid, pc, event, count);
+	return add_pid_row(p, PDB_T_UNKNOWN, pid, pid, pc, event, count);
 }
 
 int pdb_prof_add_unknown_tid(struct pdb_prof *p, uint32_t pid, uint32_t tid, uint64_t pc,
 			     unsigned int event, uint64_t count)
 {
-	return add_pid_row(&p->t[PDB_T_UNKNOWN], pid, tid, pc, event, count);
+	return add_pid_row(p, PDB_T_UNKNOWN, pid, tid, pc, event, count);
 }
 
 /* Issue 17 item 5: the samples of each process and thread (PDB_FT_TASKS). */
 int pdb_prof_add_task(struct pdb_prof *p, uint32_t pid, uint64_t offset, unsigned int event,
 		      uint64_t count)
 {
-	return add_pid_row(&p->t[PDB_T_TASKS], pid, pid, offset, event, count);
+	return add_pid_row(p, PDB_T_TASKS, pid, pid, offset, event, count);
 }
 
 int pdb_prof_add_task_tid(struct pdb_prof *p, uint32_t pid, uint32_t tid, uint64_t offset,
 			  unsigned int event, uint64_t count)
 {
-	return add_pid_row(&p->t[PDB_T_TASKS], pid, tid, offset, event, count);
+	return add_pid_row(p, PDB_T_TASKS, pid, tid, offset, event, count);
 }
 
 /* One procs entry of src into dst: CALLER values re-keyed to dst's key ids. */

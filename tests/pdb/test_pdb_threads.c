@@ -192,6 +192,45 @@ static void test_tasks_by_thread(void **state)
 	pdb_prof_free(q);
 }
 
+/* Rows of PDB_THR_MAX threads are kept; a new thread's go to tid 0 of its process, exactly. */
+static void test_tasks_thread_bound(void **state)
+{
+	struct pdb_prof *p = pdb_prof_new(), *q = pdb_prof_new();
+	struct ax_error err;
+	struct pdb_task *t;
+	size_t len, n;
+	uint64_t sum7 = 0;
+	void *buf;
+
+	(void)state;
+	for (uint32_t i = 0; i < PDB_THR_MAX; i++)
+		assert_int_equal(pdb_prof_add_task_tid(p, 1 + i / 1024, 1 + i, 0x40, 0, 1), 0);
+	assert_int_equal(pdb_prof_add_task_tid(p, 1, 1, 0x40, 0, 2), 0); /* known: kept */
+	assert_int_equal(pdb_prof_add_task_tid(p, 7, 999999, 0x40, 0, 3), 0); /* new: tid 0 */
+	assert_int_equal(pdb_prof_add_task_tid(p, 7, 999998, 0x44, 0, 4), 0);
+	assert_int_equal(pdb_prof_tasks(p, &t, &n), 0);
+	assert_int_equal(n, PDB_THR_MAX + 2);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(t[i].tid != 999999 && t[i].tid != 999998);
+		if (t[i].pid == 7)
+			sum7 += t[i].count;
+	}
+	assert_int_equal(t[0].count, 3); /* (1, 1) */
+	assert_int_equal(sum7, 1024 + 3 + 4);
+	free(t);
+	/* a file of them reads back the same, and a merge keeps the bound */
+	assert_int_equal(pdb_encode(p, PDB_FT_TASKS, 0, &buf, &len), 0);
+	assert_int_equal(pdb_parse(buf, len, "tasks.prof", q, &err), 0);
+	assert_int_equal(pdb_prof_add_task_tid(q, 8, 888888, 0x40, 0, 5), 0);
+	assert_int_equal(pdb_prof_merge(q, p), 0);
+	assert_int_equal(pdb_prof_tasks(q, &t, &n), 0);
+	assert_int_equal(n, PDB_THR_MAX + 3); /* 888888 went to (8, 0) too */
+	free(t);
+	free(buf);
+	pdb_prof_free(p);
+	pdb_prof_free(q);
+}
+
 static void put_le(uint8_t *p, uint64_t x, unsigned int size)
 {
 	for (unsigned int i = 0; i < size; i++)
@@ -348,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_threads_file_and_merge),
 		cmocka_unit_test(test_threads_bound),
 		cmocka_unit_test(test_tasks_by_thread),
+		cmocka_unit_test(test_tasks_thread_bound),
 		cmocka_unit_test(test_threads_damage_refused),
 		cmocka_unit_test(test_threads_in_a_database),
 	};
