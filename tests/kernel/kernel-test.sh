@@ -80,10 +80,10 @@
 # that halts sleeps on the host instead of spinning a host core in the poll loop (a 2-CPU guest
 # sleeping 10 s: QEMU used 10.5 s of host CPU without it, 4.7 s with it). KT_SMP=2
 # without -icount passes every check but the procedure observers' (kt_procs.c: >= 200
-# interpreted entries per procedure; a 2-CPU run had 3 to 21, its 10000-11000-cycle hrtimer
-# period being wall-clock time there), and its overhead table means nothing (594 s in all on a
-# 2-core host at load 8, against 516 s for KT_SMP=1 there): the default stays one CPU under
-# -icount.
+# interpreted entries per procedure; two 2-CPU runs had 3 to 21 and 13 to 50, the
+# 10000-11000-cycle hrtimer period being wall-clock time there), and its overhead table means
+# nothing (594 s in all on a 2-core host at load 8, against 516 s for KT_SMP=1 there; 902 s at
+# load 15): the default stays one CPU under -icount.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${BUILD:-build}
