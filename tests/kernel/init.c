@@ -27,7 +27,9 @@
  * (tests/kernel/kernel-test.sh, kt_check) decides. Environment (from the kernel command line):
  * kt_reps=N timing repetitions (default 3), kt_cycles=N stress iterations (default 20),
  * kt_now=SECONDS the host's time, kt_smp=N the CPUs QEMU was given (default 1; all must be
- * online). runs.txt has one line per run ("<mode>[-off] <workload> <rep>
+ * online), kt_halt=1 (SMP boots: load /modules/kt_halt.ko, whose threads halt idle CPUs;
+ * kernel-test.sh says why).
+ * runs.txt has one line per run ("<mode>[-off] <workload> <rep>
  * <pid> <status> <ns>") and per mode ("rate <mode> ticks <n> sampled_ns <ns>" and "cost <mode>
  * ticks <n> tick_cycles <c> works <n> work_cycles <c>": the driver's callback cycles); "cpus_online
  * <n>" once, and per sampled run "cpus <mode> <workload> <rep> <user>/<interp> ..." (each CPU's
@@ -386,6 +388,15 @@ static int load_all(const char *params)
 	if (err && err != -EEXIST)
 		return err;
 	return load_module("/modules/axprof.ko", params);
+}
+
+/* kt_halt=1: idle CPUs halt (kt_halt.ko) instead of spinning in the idle loop. */
+static void halt_idle_cpus(void)
+{
+	int err = load_module("/modules/kt_halt.ko", "");
+
+	check(!err, "smp.kt_halt", "loading kt_halt.ko: err %d", err);
+	say("kt_halt.ko loaded (err %d): idle CPUs halt", err);
 }
 
 /* ---- the device ---- */
@@ -1258,6 +1269,8 @@ int main(void)
 	fprintf(runs, "cpus_online %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
 	check(sysconf(_SC_NPROCESSORS_ONLN) == env_int("kt_smp", 1), "smp.cpus_online",
 	      "%ld CPUs online, kt_smp=%d", sysconf(_SC_NPROCESSORS_ONLN), env_int("kt_smp", 1));
+	if (env_int("kt_halt", 0))
+		halt_idle_cpus();
 
 	/* Phase 1: the reference outputs, no module. */
 	for (i = 0; i < NWL; i++) {
