@@ -61,6 +61,10 @@ struct dmn {
 	struct pdb_prof *unknown;
 	struct dmn_proc kmap; /* the kernel image and its modules (dmn_kern.c; pid unused) */
 	char kern_note[AX_ERROR_MAX]; /* why kernel samples are not attributed ("" when they are) */
+	bool kern_reread; /* the module list can be read again (dmn_kern_reread) */
+	char *kern_ksyms_path,
+		*kern_mods_path; /* from where (copies of the options; NULL: /proc) */
+	uint64_t kern_reread_ns; /* CLOCK_MONOTONIC of the last re-read (0: none yet) */
 	struct vs_period period[VS_EVENT_NR]; /* of opts.cfg; lo 0: not known */
 	struct vs_period pme_period; /* ProfileMe interval (opts.cfg in PROFILEME mode; lo 0: not
 				      * known) and pair window */
@@ -88,6 +92,11 @@ int dmn_maps_add(struct dmn_proc *p, uint64_t start, uint64_t end, uint64_t bias
 const struct dmn_map *dmn_maps_find(const struct dmn_proc *p, uint64_t pc);
 /* dmn_kern.c: the kernel map from d->opts (DMN_KERNEL, kallsyms, modules, vmlinux...). */
 int dmn_kern_load(struct dmn *d);
+/*
+ * A kernel pc no image claims: re-read the module list (at most once in kernel_reread_ms) and
+ * map the modules not mapped yet (loaded since). True when one was mapped (look up again).
+ */
+bool dmn_kern_reread(struct dmn *d);
 /* The kernel image or module of a kernel pc, with its offset; NULL if none. */
 struct dmn_image *dmn_kern_lookup(struct dmn *d, uint64_t pc, uint64_t *offset);
 /* An observation's image: the process's, else the kernel's or a module's (--kernel-values:

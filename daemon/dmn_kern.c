@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "dmn_int.h"
 #include "dmn_kern.h"
@@ -13,9 +14,13 @@
 
 /*
  * DCPI SOSP'97 §4.3: "the daemon ... attributes samples in the kernel to the kernel image and
- * loaded modules". The kernel map is read once, when the daemon starts: a module loaded later
- * is not in it (its samples stay unknown, and are counted as such).
+ * loaded modules". The kernel map is read when the daemon starts; a module loaded later is
+ * mapped when one of its samples arrives (dmn_kern_reread: the module list read again, at most
+ * once in kernel_reread_ms, so kernel pcs no image will ever claim do not re-read it at every
+ * sample); until then its samples are counted unknown.
  */
+
+#define KREREAD_MS 1000 /* [U] the default rate limit of dmn_kern_reread */
 
 #define KSRC_PROC "/proc/kallsyms"
 #define KMOD_PROC "/proc/modules"
@@ -330,6 +335,11 @@ int dmn_kern_load(struct dmn *d)
 	for (size_t i = 0; !ret && have_km && i < km.n; i++)
 		ret = map_syms(d, have_ks ? &ks : NULL, km.m[i].name, km.m[i].addr, km.m[i].size,
 			       km.m[i].addr, NULL, 0);
+	d->kern_reread = !ret && have_km && !d->opts.kallsyms_text;
+	if (d->kern_reread &&
+	    ((d->opts.kallsyms && !(d->kern_ksyms_path = strdup(d->opts.kallsyms))) ||
+	     (d->opts.modules && !(d->kern_mods_path = strdup(d->opts.modules)))))
+		ret = dmn_fail(d, -ENOMEM, "out of memory");
 	if (!ret && d->kmap.n)
 		d->kern_note[0] = 0;
 	else if (!ret && !d->kern_note[0])
@@ -338,4 +348,75 @@ int dmn_kern_load(struct dmn *d)
 	dmn_ksyms_free(&sm);
 	dmn_kmods_free(&km);
 	return ret;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Is module mod mapped as the list says (its range, its image)? */
+static bool mod_mapped(const struct dmn *d, const struct dmn_kmod *mod)
+{
+	const struct dmn_map *m = dmn_maps_find(&d->kmap, mod->addr);
+	const char *base;
+	size_t n = strlen(mod->name);
+
+	if (!m || m->start != mod->addr || m->end != mod->addr + mod->size)
+		return false;
+	base = strrchr(m->img->path, '/');
+	base = base ? base + 1 : m->img->path;
+	return !strncmp(base, mod->name, n) && !strcmp(base + n, ".ko");
+}
+
+bool dmn_kern_reread(struct dmn *d)
+{
+	uint64_t now,
+		gap = (uint64_t)(d->opts.kernel_reread_ms ? d->opts.kernel_reread_ms : KREREAD_MS) *
+		      1000000ull;
+	struct dmn_ksyms ks = { 0 };
+	struct dmn_kmods km = { 0 };
+	struct ax_error e;
+	bool tried = false, have_ks = false, mapped = false;
+	char *t = NULL;
+	size_t len;
+	int ret;
+
+	if (!d->kern_reread)
+		return false;
+	now = mono_ns();
+	if (d->kern_reread_ns && now - d->kern_reread_ns < gap)
+		return false;
+	d->kern_reread_ns = now;
+	/* A list that no longer reads or parses: the map stays as it is. */
+	ret = dmn_read_text(d->kern_mods_path ? d->kern_mods_path : KMOD_PROC, &t, &len, &e);
+	if (!ret)
+		ret = dmn_kmods_parse(t, len, "modules", &km, &e);
+	free(t);
+	t = NULL;
+	if (ret)
+		return false;
+	for (size_t i = 0; i < km.n; i++) {
+		if (mod_mapped(d, &km.m[i]))
+			continue;
+		if (!tried) { /* their symbols: kallsyms read again, once (the module's are new) */
+			tried = true;
+			ret = dmn_read_text(d->kern_ksyms_path ? d->kern_ksyms_path : KSRC_PROC, &t,
+					    &len, &e);
+			if (!ret)
+				ret = dmn_ksyms_parse(t, len, "kallsyms", true, &ks, &e);
+			free(t);
+			t = NULL;
+			have_ks = !ret; /* else the module is mapped without symbols */
+		}
+		if (!map_syms(d, have_ks ? &ks : NULL, km.m[i].name, km.m[i].addr, km.m[i].size,
+			      km.m[i].addr, NULL, 0))
+			mapped = true;
+	}
+	dmn_ksyms_free(&ks);
+	dmn_kmods_free(&km);
+	return mapped;
 }

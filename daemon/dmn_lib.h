@@ -42,7 +42,8 @@
  *  counted, never trusted: the stream resynchronises at the next 8-byte boundary.
  *
  *  KERNEL IMAGES. Kernel-mode samples go to one map shared by every process: the kernel image
- *  and each loaded module (dmn_kern.h; SOSP'97 §4.3), read once at dmn_new(). The kernel is its
+ *  and each loaded module (dmn_kern.h; SOSP'97 §4.3), read at dmn_new(); a kernel sample no image claims
+ *  re-reads the module list (rate-limited: kernel_reread_ms) and maps the modules loaded since. The kernel is its
  *  vmlinux when one is named (offsets are kernel addresses; annotate reads its code), after its
  *  build-id is checked against the running kernel's (/sys/kernel/notes) and its _stext against
  *  kallsyms: dmn_new() refuses a vmlinux that does not match, or that nothing can check.
@@ -88,6 +89,9 @@ struct dmn_opts {
 	 * "vmlinux"). */
 	const char *kallsyms_text;
 	const char *kernel_name;
+	/* A kernel sample outside every known range re-reads the module list (a module loaded
+	 * since) at most once in this many ms (0: 1000); never for kallsyms_text. */
+	uint32_t kernel_reread_ms;
 };
 
 /* Counters since dmn_new() (dmn_get_stats). */

@@ -86,6 +86,8 @@ void dmn_free(struct dmn *d)
 	pdb_prof_free(d->unknown);
 	pdb_close(d->db);
 	free(d->sysroot);
+	free(d->kern_ksyms_path);
+	free(d->kern_mods_path);
 	free(d->proc_root);
 	free(d);
 }
@@ -163,6 +165,8 @@ static void do_sample(struct dmn *d, const struct vs_rec_sample *r)
 	if (r->flags & VS_SF_KERNEL) {
 		d->st.samples_kernel += r->count;
 		im = dmn_kern_lookup(d, r->pc, &off);
+		if (!im && dmn_kern_reread(d)) /* a module loaded since */
+			im = dmn_kern_lookup(d, r->pc, &off);
 		if (!im)
 			d->st.samples_kernel_unknown += r->count;
 	} else {

@@ -22,7 +22,8 @@
  *   count()        PMU event counts so far
  *   access()       latency of a load/store made on the sampler's behalf (may be NULL: level
  *                  and cycles left 0)
- *   truth_write()  write the ground-truth file (machine/mach_truth.h); NULL: -EOPNOTSUPP
+ *   truth_write()  write the ground-truth file (machine/mach_truth.h) of the n CPUs' models:
+ *                  per-PC sections and summary counts added up over them; NULL: -EOPNOTSUPP
  *   param()        the i-th model parameter (name, value); -ENOENT past the last (NULL: none)
  *   print_stats()  one or more "axprof run: NAME: ..." lines for `axprof run --stats`
  *
@@ -168,7 +169,7 @@ struct mach_cpu_ops {
 	uint64_t (*count)(const void *model, enum mach_event event);
 	void (*access)(void *model, uint64_t va, unsigned int size, bool store,
 		       struct axp_access *acc);
-	int (*truth_write)(void *model, const char *path);
+	int (*truth_write)(void *const *models, unsigned int n, const char *path);
 	int (*param)(const void *model, unsigned int i, const char **name, uint64_t *value);
 	void (*print_stats)(const void *model, FILE *f, uint64_t insns);
 	/*

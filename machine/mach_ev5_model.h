@@ -199,6 +199,8 @@ static inline void ev5_pmu_event(struct mach_ev5 *m, enum mach_event e, uint64_t
 
 /* mach_truth.c: the EV5 model's truth file. */
 int ev5_truth_write(const struct mach_ev5 *m, const char *path);
+/* The truth of the n CPUs of a --cpus N run in one file (as mach_ev6_truth_write_cpus). */
+int ev5_truth_write_cpus(struct mach_ev5 *const *v, unsigned int n, const char *path);
 
 /* Test access: the truth record of `pc` accumulated so far (false if none). */
 bool mach_ev5_truth_get(const struct mach_ev5 *m, uint64_t pc, struct mach_truth_pc *out);

@@ -67,9 +67,11 @@ static void ev5_access(void *model, uint64_t va, unsigned int size, bool store,
 	mach_ev5_access(model, va, size, store, acc);
 }
 
-static int ops_truth_write(void *model, const char *path)
+static int ops_truth_write(void *const *models, unsigned int n, const char *path)
 {
-	return mach_ev5_truth_write(model, path);
+	if (n == 1)
+		return mach_ev5_truth_write(models[0], path);
+	return ev5_truth_write_cpus((struct mach_ev5 *const *)models, n, path);
 }
 
 /* The tunable parameters (struct mach_ev5_params), in the truth file's order. */

@@ -304,6 +304,13 @@ void ev6_truth_transfer(struct mach_ev6 *m, uint64_t from, uint64_t to);
 void ev6_truth_path(struct mach_ev6 *m, uint64_t pc, uint16_t history, uint64_t dist,
 		    const struct mach_pme *first);
 int mach_ev6_truth_write(struct mach_ev6 *m, const char *path);
+/*
+ * The truth of the n CPUs of a --cpus N run (v[0..n)) in one file: per-PC records, edges,
+ * replays, wasted slots and system calls added up over the CPUs (what one CPU running all
+ * their instructions would count), the summary's counts and cycles their sums, the path
+ * records CPU by CPU. n == 1: mach_ev6_truth_write(v[0]).
+ */
+int mach_ev6_truth_write_cpus(struct mach_ev6 *const *v, unsigned int n, const char *path);
 /* Tests: the counters of `pc` so far (false: never fetched), the replay count of a pair. */
 bool mach_ev6_truth_get(const struct mach_ev6 *m, uint64_t pc, struct ev6_trec *out);
 uint64_t mach_ev6_replay_count(const struct mach_ev6 *m, uint64_t pc, uint64_t cause,

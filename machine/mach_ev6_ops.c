@@ -92,9 +92,9 @@ static void ev6_access(void *model, uint64_t va, unsigned int size, bool store,
 	mach_ev6_access(model, va, size, store, acc);
 }
 
-static int ev6_truth_write(void *model, const char *path)
+static int ev6_truth_write(void *const *models, unsigned int n, const char *path)
 {
-	return mach_ev6_truth_write(model, path);
+	return mach_ev6_truth_write_cpus((struct mach_ev6 *const *)models, n, path);
 }
 
 /* The parameters (struct mach_ev6_params), in its order. */

@@ -253,30 +253,49 @@ static int encode(const struct mach_ev6 *m, uint8_t **pcs, uint8_t **rps, size_t
 	return 0;
 }
 
-int mach_ev6_truth_write(struct mach_ev6 *m, const char *path)
+/* What a truth file's summary adds up: one CPU's, or the sum of a --cpus N run's. */
+struct ev6_sum {
+	uint64_t r_t, seq, kcycles, fetched, aborted, badpath;
+	uint64_t count[MACH_EV_NR];
+};
+
+static void sum_add(struct ev6_sum *s, const struct mach_ev6 *m)
+{
+	s->r_t += m->r_t;
+	s->seq += m->seq;
+	s->kcycles += m->kcycles;
+	s->fetched += m->fetched;
+	s->aborted += m->aborted;
+	s->badpath += m->badpath;
+	for (unsigned int e = 0; e < MACH_EV_NR; e++)
+		s->count[e] += m->count[e];
+}
+
+/* The encoded sections of one CPU, or of all (merged by sum_sorted), and where they go. */
+struct ev6_secs {
+	uint8_t *pcs, *rps, *ws, *pt;
+	size_t npcs, nrp, nws, npt;
+};
+
+static void secs_free(struct ev6_secs *x)
+{
+	free(x->pcs);
+	free(x->rps);
+	free(x->ws);
+	free(x->pt);
+}
+
+/* Write the file: params and the coherence section from m, the rest from s, t and x. */
+static int write_file(const struct mach_ev6 *m, const struct ev6_sum *s, const struct ev5_truth *t,
+		      const struct ev6_secs *x, const char *path)
 {
 	uint64_t stall[MACH_STALL_NR] = { 0 };
-	struct mach_truth_out o = { .t = m->truth, .stall = stall, .events = m->count };
-	uint8_t *pcs, *rps, *ws;
-	size_t nrp, nws;
+	struct mach_truth_out o = { .t = t, .stall = stall, .events = s->count };
 	int err;
 
-	if (!m->truth)
-		return -EINVAL;
-	if (m->tx_failed || m->truth->failed)
-		return -ENOMEM;
-	err = encode(m, &pcs, &rps, &nrp);
-	if (err)
-		return err;
-	err = ev6_waste_encode(m, &ws, &nws);
-	if (err) {
-		free(pcs);
-		free(rps);
-		return err;
-	}
-	o.cycles = m->r_t;
-	o.insns = m->seq;
-	stall[MACH_STALL_STATIC] = m->r_t - m->kcycles; /* not split by cause; no kernel time */
+	o.cycles = s->r_t;
+	o.insns = s->seq;
+	stall[MACH_STALL_STATIC] = s->r_t - s->kcycles; /* not split by cause; no kernel time */
 	o.param[MACH_TP_DCACHE_LAT] = m->p.dcache_lat;
 	o.param[MACH_TP_BCACHE_LAT] = m->p.bcache_lat;
 	o.param[MACH_TP_MEM_LAT] = m->p.mem_lat;
@@ -286,32 +305,182 @@ int mach_ev6_truth_write(struct mach_ev6 *m, const char *path)
 	o.param[MACH_TP_ITB_MISS] = m->p.itb_miss;
 	o.param[MACH_TP_DTB_MISS] = m->p.dtb_miss;
 	o.param[MACH_TP_REPLAY] = m->p.order_trap;
-	o.ext[MACH_TX_BCMISS] = m->count[MACH_EV_BCMISS];
-	o.ext[MACH_TX_REPLAY] = m->count[MACH_EV_REPLAY];
-	o.ext[MACH_TX_FETCHED] = m->fetched;
-	o.ext[MACH_TX_ABORTED] = m->aborted;
-	o.ext[MACH_TX_BADPATH] = m->badpath;
+	o.ext[MACH_TX_BCMISS] = s->count[MACH_EV_BCMISS];
+	o.ext[MACH_TX_REPLAY] = s->count[MACH_EV_REPLAY];
+	o.ext[MACH_TX_FETCHED] = s->fetched;
+	o.ext[MACH_TX_ABORTED] = s->aborted;
+	o.ext[MACH_TX_BADPATH] = s->badpath;
 	o.ext[MACH_TX_CPU] = 6;
-	o.xsec[0] = (struct mach_truth_xsec){ MACH_TRUTH_SEC_EV6PCS, MACH_TRUTH_EV6PC_SIZE,
-					      m->truth->nrecs, pcs };
-	o.xsec[1] = (struct mach_truth_xsec){ MACH_TRUTH_SEC_REPLAYS, MACH_TRUTH_REPLAY_SIZE, nrp,
-					      rps };
+	o.xsec[0] = (struct mach_truth_xsec){ MACH_TRUTH_SEC_EV6PCS, MACH_TRUTH_EV6PC_SIZE, x->npcs,
+					      x->pcs };
+	o.xsec[1] = (struct mach_truth_xsec){ MACH_TRUTH_SEC_REPLAYS, MACH_TRUTH_REPLAY_SIZE,
+					      x->nrp, x->rps };
 	o.nxsec = 2;
-	if (ws) /* section 7: wasted issue slots (mach_ev6_waste.c) */
-		o.xsec[o.nxsec++] = (struct mach_truth_xsec){ MACH_TRUTH_SEC_WASTED,
-							      MACH_TRUTH_WASTE_SIZE, nws, ws };
-	if (m->pt_nrec)
+	if (x->ws) /* section 7: wasted issue slots (mach_ev6_waste.c) */
 		o.xsec[o.nxsec++] =
-			(struct mach_truth_xsec){ MACH_TRUTH_SEC_PATHS, MACH_TRUTH_PATH_SIZE,
-						  m->pt_nrec, m->pt_rec };
+			(struct mach_truth_xsec){ MACH_TRUTH_SEC_WASTED, MACH_TRUTH_WASTE_SIZE,
+						  x->nws, x->ws };
+	if (x->npt)
+		o.xsec[o.nxsec++] = (struct mach_truth_xsec){ MACH_TRUTH_SEC_PATHS,
+							      MACH_TRUTH_PATH_SIZE, x->npt, x->pt };
 	err = m->coh ? mach_coh_truth_xsec(m->coh, &o.xsec[o.nxsec]) : 0; /* section 9 */
 	if (m->coh && !err)
 		o.nxsec++;
 	if (!err)
 		err = mach_truth_out_write(&o, path);
-	free(pcs);
-	free(rps);
-	free(ws);
+	return err;
+}
+
+/* One CPU's sections 5, 6 and 7 (its paths stay in m). */
+static int encode_cpu(struct mach_ev6 *m, struct ev6_secs *x)
+{
+	int err;
+
+	memset(x, 0, sizeof(*x));
+	if (!m->truth)
+		return -EINVAL;
+	if (m->tx_failed || m->truth->failed)
+		return -ENOMEM;
+	err = encode(m, &x->pcs, &x->rps, &x->nrp);
+	x->npcs = m->truth->nrecs;
+	if (!err)
+		err = ev6_waste_encode(m, &x->ws, &x->nws);
+	if (err)
+		secs_free(x);
+	return err;
+}
+
+int mach_ev6_truth_write(struct mach_ev6 *m, const char *path)
+{
+	struct ev6_sum s = { 0 };
+	struct ev6_secs x;
+	int err = encode_cpu(m, &x);
+
+	if (err)
+		return err;
+	sum_add(&s, m);
+	x.pt = m->pt_rec;
+	x.npt = m->pt_nrec;
+	err = write_file(m, &s, m->truth, &x, path);
+	x.pt = NULL;
+	secs_free(&x);
+	return err;
+}
+
+/* ---- --cpus N: one file for all CPUs ---- */
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Records sorted by their key: u64 words at key[0..nkey) (byte offsets), compared in order. */
+static const unsigned int *sort_key;
+static unsigned int sort_nkey;
+
+static int cmp_key(const void *a, const void *b)
+{
+	for (unsigned int i = 0; i < sort_nkey; i++) {
+		uint64_t x = get64((const uint8_t *)a + sort_key[i]);
+		uint64_t y = get64((const uint8_t *)b + sort_key[i]);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
+/*
+ * Sort n records of rsz bytes at v by key (nkey u64 words at the offsets key[]) and fold those
+ * of one key into one, adding their u64 words at [sum, rsz); the count left into *n.
+ */
+static void sum_sorted(uint8_t *v, size_t *n, size_t rsz, const unsigned int *key,
+		       unsigned int nkey, size_t sum)
+{
+	size_t k = 0;
+
+	sort_key = key;
+	sort_nkey = nkey;
+	qsort(v, *n, rsz, cmp_key);
+	for (size_t i = 0; i < *n; i++) {
+		uint8_t *r = v + i * rsz, *o = v + (k - 1) * rsz;
+
+		if (k && !cmp_key(o, r)) {
+			for (size_t b = sum; b < rsz; b += 8)
+				mach_put64(o + b, get64(o + b) + get64(r + b));
+			continue;
+		}
+		if (k != i)
+			memmove(v + k * rsz, r, rsz);
+		k++;
+	}
+	*n = k;
+}
+
+/* Append n records of rsz bytes at src to *dst (holding *ndst). */
+static int append(uint8_t **dst, size_t *ndst, const uint8_t *src, size_t n, size_t rsz)
+{
+	uint8_t *v;
+
+	if (!n)
+		return 0;
+	v = realloc(*dst, (*ndst + n) * rsz);
+	if (!v)
+		return -ENOMEM;
+	memcpy(v + *ndst * rsz, src, n * rsz);
+	*dst = v;
+	*ndst += n;
+	return 0;
+}
+
+int mach_ev6_truth_write_cpus(struct mach_ev6 *const *v, unsigned int n, const char *path)
+{
+	static const unsigned int pc_key[] = { 0 }, rp_key[] = { 0, 8, 16 };
+	struct ev6_secs all = { 0 }, x;
+	struct ev6_sum s = { 0 };
+	struct ev5_truth *t;
+	bool waste = false;
+	int err;
+
+	if (n == 1)
+		return mach_ev6_truth_write(v[0], path);
+	err = ev5_truth_new(&t);
+	for (unsigned int i = 0; !err && i < n; i++) {
+		err = encode_cpu(v[i], &x);
+		if (err)
+			break;
+		waste |= x.ws != NULL;
+		sum_add(&s, v[i]);
+		err = ev5_truth_absorb(t, v[i]->truth);
+		if (!err)
+			err = append(&all.pcs, &all.npcs, x.pcs, x.npcs, MACH_TRUTH_EV6PC_SIZE);
+		if (!err)
+			err = append(&all.rps, &all.nrp, x.rps, x.nrp, MACH_TRUTH_REPLAY_SIZE);
+		if (!err)
+			err = append(&all.ws, &all.nws, x.ws, x.nws, MACH_TRUTH_WASTE_SIZE);
+		if (!err) /* path records: CPU by CPU, each in its sampling order */
+			err = append(&all.pt, &all.npt, v[i]->pt_rec, v[i]->pt_nrec,
+				     MACH_TRUTH_PATH_SIZE);
+		secs_free(&x);
+	}
+	if (!err && waste && !all.ws) { /* the section with no record (as one CPU writes it) */
+		all.ws = calloc(1, MACH_TRUTH_WASTE_SIZE);
+		err = all.ws ? 0 : -ENOMEM;
+	}
+	if (!err) {
+		/* sections 5, 6 and 7: one record per key, the CPUs' counts added */
+		sum_sorted(all.pcs, &all.npcs, MACH_TRUTH_EV6PC_SIZE, pc_key, 1, 8);
+		sum_sorted(all.rps, &all.nrp, MACH_TRUTH_REPLAY_SIZE, rp_key, 3, 24);
+		if (all.ws)
+			sum_sorted(all.ws, &all.nws, MACH_TRUTH_WASTE_SIZE, pc_key, 1, 8);
+		err = all.npcs == t->nrecs ? write_file(v[0], &s, t, &all, path) : -EINVAL;
+	}
+	secs_free(&all);
+	ev5_truth_free(t);
 	return err;
 }
 

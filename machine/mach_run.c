@@ -869,5 +869,5 @@ int mach_truth_write(struct mach *m, const char *path)
 		return -EINVAL;
 	if (!m->cpu->truth_write)
 		return -EOPNOTSUPP;
-	return m->cpu->truth_write(m->model, path);
+	return m->cpu->truth_write(m->models, m->ncpus, path); /* every CPU's, added up */
 }

@@ -49,6 +49,11 @@ int ev5_truth_new(struct ev5_truth **out);
 void ev5_truth_free(struct ev5_truth *t);
 struct ev5_trec *ev5_truth_rec_slow(struct ev5_truth *t, uint64_t pc);
 void ev5_truth_edge(struct ev5_truth *t, struct ev5_trec *r, uint64_t from, uint64_t to, bool cond);
+/*
+ * Add src's records, edges and system-call times into t (the CPUs of a --cpus N run into one
+ * truth: what one CPU running all their instructions would have counted). 0 or -ENOMEM.
+ */
+int ev5_truth_absorb(struct ev5_truth *t, const struct ev5_truth *src);
 
 /* One system call's kernel time (section MACH_TRUTH_SEC_SYSCALLS). */
 static inline void mach_trec_kernel(struct ev5_truth *t, unsigned int nr, uint64_t cycles)

@@ -163,22 +163,24 @@ static int grow_etab(struct ev5_truth *t)
 	return 0;
 }
 
-void ev5_truth_edge(struct ev5_truth *t, struct ev5_trec *r, uint64_t from, uint64_t to, bool cond)
+/* Count the transfer from -> to n times (r: from's record). */
+static void edge_add(struct ev5_truth *t, struct ev5_trec *r, uint64_t from, uint64_t to, bool cond,
+		     uint64_t n)
 {
 	size_t h;
 
 	if (cond && to == from + 4) {
-		r->f_n++;
+		r->f_n += n;
 		return;
 	}
 	if (!r->e_n || r->e_to == to) {
 		r->e_to = to;
-		r->e_n++;
+		r->e_n += n;
 		return;
 	}
 	for (h = hash_edge(from, to) & t->etab_mask; t->etab[h].key; h = (h + 1) & t->etab_mask) {
 		if (t->etab[h].key == from + 1 && t->etab[h].aux == to) {
-			t->etab[h].val++;
+			t->etab[h].val += n;
 			return;
 		}
 	}
@@ -193,8 +195,52 @@ void ev5_truth_edge(struct ev5_truth *t, struct ev5_trec *r, uint64_t from, uint
 	}
 	t->etab[h].key = from + 1;
 	t->etab[h].aux = to;
-	t->etab[h].val = 1;
+	t->etab[h].val = n;
 	t->etab_used++;
+}
+
+void ev5_truth_edge(struct ev5_truth *t, struct ev5_trec *r, uint64_t from, uint64_t to, bool cond)
+{
+	edge_add(t, r, from, to, cond, 1);
+}
+
+int ev5_truth_absorb(struct ev5_truth *t, const struct ev5_truth *src)
+{
+	struct ev5_trec *r;
+
+	if (src->failed)
+		t->failed = true;
+	for (size_t i = 0; i < src->nrecs && !t->failed; i++) {
+		const struct ev5_trec *s = &src->recs[i];
+
+		r = ev5_truth_rec(t, s->pc);
+		if (!r)
+			break;
+		r->exec += s->exec;
+		r->head += s->head;
+		for (unsigned int c = 0; c < MACH_STALL_NR; c++)
+			r->stall[c] += s->stall[c];
+		for (unsigned int e = 0; e < MACH_TEV_NR; e++)
+			r->ev[e] += s->ev[e];
+		if (s->f_n)
+			edge_add(t, r, s->pc, s->pc + 4, true, s->f_n);
+		if (s->e_n)
+			edge_add(t, r, s->pc, s->e_to, false, s->e_n);
+	}
+	for (size_t i = 0; i <= src->etab_mask && !t->failed; i++) {
+		const struct ev5_slot *e = &src->etab[i];
+
+		if (!e->key)
+			continue;
+		r = ev5_truth_rec(t, e->key - 1);
+		if (r)
+			edge_add(t, r, e->key - 1, e->aux, false, e->val);
+	}
+	for (unsigned int nr = 0; nr < MACH_KERN_NR; nr++) {
+		t->kcalls[nr] += src->kcalls[nr];
+		t->kcycles[nr] += src->kcycles[nr];
+	}
+	return t->failed ? -ENOMEM : 0;
 }
 
 bool mach_ev5_truth_get(const struct mach_ev5 *m, uint64_t pc, struct mach_truth_pc *out)
@@ -548,6 +594,37 @@ int ev5_truth_write(const struct mach_ev5 *m, const char *path)
 		o.nxsec++;
 	}
 	return mach_truth_out_write(&o, path);
+}
+
+int ev5_truth_write_cpus(struct mach_ev5 *const *v, unsigned int n, const char *path)
+{
+	uint64_t stall[MACH_STALL_NR] = { 0 }, count[MACH_EV_NR] = { 0 };
+	struct mach_truth_out o = { .stall = stall, .events = count };
+	struct ev5_truth *t;
+	int err;
+
+	if (n == 1)
+		return ev5_truth_write(v[0], path);
+	err = ev5_truth_new(&t);
+	for (unsigned int i = 0; !err && i < n; i++) {
+		err = v[i]->truth ? ev5_truth_absorb(t, v[i]->truth) : -EINVAL;
+		o.cycles += v[i]->cur;
+		o.insns += v[i]->insns;
+		for (unsigned int c = 0; c < MACH_STALL_NR; c++)
+			stall[c] += v[i]->stall[c];
+		for (unsigned int e = 0; e < MACH_EV_NR; e++)
+			count[e] += v[i]->count[e];
+	}
+	o.t = t;
+	if (!err) {
+		ev5_params(o.param, &v[0]->p);
+		if (v[0]->coh) /* section 9: coherence, all CPUs (mach_coh.h) */
+			err = mach_coh_truth_xsec(v[0]->coh, &o.xsec[o.nxsec++]);
+	}
+	if (!err)
+		err = mach_truth_out_write(&o, path);
+	ev5_truth_free(t);
+	return err;
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -39,6 +39,11 @@
  *       16     8  number of records
  *       24     8  reserved, zero
  *
+ * With --cpus N > 1 the file covers every CPU: each per-PC section (2, 3, 5, 6, 7, 10) adds the
+ * CPUs' counts up (what one CPU running all their instructions would count), the summary's
+ * counters and cycles are the sums over the CPUs (CPU cycles, not elapsed), its parameters the
+ * first CPU's (all are alike), section 8 lists the CPUs' path records CPU by CPU.
+ *
  * Section MACH_TRUTH_SEC_SUMMARY (1), exactly one record of at least 256 bytes:
  *        0     8  cycles: issue cycle of the last instruction
  *        8     8  instructions retired

@@ -29,6 +29,8 @@
  *   DIR/kernel/KEY/FILE         symbol-only ELF files the daemon writes for kernel images it
  *                               knows by their symbols only (daemon/dmn_lib.h KERNEL IMAGES):
  *                               FILE is vmlinux or MODULE.ko; index entries name them as paths
+ *                               (absolute); pdb_merge_db copies those of the source's index
+ *                               into the destination's DIR/kernel and indexes the copies
  *   DIR/epoch-N/index           PDB_FT_INDEX: every image of the epoch (key, path, build-id, ...)
  *   DIR/epoch-N/unknown.prof    PDB_FT_UNKNOWN: samples no image claimed, (pid, tid, pc, event)
  *                               -> count

@@ -475,7 +475,11 @@ int pdb_identity(struct pdb_db *db, uint64_t *id)
 
 /* --- open, close, sweep --- */
 
-/* Remove writers' temporary files in path and, depth levels down, in epoch and image dirs. */
+/*
+ * Remove writers' temporary files in path and, depth levels down, in epoch and image dirs, and
+ * in DIR/kernel/KEY (a merge's copies, pdb_kimg.c; its directories stay: the daemon makes them
+ * outside transactions).
+ */
 static void sweep(const char *path, int depth)
 {
 	char sub[PATH_MAX];
@@ -486,7 +490,8 @@ static void sweep(const char *path, int depth)
 	if (!dir)
 		return;
 	while ((d = readdir(dir))) {
-		bool descend = depth == 2 ? parse_epoch_name(d->d_name) != 0 :
+		bool kern = depth == 2 && !strcmp(d->d_name, "kernel");
+		bool descend = depth == 2 ? parse_epoch_name(d->d_name) != 0 || kern :
 					    depth == 1 && pdb_key_is_valid(d->d_name);
 
 		if (snprintf(sub, sizeof(sub), "%s/%s", path, d->d_name) >= (int)sizeof(sub))
@@ -496,7 +501,8 @@ static void sweep(const char *path, int depth)
 		} else if (descend && entry_is_dir(path, d)) {
 			sweep(sub, depth - 1);
 			/* An empty image directory: made by a transaction that did not commit. */
-			if (depth == 1)
+			if (depth == 1 &&
+			    strcmp(strrchr(path, '/') ? strrchr(path, '/') + 1 : path, "kernel"))
 				rmdir(sub);
 		}
 	}
@@ -1412,6 +1418,8 @@ int pdb_merge_db_opt(struct pdb_db *dst, uint32_t dst_epoch, struct pdb_db *src,
 		}
 		n = k;
 		if (k)
+			err = pdb_kimg_adopt(dst, src, list, k);
+		if (k && !err)
 			err = index_update(dst, dst_epoch, list, k, false);
 	}
 	if (!err)

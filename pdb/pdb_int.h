@@ -392,6 +392,12 @@ int pdb_tx_fail(struct pdb_db *db, int err);
 int pdb_db_read(struct pdb_db *db, const char *path, void **buf, size_t *len);
 bool pdb_db_exists(struct pdb_db *db, const char *path);
 bool pdb_tx_staged(struct pdb_db *db, const char *path); /* a new version or removal staged */
+/*
+ * For a merge (pdb_kimg.c): the index entries list[0..n) of src whose path is src's own
+ * DIR/kernel/KEY/FILE get a copy in dst's DIR/kernel (staged in dst's transaction) and that
+ * copy's absolute path. 0 or -Exxx (message in dst->err).
+ */
+int pdb_kimg_adopt(struct pdb_db *dst, struct pdb_db *src, struct pdb_image *list, size_t n);
 /* Finish an interrupted transaction (DIR/journal) with the exclusive lock held. */
 int pdb_recover_locked(struct pdb_db *db);
 struct pdb_db *pdb_tx_db(struct pdb_tx *tx);

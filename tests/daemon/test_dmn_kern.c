@@ -491,6 +491,91 @@ static void test_kernel_map_vmlinux_checked(void **state)
 	tdir_free(dir);
 }
 
+/*
+ * A module loaded after the daemon started: its first kernel sample re-reads the module list
+ * (and kallsyms for its symbols) and is filed under it; a second re-read within
+ * kernel_reread_ms does not happen (a module loaded then stays unknown until the next one).
+ */
+static void test_kernel_map_module_loaded_later(void **state)
+{
+	static const char ks1[] = "fffffc0000310000 T _stext\n"
+				  "fffffc0000310400 T sys_write\n"
+				  "fffffc0000310c00 T _etext\n"
+				  "fffffc0001000000 t alpha_one\t[alpha]\n";
+	static const char mods1[] = "alpha 4096 0 - Live 0xfffffc0001000000 (O)\n";
+	static const char ks2[] = "fffffc0000310000 T _stext\n"
+				  "fffffc0000310400 T sys_write\n"
+				  "fffffc0000310c00 T _etext\n"
+				  "fffffc0001000000 t alpha_one\t[alpha]\n"
+				  "fffffc0001100010 t beta_fn\t[beta]\n";
+	static const char mods2[] = "alpha 4096 0 - Live 0xfffffc0001000000 (O)\n"
+				    "beta 8192 1 alpha, Live 0xfffffc0001100000\n";
+	static const char mods3[] = "alpha 4096 0 - Live 0xfffffc0001000000 (O)\n"
+				    "beta 8192 1 alpha, Live 0xfffffc0001100000\n"
+				    "gamma 4096 0 - Live 0xfffffc0001200000\n";
+	char *dir = tdir_new(), ks[4096], mods[4096], db[4096], kb[PDB_KEY_MAX + 1];
+	struct dmn_opts o = { .kernel_reread_ms = 3600 * 1000 };
+	uint8_t b[4096];
+	size_t n = 0;
+	struct dmn_stats st;
+	struct ax_error e;
+	struct dmn *d;
+	uint64_t off;
+
+	(void)state;
+	snprintf(ks, sizeof(ks), "%s", tpath(dir, "kallsyms"));
+	snprintf(mods, sizeof(mods), "%s", tpath(dir, "modules"));
+	snprintf(db, sizeof(db), "%s", tpath(dir, "db"));
+	write_file(ks, ks1, strlen(ks1));
+	write_file(mods, mods1, strlen(mods1));
+	o.db_dir = db;
+	o.kallsyms = ks;
+	o.modules = mods;
+	assert_int_equal(dmn_new(&d, &o, &e), 0);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.kernel_images, 2);
+	assert_false(dmn_attribute(d, 7, M1 + 0x14, kb, &off));
+
+	/* beta is loaded: its sample maps it */
+	write_file(ks, ks2, strlen(ks2));
+	write_file(mods, mods2, strlen(mods2));
+	put_ksample(b, &n, M1 + 0x14, 3, true);
+	assert_int_equal(dmn_feed(d, b, n, true), (long)n);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.samples_kernel, 3);
+	assert_int_equal(st.samples_kernel_unknown, 0);
+	assert_int_equal(st.kernel_images, 3);
+	assert_true(dmn_attribute(d, 7, M1 + 0x14, kb, &off));
+	assert_int_equal(off, 0x14);
+	check_fn(dir, kb, "beta.ko", off, "beta_fn");
+
+	/* gamma within the rate limit: not read, its samples unknown */
+	write_file(mods, mods3, strlen(mods3));
+	n = 0;
+	put_ksample(b, &n, 0xfffffc0001200008ull, 2, true);
+	put_ksample(b, &n, M1 + 0x14, 1, true);
+	assert_int_equal(dmn_feed(d, b, n, true), (long)n);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.samples_kernel_unknown, 2);
+	assert_int_equal(st.kernel_images, 3);
+	assert_int_equal(dmn_flush(d), 0);
+	dmn_free(d);
+
+	/* With no rate limit to speak of (1 ms), gamma's next sample maps it. */
+	o.kernel_reread_ms = 1;
+	write_file(mods, mods2, strlen(mods2));
+	assert_int_equal(dmn_new(&d, &o, &e), 0);
+	write_file(mods, mods3, strlen(mods3));
+	n = 0;
+	put_ksample(b, &n, 0xfffffc0001200008ull, 2, true);
+	assert_int_equal(dmn_feed(d, b, n, true), (long)n);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.samples_kernel_unknown, 0);
+	assert_int_equal(st.kernel_images, 4);
+	dmn_free(d);
+	tdir_free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -503,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_map_hosted_text),
 		cmocka_unit_test(test_kernel_map_refuses_bad_input),
 		cmocka_unit_test(test_kernel_map_vmlinux_checked),
+		cmocka_unit_test(test_kernel_map_module_loaded_later),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -106,9 +106,10 @@ static uint64_t tiny_count(const void *model, enum mach_event e)
 	return e == MACH_EV_CYCLES ? t->cycles : t->count[e];
 }
 
-static int tiny_truth_write(void *model, const char *path)
+static int tiny_truth_write(void *const *models, unsigned int n, const char *path)
 {
-	(void)model;
+	(void)models;
+	(void)n;
 	(void)path;
 	return -ENOSYS; /* a marker: the machine called the model's op */
 }
@@ -278,7 +279,8 @@ static void test_mach_cpu_ev5_through_the_ops(void **state)
 	assert_int_equal(mem, 100); /* the configuration reached the model */
 	assert_int_equal(ops->param(model, n, &name, &v), -ENOENT);
 	assert_int_equal(ops->cycles(model), 0);
-	assert_int_equal(ops->truth_write(model, "/nonexistent/x"), -EINVAL); /* no truth asked */
+	assert_int_equal(ops->truth_write(&model, 1, "/nonexistent/x"),
+			 -EINVAL); /* no truth asked */
 	ops->free(model);
 }
 

@@ -1,6 +1,7 @@
 /* tests/pdb/test_pdb_ident.c - profile files name their image and epoch; the epoch manifest. */
 #include "pdb_test.h"
 
+#include <sys/stat.h>
 #include <zlib.h>
 
 #define K0 "b-00112233"
@@ -227,6 +228,73 @@ static void test_pdb_ident_store_fewer_tables_keeps_manifest_right(void **state)
 	tdir_free(d);
 }
 
+/* The index path of key in db's epoch 1 (strdup'd), or NULL. */
+static char *indexed_path(struct pdb_db *db, const char *key)
+{
+	struct pdb_image *list;
+	char *path = NULL;
+	size_t n;
+
+	assert_int_equal(pdb_image_list(db, 1, &list, &n), 0);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i].key, key))
+			path = strdup(list[i].path);
+	pdb_image_list_free(list, n);
+	return path;
+}
+
+/*
+ * A merge copies the source's DIR/kernel/KEY/FILE symbol images it indexes into the destination
+ * and indexes the copies (the source may go); an image the user named elsewhere keeps its path.
+ */
+static void test_pdb_ident_merge_copies_kernel_images(void **state)
+{
+	char *ds = tdir_new(), *dd = tdir_new(), *dabs, *got, want[4096], own[4096], *buf;
+	struct pdb_image im = { .key = K0 }, user = { .key = K1 };
+	struct pdb_db *src, *dst;
+	FILE *f;
+	size_t len;
+
+	(void)state;
+	src = two_images(ds);
+	mkdir(tpath(ds, "kernel"), 0777);
+	mkdir(tpath(ds, "kernel/" K0), 0777);
+	f = fopen(tpath(ds, "kernel/" K0 "/[kernel]"), "w");
+	assert_non_null(f);
+	fputs("symbols of the hosted kernel", f);
+	fclose(f);
+	snprintf(own, sizeof(own), "%s/kernel/" K0 "/[kernel]", ds);
+	im.path = own;
+	user.path = "/nonexistent/kernel/" K1 "/vmlinux";
+	assert_int_equal(pdb_image_add(src, 1, &im), 0);
+	assert_int_equal(pdb_image_add(src, 1, &user), 0);
+	assert_int_equal(pdb_open(dd, true, &dst, NULL), 0);
+	assert_int_equal(pdb_merge_db(dst, 1, src, 1, 0), 0);
+	pdb_close(src);
+	tdir_free(ds); /* the source is gone */
+
+	dabs = realpath(dd, NULL);
+	assert_non_null(dabs);
+	snprintf(want, sizeof(want), "%s/kernel/" K0 "/[kernel]", dabs);
+	got = indexed_path(dst, K0);
+	assert_string_equal(got, want);
+	free(got);
+	got = indexed_path(dst, K1);
+	assert_string_equal(got, "/nonexistent/kernel/" K1 "/vmlinux");
+	free(got);
+	f = fopen(want, "r");
+	assert_non_null(f);
+	buf = calloc(1, 64);
+	len = fread(buf, 1, 63, f);
+	fclose(f);
+	assert_int_equal(len, strlen("symbols of the hosted kernel"));
+	assert_string_equal(buf, "symbols of the hosted kernel");
+	free(buf);
+	free(dabs);
+	pdb_close(dst);
+	tdir_free(dd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_pdb_ident_other_epoch_is_damage),
 		cmocka_unit_test(test_pdb_ident_version2_database_reads_and_upgrades),
 		cmocka_unit_test(test_pdb_ident_store_fewer_tables_keeps_manifest_right),
+		cmocka_unit_test(test_pdb_ident_merge_copies_kernel_images),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

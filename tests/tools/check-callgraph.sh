@@ -65,6 +65,19 @@ flat=$("$axprof" report -d "$tmp/dbs" --procedures | awk '$NF ~ /callargs$/ && $
 self=$(sed -n 's/.*"self":\([0-9]*\).*/\1/p' "$tmp/cg.json")
 [ -n "$flat" ] && [ "$flat" = "$self" ] && ok "ca_callee self $self = its flat samples" ||
 	bad "self vs flat" "self '$self', flat '$flat'"
+# Reproducible for one seed and one program input (arguments, environment): two -g recordings
+# from different directories under one environment store the same stacks, sample for sample.
+for i in 1 2; do
+	(cd "$([ $i = 1 ] && echo / || echo "$tmp")" && env -i PATH=/usr/bin:/bin AXPROF_CHECK=1 \
+		"$axprof" record --hosted -g -q -d "$tmp/det$i" --period 100-120 --seed 7 \
+		-- "$wl/callargs" 5000 >/dev/null 2>&1) || bad "record -g (determinism $i)" "failed"
+	"$axprof" export -d "$tmp/det$i" --format folded 2>/dev/null | sort >"$tmp/det$i.folded"
+done
+if [ -s "$tmp/det1.folded" ] && cmp -s "$tmp/det1.folded" "$tmp/det2.folded"; then
+	ok "record -g twice (one seed, one environment, two directories): the same stacks ($(wc -l <"$tmp/det1.folded") distinct)"
+else
+	bad "record -g determinism" "$(diff "$tmp/det1.folded" "$tmp/det2.folded" | head -n 6 | tr '\n' '|')"
+fi
 "$axprof" record --hosted -q -d "$tmp/dbn" --seed 7 -- "$wl/callargs" 1000 >/dev/null 2>&1
 "$axprof" report -d "$tmp/dbn" --callers ca_callee >/dev/null 2>"$tmp/nerr"
 [ $? = 1 ] && grep -q 'record with `axprof record -g`' "$tmp/nerr" &&

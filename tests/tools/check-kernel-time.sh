@@ -10,6 +10,9 @@
 #   2. report lists the [kernel] image and report --procedures shows sys_write and sys_getxpid
 #      (getppid) under it; the summary counts no unknown samples.
 #   3. The truth: section 10 names sys_write with one call per iteration (and the output line).
+#   4. merge copies the [kernel] symbol image (DIR/kernel/KEY/[kernel]) into the destination:
+#      with both sources removed, the merged database still shows sys_write under [kernel], its
+#      image path inside the merged database.
 . "$(dirname "$0")/lib.sh"
 axeval=$bin/axeval
 need "$axprof" "$axeval" "$wl/sysloop"
@@ -74,4 +77,16 @@ for i in range(nsec):
             sys.exit(0 if ok else print(nr, calls, cyc) or 1)
 sys.exit(print("no sys_write in section 10") or 1)
 PY
+
+# 4. merge, then remove the sources: the merged database keeps the kernel's symbols
+"$axprof" merge -d "$tmp/merged" "$tmp/ev5" "$tmp/ev6" >"$tmp/merge.out" 2>&1
+rm -rf "$tmp/ev5" "$tmp/ev6"
+"$axprof" report -d "$tmp/merged" >"$tmp/mimages" 2>&1
+"$axprof" report -d "$tmp/merged" --procedures >"$tmp/mprocs" 2>&1
+if grep -q "  $(cd "$tmp" && pwd -P)/merged/kernel/b-[0-9a-f]*/\[kernel\]\$" "$tmp/mimages" &&
+	grep -qE '  sys_write +\[kernel\]$' "$tmp/mprocs" && ! grep -q '(no symbol) *\[kernel\]' "$tmp/mprocs"; then
+	ok "merge copies [kernel]'s symbols: sources removed, sys_write still under [kernel]"
+else
+	bad "merge and [kernel]" "$(cat "$tmp/merge.out") $(grep -i kernel "$tmp/mimages" "$tmp/mprocs" | head -n 5 | tr '\n' '|')"
+fi
 finish

@@ -58,6 +58,30 @@ if [ "$(grep -c 'hotspots\.c:[0-9]\+\|wl\.h:[0-9]\+' "$tmp/lines.txt")" = 3 ] &&
 else
 	bad "report --lines text" "$(cat "$tmp/lines.txt" "$tmp/lines.err" | head -c 600)"
 fi
+# The text's Total is the JSON's, each row's % its share of it, cum% adds up to 100%.
+"$axprof" report -d "$tmp/db" --lines >"$tmp/lines.all" 2>/dev/null
+if python3 - "$tmp/lines.all" "$tmp/lines.json" >"$tmp/pct.out" 2>&1 <<'PY'; then
+import json, re, sys
+text = open(sys.argv[1]).read().splitlines()
+total = json.load(open(sys.argv[2]))["totals"]["cycles"]
+shown = [int(l.split()[1]) for l in text if re.match(r"^cycles +[0-9]+$", l)]
+rows = [l.split() for l in text if re.match(r"^ +[0-9]+ +[0-9.]+% +[0-9.]+% ", l)]
+if shown != [total] or total == 0 or not rows:
+    sys.exit("Total %s, JSON total %d, %d rows" % (shown, total, len(rows)))
+cum = 0
+for r in rows:
+    n, pct, cpct = int(r[0]), float(r[1][:-1]), float(r[2][:-1])
+    cum += n
+    if abs(pct - 100.0 * n / total) > 0.006 or abs(cpct - 100.0 * cum / total) > 0.006:
+        sys.exit("row %s: share of %d wrong" % (" ".join(r), total))
+if cum != total or rows[-1][2] != "100.00%":
+    sys.exit("rows add up to %d of %d, last cum%% %s" % (cum, total, rows[-1][2]))
+print("Total %d, %d rows, shares of it, cum%% ends at 100.00%%" % (total, len(rows)))
+PY
+	ok "report --lines text: $(cat "$tmp/pct.out")"
+else
+	bad "report --lines totals" "$(head -c 600 "$tmp/pct.out")"
+fi
 
 # --- annotate: file:line, the text, the inline chain --------------------------------------------
 call=$(grep -n 'x = hs_step(' "$src" | cut -d: -f1)

@@ -76,3 +76,5 @@ CHECK_STEPS += tests/tools/check-run-stats.sh
 # The hosted [kernel] pseudo-image: system-call time sampled as kernel time against the truth's
 # section 10, on EV5 and EV6 (issue 21 item 3).
 CHECK_STEPS += tests/tools/check-kernel-time.sh
+# run --cpus N --truth: one truth for all CPUs, per-PC counts equal to --cpus 1's.
+CHECK_STEPS += tests/tools/check-truth-cpus.sh

@@ -885,6 +885,7 @@ static int run_lines(struct report *rp)
 			fprintf(stderr, "axprof report: %s: no source lines: %s\n", sel[i]->name,
 				why);
 	}
+	memcpy(rp->total, rp->v.total, sizeof(rp->total)); /* the header's and the shares' */
 	ret = tl_line_rows(sel, nsel, rp->ev, rp->ncol, &r, &n);
 	free(sel);
 	if (ret)
