@@ -274,12 +274,80 @@ static bool clip_row(const struct recon *rc, uint32_t r, struct an_fest *est)
 	return changed;
 }
 
+/*
+ * The flow's value of a class over longer paths (issue 15 item 1): correct_row needs one
+ * equation whose other terms are all reliable, but a join reached by a dozen edges, each the
+ * difference of two reliable blocks (bzip2's mainGtU: twelve early exits into one return
+ * block), has none. Here every class that is not a reliable estimate is forgotten, the flow
+ * equations are solved from the reliable ones alone (an_freq_flow: no guesses, with the
+ * variances var_of() carried along), and a correctable class whose own estimate exceeds the
+ * flow's value by more than RECON_TOL and by more than SMOOTH_Z standard deviations of the
+ * difference takes the flow's value (stalls only inflate; a flow value made of differences
+ * is noisy, which the second test allows for). Classes without issue points but a sample-free
+ * class (AN_FHOW_ZERO, F about 0) count as known with a small variance. Returns the number
+ * of classes corrected, or -ENOMEM.
+ */
+#define ZERO_VAR 1.0 /* [U] F of a class whose issue points drew no sample: 0 +- 1 */
+
+static int flow_correct(const struct an_fg *g, struct an_fest *est)
+{
+	struct an_fest *tmp = malloc(((size_t)g->nclasses + 1) * sizeof(*tmp));
+	double *var = malloc(((size_t)g->nclasses + 1) * sizeof(*var));
+	int ret, n = 0;
+
+	if (!tmp || !var) {
+		free(tmp);
+		free(var);
+		return -ENOMEM;
+	}
+	for (uint32_t c = 0; c < g->nclasses; c++) {
+		tmp[c] = est[c];
+		var[c] = INFINITY;
+		if (reliable(&est[c]) && isfinite(var_of(&est[c])))
+			var[c] = var_of(&est[c]);
+		else if (est[c].how == AN_FHOW_ZERO)
+			var[c] = ZERO_VAR;
+		else
+			tmp[c] = (struct an_fest){ 0 };
+	}
+	ret = an_freq_flow(g, tmp, var);
+	for (uint32_t c = 0; !ret && c < g->nclasses; c++) {
+		struct an_fest *e = &est[c];
+		double v = tmp[c].f;
+
+		if (!correctable(e) || e->how == AN_FHOW_ZERO || tmp[c].how != AN_FHOW_PROPAGATED ||
+		    !isfinite(var[c]))
+			continue;
+		if (e->f > v * (1 + RECON_TOL) &&
+		    e->f - v > SMOOTH_Z * sqrt(var[c] + (e->samples ? var_of(e) : 0))) {
+			e->f = v;
+			n++;
+		}
+	}
+	free(tmp);
+	free(var);
+	return ret ? ret : n;
+}
+
+/* After corrections: the propagated classes again, from the corrected estimates. */
+static int repropagate(const struct an_fg *g, struct an_fest *est)
+{
+	for (uint32_t c = 0; c < g->nclasses; c++)
+		if (est[c].how == AN_FHOW_PROPAGATED)
+			est[c] = (struct an_fest){ 0 };
+	return an_freq_propagate(g, est);
+}
+
 int an_freq_reconcile(const struct an_fg *g, struct an_fest *est)
 {
 	struct recon rc = { 0 };
 	int ret;
 
-	ret = build_rows(g, est, &rc);
+	ret = flow_correct(g, est);
+	if (ret > 0)
+		ret = repropagate(g, est);
+	if (!ret)
+		ret = build_rows(g, est, &rc);
 	for (int pass = 0; !ret && pass < RECON_PASSES; pass++) {
 		bool changed = false;
 
