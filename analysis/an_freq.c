@@ -451,6 +451,8 @@ struct prop {
 	double *coef; /* per class, scratch */
 	double *ub; /* per class: upper bound (bounded()) */
 	uint32_t *u; /* scratch: the unknowns of one equation */
+	double *var; /* NULL, or per class the variance of its estimate (an_freq_flow) */
+	double kvar; /* scratch: the variance of the known side of one equation */
 };
 
 static uint32_t *csr(uint32_t nkeys, uint32_t nitems,
@@ -518,6 +520,10 @@ static void set_class(struct prop *pr, uint32_t c, double f, uint8_t conf)
 	struct an_fest *e = &pr->est[c];
 	uint32_t k;
 
+	/* an_freq_flow: a negative flow value means its known terms disagree: no variance */
+	if (pr->var)
+		pr->var[c] = f < 0 ? INFINITY :
+				     pr->kvar / (pr->coef[c] != 0 ? pr->coef[c] * pr->coef[c] : 1);
 	e->f = f > 0 ? f : 0; /* §6.1: "no negative estimates are allowed" */
 	e->how = AN_FHOW_PROPAGATED;
 	e->conf = conf;
@@ -541,11 +547,13 @@ static double coefs(struct prop *pr, uint32_t b, const uint32_t *edges, uint32_t
 	double kk = 0;
 
 	*conf = AN_CONF_HIGH;
+	pr->kvar = 0;
 	pr->coef[c] = 0;
 	for (k = 0; k < ne; k++)
 		pr->coef[g->edges[edges[k]].cls] = 0;
 	if (known(pr, c)) {
 		kk += pr->est[c].f;
+		pr->kvar += pr->var ? pr->var[c] : 0;
 		*conf = pr->est[c].conf < *conf ? pr->est[c].conf : *conf;
 	} else {
 		pr->coef[c] += 1;
@@ -555,6 +563,7 @@ static double coefs(struct prop *pr, uint32_t b, const uint32_t *edges, uint32_t
 
 		if (known(pr, ec)) {
 			kk -= pr->est[ec].f;
+			pr->kvar += pr->var ? pr->var[ec] : 0;
 			*conf = pr->est[ec].conf < *conf ? pr->est[ec].conf : *conf;
 		} else {
 			pr->coef[ec] -= 1;
@@ -696,9 +705,9 @@ static void bounded(struct prop *pr)
 	}
 }
 
-int an_freq_propagate(const struct an_fg *g, struct an_fest *est)
+static int propagate(const struct an_fg *g, struct an_fest *est, double *var)
 {
-	struct prop pr = { .g = g, .est = est };
+	struct prop pr = { .g = g, .est = est, .var = var };
 	uint32_t b;
 	int ret;
 
@@ -723,7 +732,8 @@ int an_freq_propagate(const struct an_fg *g, struct an_fest *est)
 	for (b = g->nblocks; b-- > 0;)
 		push(&pr, b);
 	run(&pr);
-	bounded(&pr);
+	if (!var)
+		bounded(&pr); /* guesses: not for an_freq_flow, whose values must be the flow's */
 	ret = 0;
 out:
 	free(pr.in_off);
@@ -740,6 +750,16 @@ out:
 	free(pr.ub);
 	free(pr.u);
 	return ret;
+}
+
+int an_freq_propagate(const struct an_fg *g, struct an_fest *est)
+{
+	return propagate(g, est, NULL);
+}
+
+int an_freq_flow(const struct an_fg *g, struct an_fest *est, double *var)
+{
+	return var ? propagate(g, est, var) : -EINVAL;
 }
 
 int an_freq_estimate(const struct an_fg *g, const struct an_freq_params *p, struct an_fest *est)

@@ -139,6 +139,16 @@ int an_freq_class(const struct an_fg *g, const struct an_freq_params *p, uint32_
 int an_freq_propagate(const struct an_fg *g, struct an_fest *est);
 
 /*
+ * The flow's values alone: like an_freq_propagate without its bounded guesses (only equations
+ * with one unknown class, or unknowns forced to 0), and with variances: var[c] holds the
+ * variance of every known estimate on entry and receives that of every class filled (the sum
+ * of its equation's known terms' variances over its coefficient squared; infinite when the
+ * equation's value was negative, clamped to 0: its known terms disagree). 0, -EINVAL or
+ * -ENOMEM.
+ */
+int an_freq_flow(const struct an_fg *g, struct an_fest *est, double *var);
+
+/*
  * Correct est[] with the flow equations (an_freq_recon.c): a low-confidence class that an
  * equation of medium/high-confidence neighbours proves more than 10% too high takes the flow's
  * value; a low-confidence class more than 1.5x the sum of the cluster estimates on the other

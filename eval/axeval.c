@@ -354,7 +354,7 @@ static FILE *open_detail(const char *path)
 		return NULL;
 	}
 	fprintf(f, "run,procedure,addr,block,class,samples,m,est,exec,err,confidence,"
-		   "how,true_static,unexplained\n");
+		   "how,true_static,unexplained,true_head\n");
 	return f;
 }
 

@@ -288,11 +288,12 @@ static int grade_proc(struct ctx *c, struct an_fi_image *im, const struct an_pro
 		if (detail)
 			fprintf(detail,
 				"%s,%s,0x%" PRIx64 ",%u,%u,%.0f,%u,%.1f,%.0f,%.4f,%s,%s,%" PRIu64
-				",%.3f\n",
+				",%.3f,%" PRIu64 "\n",
 				tag, fp->name, in->pc, in->block, fp->cfg->block[in->block].cls, s,
 				in->sched.m, est, ex, ex > 0 ? est / ex - 1 : 0,
 				an_conf_name(in->conf), an_fhow_name(in->how),
-				r ? r->stall[MACH_STALL_STATIC] : 0, in->cp.unexplained);
+				r ? r->stall[MACH_STALL_STATIC] : 0, in->cp.unexplained,
+				r ? r->head : 0);
 	}
 	for (uint32_t e = 0; e < fp->cfg->nedges; e++) {
 		const struct an_edge *ed = &fp->cfg->edge[e];
