@@ -543,7 +543,8 @@ static uint64_t istream_fill(struct mach_ev5 *m, uint64_t line, uint64_t t)
 }
 
 /* The first instruction of a new I-cache block: ITB and I-cache. Returns the fetch cycle. */
-static uint64_t fetch_block(struct mach_ev5 *m, uint64_t pc, struct ev5_dyn *dy, unsigned int *evb)
+static __attribute__((__noinline__)) uint64_t fetch_block(struct mach_ev5 *m, uint64_t pc,
+							  struct ev5_dyn *dy, unsigned int *evb)
 {
 	uint64_t line = pc >> EV5_LINE_SHIFT;
 	uint64_t start = m->redirect ? m->fetch_redirect : m->line_first;
@@ -715,7 +716,8 @@ static inline void piece_add(struct ev5_pieces *pc, unsigned int cause, uint64_t
 }
 
 /* Sort the dynamic constraints and turn them into per-cause cycles above `t`. */
-static uint64_t dyn_apply(struct ev5_dyn *dy, uint64_t t, struct ev5_pieces *piece)
+static __attribute__((__noinline__)) uint64_t dyn_apply(struct ev5_dyn *dy, uint64_t t,
+							struct ev5_pieces *piece)
 {
 	for (unsigned int i = 1; i < dy->n; i++) {
 		uint64_t a = dy->at[i];
