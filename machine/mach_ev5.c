@@ -96,6 +96,13 @@ void mach_ev5_params_default(struct mach_ev5_params *p)
 
 static uint64_t use_vector(const struct ev5_op *o);
 
+/* Operand `s` of isa_ev5_op (0: unused, else 1 + register-file offset) as mask and offset. */
+static void reg_field(unsigned int s, unsigned int none, uint8_t *mask, uint8_t *off)
+{
+	*mask = s ? 31 : 0;
+	*off = (uint8_t)(s ? s - 1u : none);
+}
+
 /* The per-op table: the ISA facts (isa/isa_ev5.h) with this model's D-cache hit latency. */
 static void build_ops(struct mach_ev5 *m)
 {
@@ -116,6 +123,11 @@ static void build_ops(struct mach_ev5 *m)
 			.kind = f.kind,
 		};
 		o->use = use_vector(o);
+		reg_field(o->sa, EV5_REG_NONE, &o->ma, &o->oa);
+		reg_field(o->sb, EV5_REG_NONE, &o->mb, &o->ob);
+		reg_field(o->sc, EV5_REG_NONE, &o->mc, &o->oc);
+		o->d_ra = o->da != 0;
+		reg_field(o->da ? o->da : o->dc, EV5_REG_SINK, &o->md, &o->od);
 	}
 }
 
@@ -362,27 +374,36 @@ static bool tlb_lookup(struct ev5_tlb *tlb, uint64_t vpn)
 /* ------------------------------------------------------------------------------------------ */
 /* Write buffer. */
 
+/* Entry i (0: the oldest); i < 2 * EV5_WB_N. */
 static struct ev5_wb_entry *wb_at(struct mach_ev5 *m, unsigned int i)
 {
-	return &m->wb[(m->wb_head + i) % EV5_WB_N];
+	unsigned int j = m->wb_head + i;
+
+	return &m->wb[j < EV5_WB_N ? j : j - EV5_WB_N];
 }
 
-/* Close entry `e` for merging at cycle `at` and schedule its write. */
+/* Free the oldest entry. */
+static void wb_pop(struct mach_ev5 *m)
+{
+	m->wb_head = m->wb_head + 1 == EV5_WB_N ? 0 : m->wb_head + 1;
+	m->wb_n--;
+}
+
+/*
+ * Close entry `e` for merging at cycle `at` and schedule its write after every write scheduled
+ * before (they drain one at a time). wb_done is the latest completion of any write scheduled so
+ * far: a write already freed completed by the wb_update() that freed it, which (cycles only
+ * grow) is no later than `at`, so it cannot delay this one, and the buffer need not be searched.
+ */
 static void wb_close(struct mach_ev5 *m, struct ev5_wb_entry *e, uint64_t at)
 {
-	uint64_t start = at, last = 0;
+	uint64_t start = max64(at, m->wb_done);
 	uint32_t lvl, lat;
 
-	for (unsigned int i = 0; i < m->wb_n; i++) {
-		struct ev5_wb_entry *x = wb_at(m, i);
-
-		if (x != e && x->sched)
-			last = max64(last, x->done);
-	}
-	start = max64(start, last);
 	lat = lower_access(m, e->blk << EV5_LINE_SHIFT, start, true, &lvl);
 	e->done = start + (lvl == AXP_LVL_SCACHE ? m->p.wb_scache : lat) + e->coh;
 	e->sched = true;
+	m->wb_done = max64(m->wb_done, e->done);
 }
 
 /* Bring the write buffer up to cycle `t`: time out the open entry, free finished entries. */
@@ -402,8 +423,7 @@ static void wb_update(struct mach_ev5 *m, uint64_t t)
 
 		if (!h->sched || h->done > t)
 			break;
-		m->wb_head = (m->wb_head + 1) % EV5_WB_N;
-		m->wb_n--;
+		wb_pop(m);
 	}
 }
 
@@ -439,9 +459,13 @@ static void wb_store(struct mach_ev5 *m, uint64_t blk, uint64_t t, uint32_t coh)
 		}
 	}
 	if (m->wb_n == EV5_WB_N) {
-		/* wb_room() made the caller wait for the oldest; drop it defensively */
-		m->wb_head = (m->wb_head + 1) % EV5_WB_N;
-		m->wb_n--;
+		/* wb_room() made the caller wait for the oldest; drop it defensively (and forget
+		 * its completion, which may be later than t) */
+		wb_pop(m);
+		m->wb_done = 0;
+		for (unsigned int i = 0; i < m->wb_n; i++)
+			if (wb_at(m, i)->sched)
+				m->wb_done = max64(m->wb_done, wb_at(m, i)->done);
 	}
 	e = wb_at(m, m->wb_n);
 	e->blk = blk;
@@ -519,7 +543,8 @@ static uint64_t istream_fill(struct mach_ev5 *m, uint64_t line, uint64_t t)
 }
 
 /* The first instruction of a new I-cache block: ITB and I-cache. Returns the fetch cycle. */
-static uint64_t fetch_block(struct mach_ev5 *m, uint64_t pc, struct ev5_dyn *dy, unsigned int *evb)
+static __attribute__((__noinline__)) uint64_t fetch_block(struct mach_ev5 *m, uint64_t pc,
+							  struct ev5_dyn *dy, unsigned int *evb)
 {
 	uint64_t line = pc >> EV5_LINE_SHIFT;
 	uint64_t start = m->redirect ? m->fetch_redirect : m->line_first;
@@ -640,14 +665,39 @@ static inline void take_slot(struct mach_ev5 *m, const struct ev5_op *o, uint64_
 	m->use += o->use;
 }
 
-/* A source register: static readiness into *ts, a missing load's lateness as a DMISS constraint. */
-static inline void source(const struct mach_ev5 *m, unsigned int r, uint64_t *ts,
-			  struct ev5_dyn *dy)
+/* Operands that wait for a missing load: DMISS constraints, Ra, Rb, Rc in this order. */
+static __attribute__((__noinline__)) void sources_late(const struct ev5_reg *a, bool a_late,
+						       const struct ev5_reg *b,
+						       const struct ev5_reg *c, struct ev5_dyn *dy)
 {
-	if (m->reg[r].st > *ts)
-		*ts = m->reg[r].st;
-	if (m->reg[r].rdy != m->reg[r].st)
-		dyn_add(dy, m->reg[r].rdy, MACH_STALL_DMISS);
+	if (a_late)
+		dyn_add(dy, a->rdy, MACH_STALL_DMISS);
+	if (b->rdy != b->st)
+		dyn_add(dy, b->rdy, MACH_STALL_DMISS);
+	if (c->rdy != c->st)
+		dyn_add(dy, c->rdy, MACH_STALL_DMISS);
+}
+
+/*
+ * The source operands: returns the cycle >= ts in which their values are ready as the static
+ * schedule sees them (every load hits); a missing load's lateness becomes a DMISS constraint.
+ * An IBR/CMOV whose Ra comes from a same-cycle ICMP/ILOG uses the 0-cycle bypass (b0). Unused
+ * operands (and a literal Rb) read EV5_REG_NONE, which is always ready: no branches per operand.
+ */
+static inline uint64_t sources(const struct mach_ev5 *m, const struct ev5_op *o,
+			       const struct axp_insn *d, uint64_t ts, struct ev5_dyn *dy)
+{
+	const struct ev5_reg *a = &m->reg[(d->ra & o->ma) + o->oa];
+	const struct ev5_reg *b = &m->reg[d->islit ? EV5_REG_NONE : (d->rb & o->mb) + o->ob];
+	const struct ev5_reg *c = &m->reg[(d->rc & o->mc) + o->oc];
+	const bool bypass = (o->kind & ISA_EV5_K_BYPC) && a->b0 < a->st;
+	const bool a_late = !bypass && a->rdy != a->st;
+
+	ts = max64(ts, bypass ? a->b0 : a->st);
+	ts = max64(ts, max64(b->st, c->st));
+	if (a_late | (b->rdy != b->st) | (c->rdy != c->st))
+		sources_late(a, a_late, b, c, dy);
+	return ts;
 }
 
 /* Dynamic stall cycles of one instruction, by cause. */
@@ -666,7 +716,8 @@ static inline void piece_add(struct ev5_pieces *pc, unsigned int cause, uint64_t
 }
 
 /* Sort the dynamic constraints and turn them into per-cause cycles above `t`. */
-static uint64_t dyn_apply(struct ev5_dyn *dy, uint64_t t, struct ev5_pieces *piece)
+static __attribute__((__noinline__)) uint64_t dyn_apply(struct ev5_dyn *dy, uint64_t t,
+							struct ev5_pieces *piece)
 {
 	for (unsigned int i = 1; i < dy->n; i++) {
 		uint64_t a = dy->at[i];
@@ -773,17 +824,12 @@ static bool predict(struct mach_ev5 *m, const struct ev5_op *o, const struct axp
 	return mp;
 }
 
-static unsigned int dest_reg(const struct ev5_op *o, const struct axp_insn *d)
+/* The destination's scoreboard index (EV5_REG_SINK: none, R31 or F31). */
+static inline unsigned int dest_reg(const struct ev5_op *o, const struct axp_insn *d)
 {
-	unsigned int r;
+	unsigned int r = ((o->d_ra ? d->ra : d->rc) & o->md) + o->od;
 
-	if (o->da)
-		r = d->ra + o->da - 1u;
-	else if (o->dc)
-		r = d->rc + o->dc - 1u;
-	else
-		return 65;
-	return (r & 31) == 31 ? 65 : r;
+	return (r & 31) == 31 ? EV5_REG_SINK : r;
 }
 
 /* What one retire gathers on its way (kept small: the common path lives in registers). */
@@ -841,6 +887,18 @@ static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const str
 	if (t != t0 && needs_place(m, o, t))
 		t = place(m, o, t);
 	return t;
+}
+
+/* A load that mem_post() would leave at t: it hits the D-cache tags and the DTB memo (the last
+ * two pages) and is no replay. Most loads: they skip the call. */
+static inline bool load_quiet(const struct mach_ev5 *m, unsigned int kind,
+			      const struct axp_event *ev, uint64_t t, const struct ev5_step *st)
+{
+	const uint64_t vpn = ev->ea >> EV5_PAGE_SHIFT;
+
+	return (kind & ISA_EV5_K_LOAD) && !st->dmiss &&
+	       (vpn == m->dpage[0] || vpn == m->dpage[1]) &&
+	       !(t == m->last_store_t + 1 && (ev->ea >> 3) == m->last_store_q);
 }
 
 /* A load issued at t: D-cache, fill, MAF; returns when its data is ready. */
@@ -986,8 +1044,11 @@ static __attribute__((noinline)) void pmu_events(struct mach_ev5 *m, const struc
 #define ISA_EV5_K_PRE (ISA_EV5_K_LOAD | ISA_EV5_K_BARRIER | ISA_EV5_K_IMUL | ISA_EV5_K_FDIV)
 #define ISA_EV5_K_UNIT (ISA_EV5_K_IMUL | ISA_EV5_K_FDIV | ISA_EV5_K_STORE | ISA_EV5_K_MB)
 
-void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
+/* The ops table's retire (no wrapper call per instruction): mach_ev5_retire() and whether an
+ * interrupt may be due (one is queued). */
+bool ev5_retire_op(void *model, const struct axp_insn *d, const struct axp_event *ev)
 {
+	struct mach_ev5 *m = model;
 	const struct ev5_op *o = &m->ops[d->op];
 	const unsigned int kind = o->kind;
 	const uint64_t pc = ev->pc, prev = m->cur;
@@ -1018,33 +1079,26 @@ void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct 
 	}
 
 	/* Operands. */
-	if (o->sa) {
-		unsigned int r = d->ra + o->sa - 1u;
-
-		if ((kind & ISA_EV5_K_BYPC) && m->reg[r].b0 < m->reg[r].st)
-			ts = max64(ts, m->reg[r].b0);
-		else
-			source(m, r, &ts, &st.dy);
-	}
-	if (o->sb && !d->islit)
-		source(m, d->rb + o->sb - 1u, &ts, &st.dy);
-	if (o->sc)
-		source(m, d->rc + o->sc - 1u, &ts, &st.dy);
+	ts = sources(m, o, d, ts, &st.dy);
 	dst = dest_reg(o, d);
 	if (m->reg[dst].rdy != m->reg[dst].st && m->reg[dst].rdy > ts + 1)
 		dyn_add(&st.dy, m->reg[dst].rdy - 1, MACH_STALL_DMISS); /* WAW on a missing load */
 	if (kind & ISA_EV5_K_PRE)
 		ts = pre_issue(m, o, ev, ts, &st);
 
-	/* Static placement, then the dynamic constraints in order. */
-	if (ts == m->cur && !fits(m, o, ts))
-		ts = place(m, o, ts);
-	t = ts;
-	if (st.dy.n)
+	/* Static placement, then the dynamic constraints in order (without any: place() once, as
+	 * placing a placed cycle changes nothing). */
+	if (!st.dy.n) {
+		t = needs_place(m, o, ts) ? place(m, o, ts) : ts;
+	} else {
+		if (ts == m->cur && !fits(m, o, ts))
+			ts = place(m, o, ts);
 		t = dyn_apply(&st.dy, ts, &st.piece);
-	if (needs_place(m, o, t))
-		t = place(m, o, t);
-	if (kind & (ISA_EV5_K_LOAD | ISA_EV5_K_STORE | ISA_EV5_K_MB))
+		if (needs_place(m, o, t))
+			t = place(m, o, t);
+	}
+	if ((kind & (ISA_EV5_K_LOAD | ISA_EV5_K_STORE | ISA_EV5_K_MB)) &&
+	    !load_quiet(m, kind, ev, t, &st))
 		t = mem_post(m, o, ev, t, &st);
 
 	/* Issue at t. */
@@ -1064,7 +1118,7 @@ void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct 
 	} else {
 		ready = rst = (kind & ISA_EV5_K_UNIT) ? unit_result(m, o, d, ev, t) : t + o->lat;
 	}
-	if (dst != 65) {
+	if (dst != EV5_REG_SINK) {
 		m->reg[dst].rdy = ready;
 		m->reg[dst].st = rst;
 		m->reg[dst].b0 = (kind & ISA_EV5_K_BYPP) ? t : rst;
@@ -1093,6 +1147,12 @@ void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct 
 		ev5_pmu_event(m, MACH_EV_FPOPS, t);
 	if (m->min_due <= t)
 		ev5_pmu_assign(m, pc, t);
+	return m->nirq != 0;
+}
+
+void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
+{
+	(void)ev5_retire_op(m, d, ev);
 }
 
 /*

@@ -44,7 +44,15 @@ struct ev5_op {
 	uint8_t da, dc; /* same for the destination Ra / Rc */
 	uint16_t kind; /* ISA_EV5_K_* */
 	uint64_t use; /* issue resources it takes (packed counters, see mach_ev5.c) */
+	/* Scoreboard indices without branches (ev5_regs() in mach_ev5.c): a field's register is
+	 * (field & mask) + off; an unused source gives EV5_REG_NONE, no destination EV5_REG_SINK. */
+	uint8_t ma, oa, mb, ob, mc, oc; /* sources Ra, Rb, Rc */
+	uint8_t md, od; /* destination ... */
+	bool d_ra; /* ... from Ra (else Rc) */
 };
+
+#define EV5_REG_NONE 64 /* scoreboard entry never written: ready at cycle 0 */
+#define EV5_REG_SINK 65 /* R31/F31 and no destination: never written either */
 
 /* ---- caches and TLBs ---- */
 
@@ -145,6 +153,7 @@ struct mach_ev5 {
 	struct ev5_wb_entry wb[EV5_WB_N];
 	unsigned int wb_head, wb_n;
 	uint64_t wb_t; /* cycle of the last wb_update() */
+	uint64_t wb_done; /* latest completion of a write scheduled so far (wb_close()) */
 
 	/* statistics */
 	uint64_t insns;
@@ -201,6 +210,10 @@ static inline void ev5_pmu_event(struct mach_ev5 *m, enum mach_event e, uint64_t
 int ev5_truth_write(const struct mach_ev5 *m, const char *path);
 /* The truth of the n CPUs of a --cpus N run in one file (as mach_ev6_truth_write_cpus). */
 int ev5_truth_write_cpus(struct mach_ev5 *const *v, unsigned int n, const char *path);
+
+/* mach_ev5_retire() for the CPU-model ops table (mach_ev5_ops.c): also returns whether an
+ * interrupt may be due (one is queued). */
+bool ev5_retire_op(void *model, const struct axp_insn *d, const struct axp_event *ev);
 
 /* Test access: the truth record of `pc` accumulated so far (false if none). */
 bool mach_ev5_truth_get(const struct mach_ev5 *m, uint64_t pc, struct mach_truth_pc *out);

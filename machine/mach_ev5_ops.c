@@ -27,15 +27,6 @@ static void ev5_free(void *model)
 	mach_ev5_free(model);
 }
 
-/* An interrupt can only be due while one is queued (most instructions: none). */
-static bool ev5_retire(void *model, const struct axp_insn *d, const struct axp_event *ev)
-{
-	struct mach_ev5 *m = model;
-
-	mach_ev5_retire(m, d, ev);
-	return m->nirq != 0;
-}
-
 static bool ev5_kernel(void *model, unsigned int nr, uint64_t pc, uint64_t cycles)
 {
 	return mach_ev5_kernel(model, nr, pc, cycles);
@@ -120,7 +111,7 @@ const struct mach_cpu_ops mach_ev5_cpu_ops = {
 	.name = "ev5",
 	.create = ev5_create,
 	.free = ev5_free,
-	.retire = ev5_retire,
+	.retire = ev5_retire_op, /* mach_ev5.c: no wrapper per instruction */
 	.kernel = ev5_kernel,
 	.irq_take = ev5_irq_take,
 	.pmu_arm = ev5_pmu_arm,
