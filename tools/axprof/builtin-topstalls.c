@@ -206,6 +206,15 @@ static int cmp_stall(const void *a, const void *b)
 	return (x->pc > y->pc) - (x->pc < y->pc);
 }
 
+/* An image named "[...]" (its file name: the hosted machine's "[kernel]"), not a program file. */
+static bool pseudo_image(const char *name)
+{
+	const char *base = name ? strrchr(name, '/') : NULL;
+
+	base = base ? base + 1 : name;
+	return base && base[0] == '[';
+}
+
 static int scan_image(struct top *t, const struct tl_view_image *vi, const struct tl_periods *per)
 {
 	struct an_fi_opts o = { 0 };
@@ -222,9 +231,10 @@ static int scan_image(struct top *t, const struct tl_view_image *vi, const struc
 	ret = tl_fi_open(vi->img.path, vi->prof, &im, &err);
 	if (ret == -ENOMEM)
 		return ret;
-	if (ret == -ENOEXEC) {
-		/* A symbols-only image (the hosted machine's modelled [kernel]): counted, not
-		 * analysed; the output says how many samples that leaves out. */
+	if (ret == -ENOEXEC && pseudo_image(vi->name)) {
+		/* A symbols-only pseudo-image (the hosted machine's modelled [kernel]): counted,
+		 * not analysed; the output says how many samples that leaves out. A real image
+		 * whose file is not code is still reported as skipped. */
 		t->nocode += (double)vi->total[PDB_EV_CYCLES];
 		return 0;
 	}
