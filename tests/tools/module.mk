@@ -78,3 +78,4 @@ CHECK_STEPS += tests/tools/check-run-stats.sh
 CHECK_STEPS += tests/tools/check-kernel-time.sh
 # run --cpus N --truth: one truth for all CPUs, per-PC counts equal to --cpus 1's.
 CHECK_STEPS += tests/tools/check-truth-cpus.sh
+CHECK_STEPS += tests/tools/check-relpaths.sh

@@ -65,6 +65,7 @@ struct proc_totals {
 struct rec_opts {
 	struct vs_config cfg;
 	const char *db;
+	const char *db_dir; /* db, absolute: where axprofd writes (the program may chdir) */
 	const char *truth; /* machine ground truth */
 	const char *value_truth; /* exact value histograms */
 	const char *proc_truth; /* exact argument, return and caller histograms */
@@ -448,6 +449,13 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 	o->events_given = smp.events != NULL;
 	o->share_given = smp.share != NULL;
 	o->db = tl_default_db(o->db);
+	o->db_dir = o->db;
+	/* Written during and after the run: the hosted program may chdir (tl_abs_path). */
+	if (tl_abs_path("axprof record", &o->db_dir) || tl_abs_path("axprof record", &o->truth) ||
+	    tl_abs_path("axprof record", &o->value_truth) ||
+	    tl_abs_path("axprof record", &o->proc_truth) ||
+	    tl_abs_path("axprof record", &o->addr_truth) || tl_abs_path("axprof record", &o->save))
+		return -1;
 	o->argv = argv + 1;
 	o->nopts = optind - 1;
 	return optind;
@@ -1214,8 +1222,8 @@ static int open_totals(struct rec *r)
 		return 1;
 	}
 	r->totals_fd = fd;
-	if (!realpath(r->o.db, abs)) /* the new program may run in another directory */
-		snprintf(abs, sizeof(abs), "%s", r->o.db);
+	if (!realpath(r->o.db_dir, abs)) /* the new program may run in another directory */
+		snprintf(abs, sizeof(abs), "%s", r->o.db_dir);
 	snprintf(r->exec_arg, sizeof(r->exec_arg), "%d:%s", fd, r->o.exec_child ? "child" : "root");
 	r->exec_cmd[k++] = (char *)"record";
 	for (int i = 0; i < r->o.nopts && k + 6 < 64; i++) {
@@ -1563,7 +1571,7 @@ int cmd_record(int argc, char **argv)
 			strerror(errno));
 		return 127;
 	}
-	dopts.db_dir = r.o.db;
+	dopts.db_dir = r.o.db_dir;
 	dopts.flags = kernel ? DMN_PROC_MAPS | DMN_KERNEL : 0; /* the running kernel's symbols */
 	dopts.cfg = &r.o.cfg; /* the database keeps the periods */
 	if (!kernel) { /* system-call time: the pseudo-image [kernel] (machine/mach_kern.h) */

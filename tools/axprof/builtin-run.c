@@ -287,6 +287,9 @@ int cmd_run(int argc, char **argv)
 			truth ? "truth" : "samples");
 		return 2;
 	}
+	/* Written after the run: the program may chdir (tl_abs_path). */
+	if (tl_abs_path("axprof run", &truth) || tl_abs_path("axprof run", &samples))
+		return 1;
 	prog = argv[optind];
 	opts.prog = prog;
 	opts.truth = truth != NULL;

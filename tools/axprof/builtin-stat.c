@@ -753,6 +753,8 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (tl_check_sysroot("axprof stat", opts.sysroot))
 		return 2;
+	if (tl_abs_path("axprof stat", &out)) /* written after the run: the program may chdir */
+		return 1;
 	s.d = mach_pmu_desc(opts.cpu);
 	if (!s.d) {
 		fprintf(stderr, "axprof stat: no counter description for the %s model\n", opts.cpu);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pdb.h"
 #include "tl_opts.h"
@@ -17,6 +18,29 @@ const char *tl_default_db(const char *opt)
 	if (opt && *opt)
 		return opt;
 	return env && *env ? env : "axprof-db";
+}
+
+int tl_abs_path(const char *cmd, const char **path)
+{
+	char cwd[PATH_MAX], *abs;
+	size_t n;
+
+	if (!*path || (*path)[0] == '/')
+		return 0;
+	if (!getcwd(cwd, sizeof(cwd))) {
+		fprintf(stderr, "%s: cannot name the current directory for %s: %s\n", cmd, *path,
+			strerror(errno));
+		return 1;
+	}
+	n = strlen(cwd) + strlen(*path) + 2;
+	abs = malloc(n);
+	if (!abs) {
+		fprintf(stderr, "%s: out of memory\n", cmd);
+		return 1;
+	}
+	snprintf(abs, n, "%s/%s", cwd, *path);
+	*path = abs;
+	return 0;
 }
 
 void tl_ropts_init(struct tl_ropts *o, const char *cmd, long top_default)

@@ -127,6 +127,14 @@ int tl_parse_quantum(const char *cmd, const char *arg, uint64_t *quantum);
 const char *tl_default_db(const char *opt);
 
 /*
+ * *path (NULL: nothing to do) made absolute against the current directory, so that a file
+ * written after a hosted program's chdir lands where the user named it (the machine's chdir is
+ * the tool's: machine/mach_sys_fs.c). The new string lives until the process ends. 0, or 1
+ * after a message naming cmd (no current directory, no memory).
+ */
+int tl_abs_path(const char *cmd, const char **path);
+
+/*
  * The row filters --percent-limit and --min-samples, then -n: is a row of `samples` out of
  * `total` shown (total 0: only --min-samples applies)? tl_rows_keep() keeps, in place and in
  * order, the rows of the array (n rows of size bytes) whose samples(row) pass, then at most
