@@ -26,12 +26,43 @@ struct vs_prng {
 };
 
 void vs_prng_seed(struct vs_prng *p, uint64_t seed);
+
+/*
+ * The draws are inline: the profiling interrupt makes one per sample, and a call through the
+ * module's GOT cost more than the arithmetic (issue 18: vs_cpu_period was 59 instructions with
+ * two calls, EV5 code). Carta's form (vs_prng.c): with M = 2^31 - 1 and p = 16807 x < 2^46,
+ * p = hi * 2^31 + lo, so p mod M = hi + lo, less M once if that reaches M.
+ */
+#define VS_PRNG_M 0x7fffffffu
+#define VS_PRNG_A 16807u
+
 /* Next value, uniform on 1 .. 2^31 - 2. */
-uint32_t vs_prng_next(struct vs_prng *p);
+static inline uint32_t vs_prng_next(struct vs_prng *p)
+{
+	uint64_t prod = (uint64_t)p->x * VS_PRNG_A;
+	uint32_t x = (uint32_t)(prod & VS_PRNG_M) + (uint32_t)(prod >> 31);
+
+	if (x >= VS_PRNG_M)
+		x -= VS_PRNG_M;
+	p->x = x;
+	return x;
+}
+
 /* Uniform on 0 .. n - 1 (1 <= n <= 2^31); bias at most n / 2^31 per outcome. */
-uint32_t vs_prng_below(struct vs_prng *p, uint32_t n);
+static inline uint32_t vs_prng_below(struct vs_prng *p, uint32_t n)
+{
+	/* x < 2^31: (x * n) >> 31 < n, each outcome hit by floor or ceil of 2^31 / n values. */
+	return (uint32_t)(((uint64_t)vs_prng_next(p) * n) >> 31);
+}
+
 /* The next sampling period, uniform on lo .. hi inclusive (DCPI §4.1.1). Needs lo <= hi. */
-uint32_t vs_period_next(struct vs_prng *p, uint32_t lo, uint32_t hi);
+static inline uint32_t vs_period_next(struct vs_prng *p, uint32_t lo, uint32_t hi)
+{
+	uint64_t range = (uint64_t)hi - lo + 1;
+
+	/* The spread is capped (VS_PERIOD_SPREAD_MAX) far below 2^31: one draw covers it. */
+	return lo + (uint32_t)(((uint64_t)vs_prng_next(p) * range) >> 31);
+}
 
 /*
  * What an instruction does to the call stack (Alpha Architecture Handbook §4.3: BSR and JSR
@@ -193,6 +224,49 @@ int vs_hash_init(struct vs_hash *h, void *mem, uint32_t nbuckets, struct vs_buf 
  * unchanged, so nothing aggregated is ever lost.
  */
 int vs_hash_sample(struct vs_hash *h, uint32_t pid, uint64_t pc, unsigned int event, bool user);
+
+/* The entry word's bits above the count: the event and the mode. */
+static inline uint32_t vs_hash_tag(unsigned int event, bool user)
+{
+	return (uint32_t)event << VS_HASH_COUNT_BITS | (user ? 0 : VS_HASH_KERNEL);
+}
+
+static inline struct vs_hash_bucket *vs_hash_bucket_of(const struct vs_hash *h, uint32_t pid,
+						       uint64_t pc, uint32_t tag)
+{
+	/* Fibonacci hashing: the multiply folds every key bit into the top `log2(n)` bits. */
+	uint64_t k = pc ^ ((uint64_t)pid << 32 | pid) ^ ((uint64_t)tag << 7);
+
+	return &h->bucket[(k * 0x9e3779b97f4a7c15ULL) >> h->shift];
+}
+
+/*
+ * vs_hash_sample()'s common case, inline for the profiling interrupt (DCPI §4.2.1: "a hash
+ * lookup and count"): when an entry of (pid, pc, event, mode) is in its bucket and one more
+ * sample keeps its count below count_max, count it (a hit) and return true. Otherwise return
+ * false with nothing changed: vs_hash_sample() then does the rest (new entry, eviction,
+ * saturation).
+ */
+static inline bool vs_hash_hit(struct vs_hash *h, uint32_t pid, uint64_t pc, unsigned int event,
+			       bool user)
+{
+	uint32_t tag = vs_hash_tag(event, user);
+	struct vs_hash_entry *e = vs_hash_bucket_of(h, pid, pc, tag)->e;
+
+	for (unsigned int i = 0; i < VS_HASH_WAYS; i++, e++) {
+		uint32_t n = e->word & VS_HASH_COUNT_MASK;
+
+		if (e->pc == pc && e->pid == pid && (e->word & ~VS_HASH_COUNT_MASK) == tag && n) {
+			if (n + 1 >= h->count_max)
+				return false; /* saturates: vs_hash_sample() emits it */
+			e->word++;
+			h->st->hash_hits++;
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * Move every entry to the buffer (periodic and on-request drains), resuming where the last call
  * stopped. 0 when the table is empty, -ENOSPC when the buffers filled first (what remains stays
@@ -222,9 +296,26 @@ enum vs_verdict {
 };
 
 void vs_policy_init(struct vs_policy *pol, const struct vs_config *cfg);
-/* A pure function of (policy, per-CPU PRNG, guard, interrupt info); draws only when eligible. */
-enum vs_verdict vs_policy_decide(const struct vs_policy *pol, struct vs_prng *rng, bool guard,
-				 unsigned int event, bool user);
+/*
+ * A pure function of (policy, per-CPU PRNG, guard, interrupt info); draws only when eligible.
+ * Inline: every sample asks (vs_policy.c has the policies' reasons).
+ */
+static inline enum vs_verdict vs_policy_decide(const struct vs_policy *pol, struct vs_prng *rng,
+					       bool guard, unsigned int event, bool user)
+{
+	if (pol->mode != VS_MODE_VPROF && pol->mode != VS_MODE_VREPLAY)
+		return VS_NO_MODE;
+	if (!user && !pol->kernel)
+		return VS_NO_KERNEL;
+	if (guard)
+		return VS_NO_GUARD;
+	if (event >= 32 || !(pol->interp_events & (1u << event)))
+		return VS_NO_EVENT;
+	/* num == den: always; num == 0: never (the draw is then always >= num). */
+	if (pol->num < pol->den && vs_prng_below(rng, pol->den) >= pol->num)
+		return VS_NO_SHARE;
+	return VS_INTERPRET;
+}
 
 /* ---- vs_observe.c: what an interpretation records (slides 14-20) ---- */
 

@@ -10,20 +10,6 @@
  * new sample (count 1) is dropped instead of an entry that may hold thousands.
  */
 
-static inline uint32_t entry_tag(unsigned int event, bool user)
-{
-	return (uint32_t)event << VS_HASH_COUNT_BITS | (user ? 0 : VS_HASH_KERNEL);
-}
-
-static inline struct vs_hash_bucket *bucket_of(const struct vs_hash *h, uint32_t pid, uint64_t pc,
-					       uint32_t tag)
-{
-	/* Fibonacci hashing: the multiply folds every key bit into the top `log2(n)` bits. */
-	uint64_t k = pc ^ ((uint64_t)pid << 32 | pid) ^ ((uint64_t)tag << 7);
-
-	return &h->bucket[(k * 0x9e3779b97f4a7c15ULL) >> h->shift];
-}
-
 int vs_hash_init(struct vs_hash *h, void *mem, uint32_t nbuckets, struct vs_buf *buf,
 		 struct vs_stats *st)
 {
@@ -64,8 +50,8 @@ static inline bool emit(struct vs_hash *h, const struct vs_hash_entry *e)
 
 int vs_hash_sample(struct vs_hash *h, uint32_t pid, uint64_t pc, unsigned int event, bool user)
 {
-	uint32_t tag = entry_tag(event, user);
-	struct vs_hash_bucket *b = bucket_of(h, pid, pc, tag);
+	uint32_t tag = vs_hash_tag(event, user);
+	struct vs_hash_bucket *b = vs_hash_bucket_of(h, pid, pc, tag);
 	struct vs_hash_entry *e, *free = NULL;
 	unsigned int i;
 

@@ -25,19 +25,4 @@ void vs_policy_init(struct vs_policy *pol, const struct vs_config *cfg)
 	pol->kernel = (cfg->flags & VS_CFG_KERNEL_VALUES) != 0;
 }
 
-enum vs_verdict vs_policy_decide(const struct vs_policy *pol, struct vs_prng *rng, bool guard,
-				 unsigned int event, bool user)
-{
-	if (pol->mode != VS_MODE_VPROF && pol->mode != VS_MODE_VREPLAY)
-		return VS_NO_MODE;
-	if (!user && !pol->kernel)
-		return VS_NO_KERNEL;
-	if (guard)
-		return VS_NO_GUARD;
-	if (event >= 32 || !(pol->interp_events & (1u << event)))
-		return VS_NO_EVENT;
-	/* num == den: always; num == 0: never (the draw is then always >= num). */
-	if (pol->num < pol->den && vs_prng_below(rng, pol->den) >= pol->num)
-		return VS_NO_SHARE;
-	return VS_INTERPRET;
-}
+/* vs_policy_decide() is inline in vs_core.h: every sample asks it. */

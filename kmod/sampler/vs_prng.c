@@ -8,37 +8,12 @@
  * p = 16807 x < 2^46, p = hi * 2^31 + lo, so p mod M = hi + lo (less M once if that reaches M).
  * With 64-bit arithmetic the split is a shift and a mask; no division anywhere.
  */
-#define PM_M 0x7fffffffu
-#define PM_A 16807u
 
 void vs_prng_seed(struct vs_prng *p, uint64_t seed)
 {
-	uint32_t x = (uint32_t)((seed ^ (seed >> 31) ^ (seed >> 62)) & PM_M);
+	uint32_t x = (uint32_t)((seed ^ (seed >> 31) ^ (seed >> 62)) & VS_PRNG_M);
 
-	p->x = (x == 0 || x == PM_M) ? 1 : x; /* 0 and M are fixed points */
+	p->x = (x == 0 || x == VS_PRNG_M) ? 1 : x; /* 0 and M are fixed points */
 }
 
-uint32_t vs_prng_next(struct vs_prng *p)
-{
-	uint64_t prod = (uint64_t)p->x * PM_A;
-	uint32_t x = (uint32_t)(prod & PM_M) + (uint32_t)(prod >> 31);
-
-	if (x >= PM_M)
-		x -= PM_M;
-	p->x = x;
-	return x;
-}
-
-uint32_t vs_prng_below(struct vs_prng *p, uint32_t n)
-{
-	/* x < 2^31: (x * n) >> 31 < n, each outcome hit by floor or ceil of 2^31 / n values. */
-	return (uint32_t)(((uint64_t)vs_prng_next(p) * n) >> 31);
-}
-
-uint32_t vs_period_next(struct vs_prng *p, uint32_t lo, uint32_t hi)
-{
-	uint64_t range = (uint64_t)hi - lo + 1;
-
-	/* The spread is capped (VS_PERIOD_SPREAD_MAX) far below 2^31: one draw covers it. */
-	return lo + (uint32_t)(((uint64_t)vs_prng_next(p) * range) >> 31);
-}
+/* vs_prng_next, vs_prng_below and vs_period_next are inline in vs_core.h. */

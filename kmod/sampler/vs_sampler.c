@@ -127,6 +127,16 @@ done:
 	return 0;
 }
 
+/* vs_cpu_period(), inline in vs_sample(): the uniform draw is a few instructions. */
+static inline uint32_t period_draw(struct vs_cpu *cpu, unsigned int event)
+{
+	const struct vs_period *p = &cpu->period[event];
+
+	if (cpu->prime & (1u << event))
+		return vs_prime_next(&cpu->period_rng, p->lo, p->hi);
+	return vs_period_next(&cpu->period_rng, p->lo, p->hi);
+}
+
 int vs_sample(struct vs_cpu *cpu, uint32_t pid, uint64_t pc, unsigned int event, bool user_mode,
 	      struct vs_decision *dec)
 {
@@ -148,8 +158,11 @@ int vs_sample(struct vs_cpu *cpu, uint32_t pid, uint64_t pc, unsigned int event,
 	else
 		st->samples_kernel++;
 	st->samples_event[event]++;
-	ret = vs_hash_sample(&cpu->hash, pid, pc, event, user_mode);
-	dec->period = vs_cpu_period(cpu, event);
+	/* The common case inline (vs_core.h); the rest, rarer, in vs_hash.c. */
+	ret = vs_hash_hit(&cpu->hash, pid, pc, event, user_mode) ?
+		      VS_HASH_HIT :
+		      vs_hash_sample(&cpu->hash, pid, pc, event, user_mode);
+	dec->period = period_draw(cpu, event);
 	v = vs_policy_decide(&cpu->pol, &cpu->policy_rng, guard_get(cpu), event, user_mode);
 	if (v == VS_NO_GUARD) {
 		st->interp_guarded++;
@@ -174,7 +187,7 @@ static bool same_comm(const char *a, const char *b)
 }
 
 /* Issue 17 item 5 (DCPI §4.2 records pids; threads and commands are ours): VS_REC_TASK. */
-int vs_task(struct vs_cpu *cpu, uint32_t pid, uint32_t tid, const char *comm)
+int vs_task_slow(struct vs_cpu *cpu, uint32_t pid, uint32_t tid, const char *comm)
 {
 	struct vs_task_seen *e = &cpu->seen[(tid * 0x9e3779b1u) >> 28];
 	char name[VS_COMM_LEN];
@@ -182,12 +195,13 @@ int vs_task(struct vs_cpu *cpu, uint32_t pid, uint32_t tid, const char *comm)
 	uint64_t raw[VS_COMM_LEN / 8];
 	unsigned int n = 0;
 
-	VS_ABI_ASSERT(VS_TASK_CACHE == 16); /* the shift above */
+	VS_ABI_ASSERT(VS_TASK_CACHE == 16); /* the shift above and in vs_task() */
 	VS_ABI_ASSERT(VS_COMM_LEN == 16); /* raw[] */
 	/*
-	 * Every sample calls this: the common case (the same thread, named as before) is two word
-	 * compares. Byte loops cost hundreds of instructions per interrupt on an Alpha without BWX
-	 * (the kernel test measured 366 -> 816 cycles per interrupt with them).
+	 * vs_task() (inline, vs_sampler.h) has answered the common case for an aligned comm; this
+	 * repeats it for any alignment. Byte loops run only for a new or renamed thread: they cost
+	 * hundreds of instructions on an Alpha without BWX (the kernel test measured 366 -> 816
+	 * cycles per interrupt when every sample ran them).
 	 */
 	__builtin_memcpy(raw, comm, sizeof(raw));
 	if (tid && e->tid == tid && e->pid == pid && e->raw[0] == raw[0] && e->raw[1] == raw[1])
@@ -222,11 +236,7 @@ int vs_task(struct vs_cpu *cpu, uint32_t pid, uint32_t tid, const char *comm)
 
 uint32_t vs_cpu_period(struct vs_cpu *cpu, unsigned int event)
 {
-	const struct vs_period *p = &cpu->period[event];
-
-	if (cpu->prime & (1u << event))
-		return vs_prime_next(&cpu->period_rng, p->lo, p->hi);
-	return vs_period_next(&cpu->period_rng, p->lo, p->hi);
+	return period_draw(cpu, event);
 }
 
 int vs_profileme(struct vs_cpu *cpu, const struct vs_rec_profileme *r, bool *wake)

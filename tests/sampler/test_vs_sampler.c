@@ -453,6 +453,102 @@ static void test_vs_sampler_task_records(void **state)
 	free(m);
 }
 
+/* Issue 18: vs_task()'s inline test reads an 8-byte-aligned comm as two quadwords; any other
+ * alignment goes the byte-wise way. Either way a name is written once and a rename again. */
+static void test_vs_sampler_task_alignment(void **state)
+{
+	uint64_t store[4] = { 0 }; /* names at offset 0 (aligned) and 1, 5 (not) */
+	char *base = (char *)store;
+	const struct vs_rec_hdr *p = NULL;
+	struct vs_config cfg;
+	struct recs r = { 0 };
+	struct vs_cpu *cpu;
+	unsigned int ntask = 0;
+	void *m;
+	static const char *const want[] = { "prog", "prog2", "prog" };
+
+	(void)state;
+	vs_config_default(&cfg, VS_MODE_CYCLES);
+	cpu = cpu_new(&cfg, 0, &m);
+	for (unsigned int off = 0; off < 6; off++) {
+		memset(store, 0, sizeof(store));
+		memcpy(base + off, "prog", 5);
+		assert_int_equal(vs_task(cpu, 7, 7, base + off), 0); /* first: written */
+	}
+	memset(store, 0, sizeof(store));
+	memcpy(base, "prog2", 6); /* renamed, aligned */
+	assert_int_equal(vs_task(cpu, 7, 7, base), 0);
+	memset(store, 0, sizeof(store));
+	memcpy(base + 5, "prog2", 6); /* the same name, unaligned: nothing new */
+	assert_int_equal(vs_task(cpu, 7, 7, base + 5), 0);
+	memset(store, 0, sizeof(store));
+	memcpy(base + 3, "prog", 5); /* renamed back, unaligned */
+	assert_int_equal(vs_task(cpu, 7, 7, base + 3), 0);
+	memset(store, 0, sizeof(store));
+	memcpy(base, "prog", 5); /* the same, aligned: nothing new */
+	assert_int_equal(vs_task(cpu, 7, 7, base), 0);
+	vs_cpu_flush(cpu);
+	drain_cpu(cpu, &r);
+	recs_check(&r);
+	while ((p = recs_next(&r, p))) {
+		const struct vs_rec_task *t = (const void *)p;
+
+		if (p->type != VS_REC_TASK)
+			continue;
+		assert_true(ntask < 3);
+		assert_string_equal(t->comm, want[ntask]);
+		ntask++;
+	}
+	assert_int_equal(ntask, 3);
+	recs_free(&r);
+	free(m);
+}
+
+/* Issue 18: vs_sample() counts a hit inline and leaves saturation to vs_hash_sample(): with
+ * count_max 4, ten samples of one key give records of 4, 4 and (flushed) 2. */
+static void test_vs_sampler_hit_and_saturation(void **state)
+{
+	const struct vs_rec_hdr *p = NULL;
+	struct vs_config cfg;
+	struct vs_decision dec;
+	struct recs r = { 0 };
+	struct vs_cpu *cpu;
+	uint32_t counts[4] = { 0 };
+	unsigned int n = 0;
+	void *m;
+
+	(void)state;
+	vs_config_default(&cfg, VS_MODE_CYCLES);
+	cpu = cpu_new(&cfg, 0, &m);
+	cpu->hash.count_max = 4;
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(vs_sample(cpu, 9, CODE + 16, VS_EV_CYCLES, false, &dec), 0);
+	assert_int_equal(cpu->st.hash_misses,
+			 3); /* the 1st, 5th, 9th: a saturated entry is freed */
+	assert_int_equal(cpu->st.hash_hits, 7);
+	assert_int_equal(cpu->st.hash_saturations, 2);
+	vs_cpu_flush(cpu);
+	drain_cpu(cpu, &r);
+	recs_check(&r);
+	while ((p = recs_next(&r, p))) {
+		const struct vs_rec_sample *s = (const void *)p;
+
+		if (p->type != VS_REC_SAMPLE)
+			continue;
+		assert_true(n < 4);
+		assert_int_equal(s->pid, 9);
+		assert_int_equal(s->pc, CODE + 16);
+		assert_int_equal(s->flags, VS_SF_KERNEL);
+		counts[n++] = s->count;
+	}
+	assert_int_equal(n, 3);
+	assert_int_equal(counts[0], 4);
+	assert_int_equal(counts[1], 4);
+	assert_int_equal(counts[2], 2);
+	recs_free(&r);
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -464,6 +560,8 @@ int main(void)
 		cmocka_unit_test(test_vs_sampler_cycles_mode_does_not_interpret),
 		cmocka_unit_test(test_vs_sampler_stats_record),
 		cmocka_unit_test(test_vs_sampler_task_records),
+		cmocka_unit_test(test_vs_sampler_task_alignment),
+		cmocka_unit_test(test_vs_sampler_hit_and_saturation),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
