@@ -135,4 +135,25 @@ elif grep -q "need --cpus 2 or more" "$tmp/err"; then
 else
 	bad "record --event inval on one CPU" "$(head -c 200 "$tmp/err")"
 fi
+# The coherence costs are parameters (issue 17 item 4): a dearer cache-to-cache fill costs the
+# same program more cycles, the same interventions, and stat's cost table says the given figure.
+cyc() { sed -n 's/^ *\([0-9][0-9]*\) .* CYCLES$/\1/p' "$1" | head -n 1; }
+iv() { sed -n 's/^ *\([0-9][0-9]*\) .* INTERV$/\1/p' "$1" | head -n 1; }
+"$axprof" stat --cpus 2 -e CYCLES,INTERV -- "$wl/falseshare" 2000 2 >/dev/null 2>"$tmp/c0" &&
+	"$axprof" stat --cpus 2 --c2c-latency 1000 -e CYCLES,INTERV -- "$wl/falseshare" 2000 2 \
+		>/dev/null 2>"$tmp/c1"
+c0=$(cyc "$tmp/c0") c1=$(cyc "$tmp/c1") i0=$(iv "$tmp/c0") i1=$(iv "$tmp/c1")
+if [ -n "$c0" ] && [ -n "$c1" ] && [ "${i0:-0}" -gt 0 ] && [ "$i0" = "$i1" ] && [ "$c1" -gt "$c0" ] &&
+	grep -q 'INTERV *1000 *1000 .*--c2c-latency' "$tmp/c1"; then
+	ok "stat --c2c-latency 1000: $i1 interventions as by default, cycles $c0 -> $c1, cost table 1000"
+else
+	bad "stat --c2c-latency" "cycles $c0 -> $c1, interventions $i0 -> $i1; $(grep INTERV "$tmp/c1" | tr '\n' ' ')"
+fi
+if "$axprof" run --cpu ev5 --cpus 2 --inval-latency 0 -- "$wl/falseshare" 10 2 >/dev/null 2>"$tmp/err"; then
+	bad "run --inval-latency 0" "accepted"
+elif grep -q "inval-latency needs a number of cycles" "$tmp/err"; then
+	ok "run --inval-latency 0: refused with a message"
+else
+	bad "run --inval-latency 0" "$(head -c 200 "$tmp/err")"
+fi
 finish

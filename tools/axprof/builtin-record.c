@@ -76,6 +76,7 @@ struct rec_opts {
 	const char *device;
 	const char *cpu; /* hosted: the timing model (NULL: ev5) */
 	unsigned int cpus; /* hosted: virtual CPUs (0: 1) */
+	uint32_t coh_c2c, coh_inval; /* hosted: coherence costs (0: mach_coh.h's defaults) */
 	bool hosted; /* --hosted: never the driver */
 	bool callgraph; /* -g: hosted shadow call stacks, a VS_REC_STACK per sample */
 	bool events_given; /* --event was given */
@@ -135,6 +136,9 @@ static void usage(FILE *f)
 		"  -d, --db DIR          the database (default $AXPROF_DB, else ./axprof-db)\n" DMN_SAMPLING_HELP
 		"  --cpus N              hosted: N virtual CPUs (1-8), each with its own timing model\n"
 		"                        and sampler buffers (axprof-run(1) --cpus)\n"
+		"  --c2c-latency N, --inval-latency N\n"
+		"                        hosted, --cpus 2 or more: the coherence costs in cycles\n"
+		"                        (axprof-run(1))\n"
 		"  --cpu MODEL           the hosted machine's timing model: ev5 (default) or ev6 (the\n"
 		"                        PMU needs one); REPLAY samples (--event cycles,replays) need\n"
 		"                        a CPU with replay traps (ev6, the 21264); INVAL and INTERV\n"
@@ -268,6 +272,8 @@ enum {
 	O_EXECTOT,
 	O_HELP,
 	O_ATRUTH,
+	O_C2C,
+	O_INVAL,
 };
 
 /* The record-only options; the sampling options are daemon/dmn_opts.h's, shared with axprofd. */
@@ -298,6 +304,15 @@ static int record_opt(struct rec_opts *o, int c, const char *arg)
 		}
 		o->cpus = v;
 		return 0;
+	case O_C2C:
+		return tl_parse_coh_latency("axprof record", "--c2c-latency", arg, &o->coh_c2c) ?
+			       -1 :
+			       0;
+	case O_INVAL:
+		return tl_parse_coh_latency("axprof record", "--inval-latency", arg,
+					    &o->coh_inval) ?
+			       -1 :
+			       0;
 	case O_TRUTH:
 		o->truth = arg;
 		return 0;
@@ -398,6 +413,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		DMN_SAMPLING_LONGOPTS,
 		{ "cpu", required_argument, NULL, O_CPU },
 		{ "cpus", required_argument, NULL, O_CPUS },
+		{ "c2c-latency", required_argument, NULL, O_C2C },
+		{ "inval-latency", required_argument, NULL, O_INVAL },
 		{ "truth", required_argument, NULL, O_TRUTH },
 		{ "value-truth", required_argument, NULL, O_VTRUTH },
 		{ "proc-truth", required_argument, NULL, O_PTRUTH },
@@ -889,6 +906,8 @@ static int hosted_load(struct rec *r, char **argv)
 		.cpu = cpu,
 		.prog = argv[0],
 		.cpus = r->o.cpus,
+		.coh_c2c = r->o.coh_c2c,
+		.coh_inval = r->o.coh_inval,
 		.trace_syscalls = r->o.trace_syscalls,
 		.pid_table_fd = r->o.pid_table_fd,
 		.exec_cmd = r->totals_fd >= 0 ? r->exec_cmd : NULL,

@@ -41,9 +41,9 @@ static void usage(FILE *f)
 		"  --max-insns N      stop after N instructions (exit status 0)\n"
 		"  --cpus N           N virtual CPUs (1-8, default 1): threads bound to CPUs in\n"
 		"                     turn, interleaved deterministically; each CPU its own\n"
-		"                     timing model (caches not coherent)\n"
+		"                     timing model, caches kept coherent (MESI, mach_coh.h)\n"
 		"  --quantum N        instructions a thread runs before the next one's turn\n"
-		"                     (default 20000)\n"
+		"                     (default 20000)\n" TL_COH_HELP
 		"  --trace-syscalls   print every system call to stderr\n"
 		"  --argv0 NAME       the program's argv[0] (default PROG)\n"
 		"  --pid-table FD     the pid table of the run an execve'd program belongs to\n"
@@ -181,6 +181,8 @@ int cmd_run(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "cpus", required_argument, NULL, 'P' },
 		{ "quantum", required_argument, NULL, 'Q' },
+		{ "c2c-latency", required_argument, NULL, TL_OPT_C2C },
+		{ "inval-latency", required_argument, NULL, TL_OPT_INVAL },
 		{ "pid-table", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -253,6 +255,16 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'Q':
 			if (tl_parse_quantum("axprof run", optarg, &opts.quantum))
+				return 2;
+			break;
+		case TL_OPT_C2C:
+			if (tl_parse_coh_latency("axprof run", "--c2c-latency", optarg,
+						 &opts.coh_c2c))
+				return 2;
+			break;
+		case TL_OPT_INVAL:
+			if (tl_parse_coh_latency("axprof run", "--inval-latency", optarg,
+						 &opts.coh_inval))
 				return 2;
 			break;
 		case 'I':

@@ -73,7 +73,7 @@ static void usage(FILE *f)
 		"                     counters, caches kept coherent (INVAL, INTERV: 0 on one\n"
 		"                     CPU, and -a counts them only with 2 or more); counts are\n"
 		"                     added over the CPUs\n"
-		"  --quantum N        instructions a thread runs before the next one's turn\n"
+		"  --quantum N        instructions a thread runs before the next one's turn\n" TL_COH_HELP
 		"  -e, --events E,... the events to count (default CYCLES,RETIRED); an impossible\n"
 		"                     set is an error naming the counters it needs\n"
 		"  -a, --all          every event the model counts, multiplexed on the counters\n"
@@ -340,7 +340,24 @@ struct report {
 	size_t nprocs;
 	int status;
 	char *const *argv;
+	uint32_t c2c, inval; /* --c2c-latency, --inval-latency (0: the model's defaults) */
 };
+
+/* An event's cost: the model's, or the coherence cost the run was given. */
+static struct mach_pmu_cost cost_of(const struct report *r, enum mach_event e)
+{
+	struct mach_pmu_cost c = r->d->cost[e];
+
+	if (e == MACH_EV_INTERV && r->c2c) {
+		c.typical = c.max = r->c2c;
+		c.source = "cache-to-cache fill (--c2c-latency)";
+	} else if (e == MACH_EV_INVAL && r->inval) {
+		c.typical = c.max = r->inval;
+		c.source =
+			"invalidation (--inval-latency; hidden by the write buffer unless it fills)";
+	}
+	return c;
+}
 
 static double val(const struct report *r, enum mach_event e)
 {
@@ -386,7 +403,7 @@ static void cost_table(FILE *f, const struct report *r, double cyc)
 	bool any = false;
 
 	for (unsigned int e = 0; e < MACH_EV_NR; e++) {
-		const struct mach_pmu_cost *c = &r->d->cost[e];
+		const struct mach_pmu_cost cc = cost_of(r, (enum mach_event)e), *c = &cc;
 		double n = val(r, (enum mach_event)e);
 
 		if (!c->typical || isnan(n))
@@ -537,7 +554,7 @@ static void json_report(FILE *f, const struct report *r)
 	if (!isnan(cyc)) {
 		ax_json_arr_open(&j, "costs");
 		for (unsigned int e = 0; e < MACH_EV_NR; e++) {
-			const struct mach_pmu_cost *c = &r->d->cost[e];
+			const struct mach_pmu_cost cc = cost_of(r, (enum mach_event)e), *c = &cc;
 			double n = val(r, (enum mach_event)e);
 
 			if (!c->typical || isnan(n))
@@ -659,6 +676,8 @@ int cmd_stat(int argc, char **argv)
 		{ "sysroot", required_argument, NULL, 'S' },
 		{ "cpus", required_argument, NULL, 'P' },
 		{ "quantum", required_argument, NULL, 'Q' },
+		{ "c2c-latency", required_argument, NULL, TL_OPT_C2C },
+		{ "inval-latency", required_argument, NULL, TL_OPT_INVAL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -735,6 +754,16 @@ int cmd_stat(int argc, char **argv)
 			if (tl_parse_quantum("axprof stat", optarg, &opts.quantum))
 				return 2;
 			break;
+		case TL_OPT_C2C:
+			if (tl_parse_coh_latency("axprof stat", "--c2c-latency", optarg,
+						 &opts.coh_c2c))
+				return 2;
+			break;
+		case TL_OPT_INVAL:
+			if (tl_parse_coh_latency("axprof stat", "--inval-latency", optarg,
+						 &opts.coh_inval))
+				return 2;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -797,6 +826,8 @@ int cmd_stat(int argc, char **argv)
 		tl_mean_sd(x, (unsigned int)runs, &r.mean[e], &r.sd[e]);
 	}
 	r.d = s.d;
+	r.c2c = opts.coh_c2c;
+	r.inval = opts.coh_inval;
 	r.events = s.events;
 	r.runs = (unsigned int)runs;
 	r.mx_groups = s.mx.ngroups;

@@ -107,6 +107,19 @@ int tl_parse_quantum(const char *cmd, const char *arg, uint64_t *quantum)
 	return 0;
 }
 
+int tl_parse_coh_latency(const char *cmd, const char *opt, const char *arg, uint32_t *cycles)
+{
+	long v;
+
+	if (parse_range(arg, 1, 1000000, &v)) {
+		fprintf(stderr, "%s: %s needs a number of cycles from 1 to 1000000, not '%s'\n",
+			cmd, opt, arg);
+		return 2;
+	}
+	*cycles = (uint32_t)v;
+	return 0;
+}
+
 int tl_ropts_parse(struct tl_ropts *o, int c, const char *arg)
 {
 	switch (c) {

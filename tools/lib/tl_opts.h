@@ -123,6 +123,17 @@ int tl_parse_epoch(const char *cmd, const char *opt, const char *arg, uint32_t *
 int tl_parse_cpus(const char *cmd, const char *arg, unsigned int max_cpus, unsigned int *cpus);
 int tl_parse_quantum(const char *cmd, const char *arg, uint64_t *quantum);
 
+/* The coherence costs --c2c-latency and --inval-latency (issue 17 item 4: cycles, 1 to
+ * 1000000; machine/mach_coh.h's [U] defaults otherwise), shared by run, stat and record: 0, or
+ * 2 after a message naming cmd and opt. */
+#define TL_COH_HELP                                                                            \
+	"  --c2c-latency N    cycles of a cache-to-cache fill (an intervention; default 50,\n" \
+	"                     our assumption) with --cpus 2 or more\n"                         \
+	"  --inval-latency N  cycles a store waits for its invalidations (default 20, our\n"   \
+	"                     assumption) with --cpus 2 or more\n"
+enum { TL_OPT_C2C = 0x300, TL_OPT_INVAL };
+int tl_parse_coh_latency(const char *cmd, const char *opt, const char *arg, uint32_t *cycles);
+
 /* The database directory: -d DIR, else $AXPROF_DB, else "axprof-db". */
 const char *tl_default_db(const char *opt);
 
