@@ -393,7 +393,7 @@ grep -ah 'axprof: glue:' "$out/console.log" | tail -1 | sed 's/^/kernel-test: la
 say "records kept in $out/records-{cycles,vprof,vreplay,kvals}.bin; $(($(date +%s) - t_start)) s in all"
 # Issue 17 item 7: after the instruction-exact one-CPU boot, a shorter two-CPU boot (wall-clock
 # timing, "SMP under -icount" above; procs not run, bzip2/gzip not run (KT_REAL=0), two timing
-# repetitions, 3 unload cycles: about 4 minutes on an idle 2-core host):
+# repetitions, 3 unload cycles: 100 s in a CI rehearsal on 2 cores):
 # every mode's outputs identical, every CPU's samples, falseshare and prodcons on both CPUs, no
 # oops. KT_SMP_PHASE=0 skips it, KT_SMP_PHASE=N boots N CPUs; an explicit KT_SMP runs only the
 # boot it names.
