@@ -103,6 +103,28 @@ static bool aligned4(const void *const *v, size_t n, size_t field)
 
 #define FIELD(type, f) offsetof(type, f)
 
+/* The offset column of rows sorted by it: PDB_FL_ALIGN4 when every offset allows it, then the
+ * column (put_offsets). */
+static void put_offset_column(struct enc *e, const void *const *v, size_t n, size_t field,
+			      bool strict)
+{
+	if (aligned4(v, n, field))
+		e->flags |= PDB_FL_ALIGN4;
+	put_offsets(e, v, n, field, strict);
+}
+
+/* One hotlist in hotlist_pack's format. */
+static int put_hotlist(struct enc *e, const struct hotlist *h)
+{
+	uint8_t packed[HOTLIST_PACKED_MAX];
+	int len = hotlist_pack(h, packed, sizeof(packed));
+
+	if (len < 0)
+		return -EINVAL;
+	pdb_wbuf_bytes(&e->b, packed, (size_t)len);
+	return 0;
+}
+
 /* pr: the period record that follows the columns of a samples file (NULL for vcount). */
 static int enc_counts(struct enc *e, const struct pdb_map *m, const struct pdb_period *pr)
 {
@@ -111,9 +133,7 @@ static int enc_counts(struct enc *e, const struct pdb_map *m, const struct pdb_p
 
 	if (err)
 		return err;
-	if (aligned4(v, m->n, FIELD(struct pdb_e_count, off)))
-		e->flags |= PDB_FL_ALIGN4;
-	put_offsets(e, v, m->n, FIELD(struct pdb_e_count, off), true);
+	put_offset_column(e, v, m->n, FIELD(struct pdb_e_count, off), true);
 	put_column(e, v, m->n, FIELD(struct pdb_e_count, count), 8, 0);
 	if (pr) {
 		pdb_wbuf_varint(&e->b, pr->samples);
@@ -132,9 +152,7 @@ static int enc_latency(struct enc *e, const struct pdb_map *m)
 
 	if (err)
 		return err;
-	if (aligned4(v, m->n, FIELD(struct pdb_e_lat, off)))
-		e->flags |= PDB_FL_ALIGN4;
-	put_offsets(e, v, m->n, FIELD(struct pdb_e_lat, off), true);
+	put_offset_column(e, v, m->n, FIELD(struct pdb_e_lat, off), true);
 	for (i = 0; i < PDB_LAT_LEVELS; i++)
 		put_column(e, v, m->n, FIELD(struct pdb_e_lat, lat.level[i]), 8, 0);
 	put_column(e, v, m->n, FIELD(struct pdb_e_lat, lat.latency_sum), 8, 0);
@@ -153,9 +171,7 @@ static int enc_profileme(struct enc *e, const struct pdb_map *m)
 
 	if (err)
 		return err;
-	if (aligned4(v, m->n, FIELD(struct pdb_e_pme, off)))
-		e->flags |= PDB_FL_ALIGN4;
-	put_offsets(e, v, m->n, FIELD(struct pdb_e_pme, off), true);
+	put_offset_column(e, v, m->n, FIELD(struct pdb_e_pme, off), true);
 	for (i = 0; i < PDB_PME_COLS - 1; i++)
 		put_column(e, v, m->n, FIELD(struct pdb_e_pme, pme) + 8 * i, 8, 0);
 	e->n = m->n;
@@ -165,30 +181,19 @@ static int enc_profileme(struct enc *e, const struct pdb_map *m)
 
 static int enc_values(struct enc *e, const struct pdb_map *m)
 {
-	uint8_t packed[HOTLIST_PACKED_MAX];
 	const void **v;
 	size_t i;
 	int err = pdb_map_sorted(m, pdb_cmp_off, &v);
 
 	if (err)
 		return err;
-	if (aligned4(v, m->n, FIELD(struct pdb_e_value, off)))
-		e->flags |= PDB_FL_ALIGN4;
-	put_offsets(e, v, m->n, FIELD(struct pdb_e_value, off), true);
+	put_offset_column(e, v, m->n, FIELD(struct pdb_e_value, off), true);
 	put_column(e, v, m->n, FIELD(struct pdb_e_value, dest), 4, 0);
-	for (i = 0; i < m->n; i++) {
-		const struct pdb_e_value *x = v[i];
-		int len = hotlist_pack(&x->h, packed, sizeof(packed));
-
-		if (len < 0) {
-			free(v);
-			return -EINVAL;
-		}
-		pdb_wbuf_bytes(&e->b, packed, (size_t)len);
-	}
+	for (i = 0; !err && i < m->n; i++)
+		err = put_hotlist(e, &((const struct pdb_e_value *)v[i])->h);
 	e->n = m->n;
 	free(v);
-	return 0;
+	return err;
 }
 
 struct key_order {
@@ -199,6 +204,33 @@ struct key_order {
 static int cmp_key_order(const void *a, const void *b)
 {
 	return strcmp(((const struct key_order *)a)->key, ((const struct key_order *)b)->key);
+}
+
+/* Key id used by a record: listed once in used[] (fidx[id] was UINT32_MAX for every id). */
+static void use_key(const struct pdb_prof *p, uint32_t id, struct key_order *used, uint32_t *nused,
+		    uint32_t *fidx)
+{
+	if (fidx[id] != UINT32_MAX)
+		return;
+	fidx[id] = 0;
+	used[*nused].key = p->keys[id];
+	used[(*nused)++].id = id;
+}
+
+/* The key table: the used keys in byte order; fidx[id] becomes each one's index in it. */
+static void put_key_table(struct enc *e, struct key_order *used, uint32_t nused, uint32_t *fidx)
+{
+	uint32_t i;
+
+	qsort(used, nused, sizeof(*used), cmp_key_order);
+	pdb_wbuf_varint(&e->b, nused);
+	for (i = 0; i < nused; i++) {
+		size_t len = strlen(used[i].key);
+
+		fidx[used[i].id] = i;
+		pdb_wbuf_varint(&e->b, len);
+		pdb_wbuf_bytes(&e->b, used[i].key, len);
+	}
 }
 
 static int enc_conflicts(struct enc *e, const struct pdb_prof *p)
@@ -221,20 +253,8 @@ static int enc_conflicts(struct enc *e, const struct pdb_prof *p)
 	for (i = 0; i < p->nkeys; i++)
 		fidx[i] = UINT32_MAX;
 	for (j = 0; j < n; j++)
-		if (fidx[v[j]->keyid] == UINT32_MAX) {
-			fidx[v[j]->keyid] = 0;
-			used[nused].key = p->keys[v[j]->keyid];
-			used[nused++].id = v[j]->keyid;
-		}
-	qsort(used, nused, sizeof(*used), cmp_key_order);
-	pdb_wbuf_varint(&e->b, nused);
-	for (i = 0; i < nused; i++) {
-		size_t len = strlen(used[i].key);
-
-		fidx[used[i].id] = i;
-		pdb_wbuf_varint(&e->b, len);
-		pdb_wbuf_bytes(&e->b, used[i].key, len);
-	}
+		use_key(p, v[j]->keyid, used, &nused, fidx);
+	put_key_table(e, used, nused, fidx);
 	if (aligned4((const void *const *)v, n, FIELD(struct pdb_e_cnf, load_off)) &&
 	    aligned4((const void *const *)v, n, FIELD(struct pdb_e_cnf, prior_off)))
 		e->flags |= PDB_FL_ALIGN4;
@@ -270,25 +290,11 @@ static int enc_proc_keys(struct enc *e, const struct pdb_prof *p, const void *co
 	for (j = 0; j < n; j++) {
 		const struct pdb_e_proc *x = v[j];
 
-		for (i = 0; x->kind == PDB_PROC_CALLER && i < x->h.used; i++) {
-			uint32_t id = (uint32_t)(x->h.value[i] >> PDB_PROC_KEY_SHIFT) - 1;
-
-			if (fidx[id] == UINT32_MAX) {
-				fidx[id] = 0;
-				used[nused].key = p->keys[id];
-				used[nused++].id = id;
-			}
-		}
+		for (i = 0; x->kind == PDB_PROC_CALLER && i < x->h.used; i++)
+			use_key(p, (uint32_t)(x->h.value[i] >> PDB_PROC_KEY_SHIFT) - 1, used,
+				&nused, fidx);
 	}
-	qsort(used, nused, sizeof(*used), cmp_key_order);
-	pdb_wbuf_varint(&e->b, nused);
-	for (i = 0; i < nused; i++) {
-		size_t len = strlen(used[i].key);
-
-		fidx[used[i].id] = i;
-		pdb_wbuf_varint(&e->b, len);
-		pdb_wbuf_bytes(&e->b, used[i].key, len);
-	}
+	put_key_table(e, used, nused, fidx);
 	free(used);
 	return 0;
 }
@@ -296,7 +302,6 @@ static int enc_proc_keys(struct enc *e, const struct pdb_prof *p, const void *co
 static int enc_procs(struct enc *e, const struct pdb_prof *p)
 {
 	const struct pdb_map *m = &p->t[PDB_T_PROCS];
-	uint8_t packed[HOTLIST_PACKED_MAX];
 	uint32_t *fidx = NULL;
 	const void **v;
 	size_t j;
@@ -308,24 +313,16 @@ static int enc_procs(struct enc *e, const struct pdb_prof *p)
 	err = fidx ? enc_proc_keys(e, p, v, m->n, fidx) : -ENOMEM;
 	if (err)
 		goto out_free;
-	if (aligned4(v, m->n, FIELD(struct pdb_e_proc, off)))
-		e->flags |= PDB_FL_ALIGN4;
-	put_offsets(e, v, m->n, FIELD(struct pdb_e_proc, off), false);
+	put_offset_column(e, v, m->n, FIELD(struct pdb_e_proc, off), false);
 	put_column(e, v, m->n, FIELD(struct pdb_e_proc, kind), 4, 0);
 	put_column(e, v, m->n, FIELD(struct pdb_e_proc, reg), 4, 0);
-	for (j = 0; j < m->n; j++) {
+	for (j = 0; !err && j < m->n; j++) {
 		const struct pdb_e_proc *x = v[j];
 		struct hotlist h = x->h;
-		int len;
 
 		if (x->kind == PDB_PROC_CALLER)
 			pdb_proc_remap(&h, fidx, p->nkeys);
-		len = hotlist_pack(&h, packed, sizeof(packed));
-		if (len < 0) {
-			err = -EINVAL;
-			goto out_free;
-		}
-		pdb_wbuf_bytes(&e->b, packed, (size_t)len);
+		err = put_hotlist(e, &h);
 	}
 	e->n = m->n;
 out_free:
@@ -336,56 +333,36 @@ out_free:
 
 static int enc_pmpaths(struct enc *e, const struct pdb_map *m)
 {
-	uint8_t packed[HOTLIST_PACKED_MAX];
 	const void **v;
 	size_t i;
 	int err = pdb_map_sorted(m, pdb_cmp_off, &v);
 
 	if (err)
 		return err;
-	if (aligned4(v, m->n, FIELD(struct pdb_e_pmp, off)))
-		e->flags |= PDB_FL_ALIGN4;
-	put_offsets(e, v, m->n, FIELD(struct pdb_e_pmp, off), true);
+	put_offset_column(e, v, m->n, FIELD(struct pdb_e_pmp, off), true);
 	put_column(e, v, m->n, FIELD(struct pdb_e_pmp, pp.other), 8, 0);
-	for (i = 0; i < 2 * m->n; i++) {
+	for (i = 0; !err && i < 2 * m->n; i++) {
 		const struct pdb_e_pmp *x = v[i / 2];
-		int len =
-			hotlist_pack(i % 2 ? &x->pp.partners : &x->pp.hist, packed, sizeof(packed));
 
-		if (len < 0) {
-			free(v);
-			return -EINVAL;
-		}
-		pdb_wbuf_bytes(&e->b, packed, (size_t)len);
+		err = put_hotlist(e, i % 2 ? &x->pp.partners : &x->pp.hist);
 	}
 	e->n = m->n;
 	free(v);
-	return 0;
+	return err;
 }
 
 static int enc_addrs(struct enc *e, const struct pdb_map *m)
 {
-	uint8_t packed[HOTLIST_PACKED_MAX];
 	const void **v;
 	size_t j;
 	int err = pdb_map_sorted(m, pdb_cmp_addr, &v);
 
 	if (err)
 		return err;
-	if (aligned4(v, m->n, FIELD(struct pdb_e_addr, off)))
-		e->flags |= PDB_FL_ALIGN4;
-	put_offsets(e, v, m->n, FIELD(struct pdb_e_addr, off), false);
+	put_offset_column(e, v, m->n, FIELD(struct pdb_e_addr, off), false);
 	put_column(e, v, m->n, FIELD(struct pdb_e_addr, kind), 4, 0);
-	for (j = 0; j < m->n; j++) {
-		const struct pdb_e_addr *x = v[j];
-		int len = hotlist_pack(&x->h, packed, sizeof(packed));
-
-		if (len < 0) {
-			err = -EINVAL;
-			break;
-		}
-		pdb_wbuf_bytes(&e->b, packed, (size_t)len);
-	}
+	for (j = 0; !err && j < m->n; j++)
+		err = put_hotlist(e, &((const struct pdb_e_addr *)v[j])->h);
 	e->n = m->n;
 	free(v);
 	return err;
