@@ -56,33 +56,18 @@ int pdb_cmp_addr(const void *a, const void *b)
 	return x->kind < y->kind ? -1 : x->kind > y->kind;
 }
 
+static void fill_addr(void *dst, const void *src)
+{
+	const struct pdb_e_addr *e = src;
+	struct pdb_addr *a = dst;
+
+	a->offset = e->off;
+	a->kind = e->kind;
+	a->h = e->h;
+}
+
 int pdb_prof_addrs(const struct pdb_prof *p, struct pdb_addr **out, size_t *n)
 {
-	const struct pdb_map *m = &p->t[PDB_T_ADDRS];
-	struct pdb_addr *a;
-	const void **v;
-	size_t i;
-	int err;
-
-	*out = NULL;
-	*n = 0;
-	err = pdb_map_sorted(m, pdb_cmp_addr, &v);
-	if (err || !v)
-		return err;
-	a = pdb_calloc(m->n, sizeof(*a));
-	if (!a) {
-		free(v);
-		return -ENOMEM;
-	}
-	for (i = 0; i < m->n; i++) {
-		const struct pdb_e_addr *e = v[i];
-
-		a[i].offset = e->off;
-		a[i].kind = e->kind;
-		a[i].h = e->h;
-	}
-	free(v);
-	*out = a;
-	*n = m->n;
-	return 0;
+	return pdb_map_copy_sorted(&p->t[PDB_T_ADDRS], sizeof(**out), pdb_cmp_addr, fill_addr,
+				   (void **)out, n);
 }

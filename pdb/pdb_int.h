@@ -127,6 +127,11 @@ void *pdb_map_next(const struct pdb_map *m, size_t *i);
 /* malloc'd array of the m->n entry pointers sorted by cmp (NULL when empty). 0 or -ENOMEM. */
 int pdb_map_sorted(const struct pdb_map *m, int (*cmp)(const void *, const void *),
 		   const void ***out);
+/* The entries sorted by cmp, copied out as a malloc'd array of *n `size`-byte records that
+ * fill() builds from each entry (NULL and 0 when empty). 0 or -ENOMEM. */
+int pdb_map_copy_sorted(const struct pdb_map *m, size_t size,
+			int (*cmp)(const void *, const void *),
+			void (*fill)(void *dst, const void *e), void **out, size_t *n);
 
 /* --- profiles (pdb_prof.c) --- */
 

@@ -270,3 +270,30 @@ int pdb_map_sorted(const struct pdb_map *m, int (*cmp)(const void *, const void 
 	*out = v;
 	return 0;
 }
+
+int pdb_map_copy_sorted(const struct pdb_map *m, size_t size,
+			int (*cmp)(const void *, const void *),
+			void (*fill)(void *dst, const void *e), void **out, size_t *n)
+{
+	const void **v;
+	uint8_t *a;
+	size_t i;
+	int err;
+
+	*out = NULL;
+	*n = 0;
+	err = pdb_map_sorted(m, cmp, &v);
+	if (err || !v)
+		return err;
+	a = pdb_calloc(m->n, size);
+	if (!a) {
+		free(v);
+		return -ENOMEM;
+	}
+	for (i = 0; i < m->n; i++)
+		fill(a + i * size, v[i]);
+	free(v);
+	*out = a;
+	*n = m->n;
+	return 0;
+}

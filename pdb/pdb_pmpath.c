@@ -125,32 +125,17 @@ int pdb_prof_pmp_sample(struct pdb_prof *p, uint64_t offset, uint32_t history, b
 	return 0;
 }
 
+static void fill_pmp(void *dst, const void *src)
+{
+	const struct pdb_e_pmp *e = src;
+	struct pdb_pmp *a = dst;
+
+	a->offset = e->off;
+	a->pp = e->pp;
+}
+
 int pdb_prof_pmpaths(const struct pdb_prof *p, struct pdb_pmp **out, size_t *n)
 {
-	const struct pdb_map *m = &p->t[PDB_T_PMPATHS];
-	struct pdb_pmp *a;
-	const void **v;
-	size_t i;
-	int err;
-
-	*out = NULL;
-	*n = 0;
-	err = pdb_map_sorted(m, pdb_cmp_off, &v);
-	if (err || !v)
-		return err;
-	a = pdb_calloc(m->n, sizeof(*a));
-	if (!a) {
-		free(v);
-		return -ENOMEM;
-	}
-	for (i = 0; i < m->n; i++) {
-		const struct pdb_e_pmp *e = v[i];
-
-		a[i].offset = e->off;
-		a[i].pp = e->pp;
-	}
-	free(v);
-	*out = a;
-	*n = m->n;
-	return 0;
+	return pdb_map_copy_sorted(&p->t[PDB_T_PMPATHS], sizeof(**out), pdb_cmp_off, fill_pmp,
+				   (void **)out, n);
 }

@@ -125,34 +125,19 @@ int pdb_cmp_proc(const void *a, const void *b)
 	return x->reg < y->reg ? -1 : x->reg > y->reg;
 }
 
+static void fill_proc(void *dst, const void *src)
+{
+	const struct pdb_e_proc *e = src;
+	struct pdb_proc *a = dst;
+
+	a->offset = e->off;
+	a->kind = e->kind;
+	a->reg = e->reg;
+	a->h = e->h;
+}
+
 int pdb_prof_procs(const struct pdb_prof *p, struct pdb_proc **out, size_t *n)
 {
-	const struct pdb_map *m = &p->t[PDB_T_PROCS];
-	struct pdb_proc *a;
-	const void **v;
-	size_t i;
-	int err;
-
-	*out = NULL;
-	*n = 0;
-	err = pdb_map_sorted(m, pdb_cmp_proc, &v);
-	if (err || !v)
-		return err;
-	a = pdb_calloc(m->n, sizeof(*a));
-	if (!a) {
-		free(v);
-		return -ENOMEM;
-	}
-	for (i = 0; i < m->n; i++) {
-		const struct pdb_e_proc *e = v[i];
-
-		a[i].offset = e->off;
-		a[i].kind = e->kind;
-		a[i].reg = e->reg;
-		a[i].h = e->h;
-	}
-	free(v);
-	*out = a;
-	*n = m->n;
-	return 0;
+	return pdb_map_copy_sorted(&p->t[PDB_T_PROCS], sizeof(**out), pdb_cmp_proc, fill_proc,
+				   (void **)out, n);
 }

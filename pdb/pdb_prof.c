@@ -760,33 +760,6 @@ out_free:
 	return err;
 }
 
-/* Copy a table out as a sorted array of `size`-byte records built by fill(). */
-static int sorted_copy(const struct pdb_map *m, size_t size, int (*cmp)(const void *, const void *),
-		       void (*fill)(void *dst, const void *e), void **out, size_t *n)
-{
-	const void **v;
-	uint8_t *a;
-	size_t i;
-	int err;
-
-	*out = NULL;
-	*n = 0;
-	err = pdb_map_sorted(m, cmp, &v);
-	if (err || !v)
-		return err;
-	a = pdb_calloc(m->n, size);
-	if (!a) {
-		free(v);
-		return -ENOMEM;
-	}
-	for (i = 0; i < m->n; i++)
-		fill(a + i * size, v[i]);
-	free(v);
-	*out = a;
-	*n = m->n;
-	return 0;
-}
-
 static void fill_count(void *dst, const void *e)
 {
 	const struct pdb_e_count *c = e;
@@ -841,37 +814,38 @@ int pdb_prof_samples(const struct pdb_prof *p, unsigned int event, struct pdb_co
 {
 	if (event >= PDB_EV_MAX)
 		return -EINVAL;
-	return sorted_copy(&p->t[event], sizeof(**out), pdb_cmp_off, fill_count, (void **)out, n);
+	return pdb_map_copy_sorted(&p->t[event], sizeof(**out), pdb_cmp_off, fill_count,
+				   (void **)out, n);
 }
 
 int pdb_prof_vcounts(const struct pdb_prof *p, struct pdb_count **out, size_t *n)
 {
-	return sorted_copy(&p->t[PDB_T_VCOUNT], sizeof(**out), pdb_cmp_off, fill_count,
-			   (void **)out, n);
+	return pdb_map_copy_sorted(&p->t[PDB_T_VCOUNT], sizeof(**out), pdb_cmp_off, fill_count,
+				   (void **)out, n);
 }
 
 int pdb_prof_values(const struct pdb_prof *p, struct pdb_value **out, size_t *n)
 {
-	return sorted_copy(&p->t[PDB_T_VALUES], sizeof(**out), pdb_cmp_off, fill_value,
-			   (void **)out, n);
+	return pdb_map_copy_sorted(&p->t[PDB_T_VALUES], sizeof(**out), pdb_cmp_off, fill_value,
+				   (void **)out, n);
 }
 
 int pdb_prof_latencies(const struct pdb_prof *p, struct pdb_lat **out, size_t *n)
 {
-	return sorted_copy(&p->t[PDB_T_LATENCY], sizeof(**out), pdb_cmp_off, fill_lat, (void **)out,
-			   n);
+	return pdb_map_copy_sorted(&p->t[PDB_T_LATENCY], sizeof(**out), pdb_cmp_off, fill_lat,
+				   (void **)out, n);
 }
 
 int pdb_prof_profileme(const struct pdb_prof *p, struct pdb_pme **out, size_t *n)
 {
-	return sorted_copy(&p->t[PDB_T_PROFILEME], sizeof(**out), pdb_cmp_off, fill_pme,
-			   (void **)out, n);
+	return pdb_map_copy_sorted(&p->t[PDB_T_PROFILEME], sizeof(**out), pdb_cmp_off, fill_pme,
+				   (void **)out, n);
 }
 
 int pdb_prof_unknowns(const struct pdb_prof *p, struct pdb_unknown **out, size_t *n)
 {
-	return sorted_copy(&p->t[PDB_T_UNKNOWN], sizeof(**out), pdb_cmp_unk, fill_unk, (void **)out,
-			   n);
+	return pdb_map_copy_sorted(&p->t[PDB_T_UNKNOWN], sizeof(**out), pdb_cmp_unk, fill_unk,
+				   (void **)out, n);
 }
 
 static void fill_task(void *dst, const void *e)
@@ -888,8 +862,8 @@ static void fill_task(void *dst, const void *e)
 
 int pdb_prof_tasks(const struct pdb_prof *p, struct pdb_task **out, size_t *n)
 {
-	return sorted_copy(&p->t[PDB_T_TASKS], sizeof(**out), pdb_cmp_unk, fill_task, (void **)out,
-			   n);
+	return pdb_map_copy_sorted(&p->t[PDB_T_TASKS], sizeof(**out), pdb_cmp_unk, fill_task,
+				   (void **)out, n);
 }
 
 int pdb_prof_conflicts(const struct pdb_prof *p, struct pdb_conflict **out, size_t *n)

@@ -88,36 +88,22 @@ int pdb_thr_merge(struct pdb_prof *dst, const struct pdb_e_thr *e)
 	return err;
 }
 
+static void fill_thread(void *dst, const void *src)
+{
+	const struct pdb_e_thr *e = src;
+	struct pdb_thread *a = dst;
+
+	a->pid = e->pid;
+	a->tid = e->tid;
+	a->flags = e->flags;
+	a->nnames = e->nnames;
+	memcpy(a->name, e->name, sizeof(a->name));
+}
+
 int pdb_prof_threads(const struct pdb_prof *p, struct pdb_thread **out, size_t *n)
 {
-	const struct pdb_map *m = &p->t[PDB_T_THREADS];
-	const void **v;
-	struct pdb_thread *a;
-	int err;
-
-	*out = NULL;
-	*n = 0;
-	err = pdb_map_sorted(m, pdb_cmp_thr, &v);
-	if (err || !v)
-		return err;
-	a = pdb_calloc(m->n, sizeof(*a));
-	if (!a) {
-		free(v);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < m->n; i++) {
-		const struct pdb_e_thr *e = v[i];
-
-		a[i].pid = e->pid;
-		a[i].tid = e->tid;
-		a[i].flags = e->flags;
-		a[i].nnames = e->nnames;
-		memcpy(a[i].name, e->name, sizeof(a[i].name));
-	}
-	free(v);
-	*out = a;
-	*n = m->n;
-	return 0;
+	return pdb_map_copy_sorted(&p->t[PDB_T_THREADS], sizeof(**out), pdb_cmp_thr, fill_thread,
+				   (void **)out, n);
 }
 
 uint64_t pdb_prof_threads_lost(const struct pdb_prof *p)
