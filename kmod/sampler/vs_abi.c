@@ -45,7 +45,7 @@ int vs_config_default(struct vs_config *cfg, unsigned int mode)
 		 * instruction; issue 18, RPCC under QEMU -icount, linux/vs_drv_work.c), +5.8 points
 		 * of run time at the slides' rate. 5% total leaves ~400 guest instructions per
 		 * interrupt for interpreting: fewer instructions, in runs twice as long so that the
-		 * fixed part is paid half as often per instruction (kernel test: +9.9% -> +4.7%).
+		 * fixed part is paid half as often per instruction (kernel test: +9.9% -> +4.7%, +4.8%).
 		 * The draw stays a fresh one per eligible sample (vs_policy.c), so the value shares
 		 * stay unbiased; runs start at a sampled pc, as DCPI's. The hosted machine keeps
 		 * the slides' 1/2 and 4 (tools/axprof/builtin-record.c).
