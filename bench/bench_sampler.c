@@ -178,9 +178,9 @@ static double per_insn(const struct vs_config *cfg, uint64_t insns, enum loop wh
 /*
  * --count MODE N: only N interpreted instructions in one configuration, for
  * valgrind --tool=callgrind --toggle-collect=vs_interpret: Ir / N is host instructions per
- * interpreted instruction. MODE: none (no observers, runs of 4), vprof (its defaults: runs of 4),
- * vreplay (its defaults: runs of 128), vreplay-loads (the same over a loop of loads and no
- * stores), all (every observer, runs of 128).
+ * interpreted instruction. MODE: none (no observers, vprof's runs of 8), vprof (its defaults:
+ * runs of 8), vreplay (its defaults: runs of 128), vreplay-loads (the same over a loop of loads
+ * and no stores), all (every observer, runs of 128).
  */
 static int count_mode(const char *mode, uint64_t n)
 {

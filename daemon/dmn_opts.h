@@ -98,8 +98,10 @@ enum {
 	"  --event E[,E...]      events to sample: cycles, imiss, dmiss, branchmp, insns,\n" \
 	"                        replays (hosted: --cpu ev6 only) (default cycles; hosted\n" \
 	"                        --mode vreplay on ev6: cycles,replays)\n" \
-	"  --share N/D           interpret N of every D user samples (vprof 1/2, vreplay 1/129)\n" \
-	"  --budget N            instructions per interpretation (vprof 4, vreplay 128)\n" \
+	"  --share N/D           interpret N of every D user samples (vprof 1/32, vreplay\n" \
+	"                        1/129; hosted: vprof 1/2, vreplay 1/8)\n" \
+	"  --budget N            instructions per interpretation (vprof 8, vreplay 128;\n" \
+	"                        hosted: vprof 4)\n" \
 	"  --hotlist-m M         hotlist capacity, 4..32 (default 16)\n" \
 	"  --observe LIST        vprof/vreplay: what an interpretation records: values,\n" \
 	"                        latency, conflicts, loadload, vcount, args, callers,\n" \

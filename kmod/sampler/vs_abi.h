@@ -582,11 +582,16 @@ static inline unsigned int vs_lat_bucket(uint32_t lat)
 	return b;
 }
 
+/* vprof's default share (1 in VS_VPROF_SHARE_DEN samples) and budget: issue 18, vs_abi.c. */
+#define VS_VPROF_SHARE_DEN 32
+#define VS_VPROF_BUDGET 8
+
 /*
  * Fill *cfg with the defaults of `mode` (VS_MODE_CYCLES, VPROF, VREPLAY or PROFILEME: no counter,
- * ProfileMe at 60K..64K fetched instructions, pairs with W = 50; value-sampling slide
- * 21: vprof interprets 4 instructions per ~124K cycles, i.e. on one user CYCLES sample in 2 at a
- * 62K mean period; vreplay 128 per ~8M, one in 129). 0, or -EINVAL for an unknown mode.
+ * ProfileMe at 60K..64K fetched instructions, pairs with W = 50; vprof interprets 8 instructions
+ * on one user CYCLES sample in 32, ~2M cycles at a 62K mean period (value-sampling slide 21 has 4
+ * per ~124K: why fewer, vs_abi.c); vreplay 128 per ~8M, one in 129, as slide 21). 0, or -EINVAL
+ * for an unknown mode.
  */
 int vs_config_default(struct vs_config *cfg, unsigned int mode);
 

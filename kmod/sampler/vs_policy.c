@@ -4,7 +4,8 @@
 /*
  * cycles:  sample only (DCPI).
  * vprof:   on a share of user-mode samples interpret a few instructions; the slides' figures
- *          (slide 21) are 4 instructions per ~124K cycles, one sample in 2 at the default period.
+ *          (slide 21) are 4 instructions per ~124K cycles, one sample in 2 at the default period;
+ *          our default is 8 on one sample in 32, for a real kernel's overhead (vs_abi.c).
  * vreplay: interpret > 100 instructions at a time (slide 19), 128 per ~8M cycles (slide 21).
  * The numbers all come from struct vs_config. Interpretation is chosen for a kernel-mode sample
  * only with VS_CFG_KERNEL_VALUES (slide 11: "we want to value-profile the kernel"; slide 13: we

@@ -25,13 +25,16 @@ static uint32_t count(const struct vs_policy *pol, uint64_t seed, uint32_t n, bo
 	return k;
 }
 
-static void test_vs_policy_defaults_follow_the_slides(void **state)
+static void test_vs_policy_defaults(void **state)
 {
 	struct vs_policy vp = pol_of(VS_MODE_VPROF), vr = pol_of(VS_MODE_VREPLAY);
 
 	(void)state;
-	assert_int_equal(vp.budget, 4);
-	assert_int_equal(vp.num * 2, vp.den); /* 4 insns per ~124K cycles at a 62K period */
+	/* vprof: 8 instructions per ~2M cycles at a 62K period, not the slides' 4 per ~124K
+	 * (issue 18: a real kernel's overhead; vs_abi.c) */
+	assert_int_equal(vp.budget, 8);
+	assert_int_equal(vp.num, 1);
+	assert_int_equal(vp.den, 32);
 	assert_int_equal(vr.budget, 128);
 	assert_int_equal(vr.den, 129); /* 128 per ~8M cycles: 8M / 62K ~ 129 samples */
 	assert_int_equal(vr.num, 1);
@@ -128,7 +131,7 @@ static void test_vs_policy_share_matches_config(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_vs_policy_defaults_follow_the_slides),
+		cmocka_unit_test(test_vs_policy_defaults),
 		cmocka_unit_test(test_vs_policy_cycles_never_interprets),
 		cmocka_unit_test(test_vs_policy_kernel_mode_never_interprets),
 		cmocka_unit_test(test_vs_policy_kernel_values_opt_in),

@@ -178,7 +178,7 @@ static void test_vs_sampler_sample_decisions(void **state)
 		assert_true(dec.period >= 60000 && dec.period <= 64000);
 		if (dec.interpret) {
 			yes++;
-			assert_int_equal(dec.budget, 4);
+			assert_int_equal(dec.budget, VS_VPROF_BUDGET);
 		}
 		assert_int_equal(vs_sample(cpu, 10, CODE, VS_EV_CYCLES, false, &dec), 0);
 		assert_false(dec.interpret); /* kernel mode */
@@ -186,8 +186,9 @@ static void test_vs_sampler_sample_decisions(void **state)
 		assert_false(dec.interpret); /* not an interp event */
 		assert_true(dec.period >= 100 && dec.period <= 107);
 	}
-	/* one in two, within 6 sd (sd = 70.7) */
-	assert_true(yes > 10000 - 425 && yes < 10000 + 425);
+	/* one in 32 (vprof's default share), within 6 sd (sd = 24.6) */
+	assert_int_equal(VS_VPROF_SHARE_DEN, 32);
+	assert_true(yes > 625 - 150 && yes < 625 + 150);
 	assert_int_equal(cpu->st.interp_decided, yes);
 	assert_int_equal(vs_sample(cpu, 10, CODE + 2, VS_EV_CYCLES, true, &dec), -EINVAL);
 	assert_int_equal(vs_sample(cpu, 10, CODE, VS_EVENT_NR, true, &dec), -EINVAL);

@@ -62,6 +62,20 @@
  * instructions of the callback's epilogue after preempt_enable() cannot lose the CPU either:
  * Alpha selects ARCH_NO_PREEMPT, so preempt_enable() never schedules and an interrupt returns to
  * the same code; the CPU passes no quiescent state before it is back in task_work_run().
+ *
+ * Cost (issue 18; RPCC around each part in a throwaway build, QEMU -icount: guest instructions).
+ * At the slides' rate (4 instructions on one sample in 2) an interpretation cost 5,928 inside
+ * work_fn: ctx_capture 532, vs_interpret 4,387 (906 for a run that stopped at once: entry,
+ * observers' begin/end; ~870 per instruction: fetch, decode, execute, the values, latency and
+ * vcount observers), ctx_write_back 657, counters 22, wake-up test 59, the checks, RCU and
+ * release ~270; the queueing in the interrupt ~450, and the return path outside the callbacks
+ * (work_pending, the switch stack with the FP registers, task_work_run) ~500 by the overhead
+ * table. That was +5.8 points of run time over cycles mode, over two thirds of it inside
+ * vs_interpret: halving the glue would not reach 5%, so vs_abi.c interprets less often (8
+ * instructions on one sample in 32). Then an interpretation costs ~11,700 (capture 516, vs_interpret 9,638,
+ * write-back 566): each instruction costs more (~1,200) because the observer tables meet more
+ * first-seen pcs (a claimed slot, an evicted record) when interpretations are rarer, but the
+ * glue's fixed part is then ~0.05 points.
  */
 
 /* rduniq/wruniq for the current task (CALL_PAL 0x9e/0x9f, asm/pal.h's own macro). */
