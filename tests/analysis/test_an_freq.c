@@ -397,6 +397,55 @@ static void test_an_freq_reconcile_lowers_stalled_class(void **state)
 }
 
 /*
+ * Issue 15 item 1, a reliable estimate the flow proves stalled (Lua's lua_type: a two-point
+ * class, both points stalled, 23% high with high confidence): on the diamond with C's issue
+ * points sample-free (F(C) about 0), A = B. B at 15 against A's 10 (5 sd) takes A's value and
+ * keeps its confidence; A, below its flow value, does not move; B at 10.8 is within the noise,
+ * left to the smoothing. With C reliable too: B 8 and C 7 against A 10 are both suspects and
+ * need each other (which one stalled is not known): nothing moves; B 12 beside a C of 4 that
+ * A - B = -2 cannot judge: only B is a suspect and takes A - C = 6.
+ */
+static void test_an_freq_reconcile_reliable_stalled(void **state)
+{
+	struct fg g;
+	struct an_fg v;
+	struct an_fest e[3];
+
+	(void)state;
+	build_diamond(&g, 1000, 300);
+	v = view(&g);
+	set_est(&e[0], 10, AN_CONF_HIGH);
+	set_est(&e[1], 15, AN_CONF_HIGH);
+	set_est(&e[2], 0, AN_CONF_LOW);
+	e[2].how = AN_FHOW_ZERO;
+	e[2].samples = 0;
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(rel(e[1].f, 10) < 1e-6);
+	assert_int_equal(e[1].conf, AN_CONF_HIGH);
+	assert_true(rel(e[0].f, 10) < 1e-6);
+
+	/* Within the noise and RECON_TOL: left to the smoothing. */
+	set_est(&e[0], 10, AN_CONF_HIGH);
+	set_est(&e[1], 10.8, AN_CONF_HIGH);
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(e[1].f > 10 && e[1].f < 10.8);
+
+	/* B and C both above what A and the other allow: which one stalled is not known. */
+	set_est(&e[0], 10, AN_CONF_HIGH);
+	set_est(&e[1], 8, AN_CONF_HIGH);
+	set_est(&e[2], 7, AN_CONF_HIGH);
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(e[0].f == 10 && e[1].f == 8 && e[2].f == 7);
+
+	/* B alone above: C (4) is consistent with A - B only because B is high; B takes 6. */
+	set_est(&e[1], 12, AN_CONF_HIGH);
+	set_est(&e[2], 4, AN_CONF_HIGH);
+	e[2].samples = 100000;
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(rel(e[1].f, 6) < 1e-6 && rel(e[2].f, 4) < 1e-6 && e[0].f == 10);
+}
+
+/*
  * Issue 15 item 1, a join no single reliable equation reaches (bzip2's mainGtU): four test
  * blocks in a chain, each leaving early into one return block J; the exit edges have no
  * estimate of their own, each is the difference of two reliable blocks. J, one stalled issue
@@ -817,6 +866,7 @@ int main(void)
 		cmocka_unit_test(test_an_freq_reconcile_lowers_stalled_class),
 		cmocka_unit_test(test_an_freq_reconcile_bounds_by_cluster_estimates),
 		cmocka_unit_test(test_an_freq_reconcile_flow_over_paths),
+		cmocka_unit_test(test_an_freq_reconcile_reliable_stalled),
 		cmocka_unit_test(test_an_freq_reconcile_smooths_noise),
 		cmocka_unit_test(test_an_freq_propagation_chain),
 		cmocka_unit_test(test_an_freq_propagation_zero_sum),
