@@ -259,6 +259,23 @@ static void test_an_freq_zero_samples(void **state)
 	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
 	assert_int_equal(e.how, AN_FHOW_ZERO);
 	assert_true(e.f == 0);
+
+	/*
+	 * The issue point has none but the instruction paired with it (M 0) has 69: the class
+	 * ran (libc's cmpeq; bne), so not 0: every instruction's samples over the points' cycles.
+	 */
+	memset(&g, 0, sizeof(g));
+	block(&g, 0, 0);
+	insn(&g, 1, 0, AN_NONE);
+	insn(&g, 0, 69, AN_NONE);
+	block(&g, 0, 0);
+	insn(&g, 2, 0, AN_NONE);
+	v = view(&g);
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_int_equal(e.how, AN_FHOW_SMALL);
+	assert_int_equal(e.conf, AN_CONF_LOW);
+	assert_true(fabs(e.f - 69.0 / 3.0) < 1e-12);
+	assert_int_equal(e.samples, 69);
 }
 
 /*
