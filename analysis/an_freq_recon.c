@@ -323,6 +323,70 @@ static bool clip_row(const struct recon *rc, uint32_t r, struct an_fest *est)
 }
 
 /*
+ * Upper bounds over two hops (issue 15 item 1): clip_row bounds a class by the cluster
+ * estimates of the other side of one of its equations, but the edges into a join usually have
+ * no estimate of their own (tree's tr_leaves: a one-point block behind a missing load, 8x its
+ * count, entered by a taken branch and by the fall-through of a call's return block, both edges
+ * classes of their own). An edge is executed at most as often as the block at its other end, so
+ * a side of a block of class c is at most the sum, over its edges, of the edge's own cluster
+ * estimate or, failing that, its other end's; a side with an edge of class c itself or without
+ * such a bound gives none. A low-confidence class above CLIP_RATIO times its smallest bound
+ * takes the bound. Returns true when it changed something.
+ */
+static double edge_bound(const struct an_fg *g, const struct an_fest *est, uint32_t e,
+			 uint32_t other, uint32_t c)
+{
+	uint32_t ec = g->edges[e].cls, oc = g->blocks[other].cls;
+
+	if (ec == c)
+		return INFINITY;
+	if (bounding(&est[ec]))
+		return est[ec].f;
+	if (oc != c && bounding(&est[oc]))
+		return est[oc].f;
+	return INFINITY;
+}
+
+static bool clip_two_hops(const struct an_fg *g, struct an_fest *est)
+{
+	bool changed = false;
+
+	for (uint32_t c = 0; c < g->nclasses; c++) {
+		struct an_fest *ce = &est[c];
+		double best = INFINITY;
+
+		if (!correctable(ce) || ce->how == AN_FHOW_ZERO || !(ce->f > 0))
+			continue;
+		for (uint32_t b = 0; b < g->nblocks; b++) {
+			if (g->blocks[b].cls != c)
+				continue;
+			for (int side = 0; side < 2; side++) {
+				double sum = 0;
+				uint32_t n = 0;
+
+				if (g->blocks[b].flags & (side ? AN_FG_NO_OUT : AN_FG_NO_IN))
+					continue;
+				for (uint32_t e = 0; e < g->nedges && isfinite(sum); e++) {
+					const struct an_fg_edge *ed = &g->edges[e];
+
+					if ((side ? ed->from : ed->to) != b)
+						continue;
+					n++;
+					sum += edge_bound(g, est, e, side ? ed->to : ed->from, c);
+				}
+				if (n && sum < best)
+					best = sum;
+			}
+		}
+		if (isfinite(best) && ce->f > CLIP_RATIO * best) {
+			ce->f = best;
+			changed = true;
+		}
+	}
+	return changed;
+}
+
+/*
  * The flow's value of a class over longer paths (issue 15 item 1): correct_row needs one
  * equation whose other terms are all reliable, but a join reached by a dozen edges, each the
  * difference of two reliable blocks (bzip2's mainGtU: twelve early exits into one return
@@ -504,6 +568,8 @@ int an_freq_reconcile(const struct an_fg *g, struct an_fest *est)
 	/* one pass: a bound made of bounded classes compounds their errors (measured: worse) */
 	for (uint32_t r = 0; !ret && r < rc.nrows; r++)
 		clip_row(&rc, r, est);
+	if (!ret)
+		clip_two_hops(g, est);
 	if (!ret)
 		smooth(&rc, g->nclasses, est);
 	free(rc.off);

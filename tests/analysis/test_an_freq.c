@@ -566,6 +566,56 @@ static void test_an_freq_reconcile_bounds_by_cluster_estimates(void **state)
 }
 
 /*
+ * Issue 15 item 1, bounds over two hops (tree's tr_leaves): J joins an edge from A and one from
+ * B, each an edge class of its own whose value is only propagated (A's other edge leads to K, a
+ * low-confidence block). No equation bounds J by cluster estimates, but an edge runs at most as
+ * often as the block at its other end: J <= A + B. J at 40 takes 16; at 20 (within 1.5x) stays.
+ */
+static void test_an_freq_reconcile_bounds_two_hops(void **state)
+{
+	struct fg g;
+	struct an_fg v;
+	struct an_fest e[7];
+	uint32_t a, b, j, k, l;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	a = block(&g, 0, AN_FG_NO_IN);
+	insn(&g, 1, 0, AN_NONE);
+	b = block(&g, 1, AN_FG_NO_IN);
+	insn(&g, 1, 0, AN_NONE);
+	j = block(&g, 2, AN_FG_NO_OUT);
+	insn(&g, 1, 0, AN_NONE);
+	k = block(&g, 4, AN_FG_NO_OUT);
+	insn(&g, 1, 0, AN_NONE);
+	l = block(&g, 6, AN_FG_NO_OUT);
+	insn(&g, 1, 0, AN_NONE);
+	edge(&g, a, j, 3);
+	edge(&g, a, k, 4);
+	edge(&g, b, j, 5);
+	edge(&g, b, l, 6);
+	v = view(&g);
+	for (int pass = 0; pass < 2; pass++) {
+		double jf = pass ? 20 : 40;
+
+		memset(e, 0, sizeof(e));
+		set_est(&e[0], 10, AN_CONF_HIGH);
+		set_est(&e[1], 6, AN_CONF_HIGH);
+		set_est(&e[2], jf, AN_CONF_LOW);
+		set_est(&e[4], 4, AN_CONF_LOW);
+		set_est(&e[6], 3, AN_CONF_LOW);
+		set_est(&e[3], 6, AN_CONF_LOW);
+		e[3].how = AN_FHOW_PROPAGATED;
+		set_est(&e[5], 3, AN_CONF_LOW);
+		e[5].how = AN_FHOW_PROPAGATED;
+		assert_int_equal(an_freq_reconcile(&v, e), 0);
+		assert_true(pass ? e[2].f == 20 : rel(e[2].f, 16) < 1e-9);
+		assert_int_equal(e[2].conf, AN_CONF_LOW);
+		assert_true(e[0].f == 10 && e[1].f == 6);
+	}
+}
+
+/*
  * Issue 15 item 1, noise: A (100000 samples) = B + C (1000 samples each), off by 20, within the
  * noise (sd 23): the estimates move to the weighted least-squares solution, B and C by their
  * variances (f^2 / samples), A hardly; the equation then holds. Off by 120 (5 sd) it is a stall
@@ -882,6 +932,7 @@ int main(void)
 		cmocka_unit_test(test_an_freq_no_negative_estimates),
 		cmocka_unit_test(test_an_freq_reconcile_lowers_stalled_class),
 		cmocka_unit_test(test_an_freq_reconcile_bounds_by_cluster_estimates),
+		cmocka_unit_test(test_an_freq_reconcile_bounds_two_hops),
 		cmocka_unit_test(test_an_freq_reconcile_flow_over_paths),
 		cmocka_unit_test(test_an_freq_reconcile_reliable_stalled),
 		cmocka_unit_test(test_an_freq_reconcile_smooths_noise),
