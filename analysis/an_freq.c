@@ -343,6 +343,34 @@ static int est_class(const struct an_fg *g, const struct an_freq_params *p, cons
 	est->points = n > UINT16_MAX ? UINT16_MAX : (uint16_t)n;
 	if (!n)
 		goto out; /* AN_FHOW_NONE: left to propagation */
+	if (!tot_s && tot_m) {
+		/*
+		 * Ours (issue 15): issue points without a sample while other instructions of the
+		 * class have some. The class ran; the static schedule gave the cycle to the wrong
+		 * instruction (a first instruction that dual-issues with the end of the block it
+		 * falls out of, so its branch takes the cycle: libc's `cmpeq; bne` after a
+		 * one-instruction block, 16,000 executions, 0 samples on the cmpeq, 69 on the bne).
+		 * Taken as 0 (± 1 in the reconciliation) it forced its neighbours to 0 through the
+		 * flow. Every instruction's samples over the points' cycles instead, low confidence.
+		 */
+		uint64_t all = 0;
+
+		for (b = 0; b < nb; b++) {
+			const struct an_fg_block *bl = &g->blocks[blocks[b]];
+
+			for (i = bl->first; i < bl->first + bl->n; i++)
+				all += g->insns[i].samples;
+		}
+		if (all) {
+			est->f = (double)all / (double)tot_m;
+			est->how = AN_FHOW_SMALL;
+			est->conf = AN_CONF_LOW;
+			est->used = est->points;
+			est->samples = all;
+			est->spread = 1;
+			goto out;
+		}
+	}
 	if (!tot_s) {
 		est->how = AN_FHOW_ZERO;
 		est->conf = AN_CONF_LOW;

@@ -84,8 +84,9 @@ enum an_conf {
 enum an_fhow {
 	AN_FHOW_NONE, /* no issue point and no flow constraint reached it */
 	AN_FHOW_CLUSTER, /* average of a cluster of the smallest S_i / M_i ratios */
-	AN_FHOW_SMALL, /* few samples: sum S_i / sum M_i over every issue point */
-	AN_FHOW_ZERO, /* issue points without any sample */
+	AN_FHOW_SMALL, /* few samples: sum S_i / sum M_i over every issue point (the class's every
+			* instruction's S_i when its issue points have none) */
+	AN_FHOW_ZERO, /* no instruction of the class has a sample */
 	AN_FHOW_PROPAGATED, /* local propagation over the flow constraints */
 	AN_FHOW_FALLBACK, /* every cluster was anomalous: the smallest one anyway */
 };

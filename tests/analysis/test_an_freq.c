@@ -259,6 +259,23 @@ static void test_an_freq_zero_samples(void **state)
 	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
 	assert_int_equal(e.how, AN_FHOW_ZERO);
 	assert_true(e.f == 0);
+
+	/*
+	 * The issue point has none but the instruction paired with it (M 0) has 69: the class
+	 * ran (libc's cmpeq; bne), so not 0: every instruction's samples over the points' cycles.
+	 */
+	memset(&g, 0, sizeof(g));
+	block(&g, 0, 0);
+	insn(&g, 1, 0, AN_NONE);
+	insn(&g, 0, 69, AN_NONE);
+	block(&g, 0, 0);
+	insn(&g, 2, 0, AN_NONE);
+	v = view(&g);
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_int_equal(e.how, AN_FHOW_SMALL);
+	assert_int_equal(e.conf, AN_CONF_LOW);
+	assert_true(fabs(e.f - 69.0 / 3.0) < 1e-12);
+	assert_int_equal(e.samples, 69);
 }
 
 /*
@@ -397,6 +414,55 @@ static void test_an_freq_reconcile_lowers_stalled_class(void **state)
 }
 
 /*
+ * Issue 15 item 1, a reliable estimate the flow proves stalled (Lua's lua_type: a two-point
+ * class, both points stalled, 23% high with high confidence): on the diamond with C's issue
+ * points sample-free (F(C) about 0), A = B. B at 15 against A's 10 (5 sd) takes A's value and
+ * keeps its confidence; A, below its flow value, does not move; B at 10.8 is within the noise,
+ * left to the smoothing. With C reliable too: B 8 and C 7 against A 10 are both suspects and
+ * need each other (which one stalled is not known): nothing moves; B 12 beside a C of 4 that
+ * A - B = -2 cannot judge: only B is a suspect and takes A - C = 6.
+ */
+static void test_an_freq_reconcile_reliable_stalled(void **state)
+{
+	struct fg g;
+	struct an_fg v;
+	struct an_fest e[3];
+
+	(void)state;
+	build_diamond(&g, 1000, 300);
+	v = view(&g);
+	set_est(&e[0], 10, AN_CONF_HIGH);
+	set_est(&e[1], 15, AN_CONF_HIGH);
+	set_est(&e[2], 0, AN_CONF_LOW);
+	e[2].how = AN_FHOW_ZERO;
+	e[2].samples = 0;
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(rel(e[1].f, 10) < 1e-6);
+	assert_int_equal(e[1].conf, AN_CONF_HIGH);
+	assert_true(rel(e[0].f, 10) < 1e-6);
+
+	/* Within the noise and RECON_TOL: left to the smoothing. */
+	set_est(&e[0], 10, AN_CONF_HIGH);
+	set_est(&e[1], 10.8, AN_CONF_HIGH);
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(e[1].f > 10 && e[1].f < 10.8);
+
+	/* B and C both above what A and the other allow: which one stalled is not known. */
+	set_est(&e[0], 10, AN_CONF_HIGH);
+	set_est(&e[1], 8, AN_CONF_HIGH);
+	set_est(&e[2], 7, AN_CONF_HIGH);
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(e[0].f == 10 && e[1].f == 8 && e[2].f == 7);
+
+	/* B alone above: C (4) is consistent with A - B only because B is high; B takes 6. */
+	set_est(&e[1], 12, AN_CONF_HIGH);
+	set_est(&e[2], 4, AN_CONF_HIGH);
+	e[2].samples = 100000;
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(rel(e[1].f, 6) < 1e-6 && rel(e[2].f, 4) < 1e-6 && e[0].f == 10);
+}
+
+/*
  * Issue 15 item 1, a join no single reliable equation reaches (bzip2's mainGtU): four test
  * blocks in a chain, each leaving early into one return block J; the exit edges have no
  * estimate of their own, each is the difference of two reliable blocks. J, one stalled issue
@@ -497,6 +563,56 @@ static void test_an_freq_reconcile_bounds_by_cluster_estimates(void **state)
 	e[0].how = AN_FHOW_PROPAGATED; /* not an upper bound of its own */
 	assert_int_equal(an_freq_reconcile(&v, e), 0);
 	assert_true(e[2].f == 40);
+}
+
+/*
+ * Issue 15 item 1, bounds over two hops (tree's tr_leaves): J joins an edge from A and one from
+ * B, each an edge class of its own whose value is only propagated (A's other edge leads to K, a
+ * low-confidence block). No equation bounds J by cluster estimates, but an edge runs at most as
+ * often as the block at its other end: J <= A + B. J at 40 takes 16; at 20 (within 1.5x) stays.
+ */
+static void test_an_freq_reconcile_bounds_two_hops(void **state)
+{
+	struct fg g;
+	struct an_fg v;
+	struct an_fest e[7];
+	uint32_t a, b, j, k, l;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	a = block(&g, 0, AN_FG_NO_IN);
+	insn(&g, 1, 0, AN_NONE);
+	b = block(&g, 1, AN_FG_NO_IN);
+	insn(&g, 1, 0, AN_NONE);
+	j = block(&g, 2, AN_FG_NO_OUT);
+	insn(&g, 1, 0, AN_NONE);
+	k = block(&g, 4, AN_FG_NO_OUT);
+	insn(&g, 1, 0, AN_NONE);
+	l = block(&g, 6, AN_FG_NO_OUT);
+	insn(&g, 1, 0, AN_NONE);
+	edge(&g, a, j, 3);
+	edge(&g, a, k, 4);
+	edge(&g, b, j, 5);
+	edge(&g, b, l, 6);
+	v = view(&g);
+	for (int pass = 0; pass < 2; pass++) {
+		double jf = pass ? 20 : 40;
+
+		memset(e, 0, sizeof(e));
+		set_est(&e[0], 10, AN_CONF_HIGH);
+		set_est(&e[1], 6, AN_CONF_HIGH);
+		set_est(&e[2], jf, AN_CONF_LOW);
+		set_est(&e[4], 4, AN_CONF_LOW);
+		set_est(&e[6], 3, AN_CONF_LOW);
+		set_est(&e[3], 6, AN_CONF_LOW);
+		e[3].how = AN_FHOW_PROPAGATED;
+		set_est(&e[5], 3, AN_CONF_LOW);
+		e[5].how = AN_FHOW_PROPAGATED;
+		assert_int_equal(an_freq_reconcile(&v, e), 0);
+		assert_true(pass ? e[2].f == 20 : rel(e[2].f, 16) < 1e-9);
+		assert_int_equal(e[2].conf, AN_CONF_LOW);
+		assert_true(e[0].f == 10 && e[1].f == 6);
+	}
 }
 
 /*
@@ -816,7 +932,9 @@ int main(void)
 		cmocka_unit_test(test_an_freq_no_negative_estimates),
 		cmocka_unit_test(test_an_freq_reconcile_lowers_stalled_class),
 		cmocka_unit_test(test_an_freq_reconcile_bounds_by_cluster_estimates),
+		cmocka_unit_test(test_an_freq_reconcile_bounds_two_hops),
 		cmocka_unit_test(test_an_freq_reconcile_flow_over_paths),
+		cmocka_unit_test(test_an_freq_reconcile_reliable_stalled),
 		cmocka_unit_test(test_an_freq_reconcile_smooths_noise),
 		cmocka_unit_test(test_an_freq_propagation_chain),
 		cmocka_unit_test(test_an_freq_propagation_zero_sum),
