@@ -650,12 +650,13 @@ static inline uint64_t place(const struct mach_ev5 *m, const struct ev5_pd *p, u
 	return t;
 }
 
-/* Quick test whether place() has anything to do at t. */
+/* Whether place() has anything to do at t (computed without a branch: which cycle an
+ * instruction issues in is hard to predict). */
 static inline bool needs_place(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t t)
 {
-	if (t == m->cur)
-		return !fits(m, p, t) || ((p->kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 2);
-	return t == m->e0_block || ((p->kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 2);
+	const bool load_2 = (p->kind & ISA_EV5_K_LOAD) != 0 && t == m->last_store_t + 2;
+
+	return !fits(m, p, t) | load_2;
 }
 
 static inline void take_slot(struct mach_ev5 *m, const struct ev5_pd *p, uint64_t t)
@@ -1155,7 +1156,7 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
 	st.piece.n = 0;
 
 	/* Fetch: a new INT16 block (or a redirected fetch) starts a new issue cycle. */
-	if (m->redirect || (pc >> 4) != m->blk) {
+	if (m->redirect | ((pc >> 4) != m->blk)) {
 		uint64_t line = pc >> EV5_LINE_SHIFT;
 
 		ts = prev + 1;
@@ -1224,7 +1225,7 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
 	m->fetch_redirect = t;
 	if (kind & (ISA_EV5_K_CTRL | ISA_EV5_K_PAL))
 		mp = control(m, &m->ops[p->op], d, ev, t, &st);
-	m->redirect = mp || ev->next_pc != pc + 4;
+	m->redirect = mp | (ev->next_pc != pc + 4);
 
 	/* PMU: cycles up to t, then this instruction's events. */
 	m->count[MACH_EV_CYCLES] = t;
