@@ -15,6 +15,7 @@
  *
  *   retire()       account one completed instruction (the executor's event and decoded form);
  *                  true when a PMU interrupt may be due (the run loop then asks irq_take())
+ *   observe()      optional: retire() and irq_take() in one per-instruction observer call
  *   kernel()       the kernel time of one emulated system call (optional; mach_kern.h)
  *   irq_take()     is a PMU interrupt due now? (*irq filled, cleared)
  *   pmu_arm()      arm counter `event` to overflow after `period` more events (0: disarm)
