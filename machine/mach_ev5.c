@@ -650,13 +650,13 @@ static inline uint64_t place(const struct mach_ev5 *m, const struct ev5_pd *p, u
 	return t;
 }
 
-/* Whether place() has anything to do at t (computed without a branch: which cycle an
- * instruction issues in is hard to predict). */
+/* Quick test whether place() has anything to do at t (a cycle other than the current one fits
+ * unless E0 is reserved in it; false positives only cost a place() call). */
 static inline bool needs_place(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t t)
 {
-	const bool load_2 = (p->kind & ISA_EV5_K_LOAD) != 0 && t == m->last_store_t + 2;
-
-	return !fits(m, p, t) | load_2;
+	if (t == m->cur)
+		return !fits(m, p, t) || ((p->kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 2);
+	return t == m->e0_block || ((p->kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 2);
 }
 
 static inline void take_slot(struct mach_ev5 *m, const struct ev5_pd *p, uint64_t t)
