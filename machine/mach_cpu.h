@@ -15,6 +15,7 @@
  *
  *   retire()       account one completed instruction (the executor's event and decoded form);
  *                  true when a PMU interrupt may be due (the run loop then asks irq_take())
+ *   observe()      optional: retire() and irq_take() in one per-instruction observer call
  *   kernel()       the kernel time of one emulated system call (optional; mach_kern.h)
  *   irq_take()     is a PMU interrupt due now? (*irq filled, cleared)
  *   pmu_arm()      arm counter `event` to overflow after `period` more events (0: disarm)
@@ -138,6 +139,18 @@ struct mach_pme_cfg {
 	uint64_t seed;
 };
 
+/*
+ * What the timing run loop's per-instruction observer (axp_observer.insn, priv pointing here)
+ * works on: retire the instruction into `model`; when that says an interrupt may be due and
+ * none is held, irq_take() it into `irq` and set have_irq and stop (axp_observer.stop).
+ */
+struct mach_cpu_obs {
+	void *model;
+	volatile bool stop;
+	bool have_irq;
+	struct mach_irq irq;
+};
+
 struct mach_coh;
 
 struct mach_cpu_cfg { /* zero = the model's defaults */
@@ -156,6 +169,12 @@ struct mach_cpu_ops {
 	int (*create)(void **model, const struct mach_cpu_cfg *cfg); /* 0 or -Exxx */
 	void (*free)(void *model);
 	bool (*retire)(void *model, const struct axp_insn *d, const struct axp_event *ev);
+	/*
+	 * Optional: the model's own observer doing what struct mach_cpu_obs says with retire() and
+	 * irq_take() inline, no indirect call per instruction (NULL: the run loop's, which calls
+	 * them through this table). priv is a struct mach_cpu_obs.
+	 */
+	void (*observe)(void *priv, const struct axp_event *ev);
 	/*
 	 * Optional (NULL: system calls take no time): the emulated system call nr, made by the
 	 * CALL_PAL just retired, kept the kernel busy for `cycles` (mach_kern.h); CYCLES counts

@@ -95,6 +95,7 @@ void mach_ev5_params_default(struct mach_ev5_params *p)
 /* Per-op table. */
 
 static uint64_t use_vector(const struct ev5_op *o);
+static void pd_init(struct mach_ev5 *m);
 
 /* Operand `s` of isa_ev5_op (0: unused, else 1 + register-file offset) as mask and offset. */
 static void reg_field(unsigned int s, unsigned int none, uint8_t *mask, uint8_t *off)
@@ -155,6 +156,7 @@ int mach_ev5_new_params(struct mach_ev5 **out, const struct mach_ev5_params *p)
 	}
 	m->bc_mask = nbc - 1;
 	build_ops(m);
+	pd_init(m);
 
 	m->blk = UINT64_MAX;
 	m->iline = UINT64_MAX;
@@ -632,37 +634,38 @@ static uint64_t use_vector(const struct ev5_op *o)
 }
 
 /* Can an instruction of `o` issue in cycle `t` (pipes, per-cycle limits)? */
-static inline bool fits(const struct mach_ev5 *m, const struct ev5_op *o, uint64_t t)
+static inline bool fits(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t t)
 {
-	uint64_t sum = (t == m->cur ? m->use : 0) + o->use;
+	uint64_t sum = (t == m->cur ? m->use : 0) + p->use;
 	uint64_t bias = t == m->e0_block ? EV5_BIAS_E0BLOCK : EV5_BIAS_NORMAL;
 
 	return !((sum + bias) & EV5_U_TOP);
 }
 
 /* The earliest cycle >= t satisfying the per-cycle issue rules. */
-static inline uint64_t place(const struct mach_ev5 *m, const struct ev5_op *o, uint64_t t)
+static inline uint64_t place(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t t)
 {
-	while (!fits(m, o, t) || ((o->kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 2))
+	while (!fits(m, p, t) || ((p->kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 2))
 		t++;
 	return t;
 }
 
-/* Quick test whether place() has anything to do at t. */
-static inline bool needs_place(const struct mach_ev5 *m, const struct ev5_op *o, uint64_t t)
+/* Quick test whether place() has anything to do at t (a cycle other than the current one fits
+ * unless E0 is reserved in it; false positives only cost a place() call). */
+static inline bool needs_place(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t t)
 {
 	if (t == m->cur)
-		return !fits(m, o, t) || ((o->kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 2);
-	return t == m->e0_block || ((o->kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 2);
+		return !fits(m, p, t) || ((p->kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 2);
+	return t == m->e0_block || ((p->kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 2);
 }
 
-static inline void take_slot(struct mach_ev5 *m, const struct ev5_op *o, uint64_t t)
+static inline void take_slot(struct mach_ev5 *m, const struct ev5_pd *p, uint64_t t)
 {
 	if (t != m->cur) {
 		m->cur = t;
 		m->use = 0;
 	}
-	m->use += o->use;
+	m->use += p->use;
 }
 
 /* Operands that wait for a missing load: DMISS constraints, Ra, Rb, Rc in this order. */
@@ -683,21 +686,39 @@ static __attribute__((__noinline__)) void sources_late(const struct ev5_reg *a, 
  * schedule sees them (every load hits); a missing load's lateness becomes a DMISS constraint.
  * An IBR/CMOV whose Ra comes from a same-cycle ICMP/ILOG uses the 0-cycle bypass (b0). Unused
  * operands (and a literal Rb) read EV5_REG_NONE, which is always ready: no branches per operand.
+ * Then the destination: an instruction writing a register a missing load will write waits (WAW).
+ * The common case, no operand or destination waiting for a missing load (m->late), is inline
+ * in the retire; this is the other.
  */
-static inline uint64_t sources(const struct mach_ev5 *m, const struct ev5_op *o,
-			       const struct axp_insn *d, uint64_t ts, struct ev5_dyn *dy)
+static __attribute__((__noinline__)) uint64_t
+operands_late(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t ts, struct ev5_dyn *dy)
 {
-	const struct ev5_reg *a = &m->reg[(d->ra & o->ma) + o->oa];
-	const struct ev5_reg *b = &m->reg[d->islit ? EV5_REG_NONE : (d->rb & o->mb) + o->ob];
-	const struct ev5_reg *c = &m->reg[(d->rc & o->mc) + o->oc];
-	const bool bypass = (o->kind & ISA_EV5_K_BYPC) && a->b0 < a->st;
+	const struct ev5_reg *a = &m->reg[p->a], *b = &m->reg[p->b], *c = &m->reg[p->c];
+	const struct ev5_reg *w = &m->reg[p->dst];
+	const bool w_late = p->dbit && w->rdy != w->st; /* (the sink is written, never late) */
+	const bool bypass = (p->kind & ISA_EV5_K_BYPC) && a->b0 < a->st;
 	const bool a_late = !bypass && a->rdy != a->st;
 
 	ts = max64(ts, bypass ? a->b0 : a->st);
 	ts = max64(ts, max64(b->st, c->st));
 	if (a_late | (b->rdy != b->st) | (c->rdy != c->st))
 		sources_late(a, a_late, b, c, dy);
+	if (w_late && w->rdy > ts + 1)
+		dyn_add(dy, w->rdy - 1, MACH_STALL_DMISS); /* WAW on a missing load */
 	return ts;
+}
+
+/* operands_late() when no register involved waits for a missing load (no constraint to add). */
+static inline uint64_t operands(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t ts,
+				struct ev5_dyn *dy)
+{
+	const struct ev5_reg *a = &m->reg[p->a];
+	const uint64_t bt = (p->kind & ISA_EV5_K_BYPC) ? a->b0 : UINT64_MAX;
+	const uint64_t at = bt < a->st ? bt : a->st;
+
+	if (m->late & p->late)
+		return operands_late(m, p, ts, dy);
+	return max64(max64(ts, at), max64(m->reg[p->b].st, m->reg[p->c].st));
 }
 
 /* Dynamic stall cycles of one instruction, by cause. */
@@ -832,6 +853,53 @@ static inline unsigned int dest_reg(const struct ev5_op *o, const struct axp_ins
 	return (r & 31) == 31 ? EV5_REG_SINK : r;
 }
 
+/* Scoreboard index i's bit in mach_ev5.late (EV5_REG_NONE and EV5_REG_SINK have none). */
+static inline uint64_t late_bit(unsigned int i)
+{
+	return i < 64 ? 1ull << i : 0;
+}
+
+/* The timing facts of d (decoded from d->word) into cache entry e. */
+static __attribute__((__noinline__)) const struct ev5_pd *
+pd_fill(struct mach_ev5 *m, const struct axp_insn *d, struct ev5_pd *e)
+{
+	const struct ev5_op *o = &m->ops[d->op];
+
+	e->word = d->word;
+	e->op = d->op;
+	e->kind = o->kind;
+	e->lat = o->lat;
+	e->fpop = mach_is_fp_operate(d->word);
+	e->a = (uint8_t)((d->ra & o->ma) + o->oa);
+	e->b = (uint8_t)(d->islit ? EV5_REG_NONE : (d->rb & o->mb) + o->ob);
+	e->c = (uint8_t)((d->rc & o->mc) + o->oc);
+	e->dst = (uint8_t)dest_reg(o, d);
+	e->use = o->use;
+	e->dbit = late_bit(e->dst);
+	e->late = late_bit(e->a) | late_bit(e->b) | late_bit(e->c) | e->dbit;
+	return e;
+}
+
+/* The timing facts of d, from the cache (keyed by the instruction word alone). */
+static inline const struct ev5_pd *pd_get(struct mach_ev5 *m, const struct axp_insn *d)
+{
+	struct ev5_pd *e = &m->pd[ev5_pd_slot(d->word)];
+
+	if (__builtin_expect(e->word == d->word, 1))
+		return e;
+	return pd_fill(m, d, e);
+}
+
+/* An empty cache: every entry holds word 0, which only slot ev5_pd_slot(0) may hold, filled. */
+static void pd_init(struct mach_ev5 *m)
+{
+	struct axp_insn d0;
+
+	memset(m->pd, 0, sizeof(m->pd));
+	axp_decode(0, &d0);
+	pd_fill(m, &d0, &m->pd[ev5_pd_slot(0)]);
+}
+
 /* What one retire gathers on its way (kept small: the common path lives in registers). */
 struct ev5_step {
 	uint64_t fetch_at; /* cycle the block's fetch started (IMISS/ITBMISS events) */
@@ -841,12 +909,25 @@ struct ev5_step {
 	struct ev5_pieces piece;
 };
 
+/* fetch_block() unless the block is in the I-cache on the current page (nothing to do but
+ * note it: no constraint, no event). Returns the fetch cycle when fetch_block() ran. */
+static inline uint64_t fetch_line(struct mach_ev5 *m, uint64_t pc, struct ev5_step *st)
+{
+	const uint64_t line = pc >> EV5_LINE_SHIFT;
+
+	if ((pc >> EV5_PAGE_SHIFT) == m->ipage && m->ic_tag[line & (EV5_L1_LINES - 1)] == line) {
+		m->iline = line;
+		return 0;
+	}
+	return fetch_block(m, pc, &st->dy, &st->evb);
+}
+
 /* Loads, stores, MB: DTB, MAF, write buffer, replay; returns the issue cycle. */
-static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const struct ev5_op *o,
+static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const struct ev5_pd *p,
 						   const struct axp_event *ev, uint64_t t,
 						   struct ev5_step *st)
 {
-	const unsigned int kind = o->kind;
+	const unsigned int kind = p->kind;
 	uint64_t t0 = t;
 
 	if (kind & (ISA_EV5_K_LOAD | ISA_EV5_K_STORE)) {
@@ -884,8 +965,8 @@ static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const str
 		t += m->p.replay;
 		piece_add(&st->piece, MACH_STALL_OTHER, m->p.replay);
 	}
-	if (t != t0 && needs_place(m, o, t))
-		t = place(m, o, t);
+	if (t != t0 && needs_place(m, p, t))
+		t = place(m, p, t);
 	return t;
 }
 
@@ -902,11 +983,11 @@ static inline bool load_quiet(const struct mach_ev5 *m, unsigned int kind,
 }
 
 /* A load issued at t: D-cache, fill, MAF; returns when its data is ready. */
-static __attribute__((noinline)) uint64_t load_result(struct mach_ev5 *m, const struct ev5_op *o,
+static __attribute__((noinline)) uint64_t load_result(struct mach_ev5 *m, const struct ev5_pd *p,
 						      const struct axp_event *ev, uint64_t t,
 						      struct ev5_step *st)
 {
-	uint64_t dline = ev->ea >> EV5_LINE_SHIFT, ready = t + o->lat;
+	uint64_t dline = ev->ea >> EV5_LINE_SHIFT, ready = t + p->lat;
 	unsigned int di = dline & (EV5_L1_LINES - 1);
 
 	if (!st->dmiss) {
@@ -939,6 +1020,19 @@ static __attribute__((noinline)) uint64_t load_result(struct mach_ev5 *m, const 
 			r->ev[MACH_TEV_DMISS]++;
 	}
 	return ready;
+}
+
+/* load_result() for a load hitting the D-cache with no fill in flight (no event): inline. */
+static inline uint64_t load_ready(struct mach_ev5 *m, const struct ev5_pd *p,
+				  const struct axp_event *ev, uint64_t t, struct ev5_step *st)
+{
+	const uint64_t dline = ev->ea >> EV5_LINE_SHIFT;
+
+	if (!st->dmiss && m->dc_ready[dline & (EV5_L1_LINES - 1)] <= t + p->lat) {
+		m->level[AXP_LVL_DCACHE]++;
+		return t + p->lat;
+	}
+	return load_result(m, p, ev, t, st);
 }
 
 /* Multiplies, divides, stores, WMB at t: units and write buffer; returns the result cycle. */
@@ -1002,10 +1096,10 @@ static __attribute__((noinline)) bool control(struct mach_ev5 *m, const struct e
 }
 
 /* Rare pre-issue constraints: barriers, busy units, a load's D-cache tag check. */
-static inline uint64_t pre_issue(struct mach_ev5 *m, const struct ev5_op *o,
+static inline uint64_t pre_issue(struct mach_ev5 *m, const struct ev5_pd *p,
 				 const struct axp_event *ev, uint64_t ts, struct ev5_step *st)
 {
-	const unsigned int kind = o->kind;
+	const unsigned int kind = p->kind;
 
 	if (kind & ISA_EV5_K_LOAD) {
 		uint64_t dline = ev->ea >> EV5_LINE_SHIFT;
@@ -1044,13 +1138,13 @@ static __attribute__((noinline)) void pmu_events(struct mach_ev5 *m, const struc
 #define ISA_EV5_K_PRE (ISA_EV5_K_LOAD | ISA_EV5_K_BARRIER | ISA_EV5_K_IMUL | ISA_EV5_K_FDIV)
 #define ISA_EV5_K_UNIT (ISA_EV5_K_IMUL | ISA_EV5_K_FDIV | ISA_EV5_K_STORE | ISA_EV5_K_MB)
 
-/* The ops table's retire (no wrapper call per instruction): mach_ev5_retire() and whether an
- * interrupt may be due (one is queued). */
-bool ev5_retire_op(void *model, const struct axp_insn *d, const struct axp_event *ev)
+/* mach_ev5_retire(), and whether an interrupt may be due (one is queued); inline in the ops
+ * table's retire and observer. */
+static inline __attribute__((__always_inline__)) bool
+retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
 {
-	struct mach_ev5 *m = model;
-	const struct ev5_op *o = &m->ops[d->op];
-	const unsigned int kind = o->kind;
+	const struct ev5_pd *p = pd_get(m, d);
+	const unsigned int kind = p->kind;
 	const uint64_t pc = ev->pc, prev = m->cur;
 	uint64_t ts = prev, t, ready, rst;
 	struct ev5_step st;
@@ -1062,7 +1156,7 @@ bool ev5_retire_op(void *model, const struct axp_insn *d, const struct axp_event
 	st.piece.n = 0;
 
 	/* Fetch: a new INT16 block (or a redirected fetch) starts a new issue cycle. */
-	if (m->redirect || (pc >> 4) != m->blk) {
+	if (m->redirect | ((pc >> 4) != m->blk)) {
 		uint64_t line = pc >> EV5_LINE_SHIFT;
 
 		ts = prev + 1;
@@ -1070,7 +1164,7 @@ bool ev5_retire_op(void *model, const struct axp_insn *d, const struct axp_event
 		if (m->redirect || line != m->iline) {
 			newline = true;
 			if (line != m->iline || m->ic_tag[line & (EV5_L1_LINES - 1)] != line)
-				st.fetch_at = fetch_block(m, pc, &st.dy, &st.evb);
+				st.fetch_at = fetch_line(m, pc, &st);
 		}
 		if (m->pend_at) { /* set only together with redirect */
 			dyn_add(&st.dy, m->pend_at, m->pend_cause);
@@ -1079,60 +1173,59 @@ bool ev5_retire_op(void *model, const struct axp_insn *d, const struct axp_event
 	}
 
 	/* Operands. */
-	ts = sources(m, o, d, ts, &st.dy);
-	dst = dest_reg(o, d);
-	if (m->reg[dst].rdy != m->reg[dst].st && m->reg[dst].rdy > ts + 1)
-		dyn_add(&st.dy, m->reg[dst].rdy - 1, MACH_STALL_DMISS); /* WAW on a missing load */
+	ts = operands(m, p, ts, &st.dy);
+	dst = p->dst;
 	if (kind & ISA_EV5_K_PRE)
-		ts = pre_issue(m, o, ev, ts, &st);
+		ts = pre_issue(m, p, ev, ts, &st);
 
 	/* Static placement, then the dynamic constraints in order (without any: place() once, as
 	 * placing a placed cycle changes nothing). */
 	if (!st.dy.n) {
-		t = needs_place(m, o, ts) ? place(m, o, ts) : ts;
+		t = needs_place(m, p, ts) ? place(m, p, ts) : ts;
 	} else {
-		if (ts == m->cur && !fits(m, o, ts))
-			ts = place(m, o, ts);
+		if (ts == m->cur && !fits(m, p, ts))
+			ts = place(m, p, ts);
 		t = dyn_apply(&st.dy, ts, &st.piece);
-		if (needs_place(m, o, t))
-			t = place(m, o, t);
+		if (needs_place(m, p, t))
+			t = place(m, p, t);
 	}
 	if ((kind & (ISA_EV5_K_LOAD | ISA_EV5_K_STORE | ISA_EV5_K_MB)) &&
 	    !load_quiet(m, kind, ev, t, &st))
-		t = mem_post(m, o, ev, t, &st);
+		t = mem_post(m, p, ev, t, &st);
 
 	/* Issue at t. */
-	take_slot(m, o, t);
-	if (newline)
-		m->line_first = t;
+	take_slot(m, p, t);
+	m->line_first = newline ? t : m->line_first;
 	m->hist_pc[m->hist_n % EV5_HIST] = pc;
 	m->hist_t[m->hist_n % EV5_HIST] = t;
 	m->hist_n++;
 	m->insns++;
-	account(m, ev, t - prev, &st.piece, st.evb, (kind & ISA_EV5_K_CBR) != 0);
+	if (st.piece.n || m->truth)
+		account(m, ev, t - prev, &st.piece, st.evb, (kind & ISA_EV5_K_CBR) != 0);
+	else /* what account() does without stalls or truth */
+		m->stall[MACH_STALL_STATIC] += t - prev;
 
 	/* Results. */
 	if (kind & ISA_EV5_K_LOAD) {
-		ready = load_result(m, o, ev, t, &st);
-		rst = t + o->lat;
+		ready = load_ready(m, p, ev, t, &st);
+		rst = t + p->lat;
 	} else {
-		ready = rst = (kind & ISA_EV5_K_UNIT) ? unit_result(m, o, d, ev, t) : t + o->lat;
+		ready = rst = (kind & ISA_EV5_K_UNIT) ? unit_result(m, &m->ops[p->op], d, ev, t) :
+							t + p->lat;
 	}
-	if (dst != EV5_REG_SINK) {
-		m->reg[dst].rdy = ready;
-		m->reg[dst].st = rst;
-		m->reg[dst].b0 = (kind & ISA_EV5_K_BYPP) ? t : rst;
-	}
-	if (ready > m->max_rdy)
-		m->max_rdy = ready;
-	if (rst > m->max_rdy_st)
-		m->max_rdy_st = rst;
+	/* (EV5_REG_SINK is written too, without a branch: nothing reads it) */
+	m->reg[dst].rdy = ready;
+	m->reg[dst].st = rst;
+	m->reg[dst].b0 = (kind & ISA_EV5_K_BYPP) ? t : rst;
+	m->late = (m->late & ~p->dbit) | (ready != rst ? p->dbit : 0);
+	m->max_rdy = max64(m->max_rdy, ready);
+	m->max_rdy_st = max64(m->max_rdy_st, rst);
 
 	/* Control flow. */
 	m->fetch_redirect = t;
 	if (kind & (ISA_EV5_K_CTRL | ISA_EV5_K_PAL))
-		mp = control(m, o, d, ev, t, &st);
-	m->redirect = mp || ev->next_pc != pc + 4;
+		mp = control(m, &m->ops[p->op], d, ev, t, &st);
+	m->redirect = mp | (ev->next_pc != pc + 4);
 
 	/* PMU: cycles up to t, then this instruction's events. */
 	m->count[MACH_EV_CYCLES] = t;
@@ -1140,14 +1233,26 @@ bool ev5_retire_op(void *model, const struct axp_insn *d, const struct axp_event
 		ev5_pmu_cycles(m, t);
 	if (st.evb)
 		pmu_events(m, &st, t);
-	ev5_pmu_event(m, MACH_EV_RETIRED, t);
-	if (ev->is_load)
-		ev5_pmu_event(m, MACH_EV_LOADS, t);
-	if (mach_is_fp_operate(ev->word))
-		ev5_pmu_event(m, MACH_EV_FPOPS, t);
+	ev5_pmu_issue(m, ev->is_load, p->fpop, t);
 	if (m->min_due <= t)
 		ev5_pmu_assign(m, pc, t);
 	return m->nirq != 0;
+}
+
+bool ev5_retire_op(void *model, const struct axp_insn *d, const struct axp_event *ev)
+{
+	return retire(model, d, ev);
+}
+
+void ev5_observe(void *priv, const struct axp_event *ev)
+{
+	struct mach_cpu_obs *o = priv;
+
+	if (retire(o->model, ev->insn, ev) && !o->have_irq &&
+	    mach_ev5_irq_take(o->model, &o->irq)) {
+		o->have_irq = true;
+		o->stop = true;
+	}
 }
 
 void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)

@@ -54,6 +54,34 @@ struct ev5_op {
 #define EV5_REG_NONE 64 /* scoreboard entry never written: ready at cycle 0 */
 #define EV5_REG_SINK 65 /* R31/F31 and no destination: never written either */
 
+/*
+ * One instruction word's timing facts, worked out once (pd_fill() in mach_ev5.c) and cached by
+ * the word alone: they depend on nothing else (the op's facts and the register fields), so the
+ * cache needs no invalidation. The retire reads one entry instead of the op table and the
+ * instruction's fields.
+ */
+struct ev5_pd {
+	uint32_t word; /* tag: the instruction word */
+	uint16_t op; /* enum axp_op (m->ops[op] for the rare paths) */
+	uint16_t kind; /* ISA_EV5_K_* */
+	uint8_t a, b, c; /* scoreboard indices of the sources (EV5_REG_NONE: unused, literal) */
+	uint8_t dst; /* ... of the destination (EV5_REG_SINK: none, R31, F31) */
+	uint8_t lat; /* ev5_op.lat */
+	bool fpop; /* an FP operate (PMU event FPOPS) */
+	uint64_t use; /* ev5_op.use */
+	uint64_t late; /* bits of a, b, c, dst below 64, to test against mach_ev5.late */
+	uint64_t dbit; /* dst's bit (0: EV5_REG_SINK) */
+};
+
+#define EV5_PD_BITS 12
+#define EV5_PD_N (1u << EV5_PD_BITS)
+
+/* The cache slot of an instruction word (Fibonacci hashing). */
+static inline unsigned int ev5_pd_slot(uint32_t word)
+{
+	return (word * 0x9e3779b1u) >> (32 - EV5_PD_BITS);
+}
+
 /* ---- caches and TLBs ---- */
 
 #define EV5_LINE_SHIFT 5 /* I/D-cache blocks: 32 bytes */
@@ -112,6 +140,7 @@ struct ev5_reg {
 struct mach_ev5 {
 	struct mach_ev5_params p;
 	struct ev5_op ops[AXP_OP_NR];
+	struct ev5_pd pd[EV5_PD_N]; /* timing facts by instruction word (struct ev5_pd) */
 
 	/* issue state */
 	uint64_t cur; /* issue cycle of the last instruction */
@@ -124,6 +153,7 @@ struct mach_ev5 {
 	uint64_t last_store_t, last_store_q; /* cycle and quadword of the last store */
 	uint64_t mul_free, fdiv_free, e0_block;
 	struct ev5_reg reg[66]; /* scoreboard: 0-31 int, 32-63 FP, 64 unused, 65 sink */
+	uint64_t late; /* bit r set: reg[r].rdy != reg[r].st (r waits for a missing load) */
 	uint64_t max_rdy, max_rdy_st;
 
 	/* fetch */
@@ -164,6 +194,9 @@ struct mach_ev5 {
 	/* PMU */
 	uint64_t count[MACH_EV_NR];
 	uint64_t next_ov[MACH_EV_NR]; /* overflow when count reaches this (UINT64_MAX: disarmed) */
+	/* count[RETIRED] from which RETIRED, LOADS or FPOPS may reach its next_ov (each counts at
+	 * most one per instruction): until then the retire tests nothing (ev5_pmu_issue_limit()) */
+	uint64_t issue_check;
 	uint64_t period[MACH_EV_NR];
 	bool ovpend[MACH_EV_NR]; /* overflowed, waiting to be re-armed */
 	uint64_t ov_at[MACH_EV_NR]; /* ...at this count */
@@ -198,12 +231,24 @@ void ev5_pmu_init(struct mach_ev5 *m);
 void ev5_pmu_overflow(struct mach_ev5 *m, enum mach_event e, uint64_t cycle);
 void ev5_pmu_cycles(struct mach_ev5 *m, uint64_t to);
 void ev5_pmu_assign(struct mach_ev5 *m, uint64_t pc, uint64_t t);
+void ev5_pmu_issue_limit(struct mach_ev5 *m);
+void ev5_pmu_issue_check(struct mach_ev5 *m, uint64_t cycle);
 
 /* Count one event at `cycle`; may raise an overflow. */
 static inline void ev5_pmu_event(struct mach_ev5 *m, enum mach_event e, uint64_t cycle)
 {
 	if (++m->count[e] >= m->next_ov[e])
 		ev5_pmu_overflow(m, e, cycle);
+}
+
+/* Count one instruction issued at `cycle`: RETIRED, LOADS if `load`, FPOPS if `fpop`. */
+static inline void ev5_pmu_issue(struct mach_ev5 *m, bool load, bool fpop, uint64_t cycle)
+{
+	m->count[MACH_EV_RETIRED]++;
+	m->count[MACH_EV_LOADS] += load;
+	m->count[MACH_EV_FPOPS] += fpop;
+	if (m->count[MACH_EV_RETIRED] >= m->issue_check)
+		ev5_pmu_issue_check(m, cycle);
 }
 
 /* mach_truth.c: the EV5 model's truth file. */
@@ -214,6 +259,9 @@ int ev5_truth_write_cpus(struct mach_ev5 *const *v, unsigned int n, const char *
 /* mach_ev5_retire() for the CPU-model ops table (mach_ev5_ops.c): also returns whether an
  * interrupt may be due (one is queued). */
 bool ev5_retire_op(void *model, const struct axp_insn *d, const struct axp_event *ev);
+/* The ops table's observer (mach_cpu_ops.observe): ev5_retire_op() and the interrupt check in
+ * one call, priv a struct mach_cpu_obs. */
+void ev5_observe(void *priv, const struct axp_event *ev);
 
 /* Test access: the truth record of `pc` accumulated so far (false if none). */
 bool mach_ev5_truth_get(const struct mach_ev5 *m, uint64_t pc, struct mach_truth_pc *out);

@@ -33,6 +33,36 @@ void ev5_pmu_init(struct mach_ev5 *m)
 	}
 	m->nirq = 0;
 	m->min_due = UINT64_MAX;
+	m->issue_check = UINT64_MAX;
+}
+
+/*
+ * The counters of every instruction (RETIRED) or some (LOADS, FPOPS) count at most one event per
+ * instruction, and every counter stays below its next_ov between instructions. So none of them
+ * can overflow before count[RETIRED] has grown by the smallest next_ov - count among them:
+ * ev5_pmu_issue() tests only that, and this is recomputed whenever one of their next_ov moves.
+ */
+void ev5_pmu_issue_limit(struct mach_ev5 *m)
+{
+	static const enum mach_event ev[] = { MACH_EV_RETIRED, MACH_EV_LOADS, MACH_EV_FPOPS };
+	uint64_t left = UINT64_MAX, ret = m->count[MACH_EV_RETIRED];
+
+	for (unsigned int i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		if (m->next_ov[ev[i]] - m->count[ev[i]] < left)
+			left = m->next_ov[ev[i]] - m->count[ev[i]];
+	m->issue_check = left > UINT64_MAX - ret ? UINT64_MAX : ret + left;
+}
+
+/* ev5_pmu_issue() reached issue_check: the overflows due, in the order RETIRED, LOADS, FPOPS. */
+void ev5_pmu_issue_check(struct mach_ev5 *m, uint64_t cycle)
+{
+	if (m->count[MACH_EV_RETIRED] >= m->next_ov[MACH_EV_RETIRED])
+		ev5_pmu_overflow(m, MACH_EV_RETIRED, cycle);
+	if (m->count[MACH_EV_LOADS] >= m->next_ov[MACH_EV_LOADS])
+		ev5_pmu_overflow(m, MACH_EV_LOADS, cycle);
+	if (m->count[MACH_EV_FPOPS] >= m->next_ov[MACH_EV_FPOPS])
+		ev5_pmu_overflow(m, MACH_EV_FPOPS, cycle);
+	ev5_pmu_issue_limit(m);
 }
 
 static void update_min_due(struct mach_ev5 *m)
@@ -84,7 +114,7 @@ static void raise_irq(struct mach_ev5 *m, enum mach_event e, uint64_t ov, uint64
 		m->min_due = q->due;
 }
 
-void ev5_pmu_overflow(struct mach_ev5 *m, enum mach_event e, uint64_t cycle)
+static void overflow(struct mach_ev5 *m, enum mach_event e, uint64_t cycle)
 {
 	if (m->ovpend[e]) {
 		unsigned int n = m->evlog_n[e];
@@ -101,6 +131,12 @@ void ev5_pmu_overflow(struct mach_ev5 *m, enum mach_event e, uint64_t cycle)
 		return;
 	}
 	raise_irq(m, e, m->count[e], cycle);
+}
+
+void ev5_pmu_overflow(struct mach_ev5 *m, enum mach_event e, uint64_t cycle)
+{
+	overflow(m, e, cycle);
+	ev5_pmu_issue_limit(m);
 }
 
 void ev5_pmu_cycles(struct mach_ev5 *m, uint64_t to)
@@ -142,12 +178,20 @@ bool mach_ev5_irq_take(struct mach_ev5 *m, struct mach_irq *irq)
 	return true;
 }
 
+static void pmu_arm(struct mach_ev5 *m, enum mach_event event, uint64_t period);
+
 void mach_ev5_pmu_arm(struct mach_ev5 *m, enum mach_event event, uint64_t period)
+{
+	if ((unsigned int)event >= MACH_EV_NR)
+		return;
+	pmu_arm(m, event, period);
+	ev5_pmu_issue_limit(m);
+}
+
+static void pmu_arm(struct mach_ev5 *m, enum mach_event event, uint64_t period)
 {
 	uint64_t next;
 
-	if ((unsigned int)event >= MACH_EV_NR)
-		return;
 	m->period[event] = period;
 	if (!period) {
 		m->next_ov[event] = UINT64_MAX;

@@ -528,23 +528,22 @@ static void samples_print(const struct mach *m, FILE *f)
  * the executor to stop when a PMU interrupt is due. */
 
 struct timing {
+	struct mach_cpu_obs o; /* first: the observer's priv (timing_insn() casts it back) */
 	struct mach *m;
-	/* m->cpu's retire and irq_take, and m->model, one load closer */
+	/* m->cpu's retire and irq_take, one load closer */
 	bool (*retire)(void *model, const struct axp_insn *d, const struct axp_event *ev);
 	bool (*irq_take)(void *model, struct mach_irq *irq);
-	void *model;
-	volatile bool stop;
-	bool have_irq;
-	struct mach_irq irq;
 };
 
+/* The observer of models without their own (mach_cpu_ops.observe). */
 static void timing_insn(void *priv, const struct axp_event *ev)
 {
 	struct timing *t = priv;
 
-	if (t->retire(t->model, ev->insn, ev) && !t->have_irq && t->irq_take(t->model, &t->irq)) {
-		t->have_irq = true;
-		t->stop = true;
+	if (t->retire(t->o.model, ev->insn, ev) && !t->o.have_irq &&
+	    t->irq_take(t->o.model, &t->o.irq)) {
+		t->o.have_irq = true;
+		t->o.stop = true;
 	}
 }
 
@@ -594,23 +593,23 @@ static void kernel_time(struct timing *t)
 	m->kern_pending = false;
 	if (!m->cpu->kernel)
 		return;
-	if (m->cpu->kernel(t->model, m->kern_nr, mach_kern_pc(m->kern_nr), m->kern_cycles) &&
-	    !t->have_irq && t->irq_take(t->model, &t->irq))
-		t->have_irq = true;
+	if (m->cpu->kernel(t->o.model, m->kern_nr, mach_kern_pc(m->kern_nr), m->kern_cycles) &&
+	    !t->o.have_irq && t->irq_take(t->o.model, &t->o.irq))
+		t->o.have_irq = true;
 	take_irqs(t);
 }
 
 /* Deliver the interrupts the model has due (the sampler sees the context they found). */
 static void take_irqs(struct timing *t)
 {
-	while (t->have_irq) {
-		struct mach_irq irq = t->irq;
+	while (t->o.have_irq) {
+		struct mach_irq irq = t->o.irq;
 
-		t->have_irq = false;
-		t->stop = false;
+		t->o.have_irq = false;
+		t->o.stop = false;
 		pmu_irq(t->m, &irq);
-		if (t->irq_take(t->model, &t->irq))
-			t->have_irq = true;
+		if (t->irq_take(t->o.model, &t->o.irq))
+			t->o.have_irq = true;
 	}
 }
 
@@ -647,9 +646,11 @@ static void sched_point(struct mach *m, uint64_t ran)
 static void run_timing(struct mach *m)
 {
 	struct timing t = {
-		.m = m, .retire = m->cpu->retire, .irq_take = m->cpu->irq_take, .model = m->model
+		.o.model = m->model, .m = m, .retire = m->cpu->retire, .irq_take = m->cpu->irq_take
 	};
-	struct axp_observer obs = { .insn = timing_insn, .priv = &t, .stop = &t.stop };
+	struct axp_observer obs = { .insn = m->cpu->observe ? m->cpu->observe : timing_insn,
+				    .priv = &t.o,
+				    .stop = &t.o.stop };
 	struct axp_run_cfg cfg = m->cfg;
 	struct axp_stop_info info;
 	uint64_t budget;
@@ -677,11 +678,11 @@ static void run_timing(struct mach *m)
 		if (m->interrupted)
 			return;
 		sched_point(m, info.executed + (info.reason == AXP_STOP_CALL_PAL));
-		if (t.model != m->model) {
+		if (t.o.model != m->model) {
 			/* another virtual CPU: its model retires from now on */
-			t.model = m->model;
-			if (t.irq_take(t.model, &t.irq)) {
-				t.have_irq = true;
+			t.o.model = m->model;
+			if (t.irq_take(t.o.model, &t.o.irq)) {
+				t.o.have_irq = true;
 				take_irqs(&t);
 			}
 		}

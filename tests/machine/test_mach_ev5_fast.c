@@ -1,0 +1,270 @@
+/* tests/machine/test_mach_ev5_fast.c - the EV5 retire's shortcuts give its full paths' results. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "test_mach_ev5_util.h"
+
+#define CODE 0x120000000ull
+#define DATA 0x140000000ull
+#define BODY 24 /* instructions in one pass of the loop below */
+
+struct step {
+	struct axp_insn d;
+	struct axp_event ev;
+};
+
+static void make_step(struct step *s, uint32_t word, uint64_t pc, uint64_t next_pc, uint64_t ea)
+{
+	uint32_t f;
+
+	axp_decode(word, &s->d);
+	f = axp_op_info[s->d.op].flags;
+	memset(&s->ev, 0, sizeof(s->ev));
+	s->ev.pc = pc;
+	s->ev.next_pc = next_pc;
+	s->ev.word = word;
+	s->ev.op = s->d.op;
+	s->ev.dest = AXP_NO_DEST;
+	s->ev.size = (uint8_t)axp_mem_size(f);
+	s->ev.ea = ea;
+	s->ev.is_load = (f & AXP_F_LD) != 0;
+	s->ev.is_store = (f & AXP_F_ST) != 0;
+	s->ev.taken = next_pc != pc + 4;
+	s->ev.insn = &s->d;
+}
+
+/*
+ * Pass i of a loop with every kind of instruction the retire treats apart: dependent integer
+ * ops, the ICMP -> IBR and CMOV bypass, loads walking 256 KB (D-cache and DTB misses, missing
+ * loads' consumers and a WAW on one), stores, multiplies, FP operates and a divide, R31
+ * destinations, a call and return, a taken and a not-taken branch.
+ */
+static unsigned int loop_pass(struct step *s, unsigned int i)
+{
+	const uint64_t a = DATA + (uint64_t)i * 1096 % (256u << 10), pc = CODE;
+	const uint32_t w[BODY] = {
+		LDQ(1, 0, 16),	 ADDQ(1, 2, 3),
+		CMPULT(3, 4, 5), BEQ(5, 1),
+		ADDQI(2, 1, 2),	 LDQ(6, 8, 16),
+		LDQ(6, 16, 16),	 CMOVEQ(5, 6, 7),
+		STQ(7, 0, 17),	 MULQ(7, 3, 8),
+		ADDT(1, 2, 3),	 MULT(3, 3, 4),
+		DIVT(4, 1, 5),	 ADDQ(8, 31, 31),
+		SLLI(8, 3, 9),	 STQ(9, 8, 17),
+		BSR(2),		 NOP(),
+		NOP(),		 RET(),
+		LDQ(10, 64, 16), ADDQ(10, 10, 11),
+		STQ(11, 16, 17), BNE(3, -(BODY - 1) - 1),
+	};
+	unsigned int n = 0;
+
+	for (unsigned int k = 0; k < BODY; k++) {
+		uint64_t at = pc + 4 * k, next = at + 4, ea = 0;
+
+		if (k == 3 && i % 3)
+			next = at + 8; /* BEQ taken two passes in three: skips ADDQI */
+		if (k == 4 && i % 3)
+			continue;
+		if (k == 16)
+			next = at + 12; /* BSR over the NOPs... */
+		if (k == 17 || k == 18)
+			continue;
+		if (k == 19)
+			next = pc + 4 * 17 + 4 * 3; /* ...RET to the LDQ after them */
+		if (k == BODY - 1)
+			next = pc;
+		if (k == 0 || k == 5 || k == 6 || k == 20)
+			ea = a + (k == 20 ? 64 : 8 * (k / 5));
+		if (k == 8 || k == 15 || k == 22)
+			ea = DATA + (128u << 20) + (uint64_t)i * 24 % 8192 + (k - 8);
+		make_step(&s[n++], w[k], at, next, ea & ~7ull);
+	}
+	return n;
+}
+
+static struct mach_ev5 *model(bool truth)
+{
+	struct mach_ev5_params p;
+	struct mach_ev5 *m = NULL;
+
+	mach_ev5_params_default(&p);
+	p.truth = truth;
+	assert_int_equal(mach_ev5_new_params(&m, &p), 0);
+	return m;
+}
+
+/* Make the timing-facts cache miss on `word` next time: its slot holds `junk` (the facts of
+ * another instruction) tagged with a word of another slot. */
+static void pd_evict(struct mach_ev5 *m, uint32_t word, const struct ev5_pd *junk)
+{
+	unsigned int slot = ev5_pd_slot(word);
+	uint32_t other = word ^ 1;
+
+	while (ev5_pd_slot(other) == slot)
+		other += 2;
+	m->pd[slot] = *junk;
+	m->pd[slot].word = other;
+}
+
+/* Every instruction's cycle, every stall total and event count, with the cache hitting (and
+ * no truth: the retire's shortest path) and with every entry filled afresh (truth on). */
+static void test_ev5_fast_cache_matches_fill(void **state)
+{
+	struct mach_ev5 *hit = model(false), *fill = model(true), *truth = model(true);
+	struct mach_ev5 *other = model(false);
+	const uint32_t mul = MULQ(20, 21, 22);
+	struct step s[BODY];
+
+	(void)state;
+	feed1(other, mul, CODE, 0); /* its cache entry: what an eviction leaves behind */
+	for (unsigned int i = 0; i < 400; i++) {
+		unsigned int n = loop_pass(s, i);
+
+		for (unsigned int k = 0; k < n; k++) {
+			mach_ev5_retire(hit, &s[k].d, &s[k].ev);
+			mach_ev5_retire(truth, &s[k].d, &s[k].ev);
+			pd_evict(fill, s[k].ev.word, &other->pd[ev5_pd_slot(mul)]);
+			mach_ev5_retire(fill, &s[k].d, &s[k].ev);
+			assert_int_equal(mach_ev5_cycles(hit), mach_ev5_cycles(fill));
+		}
+	}
+	for (int c = 0; c < MACH_STALL_NR; c++)
+		assert_int_equal(mach_ev5_stall_total(hit, (enum mach_stall)c),
+				 mach_ev5_stall_total(fill, (enum mach_stall)c));
+	for (int e = 0; e < MACH_EV_NR; e++)
+		assert_int_equal(mach_ev5_count(hit, (enum mach_event)e),
+				 mach_ev5_count(fill, (enum mach_event)e));
+	assert_true(mach_ev5_stall_total(hit, MACH_STALL_DMISS) > 0);
+	assert_true(mach_ev5_count(hit, MACH_EV_DTBMISS) > 0);
+	for (unsigned int k = 0; k < BODY; k++) {
+		struct mach_truth_pc a = truth_of(truth, CODE + 4 * k);
+		struct mach_truth_pc b = truth_of(fill, CODE + 4 * k);
+
+		assert_memory_equal(&a, &b, sizeof(a));
+	}
+	mach_ev5_free(hit);
+	mach_ev5_free(fill);
+	mach_ev5_free(truth);
+	mach_ev5_free(other);
+}
+
+struct irq_log {
+	unsigned int n;
+	struct mach_irq v[512];
+};
+
+static void log_irq(struct mach_ev5 *m, struct irq_log *log, const struct mach_irq *irq)
+{
+	if (log->n < 512)
+		log->v[log->n++] = *irq;
+	mach_ev5_pmu_arm(m, irq->event, 37 + log->n % 5);
+}
+
+/* The machine's observer (ev5_observe) and ops.retire + irq_take (the run loop's generic
+ * observer) retire alike and stop for the same interrupts. */
+static void test_ev5_fast_observer_matches_retire(void **state)
+{
+	struct mach_ev5 *a = model(false), *b = model(false);
+	struct mach_cpu_obs obs = { .model = a };
+	struct irq_log *la = calloc(1, sizeof(*la)), *lb = calloc(1, sizeof(*lb));
+	struct step s[BODY];
+	struct mach_irq irq;
+
+	(void)state;
+	assert_non_null(la);
+	assert_non_null(lb);
+	mach_ev5_pmu_arm(a, MACH_EV_CYCLES, 37);
+	mach_ev5_pmu_arm(b, MACH_EV_CYCLES, 37);
+	for (unsigned int i = 0; i < 100; i++) {
+		unsigned int n = loop_pass(s, i);
+
+		for (unsigned int k = 0; k < n; k++) {
+			ev5_observe(&obs, &s[k].ev);
+			while (obs.stop) {
+				log_irq(a, la, &obs.irq);
+				obs.have_irq = mach_ev5_irq_take(a, &obs.irq);
+				obs.stop = obs.have_irq;
+			}
+			if (ev5_retire_op(b, &s[k].d, &s[k].ev))
+				while (mach_ev5_irq_take(b, &irq))
+					log_irq(b, lb, &irq);
+		}
+	}
+	assert_true(la->n > 100);
+	assert_int_equal(la->n, lb->n);
+	for (unsigned int i = 0; i < la->n; i++) {
+		assert_int_equal(la->v[i].event, lb->v[i].event);
+		assert_int_equal(la->v[i].pc, lb->v[i].pc);
+		assert_int_equal(la->v[i].cycle, lb->v[i].cycle);
+	}
+	assert_int_equal(mach_ev5_cycles(a), mach_ev5_cycles(b));
+	free(la);
+	free(lb);
+	mach_ev5_free(a);
+	mach_ev5_free(b);
+}
+
+/*
+ * RETIRED, LOADS and FPOPS share one test per instruction (ev5_pmu_issue): each still overflows
+ * exactly every period events, re-armed at every interrupt. Periods are counted from the
+ * overflow, so the interrupts of each event number its count / period (the last ones
+ * delivered by the NOPs after the loop, which count RETIRED only).
+ */
+static void test_ev5_fast_issue_events_overflow_exactly(void **state)
+{
+	static const enum mach_event ev[] = { MACH_EV_RETIRED, MACH_EV_LOADS, MACH_EV_FPOPS };
+	static const uint64_t period[] = { 101, 13, 11 };
+	struct mach_ev5 *m = model(false);
+	unsigned int taken[MACH_EV_NR] = { 0 };
+	struct step s[BODY];
+	struct mach_irq irq;
+
+	(void)state;
+	for (unsigned int e = 0; e < 3; e++)
+		mach_ev5_pmu_arm(m, ev[e], period[e]);
+	for (unsigned int i = 0; i < 300; i++) {
+		unsigned int n = loop_pass(s, i);
+
+		for (unsigned int k = 0; k < n + 40; k++) {
+			if (k < n)
+				mach_ev5_retire(m, &s[k].d, &s[k].ev);
+			else if (i == 299) /* the tail: NOPs until every interrupt is delivered */
+				feed1(m, NOP(), CODE + 0x1000 + 4 * (k - n), 0);
+			else
+				break;
+			while (mach_ev5_irq_take(m, &irq)) {
+				taken[irq.event]++;
+				for (unsigned int e = 0; e < 3; e++)
+					if (ev[e] == irq.event)
+						mach_ev5_pmu_arm(m, irq.event, period[e]);
+			}
+		}
+	}
+	assert_int_equal(m->irq_dropped, 0);
+	for (unsigned int e = 0; e < 3; e++) {
+		uint64_t count = mach_ev5_count(m, ev[e]);
+
+		assert_true(count > 20 * period[e]);
+		if (ev[e] == MACH_EV_RETIRED) /* the NOPs count too: its last may be pending */
+			assert_true(taken[ev[e]] + 1 >= count / period[e]);
+		else
+			assert_int_equal(taken[ev[e]], count / period[e]);
+		assert_true(taken[ev[e]] <= count / period[e]);
+	}
+	mach_ev5_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ev5_fast_cache_matches_fill),
+		cmocka_unit_test(test_ev5_fast_observer_matches_retire),
+		cmocka_unit_test(test_ev5_fast_issue_events_overflow_exactly),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
