@@ -123,12 +123,19 @@ static void raise_entries(struct hotlist *h, uint64_t tau2, struct hotlist_rng *
 	h->tau = tau2;
 }
 
+/* The first index holding value, or -1. Four entries a step (one branch for the four): an
+ * absent value scans the whole list, the insertion path's commonest case once tau > 1. */
 static int find(const struct hotlist *h, uint64_t value)
 {
-	unsigned int i;
+	unsigned int i = 0, used = h->used;
+	const uint64_t *v = h->value;
 
-	for (i = 0; i < h->used; i++)
-		if (h->value[i] == value)
+	for (; i + 4 <= used; i += 4)
+		if ((v[i] == value) | (v[i + 1] == value) | (v[i + 2] == value) |
+		    (v[i + 3] == value))
+			break;
+	for (; i < used; i++)
+		if (v[i] == value)
 			return (int)i;
 	return -1;
 }
