@@ -123,6 +123,14 @@ static inline uint64_t hotlist_rng_below(struct hotlist_rng *r, uint64_t b)
 /* Make h empty with capacity m (HOTLIST_MIN_M..HOTLIST_MAX_M) and tau = 1; -EINVAL otherwise. */
 int hotlist_init(struct hotlist *h, unsigned int m);
 
+/*
+ * The same empty list without clearing the arrays: nothing reads value[] or count[] at or
+ * beyond used, so a list whose memory is reused (an evicted observer slot) needs only its
+ * header set. hotlist_init() also zeroes the arrays (~400 bytes) for callers that copy or
+ * compare the whole struct.
+ */
+int hotlist_reset(struct hotlist *h, unsigned int m);
+
 /* Count one occurrence of value (the interrupt path: no allocation, bounded work). */
 void hotlist_insert(struct hotlist *h, uint64_t value, struct hotlist_rng *rng);
 
