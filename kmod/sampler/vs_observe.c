@@ -260,7 +260,8 @@ static bool emit_addr(struct vs_obs *o, const struct vs_hot_slot *s)
 	return true;
 }
 
-static bool emit_slot(struct vs_obs *o, unsigned int t, const struct vs_key *k)
+static __attribute__((__always_inline__)) inline bool emit_slot(struct vs_obs *o, unsigned int t,
+								const struct vs_key *k)
 {
 	switch (t) {
 	case VS_TAB_HOT:
@@ -282,12 +283,13 @@ static bool emit_slot(struct vs_obs *o, unsigned int t, const struct vs_key *k)
  * A fresh slot for key k: the payload zeroed, or a hotlist emptied (hotlist_reset: its arrays
  * are read only below used, so the slot's ~400 bytes need not be cleared on every claim).
  */
-static void claim(struct vs_obs *o, unsigned int t, struct vs_key *s, const struct vs_key *k)
+static __attribute__((__always_inline__)) inline void
+claim(struct vs_obs *o, unsigned int t, struct vs_key *s, const struct vs_key *k)
 {
 	if (t == VS_TAB_HOT || t == VS_TAB_PROC || t == VS_TAB_ADDR)
 		hotlist_reset(&((struct vs_hot_slot *)s)->h, o->hotlist_m);
 	else
-		memset(s, 0, o->tab[t].stride);
+		memset(s, 0, tab_stride[t]);
 	*s = *k;
 	s->live = 1;
 }
@@ -299,8 +301,9 @@ static inline uint64_t hash_pc_pid(uint64_t pc, uint32_t pid)
 }
 
 /* The miss path of tab_get: claim a free way of the set, else evict the mod-4 victim. */
-static struct vs_key *tab_miss(struct vs_obs *o, unsigned int t, uint64_t pc, uint64_t pc2,
-			       unsigned int kind, uint32_t set)
+static __attribute__((__always_inline__)) inline struct vs_key *
+tab_miss(struct vs_obs *o, unsigned int t, uint64_t pc, uint64_t pc2, unsigned int kind,
+	 uint32_t set)
 {
 	struct vs_key k = { .pc = pc, .pc2 = pc2, .pid = o->pid, .kind = (uint8_t)kind };
 	struct vs_tab *tab = &o->tab[t];
@@ -308,12 +311,13 @@ static struct vs_key *tab_miss(struct vs_obs *o, unsigned int t, uint64_t pc, ui
 	unsigned int i;
 
 	for (i = 0; i < 4 && !free; i++) {
-		s = slot_at(tab, set + i);
+		s = (struct vs_key *)(tab->slot + (size_t)(set + i) * tab_stride[t]);
 		if (!s->live)
 			free = s;
 	}
 	if (!free) {
-		free = slot_at(tab, set + (tab->victim & 3));
+		free = (struct vs_key *)(tab->slot +
+					 (size_t)(set + (tab->victim & 3)) * tab_stride[t]);
 		if (!emit_slot(o, t, free))
 			return NULL;
 		tab->victim++;
@@ -369,7 +373,7 @@ tab_get(struct vs_obs *o, unsigned int t, uint64_t pc, uint64_t pc2, unsigned in
 	uint64_t h = hpp ^ (pc2 * 0xff51afd7ed558ccdULL) ^ kind;
 	uint32_t set = (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> tab->shift) * 4;
 	uint64_t tag = o->tag | kind_tag(kind);
-	struct vs_key *s = slot_at(tab, set);
+	struct vs_key *s = (struct vs_key *)(tab->slot + (size_t)set * tab_stride[t]);
 	unsigned int i;
 
 	for (i = 0; i < 4; i++, s = (struct vs_key *)((uint8_t *)s + tab_stride[t]))
