@@ -217,6 +217,14 @@ void hotlist_insert(struct hotlist *h, uint64_t value, struct hotlist_rng *rng)
 	admit(h, value, 1, rng);
 }
 
+void hotlist_insert_absent(struct hotlist *h, uint64_t value, struct hotlist_rng *rng)
+{
+	h->n++;
+	if (h->tau > 1 && hotlist_rng_below(rng, h->tau) != 0)
+		return;
+	admit(h, value, 1, rng);
+}
+
 int hotlist_raise(struct hotlist *h, uint64_t tau2, struct hotlist_rng *rng)
 {
 	struct geo g;

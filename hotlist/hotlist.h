@@ -135,21 +135,23 @@ int hotlist_reset(struct hotlist *h, unsigned int m);
 void hotlist_insert(struct hotlist *h, uint64_t value, struct hotlist_rng *rng);
 
 /*
- * hotlist_insert() with its commonest case inline: value is the list's head (the transpose
- * heuristic moves the most frequent value there), so it counts one more and nothing moves. The
- * same result as hotlist_insert() in every case; the interpretation observers call this one.
+ * The insertion's commonest case inline: when value is the list's head (the transpose heuristic
+ * moves the most frequent value there) count it, as hotlist_insert() would, and return true;
+ * otherwise change nothing and return false (the caller then calls hotlist_insert()).
  */
-static inline __attribute__((__always_inline__)) void
-hotlist_insert_inline(struct hotlist *h, uint64_t value, struct hotlist_rng *rng)
+static inline __attribute__((__always_inline__)) bool hotlist_count_head(struct hotlist *h,
+									 uint64_t value)
 {
-	if (h->used && h->value[0] == value) {
-		h->n++;
-		if (h->count[0] < UINT32_MAX)
-			h->count[0]++;
-		return;
-	}
-	hotlist_insert(h, value, rng);
+	if (!h->used || h->value[0] != value)
+		return false;
+	h->n++;
+	if (h->count[0] < UINT32_MAX)
+		h->count[0]++;
+	return true;
 }
+
+/* hotlist_insert() of a value the caller knows is not in the list: the same, without the scan. */
+void hotlist_insert_absent(struct hotlist *h, uint64_t value, struct hotlist_rng *rng);
 
 /*
  * Raise tau to tau2 (tau <= tau2 <= HOTLIST_TAU_MAX) by the coin-flip rule, evicting entries that

@@ -352,6 +352,7 @@ struct vs_tab {
 struct vs_hot_slot {
 	struct vs_key k;
 	struct hotlist h;
+	uint64_t vbits; /* values table: a bit for every value in h, maybe more (vs_observe.c) */
 };
 
 struct vs_lat_slot {
