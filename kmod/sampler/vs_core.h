@@ -347,6 +347,7 @@ struct vs_tab {
 	uint32_t shift; /* 64 - log2(nslots / 4) */
 	uint32_t victim; /* mod-4 eviction counter, as the hash */
 	uint32_t cursor; /* flush position */
+	uint32_t nfree; /* slots not live: 0 once the table has filled, until a flush */
 };
 
 struct vs_hot_slot {

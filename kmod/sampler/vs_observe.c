@@ -131,6 +131,7 @@ int vs_obs_init(struct vs_obs *o, const struct vs_config *cfg, void *const mem[V
 		tab->stride = tab_stride[t];
 		tab->nslots = n;
 		tab->shift = 64 - log2;
+		tab->nfree = n;
 	}
 	if (o->tab[VS_TAB_CNF].nslots) {
 		if (!log)
@@ -311,7 +312,8 @@ tab_miss(struct vs_obs *o, unsigned int t, uint64_t pc, uint64_t pc2, unsigned i
 	struct vs_key *s, *free = NULL;
 	unsigned int i;
 
-	for (i = 0; i < 4 && !free; i++) {
+	/* A full table (the steady state) has no free way in any set: straight to the victim. */
+	for (i = 0; i < 4 && !free && tab->nfree; i++) {
 		s = (struct vs_key *)(tab->slot + (size_t)(set + i) * tab_stride[t]);
 		if (!s->live)
 			free = s;
@@ -322,6 +324,8 @@ tab_miss(struct vs_obs *o, unsigned int t, uint64_t pc, uint64_t pc2, unsigned i
 		if (!emit_slot(o, t, free))
 			return NULL;
 		tab->victim++;
+	} else {
+		tab->nfree--;
 	}
 	claim(o, t, free, &k);
 	return free;
@@ -700,6 +704,7 @@ int vs_obs_flush(struct vs_obs *o)
 			if (!emit_slot(o, o->flush_tab, s))
 				return -ENOSPC; /* resumes at this slot */
 			s->live = 0;
+			tab->nfree++;
 		}
 		tab->cursor = 0;
 	}
