@@ -281,57 +281,6 @@ static __attribute__((__always_inline__)) inline bool emit_slot(struct vs_obs *o
 }
 
 /*
- * A fresh slot for key k: the payload zeroed, or a hotlist emptied (hotlist_reset: its arrays
- * are read only below used, so the slot's ~400 bytes need not be cleared on every claim).
- */
-static __attribute__((__always_inline__)) inline void
-claim(struct vs_obs *o, unsigned int t, struct vs_key *s, const struct vs_key *k)
-{
-	if (t == VS_TAB_HOT || t == VS_TAB_PROC || t == VS_TAB_ADDR) {
-		hotlist_reset(&((struct vs_hot_slot *)s)->h, o->hotlist_m);
-		((struct vs_hot_slot *)s)->vbits = 0;
-	} else
-		memset(s, 0, tab_stride[t]);
-	*s = *k;
-	s->live = 1;
-}
-
-/* The hash of (pc, pid): vs_obs_insn mixes it once per instruction, in o->hkey. */
-static inline uint64_t hash_pc_pid(uint64_t pc, uint32_t pid)
-{
-	return pc ^ ((uint64_t)pid << 32 | pid);
-}
-
-/* The miss path of tab_get: claim a free way of the set, else evict the mod-4 victim. */
-static __attribute__((__always_inline__)) inline struct vs_key *
-tab_miss(struct vs_obs *o, unsigned int t, uint64_t pc, uint64_t pc2, unsigned int kind,
-	 uint32_t set)
-{
-	struct vs_key k = { .pc = pc, .pc2 = pc2, .pid = o->pid, .kind = (uint8_t)kind };
-	struct vs_tab *tab = &o->tab[t];
-	struct vs_key *s, *free = NULL;
-	unsigned int i;
-
-	/* A full table (the steady state) has no free way in any set: straight to the victim. */
-	for (i = 0; i < 4 && !free && tab->nfree; i++) {
-		s = (struct vs_key *)(tab->slot + (size_t)(set + i) * tab_stride[t]);
-		if (!s->live)
-			free = s;
-	}
-	if (!free) {
-		free = (struct vs_key *)(tab->slot +
-					 (size_t)(set + (tab->victim & 3)) * tab_stride[t]);
-		if (!emit_slot(o, t, free))
-			return NULL;
-		tab->victim++;
-	} else {
-		tab->nfree--;
-	}
-	claim(o, t, free, &k);
-	return free;
-}
-
-/*
  * A key's last eight bytes (pid, live, kind, pad) as one word: a live slot's pad is 0 (claim()
  * copies a key built with it 0), so one compare checks pid, liveness and kind.
  */
@@ -363,6 +312,60 @@ static uint64_t pid_tag(uint32_t pid)
 }
 
 /*
+ * A fresh slot for key (pc, pc2, tag): the payload zeroed, or a hotlist emptied (hotlist_reset: its
+ * arrays are read only below used, so the slot's ~400 bytes need not be cleared on every claim).
+ * The key goes in as three words (tag: key_tag() of pid, live 1, kind): an Alpha without BWX
+ * writes a byte field by reading and rewriting its quadword.
+ */
+static __attribute__((__always_inline__)) inline void
+claim(struct vs_obs *o, unsigned int t, struct vs_key *s, uint64_t pc, uint64_t pc2, uint64_t tag)
+{
+	if (t == VS_TAB_HOT || t == VS_TAB_PROC || t == VS_TAB_ADDR) {
+		hotlist_reset(&((struct vs_hot_slot *)s)->h, o->hotlist_m);
+		((struct vs_hot_slot *)s)->vbits = 0;
+	} else {
+		memset(s, 0, tab_stride[t]);
+	}
+	s->pc = pc;
+	s->pc2 = pc2;
+	__builtin_memcpy(&s->pid, &tag, sizeof(tag));
+}
+
+/* The hash of (pc, pid): vs_obs_insn mixes it once per instruction, in o->hkey. */
+static inline uint64_t hash_pc_pid(uint64_t pc, uint32_t pid)
+{
+	return pc ^ ((uint64_t)pid << 32 | pid);
+}
+
+/* The miss path of tab_get: claim a free way of the set, else evict the mod-4 victim. */
+static __attribute__((__always_inline__)) inline struct vs_key *
+tab_miss(struct vs_obs *o, unsigned int t, uint64_t pc, uint64_t pc2, unsigned int kind,
+	 uint32_t set)
+{
+	struct vs_tab *tab = &o->tab[t];
+	struct vs_key *s, *free = NULL;
+	unsigned int i;
+
+	/* A full table (the steady state) has no free way in any set: straight to the victim. */
+	for (i = 0; i < 4 && !free && tab->nfree; i++) {
+		s = (struct vs_key *)(tab->slot + (size_t)(set + i) * tab_stride[t]);
+		if (!s->live)
+			free = s;
+	}
+	if (!free) {
+		free = (struct vs_key *)(tab->slot +
+					 (size_t)(set + (tab->victim & 3)) * tab_stride[t]);
+		if (!emit_slot(o, t, free))
+			return NULL;
+		tab->victim++;
+	} else {
+		tab->nfree--;
+	}
+	claim(o, t, free, pc, pc2, o->tag | kind_tag(kind));
+	return free;
+}
+
+/*
  * The slot of key k in table t: found, or claimed (a free way, else the mod-4 victim evicted to
  * the buffer); key (pc, pc2, o->pid, kind). NULL when the victim found no room: the caller drops
  * its observation. hpp is hash_pc_pid(pc, o->pid). Inlined into each observer so that t and the
@@ -390,11 +393,11 @@ tab_get(struct vs_obs *o, unsigned int t, uint64_t pc, uint64_t pc2, unsigned in
 /* A slot whose 32-bit count is full goes out and starts again; false when there is no room. */
 static bool renew(struct vs_obs *o, unsigned int t, struct vs_key *s)
 {
-	struct vs_key k = *s;
+	uint64_t pc = s->pc, pc2 = s->pc2, tag = key_tag(s);
 
 	if (!emit_slot(o, t, s))
 		return false;
-	claim(o, t, s, &k);
+	claim(o, t, s, pc, pc2, tag);
 	return true;
 }
 
