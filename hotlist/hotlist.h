@@ -123,8 +123,35 @@ static inline uint64_t hotlist_rng_below(struct hotlist_rng *r, uint64_t b)
 /* Make h empty with capacity m (HOTLIST_MIN_M..HOTLIST_MAX_M) and tau = 1; -EINVAL otherwise. */
 int hotlist_init(struct hotlist *h, unsigned int m);
 
+/*
+ * The same empty list without clearing the arrays: nothing reads value[] or count[] at or
+ * beyond used, so a list whose memory is reused (an evicted observer slot) needs only its
+ * header set. hotlist_init() also zeroes the arrays (~400 bytes) for callers that copy or
+ * compare the whole struct.
+ */
+int hotlist_reset(struct hotlist *h, unsigned int m);
+
 /* Count one occurrence of value (the interrupt path: no allocation, bounded work). */
 void hotlist_insert(struct hotlist *h, uint64_t value, struct hotlist_rng *rng);
+
+/*
+ * The insertion's commonest case inline: when value is the list's head (the transpose heuristic
+ * moves the most frequent value there) count it, as hotlist_insert() would, and return true;
+ * otherwise change nothing and return false (the caller then calls hotlist_insert()).
+ */
+static inline __attribute__((__always_inline__)) bool hotlist_count_head(struct hotlist *h,
+									 uint64_t value)
+{
+	if (!h->used || h->value[0] != value)
+		return false;
+	h->n++;
+	if (h->count[0] < UINT32_MAX)
+		h->count[0]++;
+	return true;
+}
+
+/* hotlist_insert() of a value the caller knows is not in the list: the same, without the scan. */
+void hotlist_insert_absent(struct hotlist *h, uint64_t value, struct hotlist_rng *rng);
 
 /*
  * Raise tau to tau2 (tau <= tau2 <= HOTLIST_TAU_MAX) by the coin-flip rule, evicting entries that

@@ -326,7 +326,7 @@ struct vs_key {
 	uint32_t pid;
 	uint8_t live;
 	uint8_t kind; /* conflicts: VS_CNF_*; hotlists: dest register */
-	uint16_t pad;
+	uint16_t pad; /* 0: a slot's lookup compares pid, live, kind and pad as one word */
 };
 
 enum vs_tab_id {
@@ -347,11 +347,13 @@ struct vs_tab {
 	uint32_t shift; /* 64 - log2(nslots / 4) */
 	uint32_t victim; /* mod-4 eviction counter, as the hash */
 	uint32_t cursor; /* flush position */
+	uint32_t nfree; /* slots not live: 0 once the table has filled, until a flush */
 };
 
 struct vs_hot_slot {
 	struct vs_key k;
 	struct hotlist h;
+	uint64_t vbits; /* values table: a bit for every value in h, maybe more (vs_observe.c) */
 };
 
 struct vs_lat_slot {
@@ -409,11 +411,6 @@ struct vs_addr_prev {
 
 #define VS_ORDER_REGS 64 /* integer 0-31, FP 32-63 */
 
-struct vs_obs;
-/* One selected observer's per-instruction function (vs_observe.c's registration table). */
-typedef void vs_see_fn(struct vs_obs *o, const struct axp_event *ev);
-#define VS_OBS_MAX 8 /* observers one recording may select */
-
 struct vs_obs {
 	struct vs_tab tab[VS_TAB_NR];
 	struct vs_buf *buf;
@@ -421,8 +418,8 @@ struct vs_obs {
 	struct hotlist_rng rng;
 	uint32_t gather; /* VS_GATHER_* */
 	uint32_t hotlist_m;
-	vs_see_fn *run[VS_OBS_MAX]; /* the selected observers, in registration order */
-	uint32_t nrun;
+	uint32_t sel; /* the selected observers: bit i is vs_observe.c's registration row i */
+	uint32_t nrun; /* how many are selected */
 	/* The current run (vs_obs_begin .. vs_obs_end). */
 	const struct axp_ctx *ctx; /* the interpreted context (procedure observer), or NULL */
 	uint32_t pid;
@@ -432,6 +429,7 @@ struct vs_obs {
 	uint32_t log_cross; /* an access in the log spans two quadwords: the index is not used */
 	uint16_t log_head[VS_LOG_BUCKETS]; /* 1 + the newest log index per bucket; 0: none */
 	uint64_t hkey; /* this instruction's pc and pid, mixed once for every table lookup */
+	uint64_t tag; /* a live slot's tag word for pid with kind 0 (vs_observe.c key_tag) */
 	uint32_t rdy[VS_ORDER_REGS]; /* register ready cycles (vs_order.c; load-load gathering) */
 	uint32_t flush_tab; /* flush position: table */
 	uint32_t arun; /* the addrs observer's run number, >= 1 (vs_obs_begin) */

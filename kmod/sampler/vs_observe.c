@@ -33,10 +33,13 @@
  *            values for prefetching").
  *
  * The observers are a registration table (observers[] below): each names the VS_GATHER_* bits
- * that select it, its table and its per-instruction function. vs_obs_init() copies the selected
- * observers' functions into o->run[], so an interpreted instruction calls exactly those: an
- * unselected observer costs nothing. A new observer is one table row, one VS_GATHER_* bit and
- * (if it keeps state) one table.
+ * that select it and its table. vs_obs_init() sets the selected rows' bits in o->sel, and
+ * vs_obs_insn() tests them in registration order and calls each selected observer directly: an
+ * unselected observer costs one bit test, and the frequent ones (vcount, values, latency) are
+ * inlined there with their filters, so an instruction that writes no register and loads nothing
+ * costs vcount alone (issue 18 item 3: the per-instruction function-pointer calls cost about a
+ * third of vprof's observer time). A new observer is one table row, one VS_OBS_* bit, one test in
+ * vs_obs_insn(), one VS_GATHER_* bit and (if it keeps state) one table.
  *
  * Each table is 4-way set associative like the sample hash; a miss in a full set evicts a victim
  * chosen by a mod-4 counter into the observer buffer pair as a record. When the buffers have no
@@ -92,20 +95,19 @@ size_t vs_obs_log_size(const struct vs_config *cfg)
 	return (size_t)cfg->interp_budget * sizeof(struct vs_access);
 }
 
-static vs_see_fn see_insn, see_value_any, see_latency_any, see_conflict_any, see_proc, see_addr;
+/* The registration table, in the order vs_obs_insn() runs them on each instruction. */
+enum vs_obs_row { OBS_VCOUNT, OBS_VALUES, OBS_LATENCY, OBS_CONFLICTS, OBS_PROC, OBS_ADDRS };
 
-/* The registration table: in the order they run on each instruction. */
 static const struct {
 	uint32_t gather; /* selected when cfg->gather has any of these */
 	uint8_t tab; /* the table it needs */
-	vs_see_fn *see;
 } observers[] = {
-	{ VS_GATHER_VCOUNT, VS_TAB_VC, see_insn },
-	{ VS_GATHER_VALUES, VS_TAB_HOT, see_value_any },
-	{ VS_GATHER_LATENCY, VS_TAB_LAT, see_latency_any },
-	{ VS_GATHER_CONFLICTS, VS_TAB_CNF, see_conflict_any },
-	{ VS_GATHER_ARGS | VS_GATHER_CALLERS, VS_TAB_PROC, see_proc },
-	{ VS_GATHER_ADDRS, VS_TAB_ADDR, see_addr },
+	[OBS_VCOUNT] = { VS_GATHER_VCOUNT, VS_TAB_VC },
+	[OBS_VALUES] = { VS_GATHER_VALUES, VS_TAB_HOT },
+	[OBS_LATENCY] = { VS_GATHER_LATENCY, VS_TAB_LAT },
+	[OBS_CONFLICTS] = { VS_GATHER_CONFLICTS, VS_TAB_CNF },
+	[OBS_PROC] = { VS_GATHER_ARGS | VS_GATHER_CALLERS, VS_TAB_PROC },
+	[OBS_ADDRS] = { VS_GATHER_ADDRS, VS_TAB_ADDR },
 };
 
 int vs_obs_init(struct vs_obs *o, const struct vs_config *cfg, void *const mem[VS_TAB_NR],
@@ -129,6 +131,7 @@ int vs_obs_init(struct vs_obs *o, const struct vs_config *cfg, void *const mem[V
 		tab->stride = tab_stride[t];
 		tab->nslots = n;
 		tab->shift = 64 - log2;
+		tab->nfree = n;
 	}
 	if (o->tab[VS_TAB_CNF].nslots) {
 		if (!log)
@@ -142,8 +145,10 @@ int vs_obs_init(struct vs_obs *o, const struct vs_config *cfg, void *const mem[V
 	o->hotlist_m = cfg->hotlist_m;
 	hotlist_rng_seed(&o->rng, seed);
 	for (t = 0; t < sizeof(observers) / sizeof(observers[0]); t++)
-		if (o->tab[observers[t].tab].nslots && o->nrun < VS_OBS_MAX)
-			o->run[o->nrun++] = observers[t].see;
+		if (o->tab[observers[t].tab].nslots) {
+			o->sel |= 1u << t;
+			o->nrun++;
+		}
 	return 0;
 }
 
@@ -256,7 +261,8 @@ static bool emit_addr(struct vs_obs *o, const struct vs_hot_slot *s)
 	return true;
 }
 
-static bool emit_slot(struct vs_obs *o, unsigned int t, const struct vs_key *k)
+static __attribute__((__always_inline__)) inline bool emit_slot(struct vs_obs *o, unsigned int t,
+								const struct vs_key *k)
 {
 	switch (t) {
 	case VS_TAB_HOT:
@@ -274,14 +280,55 @@ static bool emit_slot(struct vs_obs *o, unsigned int t, const struct vs_key *k)
 	}
 }
 
-/* A fresh slot for key k: the payload zeroed, a hotlist initialised. */
-static void claim(struct vs_obs *o, unsigned int t, struct vs_key *s, const struct vs_key *k)
+/*
+ * A key's last eight bytes (pid, live, kind, pad) as one word: a live slot's pad is 0 (claim()
+ * copies a key built with it 0), so one compare checks pid, liveness and kind.
+ */
+_Static_assert(__builtin_offsetof(struct vs_key, pid) == 16 && sizeof(struct vs_key) == 24,
+	       "vs_key ends in one 8-byte tag word");
+
+static __attribute__((__always_inline__)) inline uint64_t key_tag(const struct vs_key *k)
 {
-	memset(s, 0, o->tab[t].stride);
-	*s = *k;
-	s->live = 1;
-	if (t == VS_TAB_HOT || t == VS_TAB_PROC || t == VS_TAB_ADDR)
-		hotlist_init(&((struct vs_hot_slot *)s)->h, o->hotlist_m);
+	uint64_t w;
+
+	__builtin_memcpy(&w, &k->pid, sizeof(w));
+	return w;
+}
+
+/* The tag word's kind byte alone (a constant's bytes: folded at compile time). */
+static __attribute__((__always_inline__)) inline uint64_t kind_tag(unsigned int kind)
+{
+	const struct vs_key one = { .kind = 1 };
+
+	return key_tag(&one) * (uint8_t)kind;
+}
+
+/* The tag word of a live slot of pid with kind 0 (vs_obs.tag, set once per run). */
+static uint64_t pid_tag(uint32_t pid)
+{
+	const struct vs_key k = { .pid = pid, .live = 1 };
+
+	return key_tag(&k);
+}
+
+/*
+ * A fresh slot for key (pc, pc2, tag): the payload zeroed, or a hotlist emptied (hotlist_reset: its
+ * arrays are read only below used, so the slot's ~400 bytes need not be cleared on every claim).
+ * The key goes in as three words (tag: key_tag() of pid, live 1, kind): an Alpha without BWX
+ * writes a byte field by reading and rewriting its quadword.
+ */
+static __attribute__((__always_inline__)) inline void
+claim(struct vs_obs *o, unsigned int t, struct vs_key *s, uint64_t pc, uint64_t pc2, uint64_t tag)
+{
+	if (t == VS_TAB_HOT || t == VS_TAB_PROC || t == VS_TAB_ADDR) {
+		hotlist_reset(&((struct vs_hot_slot *)s)->h, o->hotlist_m);
+		((struct vs_hot_slot *)s)->vbits = 0;
+	} else {
+		memset(s, 0, tab_stride[t]);
+	}
+	s->pc = pc;
+	s->pc2 = pc2;
+	__builtin_memcpy(&s->pid, &tag, sizeof(tag));
 }
 
 /* The hash of (pc, pid): vs_obs_insn mixes it once per instruction, in o->hkey. */
@@ -291,26 +338,30 @@ static inline uint64_t hash_pc_pid(uint64_t pc, uint32_t pid)
 }
 
 /* The miss path of tab_get: claim a free way of the set, else evict the mod-4 victim. */
-static struct vs_key *tab_miss(struct vs_obs *o, unsigned int t, uint64_t pc, uint64_t pc2,
-			       unsigned int kind, uint32_t set)
+static __attribute__((__always_inline__)) inline struct vs_key *
+tab_miss(struct vs_obs *o, unsigned int t, uint64_t pc, uint64_t pc2, unsigned int kind,
+	 uint32_t set)
 {
-	struct vs_key k = { .pc = pc, .pc2 = pc2, .pid = o->pid, .kind = (uint8_t)kind };
 	struct vs_tab *tab = &o->tab[t];
 	struct vs_key *s, *free = NULL;
 	unsigned int i;
 
-	for (i = 0; i < 4 && !free; i++) {
-		s = slot_at(tab, set + i);
+	/* A full table (the steady state) has no free way in any set: straight to the victim. */
+	for (i = 0; i < 4 && !free && tab->nfree; i++) {
+		s = (struct vs_key *)(tab->slot + (size_t)(set + i) * tab_stride[t]);
 		if (!s->live)
 			free = s;
 	}
 	if (!free) {
-		free = slot_at(tab, set + (tab->victim & 3));
+		free = (struct vs_key *)(tab->slot +
+					 (size_t)(set + (tab->victim & 3)) * tab_stride[t]);
 		if (!emit_slot(o, t, free))
 			return NULL;
 		tab->victim++;
+	} else {
+		tab->nfree--;
 	}
-	claim(o, t, free, &k);
+	claim(o, t, free, pc, pc2, o->tag | kind_tag(kind));
 	return free;
 }
 
@@ -318,56 +369,90 @@ static struct vs_key *tab_miss(struct vs_obs *o, unsigned int t, uint64_t pc, ui
  * The slot of key k in table t: found, or claimed (a free way, else the mod-4 victim evicted to
  * the buffer); key (pc, pc2, o->pid, kind). NULL when the victim found no room: the caller drops
  * its observation. hpp is hash_pc_pid(pc, o->pid). Inlined into each observer so that t and the
- * stride are constants and the hit path (the common case) is a hash and at most four compares; a
- * slot that is not live never matches, and tab_miss claims the first free way as before.
+ * stride are constants and the hit path (the common case) is a hash and at most four compares of
+ * pc, pc2 and the tag word; a slot that is not live never matches, and tab_miss claims the first
+ * free way as before.
  */
-static __attribute__((always_inline)) inline struct vs_key *tab_get(struct vs_obs *o,
-								    unsigned int t, uint64_t pc,
-								    uint64_t pc2, unsigned int kind,
-								    uint64_t hpp)
+static __attribute__((__always_inline__)) inline struct vs_key *
+tab_get(struct vs_obs *o, unsigned int t, uint64_t pc, uint64_t pc2, unsigned int kind,
+	uint64_t hpp)
 {
 	struct vs_tab *tab = &o->tab[t];
 	uint64_t h = hpp ^ (pc2 * 0xff51afd7ed558ccdULL) ^ kind;
 	uint32_t set = (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> tab->shift) * 4;
+	uint64_t tag = o->tag | kind_tag(kind);
+	struct vs_key *s = (struct vs_key *)(tab->slot + (size_t)set * tab_stride[t]);
 	unsigned int i;
 
-	for (i = 0; i < 4; i++) {
-		struct vs_key *s = slot_at(tab, set + i);
-
-		if (s->pc == pc && s->live && s->pid == o->pid && s->pc2 == pc2 && s->kind == kind)
+	for (i = 0; i < 4; i++, s = (struct vs_key *)((uint8_t *)s + tab_stride[t]))
+		if (s->pc == pc && key_tag(s) == tag && s->pc2 == pc2)
 			return s;
-	}
 	return tab_miss(o, t, pc, pc2, kind, set);
 }
 
 /* A slot whose 32-bit count is full goes out and starts again; false when there is no room. */
 static bool renew(struct vs_obs *o, unsigned int t, struct vs_key *s)
 {
-	struct vs_key k = *s;
+	uint64_t pc = s->pc, pc2 = s->pc2, tag = key_tag(s);
 
 	if (!emit_slot(o, t, s))
 		return false;
-	claim(o, t, s, &k);
+	claim(o, t, s, pc, pc2, tag);
 	return true;
 }
 
 /* ---- observers ---- */
 
-static void see_value(struct vs_obs *o, const struct axp_event *ev)
+/*
+ * The values table's filter (issue 18 item 3): vbits has bit value_bit(v) set for every value v
+ * in the slot's list, and maybe for values that left it, so a value whose bit is clear is not in
+ * the list and its insertion skips the scan (hotlist_insert_absent: the same result). A value
+ * enters the list only by admission, which appends it; entries leave only when tau rises, and
+ * then the filter is rebuilt from the list. Lists of 16 distinct values leave about 78% of the
+ * bits clear.
+ */
+static inline uint64_t value_bit(uint64_t v)
+{
+	return 1ULL << ((v * 0x9e3779b97f4a7c15ULL) >> 58);
+}
+
+static void value_insert(struct vs_obs *o, struct vs_hot_slot *s, uint64_t v)
+{
+	struct hotlist *h = &s->h;
+	uint64_t tau = h->tau, b = value_bit(v);
+	uint32_t used = h->used, i;
+
+	if (s->vbits & b)
+		hotlist_insert(h, v, &o->rng);
+	else
+		hotlist_insert_absent(h, v, &o->rng);
+	if (h->tau != tau || h->used < used) {
+		for (b = 0, i = 0; i < h->used; i++)
+			b |= value_bit(h->value[i]);
+		s->vbits = b;
+	} else if (h->used > used) {
+		s->vbits |= b; /* v was admitted */
+	}
+}
+
+static __attribute__((__always_inline__)) inline void
+see_value(struct vs_obs *o, const struct axp_event *ev, uint64_t hk)
 {
 	struct vs_hot_slot *s =
-		(struct vs_hot_slot *)tab_get(o, VS_TAB_HOT, ev->pc, 0, ev->dest, o->hkey);
+		(struct vs_hot_slot *)tab_get(o, VS_TAB_HOT, ev->pc, 0, ev->dest, hk);
 
 	if (!s) {
 		o->st->drops[VS_DROP_VALUE_BUF]++;
 		return;
 	}
-	hotlist_insert(&s->h, ev->value, &o->rng);
+	if (!hotlist_count_head(&s->h, ev->value))
+		value_insert(o, s, ev->value);
 }
 
-static void see_latency(struct vs_obs *o, const struct axp_event *ev)
+static __attribute__((__always_inline__)) inline void
+see_latency(struct vs_obs *o, const struct axp_event *ev, uint64_t hk)
 {
-	struct vs_lat_slot *s = (struct vs_lat_slot *)tab_get(o, VS_TAB_LAT, ev->pc, 0, 0, o->hkey);
+	struct vs_lat_slot *s = (struct vs_lat_slot *)tab_get(o, VS_TAB_LAT, ev->pc, 0, 0, hk);
 	uint32_t level = ev->acc.level < VS_LAT_LEVELS ? ev->acc.level : AXP_LVL_UNKNOWN;
 
 	if (s && s->n == UINT32_MAX && !renew(o, VS_TAB_LAT, &s->k))
@@ -467,9 +552,10 @@ static void see_access(struct vs_obs *o, const struct axp_event *ev, uint32_t t)
 	}
 }
 
-static void see_insn(struct vs_obs *o, const struct axp_event *ev)
+static __attribute__((__always_inline__)) inline void
+see_insn(struct vs_obs *o, const struct axp_event *ev, uint64_t hk)
 {
-	struct vs_vc_slot *s = (struct vs_vc_slot *)tab_get(o, VS_TAB_VC, ev->pc, 0, 0, o->hkey);
+	struct vs_vc_slot *s = (struct vs_vc_slot *)tab_get(o, VS_TAB_VC, ev->pc, 0, 0, hk);
 
 	if (s && s->count == UINT32_MAX && !renew(o, VS_TAB_VC, &s->k))
 		s = NULL;
@@ -480,19 +566,14 @@ static void see_insn(struct vs_obs *o, const struct axp_event *ev)
 	s->count++;
 }
 
-static void see_value_any(struct vs_obs *o, const struct axp_event *ev)
+/* The values observer's filter: a register written, not r31 or f31. */
+static inline bool has_value(const struct axp_event *ev)
 {
-	if (ev->dest != AXP_NO_DEST && ev->dest != 31 && ev->dest != 63)
-		see_value(o, ev);
+	return ev->dest != AXP_NO_DEST && ev->dest != 31 && ev->dest != 63;
 }
 
-static void see_latency_any(struct vs_obs *o, const struct axp_event *ev)
-{
-	if (ev->is_load)
-		see_latency(o, ev);
-}
-
-static void see_conflict_any(struct vs_obs *o, const struct axp_event *ev)
+static __attribute__((__always_inline__)) inline void see_conflict_any(struct vs_obs *o,
+								       const struct axp_event *ev)
 {
 	uint32_t t = (o->gather & VS_GATHER_LOADLOAD) ? vs_order_insn(o, ev) : 0;
 
@@ -520,14 +601,11 @@ static void proc_insert(struct vs_obs *o, uint64_t pc, unsigned int what, unsign
  * r16-r21 and f16-f21 carry the first six arguments, v0 = r0 / f0 the result (Tru64/Linux Alpha
  * calling standard §2.2, "argument registers").
  */
-static void see_proc(struct vs_obs *o, const struct axp_event *ev)
+static __attribute__((__noinline__)) void see_proc(struct vs_obs *o, const struct axp_event *ev)
 {
-	enum vs_call_kind k;
+	enum vs_call_kind k = vs_call_kind_of(ev->insn); /* ev->insn != NULL: vs_obs_insn */
 	unsigned int r;
 
-	if (!ev->insn)
-		return;
-	k = vs_call_kind_of(ev->insn);
 	if (k == VS_CALL_CALL) {
 		if (o->gather & VS_GATHER_CALLERS)
 			proc_insert(o, ev->next_pc, VS_PROC_CALLER, 26, ev->pc);
@@ -557,12 +635,10 @@ static void addr_insert(struct vs_obs *o, const struct axp_event *ev, unsigned i
 }
 
 /* Every load: its address, and its stride from this run's previous execution of the same pc. */
-static void see_addr(struct vs_obs *o, const struct axp_event *ev)
+static __attribute__((__noinline__)) void see_addr(struct vs_obs *o, const struct axp_event *ev)
 {
 	struct vs_addr_prev *p;
 
-	if (!ev->is_load)
-		return;
 	addr_insert(o, ev, VS_ADDR_EA, ev->ea);
 	p = &o->aprev[(ev->pc >> 2) & (VS_ADDR_PREV - 1)];
 	if (p->run == o->arun && p->pc == ev->pc)
@@ -576,6 +652,7 @@ void vs_obs_begin(struct vs_obs *o, uint32_t pid, const struct axp_ctx *ctx)
 {
 	o->ctx = ctx;
 	o->pid = pid;
+	o->tag = pid_tag(pid);
 	o->seq = 0;
 	o->nlog = 0;
 	o->log_cross = 0;
@@ -592,11 +669,22 @@ void vs_obs_begin(struct vs_obs *o, uint32_t pid, const struct axp_ctx *ctx)
 void vs_obs_insn(void *priv, const struct axp_event *ev)
 {
 	struct vs_obs *o = priv;
-	uint32_t i;
+	uint32_t sel = o->sel;
+	uint64_t hk = hash_pc_pid(ev->pc, o->pid);
 
-	o->hkey = hash_pc_pid(ev->pc, o->pid);
-	for (i = 0; i < o->nrun; i++)
-		o->run[i](o, ev);
+	o->hkey = hk; /* for the observers not inlined here */
+	if (sel & 1u << OBS_VCOUNT)
+		see_insn(o, ev, hk);
+	if ((sel & 1u << OBS_VALUES) && has_value(ev))
+		see_value(o, ev, hk);
+	if ((sel & 1u << OBS_LATENCY) && ev->is_load)
+		see_latency(o, ev, hk);
+	if (sel & 1u << OBS_CONFLICTS)
+		see_conflict_any(o, ev);
+	if ((sel & 1u << OBS_PROC) && ev->insn)
+		see_proc(o, ev);
+	if ((sel & 1u << OBS_ADDRS) && ev->is_load)
+		see_addr(o, ev);
 	o->seq++;
 }
 
@@ -619,6 +707,7 @@ int vs_obs_flush(struct vs_obs *o)
 			if (!emit_slot(o, o->flush_tab, s))
 				return -ENOSPC; /* resumes at this slot */
 			s->live = 0;
+			tab->nfree++;
 		}
 		tab->cursor = 0;
 	}

@@ -38,9 +38,10 @@ void vs_order_begin(struct vs_obs *o)
 		o->rdy[r] = 0;
 }
 
+/* r31 and f31 read 0: their entries stay 0 (vs_order_begin; vs_order_insn never writes them). */
 static inline uint32_t reg_rdy(const struct vs_obs *o, unsigned int r, bool fp)
 {
-	return (r & 31) == 31 ? 0 : o->rdy[r + (fp ? 32 : 0)];
+	return o->rdy[(r & 31) + (fp ? 32 : 0)];
 }
 
 uint32_t vs_order_insn(struct vs_obs *o, const struct axp_event *ev)

@@ -283,6 +283,98 @@ static void test_hotlist_count_saturates(void **state)
 	free(h);
 }
 
+/* The same list, counters and all (the arrays compared only below used: nothing reads beyond). */
+static void assert_equal_lists(const struct hotlist *a, const struct hotlist *b)
+{
+	assert_int_equal(a->tau, b->tau);
+	assert_int_equal(a->n, b->n);
+	assert_int_equal(a->m, b->m);
+	assert_int_equal(a->used, b->used);
+	assert_memory_equal(a->value, b->value, a->used * sizeof(a->value[0]));
+	assert_memory_equal(a->count, b->count, a->used * sizeof(a->count[0]));
+}
+
+/*
+ * The observers' insertion paths (issue 18 item 3): hotlist_count_head() then, for a value not at
+ * the head, hotlist_insert_absent() when it is absent and hotlist_insert() otherwise, leave the
+ * same list and the same generator state as hotlist_insert() alone, at every step of streams
+ * that keep tau rising (wide) and that mostly hit (narrow, so the head and the transpose run).
+ */
+static void test_hotlist_insert_paths_match_insert(void **state)
+{
+	static const unsigned int ranks[] = { 8, 40, 5000 };
+	unsigned int k, i, j, heads = 0, absents = 0;
+
+	(void)state;
+	for (k = 0; k < sizeof(ranks) / sizeof(ranks[0]); k++) {
+		struct hotlist *a = new_list(16), *b = new_list(16);
+		struct hotlist_rng ra, rb, pick;
+
+		hotlist_rng_seed(&ra, 77 + k);
+		hotlist_rng_seed(&rb, 77 + k);
+		hotlist_rng_seed(&pick, 5 + k);
+		for (i = 0; i < 20000; i++) {
+			/* Skewed: rank r with weight about 1/(r+1). */
+			uint64_t v = val(
+				hotlist_rng_below(&pick, 1 + hotlist_rng_below(&pick, ranks[k])));
+			bool present = false;
+
+			hotlist_insert(a, v, &ra);
+			for (j = 0; j < b->used; j++)
+				present |= b->value[j] == v;
+			if (hotlist_count_head(b, v))
+				heads++;
+			else if (present)
+				hotlist_insert(b, v, &rb);
+			else {
+				hotlist_insert_absent(b, v, &rb);
+				absents++;
+			}
+			assert_equal_lists(a, b);
+			assert_int_equal(ra.s, rb.s);
+		}
+		assert_int_equal(hotlist_validate(b, NULL), 0);
+		free(a);
+		free(b);
+	}
+	assert_true(heads > 1000); /* both shortcuts ran often */
+	assert_true(absents > 1000);
+}
+
+/* hotlist_reset() on a used list: the empty list hotlist_init() makes, and the same from then on. */
+static void test_hotlist_reset_matches_init(void **state)
+{
+	struct hotlist *a = new_list(8), *b = new_list(32);
+	struct hotlist_rng ra, rb;
+	uint8_t pa[HOTLIST_PACKED_MAX], pb[HOTLIST_PACKED_MAX];
+	unsigned int i;
+	int la, lb;
+
+	(void)state;
+	hotlist_rng_seed(&rb, 3);
+	for (i = 0; i < 5000; i++)
+		hotlist_insert(b, val(i % 300), &rb);
+	assert_true(b->tau > 1 && b->used > 0);
+	assert_int_equal(hotlist_reset(b, 8), 0);
+	assert_equal_lists(a, b);
+	assert_int_equal(hotlist_reset(b, HOTLIST_MIN_M - 1), -EINVAL);
+	assert_int_equal(hotlist_reset(b, HOTLIST_MAX_M + 1), -EINVAL);
+	assert_equal_lists(a, b); /* a rejected m changes nothing */
+	hotlist_rng_seed(&ra, 9);
+	hotlist_rng_seed(&rb, 9);
+	for (i = 0; i < 3000; i++) {
+		hotlist_insert(a, val(i % 50), &ra);
+		hotlist_insert(b, val(i % 50), &rb);
+	}
+	la = hotlist_pack(a, pa, sizeof(pa));
+	lb = hotlist_pack(b, pb, sizeof(pb));
+	assert_true(la > 0);
+	assert_int_equal(la, lb);
+	assert_memory_equal(pa, pb, (size_t)la);
+	free(a);
+	free(b);
+}
+
 static void test_hotlist_raise_rejects_lower_tau(void **state)
 {
 	struct hotlist h;
@@ -1326,6 +1418,8 @@ int main(void)
 		cmocka_unit_test(test_hotlist_missed_mean_division_exact),
 		cmocka_unit_test(test_hotlist_top_sorted_and_capped),
 		cmocka_unit_test(test_hotlist_count_saturates),
+		cmocka_unit_test(test_hotlist_insert_paths_match_insert),
+		cmocka_unit_test(test_hotlist_reset_matches_init),
 		cmocka_unit_test(test_hotlist_raise_rejects_lower_tau),
 		cmocka_unit_test(test_hotlist_raise_matches_direct),
 		cmocka_unit_test(test_hotlist_raise_geometric_path_matches_direct),

@@ -447,6 +447,44 @@ static void test_vs_observe_vcount_exact_through_evictions(void **state)
 	fix_free(f);
 }
 
+/*
+ * A flush frees every way: after a full table (the miss path then skips the search for a free
+ * way) is flushed, a new pc claims a free way and evicts nothing (a dead slot sent out again
+ * would be a stale record).
+ */
+static void test_vs_observe_flush_frees_the_ways(void **state)
+{
+	struct fix *f = fix_new(VS_GATHER_VCOUNT, 8, 8192);
+	struct axp_event ev;
+	size_t n;
+	int i, round;
+
+	(void)state;
+	for (round = 0; round < 2; round++) {
+		vs_obs_begin(&f->o, 3, NULL);
+		for (i = 0; i < 64; i++) {
+			ev = ev_alu(0x4000 + 4 * (uint64_t)i, AXP_NO_DEST, 0);
+			feed(f, &ev);
+		}
+		vs_obs_end(&f->o);
+		assert_int_equal(vs_obs_used(&f->o, VS_TAB_VC), 8);
+		n = count_type(&f->r, VS_REC_VCOUNT);
+		fix_drain(f);
+		assert_int_equal(count_type(&f->r, VS_REC_VCOUNT), n + 64); /* each pc once */
+		assert_int_equal(vs_obs_used(&f->o, VS_TAB_VC), 0);
+		vs_obs_begin(&f->o, 3, NULL);
+		ev = ev_alu(0x9000, AXP_NO_DEST, 0);
+		feed(f, &ev);
+		vs_obs_end(&f->o);
+		assert_int_equal(vs_obs_used(&f->o, VS_TAB_VC), 1);
+		fix_drain(f);
+		assert_int_equal(count_type(&f->r, VS_REC_VCOUNT), n + 65); /* no eviction */
+		assert_non_null(find(&f->r, VS_REC_VCOUNT, 0x9000, 0));
+	}
+	assert_int_equal(f->st.drops[VS_DROP_VCOUNT_BUF], 0);
+	fix_free(f);
+}
+
 /* With no drains the buffers fill: what is missing is what the drop counter says. */
 static void test_vs_observe_drops_are_counted(void **state)
 {
@@ -801,6 +839,7 @@ int main(void)
 		cmocka_unit_test(test_vs_observe_loadload_measured_latency),
 		cmocka_unit_test(test_vs_observe_loadload_off_by_default),
 		cmocka_unit_test(test_vs_observe_vcount_exact_through_evictions),
+		cmocka_unit_test(test_vs_observe_flush_frees_the_ways),
 		cmocka_unit_test(test_vs_observe_drops_are_counted),
 		cmocka_unit_test(test_vs_observe_proc_args_callers_returns),
 		cmocka_unit_test(test_vs_observe_proc_selected_separately),
