@@ -282,6 +282,17 @@ static uint8_t cap_per_point(const struct an_freq_params *p, uint8_t conf, doubl
 }
 
 /* The estimate of one class whose blocks are blocks[0 .. nb) (graph already checked). */
+/* Too few samples to refine: samples over the points' cycles, low confidence, every point used. */
+static void set_small(struct an_fest *est, uint64_t samples, double cycles)
+{
+	est->f = (double)samples / cycles;
+	est->how = AN_FHOW_SMALL;
+	est->conf = AN_CONF_LOW;
+	est->used = est->points;
+	est->samples = samples;
+	est->spread = 1;
+}
+
 static int est_class(const struct an_fg *g, const struct an_freq_params *p, const uint32_t *blocks,
 		     uint32_t nb, struct an_fest *est)
 {
@@ -362,12 +373,7 @@ static int est_class(const struct an_fg *g, const struct an_freq_params *p, cons
 				all += g->insns[i].samples;
 		}
 		if (all) {
-			est->f = (double)all / (double)tot_m;
-			est->how = AN_FHOW_SMALL;
-			est->conf = AN_CONF_LOW;
-			est->used = est->points;
-			est->samples = all;
-			est->spread = 1;
+			set_small(est, all, tot_m);
 			goto out;
 		}
 	}
@@ -379,12 +385,7 @@ static int est_class(const struct an_fg *g, const struct an_freq_params *p, cons
 		goto out;
 	}
 	if (tot_s < p->small_samples) {
-		est->f = (double)tot_s / (double)tot_m;
-		est->how = AN_FHOW_SMALL;
-		est->conf = AN_CONF_LOW;
-		est->used = est->points;
-		est->samples = tot_s;
-		est->spread = 1;
+		set_small(est, tot_s, tot_m);
 		goto out;
 	}
 
