@@ -342,7 +342,6 @@ enum vs_tab_id {
 /* A 4-way set-associative table of fixed-size slots, each starting with a struct vs_key. */
 struct vs_tab {
 	uint8_t *slot;
-	uint32_t stride; /* bytes per slot */
 	uint32_t nslots; /* 0: table unused */
 	uint32_t shift; /* 64 - log2(nslots / 4) */
 	uint32_t victim; /* mod-4 eviction counter, as the hash */
@@ -419,7 +418,6 @@ struct vs_obs {
 	uint32_t gather; /* VS_GATHER_* */
 	uint32_t hotlist_m;
 	uint32_t sel; /* the selected observers: bit i is vs_observe.c's registration row i */
-	uint32_t nrun; /* how many are selected */
 	/* The current run (vs_obs_begin .. vs_obs_end). */
 	const struct axp_ctx *ctx; /* the interpreted context (procedure observer), or NULL */
 	uint32_t pid;

@@ -128,7 +128,6 @@ int vs_obs_init(struct vs_obs *o, const struct vs_config *cfg, void *const mem[V
 			log2++;
 		memset(mem[t], 0, (size_t)n * tab_stride[t]);
 		tab->slot = mem[t];
-		tab->stride = tab_stride[t];
 		tab->nslots = n;
 		tab->shift = 64 - log2;
 		tab->nfree = n;
@@ -145,16 +144,16 @@ int vs_obs_init(struct vs_obs *o, const struct vs_config *cfg, void *const mem[V
 	o->hotlist_m = cfg->hotlist_m;
 	hotlist_rng_seed(&o->rng, seed);
 	for (t = 0; t < sizeof(observers) / sizeof(observers[0]); t++)
-		if (o->tab[observers[t].tab].nslots) {
+		if (o->tab[observers[t].tab].nslots)
 			o->sel |= 1u << t;
-			o->nrun++;
-		}
 	return 0;
 }
 
-static inline struct vs_key *slot_at(const struct vs_tab *tab, uint32_t i)
+/* Slot i of table t (tab = &o->tab[t]); the stride is a constant where t is. */
+static __attribute__((__always_inline__)) inline struct vs_key *slot_at(const struct vs_tab *tab,
+									unsigned int t, uint32_t i)
 {
-	return (struct vs_key *)(tab->slot + (size_t)i * tab->stride);
+	return (struct vs_key *)(tab->slot + (size_t)i * tab_stride[t]);
 }
 
 /* ---- records ---- */
@@ -348,13 +347,12 @@ tab_miss(struct vs_obs *o, unsigned int t, uint64_t pc, uint64_t pc2, unsigned i
 
 	/* A full table (the steady state) has no free way in any set: straight to the victim. */
 	for (i = 0; i < 4 && !free && tab->nfree; i++) {
-		s = (struct vs_key *)(tab->slot + (size_t)(set + i) * tab_stride[t]);
+		s = slot_at(tab, t, set + i);
 		if (!s->live)
 			free = s;
 	}
 	if (!free) {
-		free = (struct vs_key *)(tab->slot +
-					 (size_t)(set + (tab->victim & 3)) * tab_stride[t]);
+		free = slot_at(tab, t, set + (tab->victim & 3));
 		if (!emit_slot(o, t, free))
 			return NULL;
 		tab->victim++;
@@ -381,7 +379,7 @@ tab_get(struct vs_obs *o, unsigned int t, uint64_t pc, uint64_t pc2, unsigned in
 	uint64_t h = hpp ^ (pc2 * 0xff51afd7ed558ccdULL) ^ kind;
 	uint32_t set = (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> tab->shift) * 4;
 	uint64_t tag = o->tag | kind_tag(kind);
-	struct vs_key *s = (struct vs_key *)(tab->slot + (size_t)set * tab_stride[t]);
+	struct vs_key *s = slot_at(tab, t, set);
 	unsigned int i;
 
 	for (i = 0; i < 4; i++, s = (struct vs_key *)((uint8_t *)s + tab_stride[t]))
@@ -700,7 +698,7 @@ int vs_obs_flush(struct vs_obs *o)
 		struct vs_tab *tab = &o->tab[o->flush_tab];
 
 		for (; tab->cursor < tab->nslots; tab->cursor++) {
-			struct vs_key *s = slot_at(tab, tab->cursor);
+			struct vs_key *s = slot_at(tab, o->flush_tab, tab->cursor);
 
 			if (!s->live)
 				continue;
@@ -721,6 +719,6 @@ uint32_t vs_obs_used(const struct vs_obs *o, unsigned int t)
 	uint32_t i, n = 0;
 
 	for (i = 0; i < tab->nslots; i++)
-		n += slot_at(tab, i)->live;
+		n += slot_at(tab, t, i)->live;
 	return n;
 }
