@@ -177,9 +177,7 @@ int hotlist_init(struct hotlist *h, unsigned int m)
 	if (m < HOTLIST_MIN_M || m > HOTLIST_MAX_M)
 		return -EINVAL;
 	memset(h, 0, sizeof(*h));
-	h->tau = 1;
-	h->m = m;
-	return 0;
+	return hotlist_reset(h, m);
 }
 
 int hotlist_reset(struct hotlist *h, unsigned int m)
@@ -196,25 +194,23 @@ int hotlist_reset(struct hotlist *h, unsigned int m)
 void hotlist_insert(struct hotlist *h, uint64_t value, struct hotlist_rng *rng)
 {
 	int i = find(h, value);
+	uint32_t c;
 
-	h->n++;
-	if (i >= 0) {
-		uint32_t c = h->count[i];
-
-		if (c < UINT32_MAX)
-			h->count[i] = ++c;
-		/* Transpose heuristic: frequent values drift to the front of the scan. */
-		if (i > 0 && c > h->count[i - 1]) {
-			h->count[i] = h->count[i - 1];
-			h->count[i - 1] = c;
-			h->value[i] = h->value[i - 1];
-			h->value[i - 1] = value;
-		}
+	if (i < 0) {
+		hotlist_insert_absent(h, value, rng);
 		return;
 	}
-	if (h->tau > 1 && hotlist_rng_below(rng, h->tau) != 0)
-		return;
-	admit(h, value, 1, rng);
+	h->n++;
+	c = h->count[i];
+	if (c < UINT32_MAX)
+		h->count[i] = ++c;
+	/* Transpose heuristic: frequent values drift to the front of the scan. */
+	if (i > 0 && c > h->count[i - 1]) {
+		h->count[i] = h->count[i - 1];
+		h->count[i - 1] = c;
+		h->value[i] = h->value[i - 1];
+		h->value[i - 1] = value;
+	}
 }
 
 void hotlist_insert_absent(struct hotlist *h, uint64_t value, struct hotlist_rng *rng)
