@@ -10,11 +10,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "pdb.h"
 
@@ -298,6 +300,130 @@ static inline void assert_prof_equal_hot(const struct pdb_prof *a, const struct 
 static inline void assert_prof_equal(const struct pdb_prof *a, const struct pdb_prof *b)
 {
 	assert_prof_equal_hot(a, b, true);
+}
+
+/* --- files made by hand --- */
+
+static inline void put_le(uint8_t *p, uint64_t x, unsigned int size)
+{
+	for (unsigned int i = 0; i < size; i++)
+		p[i] = (uint8_t)(x >> (8 * i));
+}
+
+/*
+ * The stored (uncompressed) file's header before its payload, which is already at
+ * b + PDB_HEADER_SIZE, plen bytes of nrec records: magic, version, type, flags, sizes and both
+ * CRCs (pdb/FORMAT.md). Returns the file's length.
+ */
+static inline size_t put_header(uint8_t *b, unsigned int type, uint32_t flags, uint64_t nrec,
+				size_t plen)
+{
+	memcpy(b, "AXPD", 4);
+	put_le(b + 4, PDB_FORMAT_VERSION, 2);
+	put_le(b + 6, type, 2);
+	put_le(b + 8, flags, 4);
+	put_le(b + 12, 0, 4);
+	put_le(b + 16, nrec, 8);
+	put_le(b + 24, plen, 8);
+	put_le(b + 32, plen, 8);
+	put_le(b + 40, crc32(0, b + PDB_HEADER_SIZE, (uInt)plen), 4);
+	put_le(b + 44, crc32(0, b, 44), 4);
+	return PDB_HEADER_SIZE + plen;
+}
+
+/* One flipped byte near the end of a file's payload: the parser refuses it, naming the file. */
+static inline void assert_flip_refused(uint8_t *buf, size_t len, const char *name)
+{
+	struct pdb_prof *q = pdb_prof_new();
+	struct ax_error err;
+
+	buf[len - 3] ^= 0x40;
+	assert_int_not_equal(pdb_parse(buf, len, name, q, &err), 0);
+	assert_non_null(strstr(err.msg, name));
+	buf[len - 3] ^= 0x40;
+	pdb_prof_free(q);
+}
+
+/* Case i of a table of hand-made files: read cleanly when why is NULL, else refused as damage
+ * (-EBADMSG) with a message that contains why. */
+static inline void assert_parse_case(size_t i, const uint8_t *buf, size_t len, const char *name,
+				     const char *why)
+{
+	struct pdb_prof *q = pdb_prof_new();
+	struct ax_error err = { 0 };
+	int r = pdb_parse(buf, len, name, q, &err);
+
+	if (!why) {
+		if (r)
+			fail_msg("case %zu: %s", i, err.msg);
+	} else {
+		assert_int_equal(r, -EBADMSG);
+		if (!strstr(err.msg, why))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, why);
+	}
+	pdb_prof_free(q);
+}
+
+/* --- one table's trip through databases: stored, listed, read back, merged, removed --- */
+
+struct db_trip {
+	char *dir, *dir2;
+	struct pdb_db *db, *db2;
+};
+
+/*
+ * Store p in a new database as (epoch 1, key): the table's file (`file`, relative to the
+ * database) exists and fsck finds no damage. A second, empty database is opened beside it.
+ */
+static inline void trip_store(struct db_trip *t, struct pdb_prof *p, const char *key,
+			      const char *file)
+{
+	struct ax_error err;
+	struct pdb_fsck fk;
+
+	t->dir = tdir_new();
+	t->dir2 = tdir_new();
+	assert_int_equal(pdb_open(t->dir, true, &t->db, &err), 0);
+	assert_int_equal(pdb_store(t->db, 1, key, p), 0);
+	assert_true(file_exists(tpath(t->dir, "%s", file)));
+	assert_int_equal(pdb_fsck(t->db, 0, 0, &fk), 0);
+	assert_int_equal(fk.damaged, 0);
+	pdb_fsck_free(&fk);
+	assert_int_equal(pdb_open(t->dir2, true, &t->db2, &err), 0);
+}
+
+/* Merge the first database into the second, store p there once more (a second run of the same
+ * image) and load the result: every count of p twice. */
+static inline struct pdb_prof *trip_merge_twice(struct db_trip *t, struct pdb_prof *p,
+						const char *key)
+{
+	struct pdb_prof *r;
+
+	assert_int_equal(pdb_merge_db(t->db2, 1, t->db, 1, 0), 0);
+	assert_int_equal(pdb_merge_store(t->db2, 1, key, p), 0);
+	assert_int_equal(pdb_load(t->db2, 1, key, &r), 0);
+	return r;
+}
+
+/* The manifest lists the file: removed by hand, the reader refuses the image as damaged
+ * (-EBADMSG, not a missing image) and names the file, and fsck counts it damaged. Then both
+ * databases are closed and removed. */
+static inline void trip_end_missing(struct db_trip *t, const char *key, const char *file)
+{
+	struct pdb_prof *r;
+	struct pdb_fsck fk;
+	const char *base = strrchr(file, '/');
+
+	assert_int_equal(unlink(tpath(t->dir, "%s", file)), 0);
+	assert_int_equal(pdb_load(t->db, 1, key, &r), -EBADMSG);
+	assert_non_null(strstr(pdb_errmsg(t->db), base ? base + 1 : file));
+	assert_int_equal(pdb_fsck(t->db, 0, 0, &fk), 0);
+	assert_int_equal(fk.damaged, 1);
+	pdb_fsck_free(&fk);
+	pdb_close(t->db2);
+	pdb_close(t->db);
+	tdir_free(t->dir);
+	tdir_free(t->dir2);
 }
 
 /* --- fault injection: fail the nth call of one operation --- */

@@ -85,21 +85,10 @@ static void test_addrs_file_round_trip_and_merge(void **state)
 	assert_int_equal(hotlist_top(&t[2].h, top, 1), 1);
 	assert_int_equal(top[0].count, 380);
 	free(t);
-	/* one flipped byte of the payload: refused with the file's name */
-	((uint8_t *)buf)[len - 3] ^= 0x40;
-	pdb_prof_free(q);
-	q = pdb_prof_new();
-	assert_int_not_equal(pdb_parse(buf, len, "addrs.prof", q, &err), 0);
-	assert_non_null(strstr(err.msg, "addrs.prof"));
+	assert_flip_refused(buf, len, "addrs.prof");
 	free(buf);
 	pdb_prof_free(p);
 	pdb_prof_free(q);
-}
-
-static void put_le(uint8_t *p, uint64_t x, unsigned int size)
-{
-	for (unsigned int i = 0; i < size; i++)
-		p[i] = (uint8_t)(x >> (8 * i));
 }
 
 /* A stored (uncompressed) addrs.prof of records (offset 0x10 + 4 i, kind[i], h) by hand; type
@@ -117,17 +106,7 @@ static size_t craft(uint8_t *b, unsigned int type, const unsigned int *kind, uns
 		pl[plen++] = (uint8_t)kind[i];
 	for (i = 0; i < nrec; i++)
 		plen += (size_t)hotlist_pack(h, pl + plen, HOTLIST_PACKED_MAX);
-	memcpy(b, "AXPD", 4);
-	put_le(b + 4, PDB_FORMAT_VERSION, 2);
-	put_le(b + 6, type, 2);
-	put_le(b + 8, PDB_FL_ALIGN4, 4);
-	put_le(b + 12, 0, 4);
-	put_le(b + 16, nrec, 8);
-	put_le(b + 24, plen, 8);
-	put_le(b + 32, plen, 8);
-	put_le(b + 40, crc32(0, pl, (uInt)plen), 4);
-	put_le(b + 44, crc32(0, b, 44), 4);
-	return PDB_HEADER_SIZE + plen;
+	return put_header(b, type, PDB_FL_ALIGN4, nrec, plen);
 }
 
 /* A bad kind, records out of order or repeated, a type of no table: damage, named. */
@@ -167,45 +146,25 @@ static void test_addrs_damage_refused(void **state)
 /* Through a database: stored, listed in the manifest, read back, clean under fsck, merged. */
 static void test_addrs_in_a_database(void **state)
 {
-	char *dir = tdir_new(), *dir2 = tdir_new();
 	struct pdb_prof *p = pdb_prof_new(), *r;
 	struct hotlist ea = hl(0x140001000ull, 90, 100, 9), st = hl(24, 80, 80, 10);
-	struct pdb_db *db, *db2;
-	struct ax_error err;
-	struct pdb_fsck fk;
+	struct db_trip trip;
 	struct pdb_addr *t;
 	size_t n;
 
 	(void)state;
 	assert_int_equal(pdb_prof_add_addr(p, 0x200, PDB_ADDR_EA, &ea), 0);
 	assert_int_equal(pdb_prof_add_addr(p, 0x200, PDB_ADDR_STRIDE, &st), 0);
-	assert_int_equal(pdb_open(dir, true, &db, &err), 0);
-	assert_int_equal(pdb_store(db, 1, "b-0123abcd", p), 0);
-	assert_true(file_exists(tpath(dir, "epoch-1/b-0123abcd/addrs.prof")));
-	assert_int_equal(pdb_fsck(db, 0, 0, &fk), 0);
-	assert_int_equal(fk.damaged, 0);
-	pdb_fsck_free(&fk);
-	assert_int_equal(pdb_open(dir2, true, &db2, &err), 0);
-	assert_int_equal(pdb_merge_db(db2, 1, db, 1, 0), 0);
-	assert_int_equal(pdb_merge_store(db2, 1, "b-0123abcd", p), 0);
-	assert_int_equal(pdb_load(db2, 1, "b-0123abcd", &r), 0);
+	trip_store(&trip, p, "b-0123abcd", "epoch-1/b-0123abcd/addrs.prof");
+	r = trip_merge_twice(&trip, p, "b-0123abcd");
 	assert_int_equal(pdb_prof_addrs(r, &t, &n), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(t[0].h.n, 200);
 	assert_int_equal(t[1].h.n, 160);
 	free(t);
 	pdb_prof_free(r);
-	/* the manifest lists it: removed by hand, the reader and fsck say so */
-	assert_int_equal(unlink(tpath(dir, "epoch-1/b-0123abcd/addrs.prof")), 0);
-	assert_int_not_equal(pdb_load(db, 1, "b-0123abcd", &r), 0);
-	assert_int_equal(pdb_fsck(db, 0, 0, &fk), 0);
-	assert_true(fk.damaged > 0);
-	pdb_fsck_free(&fk);
-	pdb_close(db2);
-	pdb_close(db);
+	trip_end_missing(&trip, "b-0123abcd", "epoch-1/b-0123abcd/addrs.prof");
 	pdb_prof_free(p);
-	tdir_free(dir);
-	tdir_free(dir2);
 }
 
 int main(void)

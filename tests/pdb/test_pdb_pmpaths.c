@@ -122,21 +122,10 @@ static void test_pmpaths_file_round_trip_and_merge(void **state)
 	assert_int_equal(b[1].pp.hist.n, 16);
 	free(a);
 	free(b);
-	/* one flipped byte in the payload: refused, the file named */
-	((uint8_t *)buf)[len - 3] ^= 0x40;
-	pdb_prof_free(q);
-	q = pdb_prof_new();
-	assert_int_not_equal(pdb_parse(buf, len, "pmpaths.prof", q, &err), 0);
-	assert_non_null(strstr(err.msg, "pmpaths.prof"));
+	assert_flip_refused(buf, len, "pmpaths.prof");
 	free(buf);
 	pdb_prof_free(p);
 	pdb_prof_free(q);
-}
-
-static void put_le(uint8_t *p, uint64_t x, unsigned int size)
-{
-	for (unsigned int i = 0; i < size; i++)
-		p[i] = (uint8_t)(x >> (8 * i));
 }
 
 /* A stored (uncompressed) pmpaths.prof of one record (offset 0x10, other, hist, partners). */
@@ -150,17 +139,7 @@ static size_t craft(uint8_t *b, uint8_t other, const struct hotlist *hist,
 
 	pl[0] = 4; /* offset 0x10, scaled */
 	pl[1] = other;
-	memcpy(b, "AXPD", 4);
-	put_le(b + 4, PDB_FORMAT_VERSION, 2);
-	put_le(b + 6, PDB_FT_PMPATHS, 2);
-	put_le(b + 8, PDB_FL_ALIGN4, 4);
-	put_le(b + 12, 0, 4);
-	put_le(b + 16, 1, 8);
-	put_le(b + 24, plen, 8);
-	put_le(b + 32, plen, 8);
-	put_le(b + 40, crc32(0, pl, (uInt)plen), 4);
-	put_le(b + 44, crc32(0, b, 44), 4);
-	return PDB_HEADER_SIZE + plen;
+	return put_header(b, PDB_FT_PMPATHS, PDB_FL_ALIGN4, 1, plen);
 }
 
 /* Records that break a rule, each with a valid checksum: damage, named. */
@@ -216,29 +195,21 @@ static void test_pmpaths_damage_refused(void **state)
  * databases, and in a transaction. */
 static void test_pmpaths_in_a_database(void **state)
 {
-	char *dir = tdir_new(), *dir2 = tdir_new();
 	struct pdb_prof *p = pdb_prof_new(), *r;
-	struct pdb_db *db, *db2;
-	struct ax_error err;
-	struct pdb_fsck fk;
+	struct db_trip trip;
 	struct pdb_tx *tx;
 	struct pdb_pmp *t;
 	size_t n;
 
 	(void)state;
 	fill(p, 0x200, 100);
-	assert_int_equal(pdb_open(dir, true, &db, &err), 0);
-	assert_int_equal(pdb_store(db, 1, "b-0123abcd", p), 0);
-	assert_true(file_exists(tpath(dir, "epoch-1/b-0123abcd/pmpaths.prof")));
-	assert_int_equal(pdb_fsck(db, 0, 0, &fk), 0);
-	assert_int_equal(fk.damaged, 0);
-	pdb_fsck_free(&fk);
-	assert_int_equal(pdb_open(dir2, true, &db2, &err), 0);
-	assert_int_equal(pdb_merge_db(db2, 1, db, 1, 0), 0);
-	assert_int_equal(pdb_tx_begin(db2, &tx), 0);
+	trip_store(&trip, p, "b-0123abcd", "epoch-1/b-0123abcd/pmpaths.prof");
+	/* the second store through a transaction */
+	assert_int_equal(pdb_merge_db(trip.db2, 1, trip.db, 1, 0), 0);
+	assert_int_equal(pdb_tx_begin(trip.db2, &tx), 0);
 	assert_int_equal(pdb_tx_merge_store(tx, 1, "b-0123abcd", p), 0);
 	assert_int_equal(pdb_tx_commit(tx), 0);
-	assert_int_equal(pdb_load(db2, 1, "b-0123abcd", &r), 0);
+	assert_int_equal(pdb_load(trip.db2, 1, "b-0123abcd", &r), 0);
 	assert_int_equal(pdb_prof_pmpaths(r, &t, &n), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(t[0].pp.hist.n, 200);
@@ -246,17 +217,8 @@ static void test_pmpaths_in_a_database(void **state)
 	assert_int_equal(est(&t[0].pp.hist, 0x5a5), 150);
 	free(t);
 	pdb_prof_free(r);
-	/* the manifest lists it: removed by hand, the reader says so, fsck finds it missing */
-	assert_int_equal(unlink(tpath(dir, "epoch-1/b-0123abcd/pmpaths.prof")), 0);
-	assert_int_not_equal(pdb_load(db, 1, "b-0123abcd", &r), 0);
-	assert_int_equal(pdb_fsck(db, 0, 0, &fk), 0);
-	assert_int_equal(fk.damaged, 1);
-	pdb_fsck_free(&fk);
-	pdb_close(db2);
-	pdb_close(db);
+	trip_end_missing(&trip, "b-0123abcd", "epoch-1/b-0123abcd/pmpaths.prof");
 	pdb_prof_free(p);
-	tdir_free(dir);
-	tdir_free(dir2);
 }
 
 int main(void)

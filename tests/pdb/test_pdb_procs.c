@@ -117,21 +117,10 @@ static void test_procs_file_round_trip_and_merge(void **state)
 	assert_string_equal(key, "b-00aa");
 	assert_int_equal(top[0].count, 280);
 	free(t);
-	/* one flipped byte of the payload: refused with the file's name */
-	((uint8_t *)buf)[len - 3] ^= 0x40;
-	pdb_prof_free(q);
-	q = pdb_prof_new();
-	assert_int_not_equal(pdb_parse(buf, len, "procs.prof", q, &err), 0);
-	assert_non_null(strstr(err.msg, "procs.prof"));
+	assert_flip_refused(buf, len, "procs.prof");
 	free(buf);
 	pdb_prof_free(p);
 	pdb_prof_free(q);
-}
-
-static void put_le(uint8_t *p, uint64_t x, unsigned int size)
-{
-	for (unsigned int i = 0; i < size; i++)
-		p[i] = (uint8_t)(x >> (8 * i));
 }
 
 /* A stored (uncompressed) procs.prof of one record (offset 0x10, kind, reg, h) made by hand. */
@@ -145,17 +134,7 @@ static size_t craft(uint8_t *b, unsigned int kind, unsigned int reg, const struc
 	pl[1] = 4; /* offset 0x10, scaled */
 	pl[2] = (uint8_t)kind;
 	pl[3] = (uint8_t)reg;
-	memcpy(b, "AXPD", 4);
-	put_le(b + 4, PDB_FORMAT_VERSION, 2);
-	put_le(b + 6, PDB_FT_PROCS, 2);
-	put_le(b + 8, PDB_FL_ALIGN4, 4);
-	put_le(b + 12, 0, 4);
-	put_le(b + 16, 1, 8);
-	put_le(b + 24, plen, 8);
-	put_le(b + 32, plen, 8);
-	put_le(b + 40, crc32(0, pl, (uInt)plen), 4);
-	put_le(b + 44, crc32(0, b, 44), 4);
-	return PDB_HEADER_SIZE + plen;
+	return put_header(b, PDB_FT_PROCS, PDB_FL_ALIGN4, 1, plen);
 }
 
 /* A record with a register its kind cannot have, or a bad kind: damage, named. */
@@ -190,13 +169,10 @@ static void test_procs_bad_register_refused(void **state)
  * another database. */
 static void test_procs_in_a_database(void **state)
 {
-	char *dir = tdir_new(), *dir2 = tdir_new();
 	struct pdb_prof *p = pdb_prof_new(), *r;
 	struct hotlist a0 = hl(5, 90, 100, 9), c;
 	struct hotlist_item top[1];
-	struct pdb_db *db, *db2;
-	struct ax_error err;
-	struct pdb_fsck fk;
+	struct db_trip trip;
 	struct pdb_proc *t;
 	const char *key;
 	uint64_t off;
@@ -206,16 +182,8 @@ static void test_procs_in_a_database(void **state)
 	c = callers(p, "b-0123abcd", 0x88, "b-77", 0x10, 70, 100);
 	assert_int_equal(pdb_prof_add_proc(p, 0x200, PDB_PROC_ARG, 18, &a0), 0);
 	assert_int_equal(pdb_prof_add_proc(p, 0x200, PDB_PROC_CALLER, 26, &c), 0);
-	assert_int_equal(pdb_open(dir, true, &db, &err), 0);
-	assert_int_equal(pdb_store(db, 1, "b-0123abcd", p), 0);
-	assert_true(file_exists(tpath(dir, "epoch-1/b-0123abcd/procs.prof")));
-	assert_int_equal(pdb_fsck(db, 0, 0, &fk), 0);
-	assert_int_equal(fk.damaged, 0);
-	pdb_fsck_free(&fk);
-	assert_int_equal(pdb_open(dir2, true, &db2, &err), 0);
-	assert_int_equal(pdb_merge_db(db2, 1, db, 1, 0), 0);
-	assert_int_equal(pdb_merge_store(db2, 1, "b-0123abcd", p), 0);
-	assert_int_equal(pdb_load(db2, 1, "b-0123abcd", &r), 0);
+	trip_store(&trip, p, "b-0123abcd", "epoch-1/b-0123abcd/procs.prof");
+	r = trip_merge_twice(&trip, p, "b-0123abcd");
 	assert_int_equal(pdb_prof_procs(r, &t, &n), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(t[0].h.n, 200);
@@ -226,14 +194,8 @@ static void test_procs_in_a_database(void **state)
 	assert_int_equal(off, 0x88);
 	free(t);
 	pdb_prof_free(r);
-	/* the manifest lists it: removed by hand, the reader says so */
-	assert_int_equal(unlink(tpath(dir, "epoch-1/b-0123abcd/procs.prof")), 0);
-	assert_int_not_equal(pdb_load(db, 1, "b-0123abcd", &r), 0);
-	pdb_close(db2);
-	pdb_close(db);
+	trip_end_missing(&trip, "b-0123abcd", "epoch-1/b-0123abcd/procs.prof");
 	pdb_prof_free(p);
-	tdir_free(dir);
-	tdir_free(dir2);
 }
 
 int main(void)

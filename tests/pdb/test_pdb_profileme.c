@@ -86,12 +86,7 @@ static void test_pme_file_round_trip_and_merge(void **state)
 	assert_int_equal(t[0].pme.hist[3], 11);
 	assert_memory_equal(&t[1].pme, &b, sizeof(b));
 	free(t);
-	/* one flipped byte of the payload: the file is refused with a message, nothing added */
-	((uint8_t *)buf)[len - 3] ^= 0x40;
-	pdb_prof_free(q);
-	q = pdb_prof_new();
-	assert_int_not_equal(pdb_parse(buf, len, "profileme.prof", q, &err), 0);
-	assert_non_null(strstr(err.msg, "profileme.prof"));
+	assert_flip_refused(buf, len, "profileme.prof");
 	free(buf);
 	pdb_prof_free(p);
 	pdb_prof_free(q);
@@ -101,45 +96,30 @@ static void test_pme_file_round_trip_and_merge(void **state)
  * fsck, and merged into another database (added). */
 static void test_pme_in_a_database(void **state)
 {
-	char *dir = tdir_new(), *dir2 = tdir_new();
 	struct pdb_profileme a = pme(6, 5);
 	struct pdb_prof *p = pdb_prof_new(), *r;
-	struct pdb_db *db, *db2;
-	struct ax_error err;
-	struct pdb_fsck fk;
+	struct db_trip trip;
 	struct pdb_pme *t;
 	size_t n;
 
 	(void)state;
 	assert_int_equal(pdb_prof_add_profileme(p, 0x120000020, &a), 0);
-	assert_int_equal(pdb_open(dir, true, &db, &err), 0);
-	assert_int_equal(pdb_store(db, 1, "b-0123abcd", p), 0);
-	assert_true(file_exists(tpath(dir, "epoch-1/b-0123abcd/profileme.prof")));
-	assert_int_equal(pdb_load(db, 1, "b-0123abcd", &r), 0);
+	trip_store(&trip, p, "b-0123abcd", "epoch-1/b-0123abcd/profileme.prof");
+	assert_int_equal(pdb_load(trip.db, 1, "b-0123abcd", &r), 0);
 	assert_int_equal(pdb_prof_profileme(r, &t, &n), 0);
 	assert_int_equal(n, 1);
 	assert_memory_equal(&t[0].pme, &a, sizeof(a));
 	free(t);
 	pdb_prof_free(r);
-	assert_int_equal(pdb_fsck(db, 0, 0, &fk), 0);
-	assert_int_equal(fk.damaged, 0);
-	pdb_fsck_free(&fk);
-	assert_int_equal(pdb_open(dir2, true, &db2, &err), 0);
-	assert_int_equal(pdb_merge_db(db2, 1, db, 1, 0), 0);
-	assert_int_equal(pdb_load(db2, 1, "b-0123abcd", &r), 0);
+	assert_int_equal(pdb_merge_db(trip.db2, 1, trip.db, 1, 0), 0);
+	assert_int_equal(pdb_load(trip.db2, 1, "b-0123abcd", &r), 0);
 	assert_int_equal(pdb_prof_profileme(r, &t, &n), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(t[0].pme.status[0], 5);
 	free(t);
 	pdb_prof_free(r);
-	/* the manifest lists it: removed by hand, the reader says so */
-	assert_int_equal(unlink(tpath(dir, "epoch-1/b-0123abcd/profileme.prof")), 0);
-	assert_int_not_equal(pdb_load(db, 1, "b-0123abcd", &r), 0);
-	pdb_close(db2);
-	pdb_close(db);
+	trip_end_missing(&trip, "b-0123abcd", "epoch-1/b-0123abcd/profileme.prof");
 	pdb_prof_free(p);
-	tdir_free(dir);
-	tdir_free(dir2);
 }
 
 int main(void)

@@ -64,12 +64,7 @@ static void test_stacks_file_round_trip_and_merge(void **state)
 	assert_int_equal(t[1].count, 12);
 	assert_int_equal(t[2].count, 14);
 	free(t);
-	/* one flipped byte of the payload: refused with the file's name */
-	((uint8_t *)buf)[len - 3] ^= 0x40;
-	pdb_prof_free(q);
-	q = pdb_prof_new();
-	assert_int_not_equal(pdb_parse(buf, len, "stacks.prof", q, &err), 0);
-	assert_non_null(strstr(err.msg, "stacks.prof"));
+	assert_flip_refused(buf, len, "stacks.prof");
 	free(buf);
 	pdb_prof_free(p);
 	pdb_prof_free(q);
@@ -116,27 +111,11 @@ static void test_stacks_bound_keeps_totals(void **state)
 	pdb_prof_free(p);
 }
 
-static void put_le(uint8_t *p, uint64_t x, unsigned int size)
-{
-	for (unsigned int i = 0; i < size; i++)
-		p[i] = (uint8_t)(x >> (8 * i));
-}
-
 /* A stored stacks.prof of the payload pl[0..plen) with nrec records. */
 static size_t craft(uint8_t *b, const uint8_t *pl, size_t plen, unsigned int nrec)
 {
 	memcpy(b + PDB_HEADER_SIZE, pl, plen);
-	memcpy(b, "AXPD", 4);
-	put_le(b + 4, PDB_FORMAT_VERSION, 2);
-	put_le(b + 6, PDB_FT_STACKS, 2);
-	put_le(b + 8, 0, 4);
-	put_le(b + 12, 0, 4);
-	put_le(b + 16, nrec, 8);
-	put_le(b + 24, plen, 8);
-	put_le(b + 32, plen, 8);
-	put_le(b + 40, crc32(0, b + PDB_HEADER_SIZE, (uInt)plen), 4);
-	put_le(b + 44, crc32(0, b, 44), 4);
-	return PDB_HEADER_SIZE + plen;
+	return put_header(b, PDB_FT_STACKS, 0, nrec, plen);
 }
 
 /* Hand-made payloads: a good one reads; each broken rule is damage, named. */
@@ -170,62 +149,33 @@ static void test_stacks_damage_refused(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		uint8_t buf[PDB_HEADER_SIZE + 32];
-		struct pdb_prof *q = pdb_prof_new();
-		struct ax_error err = { 0 };
 		size_t len = craft(buf, v[i].pl, v[i].len, v[i].nrec);
-		int r = pdb_parse(buf, len, "stacks.prof", q, &err);
 
-		if (!v[i].why) {
-			if (r)
-				fail_msg("case %zu: %s", i, err.msg);
-		} else {
-			assert_int_equal(r, -EBADMSG);
-			if (!strstr(err.msg, v[i].why))
-				fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, v[i].why);
-		}
-		pdb_prof_free(q);
+		assert_parse_case(i, buf, len, "stacks.prof", v[i].why);
 	}
 }
 
 /* Stored, listed in the manifest, read back, clean under fsck, merged into another database. */
 static void test_stacks_in_a_database(void **state)
 {
-	char *dir = tdir_new(), *dir2 = tdir_new();
 	struct pdb_prof *p = pdb_prof_new(), *r;
-	struct pdb_db *db, *db2;
-	struct ax_error err;
-	struct pdb_fsck fk;
+	struct db_trip trip;
 	struct pdb_stack *t;
 	size_t n;
 
 	(void)state;
 	assert_int_equal(pdb_prof_add_sample(p, PDB_EV_CYCLES, 0x120, 5), 0);
 	assert_int_equal(pdb_prof_add_stack(p, PDB_EV_CYCLES, 0, fa, 3, 5), 0);
-	assert_int_equal(pdb_open(dir, true, &db, &err), 0);
-	assert_int_equal(pdb_store(db, 1, "b-01", p), 0);
-	assert_true(file_exists(tpath(dir, "epoch-1/b-01/stacks.prof")));
-	assert_int_equal(pdb_fsck(db, 0, 0, &fk), 0);
-	assert_int_equal(fk.damaged, 0);
-	pdb_fsck_free(&fk);
-	assert_int_equal(pdb_open(dir2, true, &db2, &err), 0);
-	assert_int_equal(pdb_merge_db(db2, 1, db, 1, 0), 0);
-	assert_int_equal(pdb_merge_store(db2, 1, "b-01", p), 0);
-	assert_int_equal(pdb_load(db2, 1, "b-01", &r), 0);
+	trip_store(&trip, p, "b-01", "epoch-1/b-01/stacks.prof");
+	r = trip_merge_twice(&trip, p, "b-01");
 	assert_int_equal(pdb_prof_stacks(r, &t, &n), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(t[0].count, 10);
 	assert_int_equal(t[0].depth, 3);
 	free(t);
 	pdb_prof_free(r);
-	/* the manifest lists it: removed by hand, the reader says so */
-	assert_int_equal(unlink(tpath(dir, "epoch-1/b-01/stacks.prof")), 0);
-	assert_int_not_equal(pdb_load(db, 1, "b-01", &r), 0);
-	assert_non_null(strstr(pdb_errmsg(db), "stacks.prof"));
-	pdb_close(db2);
-	pdb_close(db);
+	trip_end_missing(&trip, "b-01", "epoch-1/b-01/stacks.prof");
 	pdb_prof_free(p);
-	tdir_free(dir);
-	tdir_free(dir2);
 }
 
 int main(void)

@@ -80,11 +80,8 @@ static void test_tasks_file_round_trip_and_merge(void **state)
 /* Stored, listed in the manifest, read back, clean under fsck, merged into another database. */
 static void test_tasks_in_a_database(void **state)
 {
-	char *dir = tdir_new(), *dir2 = tdir_new();
 	struct pdb_prof *p = pdb_prof_new(), *r;
-	struct pdb_db *db, *db2;
-	struct ax_error err;
-	struct pdb_fsck fk;
+	struct db_trip trip;
 	struct pdb_task *t;
 	size_t n;
 
@@ -92,30 +89,16 @@ static void test_tasks_in_a_database(void **state)
 	assert_int_equal(pdb_prof_add_sample(p, PDB_EV_CYCLES, 0x80, 5), 0);
 	assert_int_equal(pdb_prof_add_task(p, 1000, 0x80, PDB_EV_CYCLES, 3), 0);
 	assert_int_equal(pdb_prof_add_task(p, 1001, 0x80, PDB_EV_CYCLES, 2), 0);
-	assert_int_equal(pdb_open(dir, true, &db, &err), 0);
-	assert_int_equal(pdb_store(db, 1, "b-0123abcd", p), 0);
-	assert_true(file_exists(tpath(dir, "epoch-1/b-0123abcd/tasks.prof")));
-	assert_int_equal(pdb_fsck(db, 0, 0, &fk), 0);
-	assert_int_equal(fk.damaged, 0);
-	pdb_fsck_free(&fk);
-	assert_int_equal(pdb_open(dir2, true, &db2, &err), 0);
-	assert_int_equal(pdb_merge_db(db2, 1, db, 1, 0), 0);
-	assert_int_equal(pdb_merge_store(db2, 1, "b-0123abcd", p), 0);
-	assert_int_equal(pdb_load(db2, 1, "b-0123abcd", &r), 0);
+	trip_store(&trip, p, "b-0123abcd", "epoch-1/b-0123abcd/tasks.prof");
+	r = trip_merge_twice(&trip, p, "b-0123abcd");
 	assert_int_equal(pdb_prof_tasks(r, &t, &n), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(t[0].count, 6);
 	assert_int_equal(t[1].count, 4);
 	free(t);
 	pdb_prof_free(r);
-	/* the manifest lists it: removed by hand, the reader says so */
-	assert_int_equal(unlink(tpath(dir, "epoch-1/b-0123abcd/tasks.prof")), 0);
-	assert_int_not_equal(pdb_load(db, 1, "b-0123abcd", &r), 0);
-	pdb_close(db2);
-	pdb_close(db);
+	trip_end_missing(&trip, "b-0123abcd", "epoch-1/b-0123abcd/tasks.prof");
 	pdb_prof_free(p);
-	tdir_free(dir);
-	tdir_free(dir2);
 }
 
 int main(void)

@@ -231,28 +231,12 @@ static void test_tasks_thread_bound(void **state)
 	pdb_prof_free(q);
 }
 
-static void put_le(uint8_t *p, uint64_t x, unsigned int size)
-{
-	for (unsigned int i = 0; i < size; i++)
-		p[i] = (uint8_t)(x >> (8 * i));
-}
-
 /* A stored file of type and flags with the payload pl[0..plen) of nrec records. */
 static size_t craft(uint8_t *b, unsigned int type, uint32_t flags, const uint8_t *pl, size_t plen,
 		    uint64_t nrec)
 {
 	memcpy(b + PDB_HEADER_SIZE, pl, plen);
-	memcpy(b, "AXPD", 4);
-	put_le(b + 4, PDB_FORMAT_VERSION, 2);
-	put_le(b + 6, type, 2);
-	put_le(b + 8, flags, 4);
-	put_le(b + 12, 0, 4);
-	put_le(b + 16, nrec, 8);
-	put_le(b + 24, plen, 8);
-	put_le(b + 32, plen, 8);
-	put_le(b + 40, crc32(0, b + PDB_HEADER_SIZE, (uInt)plen), 4);
-	put_le(b + 44, crc32(0, b, 44), 4);
-	return PDB_HEADER_SIZE + plen;
+	return put_header(b, type, flags, nrec, plen);
 }
 
 /* Hand-made files: a good one reads; each broken rule is damage, named. */
@@ -305,20 +289,9 @@ static void test_threads_damage_refused(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		uint8_t buf[PDB_HEADER_SIZE + 40];
-		struct pdb_prof *q = pdb_prof_new();
-		struct ax_error err = { 0 };
 		size_t len = craft(buf, v[i].type, v[i].flags, v[i].pl, v[i].len, v[i].nrec);
-		int r = pdb_parse(buf, len, "x.prof", q, &err);
 
-		if (!v[i].why) {
-			if (r)
-				fail_msg("case %zu: %s", i, err.msg);
-		} else {
-			assert_int_equal(r, -EBADMSG);
-			if (!strstr(err.msg, v[i].why))
-				fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, v[i].why);
-		}
-		pdb_prof_free(q);
+		assert_parse_case(i, buf, len, "x.prof", v[i].why);
 	}
 	/* more records than the bound: refused before reading them */
 	{
@@ -342,42 +315,24 @@ static void test_threads_damage_refused(void **state)
 /* Stored with the unknown profile: in the epoch directory, listed (bit 43), fsck-clean, merged. */
 static void test_threads_in_a_database(void **state)
 {
-	char *dir = tdir_new(), *dir2 = tdir_new();
 	struct pdb_prof *p = pdb_prof_new(), *r;
-	struct pdb_db *db, *db2;
-	struct ax_error err;
-	struct pdb_fsck fk;
+	struct db_trip trip;
 
 	(void)state;
 	add(p, 1001, 1001, "forkexec");
 	add(p, 1001, 1001, "execworker");
-	assert_int_equal(pdb_open(dir, true, &db, &err), 0);
-	assert_int_equal(pdb_store(db, 1, PDB_KEY_UNKNOWN, p), 0);
-	assert_true(file_exists(tpath(dir, "epoch-1/threads.prof")));
-	assert_false(file_exists(tpath(dir, "epoch-1/unknown.prof")));
-	assert_int_equal(pdb_fsck(db, 0, 0, &fk), 0);
-	assert_int_equal(fk.damaged, 0);
-	pdb_fsck_free(&fk);
-	assert_int_equal(pdb_open(dir2, true, &db2, &err), 0);
+	trip_store(&trip, p, PDB_KEY_UNKNOWN, "epoch-1/threads.prof");
+	assert_false(file_exists(tpath(trip.dir, "epoch-1/unknown.prof")));
+	/* the second database has a name of its own first: the merge keeps it first */
 	pdb_prof_clear(p);
 	add(p, 1001, 1001, "sh");
-	assert_int_equal(pdb_store(db2, 1, PDB_KEY_UNKNOWN, p), 0);
-	assert_int_equal(pdb_merge_db(db2, 1, db, 1, 0), 0);
-	assert_int_equal(pdb_load(db2, 1, PDB_KEY_UNKNOWN, &r), 0);
+	assert_int_equal(pdb_store(trip.db2, 1, PDB_KEY_UNKNOWN, p), 0);
+	assert_int_equal(pdb_merge_db(trip.db2, 1, trip.db, 1, 0), 0);
+	assert_int_equal(pdb_load(trip.db2, 1, PDB_KEY_UNKNOWN, &r), 0);
 	assert_string_equal(names(r, 1001, 1001, NULL), "sh,forkexec,execworker");
 	pdb_prof_free(r);
-	/* the manifest lists it: removed by hand, the reader and fsck say so */
-	assert_int_equal(unlink(tpath(dir, "epoch-1/threads.prof")), 0);
-	assert_int_equal(pdb_load(db, 1, PDB_KEY_UNKNOWN, &r), -EBADMSG);
-	assert_non_null(strstr(pdb_errmsg(db), "threads.prof"));
-	assert_int_equal(pdb_fsck(db, 0, 0, &fk), 0);
-	assert_int_equal(fk.damaged, 1);
-	pdb_fsck_free(&fk);
-	pdb_close(db2);
-	pdb_close(db);
+	trip_end_missing(&trip, PDB_KEY_UNKNOWN, "epoch-1/threads.prof");
 	pdb_prof_free(p);
-	tdir_free(dir);
-	tdir_free(dir2);
 }
 
 int main(void)
