@@ -161,6 +161,19 @@ static char *image_key(void)
 	return img.key;
 }
 
+/* The profile the daemon stored for the test image in epoch 1 (the database closed again). */
+static struct pdb_prof *load_image(const char *dir)
+{
+	struct pdb_prof *p;
+	struct ax_error err;
+	struct pdb_db *db;
+
+	assert_int_equal(pdb_open(dir, false, &db, &err), 0);
+	assert_int_equal(pdb_load(db, 1, image_key(), &p), 0);
+	pdb_close(db);
+	return p;
+}
+
 /* ---- tests ---- */
 
 static void test_dmn_attribute_exec_bias(void **state)
@@ -387,7 +400,6 @@ static void test_dmn_stores_periods(void **state)
 	struct pdb_period pr;
 	struct ax_error err;
 	struct pdb_prof *p;
-	struct pdb_db *db;
 	struct dmn *d;
 	double m;
 
@@ -411,8 +423,7 @@ static void test_dmn_stores_periods(void **state)
 	assert_int_equal(dmn_flush(d), 0);
 	feed_all(d, &s);
 	assert_int_equal(dmn_flush(d), 0);
-	assert_int_equal(pdb_open(dir, false, &db, &err), 0);
-	assert_int_equal(pdb_load(db, 1, image_key(), &p), 0);
+	p = load_image(dir);
 	pdb_prof_period(p, PDB_EV_CYCLES, &pr);
 	assert_int_equal(pr.samples, 24);
 	assert_int_equal(pr.events2, 24 * 12400);
@@ -420,7 +431,6 @@ static void test_dmn_stores_periods(void **state)
 	assert_true(pdb_prof_mean_period(p, PDB_EV_IMISS, &m) && m == 106.5);
 	assert_false(pdb_prof_mean_period(p, PDB_EV_BRANCHMP, &m));
 	pdb_prof_free(p);
-	pdb_close(db);
 	dmn_free(d);
 	tdir_free(dir);
 }
@@ -432,9 +442,7 @@ static void test_dmn_no_config_no_periods(void **state)
 	struct dmn *d = new_dmn(dir, 0, NULL);
 	uint64_t bias = 0x10000000ull, pc = bias + text_vaddr + 0x100;
 	struct stream s = { .n = 0 };
-	struct ax_error err;
 	struct pdb_prof *p;
-	struct pdb_db *db;
 	double m;
 
 	(void)state;
@@ -442,12 +450,10 @@ static void test_dmn_no_config_no_periods(void **state)
 	put_sample(&s, 100, pc, 5, VS_EV_CYCLES, false);
 	feed_all(d, &s);
 	assert_int_equal(dmn_flush(d), 0);
-	assert_int_equal(pdb_open(dir, false, &db, &err), 0);
-	assert_int_equal(pdb_load(db, 1, image_key(), &p), 0);
+	p = load_image(dir);
 	assert_int_equal(pdb_prof_total(p, PDB_EV_CYCLES), 5);
 	assert_false(pdb_prof_mean_period(p, PDB_EV_CYCLES, &m));
 	pdb_prof_free(p);
-	pdb_close(db);
 	dmn_free(d);
 	tdir_free(dir);
 }
@@ -461,8 +467,6 @@ static void test_dmn_feed_observer_records(void **state)
 	struct hotlist h;
 	struct hotlist_rng rng;
 	struct dmn_stats st;
-	struct pdb_db *db;
-	struct ax_error err;
 	struct pdb_prof *p;
 	struct pdb_value *vals;
 	struct pdb_lat *lats;
@@ -491,8 +495,7 @@ static void test_dmn_feed_observer_records(void **state)
 	assert_int_equal(st.obs_unknown, 1);
 	assert_int_equal(dmn_flush(d), 0);
 
-	assert_int_equal(pdb_open(dir, false, &db, &err), 0);
-	assert_int_equal(pdb_load(db, 1, image_key(), &p), 0);
+	p = load_image(dir);
 	assert_int_equal(pdb_prof_values(p, &vals, &n), 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(vals[0].offset, text_vaddr + 0x200);
@@ -522,7 +525,6 @@ static void test_dmn_feed_observer_records(void **state)
 	assert_int_equal(vc[0].count, 6);
 	free(vc);
 	pdb_prof_free(p);
-	pdb_close(db);
 	dmn_free(d);
 	tdir_free(dir);
 }
@@ -569,8 +571,6 @@ static void test_dmn_stores_stacks(void **state)
 	struct stream s = { .n = 0 };
 	struct dmn_stats st;
 	struct pdb_stack *v;
-	struct pdb_db *db;
-	struct ax_error err;
 	struct pdb_prof *p;
 	size_t n;
 
@@ -587,8 +587,7 @@ static void test_dmn_stores_stacks(void **state)
 	assert_int_equal(st.stacks_unknown, 4);
 	assert_int_equal(st.stack_frames_unknown, 2);
 	assert_int_equal(dmn_flush(d), 0);
-	assert_int_equal(pdb_open(dir, false, &db, &err), 0);
-	assert_int_equal(pdb_load(db, 1, image_key(), &p), 0);
+	p = load_image(dir);
 	assert_int_equal(pdb_prof_stacks(p, &v, &n), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(v[0].flags, 0);
@@ -603,7 +602,6 @@ static void test_dmn_stores_stacks(void **state)
 	assert_int_equal(v[1].count, 1);
 	free(v);
 	pdb_prof_free(p);
-	pdb_close(db);
 	dmn_free(d);
 	tdir_free(dir);
 }
@@ -619,7 +617,6 @@ static void test_dmn_profileme_aggregates_pairs(void **state)
 	struct ax_error err;
 	struct pdb_prof *p;
 	struct pdb_pme *t;
-	struct pdb_db *db;
 	struct dmn *d;
 	size_t n;
 
@@ -640,8 +637,7 @@ static void test_dmn_profileme_aggregates_pairs(void **state)
 	put_pme(&s, pc, VS_PME_AB_STLD, 0, 0, la); /* a single */
 	feed_all(d, &s);
 	assert_int_equal(dmn_flush(d), 0);
-	assert_int_equal(pdb_open(dir, false, &db, &err), 0);
-	assert_int_equal(pdb_load(db, 1, image_key(), &p), 0);
+	p = load_image(dir);
 	assert_int_equal(pdb_prof_profileme(p, &t, &n), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(t[0].offset, off);
@@ -664,7 +660,6 @@ static void test_dmn_profileme_aggregates_pairs(void **state)
 	assert_int_equal(t[1].pme.inprog_sum, 5 + 4);
 	free(t);
 	pdb_prof_free(p);
-	pdb_close(db);
 	dmn_free(d);
 	tdir_free(dir);
 }
@@ -709,7 +704,6 @@ static void test_dmn_profileme_paths_and_partners(void **state)
 	struct ax_error err;
 	struct pdb_prof *p;
 	struct pdb_pmp *t;
-	struct pdb_db *db;
 	struct dmn *d;
 	size_t n;
 
@@ -729,8 +723,7 @@ static void test_dmn_profileme_paths_and_partners(void **state)
 	put_pme_path(&s, pc, 0, 0, 0, 0xabc); /* a single */
 	feed_all(d, &s);
 	assert_int_equal(dmn_flush(d), 0);
-	assert_int_equal(pdb_open(dir, false, &db, &err), 0);
-	assert_int_equal(pdb_load(db, 1, image_key(), &p), 0);
+	p = load_image(dir);
 	assert_int_equal(pdb_prof_pmpaths(p, &t, &n), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(t[0].offset, off);
@@ -762,7 +755,6 @@ static void test_dmn_profileme_paths_and_partners(void **state)
 	assert_false(pt.later);
 	free(t);
 	pdb_prof_free(p);
-	pdb_close(db);
 	dmn_free(d);
 	tdir_free(dir);
 }

@@ -210,6 +210,20 @@ static int new_kdmn(const char *dir, const char *ks, const char *mods, const cha
 	return dmn_new(d, &o, e);
 }
 
+/* A daemon of the kernel whose /proc/kallsyms and /proc/modules read ks[0 .. ks_len) and
+ * mods[0 .. mods_len) (written to dir/kallsyms and dir/modules). */
+static int kdmn_texts(const char *dir, const char *ks, size_t ks_len, const char *mods,
+		      size_t mods_len, struct dmn **d, struct ax_error *e)
+{
+	char kp[4096], mp[4096];
+
+	snprintf(kp, sizeof(kp), "%s", tpath(dir, "kallsyms"));
+	snprintf(mp, sizeof(mp), "%s", tpath(dir, "modules"));
+	write_file(kp, ks, ks_len);
+	write_file(mp, mods, mods_len);
+	return new_kdmn(dir, kp, mp, NULL, NULL, d, e);
+}
+
 /* The symbol image of key in db: its function at off. */
 static void check_fn(const char *dir, const char *key, const char *file, uint64_t off,
 		     const char *name)
@@ -227,8 +241,8 @@ static void check_fn(const char *dir, const char *key, const char *file, uint64_
 
 static void test_kernel_map_kallsyms_and_modules(void **state)
 {
-	char *dir = tdir_new(), ks[4096], mods[4096], key[PDB_KEY_MAX + 1], kk[PDB_KEY_MAX + 1],
-	     ka[PDB_KEY_MAX + 1], kb[PDB_KEY_MAX + 1];
+	char *dir = tdir_new(), key[PDB_KEY_MAX + 1], kk[PDB_KEY_MAX + 1], ka[PDB_KEY_MAX + 1],
+	     kb[PDB_KEY_MAX + 1];
 	uint8_t b[4096];
 	size_t n = 0;
 	struct dmn_stats st;
@@ -239,11 +253,8 @@ static void test_kernel_map_kallsyms_and_modules(void **state)
 	uint64_t off;
 
 	(void)state;
-	snprintf(ks, sizeof(ks), "%s", tpath(dir, "kallsyms"));
-	snprintf(mods, sizeof(mods), "%s", tpath(dir, "modules"));
-	write_file(ks, kallsyms, strlen(kallsyms));
-	write_file(mods, modules, strlen(modules));
-	assert_int_equal(new_kdmn(dir, ks, mods, NULL, NULL, &d, &e), 0);
+	assert_int_equal(
+		kdmn_texts(dir, kallsyms, strlen(kallsyms), modules, strlen(modules), &d, &e), 0);
 	assert_string_equal(dmn_kernel_note(d), "");
 	dmn_get_stats(d, &st);
 	assert_int_equal(st.kernel_images, 3);
@@ -293,9 +304,8 @@ static void test_kernel_map_kallsyms_and_modules(void **state)
 	static const char moved_ks[] = "fffffc0000310000 T _stext\n"
 				       "fffffc0002000040 T alpha_two\t[alpha]\n"
 				       "fffffc0002000000 t alpha_one\t[alpha]\n";
-	write_file(ks, moved_ks, strlen(moved_ks));
-	write_file(mods, moved, strlen(moved));
-	assert_int_equal(new_kdmn(dir, ks, mods, NULL, NULL, &d, &e), 0);
+	assert_int_equal(kdmn_texts(dir, moved_ks, strlen(moved_ks), moved, strlen(moved), &d, &e),
+			 0);
 	assert_true(dmn_attribute(d, 7, 0xfffffc0002000044ull, key, &off));
 	assert_string_equal(key, ka);
 	assert_int_equal(off, 0x44);
@@ -328,7 +338,7 @@ static void put_khot(uint8_t *b, size_t *n, uint32_t pid, uint64_t pc, uint64_t 
  * vmlinux and the modules like their samples; one no image claims is counted unknown. */
 static void test_kernel_values_filed_under_kernel_images(void **state)
 {
-	char *dir = tdir_new(), ks[4096], mods[4096], kk[PDB_KEY_MAX + 1], ka[PDB_KEY_MAX + 1];
+	char *dir = tdir_new(), kk[PDB_KEY_MAX + 1], ka[PDB_KEY_MAX + 1];
 	uint8_t b[8192];
 	size_t n = 0, nv;
 	struct pdb_value *vals;
@@ -340,11 +350,8 @@ static void test_kernel_values_filed_under_kernel_images(void **state)
 	uint64_t off;
 
 	(void)state;
-	snprintf(ks, sizeof(ks), "%s", tpath(dir, "kallsyms"));
-	snprintf(mods, sizeof(mods), "%s", tpath(dir, "modules"));
-	write_file(ks, kallsyms, strlen(kallsyms));
-	write_file(mods, modules, strlen(modules));
-	assert_int_equal(new_kdmn(dir, ks, mods, NULL, NULL, &d, &e), 0);
+	assert_int_equal(
+		kdmn_texts(dir, kallsyms, strlen(kallsyms), modules, strlen(modules), &d, &e), 0);
 	assert_true(dmn_attribute(d, 7, K0 + 0x404, kk, &off));
 	assert_true(dmn_attribute(d, 7, M0 + 0x44, ka, &off));
 	put_ksample(b, &n, K0 + 0x404, 5, true);
@@ -423,22 +430,21 @@ static void test_kernel_map_hosted_text(void **state)
 
 static void test_kernel_map_refuses_bad_input(void **state)
 {
-	char *dir = tdir_new(), ks[4096], mods[4096];
+	char *dir = tdir_new(), ks[4096];
 	struct ax_error e;
 	struct dmn *d = NULL;
 
 	(void)state;
-	snprintf(ks, sizeof(ks), "%s", tpath(dir, "kallsyms"));
-	snprintf(mods, sizeof(mods), "%s", tpath(dir, "modules"));
-	write_file(ks, "fffffc0000310000 T _stext\nfffffc00003", 36);
-	write_file(mods, modules, strlen(modules));
-	assert_int_equal(new_kdmn(dir, ks, mods, NULL, NULL, &d, &e), -EINVAL);
+	assert_int_equal(kdmn_texts(dir, "fffffc0000310000 T _stext\nfffffc00003", 36, modules,
+				    strlen(modules), &d, &e),
+			 -EINVAL);
 	assert_null(d);
 	assert_non_null(strstr(e.msg, "kallsyms:2:"));
-	write_file(ks, kallsyms, strlen(kallsyms));
-	write_file(mods, "a 8192 0 - Live 0xfffffc0001000000\nb 8 0 - Live 0xfffffc0001000010\n",
-		   67);
-	assert_int_equal(new_kdmn(dir, ks, mods, NULL, NULL, &d, &e), -EINVAL);
+	assert_int_equal(
+		kdmn_texts(dir, kallsyms, strlen(kallsyms),
+			   "a 8192 0 - Live 0xfffffc0001000000\nb 8 0 - Live 0xfffffc0001000010\n",
+			   67, &d, &e),
+		-EINVAL);
 	assert_non_null(strstr(e.msg, "overlap"));
 	/* A named file that is not there. */
 	snprintf(ks, sizeof(ks), "%s", tpath(dir, "none"));
