@@ -6,18 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_callee.h"
 #include "an_cfg.h"
 #include "an_cyceq.h"
 
 const char *const an_edge_kind_name[AN_EDGE_KIND_NR] = {
-	[AN_EDGE_FALL] = "fall",	 [AN_EDGE_TAKEN] = "taken", [AN_EDGE_CALLRET] = "callret",
-	[AN_EDGE_JTAB] = "jtab",	 [AN_EDGE_ENTRY] = "entry", [AN_EDGE_EXIT] = "exit",
-	[AN_EDGE_NORETURN] = "noreturn",
+	[AN_EDGE_FALL] = "fall",	 [AN_EDGE_TAKEN] = "taken",
+	[AN_EDGE_CALLRET] = "callret",	 [AN_EDGE_JTAB] = "jtab",
+	[AN_EDGE_ENTRY] = "entry",	 [AN_EDGE_EXIT] = "exit",
+	[AN_EDGE_NORETURN] = "noreturn", [AN_EDGE_LONGJMP] = "longjmp",
 };
 
 const char *const an_exit_why_name[AN_EXIT_NR] = {
-	[AN_EXIT_NONE] = "",	 [AN_EXIT_RETURN] = "return",	[AN_EXIT_TAILCALL] = "tailcall",
-	[AN_EXIT_TRAP] = "trap", [AN_EXIT_FALLOUT] = "fallout", [AN_EXIT_UNKNOWN] = "unknown",
+	[AN_EXIT_NONE] = "",
+	[AN_EXIT_RETURN] = "return",
+	[AN_EXIT_TAILCALL] = "tailcall",
+	[AN_EXIT_TRAP] = "trap",
+	[AN_EXIT_FALLOUT] = "fallout",
+	[AN_EXIT_UNKNOWN] = "unknown",
+	[AN_EXIT_NORETCALL] = "noreturn-call",
 };
 
 #define R_RA 26u
@@ -118,6 +125,8 @@ struct builder {
 	uint32_t *bsrc_off, *bsrc; /* direct branches */
 	uint32_t *jsrc_off, *jsrc; /* JMPs resolved in the previous round */
 	uint8_t *entry; /* procedure entries (start, extra entries): values unknown */
+	uint8_t *callk; /* per block: enum an_callee_kind of the call ending it */
+	bool setjmp; /* a block ends with a call that returns twice */
 	struct mark {
 		uint32_t gen, hi; /* run [lo, hi] visited by query gen */
 	} * mark;
@@ -1004,6 +1013,49 @@ static uint32_t target_index(const struct an_cfg *cfg, const struct axp_insn *d,
 	return *inside ? (uint32_t)((t - cfg->start) / 4) : 0;
 }
 
+/*
+ * What the call at instruction i calls (an_callee.h): a BSR's target; a JSR through a GOT word
+ * loaded by `ldq r,d(gp)` in the straight-line code before it, GP being the procedure's
+ * (every GP reload in a procedure computes the same value). Anything else: returns.
+ */
+static enum an_callee_kind call_kind(const struct builder *b, uint32_t i)
+{
+	const struct an_cfg *cfg = b->cfg;
+	const struct axp_insn *d = &cfg->insn[i];
+	const struct axp_insn *ld;
+	int64_t j;
+
+	if (d->op == AXP_OP_BSR)
+		return an_callee_kind_at(b->ps, an_cfg_addr(cfg, i) + 4 +
+							(uint64_t)((int64_t)d->disp * 4));
+	if (d->op != AXP_OP_JSR || !(b->p->flags & (AN_PROC_GP | AN_PROC_GP_INHERITED)))
+		return AN_CALLEE_RETURNS;
+	j = find_def(b, i, window_start(b, i), d->rb);
+	if (j < 0)
+		return AN_CALLEE_RETURNS;
+	ld = &cfg->insn[j];
+	if (ld->op != AXP_OP_LDQ || ld->rb != R_GP)
+		return AN_CALLEE_RETURNS;
+	return an_callee_kind_slot(b->ps, b->p->gp + (uint64_t)(int64_t)ld->disp);
+}
+
+/*
+ * In a procedure that calls setjmp, a call (but setjmp's) may end in a longjmp to the block
+ * after any of its setjmp calls (an_callee.h): an edge to each, after its own.
+ */
+static int longjmp_edges(struct builder *b, uint32_t blk, uint32_t last)
+{
+	const struct an_cfg *cfg = b->cfg;
+	int err = 0;
+
+	if (!b->setjmp || b->ctl[last] != CTL_CALL || b->callk[blk] == AN_CALLEE_TWICE)
+		return 0;
+	for (uint32_t k = 0; k + 1 < cfg->nblocks && !err; k++)
+		if (b->callk[k] == AN_CALLEE_TWICE)
+			err = tedge_add(b, blk, k + 1, AN_EDGE_LONGJMP, AN_EXIT_NONE);
+	return err;
+}
+
 /* Out edges of the block ending with instruction `last` (block index blk). */
 static int block_edges(struct builder *b, uint32_t blk, uint32_t last, uint32_t *jk)
 {
@@ -1032,8 +1084,15 @@ static int block_edges(struct builder *b, uint32_t blk, uint32_t last, uint32_t 
 	case CTL_CALL:
 	case CTL_PAL:
 		cfg->block[blk].flags |= b->ctl[last] == CTL_CALL ? AN_BLK_CALL : 0;
-		return at_end ? tedge_add(b, blk, AN_NODE_EXIT, AN_EDGE_EXIT, AN_EXIT_FALLOUT) :
-				tedge_add(b, blk, next, AN_EDGE_CALLRET, AN_EXIT_NONE);
+		if (b->callk[blk] == AN_CALLEE_EXITS)
+			cfg->block[blk].flags |= AN_BLK_CALL_EXITS;
+		if (b->callk[blk] == AN_CALLEE_NORETURN)
+			err = tedge_add(b, blk, AN_NODE_EXIT, AN_EDGE_EXIT, AN_EXIT_NORETCALL);
+		else
+			err = at_end ? tedge_add(b, blk, AN_NODE_EXIT, AN_EDGE_EXIT,
+						 AN_EXIT_FALLOUT) :
+				       tedge_add(b, blk, next, AN_EDGE_CALLRET, AN_EXIT_NONE);
+		return err ? err : longjmp_edges(b, blk, last);
 	case CTL_RET:
 		return tedge_add(b, blk, AN_NODE_EXIT, AN_EDGE_EXIT, AN_EXIT_RETURN);
 	case CTL_TRAP:
@@ -1354,6 +1413,18 @@ int an_cfg_build(const struct an_procs *ps, const struct an_proc *p, struct an_c
 		if (tedge_add(&b, AN_NODE_ENTRY, bi, AN_EDGE_ENTRY, AN_EXIT_NONE))
 			goto out_nomem;
 	}
+	/* calls that never return or return twice (an_callee.h) */
+	b.callk = calloc((size_t)cfg->nblocks + 1, 1);
+	if (!b.callk)
+		goto out_nomem;
+	for (uint32_t k = 0; k < cfg->nblocks; k++) {
+		uint32_t last = cfg->block[k].first + cfg->block[k].n - 1;
+
+		if (b.ctl[last] != CTL_CALL)
+			continue;
+		b.callk[k] = (uint8_t)call_kind(&b, last);
+		b.setjmp = b.setjmp || b.callk[k] == AN_CALLEE_TWICE;
+	}
 	cfg->entry_edges = 0;
 	cfg->nentry_edges = b.nte;
 	for (uint32_t k = 0; k < cfg->nblocks; k++) {
@@ -1375,6 +1446,7 @@ int an_cfg_build(const struct an_procs *ps, const struct an_proc *p, struct an_c
 	free(b.jt_n);
 	free(b.jt_why);
 	flow_free(&b);
+	free(b.callk);
 	*out = cfg;
 	return 0;
 
@@ -1388,6 +1460,7 @@ out_nomem:
 	free(b.jt_n);
 	free(b.jt_why);
 	flow_free(&b);
+	free(b.callk);
 	an_cfg_free(cfg);
 	return ret;
 }

@@ -28,6 +28,12 @@
  *     JMP to a constant address in another procedure), a trap (privileged CALL_PAL, words that
  *     are not user instructions, bpt/bugchk/gentrap as below), falling off the end of the
  *     procedure, and an unresolved JMP (which also marks the CFG AN_CFG_MISSING_EDGES);
+ *   block -> EXIT instead of the CALLRET edge for a call to a procedure known never to return
+ *     with the program going on elsewhere (longjmp, pthread_exit: an_callee.h); a call that
+ *     ends the process (abort, exit, __assert_fail) keeps its CALLRET edge;
+ *   in a procedure that calls setjmp, block -> the block after each setjmp call (kind
+ *     AN_EDGE_LONGJMP) for every other call: the callee may longjmp back (GCC's abnormal
+ *     edges; an_callee.h);
  *   block -> EXIT, kind AN_EDGE_NORETURN: the artificial exit of an infinite loop (an_cyceq.h);
  *     it never runs (frequency 0) and exists only to make classes well defined.
  *
@@ -93,6 +99,7 @@ enum an_edge_kind {
 	AN_EDGE_ENTRY, /* ENTRY -> an entry block */
 	AN_EDGE_EXIT, /* block -> EXIT (why: enum an_exit_why) */
 	AN_EDGE_NORETURN, /* block -> EXIT, artificial (infinite loop; never runs) */
+	AN_EDGE_LONGJMP, /* a call -> the block after a setjmp of the procedure (an_callee.h) */
 	AN_EDGE_KIND_NR,
 };
 
@@ -103,6 +110,7 @@ enum an_exit_why {
 	AN_EXIT_TRAP, /* CALL_PAL that does not return, illegal or privileged instruction */
 	AN_EXIT_FALLOUT, /* runs off the end of the procedure */
 	AN_EXIT_UNKNOWN, /* JMP whose targets were not found (AN_CFG_MISSING_EDGES) */
+	AN_EXIT_NORETCALL, /* a call to a procedure that never returns (an_callee.h) */
 	AN_EXIT_NR,
 };
 
@@ -126,6 +134,7 @@ struct an_edge {
 #define AN_BLK_UNRESOLVED (1u << 4) /* ends in a JMP whose targets are unknown */
 #define AN_BLK_CALL (1u << 5) /* ends in a call */
 #define AN_BLK_GUESSED (1u << 6) /* a fallback target of an unresolved JMP (address taken) */
+#define AN_BLK_CALL_EXITS (1u << 7) /* ends in a call that ends the process (an_callee.h) */
 
 struct an_block {
 	uint64_t addr; /* address of its first instruction */

@@ -692,6 +692,11 @@ int an_procs_find(const struct img *e, struct an_procs **out, struct ax_error *e
 		f.st.pad_bytes = f.st.code_bytes - covered;
 	}
 	ps->stats = f.st;
+	ps->noret = calloc(ps->n + 1, 1);
+	if (!ps->noret) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
 	free(f.calls.v);
 	*out = ps;
 	return 0;
@@ -711,6 +716,7 @@ void an_procs_free(struct an_procs *ps)
 		return;
 	free(ps->v);
 	free(ps->xentries);
+	free(ps->noret);
 	an_relocs_exit(&ps->rel);
 	free(ps);
 }

@@ -73,6 +73,8 @@ struct an_procs {
 	size_t nxentries;
 	struct an_procs_stats stats;
 	struct an_relocs rel; /* relocated words and address-taken code (an_reloc.h) */
+	uint8_t *noret; /* per procedure: does it return? an_callee.c's cache */
+	uint32_t noret_depth; /* an_callee.c: CFGs being built for it */
 };
 
 /*

@@ -8,6 +8,8 @@ eval_DEPS := toolslib
 eval_SRCS := eval/ev_eval.c eval/ev_replay.c
 TOOLS += axeval
 axeval_SRCS := eval/axeval.c eval/axeval_replay.c eval/axeval_paths.c eval/axeval_kernel.c
+# eval/noise-floor.sh (the estimates against sampling noise) on a CSV of known figures
+CHECK_STEPS += tests/eval/check-noise-floor.sh
 
 .PHONY: eval eval-micro eval-replays eval-paths
 eval: all

@@ -171,6 +171,9 @@ if [ -s "$out/detail.csv" ]; then
 				100 * w5[c] / n[c], 100 * w10[c] / n[c], 100 * w15[c] / n[c]
 		}
 	}' "$out/detail.csv" | tee -a "$out/report.txt"
+	# Noise or bias: the estimates against what sampling noise alone allows (stop 30)
+	echo | tee -a "$out/report.txt"
+	"$here/noise-floor.sh" "$out/detail.csv" | tee -a "$out/report.txt"
 fi
 echo "eval: done in $(($(date +%s) - t0)) s; outputs in $out"
 exit "$status"

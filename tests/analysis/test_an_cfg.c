@@ -598,6 +598,99 @@ static void test_an_cfg_jump_table_compiled(void **state)
 	fixture_close(&im);
 }
 
+/*
+ * Calls that never return or return twice, by the callee's name (an_callee.h):
+ *   f:      0 beq a0,3; 1 bsr ra,longjmp; 2 addq a0,1,a0 (reached by nothing); 3 ret
+ *   g:      4 bsr ra,_setjmp; 5 bne v0,8; 6 bsr ra,h; 7 addq a0,1,a0; 8 ret
+ *   k:      9 bsr ra,dies; 10 ret
+ *   dies:  11 bsr ra,longjmp; 12 nop (padding)      no way back: never returns
+ *   h: 13 ret; longjmp: 14 ret; _setjmp: 15 ret      (names, not bodies, decide)
+ *   m:     16 bsr ra,fatal; 17 ret
+ *   fatal: 18 bsr ra,abort; 19 nop                   ends the process
+ *   abort: 20 ret
+ */
+static void test_an_cfg_noreturn_and_setjmp(void **state)
+{
+	uint32_t w[21] = {
+		enc_bra(0x39, A0, 0, 3),
+		enc_bra(0x34, RA, 1, 14),
+		enc_oprl(0x10, 0x20, A0, 1, A0),
+		W_RET,
+		enc_bra(0x34, RA, 4, 15),
+		enc_bra(0x3d, V0, 5, 8),
+		enc_bra(0x34, RA, 6, 13),
+		enc_oprl(0x10, 0x20, A0, 1, A0),
+		W_RET,
+		enc_bra(0x34, RA, 9, 11),
+		W_RET,
+		enc_bra(0x34, RA, 11, 14),
+		W_NOP,
+		W_RET,
+		W_RET,
+		W_RET,
+		enc_bra(0x34, RA, 16, 18),
+		W_RET,
+		enc_bra(0x34, RA, 18, 20),
+		W_NOP,
+		W_RET,
+	};
+	const struct mkelf_sym syms[] = {
+		{ "f", TEXT, 16, true },	   { "g", TEXT + 16, 20, true },
+		{ "k", TEXT + 36, 8, true },	   { "dies", TEXT + 44, 8, true },
+		{ "h", TEXT + 52, 4, true },	   { "longjmp", TEXT + 56, 4, true },
+		{ "_setjmp", TEXT + 60, 4, true }, { "m", TEXT + 64, 8, true },
+		{ "fatal", TEXT + 72, 8, true },   { "abort", TEXT + 80, 4, true },
+	};
+	struct fixture im;
+	struct an_cfg *cfg;
+	const struct an_edge *e;
+
+	(void)state;
+	assert_int_equal(mkelf_write(path, TEXT, w, 21, NULL, 0, 0, syms, 10), 0);
+	fixture_open(&im, path);
+	/* f: the call of longjmp leaves the procedure; the block after it is not reached */
+	cfg = cfg_of(&im, "f");
+	assert_int_equal(cfg->nblocks, 4);
+	assert_null(edge(cfg, 1, AN_EDGE_CALLRET));
+	assert_non_null(e = edge(cfg, 1, AN_EDGE_EXIT));
+	assert_int_equal(e->why, AN_EXIT_NORETCALL);
+	assert_true(cfg->block[1].flags & AN_BLK_CALL);
+	assert_true(cfg->block[2].flags & AN_BLK_UNREACHABLE);
+	assert_int_not_equal(cfg->block[1].cls, cfg->block[3].cls);
+	an_cfg_free(cfg);
+	/* g: the call of h may end in a longjmp back to the block after _setjmp */
+	cfg = cfg_of(&im, "g");
+	assert_int_equal(cfg->nblocks, 5);
+	assert_int_equal(edge(cfg, 0, AN_EDGE_CALLRET)->to, 1);
+	assert_null(edge(cfg, 0, AN_EDGE_LONGJMP));
+	assert_int_equal(edge(cfg, 2, AN_EDGE_CALLRET)->to, 3);
+	assert_non_null(e = edge(cfg, 2, AN_EDGE_LONGJMP));
+	assert_int_equal(e->to, 1);
+	/* _setjmp returns more often than it is called; h's call returns less often */
+	assert_int_not_equal(cfg->block[0].cls, cfg->block[1].cls);
+	assert_int_not_equal(cfg->block[2].cls, cfg->block[3].cls);
+	assert_int_equal(cfg->block[0].cls, cfg->block[4].cls);
+	an_cfg_free(cfg);
+	/* k: dies has no way back (its only exit is the call of longjmp) */
+	cfg = cfg_of(&im, "k");
+	assert_non_null(e = edge(cfg, 0, AN_EDGE_EXIT));
+	assert_int_equal(e->why, AN_EXIT_NORETCALL);
+	an_cfg_free(cfg);
+	/* m: fatal ends the process (it calls abort): the call keeps its return edge, marked */
+	cfg = cfg_of(&im, "m");
+	assert_int_equal(cfg->nblocks, 2);
+	assert_non_null(e = edge(cfg, 0, AN_EDGE_CALLRET));
+	assert_int_equal(e->to, 1);
+	assert_true(cfg->block[0].flags & AN_BLK_CALL_EXITS);
+	assert_int_equal(cfg->block[0].cls, cfg->block[1].cls);
+	an_cfg_free(cfg);
+	cfg = cfg_of(&im, "fatal");
+	assert_true(cfg->block[0].flags & AN_BLK_CALL_EXITS);
+	assert_null(edge(cfg, 0, AN_EDGE_EXIT));
+	an_cfg_free(cfg);
+	fixture_close(&im);
+}
+
 /* GCC calls the static helper with bsr past its GP prologue: a second entry. */
 static void test_an_cfg_second_entry(void **state)
 {
@@ -778,6 +871,7 @@ int main(void)
 		cmocka_unit_test(test_an_cfg_reloc_table),
 		cmocka_unit_test(test_an_cfg_flow_dispatch),
 		cmocka_unit_test(test_an_cfg_second_entry),
+		cmocka_unit_test(test_an_cfg_noreturn_and_setjmp),
 		cmocka_unit_test(test_an_cfg_infinite_loop),
 		cmocka_unit_test(test_an_cfg_unresolvable_jmp),
 		cmocka_unit_test(test_an_cfg_stripped_same_graphs),

@@ -43,6 +43,25 @@ assert not dead, "luaV_execute: unreachable handlers at %s" % dead[:5]
 assert len(d["blocks"]) > 500, "luaV_execute: %d blocks" % len(d["blocks"])
 print("luaV_execute: %d blocks, no unreachable handler" % len(d["blocks"]))
 PY
+	# calls that never return or return twice (an_callee.h): luaD_throw ends in longjmp or
+	# abort through GOT slots; luaD_rawrunprotected's call of the protected function may
+	# longjmp back to the block after its _setjmp; lua_yieldk calls luaD_throw, which has no
+	# way back
+	"$AXPROF" cfg --json "$B/workloads/lua" luaD_throw >"$tmp/throw.json"
+	"$AXPROF" cfg --json "$B/workloads/lua" luaD_rawrunprotected >"$tmp/rawrun.json"
+	"$AXPROF" cfg --json "$B/workloads/lua" lua_yieldk >"$tmp/yieldk.json"
+	python3 - "$tmp/throw.json" "$tmp/rawrun.json" "$tmp/yieldk.json" <<'PY'
+import json, sys
+throw, rawrun, yieldk = (json.load(open(f)) for f in sys.argv[1:4])
+def whys(d):
+	return [e.get("why") for e in d["edges"] if e["kind"] == "exit"]
+assert whys(throw).count("noreturn-call") >= 2, "luaD_throw: %s" % whys(throw)
+assert "return" not in whys(throw), "luaD_throw returns: %s" % whys(throw)
+lj = [e for e in rawrun["edges"] if e["kind"] == "longjmp"]
+assert len(lj) == 1, "luaD_rawrunprotected: longjmp edges %s" % lj
+assert "noreturn-call" in whys(yieldk), "lua_yieldk: %s" % whys(yieldk)
+print("luaD_throw, luaD_rawrunprotected, lua_yieldk: noreturn and setjmp calls found")
+PY
 else
 	echo "skip: $B/workloads/lua not built (make workloads)"
 fi
