@@ -288,6 +288,7 @@ static const struct {
 	{ AN_BLK_UNRESOLVED, "unresolved" },
 	{ AN_BLK_CALL, "call" },
 	{ AN_BLK_GUESSED, "guessed" },
+	{ AN_BLK_CALL_EXITS, "exits" },
 };
 #define NBLK_FLAGS (sizeof(blk_flag_names) / sizeof(blk_flag_names[0]))
 
