@@ -71,6 +71,7 @@
  */
 #include <stdlib.h>
 
+#include "exec_loop.h"
 #include "mach_ev5_model.h"
 
 void mach_ev5_params_default(struct mach_ev5_params *p)
@@ -497,6 +498,13 @@ static uint64_t wb_drain(struct mach_ev5 *m, uint64_t t)
 /* ------------------------------------------------------------------------------------------ */
 /* Instruction fetch. */
 
+/* The event's fields the retire's helpers read (a copy: the run loop's event itself can then
+ * stay in registers). */
+struct ev5_ev {
+	uint64_t pc, next_pc, ea;
+	bool taken;
+};
+
 /* Dynamic constraints of one instruction: "may not issue before `at` because of `cause`". */
 struct ev5_dyn {
 	unsigned int n;
@@ -771,7 +779,7 @@ static inline uint64_t post(uint64_t t, uint64_t at, unsigned int cause, struct 
 	return t;
 }
 
-static void account(struct mach_ev5 *m, const struct axp_event *ev, uint64_t h,
+static void account(struct mach_ev5 *m, const struct ev5_ev *ev, uint64_t h,
 		    const struct ev5_pieces *piece, unsigned int evb, bool cond)
 {
 	struct ev5_trec *r = NULL;
@@ -810,7 +818,7 @@ static void account(struct mach_ev5 *m, const struct axp_event *ev, uint64_t h,
 
 /* Branch prediction at issue cycle t; returns true on a misprediction. */
 static bool predict(struct mach_ev5 *m, const struct ev5_op *o, const struct axp_insn *d,
-		    const struct axp_event *ev)
+		    const struct ev5_ev *ev)
 {
 	unsigned int kind = o->kind;
 	bool mp = false;
@@ -859,14 +867,14 @@ static inline uint64_t late_bit(unsigned int i)
 	return i < 64 ? 1ull << i : 0;
 }
 
-/* The timing facts of d (decoded from d->word) into cache entry e. */
+/* The timing facts of d (decoded from d->word: operation op) into cache entry e. */
 static __attribute__((__noinline__)) const struct ev5_pd *
-pd_fill(struct mach_ev5 *m, const struct axp_insn *d, struct ev5_pd *e)
+pd_fill(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, struct ev5_pd *e)
 {
-	const struct ev5_op *o = &m->ops[d->op];
+	const struct ev5_op *o = &m->ops[op];
 
 	e->word = d->word;
-	e->op = d->op;
+	e->op = (uint16_t)op;
 	e->kind = o->kind;
 	e->lat = o->lat;
 	e->fpop = mach_is_fp_operate(d->word);
@@ -880,14 +888,15 @@ pd_fill(struct mach_ev5 *m, const struct axp_insn *d, struct ev5_pd *e)
 	return e;
 }
 
-/* The timing facts of d, from the cache (keyed by the instruction word alone). */
-static inline const struct ev5_pd *pd_get(struct mach_ev5 *m, const struct axp_insn *d)
+/* The timing facts of d (operation op), from the cache (keyed by the instruction word alone). */
+static inline const struct ev5_pd *pd_get(struct mach_ev5 *m, const struct axp_insn *d,
+					  unsigned int op)
 {
 	struct ev5_pd *e = &m->pd[ev5_pd_slot(d->word)];
 
 	if (__builtin_expect(e->word == d->word, 1))
 		return e;
-	return pd_fill(m, d, e);
+	return pd_fill(m, d, op, e);
 }
 
 /* An empty cache: every entry holds word 0, which only slot ev5_pd_slot(0) may hold, filled. */
@@ -897,7 +906,7 @@ static void pd_init(struct mach_ev5 *m)
 
 	memset(m->pd, 0, sizeof(m->pd));
 	axp_decode(0, &d0);
-	pd_fill(m, &d0, &m->pd[ev5_pd_slot(0)]);
+	pd_fill(m, &d0, d0.op, &m->pd[ev5_pd_slot(0)]);
 }
 
 /* What one retire gathers on its way (kept small: the common path lives in registers). */
@@ -924,7 +933,7 @@ static inline uint64_t fetch_line(struct mach_ev5 *m, uint64_t pc, struct ev5_st
 
 /* Loads, stores, MB: DTB, MAF, write buffer, replay; returns the issue cycle. */
 static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const struct ev5_pd *p,
-						   const struct axp_event *ev, uint64_t t,
+						   const struct ev5_ev *ev, uint64_t t,
 						   struct ev5_step *st)
 {
 	const unsigned int kind = p->kind;
@@ -972,8 +981,8 @@ static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const str
 
 /* A load that mem_post() would leave at t: it hits the D-cache tags and the DTB memo (the last
  * two pages) and is no replay. Most loads: they skip the call. */
-static inline bool load_quiet(const struct mach_ev5 *m, unsigned int kind,
-			      const struct axp_event *ev, uint64_t t, const struct ev5_step *st)
+static inline bool load_quiet(const struct mach_ev5 *m, unsigned int kind, const struct ev5_ev *ev,
+			      uint64_t t, const struct ev5_step *st)
 {
 	const uint64_t vpn = ev->ea >> EV5_PAGE_SHIFT;
 
@@ -984,7 +993,7 @@ static inline bool load_quiet(const struct mach_ev5 *m, unsigned int kind,
 
 /* A load issued at t: D-cache, fill, MAF; returns when its data is ready. */
 static __attribute__((noinline)) uint64_t load_result(struct mach_ev5 *m, const struct ev5_pd *p,
-						      const struct axp_event *ev, uint64_t t,
+						      const struct ev5_ev *ev, uint64_t t,
 						      struct ev5_step *st)
 {
 	uint64_t dline = ev->ea >> EV5_LINE_SHIFT, ready = t + p->lat;
@@ -1000,7 +1009,7 @@ static __attribute__((noinline)) uint64_t load_result(struct mach_ev5 *m, const 
 		uint32_t lvl;
 		unsigned int slot = 0;
 
-		uint32_t lat, c2c = m->coh ? ev5_coh_load(m, ev, t) : 0;
+		uint32_t lat, c2c = m->coh ? ev5_coh_load(m, ev->ea, ev->pc, t) : 0;
 
 		lat = lower_access(m, ev->ea, t, false, &lvl);
 		ready = t + (c2c ? c2c : lat);
@@ -1024,7 +1033,7 @@ static __attribute__((noinline)) uint64_t load_result(struct mach_ev5 *m, const 
 
 /* load_result() for a load hitting the D-cache with no fill in flight (no event): inline. */
 static inline uint64_t load_ready(struct mach_ev5 *m, const struct ev5_pd *p,
-				  const struct axp_event *ev, uint64_t t, struct ev5_step *st)
+				  const struct ev5_ev *ev, uint64_t t, struct ev5_step *st)
 {
 	const uint64_t dline = ev->ea >> EV5_LINE_SHIFT;
 
@@ -1038,7 +1047,7 @@ static inline uint64_t load_ready(struct mach_ev5 *m, const struct ev5_pd *p,
 /* Multiplies, divides, stores, WMB at t: units and write buffer; returns the result cycle. */
 static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const struct ev5_op *o,
 						      const struct axp_insn *d,
-						      const struct axp_event *ev, uint64_t t)
+						      const struct ev5_ev *ev, uint64_t t)
 {
 	const unsigned int kind = o->kind;
 	uint64_t ready = t + o->lat;
@@ -1056,7 +1065,8 @@ static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const 
 	} else if (kind & ISA_EV5_K_FDIV) {
 		m->fdiv_free = t + o->repeat;
 	} else if (kind & ISA_EV5_K_STORE) {
-		wb_store(m, ev->ea >> EV5_LINE_SHIFT, t, m->coh ? ev5_coh_store(m, ev, t) : 0);
+		wb_store(m, ev->ea >> EV5_LINE_SHIFT, t,
+			 m->coh ? ev5_coh_store(m, ev->ea, ev->pc, t) : 0);
 		m->last_store_t = t;
 		m->last_store_q = ev->ea >> 3;
 	} else if (kind & ISA_EV5_K_MB) {
@@ -1067,7 +1077,7 @@ static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const 
 
 /* Branches, jumps, CALL_PAL issued at t: prediction and the next fetch. Returns mispredicted. */
 static __attribute__((noinline)) bool control(struct mach_ev5 *m, const struct ev5_op *o,
-					      const struct axp_insn *d, const struct axp_event *ev,
+					      const struct axp_insn *d, const struct ev5_ev *ev,
 					      uint64_t t, struct ev5_step *st)
 {
 	bool mp;
@@ -1097,7 +1107,7 @@ static __attribute__((noinline)) bool control(struct mach_ev5 *m, const struct e
 
 /* Rare pre-issue constraints: barriers, busy units, a load's D-cache tag check. */
 static inline uint64_t pre_issue(struct mach_ev5 *m, const struct ev5_pd *p,
-				 const struct axp_event *ev, uint64_t ts, struct ev5_step *st)
+				 const struct ev5_ev *ev, uint64_t ts, struct ev5_step *st)
 {
 	const unsigned int kind = p->kind;
 
@@ -1138,12 +1148,14 @@ static __attribute__((noinline)) void pmu_events(struct mach_ev5 *m, const struc
 #define ISA_EV5_K_PRE (ISA_EV5_K_LOAD | ISA_EV5_K_BARRIER | ISA_EV5_K_IMUL | ISA_EV5_K_FDIV)
 #define ISA_EV5_K_UNIT (ISA_EV5_K_IMUL | ISA_EV5_K_FDIV | ISA_EV5_K_STORE | ISA_EV5_K_MB)
 
-/* mach_ev5_retire(), and whether an interrupt may be due (one is queued); inline in the ops
- * table's retire and observer. */
+/* mach_ev5_retire() of d, operation op (d->op, unless a store into the instruction's own word
+ * changed that since: the run loop's window entry), and whether an interrupt may be due (one is
+ * queued); inline in the ops table's retire and observers. */
 static inline __attribute__((__always_inline__)) bool
-retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
+retire(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, const struct axp_event *event)
 {
-	const struct ev5_pd *p = pd_get(m, d);
+	const struct ev5_ev e = { event->pc, event->next_pc, event->ea, event->taken }, *ev = &e;
+	const struct ev5_pd *p = pd_get(m, d, op);
 	const unsigned int kind = p->kind;
 	const uint64_t pc = ev->pc, prev = m->cur;
 	uint64_t ts = prev, t, ready, rst;
@@ -1233,7 +1245,7 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
 		ev5_pmu_cycles(m, t);
 	if (st.evb)
 		pmu_events(m, &st, t);
-	ev5_pmu_issue(m, ev->is_load, p->fpop, t);
+	ev5_pmu_issue(m, event->is_load, p->fpop, t);
 	if (m->min_due <= t)
 		ev5_pmu_assign(m, pc, t);
 	return m->nirq != 0;
@@ -1241,18 +1253,39 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
 
 bool ev5_retire_op(void *model, const struct axp_insn *d, const struct axp_event *ev)
 {
-	return retire(model, d, ev);
+	return retire(model, d, d->op, ev);
 }
 
 void ev5_observe(void *priv, const struct axp_event *ev)
 {
 	struct mach_cpu_obs *o = priv;
 
-	if (retire(o->model, ev->insn, ev) && !o->have_irq &&
+	if (retire(o->model, ev->insn, ev->insn->op, ev) && !o->have_irq &&
 	    mach_ev5_irq_take(o->model, &o->irq)) {
 		o->have_irq = true;
 		o->stop = true;
 	}
+}
+
+/* ev5_observe() as the run loop's inlined observer (exec_loop.h: ev->insn may be the window's
+ * entry, ev->op its operation): returns the stop flag. */
+static inline __attribute__((__always_inline__)) bool observe(const struct axp_observer *obs,
+							      const struct axp_event *ev)
+{
+	struct mach_cpu_obs *o = obs->priv;
+
+	if (retire(o->model, ev->insn, ev->op, ev) && !o->have_irq &&
+	    mach_ev5_irq_take(o->model, &o->irq)) {
+		o->have_irq = true;
+		o->stop = true;
+	}
+	return o->stop;
+}
+
+enum axp_stop ev5_run(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
+		      struct axp_stop_info *info)
+{
+	return axp_run_inline(ctx, cfg, budget, info, observe);
 }
 
 void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
