@@ -676,6 +676,12 @@ static inline void take_slot(struct mach_ev5 *m, const struct ev5_pd *p, uint64_
 	m->use += p->use;
 }
 
+/* Scoreboard index i's bit in mach_ev5.late (EV5_REG_NONE and EV5_REG_SINK have none). */
+static inline uint64_t late_bit(unsigned int i)
+{
+	return i < 64 ? 1ull << i : 0;
+}
+
 /* Operands that wait for a missing load: DMISS constraints, Ra, Rb, Rc in this order. */
 static __attribute__((__noinline__)) void sources_late(const struct ev5_reg *a, bool a_late,
 						       const struct ev5_reg *b,
@@ -861,12 +867,6 @@ static inline unsigned int dest_reg(const struct ev5_op *o, const struct axp_ins
 	return (r & 31) == 31 ? EV5_REG_SINK : r;
 }
 
-/* Scoreboard index i's bit in mach_ev5.late (EV5_REG_NONE and EV5_REG_SINK have none). */
-static inline uint64_t late_bit(unsigned int i)
-{
-	return i < 64 ? 1ull << i : 0;
-}
-
 /* The timing facts of d (decoded from d->word: operation op) into cache entry e. */
 static __attribute__((__noinline__)) const struct ev5_pd *
 pd_fill(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, struct ev5_pd *e)
@@ -888,25 +888,26 @@ pd_fill(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, struct ev
 	return e;
 }
 
-/* The timing facts of d (operation op), from the cache (keyed by the instruction word alone). */
+/* The timing facts of d (operation op) at pc, from the cache (tagged by the word alone). */
 static inline const struct ev5_pd *pd_get(struct mach_ev5 *m, const struct axp_insn *d,
-					  unsigned int op)
+					  unsigned int op, uint64_t pc)
 {
-	struct ev5_pd *e = &m->pd[ev5_pd_slot(d->word)];
+	struct ev5_pd *e = &m->pd[ev5_pd_slot(pc)];
 
 	if (__builtin_expect(e->word == d->word, 1))
 		return e;
 	return pd_fill(m, d, op, e);
 }
 
-/* An empty cache: every entry holds word 0, which only slot ev5_pd_slot(0) may hold, filled. */
+/* An empty cache: every entry holds word 0 with its facts. */
 static void pd_init(struct mach_ev5 *m)
 {
 	struct axp_insn d0;
 
 	memset(m->pd, 0, sizeof(m->pd));
 	axp_decode(0, &d0);
-	pd_fill(m, &d0, d0.op, &m->pd[ev5_pd_slot(0)]);
+	for (unsigned int i = 0; i < EV5_PD_N; i++)
+		pd_fill(m, &d0, d0.op, &m->pd[i]);
 }
 
 /* What one retire gathers on its way (kept small: the common path lives in registers). */
@@ -1155,7 +1156,7 @@ static inline __attribute__((__always_inline__)) bool
 retire(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, const struct axp_event *event)
 {
 	const struct ev5_ev e = { event->pc, event->next_pc, event->ea, event->taken }, *ev = &e;
-	const struct ev5_pd *p = pd_get(m, d, op);
+	const struct ev5_pd *p = pd_get(m, d, op, event->pc);
 	const unsigned int kind = p->kind;
 	const uint64_t pc = ev->pc, prev = m->cur;
 	uint64_t ts = prev, t, ready, rst;
@@ -1267,25 +1268,34 @@ void ev5_observe(void *priv, const struct axp_event *ev)
 	}
 }
 
+/* What ev5_run()'s observer works on: fixed for the run, kept in registers. */
+struct ev5_loop {
+	struct mach_ev5 *m;
+	struct mach_cpu_obs *o;
+};
+
 /* ev5_observe() as the run loop's inlined observer (exec_loop.h: ev->insn may be the window's
  * entry, ev->op its operation): returns the stop flag. */
-static inline __attribute__((__always_inline__)) bool observe(const struct axp_observer *obs,
+static inline __attribute__((__always_inline__)) bool observe(const void *arg,
 							      const struct axp_event *ev)
 {
-	struct mach_cpu_obs *o = obs->priv;
+	const struct ev5_loop *l = arg;
 
-	if (retire(o->model, ev->insn, ev->op, ev) && !o->have_irq &&
-	    mach_ev5_irq_take(o->model, &o->irq)) {
-		o->have_irq = true;
-		o->stop = true;
+	if (retire(l->m, ev->insn, ev->op, ev) && !l->o->have_irq &&
+	    mach_ev5_irq_take(l->m, &l->o->irq)) {
+		l->o->have_irq = true;
+		l->o->stop = true;
 	}
-	return o->stop;
+	return l->o->stop;
 }
 
 enum axp_stop ev5_run(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
 		      struct axp_stop_info *info)
 {
-	return axp_run_inline(ctx, cfg, budget, info, observe);
+	struct mach_cpu_obs *o = cfg->obs->priv;
+	const struct ev5_loop l = { o->model, o };
+
+	return axp_run_inline(ctx, cfg, budget, info, observe, &l);
 }
 
 void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)

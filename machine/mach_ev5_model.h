@@ -55,10 +55,10 @@ struct ev5_op {
 #define EV5_REG_SINK 65 /* R31/F31 and no destination: never written either */
 
 /*
- * One instruction word's timing facts, worked out once (pd_fill() in mach_ev5.c) and cached by
+ * One instruction word's timing facts, worked out once (pd_fill() in mach_ev5.c) and tagged with
  * the word alone: they depend on nothing else (the op's facts and the register fields), so the
- * cache needs no invalidation. The retire reads one entry instead of the op table and the
- * instruction's fields.
+ * cache needs no invalidation and any entry may hold any word. The retire reads one entry
+ * instead of the op table and the instruction's fields.
  */
 struct ev5_pd {
 	uint32_t word; /* tag: the instruction word */
@@ -76,10 +76,12 @@ struct ev5_pd {
 #define EV5_PD_BITS 12
 #define EV5_PD_N (1u << EV5_PD_BITS)
 
-/* The cache slot of an instruction word (Fibonacci hashing). */
-static inline unsigned int ev5_pd_slot(uint32_t word)
+/* The cache slot of the instruction at pc: direct mapped by address, so a loop's instructions
+ * sit in consecutive entries (few host cache lines) rather than scattered by a hash of the
+ * word. */
+static inline unsigned int ev5_pd_slot(uint64_t pc)
 {
-	return (word * 0x9e3779b1u) >> (32 - EV5_PD_BITS);
+	return (unsigned int)(pc >> 2) & (EV5_PD_N - 1);
 }
 
 /* ---- caches and TLBs ---- */

@@ -91,8 +91,9 @@ enum axp_stop axp_run(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64
 		      struct axp_stop_info *info)
 {
 	if (cfg->mem->fetch_insn)
-		return cfg->obs ? run_loop(ctx, cfg, budget, info, obs_call, true, false) :
-				  run_loop(ctx, cfg, budget, info, NULL, true, false);
-	return cfg->obs ? run_loop(ctx, cfg, budget, info, obs_call, false, false) :
-			  run_loop(ctx, cfg, budget, info, NULL, false, false);
+		return cfg->obs ?
+			       run_loop(ctx, cfg, budget, info, obs_call, cfg->obs, true, false) :
+			       run_loop(ctx, cfg, budget, info, NULL, NULL, true, false);
+	return cfg->obs ? run_loop(ctx, cfg, budget, info, obs_call, cfg->obs, false, false) :
+			  run_loop(ctx, cfg, budget, info, NULL, NULL, false, false);
 }

@@ -973,11 +973,11 @@ window_miss(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct insn_wind
 }
 
 /*
- * An observer as a run loop instance calls it after each completed instruction: with the run's
- * cfg->obs (its priv and stop are the function's to use) and the event; returns true to stop the
- * run after that instruction (AXP_STOP_OBSERVER).
+ * An observer as a run loop instance calls it after each completed instruction: with the
+ * argument the instance was given (the same for the whole run: axp_run() gives cfg->obs) and the
+ * event; returns true to stop the run after that instruction (AXP_STOP_OBSERVER).
  */
-typedef bool (*axp_observe_fn)(const struct axp_observer *obs, const struct axp_event *ev);
+typedef bool (*axp_observe_fn)(const void *arg, const struct axp_event *ev);
 
 /*
  * The loop, instantiated with and without an observer (`observe` NULL: none) and with and without
@@ -991,7 +991,8 @@ typedef bool (*axp_observe_fn)(const struct axp_observer *obs, const struct axp_
  */
 static inline __attribute__((__always_inline__)) enum axp_stop
 run_loop(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
-	 struct axp_stop_info *info, axp_observe_fn observe, bool cached, bool entry)
+	 struct axp_stop_info *info, axp_observe_fn observe, const void *arg, bool cached,
+	 bool entry)
 {
 	struct insn_window w = { NULL, 0, 0 };
 	const struct axp_direct *dir = cfg->mem->direct ? cfg->mem->direct(cfg->mem_priv) : NULL;
@@ -1049,7 +1050,7 @@ run_loop(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
 			ev.op = (uint16_t)op;
 		}
 		/* (one call site: an inlined observer is expanded once) */
-		halt = observe && observe(cfg->obs, &ev);
+		halt = observe && observe(arg, &ev);
 		if (ret) {
 			n++; /* the trapping instruction completed */
 			goto stopped;
@@ -1076,27 +1077,31 @@ out:
 	return info->reason;
 }
 
-/* axp_run()'s observer: cfg->obs->insn, then its stop flag. */
-static inline __attribute__((__always_inline__)) bool obs_call(const struct axp_observer *obs,
+/* axp_run()'s observer (arg: cfg->obs): its insn(), then its stop flag. */
+static inline __attribute__((__always_inline__)) bool obs_call(const void *arg,
 							       const struct axp_event *ev)
 {
+	const struct axp_observer *obs = arg;
+
 	obs->insn(obs->priv, ev);
 	return obs->stop && *obs->stop;
 }
 
 /*
- * axp_run() with `observe`, a function the caller's compiler sees doing what cfg->obs->insn and
- * its stop flag do, inlined in the loop. Only the loop with the decoded-instruction fast path
- * (the hosted machine's) is instantiated; without it, this is axp_run(). `observe` gets the
- * window's entry as ev->insn: every field as decoded except op, which is ev->op.
+ * axp_run() with observe(arg, ev), a function the caller's compiler sees doing what
+ * cfg->obs->insn and its stop flag do, inlined in the loop (arg: what it needs, e.g. a local
+ * struct of pointers the loop then keeps in registers). Only the loop with the
+ * decoded-instruction fast path (the hosted machine's) is instantiated; without it, this is
+ * axp_run(). `observe` gets the window's entry as ev->insn: every field as decoded except op,
+ * which is ev->op.
  */
 static inline __attribute__((__always_inline__)) enum axp_stop
 axp_run_inline(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
-	       struct axp_stop_info *info, axp_observe_fn observe)
+	       struct axp_stop_info *info, axp_observe_fn observe, const void *arg)
 {
 	if (!cfg->mem->fetch_insn)
 		return axp_run(ctx, cfg, budget, info);
-	return run_loop(ctx, cfg, budget, info, observe, true, true);
+	return run_loop(ctx, cfg, budget, info, observe, arg, true, true);
 }
 
 #endif /* AXP_EXEC_LOOP_H */

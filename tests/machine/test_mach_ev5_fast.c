@@ -97,17 +97,14 @@ static struct mach_ev5 *model(bool truth)
 	return m;
 }
 
-/* Make the timing-facts cache miss on `word` next time: its slot holds `junk` (the facts of
- * another instruction) tagged with a word of another slot. */
-static void pd_evict(struct mach_ev5 *m, uint32_t word, const struct ev5_pd *junk)
+/* Make the timing-facts cache miss on `word` at pc next time: its slot holds `junk` (the facts
+ * of another instruction) tagged with another word. */
+static void pd_evict(struct mach_ev5 *m, uint64_t pc, uint32_t word, const struct ev5_pd *junk)
 {
-	unsigned int slot = ev5_pd_slot(word);
-	uint32_t other = word ^ 1;
+	unsigned int slot = ev5_pd_slot(pc);
 
-	while (ev5_pd_slot(other) == slot)
-		other += 2;
 	m->pd[slot] = *junk;
-	m->pd[slot].word = other;
+	m->pd[slot].word = word ^ 1;
 }
 
 /* Every instruction's cycle, every stall total and event count, with the cache hitting (and
@@ -127,7 +124,7 @@ static void test_ev5_fast_cache_matches_fill(void **state)
 		for (unsigned int k = 0; k < n; k++) {
 			mach_ev5_retire(hit, &s[k].d, &s[k].ev);
 			mach_ev5_retire(truth, &s[k].d, &s[k].ev);
-			pd_evict(fill, s[k].ev.word, &other->pd[ev5_pd_slot(mul)]);
+			pd_evict(fill, s[k].ev.pc, s[k].ev.word, &other->pd[ev5_pd_slot(CODE)]);
 			mach_ev5_retire(fill, &s[k].d, &s[k].ev);
 			assert_int_equal(mach_ev5_cycles(hit), mach_ev5_cycles(fill));
 		}
