@@ -498,8 +498,8 @@ static uint64_t wb_drain(struct mach_ev5 *m, uint64_t t)
 /* ------------------------------------------------------------------------------------------ */
 /* Instruction fetch. */
 
-/* The event's fields the retire's helpers read (a copy: the run loop's event itself can then
- * stay in registers). */
+/* The event's fields control() and account() read, built where they are called (the other
+ * helpers take the ones they read: the run loop's event itself stays in registers). */
 struct ev5_ev {
 	uint64_t pc, next_pc, ea;
 	bool taken;
@@ -934,14 +934,13 @@ static inline uint64_t fetch_line(struct mach_ev5 *m, uint64_t pc, struct ev5_st
 
 /* Loads, stores, MB: DTB, MAF, write buffer, replay; returns the issue cycle. */
 static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const struct ev5_pd *p,
-						   const struct ev5_ev *ev, uint64_t t,
-						   struct ev5_step *st)
+						   uint64_t ea, uint64_t t, struct ev5_step *st)
 {
 	const unsigned int kind = p->kind;
 	uint64_t t0 = t;
 
 	if (kind & (ISA_EV5_K_LOAD | ISA_EV5_K_STORE)) {
-		uint64_t vpn = ev->ea >> EV5_PAGE_SHIFT;
+		uint64_t vpn = ea >> EV5_PAGE_SHIFT;
 
 		if (vpn != m->dpage[0] && vpn != m->dpage[1]) {
 			m->dpage[m->dpage_next] = vpn;
@@ -967,11 +966,10 @@ static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const str
 			t = post(t, free_at, MACH_STALL_DMISS, &st->piece);
 	}
 	if (kind & ISA_EV5_K_STORE)
-		t = post(t, wb_room(m, ev->ea >> EV5_LINE_SHIFT, t), MACH_STALL_WBFULL, &st->piece);
+		t = post(t, wb_room(m, ea >> EV5_LINE_SHIFT, t), MACH_STALL_WBFULL, &st->piece);
 	if ((kind & ISA_EV5_K_MB) && (kind & ISA_EV5_K_BARRIER))
 		t = post(t, wb_drain(m, t), MACH_STALL_WBFULL, &st->piece);
-	if ((kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 1 &&
-	    (ev->ea >> 3) == m->last_store_q) {
+	if ((kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 1 && (ea >> 3) == m->last_store_q) {
 		t += m->p.replay;
 		piece_add(&st->piece, MACH_STALL_OTHER, m->p.replay);
 	}
@@ -982,22 +980,22 @@ static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const str
 
 /* A load that mem_post() would leave at t: it hits the D-cache tags and the DTB memo (the last
  * two pages) and is no replay. Most loads: they skip the call. */
-static inline bool load_quiet(const struct mach_ev5 *m, unsigned int kind, const struct ev5_ev *ev,
-			      uint64_t t, const struct ev5_step *st)
+static inline bool load_quiet(const struct mach_ev5 *m, unsigned int kind, uint64_t ea, uint64_t t,
+			      const struct ev5_step *st)
 {
-	const uint64_t vpn = ev->ea >> EV5_PAGE_SHIFT;
+	const uint64_t vpn = ea >> EV5_PAGE_SHIFT;
 
 	return (kind & ISA_EV5_K_LOAD) && !st->dmiss &&
 	       (vpn == m->dpage[0] || vpn == m->dpage[1]) &&
-	       !(t == m->last_store_t + 1 && (ev->ea >> 3) == m->last_store_q);
+	       !(t == m->last_store_t + 1 && (ea >> 3) == m->last_store_q);
 }
 
 /* A load issued at t: D-cache, fill, MAF; returns when its data is ready. */
 static __attribute__((noinline)) uint64_t load_result(struct mach_ev5 *m, const struct ev5_pd *p,
-						      const struct ev5_ev *ev, uint64_t t,
+						      uint64_t ea, uint64_t pc, uint64_t t,
 						      struct ev5_step *st)
 {
-	uint64_t dline = ev->ea >> EV5_LINE_SHIFT, ready = t + p->lat;
+	uint64_t dline = ea >> EV5_LINE_SHIFT, ready = t + p->lat;
 	unsigned int di = dline & (EV5_L1_LINES - 1);
 
 	if (!st->dmiss) {
@@ -1010,9 +1008,9 @@ static __attribute__((noinline)) uint64_t load_result(struct mach_ev5 *m, const 
 		uint32_t lvl;
 		unsigned int slot = 0;
 
-		uint32_t lat, c2c = m->coh ? ev5_coh_load(m, ev->ea, ev->pc, t) : 0;
+		uint32_t lat, c2c = m->coh ? ev5_coh_load(m, ea, pc, t) : 0;
 
-		lat = lower_access(m, ev->ea, t, false, &lvl);
+		lat = lower_access(m, ea, t, false, &lvl);
 		ready = t + (c2c ? c2c : lat);
 		m->level[lvl]++;
 		for (unsigned int i = 1; i < EV5_MAF_N; i++)
@@ -1024,7 +1022,7 @@ static __attribute__((noinline)) uint64_t load_result(struct mach_ev5 *m, const 
 		st->evb |= EVB_DMISS;
 	}
 	if ((st->evb & EVB_DMISS) && m->truth) {
-		struct ev5_trec *r = ev5_truth_rec(m->truth, ev->pc);
+		struct ev5_trec *r = ev5_truth_rec(m->truth, pc);
 
 		if (r)
 			r->ev[MACH_TEV_DMISS]++;
@@ -1033,22 +1031,22 @@ static __attribute__((noinline)) uint64_t load_result(struct mach_ev5 *m, const 
 }
 
 /* load_result() for a load hitting the D-cache with no fill in flight (no event): inline. */
-static inline uint64_t load_ready(struct mach_ev5 *m, const struct ev5_pd *p,
-				  const struct ev5_ev *ev, uint64_t t, struct ev5_step *st)
+static inline uint64_t load_ready(struct mach_ev5 *m, const struct ev5_pd *p, uint64_t ea,
+				  uint64_t pc, uint64_t t, struct ev5_step *st)
 {
-	const uint64_t dline = ev->ea >> EV5_LINE_SHIFT;
+	const uint64_t dline = ea >> EV5_LINE_SHIFT;
 
 	if (!st->dmiss && m->dc_ready[dline & (EV5_L1_LINES - 1)] <= t + p->lat) {
 		m->level[AXP_LVL_DCACHE]++;
 		return t + p->lat;
 	}
-	return load_result(m, p, ev, t, st);
+	return load_result(m, p, ea, pc, t, st);
 }
 
 /* Multiplies, divides, stores, WMB at t: units and write buffer; returns the result cycle. */
 static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const struct ev5_op *o,
-						      const struct axp_insn *d,
-						      const struct ev5_ev *ev, uint64_t t)
+						      const struct axp_insn *d, uint64_t ea,
+						      uint64_t pc, uint64_t t)
 {
 	const unsigned int kind = o->kind;
 	uint64_t ready = t + o->lat;
@@ -1066,10 +1064,9 @@ static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const 
 	} else if (kind & ISA_EV5_K_FDIV) {
 		m->fdiv_free = t + o->repeat;
 	} else if (kind & ISA_EV5_K_STORE) {
-		wb_store(m, ev->ea >> EV5_LINE_SHIFT, t,
-			 m->coh ? ev5_coh_store(m, ev->ea, ev->pc, t) : 0);
+		wb_store(m, ea >> EV5_LINE_SHIFT, t, m->coh ? ev5_coh_store(m, ea, pc, t) : 0);
 		m->last_store_t = t;
-		m->last_store_q = ev->ea >> 3;
+		m->last_store_q = ea >> 3;
 	} else if (kind & ISA_EV5_K_MB) {
 		wb_drain(m, t); /* WMB: close the open entry */
 	}
@@ -1107,13 +1104,13 @@ static __attribute__((noinline)) bool control(struct mach_ev5 *m, const struct e
 }
 
 /* Rare pre-issue constraints: barriers, busy units, a load's D-cache tag check. */
-static inline uint64_t pre_issue(struct mach_ev5 *m, const struct ev5_pd *p,
-				 const struct ev5_ev *ev, uint64_t ts, struct ev5_step *st)
+static inline uint64_t pre_issue(struct mach_ev5 *m, const struct ev5_pd *p, uint64_t ea,
+				 uint64_t ts, struct ev5_step *st)
 {
 	const unsigned int kind = p->kind;
 
 	if (kind & ISA_EV5_K_LOAD) {
-		uint64_t dline = ev->ea >> EV5_LINE_SHIFT;
+		uint64_t dline = ea >> EV5_LINE_SHIFT;
 
 		st->dmiss = m->dc_tag[dline & (EV5_L1_LINES - 1)] != dline;
 	}
@@ -1155,10 +1152,10 @@ static __attribute__((noinline)) void pmu_events(struct mach_ev5 *m, const struc
 static inline __attribute__((__always_inline__)) bool
 retire(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, const struct axp_event *event)
 {
-	const struct ev5_ev e = { event->pc, event->next_pc, event->ea, event->taken }, *ev = &e;
+	const uint64_t ea = event->ea;
 	const struct ev5_pd *p = pd_get(m, d, op, event->pc);
 	const unsigned int kind = p->kind;
-	const uint64_t pc = ev->pc, prev = m->cur;
+	const uint64_t pc = event->pc, prev = m->cur;
 	uint64_t ts = prev, t, ready, rst;
 	struct ev5_step st;
 	unsigned int dst;
@@ -1189,7 +1186,7 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, const stru
 	ts = operands(m, p, ts, &st.dy);
 	dst = p->dst;
 	if (kind & ISA_EV5_K_PRE)
-		ts = pre_issue(m, p, ev, ts, &st);
+		ts = pre_issue(m, p, ea, ts, &st);
 
 	/* Static placement, then the dynamic constraints in order (without any: place() once, as
 	 * placing a placed cycle changes nothing). */
@@ -1203,8 +1200,8 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, const stru
 			t = place(m, p, t);
 	}
 	if ((kind & (ISA_EV5_K_LOAD | ISA_EV5_K_STORE | ISA_EV5_K_MB)) &&
-	    !load_quiet(m, kind, ev, t, &st))
-		t = mem_post(m, p, ev, t, &st);
+	    !load_quiet(m, kind, ea, t, &st))
+		t = mem_post(m, p, ea, t, &st);
 
 	/* Issue at t. */
 	take_slot(m, p, t);
@@ -1214,17 +1211,19 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, const stru
 	m->hist_n++;
 	m->insns++;
 	if (st.piece.n || m->truth)
-		account(m, ev, t - prev, &st.piece, st.evb, (kind & ISA_EV5_K_CBR) != 0);
+		account(m, &(const struct ev5_ev){ pc, event->next_pc, ea, event->taken }, t - prev,
+			&st.piece, st.evb, (kind & ISA_EV5_K_CBR) != 0);
 	else /* what account() does without stalls or truth */
 		m->stall[MACH_STALL_STATIC] += t - prev;
 
 	/* Results. */
 	if (kind & ISA_EV5_K_LOAD) {
-		ready = load_ready(m, p, ev, t, &st);
+		ready = load_ready(m, p, ea, pc, t, &st);
 		rst = t + p->lat;
 	} else {
-		ready = rst = (kind & ISA_EV5_K_UNIT) ? unit_result(m, &m->ops[p->op], d, ev, t) :
-							t + p->lat;
+		ready = rst = (kind & ISA_EV5_K_UNIT) ?
+				      unit_result(m, &m->ops[p->op], d, ea, pc, t) :
+				      t + p->lat;
 	}
 	/* (EV5_REG_SINK is written too, without a branch: nothing reads it) */
 	m->reg[dst].rdy = ready;
@@ -1237,8 +1236,10 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, const stru
 	/* Control flow. */
 	m->fetch_redirect = t;
 	if (kind & (ISA_EV5_K_CTRL | ISA_EV5_K_PAL))
-		mp = control(m, &m->ops[p->op], d, ev, t, &st);
-	m->redirect = mp | (ev->next_pc != pc + 4);
+		mp = control(m, &m->ops[p->op], d,
+			     &(const struct ev5_ev){ pc, event->next_pc, ea, event->taken }, t,
+			     &st);
+	m->redirect = mp | (event->next_pc != pc + 4);
 
 	/* PMU: cycles up to t, then this instruction's events. */
 	m->count[MACH_EV_CYCLES] = t;
