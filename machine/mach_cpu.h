@@ -176,6 +176,13 @@ struct mach_cpu_ops {
 	 */
 	void (*observe)(void *priv, const struct axp_event *ev);
 	/*
+	 * Optional: axp_run() with observe() inlined in the run loop (exec_loop.h: the same run,
+	 * no call per instruction); cfg->obs is the loop's observer (priv a struct mach_cpu_obs,
+	 * stop its flag). NULL: axp_run().
+	 */
+	enum axp_stop (*run)(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
+			     struct axp_stop_info *info);
+	/*
 	 * Optional (NULL: system calls take no time): the emulated system call nr, made by the
 	 * CALL_PAL just retired, kept the kernel busy for `cycles` (mach_kern.h); CYCLES counts
 	 * on and interrupts due in that time report pc (its pseudo-pc, in kernel mode). True

@@ -71,6 +71,7 @@
  */
 #include <stdlib.h>
 
+#include "exec_loop.h"
 #include "mach_ev5_model.h"
 
 void mach_ev5_params_default(struct mach_ev5_params *p)
@@ -497,6 +498,13 @@ static uint64_t wb_drain(struct mach_ev5 *m, uint64_t t)
 /* ------------------------------------------------------------------------------------------ */
 /* Instruction fetch. */
 
+/* The event's fields control() and account() read, built where they are called (the other
+ * helpers take the ones they read: the run loop's event itself stays in registers). */
+struct ev5_ev {
+	uint64_t pc, next_pc, ea;
+	bool taken;
+};
+
 /* Dynamic constraints of one instruction: "may not issue before `at` because of `cause`". */
 struct ev5_dyn {
 	unsigned int n;
@@ -668,6 +676,12 @@ static inline void take_slot(struct mach_ev5 *m, const struct ev5_pd *p, uint64_
 	m->use += p->use;
 }
 
+/* Scoreboard index i's bit in mach_ev5.late (EV5_REG_NONE and EV5_REG_SINK have none). */
+static inline uint64_t late_bit(unsigned int i)
+{
+	return i < 64 ? 1ull << i : 0;
+}
+
 /* Operands that wait for a missing load: DMISS constraints, Ra, Rb, Rc in this order. */
 static __attribute__((__noinline__)) void sources_late(const struct ev5_reg *a, bool a_late,
 						       const struct ev5_reg *b,
@@ -771,7 +785,7 @@ static inline uint64_t post(uint64_t t, uint64_t at, unsigned int cause, struct 
 	return t;
 }
 
-static void account(struct mach_ev5 *m, const struct axp_event *ev, uint64_t h,
+static void account(struct mach_ev5 *m, const struct ev5_ev *ev, uint64_t h,
 		    const struct ev5_pieces *piece, unsigned int evb, bool cond)
 {
 	struct ev5_trec *r = NULL;
@@ -810,7 +824,7 @@ static void account(struct mach_ev5 *m, const struct axp_event *ev, uint64_t h,
 
 /* Branch prediction at issue cycle t; returns true on a misprediction. */
 static bool predict(struct mach_ev5 *m, const struct ev5_op *o, const struct axp_insn *d,
-		    const struct axp_event *ev)
+		    const struct ev5_ev *ev)
 {
 	unsigned int kind = o->kind;
 	bool mp = false;
@@ -853,20 +867,14 @@ static inline unsigned int dest_reg(const struct ev5_op *o, const struct axp_ins
 	return (r & 31) == 31 ? EV5_REG_SINK : r;
 }
 
-/* Scoreboard index i's bit in mach_ev5.late (EV5_REG_NONE and EV5_REG_SINK have none). */
-static inline uint64_t late_bit(unsigned int i)
-{
-	return i < 64 ? 1ull << i : 0;
-}
-
-/* The timing facts of d (decoded from d->word) into cache entry e. */
+/* The timing facts of d (decoded from d->word: operation op) into cache entry e. */
 static __attribute__((__noinline__)) const struct ev5_pd *
-pd_fill(struct mach_ev5 *m, const struct axp_insn *d, struct ev5_pd *e)
+pd_fill(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, struct ev5_pd *e)
 {
-	const struct ev5_op *o = &m->ops[d->op];
+	const struct ev5_op *o = &m->ops[op];
 
 	e->word = d->word;
-	e->op = d->op;
+	e->op = (uint16_t)op;
 	e->kind = o->kind;
 	e->lat = o->lat;
 	e->fpop = mach_is_fp_operate(d->word);
@@ -880,24 +888,26 @@ pd_fill(struct mach_ev5 *m, const struct axp_insn *d, struct ev5_pd *e)
 	return e;
 }
 
-/* The timing facts of d, from the cache (keyed by the instruction word alone). */
-static inline const struct ev5_pd *pd_get(struct mach_ev5 *m, const struct axp_insn *d)
+/* The timing facts of d (operation op) at pc, from the cache (tagged by the word alone). */
+static inline const struct ev5_pd *pd_get(struct mach_ev5 *m, const struct axp_insn *d,
+					  unsigned int op, uint64_t pc)
 {
-	struct ev5_pd *e = &m->pd[ev5_pd_slot(d->word)];
+	struct ev5_pd *e = &m->pd[ev5_pd_slot(pc)];
 
 	if (__builtin_expect(e->word == d->word, 1))
 		return e;
-	return pd_fill(m, d, e);
+	return pd_fill(m, d, op, e);
 }
 
-/* An empty cache: every entry holds word 0, which only slot ev5_pd_slot(0) may hold, filled. */
+/* An empty cache: every entry holds word 0 with its facts. */
 static void pd_init(struct mach_ev5 *m)
 {
 	struct axp_insn d0;
 
 	memset(m->pd, 0, sizeof(m->pd));
 	axp_decode(0, &d0);
-	pd_fill(m, &d0, &m->pd[ev5_pd_slot(0)]);
+	for (unsigned int i = 0; i < EV5_PD_N; i++)
+		pd_fill(m, &d0, d0.op, &m->pd[i]);
 }
 
 /* What one retire gathers on its way (kept small: the common path lives in registers). */
@@ -924,14 +934,13 @@ static inline uint64_t fetch_line(struct mach_ev5 *m, uint64_t pc, struct ev5_st
 
 /* Loads, stores, MB: DTB, MAF, write buffer, replay; returns the issue cycle. */
 static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const struct ev5_pd *p,
-						   const struct axp_event *ev, uint64_t t,
-						   struct ev5_step *st)
+						   uint64_t ea, uint64_t t, struct ev5_step *st)
 {
 	const unsigned int kind = p->kind;
 	uint64_t t0 = t;
 
 	if (kind & (ISA_EV5_K_LOAD | ISA_EV5_K_STORE)) {
-		uint64_t vpn = ev->ea >> EV5_PAGE_SHIFT;
+		uint64_t vpn = ea >> EV5_PAGE_SHIFT;
 
 		if (vpn != m->dpage[0] && vpn != m->dpage[1]) {
 			m->dpage[m->dpage_next] = vpn;
@@ -957,11 +966,10 @@ static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const str
 			t = post(t, free_at, MACH_STALL_DMISS, &st->piece);
 	}
 	if (kind & ISA_EV5_K_STORE)
-		t = post(t, wb_room(m, ev->ea >> EV5_LINE_SHIFT, t), MACH_STALL_WBFULL, &st->piece);
+		t = post(t, wb_room(m, ea >> EV5_LINE_SHIFT, t), MACH_STALL_WBFULL, &st->piece);
 	if ((kind & ISA_EV5_K_MB) && (kind & ISA_EV5_K_BARRIER))
 		t = post(t, wb_drain(m, t), MACH_STALL_WBFULL, &st->piece);
-	if ((kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 1 &&
-	    (ev->ea >> 3) == m->last_store_q) {
+	if ((kind & ISA_EV5_K_LOAD) && t == m->last_store_t + 1 && (ea >> 3) == m->last_store_q) {
 		t += m->p.replay;
 		piece_add(&st->piece, MACH_STALL_OTHER, m->p.replay);
 	}
@@ -972,22 +980,22 @@ static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const str
 
 /* A load that mem_post() would leave at t: it hits the D-cache tags and the DTB memo (the last
  * two pages) and is no replay. Most loads: they skip the call. */
-static inline bool load_quiet(const struct mach_ev5 *m, unsigned int kind,
-			      const struct axp_event *ev, uint64_t t, const struct ev5_step *st)
+static inline bool load_quiet(const struct mach_ev5 *m, unsigned int kind, uint64_t ea, uint64_t t,
+			      const struct ev5_step *st)
 {
-	const uint64_t vpn = ev->ea >> EV5_PAGE_SHIFT;
+	const uint64_t vpn = ea >> EV5_PAGE_SHIFT;
 
 	return (kind & ISA_EV5_K_LOAD) && !st->dmiss &&
 	       (vpn == m->dpage[0] || vpn == m->dpage[1]) &&
-	       !(t == m->last_store_t + 1 && (ev->ea >> 3) == m->last_store_q);
+	       !(t == m->last_store_t + 1 && (ea >> 3) == m->last_store_q);
 }
 
 /* A load issued at t: D-cache, fill, MAF; returns when its data is ready. */
 static __attribute__((noinline)) uint64_t load_result(struct mach_ev5 *m, const struct ev5_pd *p,
-						      const struct axp_event *ev, uint64_t t,
+						      uint64_t ea, uint64_t pc, uint64_t t,
 						      struct ev5_step *st)
 {
-	uint64_t dline = ev->ea >> EV5_LINE_SHIFT, ready = t + p->lat;
+	uint64_t dline = ea >> EV5_LINE_SHIFT, ready = t + p->lat;
 	unsigned int di = dline & (EV5_L1_LINES - 1);
 
 	if (!st->dmiss) {
@@ -1000,9 +1008,9 @@ static __attribute__((noinline)) uint64_t load_result(struct mach_ev5 *m, const 
 		uint32_t lvl;
 		unsigned int slot = 0;
 
-		uint32_t lat, c2c = m->coh ? ev5_coh_load(m, ev, t) : 0;
+		uint32_t lat, c2c = m->coh ? ev5_coh_load(m, ea, pc, t) : 0;
 
-		lat = lower_access(m, ev->ea, t, false, &lvl);
+		lat = lower_access(m, ea, t, false, &lvl);
 		ready = t + (c2c ? c2c : lat);
 		m->level[lvl]++;
 		for (unsigned int i = 1; i < EV5_MAF_N; i++)
@@ -1014,7 +1022,7 @@ static __attribute__((noinline)) uint64_t load_result(struct mach_ev5 *m, const 
 		st->evb |= EVB_DMISS;
 	}
 	if ((st->evb & EVB_DMISS) && m->truth) {
-		struct ev5_trec *r = ev5_truth_rec(m->truth, ev->pc);
+		struct ev5_trec *r = ev5_truth_rec(m->truth, pc);
 
 		if (r)
 			r->ev[MACH_TEV_DMISS]++;
@@ -1023,22 +1031,22 @@ static __attribute__((noinline)) uint64_t load_result(struct mach_ev5 *m, const 
 }
 
 /* load_result() for a load hitting the D-cache with no fill in flight (no event): inline. */
-static inline uint64_t load_ready(struct mach_ev5 *m, const struct ev5_pd *p,
-				  const struct axp_event *ev, uint64_t t, struct ev5_step *st)
+static inline uint64_t load_ready(struct mach_ev5 *m, const struct ev5_pd *p, uint64_t ea,
+				  uint64_t pc, uint64_t t, struct ev5_step *st)
 {
-	const uint64_t dline = ev->ea >> EV5_LINE_SHIFT;
+	const uint64_t dline = ea >> EV5_LINE_SHIFT;
 
 	if (!st->dmiss && m->dc_ready[dline & (EV5_L1_LINES - 1)] <= t + p->lat) {
 		m->level[AXP_LVL_DCACHE]++;
 		return t + p->lat;
 	}
-	return load_result(m, p, ev, t, st);
+	return load_result(m, p, ea, pc, t, st);
 }
 
 /* Multiplies, divides, stores, WMB at t: units and write buffer; returns the result cycle. */
 static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const struct ev5_op *o,
-						      const struct axp_insn *d,
-						      const struct axp_event *ev, uint64_t t)
+						      const struct axp_insn *d, uint64_t ea,
+						      uint64_t pc, uint64_t t)
 {
 	const unsigned int kind = o->kind;
 	uint64_t ready = t + o->lat;
@@ -1056,9 +1064,9 @@ static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const 
 	} else if (kind & ISA_EV5_K_FDIV) {
 		m->fdiv_free = t + o->repeat;
 	} else if (kind & ISA_EV5_K_STORE) {
-		wb_store(m, ev->ea >> EV5_LINE_SHIFT, t, m->coh ? ev5_coh_store(m, ev, t) : 0);
+		wb_store(m, ea >> EV5_LINE_SHIFT, t, m->coh ? ev5_coh_store(m, ea, pc, t) : 0);
 		m->last_store_t = t;
-		m->last_store_q = ev->ea >> 3;
+		m->last_store_q = ea >> 3;
 	} else if (kind & ISA_EV5_K_MB) {
 		wb_drain(m, t); /* WMB: close the open entry */
 	}
@@ -1067,7 +1075,7 @@ static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const 
 
 /* Branches, jumps, CALL_PAL issued at t: prediction and the next fetch. Returns mispredicted. */
 static __attribute__((noinline)) bool control(struct mach_ev5 *m, const struct ev5_op *o,
-					      const struct axp_insn *d, const struct axp_event *ev,
+					      const struct axp_insn *d, const struct ev5_ev *ev,
 					      uint64_t t, struct ev5_step *st)
 {
 	bool mp;
@@ -1096,13 +1104,13 @@ static __attribute__((noinline)) bool control(struct mach_ev5 *m, const struct e
 }
 
 /* Rare pre-issue constraints: barriers, busy units, a load's D-cache tag check. */
-static inline uint64_t pre_issue(struct mach_ev5 *m, const struct ev5_pd *p,
-				 const struct axp_event *ev, uint64_t ts, struct ev5_step *st)
+static inline uint64_t pre_issue(struct mach_ev5 *m, const struct ev5_pd *p, uint64_t ea,
+				 uint64_t ts, struct ev5_step *st)
 {
 	const unsigned int kind = p->kind;
 
 	if (kind & ISA_EV5_K_LOAD) {
-		uint64_t dline = ev->ea >> EV5_LINE_SHIFT;
+		uint64_t dline = ea >> EV5_LINE_SHIFT;
 
 		st->dmiss = m->dc_tag[dline & (EV5_L1_LINES - 1)] != dline;
 	}
@@ -1138,14 +1146,16 @@ static __attribute__((noinline)) void pmu_events(struct mach_ev5 *m, const struc
 #define ISA_EV5_K_PRE (ISA_EV5_K_LOAD | ISA_EV5_K_BARRIER | ISA_EV5_K_IMUL | ISA_EV5_K_FDIV)
 #define ISA_EV5_K_UNIT (ISA_EV5_K_IMUL | ISA_EV5_K_FDIV | ISA_EV5_K_STORE | ISA_EV5_K_MB)
 
-/* mach_ev5_retire(), and whether an interrupt may be due (one is queued); inline in the ops
- * table's retire and observer. */
+/* mach_ev5_retire() of d, operation op (d->op, unless a store into the instruction's own word
+ * changed that since: the run loop's window entry), and whether an interrupt may be due (one is
+ * queued); inline in the ops table's retire and observers. */
 static inline __attribute__((__always_inline__)) bool
-retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
+retire(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, const struct axp_event *event)
 {
-	const struct ev5_pd *p = pd_get(m, d);
+	const uint64_t ea = event->ea;
+	const struct ev5_pd *p = pd_get(m, d, op, event->pc);
 	const unsigned int kind = p->kind;
-	const uint64_t pc = ev->pc, prev = m->cur;
+	const uint64_t pc = event->pc, prev = m->cur;
 	uint64_t ts = prev, t, ready, rst;
 	struct ev5_step st;
 	unsigned int dst;
@@ -1176,7 +1186,7 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
 	ts = operands(m, p, ts, &st.dy);
 	dst = p->dst;
 	if (kind & ISA_EV5_K_PRE)
-		ts = pre_issue(m, p, ev, ts, &st);
+		ts = pre_issue(m, p, ea, ts, &st);
 
 	/* Static placement, then the dynamic constraints in order (without any: place() once, as
 	 * placing a placed cycle changes nothing). */
@@ -1190,8 +1200,8 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
 			t = place(m, p, t);
 	}
 	if ((kind & (ISA_EV5_K_LOAD | ISA_EV5_K_STORE | ISA_EV5_K_MB)) &&
-	    !load_quiet(m, kind, ev, t, &st))
-		t = mem_post(m, p, ev, t, &st);
+	    !load_quiet(m, kind, ea, t, &st))
+		t = mem_post(m, p, ea, t, &st);
 
 	/* Issue at t. */
 	take_slot(m, p, t);
@@ -1201,17 +1211,19 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
 	m->hist_n++;
 	m->insns++;
 	if (st.piece.n || m->truth)
-		account(m, ev, t - prev, &st.piece, st.evb, (kind & ISA_EV5_K_CBR) != 0);
+		account(m, &(const struct ev5_ev){ pc, event->next_pc, ea, event->taken }, t - prev,
+			&st.piece, st.evb, (kind & ISA_EV5_K_CBR) != 0);
 	else /* what account() does without stalls or truth */
 		m->stall[MACH_STALL_STATIC] += t - prev;
 
 	/* Results. */
 	if (kind & ISA_EV5_K_LOAD) {
-		ready = load_ready(m, p, ev, t, &st);
+		ready = load_ready(m, p, ea, pc, t, &st);
 		rst = t + p->lat;
 	} else {
-		ready = rst = (kind & ISA_EV5_K_UNIT) ? unit_result(m, &m->ops[p->op], d, ev, t) :
-							t + p->lat;
+		ready = rst = (kind & ISA_EV5_K_UNIT) ?
+				      unit_result(m, &m->ops[p->op], d, ea, pc, t) :
+				      t + p->lat;
 	}
 	/* (EV5_REG_SINK is written too, without a branch: nothing reads it) */
 	m->reg[dst].rdy = ready;
@@ -1224,8 +1236,10 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
 	/* Control flow. */
 	m->fetch_redirect = t;
 	if (kind & (ISA_EV5_K_CTRL | ISA_EV5_K_PAL))
-		mp = control(m, &m->ops[p->op], d, ev, t, &st);
-	m->redirect = mp | (ev->next_pc != pc + 4);
+		mp = control(m, &m->ops[p->op], d,
+			     &(const struct ev5_ev){ pc, event->next_pc, ea, event->taken }, t,
+			     &st);
+	m->redirect = mp | (event->next_pc != pc + 4);
 
 	/* PMU: cycles up to t, then this instruction's events. */
 	m->count[MACH_EV_CYCLES] = t;
@@ -1233,7 +1247,7 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
 		ev5_pmu_cycles(m, t);
 	if (st.evb)
 		pmu_events(m, &st, t);
-	ev5_pmu_issue(m, ev->is_load, p->fpop, t);
+	ev5_pmu_issue(m, event->is_load, p->fpop, t);
 	if (m->min_due <= t)
 		ev5_pmu_assign(m, pc, t);
 	return m->nirq != 0;
@@ -1241,18 +1255,48 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)
 
 bool ev5_retire_op(void *model, const struct axp_insn *d, const struct axp_event *ev)
 {
-	return retire(model, d, ev);
+	return retire(model, d, d->op, ev);
 }
 
 void ev5_observe(void *priv, const struct axp_event *ev)
 {
 	struct mach_cpu_obs *o = priv;
 
-	if (retire(o->model, ev->insn, ev) && !o->have_irq &&
+	if (retire(o->model, ev->insn, ev->insn->op, ev) && !o->have_irq &&
 	    mach_ev5_irq_take(o->model, &o->irq)) {
 		o->have_irq = true;
 		o->stop = true;
 	}
+}
+
+/* What ev5_run()'s observer works on: fixed for the run, kept in registers. */
+struct ev5_loop {
+	struct mach_ev5 *m;
+	struct mach_cpu_obs *o;
+};
+
+/* ev5_observe() as the run loop's inlined observer (exec_loop.h: ev->insn may be the window's
+ * entry, ev->op its operation): returns the stop flag. */
+static inline __attribute__((__always_inline__)) bool observe(const void *arg,
+							      const struct axp_event *ev)
+{
+	const struct ev5_loop *l = arg;
+
+	if (retire(l->m, ev->insn, ev->op, ev) && !l->o->have_irq &&
+	    mach_ev5_irq_take(l->m, &l->o->irq)) {
+		l->o->have_irq = true;
+		l->o->stop = true;
+	}
+	return l->o->stop;
+}
+
+enum axp_stop ev5_run(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
+		      struct axp_stop_info *info)
+{
+	struct mach_cpu_obs *o = cfg->obs->priv;
+	const struct ev5_loop l = { o->model, o };
+
+	return axp_run_inline(ctx, cfg, budget, info, observe, &l);
 }
 
 void mach_ev5_retire(struct mach_ev5 *m, const struct axp_insn *d, const struct axp_event *ev)

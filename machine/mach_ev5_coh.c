@@ -67,20 +67,20 @@ static void count(struct mach_ev5 *m, const struct mach_coh_res *r, uint64_t t)
 		ev5_pmu_event(m, MACH_EV_INTERV, t);
 }
 
-uint32_t ev5_coh_load(struct mach_ev5 *m, const struct axp_event *ev, uint64_t t)
+uint32_t ev5_coh_load(struct mach_ev5 *m, uint64_t ea, uint64_t pc, uint64_t t)
 {
 	struct mach_coh_res r;
 
-	mach_coh_load(m->coh, m->coh_cpu, ev->ea, ev->pc, &r);
+	mach_coh_load(m->coh, m->coh_cpu, ea, pc, &r);
 	count(m, &r, t);
 	return r.interv ? r.lat : 0;
 }
 
-uint32_t ev5_coh_store(struct mach_ev5 *m, const struct axp_event *ev, uint64_t t)
+uint32_t ev5_coh_store(struct mach_ev5 *m, uint64_t ea, uint64_t pc, uint64_t t)
 {
 	struct mach_coh_res r;
 
-	mach_coh_store(m->coh, m->coh_cpu, ev->ea, ev->pc, &r);
+	mach_coh_store(m->coh, m->coh_cpu, ea, pc, &r);
 	count(m, &r, t);
 	return r.lat;
 }

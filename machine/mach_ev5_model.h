@@ -55,10 +55,10 @@ struct ev5_op {
 #define EV5_REG_SINK 65 /* R31/F31 and no destination: never written either */
 
 /*
- * One instruction word's timing facts, worked out once (pd_fill() in mach_ev5.c) and cached by
+ * One instruction word's timing facts, worked out once (pd_fill() in mach_ev5.c) and tagged with
  * the word alone: they depend on nothing else (the op's facts and the register fields), so the
- * cache needs no invalidation. The retire reads one entry instead of the op table and the
- * instruction's fields.
+ * cache needs no invalidation and any entry may hold any word. The retire reads one entry
+ * instead of the op table and the instruction's fields.
  */
 struct ev5_pd {
 	uint32_t word; /* tag: the instruction word */
@@ -76,10 +76,12 @@ struct ev5_pd {
 #define EV5_PD_BITS 12
 #define EV5_PD_N (1u << EV5_PD_BITS)
 
-/* The cache slot of an instruction word (Fibonacci hashing). */
-static inline unsigned int ev5_pd_slot(uint32_t word)
+/* The cache slot of the instruction at pc: direct mapped by address, so a loop's instructions
+ * sit in consecutive entries (few host cache lines) rather than scattered by a hash of the
+ * word. */
+static inline unsigned int ev5_pd_slot(uint64_t pc)
 {
-	return (word * 0x9e3779b1u) >> (32 - EV5_PD_BITS);
+	return (unsigned int)(pc >> 2) & (EV5_PD_N - 1);
 }
 
 /* ---- caches and TLBs ---- */
@@ -220,11 +222,12 @@ struct mach_ev5 {
 
 /* mach_ev5_coh.c: join the protocol as CPU `cpu` (coherence over the D-, S- and B-cache). */
 void ev5_coh_attach(struct mach_ev5 *m, struct mach_coh *coh, unsigned int cpu);
-/* A load that missed the D-cache at cycle t: the protocol's action; returns the latency to use
- * instead of the memory hierarchy's (0: the hierarchy's). */
-uint32_t ev5_coh_load(struct mach_ev5 *m, const struct axp_event *ev, uint64_t t);
-/* A store at cycle t: its coherence delay for the write buffer (0: none). */
-uint32_t ev5_coh_store(struct mach_ev5 *m, const struct axp_event *ev, uint64_t t);
+/* A load of `ea` (by the instruction at pc) that missed the D-cache at cycle t: the protocol's
+ * action; returns the latency to use instead of the memory hierarchy's (0: the hierarchy's). */
+uint32_t ev5_coh_load(struct mach_ev5 *m, uint64_t ea, uint64_t pc, uint64_t t);
+/* A store to `ea` (by the instruction at pc) at cycle t: its coherence delay for the write buffer
+ * (0: none). */
+uint32_t ev5_coh_store(struct mach_ev5 *m, uint64_t ea, uint64_t pc, uint64_t t);
 
 /* mach_pmu.c */
 void ev5_pmu_init(struct mach_ev5 *m);
@@ -262,6 +265,9 @@ bool ev5_retire_op(void *model, const struct axp_insn *d, const struct axp_event
 /* The ops table's observer (mach_cpu_ops.observe): ev5_retire_op() and the interrupt check in
  * one call, priv a struct mach_cpu_obs. */
 void ev5_observe(void *priv, const struct axp_event *ev);
+/* The ops table's run loop (mach_cpu_ops.run): axp_run() with ev5_observe() inlined. */
+enum axp_stop ev5_run(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
+		      struct axp_stop_info *info);
 
 /* Test access: the truth record of `pc` accumulated so far (false if none). */
 bool mach_ev5_truth_get(const struct mach_ev5 *m, uint64_t pc, struct mach_truth_pc *out);

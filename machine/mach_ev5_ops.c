@@ -113,6 +113,7 @@ const struct mach_cpu_ops mach_ev5_cpu_ops = {
 	.free = ev5_free,
 	.retire = ev5_retire_op, /* mach_ev5.c: no wrapper per instruction */
 	.observe = ev5_observe, /* retire and irq_take without an indirect call */
+	.run = ev5_run, /* ... and ev5_observe() inlined in the run loop */
 	.kernel = ev5_kernel,
 	.irq_take = ev5_irq_take,
 	.pmu_arm = ev5_pmu_arm,

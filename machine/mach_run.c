@@ -665,7 +665,10 @@ static void run_timing(struct mach *m)
 		budget = chunk_budget(m);
 		if (!budget)
 			return;
-		axp_run(&m->ctx, &cfg, budget, &info);
+		if (m->cpu->run)
+			m->cpu->run(&m->ctx, &cfg, budget, &info);
+		else
+			axp_run(&m->ctx, &cfg, budget, &info);
 		m->insns += info.executed;
 		if (info.reason == AXP_STOP_CALL_PAL) {
 			m->insns++;

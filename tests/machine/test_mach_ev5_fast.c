@@ -1,9 +1,10 @@
-/* tests/machine/test_mach_ev5_fast.c - the EV5 retire's shortcuts give its full paths' results. */
+/* tests/machine/test_mach_ev5_fast.c - EV5 shortcuts (retire, inlined loop) = full paths. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "test_mach_ev5_util.h"
@@ -97,17 +98,14 @@ static struct mach_ev5 *model(bool truth)
 	return m;
 }
 
-/* Make the timing-facts cache miss on `word` next time: its slot holds `junk` (the facts of
- * another instruction) tagged with a word of another slot. */
-static void pd_evict(struct mach_ev5 *m, uint32_t word, const struct ev5_pd *junk)
+/* Make the timing-facts cache miss on `word` at pc next time: its slot holds `junk` (the facts
+ * of another instruction) tagged with another word. */
+static void pd_evict(struct mach_ev5 *m, uint64_t pc, uint32_t word, const struct ev5_pd *junk)
 {
-	unsigned int slot = ev5_pd_slot(word);
-	uint32_t other = word ^ 1;
+	unsigned int slot = ev5_pd_slot(pc);
 
-	while (ev5_pd_slot(other) == slot)
-		other += 2;
 	m->pd[slot] = *junk;
-	m->pd[slot].word = other;
+	m->pd[slot].word = word ^ 1;
 }
 
 /* Every instruction's cycle, every stall total and event count, with the cache hitting (and
@@ -127,7 +125,7 @@ static void test_ev5_fast_cache_matches_fill(void **state)
 		for (unsigned int k = 0; k < n; k++) {
 			mach_ev5_retire(hit, &s[k].d, &s[k].ev);
 			mach_ev5_retire(truth, &s[k].d, &s[k].ev);
-			pd_evict(fill, s[k].ev.word, &other->pd[ev5_pd_slot(mul)]);
+			pd_evict(fill, s[k].ev.pc, s[k].ev.word, &other->pd[ev5_pd_slot(CODE)]);
 			mach_ev5_retire(fill, &s[k].d, &s[k].ev);
 			assert_int_equal(mach_ev5_cycles(hit), mach_ev5_cycles(fill));
 		}
@@ -258,12 +256,218 @@ static void test_ev5_fast_issue_events_overflow_exactly(void **state)
 	mach_ev5_free(m);
 }
 
+/* ---- the run loop with the observer inlined (ev5_run) ---- */
+
+#define TPROG 0x10000ull /* the program's page (8 KB) */
+#define TDATA 0x20000ull
+#define TSIZE 0x40000u /* guest memory: [0, 256 KB) */
+#define TPAGE_N 2048u /* instructions in the program's page */
+
+/* Flat guest memory with a decoded copy of the program's page, kept coherent with stores as the
+ * machine's (mach_mem.c): a store marks the entries of the words it changes AXP_OP_NR. */
+struct tmem {
+	uint8_t mem[TSIZE];
+	struct axp_insn dec[TPAGE_N];
+};
+
+static bool t_in(uint64_t va, unsigned int size)
+{
+	return va < TSIZE && size <= TSIZE - va;
+}
+
+static int t_fetch(void *priv, uint64_t va, uint32_t *word)
+{
+	struct tmem *t = priv;
+
+	if (!t_in(va, 4))
+		return -EFAULT;
+	memcpy(word, t->mem + va, 4);
+	return 0;
+}
+
+static const struct axp_insn *t_fetch_insn(void *priv, uint64_t va, int *err)
+{
+	struct tmem *t = priv;
+	struct axp_insn *d;
+	uint32_t word;
+
+	if (va < TPROG || va >= TPROG + 4 * TPAGE_N || (va & 3)) {
+		*err = -EFAULT;
+		return NULL;
+	}
+	d = &t->dec[(va - TPROG) >> 2];
+	if (d->op == AXP_OP_NR) {
+		memcpy(&word, t->mem + va, 4);
+		axp_decode(word, d);
+	}
+	return d;
+}
+
+static const struct axp_insn *t_insn_page(void *priv, uint64_t va, uint64_t *first, uint64_t *n)
+{
+	struct tmem *t = priv;
+
+	(void)va;
+	*first = TPROG;
+	*n = TPAGE_N;
+	return t->dec;
+}
+
+static int t_load(void *priv, uint64_t va, unsigned int size, uint64_t *val, struct axp_access *acc)
+{
+	struct tmem *t = priv;
+
+	(void)acc;
+	if (!t_in(va, size))
+		return -EFAULT;
+	*val = 0;
+	memcpy(val, t->mem + va, size); /* (little-endian host) */
+	return 0;
+}
+
+static int t_store(void *priv, uint64_t va, unsigned int size, uint64_t val, struct axp_access *acc)
+{
+	struct tmem *t = priv;
+
+	(void)acc;
+	if (!t_in(va, size))
+		return -EFAULT;
+	memcpy(t->mem + va, &val, size);
+	for (uint64_t w = va & ~3ull; w < va + size; w += 4)
+		if (w >= TPROG && w < TPROG + 4 * TPAGE_N)
+			t->dec[(w - TPROG) >> 2].op = AXP_OP_NR;
+	return 0;
+}
+
+static const struct axp_mem_ops t_ops = {
+	.fetch = t_fetch,
+	.load = t_load,
+	.store = t_store,
+	.fetch_insn = t_fetch_insn,
+	.insn_page = t_insn_page,
+};
+
+#define TITER 300
+
+/*
+ * A loop of TITER passes (r1 counts down) with a load, a multiply, stores walking the data, and
+ * a store into its own instruction word (index 5: STL r18, 0(r17)) that turns it into
+ * ADDQ r5, 1, r5 from the second pass on; then CALL_PAL callsys.
+ */
+static struct tmem *t_program(struct axp_ctx *ctx)
+{
+	struct tmem *t = calloc(1, sizeof(*t));
+	const uint32_t w[] = {
+		LDQ(2, 0, 16),
+		ADDQ(2, 1, 3),
+		MULQ(3, 3, 4),
+		STQ(4, 8, 16),
+		ADDQI(16, 64, 16),
+		e_mem(0x2c, 18, 17, 0), /* STL */
+		e_lit(0x10, 0x29, 1, 1, 1) /* SUBQ r1, 1, r1 */,
+		BNE(1, -8),
+		0x83 /* CALL_PAL callsys */,
+	};
+
+	assert_non_null(t);
+	for (unsigned int i = 0; i < TPAGE_N; i++)
+		t->dec[i].op = AXP_OP_NR;
+	memcpy(t->mem + TPROG, w, sizeof(w));
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->pc = TPROG;
+	ctx->r[1] = TITER;
+	ctx->r[16] = TDATA;
+	ctx->r[17] = TPROG + 4 * 5;
+	ctx->r[18] = ADDQI(5, 1, 5);
+	ctx->lock_addr = AXP_NO_LOCK;
+	return t;
+}
+
+/* Run the program to its CALL_PAL in chunks of 100 instructions, by ev5_run() (inl) or by
+ * axp_run() with ev5_observe() as the observer, logging the interrupts. */
+static uint64_t t_run(struct tmem *t, struct axp_ctx *ctx, struct mach_ev5 *m, bool inl,
+		      struct irq_log *log)
+{
+	struct mach_cpu_obs o = { .model = m };
+	const struct axp_observer obs = { .insn = ev5_observe, .priv = &o, .stop = &o.stop };
+	const struct axp_run_cfg cfg = { .mem = &t_ops, .mem_priv = t, .obs = &obs };
+	struct axp_stop_info info;
+	enum axp_stop r;
+	uint64_t n = 0;
+
+	do {
+		r = inl ? ev5_run(ctx, &cfg, 100, &info) : axp_run(ctx, &cfg, 100, &info);
+		n += info.executed;
+		while (o.have_irq) {
+			log_irq(m, log, &o.irq);
+			o.have_irq = mach_ev5_irq_take(m, &o.irq);
+		}
+		o.stop = false;
+		assert_true(r == AXP_STOP_BUDGET || r == AXP_STOP_OBSERVER ||
+			    r == AXP_STOP_CALL_PAL);
+	} while (r != AXP_STOP_CALL_PAL);
+	return n;
+}
+
+/* ev5_run(), the run loop with ev5_observe() inlined, runs and times a program exactly as
+ * axp_run() with ev5_observe() as its observer does, a store into its own word included. */
+static void test_ev5_fast_inlined_loop_matches_axp_run(void **state)
+{
+	struct mach_ev5 *a = model(true), *b = model(true);
+	struct irq_log *la = calloc(1, sizeof(*la)), *lb = calloc(1, sizeof(*lb));
+	struct axp_ctx ca, cb;
+	struct tmem *ta = t_program(&ca), *tb = t_program(&cb);
+	struct mach_truth_pc ra, rb;
+	uint64_t na, nb;
+
+	(void)state;
+	assert_non_null(la);
+	assert_non_null(lb);
+	mach_ev5_pmu_arm(a, MACH_EV_CYCLES, 37);
+	mach_ev5_pmu_arm(b, MACH_EV_CYCLES, 37);
+	na = t_run(ta, &ca, a, false, la);
+	nb = t_run(tb, &cb, b, true, lb);
+	assert_int_equal(na, 8 * TITER);
+	assert_int_equal(nb, na);
+	assert_int_equal(ca.r[5], TITER - 1); /* the rewritten word ran from the second pass */
+	assert_memory_equal(&ca, &cb, sizeof(ca));
+	assert_memory_equal(ta->mem, tb->mem, TSIZE);
+	assert_true(la->n > 10);
+	assert_int_equal(la->n, lb->n);
+	for (unsigned int i = 0; i < la->n; i++) {
+		assert_int_equal(la->v[i].event, lb->v[i].event);
+		assert_int_equal(la->v[i].pc, lb->v[i].pc);
+		assert_int_equal(la->v[i].cycle, lb->v[i].cycle);
+	}
+	assert_int_equal(mach_ev5_cycles(a), mach_ev5_cycles(b));
+	for (int c = 0; c < MACH_STALL_NR; c++)
+		assert_int_equal(mach_ev5_stall_total(a, (enum mach_stall)c),
+				 mach_ev5_stall_total(b, (enum mach_stall)c));
+	for (int e = 0; e < MACH_EV_NR; e++)
+		assert_int_equal(mach_ev5_count(a, (enum mach_event)e),
+				 mach_ev5_count(b, (enum mach_event)e));
+	for (unsigned int k = 0; k < 9; k++) {
+		memset(&ra, 0, sizeof(ra));
+		memset(&rb, 0, sizeof(rb));
+		assert_int_equal(mach_ev5_truth_get(a, TPROG + 4 * k, &ra),
+				 mach_ev5_truth_get(b, TPROG + 4 * k, &rb));
+		assert_memory_equal(&ra, &rb, sizeof(ra));
+	}
+	free(ta);
+	free(tb);
+	free(la);
+	free(lb);
+	mach_ev5_free(a);
+	mach_ev5_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ev5_fast_cache_matches_fill),
 		cmocka_unit_test(test_ev5_fast_observer_matches_retire),
 		cmocka_unit_test(test_ev5_fast_issue_events_overflow_exactly),
+		cmocka_unit_test(test_ev5_fast_inlined_loop_matches_axp_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

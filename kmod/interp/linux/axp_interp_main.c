@@ -33,7 +33,7 @@ static int user_fetch(void *priv, uint64_t va, uint32_t *word)
  * munmap, exec, IMB and other processes' code need no invalidation, and the word is still
  * fetched from the program's memory for every instruction. Every entry starts as word 0
  * decoded, which is a valid entry for word 0 wherever it sits. The caller (the interpretation at
- * the return to user) runs with preemption disabled and copies the entry at once (exec.c), and
+ * the return to user) runs with preemption disabled and copies the entry at once (exec_loop.h), and
  * interrupts never interpret (vs_policy.c's guard): nothing else touches this CPU's cache then.
  */
 #define DC_BITS 9 /* 512 entries of 20 bytes: 10 KB per CPU */

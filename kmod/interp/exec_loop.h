@@ -1,0 +1,1107 @@
+/* kmod/interp/exec_loop.h - the executor and its run loop, for axp_run() and inlined observers. */
+#ifndef AXP_EXEC_LOOP_H
+#define AXP_EXEC_LOOP_H
+
+#include "axp.h"
+#include "decode_int.h"
+#include "fp.h"
+
+/*
+ * Semantics follow the Alpha Architecture Handbook v4 (ch. 4, instruction descriptions); where the
+ * handbook leaves a choice to the implementation, qemu-alpha's behaviour (the project's reference,
+ * checked by tests/diff) is followed, e.g. loads to R31/F31 are not performed (prefetch hints) and
+ * STx_C compares the reserved value (QEMU's cmpxchg model of the lock flag).
+ *
+ * Contract (axp.h): an instruction either completes, with every side effect, or is not executed at all
+ * and the run stops with a reason. The one exception is AXP_STOP_ARITH under the full policy: like the
+ * hardware, the trapping instruction writes its result and the trap is reported after it.
+ */
+
+static inline uint64_t sext32(uint64_t v)
+{
+	return (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+}
+
+/* Byte mask for the EXT/INS/MSK families and ZAPNOT (Handbook 4.6.3). */
+static inline uint64_t zapnot(uint64_t v, unsigned int mask)
+{
+	/* Spread mask bits 0-6 to the low bit of bytes 0-6 (no carries: the partial products
+	 * land 7 bits apart), bit 7 to byte 7, then fill each byte. Checked on all 256 masks. */
+	uint64_t m = (((uint64_t)(mask & 0x7f) * 0x0002040810204081ull) & 0x0101010101010101ull) |
+		     ((uint64_t)((mask >> 7) & 1) << 56);
+
+	return v & (m * 0xff);
+}
+
+static uint64_t exec_bytes(unsigned int op, uint64_t va, uint64_t vb)
+{
+	unsigned int b = vb & 7, sh = 8 * b;
+
+	switch (op) {
+	case AXP_OP_MSKBL:
+		return zapnot(va, ~(0x01u << b) & 0xff);
+	case AXP_OP_MSKWL:
+		return zapnot(va, ~(0x03u << b) & 0xff);
+	case AXP_OP_MSKLL:
+		return zapnot(va, ~(0x0fu << b) & 0xff);
+	case AXP_OP_MSKQL:
+		return zapnot(va, ~(0xffu << b) & 0xff);
+	case AXP_OP_MSKWH:
+		return zapnot(va, ~((0x03u << b) >> 8) & 0xff);
+	case AXP_OP_MSKLH:
+		return zapnot(va, ~((0x0fu << b) >> 8) & 0xff);
+	case AXP_OP_MSKQH:
+		return zapnot(va, ~((0xffu << b) >> 8) & 0xff);
+	case AXP_OP_EXTBL:
+		return (va >> sh) & 0xff;
+	case AXP_OP_EXTWL:
+		return (va >> sh) & 0xffff;
+	case AXP_OP_EXTLL:
+		return (va >> sh) & 0xffffffff;
+	case AXP_OP_EXTQL:
+		return va >> sh;
+	case AXP_OP_EXTWH:
+		return (va << ((64 - sh) & 63)) & 0xffff;
+	case AXP_OP_EXTLH:
+		return (va << ((64 - sh) & 63)) & 0xffffffff;
+	case AXP_OP_EXTQH:
+		return va << ((64 - sh) & 63);
+	case AXP_OP_INSBL:
+		return (va & 0xff) << sh;
+	case AXP_OP_INSWL:
+		return (va & 0xffff) << sh;
+	case AXP_OP_INSLL:
+		return (va & 0xffffffff) << sh;
+	case AXP_OP_INSQL:
+		return va << sh;
+	case AXP_OP_INSWH:
+		return b ? (va & 0xffff) >> (64 - sh) : 0;
+	case AXP_OP_INSLH:
+		return b ? (va & 0xffffffff) >> (64 - sh) : 0;
+	case AXP_OP_INSQH:
+		return b ? va >> (64 - sh) : 0;
+	case AXP_OP_ZAP:
+		return zapnot(va, ~vb & 0xff);
+	case AXP_OP_ZAPNOT:
+		return zapnot(va, vb & 0xff);
+	case AXP_OP_SRL:
+		return va >> (vb & 63);
+	case AXP_OP_SLL:
+		return va << (vb & 63);
+	case AXP_OP_SRA:
+		return (uint64_t)((int64_t)va >> (vb & 63));
+	default:
+		return 0;
+	}
+}
+
+static uint64_t cmpbge(uint64_t va, uint64_t vb)
+{
+	uint64_t r = 0;
+
+	for (unsigned int i = 0; i < 8; i++)
+		if (((va >> (8 * i)) & 0xff) >= ((vb >> (8 * i)) & 0xff))
+			r |= 1u << i;
+	return r;
+}
+
+/* MVI (Handbook 4.13): byte/word vectors in a quadword. */
+static uint64_t exec_mvi(unsigned int op, uint64_t va, uint64_t vb)
+{
+	uint64_t r = 0;
+	unsigned int i;
+
+	switch (op) {
+	case AXP_OP_PERR:
+		for (i = 0; i < 64; i += 8) {
+			unsigned int x = (va >> i) & 0xff, y = (vb >> i) & 0xff;
+			r += x > y ? x - y : y - x;
+		}
+		return r;
+	case AXP_OP_UNPKBW:
+		for (i = 0; i < 4; i++)
+			r |= ((vb >> (8 * i)) & 0xff) << (16 * i);
+		return r;
+	case AXP_OP_UNPKBL:
+		return (vb & 0xff) | (((vb >> 8) & 0xff) << 32);
+	case AXP_OP_PKWB:
+		for (i = 0; i < 4; i++)
+			r |= ((vb >> (16 * i)) & 0xff) << (8 * i);
+		return r;
+	case AXP_OP_PKLB:
+		return (vb & 0xff) | (((vb >> 32) & 0xff) << 8);
+	case AXP_OP_MINSB8:
+	case AXP_OP_MAXSB8:
+		for (i = 0; i < 64; i += 8) {
+			int8_t x = (int8_t)(va >> i), y = (int8_t)(vb >> i);
+			int8_t m = (op == AXP_OP_MINSB8) == (x < y) ? x : y;
+			r |= (uint64_t)(uint8_t)m << i;
+		}
+		return r;
+	case AXP_OP_MINUB8:
+	case AXP_OP_MAXUB8:
+		for (i = 0; i < 64; i += 8) {
+			uint8_t x = (uint8_t)(va >> i), y = (uint8_t)(vb >> i);
+			uint8_t m = (op == AXP_OP_MINUB8) == (x < y) ? x : y;
+			r |= (uint64_t)m << i;
+		}
+		return r;
+	case AXP_OP_MINSW4:
+	case AXP_OP_MAXSW4:
+		for (i = 0; i < 64; i += 16) {
+			int16_t x = (int16_t)(va >> i), y = (int16_t)(vb >> i);
+			int16_t m = (op == AXP_OP_MINSW4) == (x < y) ? x : y;
+			r |= (uint64_t)(uint16_t)m << i;
+		}
+		return r;
+	case AXP_OP_MINUW4:
+	case AXP_OP_MAXUW4:
+		for (i = 0; i < 64; i += 16) {
+			uint16_t x = (uint16_t)(va >> i), y = (uint16_t)(vb >> i);
+			uint16_t m = (op == AXP_OP_MINUW4) == (x < y) ? x : y;
+			r |= (uint64_t)m << i;
+		}
+		return r;
+	default:
+		return 0;
+	}
+}
+
+static inline unsigned int popcount64(uint64_t v)
+{
+	unsigned int n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+static inline unsigned int clz64(uint64_t v)
+{
+	unsigned int n = 0;
+
+	if (!v)
+		return 64;
+	while (!(v & (1ull << 63))) {
+		v <<= 1;
+		n++;
+	}
+	return n;
+}
+
+static inline unsigned int ctz64(uint64_t v)
+{
+	unsigned int n = 0;
+
+	if (!v)
+		return 64;
+	while (!(v & 1)) {
+		v >>= 1;
+		n++;
+	}
+	return n;
+}
+
+/* Integer branch conditions (Handbook 4.3). */
+static bool int_cond(unsigned int op, uint64_t v)
+{
+	int64_t s = (int64_t)v;
+
+	switch (op) {
+	case AXP_OP_BLBC:
+	case AXP_OP_CMOVLBC:
+		return !(v & 1);
+	case AXP_OP_BLBS:
+	case AXP_OP_CMOVLBS:
+		return v & 1;
+	case AXP_OP_BEQ:
+	case AXP_OP_CMOVEQ:
+		return v == 0;
+	case AXP_OP_BNE:
+	case AXP_OP_CMOVNE:
+		return v != 0;
+	case AXP_OP_BLT:
+	case AXP_OP_CMOVLT:
+		return s < 0;
+	case AXP_OP_BGE:
+	case AXP_OP_CMOVGE:
+		return s >= 0;
+	case AXP_OP_BLE:
+	case AXP_OP_CMOVLE:
+		return s <= 0;
+	case AXP_OP_BGT:
+	case AXP_OP_CMOVGT:
+		return s > 0;
+	default:
+		return false;
+	}
+}
+
+/*
+ * FP branch conditions test the register as a signed quadword with -0.0 treated as +0.0 (Handbook
+ * 4.9: "FBxx ... -0 compares equal to +0"), as qemu-alpha does (no NaN special case).
+ */
+static bool fp_cond(unsigned int op, uint64_t v)
+{
+	int64_t s = (int64_t)v;
+	uint64_t mag = v & ~(1ull << 63);
+
+	switch (op) {
+	case AXP_OP_FBEQ:
+		return mag == 0;
+	case AXP_OP_FBNE:
+		return mag != 0;
+	case AXP_OP_FBLT:
+		return mag != 0 && s < 0;
+	case AXP_OP_FBGE:
+		return mag == 0 || s >= 0;
+	case AXP_OP_FBLE:
+		return s <= 0;
+	case AXP_OP_FBGT:
+		return s > 0;
+	default:
+		return false;
+	}
+}
+
+static inline int stop(struct axp_stop_info *info, enum axp_stop reason, uint64_t addr, int err)
+{
+	info->reason = reason;
+	info->addr = addr;
+	info->err = err;
+	return -EAGAIN;
+}
+
+/* Integer operate formats (opcodes 0x10-0x13, 0x1c). Returns 0, or 1 when the result is valid but an
+ * overflow trap follows (info set). */
+static inline __attribute__((__always_inline__)) int
+exec_opr(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cfg *cfg,
+	 uint64_t *res, struct axp_stop_info *info)
+{
+	uint64_t va = ctx->r[d->ra];
+	uint64_t vb = d->islit ? d->lit : ctx->r[d->rb];
+	uint64_t r, t;
+	unsigned __int128 p;
+
+	switch (d->op) {
+	case AXP_OP_ADDL:
+		r = sext32(va + vb);
+		break;
+	case AXP_OP_S4ADDL:
+		r = sext32((va << 2) + vb);
+		break;
+	case AXP_OP_S8ADDL:
+		r = sext32((va << 3) + vb);
+		break;
+	case AXP_OP_SUBL:
+		r = sext32(va - vb);
+		break;
+	case AXP_OP_S4SUBL:
+		r = sext32((va << 2) - vb);
+		break;
+	case AXP_OP_S8SUBL:
+		r = sext32((va << 3) - vb);
+		break;
+	case AXP_OP_ADDQ:
+		r = va + vb;
+		break;
+	case AXP_OP_S4ADDQ:
+		r = (va << 2) + vb;
+		break;
+	case AXP_OP_S8ADDQ:
+		r = (va << 3) + vb;
+		break;
+	case AXP_OP_SUBQ:
+		r = va - vb;
+		break;
+	case AXP_OP_S4SUBQ:
+		r = (va << 2) - vb;
+		break;
+	case AXP_OP_S8SUBQ:
+		r = (va << 3) - vb;
+		break;
+	case AXP_OP_CMPBGE:
+		r = cmpbge(va, vb);
+		break;
+	case AXP_OP_CMPEQ:
+		r = va == vb;
+		break;
+	case AXP_OP_CMPULT:
+		r = va < vb;
+		break;
+	case AXP_OP_CMPULE:
+		r = va <= vb;
+		break;
+	case AXP_OP_CMPLT:
+		r = (int64_t)va < (int64_t)vb;
+		break;
+	case AXP_OP_CMPLE:
+		r = (int64_t)va <= (int64_t)vb;
+		break;
+	/* /V forms: overflow raises an integer-overflow arithmetic trap (Handbook 4.4). */
+	case AXP_OP_ADDLV:
+		t = sext32(va) + sext32(vb);
+		r = sext32(t);
+		goto check_v;
+	case AXP_OP_SUBLV:
+		t = sext32(va) - sext32(vb);
+		r = sext32(t);
+		goto check_v;
+	case AXP_OP_ADDQV:
+		r = va + vb;
+		t = ((~(va ^ vb) & (va ^ r)) >> 63) ? ~r : r;
+		goto check_v;
+	case AXP_OP_SUBQV:
+		r = va - vb;
+		t = (((va ^ vb) & (va ^ r)) >> 63) ? ~r : r;
+		goto check_v;
+	case AXP_OP_MULLV:
+		t = (uint64_t)((int64_t)(int32_t)va * (int64_t)(int32_t)vb);
+		r = sext32(t);
+		goto check_v;
+	case AXP_OP_MULQV:
+		p = (unsigned __int128)((__int128)(int64_t)va * (__int128)(int64_t)vb);
+		r = (uint64_t)p;
+		t = ((uint64_t)(p >> 64) == (uint64_t)((int64_t)r >> 63)) ? r : ~r;
+		goto check_v;
+	case AXP_OP_MULL:
+		r = sext32(va * vb);
+		break;
+	case AXP_OP_MULQ:
+		r = va * vb;
+		break;
+	case AXP_OP_UMULH:
+		r = (uint64_t)(((unsigned __int128)va * vb) >> 64);
+		break;
+	case AXP_OP_AND:
+		r = va & vb;
+		break;
+	case AXP_OP_BIC:
+		r = va & ~vb;
+		break;
+	case AXP_OP_BIS:
+		r = va | vb;
+		break;
+	case AXP_OP_ORNOT:
+		r = va | ~vb;
+		break;
+	case AXP_OP_XOR:
+		r = va ^ vb;
+		break;
+	case AXP_OP_EQV:
+		r = va ^ ~vb;
+		break;
+	case AXP_OP_CMOVLBS:
+	case AXP_OP_CMOVLBC:
+	case AXP_OP_CMOVEQ:
+	case AXP_OP_CMOVNE:
+	case AXP_OP_CMOVLT:
+	case AXP_OP_CMOVGE:
+	case AXP_OP_CMOVLE:
+	case AXP_OP_CMOVGT:
+		r = int_cond(d->op, va) ? vb : ctx->r[d->rc];
+		break;
+	case AXP_OP_AMASK:
+		r = vb & ~cfg->amask;
+		break;
+	case AXP_OP_IMPLVER:
+		r = cfg->implver;
+		break;
+	case AXP_OP_SEXTB:
+		r = (uint64_t)(int64_t)(int8_t)vb;
+		break;
+	case AXP_OP_SEXTW:
+		r = (uint64_t)(int64_t)(int16_t)vb;
+		break;
+	case AXP_OP_CTPOP:
+		r = popcount64(vb);
+		break;
+	case AXP_OP_CTLZ:
+		r = clz64(vb);
+		break;
+	case AXP_OP_CTTZ:
+		r = ctz64(vb);
+		break;
+	case AXP_OP_PERR:
+	case AXP_OP_UNPKBW:
+	case AXP_OP_UNPKBL:
+	case AXP_OP_PKWB:
+	case AXP_OP_PKLB:
+	case AXP_OP_MINSB8 ... AXP_OP_MAXSW4:
+		r = exec_mvi(d->op, va, vb);
+		break;
+	case AXP_OP_FTOIT:
+		r = ctx->f[d->ra];
+		break;
+	case AXP_OP_FTOIS:
+		r = sext32(axp_s_to_mem(ctx->f[d->ra]));
+		break;
+	default:
+		r = exec_bytes(d->op, va, vb);
+		break;
+	}
+	*res = r;
+	return 0;
+
+check_v:
+	*res = r;
+	if (t != r) {
+		info->exc_sum = AXP_EXC_IOV;
+		stop(info, AXP_STOP_ARITH, 0, 0);
+		return 1;
+	}
+	return 0;
+}
+
+/* Natural alignment check; LDQ_U/STQ_U clear the low bits instead. */
+static inline bool is_misaligned(uint64_t ea, unsigned int size)
+{
+	return ea & (size - 1);
+}
+
+/*
+ * FP operate instructions. fp_ops.c leaves the context unchanged when qemu-alpha would trap; under
+ * the full policy the hardware (and qemu) write the result and FPCR first, so apply axp_fp_eval's
+ * effect and report the trap after it (returns 1).
+ */
+static int exec_fp(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int handback,
+		   struct axp_stop_info *info)
+{
+	struct axp_fp_out out;
+	int err = axp_fp_exec(ctx, d, handback, info);
+
+	if (err != -EAGAIN || info->reason != AXP_STOP_ARITH || (handback & AXP_HB_ARITH))
+		return err;
+	if (axp_fp_eval(ctx, d, &out))
+		return -EAGAIN;
+	if (out.dest != AXP_NO_DEST && out.dest != 31)
+		ctx->f[out.dest] = out.value;
+	ctx->fpcr = out.fpcr;
+	return 1;
+}
+
+/* May the executor do this access itself (struct axp_direct)? */
+static inline bool direct_ok(const struct axp_direct *dir, uint64_t va, unsigned int size,
+			     uint8_t mask, uint8_t ok)
+{
+	uint64_t pn = va >> dir->page_shift;
+	uint64_t in_page = va & ((1ull << dir->page_shift) - 1);
+
+	return pn < dir->npages && (dir->perm[pn] & mask) == ok &&
+	       in_page <= (1ull << dir->page_shift) - size;
+}
+
+/* Little-endian host memory (the hosts the core runs on: Alpha and x86-64 are). */
+static inline uint64_t direct_load(const uint8_t *p, unsigned int size)
+{
+	uint64_t v8;
+	uint32_t v4;
+	uint16_t v2;
+
+	switch (size) {
+	case 1:
+		return *p;
+	case 2:
+		__builtin_memcpy(&v2, p, 2);
+		return v2;
+	case 4:
+		__builtin_memcpy(&v4, p, 4);
+		return v4;
+	default:
+		__builtin_memcpy(&v8, p, 8);
+		return v8;
+	}
+}
+
+static inline void direct_store(uint8_t *p, unsigned int size, uint64_t v)
+{
+	uint32_t v4 = (uint32_t)v;
+	uint16_t v2 = (uint16_t)v;
+
+	switch (size) {
+	case 1:
+		*p = (uint8_t)v;
+		break;
+	case 2:
+		__builtin_memcpy(p, &v2, 2);
+		break;
+	case 4:
+		__builtin_memcpy(p, &v4, 4);
+		break;
+	default:
+		__builtin_memcpy(p, &v, 8);
+		break;
+	}
+}
+
+/*
+ * Execute one decoded instruction. Returns 0 when it completed (context advanced, `ev` filled if
+ * non-NULL); 1 when it completed and an arithmetic trap follows (full policy; info set); -EAGAIN when
+ * it was not executed (context unchanged, info set).
+ */
+static inline __attribute__((__always_inline__)) int
+exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cfg *cfg,
+	  const struct axp_direct *dir, struct axp_event *ev, struct axp_stop_info *info)
+{
+	const struct axp_op_info *oi = &axp_op_info[d->op];
+	uint64_t pc = ctx->pc, next = pc + 4, ea = 0, val = 0, sval = 0;
+	unsigned int dest = AXP_NO_DEST, size = 0;
+	struct axp_access acc = { 0, AXP_LVL_UNKNOWN };
+	bool taken = false, is_load = false, is_store = false;
+	int err, trap = 0;
+
+	/*
+	 * The common operations, dispatched by one jump on the operation: integer operates that
+	 * cannot trap, LDA/LDAH, aligned-or-fixed-up integer loads and stores, branches and jumps.
+	 * Anything else, and any case one of them cannot finish simply (a load to R31, an
+	 * unaligned access the policy hands back), goes to the general code below, which starts
+	 * from scratch: nothing has changed by then.
+	 */
+#define VA (ctx->r[d->ra])
+#define VB (d->islit ? (uint64_t)d->lit : ctx->r[d->rb])
+#define OPR(id, expr)         \
+	case AXP_OP_##id:     \
+		val = (expr); \
+		dest = d->rc; \
+		goto commit
+#define BCOND(id, cond)                                                   \
+	case AXP_OP_##id:                                                 \
+		if (cond) {                                               \
+			taken = true;                                     \
+			next = pc + 4 + (uint64_t)((int64_t)d->disp * 4); \
+		}                                                         \
+		goto commit
+#define LOAD_(id, sz, mask, conv, dst)                                                            \
+	case AXP_OP_##id:                                                                         \
+		ea = (ctx->r[d->rb] + (int64_t)d->disp) & (mask);                                 \
+		size = sz;                                                                        \
+		if (d->ra == 31 || (is_misaligned(ea, sz) && (cfg->handback & AXP_HB_UNALIGNED))) \
+			break;                                                                    \
+		if (dir && direct_ok(dir, ea, sz, dir->load_mask, dir->load_ok)) {                \
+			val = direct_load(dir->host + ea, sz);                                    \
+		} else {                                                                          \
+			err = cfg->mem->load(cfg->mem_priv, ea, sz, &val, &acc);                  \
+			if (err)                                                                  \
+				return stop(info, AXP_STOP_LOAD_FAULT, ea, err);                  \
+		}                                                                                 \
+		val = conv;                                                                       \
+		is_load = true;                                                                   \
+		dest = dst;                                                                       \
+		goto commit
+#define LOAD(id, sz, conv) LOAD_(id, sz, ~0ull, conv, d->ra)
+#define STORE_(id, sz, mask, src)                                                    \
+	case AXP_OP_##id:                                                            \
+		ea = (ctx->r[d->rb] + (int64_t)d->disp) & (mask);                    \
+		size = sz;                                                           \
+		if (is_misaligned(ea, sz) && (cfg->handback & AXP_HB_UNALIGNED))     \
+			break;                                                       \
+		sval = src;                                                          \
+		if (dir && direct_ok(dir, ea, sz, dir->store_mask, dir->store_ok)) { \
+			direct_store(dir->host + ea, sz, sval);                      \
+		} else {                                                             \
+			err = cfg->mem->store(cfg->mem_priv, ea, sz, sval, &acc);    \
+			if (err)                                                     \
+				return stop(info, AXP_STOP_STORE_FAULT, ea, err);    \
+		}                                                                    \
+		is_store = true;                                                     \
+		goto commit
+#define STORE(id, sz) STORE_(id, sz, ~0ull, ctx->r[d->ra])
+
+	switch (d->op) {
+		OPR(ADDL, sext32(VA + VB));
+		OPR(S4ADDL, sext32((VA << 2) + VB));
+		OPR(S8ADDL, sext32((VA << 3) + VB));
+		OPR(SUBL, sext32(VA - VB));
+		OPR(ADDQ, VA + VB);
+		OPR(S4ADDQ, (VA << 2) + VB);
+		OPR(S8ADDQ, (VA << 3) + VB);
+		OPR(SUBQ, VA - VB);
+		OPR(S4SUBQ, (VA << 2) - VB);
+		OPR(S8SUBQ, (VA << 3) - VB);
+		OPR(CMPEQ, VA == VB);
+		OPR(CMPULT, VA < VB);
+		OPR(CMPULE, VA <= VB);
+		OPR(CMPLT, (int64_t)VA < (int64_t)VB);
+		OPR(CMPLE, (int64_t)VA <= (int64_t)VB);
+		OPR(AND, VA & VB);
+		OPR(BIC, VA & ~VB);
+		OPR(BIS, VA | VB);
+		OPR(ORNOT, VA | ~VB);
+		OPR(XOR, VA ^ VB);
+		OPR(EQV, VA ^ ~VB);
+		OPR(SRL, VA >> (VB & 63));
+		OPR(SLL, VA << (VB & 63));
+		OPR(SRA, (uint64_t)((int64_t)VA >> (VB & 63)));
+		OPR(EXTBL, (VA >> (8 * (VB & 7))) & 0xff);
+		OPR(EXTWL, (VA >> (8 * (VB & 7))) & 0xffff);
+		OPR(EXTLL, (VA >> (8 * (VB & 7))) & 0xffffffff);
+		OPR(EXTQL, VA >> (8 * (VB & 7)));
+		OPR(INSBL, (VA & 0xff) << (8 * (VB & 7)));
+		OPR(EXTWH, (VA << ((64 - 8 * (VB & 7)) & 63)) & 0xffff);
+		OPR(EXTLH, (VA << ((64 - 8 * (VB & 7)) & 63)) & 0xffffffff);
+		OPR(EXTQH, VA << ((64 - 8 * (VB & 7)) & 63));
+		OPR(INSWL, (VA & 0xffff) << (8 * (VB & 7)));
+		OPR(INSLL, (VA & 0xffffffff) << (8 * (VB & 7)));
+		OPR(INSQL, VA << (8 * (VB & 7)));
+		OPR(MSKBL, zapnot(VA, ~(0x01u << (VB & 7)) & 0xff));
+		OPR(MSKWL, zapnot(VA, ~(0x03u << (VB & 7)) & 0xff));
+		OPR(MSKLL, zapnot(VA, ~(0x0fu << (VB & 7)) & 0xff));
+		OPR(MSKQL, zapnot(VA, ~(0xffu << (VB & 7)) & 0xff));
+		OPR(ZAPNOT, zapnot(VA, VB & 0xff));
+		OPR(ZAP, zapnot(VA, ~VB & 0xff));
+		OPR(CMOVEQ, VA == 0 ? VB : ctx->r[d->rc]);
+		OPR(CMOVNE, VA != 0 ? VB : ctx->r[d->rc]);
+		OPR(CMOVLBS, (VA & 1) ? VB : ctx->r[d->rc]);
+		OPR(CMOVLBC, !(VA & 1) ? VB : ctx->r[d->rc]);
+		OPR(CMOVLT, (int64_t)VA < 0 ? VB : ctx->r[d->rc]);
+		OPR(CMOVGE, (int64_t)VA >= 0 ? VB : ctx->r[d->rc]);
+		OPR(CMOVLE, (int64_t)VA <= 0 ? VB : ctx->r[d->rc]);
+		OPR(CMOVGT, (int64_t)VA > 0 ? VB : ctx->r[d->rc]);
+		OPR(MULL, sext32(VA * VB));
+		OPR(MULQ, VA * VB);
+		OPR(UMULH, (uint64_t)(((unsigned __int128)VA * VB) >> 64));
+		OPR(SEXTB, (uint64_t)(int64_t)(int8_t)VB);
+		OPR(SEXTW, (uint64_t)(int64_t)(int16_t)VB);
+	case AXP_OP_LDA:
+		val = ctx->r[d->rb] + (int64_t)d->disp;
+		ea = val;
+		dest = d->ra;
+		goto commit;
+	case AXP_OP_LDAH:
+		ea = ctx->r[d->rb] + (int64_t)d->disp;
+		val = ctx->r[d->rb] + (uint64_t)((int64_t)d->disp * 65536);
+		dest = d->ra;
+		goto commit;
+		LOAD(LDQ, 8, val);
+		LOAD(LDL, 4, sext32(val));
+		LOAD(LDBU, 1, val);
+		LOAD(LDWU, 2, val);
+		STORE(STQ, 8);
+		STORE(STL, 4);
+		STORE(STB, 1);
+		STORE(STW, 2);
+		LOAD_(LDQ_U, 8, ~7ull, val, d->ra);
+		STORE_(STQ_U, 8, ~7ull, ctx->r[d->ra]);
+		LOAD_(LDT, 8, ~0ull, val, 32 + d->ra);
+		STORE_(STT, 8, ~0ull, ctx->f[d->ra]);
+		BCOND(BEQ, VA == 0);
+		BCOND(BNE, VA != 0);
+		BCOND(BLT, (int64_t)VA < 0);
+		BCOND(BGE, (int64_t)VA >= 0);
+		BCOND(BLE, (int64_t)VA <= 0);
+		BCOND(BGT, (int64_t)VA > 0);
+		BCOND(BLBC, !(VA & 1));
+		BCOND(BLBS, VA & 1);
+	case AXP_OP_BR:
+	case AXP_OP_BSR:
+		val = next;
+		dest = d->ra;
+		taken = true;
+		next = pc + 4 + (uint64_t)((int64_t)d->disp * 4);
+		goto commit;
+	case AXP_OP_JMP:
+	case AXP_OP_JSR:
+	case AXP_OP_RET:
+	case AXP_OP_JSR_CO:
+		val = pc + 4;
+		dest = d->ra;
+		next = ctx->r[d->rb] & ~(uint64_t)3;
+		taken = true;
+		goto commit;
+	default:
+		break;
+	}
+#undef VA
+#undef VB
+#undef OPR
+#undef BCOND
+#undef LOAD_
+#undef LOAD
+#undef STORE_
+#undef STORE
+	ea = 0;
+	size = 0;
+
+	switch (oi->fmt) {
+	case AXP_FMT_OPR:
+	case AXP_FMT_FTI:
+		trap = exec_opr(ctx, d, cfg, &val, info);
+		if (trap && (cfg->handback & AXP_HB_ARITH))
+			return -EAGAIN;
+		dest = d->rc;
+		break;
+
+	case AXP_FMT_MEM:
+		ea = ctx->r[d->rb] + (int64_t)d->disp;
+		if (d->op == AXP_OP_LDA) {
+			val = ea;
+			dest = d->ra;
+			break;
+		}
+		if (d->op == AXP_OP_LDAH) {
+			val = ctx->r[d->rb] + (uint64_t)((int64_t)d->disp * 65536);
+			dest = d->ra;
+			break;
+		}
+		if (oi->flags & AXP_F_VAX)
+			return stop(info, AXP_STOP_VAX_FP, 0, 0);
+		size = axp_mem_size(oi->flags);
+		if (d->op == AXP_OP_LDQ_U || d->op == AXP_OP_STQ_U)
+			ea &= ~(uint64_t)7;
+		if (oi->flags & AXP_F_LD) {
+			/* Loads to R31/F31 are prefetch hints and are not performed. */
+			if (d->ra == 31)
+				break;
+			if ((oi->flags & AXP_F_LOCK) && (cfg->handback & AXP_HB_LLSC))
+				return stop(info, AXP_STOP_LLSC, ea, 0);
+			if (is_misaligned(ea, size) &&
+			    ((cfg->handback & AXP_HB_UNALIGNED) || (oi->flags & AXP_F_LOCK)))
+				return stop(info, AXP_STOP_UNALIGNED, ea, 0);
+			err = cfg->mem->load(cfg->mem_priv, ea, size, &val, &acc);
+			if (err)
+				return stop(info, AXP_STOP_LOAD_FAULT, ea, err);
+			is_load = true;
+			switch (d->op) {
+			case AXP_OP_LDL:
+			case AXP_OP_LDL_L:
+				val = sext32(val);
+				break;
+			case AXP_OP_LDS:
+				val = axp_s_from_mem((uint32_t)val);
+				break;
+			default:
+				break;
+			}
+			if (oi->flags & AXP_F_LOCK) {
+				ctx->lock_addr = ea;
+				ctx->lock_value = val;
+			}
+			dest = (oi->flags & AXP_F_FA) ? 32 + d->ra : d->ra;
+			break;
+		}
+		/* Stores. */
+		sval = (oi->flags & AXP_F_FA) ? ctx->f[d->ra] : ctx->r[d->ra];
+		if (d->op == AXP_OP_STS)
+			sval = axp_s_to_mem(sval);
+		if (oi->flags & AXP_F_LOCK) {
+			uint64_t cur;
+
+			if (cfg->handback & AXP_HB_LLSC)
+				return stop(info, AXP_STOP_LLSC, ea, 0);
+			/*
+			 * QEMU model: at the reserved address, a compare-and-swap of the store's size
+			 * against the value LDx_L read (truncated to that size) stores; Ra reports
+			 * whether the old memory value, sign-extended, equals that whole value. The
+			 * two differ only for mixed sizes (LDQ_L + STL_C), which the architecture
+			 * leaves UNPREDICTABLE. The reservation is cleared either way.
+			 */
+			val = 0;
+			if (ea == ctx->lock_addr) {
+				uint64_t mask = size == 4 ? 0xffffffffull : UINT64_MAX;
+
+				if (is_misaligned(ea, size))
+					return stop(info, AXP_STOP_UNALIGNED, ea, 0);
+				err = cfg->mem->load(cfg->mem_priv, ea, size, &cur, &acc);
+				if (err)
+					return stop(info, AXP_STOP_STORE_FAULT, ea, err);
+				if ((cur & mask) == (ctx->lock_value & mask)) {
+					err = cfg->mem->store(cfg->mem_priv, ea, size, sval, &acc);
+					if (err)
+						return stop(info, AXP_STOP_STORE_FAULT, ea, err);
+					is_store = true;
+				}
+				val = (size == 4 ? sext32(cur) : cur) == ctx->lock_value;
+			}
+			ctx->lock_addr = AXP_NO_LOCK;
+			dest = d->ra;
+			break;
+		}
+		if (is_misaligned(ea, size) && (cfg->handback & AXP_HB_UNALIGNED))
+			return stop(info, AXP_STOP_UNALIGNED, ea, 0);
+		err = cfg->mem->store(cfg->mem_priv, ea, size, sval, &acc);
+		if (err)
+			return stop(info, AXP_STOP_STORE_FAULT, ea, err);
+		is_store = true;
+		break;
+
+	case AXP_FMT_BRA:
+		if (oi->flags & AXP_F_DA) { /* BR, BSR */
+			val = next;
+			dest = d->ra;
+			taken = true;
+		} else if (oi->flags & AXP_F_FA) {
+			taken = fp_cond(d->op, ctx->f[d->ra]);
+		} else {
+			taken = int_cond(d->op, ctx->r[d->ra]);
+		}
+		if (taken)
+			next = pc + 4 + (uint64_t)((int64_t)d->disp * 4);
+		break;
+
+	case AXP_FMT_JMP:
+		val = pc + 4;
+		dest = d->ra;
+		next = ctx->r[d->rb] & ~(uint64_t)3;
+		taken = true;
+		break;
+
+	case AXP_FMT_MSC:
+		switch (d->op) {
+		case AXP_OP_RPCC:
+			if (!cfg->mem->rpcc)
+				return stop(info, AXP_STOP_UNSUPPORTED, 0, 0);
+			val = cfg->mem->rpcc(cfg->mem_priv);
+			dest = d->ra;
+			break;
+		case AXP_OP_RC:
+		case AXP_OP_RS:
+			val = ctx->intr_flag;
+			ctx->intr_flag = d->op == AXP_OP_RS;
+			dest = d->ra;
+			break;
+		case AXP_OP_MB:
+		case AXP_OP_WMB:
+			if (cfg->mem->fence)
+				cfg->mem->fence(cfg->mem_priv, d->op == AXP_OP_MB ?
+								       AXP_BARRIER_MB :
+								       AXP_BARRIER_WMB);
+			break;
+		default: /* TRAPB, EXCB and cache hints: no architectural effect here */
+			break;
+		}
+		break;
+
+	case AXP_FMT_ITF:
+		if (oi->flags & AXP_F_VAX)
+			return stop(info, AXP_STOP_VAX_FP, 0, 0);
+		val = d->op == AXP_OP_ITOFS ? axp_s_from_mem((uint32_t)ctx->r[d->ra]) :
+					      ctx->r[d->ra];
+		dest = 32 + d->rc;
+		break;
+
+	case AXP_FMT_FPO:
+		if (oi->flags & AXP_F_VAX)
+			return stop(info, AXP_STOP_VAX_FP, 0, 0);
+		/* IEEE arithmetic, conversions, copies, FCMOV, FPCR moves: fp_ops.c. */
+		err = exec_fp(ctx, d, cfg->handback, info);
+		if (err < 0)
+			return err;
+		trap = err;
+		dest = (oi->flags & AXP_F_DA) ? 32 + d->ra :
+		       (oi->flags & AXP_F_DC) ? 32 + d->rc :
+						63;
+		if (dest == 63)
+			dest = AXP_NO_DEST;
+		else
+			val = ctx->f[dest - 32];
+		goto written;
+
+	case AXP_FMT_PAL:
+		if (d->op == AXP_OP_CALL_PAL)
+			return stop(info, AXP_STOP_CALL_PAL, 0, 0);
+		return stop(info, AXP_STOP_ILLEGAL, 0, 0);
+
+	case AXP_FMT_PCD:
+	default:
+		return stop(info, AXP_STOP_ILLEGAL, 0, 0);
+	}
+
+commit:
+	/* Commit: R31 and F31 are never written. */
+	if (dest < 31)
+		ctx->r[dest] = val;
+	else if (dest >= 32 && dest < 63)
+		ctx->f[dest - 32] = val;
+	else
+		dest = AXP_NO_DEST;
+written:
+	ctx->pc = next;
+
+	if (ev) {
+		ev->pc = pc;
+		ev->next_pc = next;
+		ev->word = d->word;
+		ev->op = d->op;
+		ev->dest = dest;
+		ev->size = size;
+		ev->value = val;
+		ev->ea = ea;
+		ev->store_value = sval;
+		ev->acc = acc;
+		ev->is_load = is_load;
+		ev->is_store = is_store;
+		ev->taken = taken;
+		ev->insn = d;
+	}
+	return trap;
+}
+
+/*
+ * The decoded page axp_run() reads from (axp_mem_ops.insn_page): [va, va + 4 * n) with its
+ * entries, or n = 0 when there is none.
+ */
+struct insn_window {
+	const struct axp_insn *insn;
+	uint64_t va, n;
+};
+
+/*
+ * The window missed (another page, a stale entry, or none yet): fetch_insn() at ctx->pc, then move
+ * the window to that page if the memory system offers it. Returns the instruction or NULL (fetch
+ * fault: info set).
+ */
+static __attribute__((__noinline__)) const struct axp_insn *
+window_miss(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct insn_window *w,
+	    struct axp_stop_info *info)
+{
+	const struct axp_insn *dp;
+	int err;
+
+	dp = cfg->mem->fetch_insn(cfg->mem_priv, ctx->pc, &err);
+	if (!dp) {
+		info->word = 0;
+		stop(info, AXP_STOP_FETCH_FAULT, ctx->pc, err);
+		return NULL;
+	}
+	w->n = 0;
+	if (cfg->mem->insn_page) {
+		w->insn = cfg->mem->insn_page(cfg->mem_priv, ctx->pc, &w->va, &w->n);
+		if (!w->insn)
+			w->n = 0;
+	}
+	return dp;
+}
+
+/*
+ * An observer as a run loop instance calls it after each completed instruction: with the
+ * argument the instance was given (the same for the whole run: axp_run() gives cfg->obs) and the
+ * event; returns true to stop the run after that instruction (AXP_STOP_OBSERVER).
+ */
+typedef bool (*axp_observe_fn)(const void *arg, const struct axp_event *ev);
+
+/*
+ * The loop, instantiated with and without an observer (`observe` NULL: none) and with and without
+ * the memory system's decoded-instruction fast path, so the common cases pay nothing for what they
+ * do not use. axp_run() passes obs_call(), which calls cfg->obs->insn; axp_run_inline() callers
+ * pass their own function, which the compiler inlines here (no indirect call per instruction).
+ * With the fast path the executor works on the window's entry itself, not a copy: the only thing a
+ * store into the instruction's own word changes there is `op` (set to AXP_OP_NR), which the
+ * executor has read before any store. The observer gets a copy taken before execution, or with
+ * `entry` (inlined observers, which read ev->op, not ev->insn->op) the entry itself.
+ */
+static inline __attribute__((__always_inline__)) enum axp_stop
+run_loop(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
+	 struct axp_stop_info *info, axp_observe_fn observe, const void *arg, bool cached,
+	 bool entry)
+{
+	struct insn_window w = { NULL, 0, 0 };
+	const struct axp_direct *dir = cfg->mem->direct ? cfg->mem->direct(cfg->mem_priv) : NULL;
+	const struct axp_insn *dp = NULL;
+	struct axp_insn d;
+	struct axp_event ev;
+	uint64_t n, pc = ctx->pc;
+	unsigned int op;
+	bool halt;
+	int ret;
+
+	info->exc_sum = 0;
+	for (n = 0; n < budget; n++) {
+		pc = ctx->pc;
+		if (cached) {
+			uint64_t off = pc - w.va;
+
+			if (__builtin_expect(off < 4 * w.n && !(off & 3) &&
+						     w.insn[off >> 2].op != AXP_OP_NR,
+					     1)) {
+				dp = &w.insn[off >> 2];
+			} else {
+				dp = window_miss(ctx, cfg, &w, info);
+				if (!dp)
+					goto fault;
+			}
+			if (observe && !entry)
+				d = *dp; /* the observer's copy (see below) */
+		} else {
+			uint32_t word;
+			int err = cfg->mem->fetch(cfg->mem_priv, pc, &word);
+
+			if (err) {
+				info->word = 0;
+				stop(info, AXP_STOP_FETCH_FAULT, pc, err);
+				goto fault;
+			}
+			axp_decode_inline(word, &d);
+			dp = &d;
+		}
+		op = dp->op;
+		if (op == AXP_OP_INVALID) {
+			stop(info, AXP_STOP_ILLEGAL, 0, 0);
+			goto stopped;
+		}
+		ret = exec_insn(ctx, dp, cfg, dir, observe ? &ev : NULL, info);
+		if (ret < 0)
+			goto stopped;
+		if (observe && cached) {
+			/* The executor read the window's entry (reading the fresh copy back at once
+			 * would stall on store forwarding); the observer gets the copy (or the entry)
+			 * and the op read before execution, which a store into the instruction's own
+			 * word cannot have changed. */
+			ev.insn = entry ? dp : &d;
+			ev.op = (uint16_t)op;
+		}
+		/* (one call site: an inlined observer is expanded once) */
+		halt = observe && observe(arg, &ev);
+		if (ret) {
+			n++; /* the trapping instruction completed */
+			goto stopped;
+		}
+		if (halt) {
+			n++;
+			info->reason = AXP_STOP_OBSERVER;
+			info->word = dp->word;
+			info->pc = ctx->pc;
+			goto out;
+		}
+	}
+	info->reason = AXP_STOP_BUDGET;
+	if (n)
+		info->word = dp->word;
+	info->pc = ctx->pc;
+	goto out;
+stopped:
+	info->word = dp->word;
+fault:
+	info->pc = pc;
+out:
+	info->executed = n;
+	return info->reason;
+}
+
+/* axp_run()'s observer (arg: cfg->obs): its insn(), then its stop flag. */
+static inline __attribute__((__always_inline__)) bool obs_call(const void *arg,
+							       const struct axp_event *ev)
+{
+	const struct axp_observer *obs = arg;
+
+	obs->insn(obs->priv, ev);
+	return obs->stop && *obs->stop;
+}
+
+/*
+ * axp_run() with observe(arg, ev), a function the caller's compiler sees doing what
+ * cfg->obs->insn and its stop flag do, inlined in the loop (arg: what it needs, e.g. a local
+ * struct of pointers the loop then keeps in registers). Only the loop with the
+ * decoded-instruction fast path (the hosted machine's) is instantiated; without it, this is
+ * axp_run(). `observe` gets the window's entry as ev->insn: every field as decoded except op,
+ * which is ev->op.
+ */
+static inline __attribute__((__always_inline__)) enum axp_stop
+axp_run_inline(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
+	       struct axp_stop_info *info, axp_observe_fn observe, const void *arg)
+{
+	if (!cfg->mem->fetch_insn)
+		return axp_run(ctx, cfg, budget, info);
+	return run_loop(ctx, cfg, budget, info, observe, arg, true, true);
+}
+
+#endif /* AXP_EXEC_LOOP_H */
