@@ -43,8 +43,8 @@
 # boots (KT_SMP=2..4: QEMU 7.2 cannot run them under -icount, below).
 #
 # Environment: BUILD (default build), KDIR (the kernel tree, default $BUILD/kernel/linux), KT_REPS
-# (timing repetitions, default 3), KT_VGRADE_PASSES and KT_VGRADE_ONLY (above), KT_CYCLES (unload/reload cycles, default 20), KT_REAL (0:
-# without bzip2 and gzip), KT_OUT (the results directory, default $BUILD/kernel-test), KT_TIMEOUT
+# (timing repetitions, default 3), KT_VGRADE_PASSES and KT_VGRADE_ONLY (above), KT_CYCLES
+# (unload/reload cycles, default 20), KT_REAL (0: without bzip2 and gzip), KT_OUT (the results directory, default $BUILD/kernel-test), KT_TIMEOUT
 # (seconds for the boot, default 900: the floor's pass made the boot a quarter longer, ~300-400 s
 # on a loaded host; with falseshare and prodcons a boot on a host loaded by a kernel build ran
 # past 600 s), KT_ICOUNT (QEMU -icount value, default "shift=2,sleep=off" with KT_SMP=1, "off"
@@ -219,8 +219,9 @@ done
 # (the run's pid exec'd it: an image-map event, no /proc), grade-planted grades the hotlists
 # with the planted shares as the truth: dominant values on top, every estimate within
 # max(0.02, 4 sqrt(p(1-p)/n) + 6 tau/n) of its share, the negative control's top value below
-# what a 0.01 share 4 standard errors high can give (~6% at n = 250; grade-planted.c says why). Lines with n < 100 are reported, not graded (there a 0.95 share's interval is wider
-# than +-15 points: the top value is all they show); the main planted loads must reach it.
+# what a 0.01 share 4 standard errors high can give (~6% at n = 250; grade-planted.c says why).
+# Lines with n < 100 are reported, not graded (there a 0.95 share's interval is about +-15
+# points: the top value is all they show); the main planted loads must reach it.
 vgrade_check() {
 	local db=$out/kdb-vgrade passes pid st ns seed user interp wl id
 	wl=$(readlink -f "$build/workloads/semiinv")
@@ -255,6 +256,9 @@ vgrade_check() {
 	done
 }
 if [ "${KT_VGRADE_ONLY:-0}" != 0 ]; then
+	# The guest's checks of this boot (load, the run's exit status, records valid).
+	grep '^CHECK .* FAIL' "$out/results/results.txt" 2>/dev/null && bad "guest checks failed (above)"
+	grep -q '^FAILURES 0$' "$out/results/results.txt" 2>/dev/null || bad "the guest did not finish cleanly"
 	vgrade_check
 	if [ $fail = 0 ]; then say "PASS (vgrade only)"; else say "FAILED (vgrade only)"; fi
 	exit $fail
