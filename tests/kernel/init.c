@@ -68,7 +68,8 @@
 #define BUF_BYTES (1u << 20)
 #define NOBODY 1000
 #define GROUP 1234
-#define VGRADE_PASSES 12000 /* semiinv's passes in test_vgrade (kt_vgrade_passes=N) */
+#define VGRADE_PASSES 12000 /* semiinv's passes in the vgrade run (kt_vgrade_passes=N) */
+#define CGRADE_N 20000000 /* storeload's iterations in the cgrade run (kt_cgrade_n=N) */
 
 struct wl {
 	const char *name;
@@ -1056,42 +1057,70 @@ static void test_procs(int fd, int reps)
 	say("procedure observers: callargs %d times off, vprof, vprof+args,callers", reps);
 }
 
-/* ---- phase 3c: the planted values at vprof's default rate (issue 18) ---- */
+/* ---- phase 3c: the planted values and conflicts at the default rates (issue 18) ---- */
 
 /*
- * semiinv PASSES (workloads/semiinv.planted) under vprof with the core's default share and
- * budget (VS_VPROF_SHARE_DEN, VS_VPROF_BUDGET: 8 instructions on one user sample in 32, not
- * scaled as config_for does) at the test's period (~5,210 interrupts/s), long enough that the
- * planted loads get a few hundred values each: the kernel test's 0.1 s runs give them a handful
- * at this rate. A fresh seed per boot (kt_now), so that boots differ. The records go to
- * records-vgrade.bin (drained while it runs), its stdout to vgrade.semiinv.out (the host compares
- * it with qemu-alpha's), and vgrade.txt gets "vgrade semiinv PASSES PID STATUS NS SEED USER
- * INTERP" (user samples and interpretations, AXPROF_IOC_STATS): kernel-test.sh turns the records
- * into a database with axprofd and grades it with grade-planted --share-truth.
+ * A long run of one planted workload under a mode's core defaults (vs_config_default: the
+ * share and budget not scaled as config_for does; only the test's period, the buffer and the
+ * seed set) at the test's period (~5,210 interrupts/s), long enough that the planted
+ * instructions are interpreted often enough to grade: the kernel test's 0.1 s runs interpret
+ * them a handful of times at these rates. kernel-test.sh grades both with grade-planted:
+ *
+ *  vgrade  semiinv PASSES (workloads/semiinv.planted) under vprof: 8 instructions on one user
+ *          sample in 32 (VS_VPROF_SHARE_DEN, VS_VPROF_BUDGET); a few hundred values per planted
+ *          load in 12,000 passes;
+ *  cgrade  storeload N (workloads/storeload.planted) under vreplay: 128 instructions on one
+ *          user sample in 129 (~40 interpretations a guest second); each planted load is
+ *          interpreted ~90 times a guest second (its loop's share of the time times the loads
+ *          of its loop in one interpretation: 128 / 56 per interpretation whatever the loop's
+ *          length), so 20 M iterations (~4.5 s) give each a few hundred.
+ *
+ * A fresh seed per boot (kt_now), so that boots differ. The records go to records-TAG.bin
+ * (drained while it runs), its stdout to TAG.WL.out (the host compares it with qemu-alpha's),
+ * and TAG.txt gets "TAG WL ARG PID STATUS NS SEED USER INTERP" (user samples and
+ * interpretations, AXPROF_IOC_STATS): kernel-test.sh turns the records into a database with
+ * axprofd (grade_check) and grades it.
  */
-static void test_vgrade(int fd, int passes)
+struct graded {
+	const char *tag, *wl;
+	unsigned int mode;
+	uint32_t salt; /* of the seed */
+	const char *arg_env; /* the kernel parameter giving the workload's argument */
+	int arg; /* its default */
+};
+static const struct graded vgrade = { "vgrade",	   "semiinv",	       VS_MODE_VPROF,
+				      0x5eed0018u, "kt_vgrade_passes", VGRADE_PASSES };
+static const struct graded cgrade = { "cgrade",	   "storeload",	  VS_MODE_VREPLAY,
+				      0x5eed0118u, "kt_cgrade_n", CGRADE_N };
+
+static void test_graded(int fd, const struct graded *g)
 {
-	static char arg[24];
-	static const struct wl w = { "semiinv", { "/wl/semiinv", arg, NULL }, NULL };
+	static char path[64], arg[24], file[96], name[64];
+	struct wl w = { g->wl, { path, arg, NULL }, NULL };
 	struct cpu_counts c0, c1;
 	struct vs_config cfg;
 	uint64_t user = 0, interp = 0;
-	int out, st, i;
+	int out, st, i, n = env_int(g->arg_env, g->arg);
 	int64_t ns;
 	FILE *f;
 	pid_t pid;
 
-	snprintf(arg, sizeof(arg), "%d", passes);
-	vs_config_default(&cfg, VS_MODE_VPROF);
+	snprintf(path, sizeof(path), "/wl/%s", g->wl);
+	snprintf(arg, sizeof(arg), "%d", n);
+	vs_config_default(&cfg, g->mode);
 	cfg.period[VS_EV_CYCLES].lo = PERIOD_LO;
 	cfg.period[VS_EV_CYCLES].hi = PERIOD_HI;
 	cfg.buf_bytes = BUF_BYTES;
-	cfg.seed = 0x5eed0018u ^ (uint32_t)(getenv("kt_now") ? atol(getenv("kt_now")) : 0);
-	if (!check(!xioctl(fd, VS_IOC_SET_CONFIG, &cfg), "vgrade.set_config", "errno %d", errno))
+	cfg.seed = g->salt ^ (uint32_t)(getenv("kt_now") ? atol(getenv("kt_now")) : 0);
+	snprintf(name, sizeof(name), "%s.set_config", g->tag);
+	if (!check(!xioctl(fd, VS_IOC_SET_CONFIG, &cfg), name, "errno %d", errno))
 		return;
-	out = open(OUT "/records-vgrade.bin", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	f = fopen(OUT "/vgrade.txt", "w");
-	if (!check(out >= 0 && f, "vgrade.files", "errno %d", errno)) {
+	snprintf(file, sizeof(file), OUT "/records-%s.bin", g->tag);
+	out = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	snprintf(file, sizeof(file), OUT "/%s.txt", g->tag);
+	f = fopen(file, "w");
+	snprintf(name, sizeof(name), "%s.files", g->tag);
+	if (!check(out >= 0 && f, name, "errno %d", errno)) {
 		if (out >= 0)
 			close(out);
 		if (f)
@@ -1099,27 +1128,35 @@ static void test_vgrade(int fd, int passes)
 		return;
 	}
 	cpu_counts(fd, &c0);
-	check(!xioctl(fd, VS_IOC_START, NULL), "vgrade.start", "errno %d", errno);
+	snprintf(name, sizeof(name), "%s.start", g->tag);
+	check(!xioctl(fd, VS_IOC_START, NULL), name, "errno %d", errno);
 	st = run_wl_drain(&w, &ns, &pid, fd, out);
 	xioctl(fd, VS_IOC_STOP, NULL);
 	cpu_counts(fd, &c1);
-	check(!xioctl(fd, VS_IOC_FLUSH, NULL), "vgrade.flush", "errno %d", errno);
-	check(drain(fd, out) >= 0, "vgrade.drain", "errno %d", errno);
+	snprintf(name, sizeof(name), "%s.flush", g->tag);
+	check(!xioctl(fd, VS_IOC_FLUSH, NULL), name, "errno %d", errno);
+	snprintf(name, sizeof(name), "%s.drain", g->tag);
+	check(drain(fd, out) >= 0, name, "errno %d", errno);
 	close(out);
-	copy_file("/tmp/run.out", OUT "/vgrade.semiinv.out");
-	copy_file("/tmp/run.err", OUT "/vgrade.semiinv.err");
-	check(st == 0, "vgrade.semiinv.status", "exit status %d", st);
-	check_records(OUT "/records-vgrade.bin", "records.vgrade.valid");
+	snprintf(file, sizeof(file), OUT "/%s.%s.out", g->tag, g->wl);
+	copy_file("/tmp/run.out", file);
+	snprintf(file, sizeof(file), OUT "/%s.%s.err", g->tag, g->wl);
+	copy_file("/tmp/run.err", file);
+	snprintf(name, sizeof(name), "%s.%s.status", g->tag, g->wl);
+	check(st == 0, name, "exit status %d", st);
+	snprintf(file, sizeof(file), OUT "/records-%s.bin", g->tag);
+	snprintf(name, sizeof(name), "records.%s.valid", g->tag);
+	check_records(file, name);
 	for (i = 0; i < MAX_CPUS; i++) {
 		user += c1.user[i] - c0.user[i];
 		interp += c1.interp[i] - c0.interp[i];
 	}
-	fprintf(f, "vgrade semiinv %d %d %d %lld %llu %llu %llu\n", passes, (int)pid, st,
+	fprintf(f, "%s %s %d %d %d %lld %llu %llu %llu\n", g->tag, g->wl, n, (int)pid, st,
 		(long long)ns, (unsigned long long)cfg.seed, (unsigned long long)user,
 		(unsigned long long)interp);
 	fclose(f);
-	say("vgrade: semiinv %d under vprof's defaults: %lld ms, %llu user samples, %llu interpreted",
-	    passes, (long long)(ns / 1000000), (unsigned long long)user,
+	say("%s: %s %d under %s's defaults: %lld ms, %llu user samples, %llu interpreted", g->tag,
+	    g->wl, n, mode_name[g->mode], (long long)(ns / 1000000), (unsigned long long)user,
 	    (unsigned long long)interp);
 }
 
@@ -1360,15 +1397,21 @@ __attribute__((__noreturn__)) static void finish(int64_t t0)
 		pause();
 }
 
-/* kt_vgrade_only=1 (kernel-test.sh's KT_VGRADE_ONLY, for repeating it): test_vgrade alone. */
-static void vgrade_alone(int passes)
+/*
+ * kt_vgrade_only=1, kt_cgrade_only=1 (kernel-test.sh's KT_VGRADE_ONLY, KT_CGRADE_ONLY, for
+ * repeating them): the graded runs alone, the ones asked for.
+ */
+static void graded_alone(bool v, bool c)
 {
 	int err = load_all(""), fd;
 
 	check(!err, "load", "err %d", err);
 	fd = open(DEV, O_RDONLY | O_NONBLOCK);
 	if (check(fd >= 0, "open.root", "errno %d", errno)) {
-		test_vgrade(fd, passes);
+		if (v)
+			test_graded(fd, &vgrade);
+		if (c)
+			test_graded(fd, &cgrade);
 		close(fd);
 	}
 	err = unload_module("axprof");
@@ -1401,8 +1444,8 @@ int main(void)
 	      "%ld CPUs online, kt_smp=%d", sysconf(_SC_NPROCESSORS_ONLN), env_int("kt_smp", 1));
 	if (env_int("kt_halt", 0))
 		halt_idle_cpus();
-	if (env_int("kt_vgrade_only", 0)) {
-		vgrade_alone(env_int("kt_vgrade_passes", VGRADE_PASSES));
+	if (env_int("kt_vgrade_only", 0) || env_int("kt_cgrade_only", 0)) {
+		graded_alone(env_int("kt_vgrade_only", 0), env_int("kt_cgrade_only", 0));
 		finish(t0);
 	}
 
@@ -1446,9 +1489,10 @@ int main(void)
 		 * (kernel-test.sh, "SMP under -icount"); one-CPU boots run them. */
 		if (env_int("kt_smp", 1) == 1) {
 			test_procs(fd, reps);
-			test_vgrade(fd, env_int("kt_vgrade_passes", VGRADE_PASSES));
+			test_graded(fd, &vgrade);
+			test_graded(fd, &cgrade);
 		} else {
-			say("procs, vgrade: not run on an SMP boot (wall-clock period; the one-CPU boot runs them)");
+			say("procs, vgrade, cgrade: not run on an SMP boot (wall-clock period; the one-CPU boot runs them)");
 		}
 		test_glue_paths(fd);
 		close(fd);

@@ -23,15 +23,23 @@
 #    kernel sample chosen (init.c), kernel hotlists in its records (kt_check), and vprof lists
 #    values of vmlinux instructions after axprofd files them under the kernel image.
 #    The raw drained records stay in $BUILD/kernel-test/records-<mode>.bin (with one VS_REC_STATS
-#    record per CPU at the end) for the daemon. Issue 18: the value results at vprof's default
-#    rate (8 instructions on one user sample in 32): one run of `semiinv 12000` (~9.5 s of
-#    guest time; 1 in 32 of ~49,000 user samples interpreted) under the core's default share
-#    and budget (init.c's test_vgrade), its output equal to qemu-alpha's, its records
-#    (records-vgrade.bin) filed by axprofd under the workload and graded by grade-planted
-#    --share-truth --z 4 --min-n 100 against workloads/semiinv.planted (vgrade_check below:
-#    the table is printed; a line off fails; the main planted loads must reach n >= 100).
-#    KT_VGRADE_ONLY=1 boots that run alone (~15 s: for repeating it), KT_VGRADE_PASSES=N
-#    changes its length.
+#    record per CPU at the end) for the daemon. Issue 18: the value and conflict results at
+#    the default rates, each from one long run under the core's default share and budget
+#    (init.c's test_graded), its output equal to qemu-alpha's, its records
+#    (records-{vgrade,cgrade}.bin) filed by axprofd under the workload and graded by
+#    grade-planted (grade_check below: the table is printed; a line off fails; the planted
+#    lines must reach n >= 100):
+#     vgrade: vprof (8 instructions on one user sample in 32), `semiinv 12000` (~9.5 s of
+#       guest time; 1 in 32 of ~49,000 user samples interpreted), --values --share-truth --z 4
+#       --min-n 100 against workloads/semiinv.planted;
+#     cgrade: vreplay (128 instructions on one user sample in 129), `storeload 20000000`
+#       (4.8 s of guest time; ~190 of ~24,400 user samples interpreted, each planted load
+#       interpreted n = 226-590 times in 19 boots), --conflicts --min-n 100 against
+#       workloads/storeload.planted: the three conflicts recorded with their loads and stores,
+#       the two controls not.
+#    KT_VGRADE_ONLY=1 and KT_CGRADE_ONLY=1 boot those runs alone (~15 s and ~7 s: for
+#    repeating them; both together boot both), KT_VGRADE_PASSES=N and KT_CGRADE_N=N change
+#    their lengths.
 #
 # Timing. With one CPU (KT_SMP=1) QEMU runs with -icount shift=2,sleep=off: the guest's clock
 # advances 4 ns per executed instruction (a CPI-1 machine at the nominal 250 MHz the hrtimer
@@ -43,7 +51,7 @@
 # boots (KT_SMP=2..4: QEMU 7.2 cannot run them under -icount, below).
 #
 # Environment: BUILD (default build), KDIR (the kernel tree, default $BUILD/kernel/linux), KT_REPS
-# (timing repetitions, default 3), KT_VGRADE_PASSES and KT_VGRADE_ONLY (above), KT_CYCLES
+# (timing repetitions, default 3), KT_{V,C}GRADE_ONLY, KT_VGRADE_PASSES, KT_CGRADE_N (above), KT_CYCLES
 # (unload/reload cycles, default 20), KT_REAL (0: without bzip2 and gzip), KT_OUT (the results directory, default $BUILD/kernel-test), KT_TIMEOUT
 # (seconds for the boot, default 900: the floor's pass made the boot a quarter longer, ~300-400 s
 # on a loaded host; with falseshare and prodcons a boot on a host loaded by a kernel build ran
@@ -198,6 +206,8 @@ kargs=""
 vgargs=""
 [ -z "${KT_VGRADE_PASSES:-}" ] || vgargs=" kt_vgrade_passes=$KT_VGRADE_PASSES"
 [ "${KT_VGRADE_ONLY:-0}" = 0 ] || vgargs="$vgargs kt_vgrade_only=1"
+[ -z "${KT_CGRADE_N:-}" ] || vgargs="$vgargs kt_cgrade_n=$KT_CGRADE_N"
+[ "${KT_CGRADE_ONLY:-0}" = 0 ] || vgargs="$vgargs kt_cgrade_only=1"
 say "booting (timeout ${tmo}s; $qargs$([ "$icount" != off ] || echo ', wall-clock timing'); console in $out/console.log)"
 set +e
 scripts/kernel-boot -k "$kdir/vmlinux" -i "$out/initrd.cpio" -d "$out/results.img" \
@@ -210,57 +220,76 @@ rm -rf "$out/results"
 mkdir -p "$out/results"
 (cd "$out/results" && cpio -idu --quiet <../results.img) 2>/dev/null ||
 	bad "no results archive on the results disk"
-for m in cycles vprof vreplay kvals vgrade; do
+for m in cycles vprof vreplay kvals vgrade cgrade; do
 	[ -f "$out/results/records-$m.bin" ] && cp "$out/results/records-$m.bin" "$out/"
 done
 
-# Issue 18: semiinv's planted values at vprof's default rate (init.c's test_vgrade: one long
-# run, 8 instructions on one user sample in 32). axprofd files the records under the workload
-# (the run's pid exec'd it: an image-map event, no /proc), grade-planted grades the hotlists
-# with the planted shares as the truth: dominant values on top, every estimate within
-# max(0.02, 4 sqrt(p(1-p)/n) + 6 tau/n) of its share, the negative control's top value below
-# what a 0.01 share 4 standard errors high can give (~6% at n = 250; grade-planted.c says why).
-# Lines with n < 100 are reported, not graded (there a 0.95 share's interval is about +-15
-# points: the top value is all they show); the main planted loads must reach it.
-vgrade_check() {
-	local db=$out/kdb-vgrade passes pid st ns seed user interp wl id
-	wl=$(readlink -f "$build/workloads/semiinv")
-	if [ ! -s "$out/results/vgrade.txt" ] || [ ! -f "$out/records-vgrade.bin" ]; then
-		bad "no vgrade run (records-vgrade.bin, vgrade.txt)"
+# Issue 18: the planted results at the modes' default rates (init.c's test_graded: one long run
+# each). grade_check TAG MODE IDS GRADE-PLANTED-OPTIONS: axprofd files the records of run TAG
+# under its workload (the run's pid exec'd it: an image-map event, no /proc), grade-planted
+# grades them against workloads/WL.planted with the options given (the table is printed; a line
+# off fails), and each planted line of IDS must have been graded (not "few": n below --min-n).
+#  vgrade: semiinv under vprof (8 instructions on one user sample in 32), --values
+#    --share-truth --z 4 --min-n 100: the hotlists with the planted shares as the truth:
+#    dominant values on top, every estimate within max(0.02, 4 sqrt(p(1-p)/n) + 6 tau/n) of its
+#    share, the negative control's top value below what a 0.01 share 4 standard errors high can
+#    give (~6% at n = 250; grade-planted.c says why). Lines with n < 100 are reported, not
+#    graded (there a 0.95 share's interval is about +-15 points: the top value is all they
+#    show); the main planted loads must reach it.
+#  cgrade: storeload under vreplay (128 instructions on one user sample in 129), --conflicts
+#    --min-n 100: each planted conflict recorded with its load and its store, neither control
+#    pair recorded. n is how many times the load was interpreted (vcount); a record is evidence
+#    at any n, an absence is graded at n >= 100: at least 8 interpretations of the pair's loop
+#    (one of 128 instructions holds at most 13 of its loads), each comparing every load with
+#    the stores before it in the window. Every pair, controls too, must reach it.
+grade_check() {
+	local tag=$1 mode=$2 ids=$3 db=$out/kdb-$1 name arg pid ns seed user interp wl id
+	shift 3
+	if [ ! -s "$out/results/$tag.txt" ] || [ ! -f "$out/records-$tag.bin" ]; then
+		bad "no $tag run (records-$tag.bin, $tag.txt)"
 		return
 	fi
-	read -r _ _ passes pid st ns seed user interp <"$out/results/vgrade.txt"
-	qemu-alpha -L /usr/alpha-linux-gnu "$wl" "$passes" >"$out/vgrade.ref.out" 2>"$out/vgrade.ref.err" || true
-	if cmp -s "$out/vgrade.ref.out" "$out/results/vgrade.semiinv.out" &&
-		cmp -s "$out/vgrade.ref.err" "$out/results/vgrade.semiinv.err"; then
-		say "vgrade: semiinv $passes under vprof's defaults gives qemu-alpha's output"
+	read -r _ name arg pid _ ns seed user interp <"$out/results/$tag.txt"
+	wl=$(readlink -f "$build/workloads/$name")
+	qemu-alpha -L /usr/alpha-linux-gnu "$wl" "$arg" >"$out/$tag.ref.out" 2>"$out/$tag.ref.err" || true
+	if cmp -s "$out/$tag.ref.out" "$out/results/$tag.$name.out" &&
+		cmp -s "$out/$tag.ref.err" "$out/results/$tag.$name.err"; then
+		say "$tag: $name $arg under $mode's defaults gives qemu-alpha's output"
 	else
-		bad "vgrade: semiinv $passes's output in the guest differs from qemu-alpha's"
+		bad "$tag: $name $arg's output in the guest differs from qemu-alpha's"
 	fi
-	echo "exec $pid 0 $wl" >"$out/vgrade.maps"
+	echo "exec $pid 0 $wl" >"$out/$tag.maps"
 	rm -rf "$db"
 	if ! "$build/bin/axprofd" -d "$db" -f --once --no-proc-maps --no-kernel --json \
-		--device "$out/records-vgrade.bin" --maps "$out/vgrade.maps" >"$db.json" 2>"$db.err"; then
+		--device "$out/records-$tag.bin" --maps "$out/$tag.maps" >"$db.json" 2>"$db.err"; then
 		cat "$db.err"
-		bad "axprofd could not file the vgrade records"
+		bad "axprofd could not file the $tag records"
 		return
 	fi
-	say "vgrade: $(awk -v n="$ns" 'BEGIN { printf "%.2f", n / 1e9 }') s guest, $user user samples, $interp interpreted (seed $seed); grade-planted --share-truth --z 4 --min-n 100:"
-	"$build/tests/tools/grade-planted" --values --share-truth --z 4 --min-n 100 \
-		--planted workloads/semiinv.planted --binary "$wl" --db "$db" >"$db.grade" 2>&1 ||
-		bad "vgrade: the planted values at vprof's default rate (table below)"
+	say "$tag: $(awk -v n="$ns" 'BEGIN { printf "%.2f", n / 1e9 }') s guest, $user user samples, $interp interpreted (seed $seed); grade-planted $*:"
+	"$build/tests/tools/grade-planted" "$@" --planted "workloads/$name.planted" \
+		--binary "$wl" --db "$db" >"$db.grade" 2>&1 ||
+		bad "$tag: the planted results of $name at $mode's default rate (table below)"
 	sed 's/^/kernel-test:   /' "$db.grade"
-	for id in flag_main ptr_hot tab_hot idx_five; do
+	for id in $ids; do
 		grep -qE "^$id .* (ok|FAIL)(:|\$)" "$db.grade" ||
-			bad "vgrade: $id has too few values to grade (n below 100)"
+			bad "$tag: $id was not graded (n below the floor)"
 	done
 }
-if [ "${KT_VGRADE_ONLY:-0}" != 0 ]; then
-	# The guest's checks of this boot (load, the run's exit status, records valid).
+vgrade_check() {
+	grade_check vgrade vprof "flag_main ptr_hot tab_hot idx_five" \
+		--values --share-truth --z 4 --min-n 100
+}
+cgrade_check() {
+	grade_check cgrade vreplay "same overlap next disjoint before" --conflicts --min-n 100
+}
+if [ "${KT_VGRADE_ONLY:-0}" != 0 ] || [ "${KT_CGRADE_ONLY:-0}" != 0 ]; then
+	# The guest's checks of this boot (load, the runs' exit status, records valid).
 	grep '^CHECK .* FAIL' "$out/results/results.txt" 2>/dev/null && bad "guest checks failed (above)"
 	grep -q '^FAILURES 0$' "$out/results/results.txt" 2>/dev/null || bad "the guest did not finish cleanly"
-	vgrade_check
-	if [ $fail = 0 ]; then say "PASS (vgrade only)"; else say "FAILED (vgrade only)"; fi
+	[ "${KT_VGRADE_ONLY:-0}" = 0 ] || vgrade_check
+	[ "${KT_CGRADE_ONLY:-0}" = 0 ] || cgrade_check
+	if [ $fail = 0 ]; then say "PASS (graded runs only)"; else say "FAILED (graded runs only)"; fi
 	exit $fail
 fi
 
@@ -451,10 +480,14 @@ if [ -f "$out/records-kvals.bin" ] && [ -f "$out/results/kallsyms.txt" ]; then
 else
 	bad "no kvals records: --kernel-values not checked"
 fi
-# Issue 18: the planted values at vprof's default rate (one-CPU boots: init.c's test_vgrade).
-[ "$smp" != 1 ] || vgrade_check
+# Issue 18: the planted values and conflicts at vprof's and vreplay's default rates (one-CPU
+# boots: init.c's test_graded).
+if [ "$smp" = 1 ]; then
+	vgrade_check
+	cgrade_check
+fi
 grep -ah 'axprof: glue:' "$out/console.log" | tail -1 | sed 's/^/kernel-test: last /' || true
-say "records kept in $out/records-{cycles,vprof,vreplay,kvals,vgrade}.bin; $(($(date +%s) - t_start)) s in all"
+say "records kept in $out/records-{cycles,vprof,vreplay,kvals,vgrade,cgrade}.bin; $(($(date +%s) - t_start)) s in all"
 # Issue 17 item 7: after the instruction-exact one-CPU boot, a shorter two-CPU boot (wall-clock
 # timing, "SMP under -icount" above; procs not run, bzip2/gzip not run (KT_REAL=0), two timing
 # repetitions, 3 unload cycles: 100 s in a CI rehearsal on 2 cores):
