@@ -33,10 +33,10 @@
 #       guest time; 1 in 32 of ~49,000 user samples interpreted), --values --share-truth --z 4
 #       --min-n 100 against workloads/semiinv.planted;
 #     cgrade: vreplay (128 instructions on one user sample in 129), `storeload 20000000`
-#       (4.8 s of guest time; ~190 of ~24,400 user samples interpreted, each planted load
-#       interpreted n = 226-590 times in 19 boots), --conflicts --min-n 100 against
-#       workloads/storeload.planted: the three conflicts recorded with their loads and stores,
-#       the two controls not.
+#       (4.8 s of guest time, +3% of the boot's; ~190 of ~24,400 user samples interpreted,
+#       each planted load interpreted n = 226-623 times in 20 boots), --conflicts --min-n 100
+#       against workloads/storeload.planted: the three conflicts recorded with their loads and
+#       stores, the two controls not.
 #    KT_VGRADE_ONLY=1 and KT_CGRADE_ONLY=1 boot those runs alone (~15 s and ~7 s: for
 #    repeating them; both together boot both), KT_VGRADE_PASSES=N and KT_CGRADE_N=N change
 #    their lengths.
@@ -51,8 +51,9 @@
 # boots (KT_SMP=2..4: QEMU 7.2 cannot run them under -icount, below).
 #
 # Environment: BUILD (default build), KDIR (the kernel tree, default $BUILD/kernel/linux), KT_REPS
-# (timing repetitions, default 3), KT_{V,C}GRADE_ONLY, KT_VGRADE_PASSES, KT_CGRADE_N (above), KT_CYCLES
-# (unload/reload cycles, default 20), KT_REAL (0: without bzip2 and gzip), KT_OUT (the results directory, default $BUILD/kernel-test), KT_TIMEOUT
+# (timing repetitions, default 3), KT_VGRADE_ONLY, KT_CGRADE_ONLY, KT_VGRADE_PASSES and
+# KT_CGRADE_N (above), KT_CYCLES (unload/reload cycles, default 20), KT_REAL (0: without bzip2
+# and gzip), KT_OUT (the results directory, default $BUILD/kernel-test), KT_TIMEOUT
 # (seconds for the boot, default 900: the floor's pass made the boot a quarter longer, ~300-400 s
 # on a loaded host; with falseshare and prodcons a boot on a host loaded by a kernel build ran
 # past 600 s), KT_ICOUNT (QEMU -icount value, default "shift=2,sleep=off" with KT_SMP=1, "off"
