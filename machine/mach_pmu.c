@@ -178,16 +178,6 @@ bool mach_ev5_irq_take(struct mach_ev5 *m, struct mach_irq *irq)
 	return true;
 }
 
-static void pmu_arm(struct mach_ev5 *m, enum mach_event event, uint64_t period);
-
-void mach_ev5_pmu_arm(struct mach_ev5 *m, enum mach_event event, uint64_t period)
-{
-	if ((unsigned int)event >= MACH_EV_NR)
-		return;
-	pmu_arm(m, event, period);
-	ev5_pmu_issue_limit(m);
-}
-
 static void pmu_arm(struct mach_ev5 *m, enum mach_event event, uint64_t period)
 {
 	uint64_t next;
@@ -237,4 +227,12 @@ static void pmu_arm(struct mach_ev5 *m, enum mach_event event, uint64_t period)
 			}
 		}
 	}
+}
+
+void mach_ev5_pmu_arm(struct mach_ev5 *m, enum mach_event event, uint64_t period)
+{
+	if ((unsigned int)event >= MACH_EV_NR)
+		return;
+	pmu_arm(m, event, period);
+	ev5_pmu_issue_limit(m);
 }
