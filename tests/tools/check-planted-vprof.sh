@@ -37,21 +37,19 @@ if pv --planted "$top/workloads/semiinv.planted" --share-truth --z 4 --min-n 100
 else
 	bad "--share-truth --z 4" "$(cat "$tmp/gs")"
 fi
+# must_fail PLANTED PATTERN WHAT: grading against PLANTED fails, with a line matching PATTERN.
+must_fail() {
+	if ! pv --planted "$1" --share-truth --z 4 >"$tmp/gx" 2>&1 && grep -q "$2" "$tmp/gx"; then
+		ok "--share-truth: $3 fails"
+	else
+		bad "--share-truth, $3" "$(cat "$tmp/gx")"
+	fi
+}
 sed 's/^\(flag_main .*\)0\.95$/\10.85/' "$top/workloads/semiinv.planted" >"$tmp/moved.planted"
-if ! pv --planted "$tmp/moved.planted" --share-truth --z 4 >"$tmp/gm" 2>&1 &&
-	grep -q '^flag_main .*FAIL: estimate off' "$tmp/gm"; then
-	ok "--share-truth: a planted share moved to 0.85 fails"
-else
-	bad "--share-truth, moved share" "$(cat "$tmp/gm")"
-fi
+must_fail "$tmp/moved.planted" '^flag_main .*FAIL: estimate off' "a planted share moved to 0.85"
 # The negative control placed on flag_main's load (0x3c8 at 0.95): a value stands out.
 sed 's/^noise .*$/noise si_scan_flags 63 ldq 1 result - <0.01/' "$top/workloads/semiinv.planted" >"$tmp/neg.planted"
-if ! pv --planted "$tmp/neg.planted" --share-truth --z 4 >"$tmp/gn" 2>&1 &&
-	grep -q '^noise .*FAIL: a value stands out' "$tmp/gn"; then
-	ok "--share-truth: a negative control on a planted load fails"
-else
-	bad "--share-truth, negative control" "$(cat "$tmp/gn")"
-fi
+must_fail "$tmp/neg.planted" '^noise .*FAIL: a value stands out' "a negative control on a planted load"
 if pv --planted "$top/workloads/semiinv.planted" --share-truth --z 4 --min-n 100000000 >"$tmp/gf" 2>&1 &&
 	[ "$(grep -c ' few: not graded$' "$tmp/gf")" = 13 ]; then
 	ok "--min-n: lines below it reported, not graded"
