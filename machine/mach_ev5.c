@@ -1258,15 +1258,23 @@ bool ev5_retire_op(void *model, const struct axp_insn *d, const struct axp_event
 	return retire(model, d, d->op, ev);
 }
 
+/* The observer's work (o: its state, m its model): retire d (operation op), and when an
+ * interrupt is due and none is held, take it and ask the run to stop. */
+static inline __attribute__((__always_inline__)) void
+observe_retire(struct mach_ev5 *m, struct mach_cpu_obs *o, const struct axp_insn *d,
+	       unsigned int op, const struct axp_event *ev)
+{
+	if (retire(m, d, op, ev) && !o->have_irq && mach_ev5_irq_take(m, &o->irq)) {
+		o->have_irq = true;
+		o->stop = true;
+	}
+}
+
 void ev5_observe(void *priv, const struct axp_event *ev)
 {
 	struct mach_cpu_obs *o = priv;
 
-	if (retire(o->model, ev->insn, ev->insn->op, ev) && !o->have_irq &&
-	    mach_ev5_irq_take(o->model, &o->irq)) {
-		o->have_irq = true;
-		o->stop = true;
-	}
+	observe_retire(o->model, o, ev->insn, ev->insn->op, ev);
 }
 
 /* What ev5_run()'s observer works on: fixed for the run, kept in registers. */
@@ -1282,11 +1290,7 @@ static inline __attribute__((__always_inline__)) bool observe(const void *arg,
 {
 	const struct ev5_loop *l = arg;
 
-	if (retire(l->m, ev->insn, ev->op, ev) && !l->o->have_irq &&
-	    mach_ev5_irq_take(l->m, &l->o->irq)) {
-		l->o->have_irq = true;
-		l->o->stop = true;
-	}
+	observe_retire(l->m, l->o, ev->insn, ev->op, ev);
 	return l->o->stop;
 }
 

@@ -162,6 +162,17 @@ static void log_irq(struct mach_ev5 *m, struct irq_log *log, const struct mach_i
 	mach_ev5_pmu_arm(m, irq->event, 37 + log->n % 5);
 }
 
+/* Two runs took the same interrupts: event, pc and cycle of each, in order. */
+static void assert_irq_logs_equal(const struct irq_log *la, const struct irq_log *lb)
+{
+	assert_int_equal(la->n, lb->n);
+	for (unsigned int i = 0; i < la->n; i++) {
+		assert_int_equal(la->v[i].event, lb->v[i].event);
+		assert_int_equal(la->v[i].pc, lb->v[i].pc);
+		assert_int_equal(la->v[i].cycle, lb->v[i].cycle);
+	}
+}
+
 /* The machine's observer (ev5_observe) and ops.retire + irq_take (the run loop's generic
  * observer) retire alike and stop for the same interrupts. */
 static void test_ev5_fast_observer_matches_retire(void **state)
@@ -193,12 +204,7 @@ static void test_ev5_fast_observer_matches_retire(void **state)
 		}
 	}
 	assert_true(la->n > 100);
-	assert_int_equal(la->n, lb->n);
-	for (unsigned int i = 0; i < la->n; i++) {
-		assert_int_equal(la->v[i].event, lb->v[i].event);
-		assert_int_equal(la->v[i].pc, lb->v[i].pc);
-		assert_int_equal(la->v[i].cycle, lb->v[i].cycle);
-	}
+	assert_irq_logs_equal(la, lb);
 	assert_int_equal(mach_ev5_cycles(a), mach_ev5_cycles(b));
 	free(la);
 	free(lb);
@@ -433,12 +439,7 @@ static void test_ev5_fast_inlined_loop_matches_axp_run(void **state)
 	assert_memory_equal(&ca, &cb, sizeof(ca));
 	assert_memory_equal(ta->mem, tb->mem, TSIZE);
 	assert_true(la->n > 10);
-	assert_int_equal(la->n, lb->n);
-	for (unsigned int i = 0; i < la->n; i++) {
-		assert_int_equal(la->v[i].event, lb->v[i].event);
-		assert_int_equal(la->v[i].pc, lb->v[i].pc);
-		assert_int_equal(la->v[i].cycle, lb->v[i].cycle);
-	}
+	assert_irq_logs_equal(la, lb);
 	assert_int_equal(mach_ev5_cycles(a), mach_ev5_cycles(b));
 	for (int c = 0; c < MACH_STALL_NR; c++)
 		assert_int_equal(mach_ev5_stall_total(a, (enum mach_stall)c),
