@@ -31,7 +31,11 @@
 #define MACH_PAGE_SHIFT 13
 #define MACH_PAGE_SIZE (1ull << MACH_PAGE_SHIFT)
 #define MACH_PAGE_MASK (MACH_PAGE_SIZE - 1)
-#define MACH_TASK_SIZE 0x40000000000ull /* TASK_SIZE: 42-bit user space */
+/* TASK_SIZE: 42-bit user space. A profiling build may shrink it (valgrind cannot reserve 4 TB):
+ * make BUILD=build-cg CFLAGS="-O2 -g -DMACH_TASK_SIZE=0x400000000ull" build-cg/bin/axprof */
+#ifndef MACH_TASK_SIZE
+#define MACH_TASK_SIZE 0x40000000000ull
+#endif
 #define MACH_NPAGES (MACH_TASK_SIZE >> MACH_PAGE_SHIFT)
 
 #define MACH_STACK_TOP 0x120000000ull /* STACK_TOP (processor.h) */
