@@ -231,17 +231,35 @@ uint64_t mach_ev5_count(const struct mach_ev5 *m, enum mach_event event)
 	return m->count[event];
 }
 
+/* The STATIC head cycles: every head cycle not in a dynamic cause (the retire books only the
+ * dynamic ones; the head cycles of all instructions are the cycles outside the kernel). */
+static uint64_t stall_static(const struct mach_ev5 *m)
+{
+	uint64_t st = m->cur - m->kcycles;
+
+	for (unsigned int c = 0; c < MACH_STALL_NR; c++)
+		if (c != MACH_STALL_STATIC)
+			st -= m->stall[c];
+	return st;
+}
+
+void ev5_stall_sync(struct mach_ev5 *m)
+{
+	m->stall[MACH_STALL_STATIC] = stall_static(m);
+}
+
 uint64_t mach_ev5_stall_total(const struct mach_ev5 *m, enum mach_stall cause)
 {
 	if ((unsigned int)cause >= MACH_STALL_NR)
 		return 0;
-	return m->stall[cause];
+	return cause == MACH_STALL_STATIC ? stall_static(m) : m->stall[cause];
 }
 
 int mach_ev5_truth_write(struct mach_ev5 *m, const char *path)
 {
 	if (!m->truth)
 		return -EINVAL;
+	ev5_stall_sync(m);
 	return ev5_truth_write(m, path);
 }
 
@@ -683,16 +701,15 @@ static inline uint64_t late_bit(unsigned int i)
 }
 
 /* Operands that wait for a missing load: DMISS constraints, Ra, Rb, Rc in this order. */
-static __attribute__((__noinline__)) void sources_late(const struct ev5_reg *a, bool a_late,
-						       const struct ev5_reg *b,
-						       const struct ev5_reg *c, struct ev5_dyn *dy)
+static __attribute__((__noinline__)) void
+sources_late(const struct mach_ev5 *m, const struct ev5_pd *p, bool a_late, struct ev5_dyn *dy)
 {
 	if (a_late)
-		dyn_add(dy, a->rdy, MACH_STALL_DMISS);
-	if (b->rdy != b->st)
-		dyn_add(dy, b->rdy, MACH_STALL_DMISS);
-	if (c->rdy != c->st)
-		dyn_add(dy, c->rdy, MACH_STALL_DMISS);
+		dyn_add(dy, m->rdy[p->a], MACH_STALL_DMISS);
+	if (m->rdy[p->b] != m->st[p->b])
+		dyn_add(dy, m->rdy[p->b], MACH_STALL_DMISS);
+	if (m->rdy[p->c] != m->st[p->c])
+		dyn_add(dy, m->rdy[p->c], MACH_STALL_DMISS);
 }
 
 /*
@@ -707,18 +724,17 @@ static __attribute__((__noinline__)) void sources_late(const struct ev5_reg *a, 
 static __attribute__((__noinline__)) uint64_t
 operands_late(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t ts, struct ev5_dyn *dy)
 {
-	const struct ev5_reg *a = &m->reg[p->a], *b = &m->reg[p->b], *c = &m->reg[p->c];
-	const struct ev5_reg *w = &m->reg[p->dst];
-	const bool w_late = p->dbit && w->rdy != w->st; /* (the sink is written, never late) */
-	const bool bypass = (p->kind & ISA_EV5_K_BYPC) && a->b0 < a->st;
-	const bool a_late = !bypass && a->rdy != a->st;
+	const unsigned int a = p->a, b = p->b, c = p->c, w = p->dst;
+	const bool w_late = p->dbit && m->rdy[w] != m->st[w]; /* (the sink: written, never late) */
+	const bool bypass = (p->kind & ISA_EV5_K_BYPC) && m->b0[a] < m->st[a];
+	const bool a_late = !bypass && m->rdy[a] != m->st[a];
 
-	ts = max64(ts, bypass ? a->b0 : a->st);
-	ts = max64(ts, max64(b->st, c->st));
-	if (a_late | (b->rdy != b->st) | (c->rdy != c->st))
-		sources_late(a, a_late, b, c, dy);
-	if (w_late && w->rdy > ts + 1)
-		dyn_add(dy, w->rdy - 1, MACH_STALL_DMISS); /* WAW on a missing load */
+	ts = max64(ts, bypass ? m->b0[a] : m->st[a]);
+	ts = max64(ts, max64(m->st[b], m->st[c]));
+	if (a_late | (m->rdy[b] != m->st[b]) | (m->rdy[c] != m->st[c]))
+		sources_late(m, p, a_late, dy);
+	if (w_late && m->rdy[w] > ts + 1)
+		dyn_add(dy, m->rdy[w] - 1, MACH_STALL_DMISS); /* WAW on a missing load */
 	return ts;
 }
 
@@ -726,13 +742,12 @@ operands_late(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t ts, str
 static inline uint64_t operands(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t ts,
 				struct ev5_dyn *dy)
 {
-	const struct ev5_reg *a = &m->reg[p->a];
-	const uint64_t bt = (p->kind & ISA_EV5_K_BYPC) ? a->b0 : UINT64_MAX;
-	const uint64_t at = bt < a->st ? bt : a->st;
+	const uint64_t bt = (p->kind & ISA_EV5_K_BYPC) ? m->b0[p->a] : UINT64_MAX;
+	const uint64_t at = bt < m->st[p->a] ? bt : m->st[p->a];
 
 	if (m->late & p->late)
 		return operands_late(m, p, ts, dy);
-	return max64(max64(ts, at), max64(m->reg[p->b].st, m->reg[p->c].st));
+	return max64(max64(ts, at), max64(m->st[p->b], m->st[p->c]));
 }
 
 /* Dynamic stall cycles of one instruction, by cause. */
@@ -795,7 +810,6 @@ static void account(struct mach_ev5 *m, const struct ev5_ev *ev, uint64_t h,
 		st -= piece->amt[i];
 		m->stall[piece->cause[i]] += piece->amt[i];
 	}
-	m->stall[MACH_STALL_STATIC] += st;
 	if (!m->truth)
 		return;
 	r = ev5_truth_rec(m->truth, ev->pc);
@@ -878,6 +892,7 @@ pd_fill(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, struct ev
 	e->kind = o->kind;
 	e->lat = o->lat;
 	e->fpop = mach_is_fp_operate(d->word);
+	e->back = d->disp < 0;
 	e->a = (uint8_t)((d->ra & o->ma) + o->oa);
 	e->b = (uint8_t)(d->islit ? EV5_REG_NONE : (d->rb & o->mb) + o->ob);
 	e->c = (uint8_t)((d->rc & o->mc) + o->oc);
@@ -932,9 +947,12 @@ static inline uint64_t fetch_line(struct mach_ev5 *m, uint64_t pc, struct ev5_st
 	return fetch_block(m, pc, &st->dy, &st->evb);
 }
 
-/* Loads, stores, MB: DTB, MAF, write buffer, replay; returns the issue cycle. */
+/* Loads, stores, MB: DTB, MAF, write buffer, replay; returns the issue cycle. A store also
+ * enters the write buffer at that cycle (nothing the retire does before its results touches
+ * the buffer, so this is where the store's result work is done too). */
 static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const struct ev5_pd *p,
-						   uint64_t ea, uint64_t t, struct ev5_step *st)
+						   uint64_t ea, uint64_t pc, uint64_t t,
+						   struct ev5_step *st)
 {
 	const unsigned int kind = p->kind;
 	uint64_t t0 = t;
@@ -975,6 +993,11 @@ static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const str
 	}
 	if (t != t0 && needs_place(m, p, t))
 		t = place(m, p, t);
+	if (kind & ISA_EV5_K_STORE) {
+		wb_store(m, ea >> EV5_LINE_SHIFT, t, m->coh ? ev5_coh_store(m, ea, pc, t) : 0);
+		m->last_store_t = t;
+		m->last_store_q = ea >> 3;
+	}
 	return t;
 }
 
@@ -1043,10 +1066,10 @@ static inline uint64_t load_ready(struct mach_ev5 *m, const struct ev5_pd *p, ui
 	return load_result(m, p, ea, pc, t, st);
 }
 
-/* Multiplies, divides, stores, WMB at t: units and write buffer; returns the result cycle. */
+/* Multiplies, divides, WMB at t: units and write buffer; returns the result cycle. (Stores
+ * enter the write buffer in mem_post().) */
 static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const struct ev5_op *o,
-						      const struct axp_insn *d, uint64_t ea,
-						      uint64_t pc, uint64_t t)
+						      const struct axp_insn *d, uint64_t t)
 {
 	const unsigned int kind = o->kind;
 	uint64_t ready = t + o->lat;
@@ -1054,26 +1077,39 @@ static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const 
 	if (kind & ISA_EV5_K_IMUL) {
 		uint64_t add = 0;
 
-		if (o->sa && m->reg[d->ra].rdy + 2 > t)
-			add = m->reg[d->ra].rdy + 2 - t;
-		if (!d->islit && m->reg[d->rb].rdy + 2 > t)
-			add = max64(add, m->reg[d->rb].rdy + 2 - t);
+		if (o->sa && m->rdy[d->ra] + 2 > t)
+			add = m->rdy[d->ra] + 2 - t;
+		if (!d->islit && m->rdy[d->rb] + 2 > t)
+			add = max64(add, m->rdy[d->rb] + 2 - t);
 		ready += add;
 		m->mul_free = t + o->repeat + add;
 		m->e0_block = ready - 2;
 	} else if (kind & ISA_EV5_K_FDIV) {
 		m->fdiv_free = t + o->repeat;
-	} else if (kind & ISA_EV5_K_STORE) {
-		wb_store(m, ea >> EV5_LINE_SHIFT, t, m->coh ? ev5_coh_store(m, ea, pc, t) : 0);
-		m->last_store_t = t;
-		m->last_store_q = ea >> 3;
 	} else if (kind & ISA_EV5_K_MB) {
 		wb_drain(m, t); /* WMB: close the open entry */
 	}
 	return ready;
 }
 
-/* Branches, jumps, CALL_PAL issued at t: prediction and the next fetch. Returns mispredicted. */
+/* The control instruction at pc, issued at t, was mispredicted: the next fetch waits. */
+static __attribute__((noinline)) void mispredict(struct mach_ev5 *m, uint64_t pc, uint64_t t,
+						 struct ev5_step *st)
+{
+	st->evb |= EVB_BRANCHMP;
+	m->pend_at = t + 1 + m->p.mispredict;
+	m->pend_cause = MACH_STALL_BRANCHMP;
+	m->fetch_redirect = t + m->p.mispredict;
+	if (m->truth) {
+		struct ev5_trec *r = ev5_truth_rec(m->truth, pc);
+
+		if (r)
+			r->ev[MACH_TEV_BRANCHMP]++;
+	}
+}
+
+/* Branches, jumps, CALL_PAL issued at t: prediction and the next fetch. Returns mispredicted.
+ * (The retire predicts conditional branches itself: predict_cbr().) */
 static __attribute__((noinline)) bool control(struct mach_ev5 *m, const struct ev5_op *o,
 					      const struct axp_insn *d, const struct ev5_ev *ev,
 					      uint64_t t, struct ev5_step *st)
@@ -1088,19 +1124,24 @@ static __attribute__((noinline)) bool control(struct mach_ev5 *m, const struct e
 	}
 	mp = predict(m, o, d, ev);
 	m->fetch_redirect = t;
-	if (mp) {
-		st->evb |= EVB_BRANCHMP;
-		m->pend_at = t + 1 + m->p.mispredict;
-		m->pend_cause = MACH_STALL_BRANCHMP;
-		m->fetch_redirect = t + m->p.mispredict;
-		if (m->truth) {
-			struct ev5_trec *r = ev5_truth_rec(m->truth, ev->pc);
-
-			if (r)
-				r->ev[MACH_TEV_BRANCHMP]++;
-		}
-	}
+	if (mp)
+		mispredict(m, ev->pc, t, st);
 	return mp;
+}
+
+/* predict() for a conditional branch at pc (p->back: its displacement is negative); the 2-bit
+ * counter's next value by [taken][counter]. */
+static const uint8_t bht_next[2][4] = { { 0, 0, 1, 2 }, { 1, 2, 3, 3 } };
+
+static inline bool predict_cbr(struct mach_ev5 *m, const struct ev5_pd *p, uint64_t pc, bool taken)
+{
+	const unsigned int bi = (pc >> 2) & (EV5_BHT_N - 1);
+	unsigned int c = m->bht[bi];
+
+	if (c == 0xff)
+		c = p->back ? 2 : 1; /* static: backward taken, forward not taken */
+	m->bht[bi] = bht_next[taken][c];
+	return (c >= 2) != taken;
 }
 
 /* Rare pre-issue constraints: barriers, busy units, a load's D-cache tag check. */
@@ -1144,7 +1185,7 @@ static __attribute__((noinline)) void pmu_events(struct mach_ev5 *m, const struc
 }
 
 #define ISA_EV5_K_PRE (ISA_EV5_K_LOAD | ISA_EV5_K_BARRIER | ISA_EV5_K_IMUL | ISA_EV5_K_FDIV)
-#define ISA_EV5_K_UNIT (ISA_EV5_K_IMUL | ISA_EV5_K_FDIV | ISA_EV5_K_STORE | ISA_EV5_K_MB)
+#define ISA_EV5_K_UNIT (ISA_EV5_K_IMUL | ISA_EV5_K_FDIV | ISA_EV5_K_MB)
 
 /* mach_ev5_retire() of d, operation op (d->op, unless a store into the instruction's own word
  * changed that since: the run loop's window entry), and whether an interrupt may be due (one is
@@ -1195,13 +1236,16 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, const stru
 	} else {
 		if (ts == m->cur && !fits(m, p, ts))
 			ts = place(m, p, ts);
-		t = dyn_apply(&st.dy, ts, &st.piece);
+		if (st.dy.n == 1) /* dyn_apply() of one constraint */
+			t = post(ts, st.dy.at[0], st.dy.cause[0], &st.piece);
+		else
+			t = dyn_apply(&st.dy, ts, &st.piece);
 		if (needs_place(m, p, t))
 			t = place(m, p, t);
 	}
 	if ((kind & (ISA_EV5_K_LOAD | ISA_EV5_K_STORE | ISA_EV5_K_MB)) &&
 	    !load_quiet(m, kind, ea, t, &st))
-		t = mem_post(m, p, ea, t, &st);
+		t = mem_post(m, p, ea, pc, t, &st);
 
 	/* Issue at t. */
 	take_slot(m, p, t);
@@ -1210,35 +1254,38 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, const stru
 	m->hist_t[m->hist_n % EV5_HIST] = t;
 	m->hist_n++;
 	m->insns++;
-	if (st.piece.n || m->truth)
+	if (st.piece.n || m->truth) /* (without either: STATIC, which stall_static() derives) */
 		account(m, &(const struct ev5_ev){ pc, event->next_pc, ea, event->taken }, t - prev,
 			&st.piece, st.evb, (kind & ISA_EV5_K_CBR) != 0);
-	else /* what account() does without stalls or truth */
-		m->stall[MACH_STALL_STATIC] += t - prev;
 
 	/* Results. */
 	if (kind & ISA_EV5_K_LOAD) {
 		ready = load_ready(m, p, ea, pc, t, &st);
 		rst = t + p->lat;
-	} else {
-		ready = rst = (kind & ISA_EV5_K_UNIT) ?
-				      unit_result(m, &m->ops[p->op], d, ea, pc, t) :
-				      t + p->lat;
+		m->late = (m->late & ~p->dbit) | (ready != rst ? p->dbit : 0);
+	} else { /* only a load's result may be late */
+		ready = rst =
+			(kind & ISA_EV5_K_UNIT) ? unit_result(m, &m->ops[p->op], d, t) : t + p->lat;
+		m->late &= ~p->dbit;
 	}
 	/* (EV5_REG_SINK is written too, without a branch: nothing reads it) */
-	m->reg[dst].rdy = ready;
-	m->reg[dst].st = rst;
-	m->reg[dst].b0 = (kind & ISA_EV5_K_BYPP) ? t : rst;
-	m->late = (m->late & ~p->dbit) | (ready != rst ? p->dbit : 0);
+	m->rdy[dst] = ready;
+	m->st[dst] = rst;
+	m->b0[dst] = (kind & ISA_EV5_K_BYPP) ? t : rst;
 	m->max_rdy = max64(m->max_rdy, ready);
 	m->max_rdy_st = max64(m->max_rdy_st, rst);
 
 	/* Control flow. */
 	m->fetch_redirect = t;
-	if (kind & (ISA_EV5_K_CTRL | ISA_EV5_K_PAL))
+	if (kind & ISA_EV5_K_CBR) {
+		mp = predict_cbr(m, p, pc, event->taken);
+		if (mp)
+			mispredict(m, pc, t, &st);
+	} else if (kind & (ISA_EV5_K_CTRL | ISA_EV5_K_PAL)) {
 		mp = control(m, &m->ops[p->op], d,
 			     &(const struct ev5_ev){ pc, event->next_pc, ea, event->taken }, t,
 			     &st);
+	}
 	m->redirect = mp | (event->next_pc != pc + 4);
 
 	/* PMU: cycles up to t, then this instruction's events. */
