@@ -97,6 +97,7 @@ void mach_ev5_params_default(struct mach_ev5_params *p)
 
 static uint64_t use_vector(const struct ev5_op *o);
 static void pd_init(struct mach_ev5 *m);
+static inline uint64_t bias_at(const struct mach_ev5 *m, uint64_t t);
 
 /* Operand `s` of isa_ev5_op (0: unused, else 1 + register-file offset) as mask and offset. */
 static void reg_field(unsigned int s, unsigned int none, uint8_t *mask, uint8_t *off)
@@ -165,6 +166,7 @@ int mach_ev5_new_params(struct mach_ev5 **out, const struct mach_ev5_params *p)
 	m->last_store_t = (uint64_t)-16;
 	m->last_store_q = UINT64_MAX;
 	m->e0_block = UINT64_MAX;
+	m->ub = bias_at(m, 0);
 	m->dpage[0] = m->dpage[1] = UINT64_MAX;
 	memset(m->ic_tag, 0xff, sizeof(m->ic_tag));
 	memset(m->dc_tag, 0xff, sizeof(m->dc_tag));
@@ -395,18 +397,16 @@ static bool tlb_lookup(struct ev5_tlb *tlb, uint64_t vpn)
 /* ------------------------------------------------------------------------------------------ */
 /* Write buffer. */
 
-/* Entry i (0: the oldest); i < 2 * EV5_WB_N. */
+/* Entry i (0: the oldest); i <= EV5_WB_N. */
 static struct ev5_wb_entry *wb_at(struct mach_ev5 *m, unsigned int i)
 {
-	unsigned int j = m->wb_head + i;
-
-	return &m->wb[j < EV5_WB_N ? j : j - EV5_WB_N];
+	return &m->wb[(m->wb_head + i) & (EV5_WB_SLOTS - 1)];
 }
 
 /* Free the oldest entry. */
 static void wb_pop(struct mach_ev5 *m)
 {
-	m->wb_head = m->wb_head + 1 == EV5_WB_N ? 0 : m->wb_head + 1;
+	m->wb_head = (m->wb_head + 1) & (EV5_WB_SLOTS - 1);
 	m->wb_n--;
 }
 
@@ -659,13 +659,17 @@ static uint64_t use_vector(const struct ev5_op *o)
 	return u;
 }
 
-/* Can an instruction of `o` issue in cycle `t` (pipes, per-cycle limits)? */
+/* The limits of cycle t as a bias. */
+static inline uint64_t bias_at(const struct mach_ev5 *m, uint64_t t)
+{
+	return t == m->e0_block ? EV5_BIAS_E0BLOCK : EV5_BIAS_NORMAL;
+}
+
+/* Can an instruction of `p` issue in cycle `t` (pipes, per-cycle limits)? (The current cycle's
+ * resources and bias are kept summed in mach_ev5.ub.) */
 static inline bool fits(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t t)
 {
-	uint64_t sum = (t == m->cur ? m->use : 0) + p->use;
-	uint64_t bias = t == m->e0_block ? EV5_BIAS_E0BLOCK : EV5_BIAS_NORMAL;
-
-	return !((sum + bias) & EV5_U_TOP);
+	return !((p->use + (t == m->cur ? m->ub : bias_at(m, t))) & EV5_U_TOP);
 }
 
 /* The earliest cycle >= t satisfying the per-cycle issue rules. */
@@ -689,9 +693,9 @@ static inline void take_slot(struct mach_ev5 *m, const struct ev5_pd *p, uint64_
 {
 	if (t != m->cur) {
 		m->cur = t;
-		m->use = 0;
+		m->ub = bias_at(m, t);
 	}
-	m->use += p->use;
+	m->ub += p->use;
 }
 
 /* Scoreboard index i's bit in mach_ev5.late (EV5_REG_NONE and EV5_REG_SINK have none). */
@@ -1083,7 +1087,10 @@ static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const 
 			add = max64(add, m->rdy[d->rb] + 2 - t);
 		ready += add;
 		m->mul_free = t + o->repeat + add;
+		uint64_t b = bias_at(m, m->cur); /* (the multiply's own cycle) */
+
 		m->e0_block = ready - 2;
+		m->ub += bias_at(m, m->cur) - b;
 	} else if (kind & ISA_EV5_K_FDIV) {
 		m->fdiv_free = t + o->repeat;
 	} else if (kind & ISA_EV5_K_MB) {
@@ -1371,7 +1378,7 @@ bool mach_ev5_kernel(struct mach_ev5 *m, unsigned int nr, uint64_t pc, uint64_t 
 	if (m->truth)
 		mach_trec_kernel(m->truth, nr, te - m->cur);
 	m->cur = te;
-	m->use = 0;
+	m->ub = bias_at(m, te);
 	m->pend_at = 0;
 	m->redirect = true;
 	m->fetch_redirect = te;

@@ -100,6 +100,7 @@ static inline unsigned int ev5_pd_slot(uint64_t pc)
 #define EV5_RAS_N 12
 #define EV5_MAF_N 6
 #define EV5_WB_N 6
+#define EV5_WB_SLOTS 8 /* the write buffer's ring (a power of two >= EV5_WB_N) */
 #define EV5_ISTREAM_N 4 /* I-stream prefetch (refill) buffer lines */
 
 struct ev5_tlb {
@@ -145,7 +146,8 @@ struct mach_ev5 {
 	uint64_t pend_at; /* the next instruction may not issue before this cycle... */
 	uint8_t pend_cause; /* ...because of this (BRANCHMP, OTHER) */
 	uint64_t fetch_redirect; /* cycle a redirected fetch starts */
-	uint64_t use; /* issue resources used in `cur` (packed counters, see mach_ev5.c) */
+	uint64_t ub; /* issue resources used in `cur` plus `cur`'s bias (packed counters and
+		      * EV5_BIAS_*, see mach_ev5.c) */
 	uint64_t last_store_t, last_store_q; /* cycle and quadword of the last store */
 	uint64_t mul_free, fdiv_free, e0_block;
 	/* scoreboard, when register r's value can be used (r: 0-31 int, 32-63 FP, 64 unused, 65
@@ -180,7 +182,7 @@ struct mach_ev5 {
 	uint64_t bc_mask;
 	uint64_t mem_free; /* memory bus busy until (all transfers) */
 	uint64_t rd_free; /* ... for demand reads */
-	struct ev5_wb_entry wb[EV5_WB_N];
+	struct ev5_wb_entry wb[EV5_WB_SLOTS]; /* EV5_WB_N at most in use */
 	unsigned int wb_head, wb_n;
 	uint64_t wb_t; /* cycle of the last wb_update() */
 	uint64_t wb_done; /* latest completion of a write scheduled so far (wb_close()) */
