@@ -373,13 +373,27 @@ static uint32_t lower_access(struct mach_ev5 *m, uint64_t addr, uint64_t t, bool
 	return lat;
 }
 
+/* The TLB's hint slot for vpn. */
+static inline unsigned int tlb_hint(uint64_t vpn)
+{
+	return (unsigned int)((vpn * 0x9e3779b97f4a7c15ull) >> 56);
+}
+
+/* tlb_lookup()'s first test: vpn is where its hint says (a hit that changes nothing). */
+static inline bool tlb_hint_hit(const struct ev5_tlb *tlb, uint64_t vpn)
+{
+	const unsigned int s = tlb->hint[tlb_hint(vpn)];
+
+	return s < tlb->n && tlb->vpn[s] == vpn;
+}
+
 /* Fully associative TLB with round-robin replacement; a hint table avoids the search. */
 static bool tlb_lookup(struct ev5_tlb *tlb, uint64_t vpn)
 {
-	unsigned int h = (unsigned int)((vpn * 0x9e3779b97f4a7c15ull) >> 56);
-	unsigned int s = tlb->hint[h];
+	unsigned int h = tlb_hint(vpn);
+	unsigned int s;
 
-	if (s < tlb->n && tlb->vpn[s] == vpn)
+	if (tlb_hint_hit(tlb, vpn))
 		return true;
 	for (unsigned int i = 0; i < tlb->n; i++) {
 		if (tlb->vpn[i] == vpn) {
@@ -1005,16 +1019,24 @@ static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const str
 	return t;
 }
 
-/* A load that mem_post() would leave at t: it hits the D-cache tags and the DTB memo (the last
- * two pages) and is no replay. Most loads: they skip the call. */
-static inline bool load_quiet(const struct mach_ev5 *m, unsigned int kind, uint64_t ea, uint64_t t,
+/* A load that mem_post() would leave at t: it hits the D-cache tags, is no replay, and its page
+ * is in the DTB memo (the last two pages) or where the DTB's hint says (then the memo takes it,
+ * as mem_post() does). Most loads: they skip the call. */
+static inline bool load_quiet(struct mach_ev5 *m, unsigned int kind, uint64_t ea, uint64_t t,
 			      const struct ev5_step *st)
 {
 	const uint64_t vpn = ea >> EV5_PAGE_SHIFT;
 
-	return (kind & ISA_EV5_K_LOAD) && !st->dmiss &&
-	       (vpn == m->dpage[0] || vpn == m->dpage[1]) &&
-	       !(t == m->last_store_t + 1 && (ea >> 3) == m->last_store_q);
+	if (!(kind & ISA_EV5_K_LOAD) || st->dmiss ||
+	    (t == m->last_store_t + 1 && (ea >> 3) == m->last_store_q))
+		return false;
+	if (vpn == m->dpage[0] || vpn == m->dpage[1])
+		return true;
+	if (!tlb_hint_hit(&m->dtb, vpn))
+		return false;
+	m->dpage[m->dpage_next] = vpn;
+	m->dpage_next ^= 1;
+	return true;
 }
 
 /* A load issued at t: D-cache, fill, MAF; returns when its data is ready. */
