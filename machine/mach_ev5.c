@@ -442,10 +442,8 @@ static void wb_close(struct mach_ev5 *m, struct ev5_wb_entry *e, uint64_t at)
 }
 
 /* Bring the write buffer up to cycle `t`: time out the open entry, free finished entries. */
-static void wb_update(struct mach_ev5 *m, uint64_t t)
+static __attribute__((__noinline__)) void wb_advance(struct mach_ev5 *m, uint64_t t)
 {
-	if (t == m->wb_t)
-		return;
 	m->wb_t = t;
 	if (m->wb_n) {
 		struct ev5_wb_entry *y = wb_at(m, m->wb_n - 1);
@@ -460,6 +458,13 @@ static void wb_update(struct mach_ev5 *m, uint64_t t)
 			break;
 		wb_pop(m);
 	}
+}
+
+/* wb_advance() unless the buffer is already at t (a store's second look, in wb_store()). */
+static inline void wb_update(struct mach_ev5 *m, uint64_t t)
+{
+	if (t != m->wb_t)
+		wb_advance(m, t);
 }
 
 /* Earliest cycle >= t at which a store to block `blk` finds room. */
