@@ -97,6 +97,7 @@ void mach_ev5_params_default(struct mach_ev5_params *p)
 
 static uint64_t use_vector(const struct ev5_op *o);
 static void pd_init(struct mach_ev5 *m);
+static inline uint64_t bias_at(const struct mach_ev5 *m, uint64_t t);
 
 /* Operand `s` of isa_ev5_op (0: unused, else 1 + register-file offset) as mask and offset. */
 static void reg_field(unsigned int s, unsigned int none, uint8_t *mask, uint8_t *off)
@@ -165,6 +166,7 @@ int mach_ev5_new_params(struct mach_ev5 **out, const struct mach_ev5_params *p)
 	m->last_store_t = (uint64_t)-16;
 	m->last_store_q = UINT64_MAX;
 	m->e0_block = UINT64_MAX;
+	m->ub = bias_at(m, 0);
 	m->dpage[0] = m->dpage[1] = UINT64_MAX;
 	memset(m->ic_tag, 0xff, sizeof(m->ic_tag));
 	memset(m->dc_tag, 0xff, sizeof(m->dc_tag));
@@ -231,17 +233,35 @@ uint64_t mach_ev5_count(const struct mach_ev5 *m, enum mach_event event)
 	return m->count[event];
 }
 
+/* The STATIC head cycles: every head cycle not in a dynamic cause (the retire books only the
+ * dynamic ones; the head cycles of all instructions are the cycles outside the kernel). */
+static uint64_t stall_static(const struct mach_ev5 *m)
+{
+	uint64_t st = m->cur - m->kcycles;
+
+	for (unsigned int c = 0; c < MACH_STALL_NR; c++)
+		if (c != MACH_STALL_STATIC)
+			st -= m->stall[c];
+	return st;
+}
+
+void ev5_stall_sync(struct mach_ev5 *m)
+{
+	m->stall[MACH_STALL_STATIC] = stall_static(m);
+}
+
 uint64_t mach_ev5_stall_total(const struct mach_ev5 *m, enum mach_stall cause)
 {
 	if ((unsigned int)cause >= MACH_STALL_NR)
 		return 0;
-	return m->stall[cause];
+	return cause == MACH_STALL_STATIC ? stall_static(m) : m->stall[cause];
 }
 
 int mach_ev5_truth_write(struct mach_ev5 *m, const char *path)
 {
 	if (!m->truth)
 		return -EINVAL;
+	ev5_stall_sync(m);
 	return ev5_truth_write(m, path);
 }
 
@@ -353,13 +373,27 @@ static uint32_t lower_access(struct mach_ev5 *m, uint64_t addr, uint64_t t, bool
 	return lat;
 }
 
+/* The TLB's hint slot for vpn. */
+static inline unsigned int tlb_hint(uint64_t vpn)
+{
+	return (unsigned int)((vpn * 0x9e3779b97f4a7c15ull) >> 56);
+}
+
+/* tlb_lookup()'s first test: vpn is where its hint says (a hit that changes nothing). */
+static inline bool tlb_hint_hit(const struct ev5_tlb *tlb, uint64_t vpn)
+{
+	const unsigned int s = tlb->hint[tlb_hint(vpn)];
+
+	return s < tlb->n && tlb->vpn[s] == vpn;
+}
+
 /* Fully associative TLB with round-robin replacement; a hint table avoids the search. */
 static bool tlb_lookup(struct ev5_tlb *tlb, uint64_t vpn)
 {
-	unsigned int h = (unsigned int)((vpn * 0x9e3779b97f4a7c15ull) >> 56);
-	unsigned int s = tlb->hint[h];
+	unsigned int h = tlb_hint(vpn);
+	unsigned int s;
 
-	if (s < tlb->n && tlb->vpn[s] == vpn)
+	if (tlb_hint_hit(tlb, vpn))
 		return true;
 	for (unsigned int i = 0; i < tlb->n; i++) {
 		if (tlb->vpn[i] == vpn) {
@@ -377,18 +411,16 @@ static bool tlb_lookup(struct ev5_tlb *tlb, uint64_t vpn)
 /* ------------------------------------------------------------------------------------------ */
 /* Write buffer. */
 
-/* Entry i (0: the oldest); i < 2 * EV5_WB_N. */
+/* Entry i (0: the oldest); i <= EV5_WB_N. */
 static struct ev5_wb_entry *wb_at(struct mach_ev5 *m, unsigned int i)
 {
-	unsigned int j = m->wb_head + i;
-
-	return &m->wb[j < EV5_WB_N ? j : j - EV5_WB_N];
+	return &m->wb[(m->wb_head + i) & (EV5_WB_SLOTS - 1)];
 }
 
 /* Free the oldest entry. */
 static void wb_pop(struct mach_ev5 *m)
 {
-	m->wb_head = m->wb_head + 1 == EV5_WB_N ? 0 : m->wb_head + 1;
+	m->wb_head = (m->wb_head + 1) & (EV5_WB_SLOTS - 1);
 	m->wb_n--;
 }
 
@@ -410,10 +442,8 @@ static void wb_close(struct mach_ev5 *m, struct ev5_wb_entry *e, uint64_t at)
 }
 
 /* Bring the write buffer up to cycle `t`: time out the open entry, free finished entries. */
-static void wb_update(struct mach_ev5 *m, uint64_t t)
+static __attribute__((__noinline__)) void wb_advance(struct mach_ev5 *m, uint64_t t)
 {
-	if (t == m->wb_t)
-		return;
 	m->wb_t = t;
 	if (m->wb_n) {
 		struct ev5_wb_entry *y = wb_at(m, m->wb_n - 1);
@@ -428,6 +458,13 @@ static void wb_update(struct mach_ev5 *m, uint64_t t)
 			break;
 		wb_pop(m);
 	}
+}
+
+/* wb_advance() unless the buffer is already at t (a store's second look, in wb_store()). */
+static inline void wb_update(struct mach_ev5 *m, uint64_t t)
+{
+	if (t != m->wb_t)
+		wb_advance(m, t);
 }
 
 /* Earliest cycle >= t at which a store to block `blk` finds room. */
@@ -641,13 +678,17 @@ static uint64_t use_vector(const struct ev5_op *o)
 	return u;
 }
 
-/* Can an instruction of `o` issue in cycle `t` (pipes, per-cycle limits)? */
+/* The limits of cycle t as a bias. */
+static inline uint64_t bias_at(const struct mach_ev5 *m, uint64_t t)
+{
+	return t == m->e0_block ? EV5_BIAS_E0BLOCK : EV5_BIAS_NORMAL;
+}
+
+/* Can an instruction of `p` issue in cycle `t` (pipes, per-cycle limits)? (The current cycle's
+ * resources and bias are kept summed in mach_ev5.ub.) */
 static inline bool fits(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t t)
 {
-	uint64_t sum = (t == m->cur ? m->use : 0) + p->use;
-	uint64_t bias = t == m->e0_block ? EV5_BIAS_E0BLOCK : EV5_BIAS_NORMAL;
-
-	return !((sum + bias) & EV5_U_TOP);
+	return !((p->use + (t == m->cur ? m->ub : bias_at(m, t))) & EV5_U_TOP);
 }
 
 /* The earliest cycle >= t satisfying the per-cycle issue rules. */
@@ -671,9 +712,9 @@ static inline void take_slot(struct mach_ev5 *m, const struct ev5_pd *p, uint64_
 {
 	if (t != m->cur) {
 		m->cur = t;
-		m->use = 0;
+		m->ub = bias_at(m, t);
 	}
-	m->use += p->use;
+	m->ub += p->use;
 }
 
 /* Scoreboard index i's bit in mach_ev5.late (EV5_REG_NONE and EV5_REG_SINK have none). */
@@ -683,16 +724,15 @@ static inline uint64_t late_bit(unsigned int i)
 }
 
 /* Operands that wait for a missing load: DMISS constraints, Ra, Rb, Rc in this order. */
-static __attribute__((__noinline__)) void sources_late(const struct ev5_reg *a, bool a_late,
-						       const struct ev5_reg *b,
-						       const struct ev5_reg *c, struct ev5_dyn *dy)
+static __attribute__((__noinline__)) void
+sources_late(const struct mach_ev5 *m, const struct ev5_pd *p, bool a_late, struct ev5_dyn *dy)
 {
 	if (a_late)
-		dyn_add(dy, a->rdy, MACH_STALL_DMISS);
-	if (b->rdy != b->st)
-		dyn_add(dy, b->rdy, MACH_STALL_DMISS);
-	if (c->rdy != c->st)
-		dyn_add(dy, c->rdy, MACH_STALL_DMISS);
+		dyn_add(dy, m->rdy[p->a], MACH_STALL_DMISS);
+	if (m->rdy[p->b] != m->st[p->b])
+		dyn_add(dy, m->rdy[p->b], MACH_STALL_DMISS);
+	if (m->rdy[p->c] != m->st[p->c])
+		dyn_add(dy, m->rdy[p->c], MACH_STALL_DMISS);
 }
 
 /*
@@ -707,18 +747,17 @@ static __attribute__((__noinline__)) void sources_late(const struct ev5_reg *a, 
 static __attribute__((__noinline__)) uint64_t
 operands_late(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t ts, struct ev5_dyn *dy)
 {
-	const struct ev5_reg *a = &m->reg[p->a], *b = &m->reg[p->b], *c = &m->reg[p->c];
-	const struct ev5_reg *w = &m->reg[p->dst];
-	const bool w_late = p->dbit && w->rdy != w->st; /* (the sink is written, never late) */
-	const bool bypass = (p->kind & ISA_EV5_K_BYPC) && a->b0 < a->st;
-	const bool a_late = !bypass && a->rdy != a->st;
+	const unsigned int a = p->a, b = p->b, c = p->c, w = p->dst;
+	const bool w_late = p->dbit && m->rdy[w] != m->st[w]; /* (the sink: written, never late) */
+	const bool bypass = (p->kind & ISA_EV5_K_BYPC) && m->b0[a] < m->st[a];
+	const bool a_late = !bypass && m->rdy[a] != m->st[a];
 
-	ts = max64(ts, bypass ? a->b0 : a->st);
-	ts = max64(ts, max64(b->st, c->st));
-	if (a_late | (b->rdy != b->st) | (c->rdy != c->st))
-		sources_late(a, a_late, b, c, dy);
-	if (w_late && w->rdy > ts + 1)
-		dyn_add(dy, w->rdy - 1, MACH_STALL_DMISS); /* WAW on a missing load */
+	ts = max64(ts, bypass ? m->b0[a] : m->st[a]);
+	ts = max64(ts, max64(m->st[b], m->st[c]));
+	if (a_late | (m->rdy[b] != m->st[b]) | (m->rdy[c] != m->st[c]))
+		sources_late(m, p, a_late, dy);
+	if (w_late && m->rdy[w] > ts + 1)
+		dyn_add(dy, m->rdy[w] - 1, MACH_STALL_DMISS); /* WAW on a missing load */
 	return ts;
 }
 
@@ -726,13 +765,12 @@ operands_late(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t ts, str
 static inline uint64_t operands(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t ts,
 				struct ev5_dyn *dy)
 {
-	const struct ev5_reg *a = &m->reg[p->a];
-	const uint64_t bt = (p->kind & ISA_EV5_K_BYPC) ? a->b0 : UINT64_MAX;
-	const uint64_t at = bt < a->st ? bt : a->st;
+	const uint64_t bt = (p->kind & ISA_EV5_K_BYPC) ? m->b0[p->a] : UINT64_MAX;
+	const uint64_t at = bt < m->st[p->a] ? bt : m->st[p->a];
 
 	if (m->late & p->late)
 		return operands_late(m, p, ts, dy);
-	return max64(max64(ts, at), max64(m->reg[p->b].st, m->reg[p->c].st));
+	return max64(max64(ts, at), max64(m->st[p->b], m->st[p->c]));
 }
 
 /* Dynamic stall cycles of one instruction, by cause. */
@@ -795,7 +833,6 @@ static void account(struct mach_ev5 *m, const struct ev5_ev *ev, uint64_t h,
 		st -= piece->amt[i];
 		m->stall[piece->cause[i]] += piece->amt[i];
 	}
-	m->stall[MACH_STALL_STATIC] += st;
 	if (!m->truth)
 		return;
 	r = ev5_truth_rec(m->truth, ev->pc);
@@ -878,6 +915,7 @@ pd_fill(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, struct ev
 	e->kind = o->kind;
 	e->lat = o->lat;
 	e->fpop = mach_is_fp_operate(d->word);
+	e->back = d->disp < 0;
 	e->a = (uint8_t)((d->ra & o->ma) + o->oa);
 	e->b = (uint8_t)(d->islit ? EV5_REG_NONE : (d->rb & o->mb) + o->ob);
 	e->c = (uint8_t)((d->rc & o->mc) + o->oc);
@@ -932,9 +970,12 @@ static inline uint64_t fetch_line(struct mach_ev5 *m, uint64_t pc, struct ev5_st
 	return fetch_block(m, pc, &st->dy, &st->evb);
 }
 
-/* Loads, stores, MB: DTB, MAF, write buffer, replay; returns the issue cycle. */
+/* Loads, stores, MB: DTB, MAF, write buffer, replay; returns the issue cycle. A store also
+ * enters the write buffer at that cycle (nothing the retire does before its results touches
+ * the buffer, so this is where the store's result work is done too). */
 static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const struct ev5_pd *p,
-						   uint64_t ea, uint64_t t, struct ev5_step *st)
+						   uint64_t ea, uint64_t pc, uint64_t t,
+						   struct ev5_step *st)
 {
 	const unsigned int kind = p->kind;
 	uint64_t t0 = t;
@@ -975,19 +1016,32 @@ static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const str
 	}
 	if (t != t0 && needs_place(m, p, t))
 		t = place(m, p, t);
+	if (kind & ISA_EV5_K_STORE) {
+		wb_store(m, ea >> EV5_LINE_SHIFT, t, m->coh ? ev5_coh_store(m, ea, pc, t) : 0);
+		m->last_store_t = t;
+		m->last_store_q = ea >> 3;
+	}
 	return t;
 }
 
-/* A load that mem_post() would leave at t: it hits the D-cache tags and the DTB memo (the last
- * two pages) and is no replay. Most loads: they skip the call. */
-static inline bool load_quiet(const struct mach_ev5 *m, unsigned int kind, uint64_t ea, uint64_t t,
+/* A load that mem_post() would leave at t: it hits the D-cache tags, is no replay, and its page
+ * is in the DTB memo (the last two pages) or where the DTB's hint says (then the memo takes it,
+ * as mem_post() does). Most loads: they skip the call. */
+static inline bool load_quiet(struct mach_ev5 *m, unsigned int kind, uint64_t ea, uint64_t t,
 			      const struct ev5_step *st)
 {
 	const uint64_t vpn = ea >> EV5_PAGE_SHIFT;
 
-	return (kind & ISA_EV5_K_LOAD) && !st->dmiss &&
-	       (vpn == m->dpage[0] || vpn == m->dpage[1]) &&
-	       !(t == m->last_store_t + 1 && (ea >> 3) == m->last_store_q);
+	if (!(kind & ISA_EV5_K_LOAD) || st->dmiss ||
+	    (t == m->last_store_t + 1 && (ea >> 3) == m->last_store_q))
+		return false;
+	if (vpn == m->dpage[0] || vpn == m->dpage[1])
+		return true;
+	if (!tlb_hint_hit(&m->dtb, vpn))
+		return false;
+	m->dpage[m->dpage_next] = vpn;
+	m->dpage_next ^= 1;
+	return true;
 }
 
 /* A load issued at t: D-cache, fill, MAF; returns when its data is ready. */
@@ -1043,10 +1097,10 @@ static inline uint64_t load_ready(struct mach_ev5 *m, const struct ev5_pd *p, ui
 	return load_result(m, p, ea, pc, t, st);
 }
 
-/* Multiplies, divides, stores, WMB at t: units and write buffer; returns the result cycle. */
+/* Multiplies, divides, WMB at t: units and write buffer; returns the result cycle. (Stores
+ * enter the write buffer in mem_post().) */
 static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const struct ev5_op *o,
-						      const struct axp_insn *d, uint64_t ea,
-						      uint64_t pc, uint64_t t)
+						      const struct axp_insn *d, uint64_t t)
 {
 	const unsigned int kind = o->kind;
 	uint64_t ready = t + o->lat;
@@ -1054,26 +1108,42 @@ static __attribute__((noinline)) uint64_t unit_result(struct mach_ev5 *m, const 
 	if (kind & ISA_EV5_K_IMUL) {
 		uint64_t add = 0;
 
-		if (o->sa && m->reg[d->ra].rdy + 2 > t)
-			add = m->reg[d->ra].rdy + 2 - t;
-		if (!d->islit && m->reg[d->rb].rdy + 2 > t)
-			add = max64(add, m->reg[d->rb].rdy + 2 - t);
+		if (o->sa && m->rdy[d->ra] + 2 > t)
+			add = m->rdy[d->ra] + 2 - t;
+		if (!d->islit && m->rdy[d->rb] + 2 > t)
+			add = max64(add, m->rdy[d->rb] + 2 - t);
 		ready += add;
 		m->mul_free = t + o->repeat + add;
+		uint64_t b = bias_at(m, m->cur); /* (the multiply's own cycle) */
+
 		m->e0_block = ready - 2;
+		m->ub += bias_at(m, m->cur) - b;
 	} else if (kind & ISA_EV5_K_FDIV) {
 		m->fdiv_free = t + o->repeat;
-	} else if (kind & ISA_EV5_K_STORE) {
-		wb_store(m, ea >> EV5_LINE_SHIFT, t, m->coh ? ev5_coh_store(m, ea, pc, t) : 0);
-		m->last_store_t = t;
-		m->last_store_q = ea >> 3;
 	} else if (kind & ISA_EV5_K_MB) {
 		wb_drain(m, t); /* WMB: close the open entry */
 	}
 	return ready;
 }
 
-/* Branches, jumps, CALL_PAL issued at t: prediction and the next fetch. Returns mispredicted. */
+/* The control instruction at pc, issued at t, was mispredicted: the next fetch waits. */
+static __attribute__((noinline)) void mispredict(struct mach_ev5 *m, uint64_t pc, uint64_t t,
+						 struct ev5_step *st)
+{
+	st->evb |= EVB_BRANCHMP;
+	m->pend_at = t + 1 + m->p.mispredict;
+	m->pend_cause = MACH_STALL_BRANCHMP;
+	m->fetch_redirect = t + m->p.mispredict;
+	if (m->truth) {
+		struct ev5_trec *r = ev5_truth_rec(m->truth, pc);
+
+		if (r)
+			r->ev[MACH_TEV_BRANCHMP]++;
+	}
+}
+
+/* Branches, jumps, CALL_PAL issued at t: prediction and the next fetch. Returns mispredicted.
+ * (The retire predicts conditional branches itself: predict_cbr().) */
 static __attribute__((noinline)) bool control(struct mach_ev5 *m, const struct ev5_op *o,
 					      const struct axp_insn *d, const struct ev5_ev *ev,
 					      uint64_t t, struct ev5_step *st)
@@ -1088,19 +1158,24 @@ static __attribute__((noinline)) bool control(struct mach_ev5 *m, const struct e
 	}
 	mp = predict(m, o, d, ev);
 	m->fetch_redirect = t;
-	if (mp) {
-		st->evb |= EVB_BRANCHMP;
-		m->pend_at = t + 1 + m->p.mispredict;
-		m->pend_cause = MACH_STALL_BRANCHMP;
-		m->fetch_redirect = t + m->p.mispredict;
-		if (m->truth) {
-			struct ev5_trec *r = ev5_truth_rec(m->truth, ev->pc);
-
-			if (r)
-				r->ev[MACH_TEV_BRANCHMP]++;
-		}
-	}
+	if (mp)
+		mispredict(m, ev->pc, t, st);
 	return mp;
+}
+
+/* predict() for a conditional branch at pc (p->back: its displacement is negative); the 2-bit
+ * counter's next value by [taken][counter]. */
+static const uint8_t bht_next[2][4] = { { 0, 0, 1, 2 }, { 1, 2, 3, 3 } };
+
+static inline bool predict_cbr(struct mach_ev5 *m, const struct ev5_pd *p, uint64_t pc, bool taken)
+{
+	const unsigned int bi = (pc >> 2) & (EV5_BHT_N - 1);
+	unsigned int c = m->bht[bi];
+
+	if (c == 0xff)
+		c = p->back ? 2 : 1; /* static: backward taken, forward not taken */
+	m->bht[bi] = bht_next[taken][c];
+	return (c >= 2) != taken;
 }
 
 /* Rare pre-issue constraints: barriers, busy units, a load's D-cache tag check. */
@@ -1144,7 +1219,7 @@ static __attribute__((noinline)) void pmu_events(struct mach_ev5 *m, const struc
 }
 
 #define ISA_EV5_K_PRE (ISA_EV5_K_LOAD | ISA_EV5_K_BARRIER | ISA_EV5_K_IMUL | ISA_EV5_K_FDIV)
-#define ISA_EV5_K_UNIT (ISA_EV5_K_IMUL | ISA_EV5_K_FDIV | ISA_EV5_K_STORE | ISA_EV5_K_MB)
+#define ISA_EV5_K_UNIT (ISA_EV5_K_IMUL | ISA_EV5_K_FDIV | ISA_EV5_K_MB)
 
 /* mach_ev5_retire() of d, operation op (d->op, unless a store into the instruction's own word
  * changed that since: the run loop's window entry), and whether an interrupt may be due (one is
@@ -1195,13 +1270,16 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, const stru
 	} else {
 		if (ts == m->cur && !fits(m, p, ts))
 			ts = place(m, p, ts);
-		t = dyn_apply(&st.dy, ts, &st.piece);
+		if (st.dy.n == 1) /* dyn_apply() of one constraint */
+			t = post(ts, st.dy.at[0], st.dy.cause[0], &st.piece);
+		else
+			t = dyn_apply(&st.dy, ts, &st.piece);
 		if (needs_place(m, p, t))
 			t = place(m, p, t);
 	}
 	if ((kind & (ISA_EV5_K_LOAD | ISA_EV5_K_STORE | ISA_EV5_K_MB)) &&
 	    !load_quiet(m, kind, ea, t, &st))
-		t = mem_post(m, p, ea, t, &st);
+		t = mem_post(m, p, ea, pc, t, &st);
 
 	/* Issue at t. */
 	take_slot(m, p, t);
@@ -1210,35 +1288,38 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, const stru
 	m->hist_t[m->hist_n % EV5_HIST] = t;
 	m->hist_n++;
 	m->insns++;
-	if (st.piece.n || m->truth)
+	if (st.piece.n || m->truth) /* (without either: STATIC, which stall_static() derives) */
 		account(m, &(const struct ev5_ev){ pc, event->next_pc, ea, event->taken }, t - prev,
 			&st.piece, st.evb, (kind & ISA_EV5_K_CBR) != 0);
-	else /* what account() does without stalls or truth */
-		m->stall[MACH_STALL_STATIC] += t - prev;
 
 	/* Results. */
 	if (kind & ISA_EV5_K_LOAD) {
 		ready = load_ready(m, p, ea, pc, t, &st);
 		rst = t + p->lat;
-	} else {
-		ready = rst = (kind & ISA_EV5_K_UNIT) ?
-				      unit_result(m, &m->ops[p->op], d, ea, pc, t) :
-				      t + p->lat;
+		m->late = (m->late & ~p->dbit) | (ready != rst ? p->dbit : 0);
+	} else { /* only a load's result may be late */
+		ready = rst =
+			(kind & ISA_EV5_K_UNIT) ? unit_result(m, &m->ops[p->op], d, t) : t + p->lat;
+		m->late &= ~p->dbit;
 	}
 	/* (EV5_REG_SINK is written too, without a branch: nothing reads it) */
-	m->reg[dst].rdy = ready;
-	m->reg[dst].st = rst;
-	m->reg[dst].b0 = (kind & ISA_EV5_K_BYPP) ? t : rst;
-	m->late = (m->late & ~p->dbit) | (ready != rst ? p->dbit : 0);
+	m->rdy[dst] = ready;
+	m->st[dst] = rst;
+	m->b0[dst] = (kind & ISA_EV5_K_BYPP) ? t : rst;
 	m->max_rdy = max64(m->max_rdy, ready);
 	m->max_rdy_st = max64(m->max_rdy_st, rst);
 
 	/* Control flow. */
 	m->fetch_redirect = t;
-	if (kind & (ISA_EV5_K_CTRL | ISA_EV5_K_PAL))
+	if (kind & ISA_EV5_K_CBR) {
+		mp = predict_cbr(m, p, pc, event->taken);
+		if (mp)
+			mispredict(m, pc, t, &st);
+	} else if (kind & (ISA_EV5_K_CTRL | ISA_EV5_K_PAL)) {
 		mp = control(m, &m->ops[p->op], d,
 			     &(const struct ev5_ev){ pc, event->next_pc, ea, event->taken }, t,
 			     &st);
+	}
 	m->redirect = mp | (event->next_pc != pc + 4);
 
 	/* PMU: cycles up to t, then this instruction's events. */
@@ -1324,7 +1405,7 @@ bool mach_ev5_kernel(struct mach_ev5 *m, unsigned int nr, uint64_t pc, uint64_t 
 	if (m->truth)
 		mach_trec_kernel(m->truth, nr, te - m->cur);
 	m->cur = te;
-	m->use = 0;
+	m->ub = bias_at(m, te);
 	m->pend_at = 0;
 	m->redirect = true;
 	m->fetch_redirect = te;

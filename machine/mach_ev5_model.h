@@ -68,6 +68,7 @@ struct ev5_pd {
 	uint8_t dst; /* ... of the destination (EV5_REG_SINK: none, R31, F31) */
 	uint8_t lat; /* ev5_op.lat */
 	bool fpop; /* an FP operate (PMU event FPOPS) */
+	bool back; /* a negative displacement (a conditional branch's static prediction) */
 	uint64_t use; /* ev5_op.use */
 	uint64_t late; /* bits of a, b, c, dst below 64, to test against mach_ev5.late */
 	uint64_t dbit; /* dst's bit (0: EV5_REG_SINK) */
@@ -99,6 +100,7 @@ static inline unsigned int ev5_pd_slot(uint64_t pc)
 #define EV5_RAS_N 12
 #define EV5_MAF_N 6
 #define EV5_WB_N 6
+#define EV5_WB_SLOTS 8 /* the write buffer's ring (a power of two >= EV5_WB_N) */
 #define EV5_ISTREAM_N 4 /* I-stream prefetch (refill) buffer lines */
 
 struct ev5_tlb {
@@ -132,13 +134,6 @@ struct ev5_irq {
 
 /* ---- the model ---- */
 
-/* Scoreboard entry: when a register's value can be used. */
-struct ev5_reg {
-	uint64_t rdy; /* actual */
-	uint64_t st; /* as the static schedule sees it (every load hits) */
-	uint64_t b0; /* for a same-cycle IBR/CMOV test operand (ICMP/ILOG bypass); else st */
-};
-
 struct mach_ev5 {
 	struct mach_ev5_params p;
 	struct ev5_op ops[AXP_OP_NR];
@@ -151,11 +146,16 @@ struct mach_ev5 {
 	uint64_t pend_at; /* the next instruction may not issue before this cycle... */
 	uint8_t pend_cause; /* ...because of this (BRANCHMP, OTHER) */
 	uint64_t fetch_redirect; /* cycle a redirected fetch starts */
-	uint64_t use; /* issue resources used in `cur` (packed counters, see mach_ev5.c) */
+	uint64_t ub; /* issue resources used in `cur` plus `cur`'s bias (packed counters and
+		      * EV5_BIAS_*, see mach_ev5.c) */
 	uint64_t last_store_t, last_store_q; /* cycle and quadword of the last store */
 	uint64_t mul_free, fdiv_free, e0_block;
-	struct ev5_reg reg[66]; /* scoreboard: 0-31 int, 32-63 FP, 64 unused, 65 sink */
-	uint64_t late; /* bit r set: reg[r].rdy != reg[r].st (r waits for a missing load) */
+	/* scoreboard, when register r's value can be used (r: 0-31 int, 32-63 FP, 64 unused, 65
+	 * sink), one array per field so that an index addresses each */
+	uint64_t rdy[66]; /* actual */
+	uint64_t st[66]; /* as the static schedule sees it (every load hits) */
+	uint64_t b0[66]; /* for a same-cycle IBR/CMOV test operand (ICMP/ILOG bypass); else st */
+	uint64_t late; /* bit r set: rdy[r] != st[r] (r waits for a missing load) */
 	uint64_t max_rdy, max_rdy_st;
 
 	/* fetch */
@@ -182,14 +182,14 @@ struct mach_ev5 {
 	uint64_t bc_mask;
 	uint64_t mem_free; /* memory bus busy until (all transfers) */
 	uint64_t rd_free; /* ... for demand reads */
-	struct ev5_wb_entry wb[EV5_WB_N];
+	struct ev5_wb_entry wb[EV5_WB_SLOTS]; /* EV5_WB_N at most in use */
 	unsigned int wb_head, wb_n;
 	uint64_t wb_t; /* cycle of the last wb_update() */
 	uint64_t wb_done; /* latest completion of a write scheduled so far (wb_close()) */
 
 	/* statistics */
 	uint64_t insns;
-	uint64_t stall[MACH_STALL_NR];
+	uint64_t stall[MACH_STALL_NR]; /* head cycles by cause; STATIC set by ev5_stall_sync() */
 	uint64_t kcycles; /* kernel time booked by mach_ev5_kernel() (in cur, in no stall) */
 	uint64_t level[5]; /* load accesses by enum axp_level */
 
@@ -272,5 +272,7 @@ enum axp_stop ev5_run(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64
 /* Test access: the truth record of `pc` accumulated so far (false if none). */
 bool mach_ev5_truth_get(const struct mach_ev5 *m, uint64_t pc, struct mach_truth_pc *out);
 uint64_t mach_ev5_stall_total(const struct mach_ev5 *m, enum mach_stall cause);
+/* Set stall[MACH_STALL_STATIC] (the retire books only the dynamic causes) before it is read. */
+void ev5_stall_sync(struct mach_ev5 *m);
 
 #endif /* MACH_EV5_MODEL_H */

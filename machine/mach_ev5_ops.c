@@ -62,6 +62,8 @@ static int ops_truth_write(void *const *models, unsigned int n, const char *path
 {
 	if (n == 1)
 		return mach_ev5_truth_write(models[0], path);
+	for (unsigned int i = 0; i < n; i++)
+		ev5_stall_sync(models[i]);
 	return ev5_truth_write_cpus((struct mach_ev5 *const *)models, n, path);
 }
 
