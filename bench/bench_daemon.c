@@ -14,8 +14,9 @@
 #include "vs_abi.h"
 
 /*
- * Usage: bench_daemon [--records FILE --maps FILE] [--seconds S] DBDIR
- * Feeds a record stream to dmn_feed() over and over for S seconds (default 1) and prints records
+ * Usage: bench_daemon [--records FILE --maps FILE] [--seconds S | --passes N] DBDIR
+ * Feeds a record stream to dmn_feed() over and over for S seconds (default 1), or exactly N times
+ * (a fixed amount of work, for callgrind: host instructions per merged sample), and prints records
  * and samples merged per second, then the time dmn_flush() takes to store the result. The
  * stream is FILE (`axprof record --save-records`, with its image-map events), or else a
  * synthetic one: SAMPLE records (aggregated counts 1..40, DCPI's hash reduction) at 20,000
@@ -108,6 +109,7 @@ int main(int argc, char **argv)
 		{ "records", required_argument, NULL, 'r' },
 		{ "maps", required_argument, NULL, 'm' },
 		{ "seconds", required_argument, NULL, 's' },
+		{ "passes", required_argument, NULL, 'p' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *records = NULL, *maps = NULL;
@@ -118,7 +120,7 @@ int main(int argc, char **argv)
 	struct dmn *d;
 	uint8_t *buf;
 	size_t len = 0;
-	uint64_t passes = 0;
+	uint64_t passes = 0, npasses = 0;
 	char exe[4096];
 	ssize_t n;
 	int c;
@@ -134,14 +136,18 @@ int main(int argc, char **argv)
 		case 's':
 			seconds = atof(optarg);
 			break;
+		case 'p':
+			npasses = strtoull(optarg, NULL, 0);
+			break;
 		default:
 			fprintf(stderr,
-				"usage: bench_daemon [--records F --maps F] [--seconds S] DB\n");
+				"usage: bench_daemon [--records F --maps F] [--seconds S | --passes N] DB\n");
 			return 2;
 		}
 	}
 	if (optind + 1 != argc) {
-		fprintf(stderr, "usage: bench_daemon [--records F --maps F] [--seconds S] DB\n");
+		fprintf(stderr,
+			"usage: bench_daemon [--records F --maps F] [--seconds S | --passes N] DB\n");
 		return 2;
 	}
 	o.db_dir = argv[optind];
@@ -175,7 +181,7 @@ int main(int argc, char **argv)
 		dmn_feed(d, buf, len, true);
 		passes++;
 		t = now();
-	} while (t - t0 < seconds);
+	} while (npasses ? passes < npasses : t - t0 < seconds);
 	dmn_get_stats(d, &st);
 	tf = now();
 	if (dmn_flush(d)) {
@@ -184,14 +190,15 @@ int main(int argc, char **argv)
 	}
 	tf = now() - tf;
 	printf("daemon merge: %s stream of %zu bytes x %" PRIu64 " in %.2f s: %.0f records/s, "
-	       "%.3g samples/s (%.1f MB/s); %" PRIu64 " unknown, %" PRIu64 " damaged\n",
+	       "%.3g samples/s (%.1f MB/s); %" PRIu64 " samples, %" PRIu64 " unknown, %" PRIu64
+	       " damaged\n",
 	       records ? "recorded" : "synthetic", len, passes, t - t0,
 	       (double)(st.records[VS_REC_SAMPLE] + st.records[VS_REC_HOTLIST] +
 			st.records[VS_REC_LATENCY] + st.records[VS_REC_CONFLICT] +
 			st.records[VS_REC_VCOUNT]) /
 		       (t - t0),
-	       (double)st.samples / (t - t0), (double)st.bytes / (t - t0) / 1e6, st.samples_unknown,
-	       st.damaged);
+	       (double)st.samples / (t - t0), (double)st.bytes / (t - t0) / 1e6, st.samples,
+	       st.samples_unknown, st.damaged);
 	dmn_get_stats(d, &st);
 	printf("daemon flush: %" PRIu64 " profiles stored in %.3f s\n", st.images_flushed, tf);
 	free(buf);
