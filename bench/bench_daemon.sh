@@ -115,10 +115,12 @@ echo "database after 8 vprof runs ($samples samples): $prof_bytes bytes of profi
 "$bin/bench_daemon" --seconds 2 --records "$tmp/long.rec" --maps "$tmp/long.rec.maps" "$tmp/bdb" \
 	>"$tmp/merge" || exit 1
 cat "$tmp/merge"
-# issue 18's figure: merging a recorded stream, samples per second, beside its target
-awk '/^daemon merge: recorded/ { for (i = 1; i < NF; i++) if ($(i + 1) == "samples/s") r = $i / 1e6 }
-	END { if (r == "") exit 1
-	      printf "daemon merge summary: %.1f M samples/s from a recorded vprof stream   target >= 10   %s\n",
-		r, (r >= 10 ? "met" : "NOT met") }' "$tmp/merge" || { echo "bench_daemon: no merge figure" >&2; exit 1; }
+# issue 18's figure: merging a recorded stream, samples per CPU-second (as the figures above: the
+# machine may be shared), the wall-clock rate beside it, and the target
+awk '/^daemon merge: recorded/ { for (i = 1; i < NF; i++) if ($(i + 1) == "samples/s") w = $i / 1e6 }
+	/^daemon merge CPU time:/ { for (i = 1; i < NF; i++) if ($(i + 1) == "samples/CPU-s") r = $i / 1e6 }
+	END { if (r == "" || w == "") exit 1
+	      printf "daemon merge summary: %.1f M samples/CPU-s (%.1f M/s wall) from a recorded vprof stream   target >= 10   %s\n",
+		r, w, (r >= 10 ? "met" : "NOT met") }' "$tmp/merge" || { echo "bench_daemon: no merge figure" >&2; exit 1; }
 rm -rf "$tmp/bdb"
 "$bin/bench_daemon" --seconds 2 "$tmp/bdb" || exit 1

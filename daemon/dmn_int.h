@@ -46,6 +46,8 @@ struct dmn_proc {
 	bool from_proc; /* maps read from /proc/PID/maps */
 	struct dmn_map *map; /* sorted by start, not overlapping */
 	size_t n, cap;
+	size_t hint; /* the last region dmn_maps_find() found: tried first (checked, as the
+		      * regions may have changed since; at most one holds a pc) */
 };
 
 struct dmn {
@@ -83,13 +85,32 @@ struct dmn {
 struct dmn_proc *dmn_proc_find(struct dmn *d, uint32_t pid, bool create);
 /* The image of pc in pid (reading /proc when allowed), with its offset; NULL if none. */
 struct dmn_image *dmn_lookup(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t *offset);
+
+/*
+ * dmn_lookup() for the merge's every record: when pid is the last process looked up and pc lies
+ * in the region it last found (the common case: records come in runs of one process and image),
+ * the answer without a call; else dmn_lookup().
+ */
+static inline struct dmn_image *dmn_lookup_hot(struct dmn *d, uint32_t pid, uint64_t pc,
+					       uint64_t *offset)
+{
+	const struct dmn_proc *p = d->last;
+
+	if (p && p->pid == pid && p->hint < p->n && p->map[p->hint].start <= pc &&
+	    pc < p->map[p->hint].end) {
+		*offset = pc - p->map[p->hint].bias;
+		return p->map[p->hint].img;
+	}
+	return dmn_lookup(d, pid, pc, offset);
+}
 void dmn_maps_free(struct dmn *d);
 /* The image of a file (one per file and per key), described on first use. 0 or -Exxx. */
 int dmn_image_get(struct dmn *d, const char *path, struct dmn_image **out);
 /* Map [start, end) of p to img with bias (cutting what was there). 0 or -Exxx. */
 int dmn_maps_add(struct dmn_proc *p, uint64_t start, uint64_t end, uint64_t bias,
 		 struct dmn_image *img);
-const struct dmn_map *dmn_maps_find(const struct dmn_proc *p, uint64_t pc);
+/* The region of p holding pc, or NULL; the last one found is tried first (p->hint). */
+const struct dmn_map *dmn_maps_find(struct dmn_proc *p, uint64_t pc);
 /* dmn_kern.c: the kernel map from d->opts (DMN_KERNEL, kallsyms, modules, vmlinux...). */
 int dmn_kern_load(struct dmn *d);
 /*

@@ -359,7 +359,7 @@ static uint64_t mono_ns(void)
 }
 
 /* Is module mod mapped as the list says (its range, its image)? */
-static bool mod_mapped(const struct dmn *d, const struct dmn_kmod *mod)
+static bool mod_mapped(struct dmn *d, const struct dmn_kmod *mod)
 {
 	const struct dmn_map *m = dmn_maps_find(&d->kmap, mod->addr);
 	const char *base;

@@ -319,10 +319,14 @@ int dmn_maps_add(struct dmn_proc *p, uint64_t start, uint64_t end, uint64_t bias
 	return 0;
 }
 
-const struct dmn_map *dmn_maps_find(const struct dmn_proc *p, uint64_t pc)
+const struct dmn_map *dmn_maps_find(struct dmn_proc *p, uint64_t pc)
 {
 	size_t lo = 0, hi = p->n;
 
+	/* Samples come in runs of one image (the hash table drains a process at a time): the
+	 * last hit first, then the binary search. */
+	if (p->hint < p->n && p->map[p->hint].start <= pc && pc < p->map[p->hint].end)
+		return &p->map[p->hint];
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
@@ -331,8 +335,10 @@ const struct dmn_map *dmn_maps_find(const struct dmn_proc *p, uint64_t pc)
 		else
 			hi = mid;
 	}
-	if (lo < p->n && p->map[lo].start <= pc)
+	if (lo < p->n && p->map[lo].start <= pc) {
+		p->hint = lo;
 		return &p->map[lo];
+	}
 	return NULL;
 }
 
@@ -536,7 +542,8 @@ void dmn_reap(struct dmn *d)
 
 struct dmn_image *dmn_lookup(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t *offset)
 {
-	struct dmn_proc *p = dmn_proc_find(d, pid, false);
+	struct dmn_proc *p =
+		d->last && d->last->pid == pid ? d->last : dmn_proc_find(d, pid, false);
 	const struct dmn_map *m;
 
 	if (!p && (d->opts.flags & DMN_PROC_MAPS)) {
@@ -546,7 +553,10 @@ struct dmn_image *dmn_lookup(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t 
 			p->from_proc = true; /* also when unreadable: not tried again */
 		}
 	}
-	m = p ? dmn_maps_find(p, pc) : NULL;
+	if (p && p->hint < p->n && p->map[p->hint].start <= pc && pc < p->map[p->hint].end)
+		m = &p->map[p->hint]; /* dmn_maps_find()'s first try, without the call */
+	else
+		m = p ? dmn_maps_find(p, pc) : NULL;
 	if (!m) /* a kernel pc (observer records of kernel code) */
 		m = dmn_maps_find(&d->kmap, pc);
 	if (!m)

@@ -170,7 +170,7 @@ static void do_sample(struct dmn *d, const struct vs_rec_sample *r)
 		if (!im)
 			d->st.samples_kernel_unknown += r->count;
 	} else {
-		im = dmn_lookup(d, pid, r->pc, &off);
+		im = dmn_lookup_hot(d, pid, r->pc, &off);
 	}
 	if (im) {
 		const struct vs_period *pr = &d->period[r->event];
@@ -192,28 +192,30 @@ struct dmn_image *dmn_lookup_any(struct dmn *d, uint32_t pid, uint64_t pc, uint6
 	return im ? im : dmn_kern_lookup(d, pc, off);
 }
 
-static struct dmn_image *obs_lookup(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t *off)
+static inline __attribute__((__always_inline__)) struct dmn_image *
+obs_lookup(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t *off)
 {
-	struct dmn_image *im = dmn_lookup_any(d, pid, pc, off);
+	struct dmn_image *im = dmn_lookup_hot(d, pid, pc, off); /* dmn_lookup_any() */
 
+	if (!im)
+		im = dmn_kern_lookup(d, pc, off);
 	if (!im)
 		d->st.obs_unknown++;
 	return im;
 }
 
-static void do_hotlist(struct dmn *d, const uint8_t *p)
+/* h: the record's hotlist, unpacked when dmn_feed checked the record (one decode). */
+static void do_hotlist(struct dmn *d, const uint8_t *p, const struct hotlist *h)
 {
 	struct vs_rec_hotlist r;
 	struct dmn_image *im;
-	struct hotlist h;
 	uint64_t off;
 
 	memcpy(&r, p, sizeof(r));
 	im = obs_lookup(d, r.pid, r.pc, &off);
 	if (!im)
 		return;
-	hotlist_unpack_checked(&h, p + sizeof(r)); /* dmn_feed checked the record whole */
-	merged(d, pdb_prof_add_hotlist(im->prof, off, r.dest, &h));
+	merged(d, pdb_prof_add_hotlist_valid(im->prof, off, r.dest, h)); /* unpacked: valid */
 }
 
 static void do_latency(struct dmn *d, const struct vs_rec_latency *r)
@@ -267,7 +269,7 @@ static void do_stats(struct dmn *d, const struct vs_rec_stats *r)
 	d->has_cpu[c] = true;
 }
 
-static void do_record(struct dmn *d, const uint8_t *p, unsigned int type)
+static void do_record(struct dmn *d, const uint8_t *p, unsigned int type, const struct hotlist *h)
 {
 	union {
 		struct vs_rec_sample s;
@@ -285,7 +287,7 @@ static void do_record(struct dmn *d, const uint8_t *p, unsigned int type)
 		do_sample(d, &u.s);
 		break;
 	case VS_REC_HOTLIST:
-		do_hotlist(d, p);
+		do_hotlist(d, p, h);
 		break;
 	case VS_REC_LATENCY:
 		memcpy(&u.l, p, sizeof(u.l));
@@ -328,25 +330,29 @@ static void do_record(struct dmn *d, const uint8_t *p, unsigned int type)
 long dmn_feed(struct dmn *d, const void *buf, size_t len, bool eof)
 {
 	const uint8_t *p = buf;
+	struct hotlist h; /* a hotlist record's, as its check unpacked it */
 	size_t off = 0;
 
 	while (len - off >= sizeof(struct vs_rec_hdr)) {
 		unsigned int type = p[off] | p[off + 1] << 8;
-		unsigned int rlen = p[off + 2] | p[off + 3] << 8;
-		bool plausible = rlen >= 8 && rlen % VS_REC_ALIGN == 0 && rlen <= VS_REC_MAX;
-		int ret;
+		int ret = vs_abi_check_record_hotlist(p + off, len - off, &h, NULL);
 
-		if (plausible && rlen > len - off) {
-			if (!eof)
-				break; /* the rest of this record comes with the next bytes */
-			break; /* truncated at the end: one damaged record, below */
-		}
-		ret = vs_abi_check_record(p + off, len - off, NULL);
 		if (ret < 0) {
+			/* A record that runs past the data fails its check: look at the length
+			 * only then (the common case is one whole, well-formed record). */
+			unsigned int rlen = p[off + 2] | p[off + 3] << 8;
+			bool plausible =
+				rlen >= 8 && rlen % VS_REC_ALIGN == 0 && rlen <= VS_REC_MAX;
+			size_t skip;
+
+			if (plausible && rlen > len - off) {
+				if (!eof)
+					break; /* the rest of this record comes with the next bytes */
+				break; /* truncated at the end: one damaged record, below */
+			}
 			/* Damaged: skip it whole when its length can be believed, else resync at
 			 * the next 8-byte boundary (records start on one). */
-			size_t skip = plausible && rlen <= len - off ? rlen : VS_REC_ALIGN;
-
+			skip = plausible && rlen <= len - off ? rlen : VS_REC_ALIGN;
 			if (skip > len - off)
 				skip = len - off;
 			d->st.damaged++;
@@ -355,7 +361,7 @@ long dmn_feed(struct dmn *d, const void *buf, size_t len, bool eof)
 			continue;
 		}
 		d->st.records[type < VS_REC_NR ? type : 0]++;
-		do_record(d, p + off, type);
+		do_record(d, p + off, type, &h);
 		off += (size_t)ret;
 	}
 	if (eof && off < len) {

@@ -125,7 +125,8 @@ static void raise_entries(struct hotlist *h, uint64_t tau2, struct hotlist_rng *
 
 /* The first index holding value, or -1. Four entries a step (one branch for the four): an
  * absent value scans the whole list, the insertion path's commonest case once tau > 1. */
-static int find(const struct hotlist *h, uint64_t value)
+static inline __attribute__((__always_inline__)) int find_inline(const struct hotlist *h,
+								 uint64_t value)
 {
 	unsigned int i = 0, used = h->used;
 	const uint64_t *v = h->value;
@@ -138,6 +139,11 @@ static int find(const struct hotlist *h, uint64_t value)
 		if (v[i] == value)
 			return (int)i;
 	return -1;
+}
+
+static int find(const struct hotlist *h, uint64_t value)
+{
+	return find_inline(h, value);
 }
 
 static uint32_t add_sat(uint32_t a, uint32_t b)
@@ -308,7 +314,7 @@ void hotlist_merge(struct hotlist *dst, const struct hotlist *src, struct hotlis
 			c = thin(c, src->tau, dst->tau, rng, &g);
 		if (c == 0)
 			continue;
-		j = find(dst, src->value[i]);
+		j = find_inline(dst, src->value[i]); /* the merge's commonest step: no call */
 		if (j >= 0) {
 			dst->count[j] = add_sat(dst->count[j], c);
 			both_c[nboth] = c;
@@ -489,35 +495,6 @@ unsigned int hotlist_top(const struct hotlist *h, struct hotlist_item *out, unsi
 #define STR(x) STR_(x)
 #define HOTLIST_CORRUPT(why, text) (*(why) = "hotlist.c:" STR(__LINE__) ": " text, -EBADMSG)
 
-int hotlist_validate(const struct hotlist *h, const char **why)
-{
-	const char *dummy;
-	uint64_t sum = 0;
-	unsigned int i, j;
-
-	if (!why)
-		why = &dummy;
-	if (h->m < HOTLIST_MIN_M || h->m > HOTLIST_MAX_M)
-		return HOTLIST_CORRUPT(why, "capacity m out of range");
-	if (h->used > h->m)
-		return HOTLIST_CORRUPT(why, "more entries than the capacity");
-	if (h->tau < 1 || h->tau > HOTLIST_TAU_MAX)
-		return HOTLIST_CORRUPT(why, "threshold tau out of range");
-	for (i = 0; i < h->used; i++) {
-		if (h->count[i] == 0)
-			return HOTLIST_CORRUPT(why, "entry with count 0");
-		if (h->count[i] > h->n)
-			return HOTLIST_CORRUPT(why, "count larger than n");
-		sum += h->count[i];
-		for (j = 0; j < i; j++)
-			if (h->value[j] == h->value[i])
-				return HOTLIST_CORRUPT(why, "duplicate value");
-	}
-	if (sum > h->n)
-		return HOTLIST_CORRUPT(why, "counts sum to more than n");
-	return 0;
-}
-
 uint32_t hotlist_checksum_v1(const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
@@ -569,13 +546,73 @@ static inline uint64_t get_le64(const uint8_t *p)
 	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
 }
 
+/*
+ * The invariants hotlist_validate() checks, over a list's fields: m, used, tau, n and its entries,
+ * either a struct hotlist's arrays (packed false: value i at values[i], count i at counts[i]) or
+ * a serialized list's entries (packed true: value i little-endian at values + 12 i, count i at
+ * counts + 12 i), so that hotlist_unpack() checks the bytes before decoding them once, and both
+ * check alike. Inlined with packed a constant.
+ */
+static inline __attribute__((__always_inline__)) int
+check_fields(uint32_t m, uint32_t used, uint64_t tau, uint64_t n, const void *values,
+	     const void *counts, bool packed, const char **why)
+{
+	const uint8_t *vb = values, *cb = counts;
+	uint64_t sum = 0, seen = 0, bit, v;
+	unsigned int i, j;
+	uint32_t c;
+
+	if (m < HOTLIST_MIN_M || m > HOTLIST_MAX_M)
+		return HOTLIST_CORRUPT(why, "capacity m out of range");
+	if (used > m)
+		return HOTLIST_CORRUPT(why, "more entries than the capacity");
+	if (tau < 1 || tau > HOTLIST_TAU_MAX)
+		return HOTLIST_CORRUPT(why, "threshold tau out of range");
+	for (i = 0; i < used; i++) {
+		v = packed ? get_le64(vb + HOTLIST_ENTRY_SIZE * i) : ((const uint64_t *)values)[i];
+		c = packed ? get_le32(cb + HOTLIST_ENTRY_SIZE * i) : ((const uint32_t *)counts)[i];
+		if (c == 0)
+			return HOTLIST_CORRUPT(why, "entry with count 0");
+		if (c > n)
+			return HOTLIST_CORRUPT(why, "count larger than n");
+		sum += c;
+		/* A bit per value (6 bits of its product with the golden ratio): a value whose bit
+		 * no earlier value set cannot be a duplicate, and skips the scan. */
+		bit = 1ull << ((v * 0x9e3779b97f4a7c15ull) >> 58);
+		if (seen & bit)
+			for (j = 0; j < i; j++)
+				if ((packed ? get_le64(vb + HOTLIST_ENTRY_SIZE * j) :
+					      ((const uint64_t *)values)[j]) == v)
+					return HOTLIST_CORRUPT(why, "duplicate value");
+		seen |= bit;
+	}
+	if (sum > n)
+		return HOTLIST_CORRUPT(why, "counts sum to more than n");
+	return 0;
+}
+
+int hotlist_validate(const struct hotlist *h, const char **why)
+{
+	const char *dummy;
+
+	return check_fields(h->m, h->used, h->tau, h->n, h->value, h->count, false,
+			    why ? why : &dummy);
+}
+
 uint32_t hotlist_checksum(const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 	uint64_t x = 0xcbf29ce484222325ull;
 	size_t i;
 
-	for (i = 0; i + 4 <= len; i += 4)
+	/* four words a step (the loop's own work a quarter; the multiplies stay one chain) */
+	for (i = 0; i + 16 <= len; i += 16) {
+		x = (x ^ get_le32(p + i)) * 0x100000001b3ull;
+		x = (x ^ get_le32(p + i + 4)) * 0x100000001b3ull;
+		x = (x ^ get_le32(p + i + 8)) * 0x100000001b3ull;
+		x = (x ^ get_le32(p + i + 12)) * 0x100000001b3ull;
+	}
+	for (; i + 4 <= len; i += 4)
 		x = (x ^ get_le32(p + i)) * 0x100000001b3ull;
 	return (uint32_t)(x ^ (x >> 32));
 }
@@ -604,12 +641,14 @@ int hotlist_pack(const struct hotlist *h, void *buf, size_t len)
 	return (int)size;
 }
 
-/* The fields of a serialized hotlist whose header has been checked (p[6] <= HOTLIST_MAX_M). */
-static void decode(struct hotlist *h, const uint8_t *p)
+/*
+ * The header fields and the used entries of a serialized hotlist whose header has been checked
+ * (p[6] <= HOTLIST_MAX_M); the arrays past used are not written (decode() clears them).
+ */
+static void decode_used(struct hotlist *h, const uint8_t *p)
 {
 	unsigned int i, used = p[6];
 
-	memset(h, 0, sizeof(*h));
 	h->m = p[5];
 	h->used = used;
 	h->tau = get_le64(p + 8);
@@ -622,10 +661,31 @@ static void decode(struct hotlist *h, const uint8_t *p)
 	}
 }
 
+/*
+ * decode_used() with the arrays past used zeroed, as hotlist_init() leaves them: every byte of
+ * h defined, for callers that copy or compare whole lists (the tails only: clearing all ~400
+ * bytes first, and decoding into a copy that was then copied out, was a fifth of the daemon's
+ * cost of a hotlist record).
+ */
+static void decode(struct hotlist *h, const uint8_t *p)
+{
+	unsigned int used = p[6];
+
+	/* value[used..] and count[..] are adjacent (the struct has no padding): one memset, then
+	 * count[0..used) over it */
+	_Static_assert(__builtin_offsetof(struct hotlist, count) ==
+				       __builtin_offsetof(struct hotlist, value) +
+					       HOTLIST_MAX_M * sizeof(uint64_t) &&
+			       sizeof(struct hotlist) == __builtin_offsetof(struct hotlist, count) +
+								 HOTLIST_MAX_M * sizeof(uint32_t),
+		       "value[] then count[], nothing after");
+	memset(h->value + used, 0, (uint8_t *)(h + 1) - (uint8_t *)(h->value + used));
+	decode_used(h, p);
+}
+
 int hotlist_unpack_why(struct hotlist *h, const void *buf, size_t len, const char **why)
 {
 	const uint8_t *p = buf;
-	struct hotlist tmp;
 	const char *dummy;
 	unsigned int used;
 	size_t size;
@@ -650,11 +710,12 @@ int hotlist_unpack_why(struct hotlist *h, const void *buf, size_t len, const cha
 		return HOTLIST_CORRUPT(why, "checksum mismatch");
 	if (p[7] != 0)
 		return HOTLIST_CORRUPT(why, "reserved byte not zero");
-	decode(&tmp, p);
-	err = hotlist_validate(&tmp, why);
+	/* The fields checked in the bytes, h written only then: unchanged on damage. */
+	err = check_fields(p[5], used, get_le64(p + 8), get_le64(p + 16), p + HOTLIST_HEADER_SIZE,
+			   p + HOTLIST_HEADER_SIZE + 8, true, why);
 	if (err)
 		return err;
-	memcpy(h, &tmp, sizeof(tmp));
+	decode(h, p);
 	return (int)size;
 }
 

@@ -594,6 +594,13 @@ int pdb_prof_add_sample(struct pdb_prof *p, unsigned int event, uint64_t offset,
 /* Merge h (validated) into offset's hotlist (a copy when there is none). dest: 0..63. */
 int pdb_prof_add_hotlist(struct pdb_prof *p, uint64_t offset, unsigned int dest,
 			 const struct hotlist *h);
+/*
+ * pdb_prof_add_hotlist() of a list already validated: hotlist_unpack() gave it or
+ * hotlist_validate() accepted it, unchanged since (the daemon: the record check unpacked it).
+ * The same result without validating it again.
+ */
+int pdb_prof_add_hotlist_valid(struct pdb_prof *p, uint64_t offset, unsigned int dest,
+			       const struct hotlist *h);
 /* Add lat (level and hist sums equal and >= 1, else -EINVAL; -EOVERFLOW past 2^64). */
 int pdb_prof_add_latency(struct pdb_prof *p, uint64_t offset, const struct pdb_latency *lat);
 /* Add ProfileMe aggregates: -EINVAL when pme breaks the rules of PDB_FT_PROFILEME, -EOVERFLOW. */

@@ -67,8 +67,15 @@ static bool key_equal(const struct pdb_map *m, const uint8_t *e, const void *key
 static size_t probe(const struct pdb_map *m, const void *key, bool *found)
 {
 	size_t mask = m->cap - 1;
-	size_t i = (size_t)hash_key(m, key) & mask;
+	size_t i;
 
+	if (m->ksize == 8) {
+		uint64_t k;
+
+		memcpy(&k, key, 8);
+		return pdb_map_probe_word(m, k, found);
+	}
+	i = (size_t)hash_key(m, key) & mask;
 	for (;;) {
 		if (!m->full[i]) {
 			*found = false;
@@ -143,7 +150,16 @@ int pdb_map_get(struct pdb_map *m, const void *key, void **entry)
 	uint8_t *e;
 	size_t i;
 
-	if (m->cap) {
+	if (m->ksize == 8 && m->cap) { /* one offset, present: the daemon's commonest case */
+		uint64_t k;
+
+		memcpy(&k, key, 8);
+		i = pdb_map_probe_word(m, k, &found);
+		if (found) {
+			*entry = m->slot + i * m->esize;
+			return 0;
+		}
+	} else if (m->cap) {
 		i = probe(m, key, &found);
 		if (found) {
 			*entry = m->slot + i * m->esize;

@@ -203,10 +203,9 @@ static int check_sample(const void *buf, const char **why)
 	return 0;
 }
 
-static int check_hotlist(const uint8_t *buf, size_t len, const char **why)
+static int check_hotlist(const uint8_t *buf, size_t len, struct hotlist *h, const char **why)
 {
 	struct vs_rec_hotlist r;
-	struct hotlist h;
 	int used;
 
 	memcpy(&r, buf, sizeof(r));
@@ -220,7 +219,7 @@ static int check_hotlist(const uint8_t *buf, size_t len, const char **why)
 		return VS_CORRUPT(why, "hotlist: packed_len out of range");
 	if (VS_REC_HOTLIST_SIZE(r.packed_len) != len)
 		return VS_CORRUPT(why, "hotlist: record length does not match packed_len");
-	used = hotlist_unpack_why(&h, buf + sizeof(r), r.packed_len, why);
+	used = hotlist_unpack_why(h, buf + sizeof(r), r.packed_len, why);
 	if (used < 0)
 		return -EBADMSG;
 	if ((uint32_t)used != r.packed_len)
@@ -229,6 +228,46 @@ static int check_hotlist(const uint8_t *buf, size_t len, const char **why)
 		return VS_CORRUPT(why, "hotlist: padding not zero");
 	return 0;
 }
+
+/* The cycles bucket b of a load's histogram stands for (vs_lat_bucket()): lowest, highest. */
+_Static_assert(VS_LAT_BUCKETS == 16, "the bucket bounds below");
+#define VS_LAT_P2(b) (1ULL << (b))
+static const uint64_t lat_lo[VS_LAT_BUCKETS] = {
+	0,
+	VS_LAT_P2(0),
+	VS_LAT_P2(1),
+	VS_LAT_P2(2),
+	VS_LAT_P2(3),
+	VS_LAT_P2(4),
+	VS_LAT_P2(5),
+	VS_LAT_P2(6),
+	VS_LAT_P2(7),
+	VS_LAT_P2(8),
+	VS_LAT_P2(9),
+	VS_LAT_P2(10),
+	VS_LAT_P2(11),
+	VS_LAT_P2(12),
+	VS_LAT_P2(13),
+	VS_LAT_P2(14),
+};
+static const uint64_t lat_hi[VS_LAT_BUCKETS] = {
+	0,
+	VS_LAT_P2(1) - 1,
+	VS_LAT_P2(2) - 1,
+	VS_LAT_P2(3) - 1,
+	VS_LAT_P2(4) - 1,
+	VS_LAT_P2(5) - 1,
+	VS_LAT_P2(6) - 1,
+	VS_LAT_P2(7) - 1,
+	VS_LAT_P2(8) - 1,
+	VS_LAT_P2(9) - 1,
+	VS_LAT_P2(10) - 1,
+	VS_LAT_P2(11) - 1,
+	VS_LAT_P2(12) - 1,
+	VS_LAT_P2(13) - 1,
+	VS_LAT_P2(14) - 1,
+	UINT32_MAX,
+};
 
 static int check_latency(const void *buf, const char **why)
 {
@@ -243,13 +282,10 @@ static int check_latency(const void *buf, const char **why)
 		return VS_CORRUPT(why, "latency: reserved field not zero");
 	for (i = 0; i < VS_LAT_LEVELS; i++)
 		nl += r.level[i];
-	for (i = 0; i < VS_LAT_BUCKETS; i++) {
-		uint64_t lo = i ? 1ULL << (i - 1) : 0;
-		uint64_t hi = i == 0 ? 0 : i < VS_LAT_BUCKETS - 1 ? (1ULL << i) - 1 : UINT32_MAX;
-
+	for (i = 0; i < VS_LAT_BUCKETS; i++) { /* bounds from tables: the daemon checks each */
 		nh += r.hist[i];
-		min += lo * r.hist[i];
-		max += hi * r.hist[i];
+		min += lat_lo[i] * r.hist[i];
+		max += lat_hi[i] * r.hist[i];
 	}
 	if (!nl || nl != nh)
 		return VS_CORRUPT(why,
@@ -389,10 +425,9 @@ static bool proc_reg_ok(unsigned int kind, unsigned int reg)
 	}
 }
 
-static int check_proc(const uint8_t *buf, size_t len, const char **why)
+static int check_proc(const uint8_t *buf, size_t len, struct hotlist *h, const char **why)
 {
 	struct vs_rec_proc r;
-	struct hotlist h;
 	int used;
 
 	memcpy(&r, buf, sizeof(r));
@@ -406,7 +441,7 @@ static int check_proc(const uint8_t *buf, size_t len, const char **why)
 		return VS_CORRUPT(why, "proc: packed_len out of range");
 	if (VS_REC_HOTLIST_SIZE(r.packed_len) != len)
 		return VS_CORRUPT(why, "proc: record length does not match packed_len");
-	used = hotlist_unpack_why(&h, buf + sizeof(r), r.packed_len, why);
+	used = hotlist_unpack_why(h, buf + sizeof(r), r.packed_len, why);
 	if (used < 0)
 		return -EBADMSG;
 	if ((uint32_t)used != r.packed_len)
@@ -416,10 +451,9 @@ static int check_proc(const uint8_t *buf, size_t len, const char **why)
 	return 0;
 }
 
-static int check_addr(const uint8_t *buf, size_t len, const char **why)
+static int check_addr(const uint8_t *buf, size_t len, struct hotlist *h, const char **why)
 {
 	struct vs_rec_addr r;
-	struct hotlist h;
 	int used;
 
 	memcpy(&r, buf, sizeof(r));
@@ -433,7 +467,7 @@ static int check_addr(const uint8_t *buf, size_t len, const char **why)
 		return VS_CORRUPT(why, "addr: packed_len out of range");
 	if (VS_REC_HOTLIST_SIZE(r.packed_len) != len)
 		return VS_CORRUPT(why, "addr: record length does not match packed_len");
-	used = hotlist_unpack_why(&h, buf + sizeof(r), r.packed_len, why);
+	used = hotlist_unpack_why(h, buf + sizeof(r), r.packed_len, why);
 	if (used < 0)
 		return -EBADMSG;
 	if ((uint32_t)used != r.packed_len)
@@ -462,7 +496,8 @@ static int check_stats(const void *buf, const char **why)
 	return 0;
 }
 
-int vs_abi_check_record(const void *buf, size_t len, const char **why)
+/* vs_abi_check_record(), the hotlist of a record that carries one unpacked into *h. */
+static int check_record(const void *buf, size_t len, struct hotlist *h, const char **why)
 {
 	const uint8_t *p = buf;
 	const char *dummy;
@@ -523,7 +558,7 @@ int vs_abi_check_record(const void *buf, size_t len, const char **why)
 		err = check_sample(p, why);
 		break;
 	case VS_REC_HOTLIST:
-		err = check_hotlist(p, rlen, why);
+		err = check_hotlist(p, rlen, h, why);
 		break;
 	case VS_REC_LATENCY:
 		err = check_latency(p, why);
@@ -538,10 +573,10 @@ int vs_abi_check_record(const void *buf, size_t len, const char **why)
 		err = check_profileme(p, why);
 		break;
 	case VS_REC_PROC:
-		err = check_proc(p, rlen, why);
+		err = check_proc(p, rlen, h, why);
 		break;
 	case VS_REC_ADDR:
-		err = check_addr(p, rlen, why);
+		err = check_addr(p, rlen, h, why);
 		break;
 	case VS_REC_STACK:
 		err = check_stack(p, rlen, why);
@@ -554,4 +589,16 @@ int vs_abi_check_record(const void *buf, size_t len, const char **why)
 		break;
 	}
 	return err ? err : (int)rlen;
+}
+
+int vs_abi_check_record(const void *buf, size_t len, const char **why)
+{
+	struct hotlist h; /* a hotlist-carrying record's, checked and dropped */
+
+	return check_record(buf, len, &h, why);
+}
+
+int vs_abi_check_record_hotlist(const void *buf, size_t len, struct hotlist *h, const char **why)
+{
+	return check_record(buf, len, h, why);
 }

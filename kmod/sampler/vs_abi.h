@@ -606,6 +606,14 @@ int vs_config_check(const struct vs_config *cfg, const char **why);
  */
 int vs_abi_check_record(const void *buf, size_t len, const char **why);
 
+/*
+ * vs_abi_check_record() that also gives what it unpacked to check a hotlist-carrying record
+ * (VS_REC_HOTLIST, VS_REC_PROC, VS_REC_ADDR): when it returns a length for one of those, *h is
+ * the record's hotlist, exactly as hotlist_unpack() reads it (a reader merging it decodes it
+ * once: the daemon). For other types, or on failure, *h is unspecified.
+ */
+int vs_abi_check_record_hotlist(const void *buf, size_t len, struct hotlist *h, const char **why);
+
 /* The byte layout above is the ABI: check the compiler agrees. */
 #define VS_ABI_ASSERT(e) _Static_assert(e, #e)
 VS_ABI_ASSERT(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);

@@ -389,6 +389,60 @@ static void test_dmn_feed_samples_and_flush(void **state)
 	tdir_free(dir);
 }
 
+/*
+ * The merge tries the region it found last before searching (dmn_lookup_hot, p->hint): a region
+ * unmapped, moved or cut between two records of the same pc must not answer from that memory.
+ */
+static void test_dmn_feed_after_map_changes(void **state)
+{
+	char *dir = tdir_new();
+	struct dmn *d = new_dmn(dir, 0, NULL);
+	uint64_t page = text_off & ~0xfffull, a = 0x7f0000000000ull, b = 0x7f1000000000ull;
+	uint64_t pc = a + (text_off - page) + 0x40, off;
+	struct stream s = { .n = 0 };
+	struct dmn_stats st;
+	struct pdb_prof *p;
+	struct pdb_db *db;
+	struct ax_error err;
+
+	(void)state;
+	assert_int_equal(dmn_mmap(d, 7, a, 0x4000, page, exe), 0);
+	put_sample(&s, 7, pc, 5, VS_EV_CYCLES, false); /* text_vaddr + 0x40 */
+	feed_all(d, &s);
+	assert_int_equal(dmn_munmap(d, 7, a, 0x4000), 0); /* gone: the next one is unknown */
+	feed_all(d, &s);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.samples_unknown, 5);
+	/* Mapped again one page further into the file: the same pc, another offset. */
+	assert_int_equal(dmn_mmap(d, 7, a, 0x4000, page + 0x1000, exe), 0);
+	feed_all(d, &s);
+	/* Another region first (the cache moves to it), then a cut that leaves pc's page. */
+	s.n = 0;
+	put_sample(&s, 7, b + (text_off - page) + 0x80, 2, VS_EV_CYCLES, false);
+	assert_int_equal(dmn_mmap(d, 7, b, 0x4000, page, exe), 0);
+	feed_all(d, &s);
+	assert_int_equal(dmn_munmap(d, 7, b + 0x2000, 0x1000), 0);
+	s.n = 0;
+	put_sample(&s, 7, pc, 1, VS_EV_CYCLES, false);
+	put_sample(&s, 7, b + 0x2000, 1, VS_EV_CYCLES, false); /* in the cut */
+	feed_all(d, &s);
+	dmn_get_stats(d, &st);
+	assert_int_equal(st.samples_unknown, 5 + 1);
+	assert_true(dmn_attribute(d, 7, pc, NULL, &off));
+	assert_int_equal(off, text_vaddr + 0x40 + 0x1000);
+	assert_int_equal(dmn_flush(d), 0);
+	assert_int_equal(pdb_open(dir, false, &db, &err), 0);
+	assert_int_equal(pdb_load(db, 1, image_key(), &p), 0);
+	assert_int_equal(pdb_prof_count(p, PDB_EV_CYCLES, text_vaddr + 0x40), 5);
+	assert_int_equal(pdb_prof_count(p, PDB_EV_CYCLES, text_vaddr + 0x40 + 0x1000), 5 + 1);
+	assert_int_equal(pdb_prof_count(p, PDB_EV_CYCLES, text_vaddr + 0x80), 2);
+	assert_int_equal(pdb_prof_total(p, PDB_EV_CYCLES), 5 + 6 + 2);
+	pdb_prof_free(p);
+	pdb_close(db);
+	dmn_free(d);
+	tdir_free(dir);
+}
+
 /* With the sampler's configuration, every stored sample carries its event's period. */
 static void test_dmn_stores_periods(void **state)
 {
@@ -1031,6 +1085,7 @@ int main(void)
 		cmocka_unit_test(test_dmn_threads_of_task_records),
 		cmocka_unit_test(test_dmn_mmap_file_offset_and_munmap),
 		cmocka_unit_test(test_dmn_feed_samples_and_flush),
+		cmocka_unit_test(test_dmn_feed_after_map_changes),
 		cmocka_unit_test(test_dmn_stores_periods),
 		cmocka_unit_test(test_dmn_no_config_no_periods),
 		cmocka_unit_test(test_dmn_feed_observer_records),

@@ -1330,6 +1330,67 @@ static void test_hotlist_unpack_rejects_damage(void **state)
 	free(h);
 }
 
+/*
+ * The duplicate check skips the scan for a value whose filter bit no earlier value set: a
+ * duplicate at any pair of positions of a full list is still found, by hotlist_validate() and by
+ * hotlist_unpack() (which checks the serialized bytes), and a list of distinct values whose
+ * filter bits collide passes. hotlist_unpack() into a list full of garbage leaves every byte as
+ * hotlist_init() would (the tails past used zero).
+ */
+static void test_hotlist_validate_finds_every_duplicate(void **state)
+{
+	struct hotlist *h = new_list(HOTLIST_MAX_M), *u = new_list(HOTLIST_MAX_M);
+	struct hotlist *ref = new_list(HOTLIST_MAX_M);
+	uint8_t buf[HOTLIST_PACKED_MAX];
+	unsigned int i, j, k;
+	int len;
+
+	(void)state;
+	for (i = 0; i < HOTLIST_MAX_M; i++) { /* 32 values in 64 filter bits: bits collide */
+		h->value[i] = 0x1000 + 8 * (uint64_t)i * i;
+		h->count[i] = 1 + i;
+	}
+	h->used = HOTLIST_MAX_M;
+	h->n = 1000;
+	assert_int_equal(hotlist_validate(h, NULL), 0);
+	len = hotlist_pack(h, buf, sizeof(buf));
+	assert_int_equal(len, HOTLIST_PACKED_SIZE(HOTLIST_MAX_M));
+	memset(u, 0x5a, sizeof(*u));
+	assert_int_equal(hotlist_unpack(u, buf, (size_t)len), len);
+	assert_memory_equal(u, h, sizeof(*h));
+	for (k = 0; k < 3; k++) { /* fewer entries: the tails are zeroed, as init leaves them */
+		unsigned int used = k == 0 ? 0 : k == 1 ? 1 : 7;
+
+		hotlist_init(ref, HOTLIST_MAX_M);
+		ref->n = 1000;
+		for (i = 0; i < used; i++) {
+			ref->value[i] = h->value[i];
+			ref->count[i] = h->count[i];
+		}
+		ref->used = used;
+		len = hotlist_pack(ref, buf, sizeof(buf));
+		memset(u, 0x5a, sizeof(*u));
+		assert_int_equal(hotlist_unpack(u, buf, (size_t)len), len);
+		assert_memory_equal(u, ref, sizeof(*ref));
+	}
+	for (i = 0; i < HOTLIST_MAX_M; i++)
+		for (j = 0; j < HOTLIST_MAX_M; j++) {
+			uint64_t keep = h->value[j];
+
+			if (i == j)
+				continue;
+			h->value[j] = h->value[i];
+			assert_int_equal(hotlist_validate(h, NULL), -EBADMSG);
+			len = hotlist_pack(h, buf, sizeof(buf));
+			expect_bad(buf, (size_t)len, "duplicate at a pair of positions");
+			h->value[j] = keep;
+		}
+	assert_int_equal(hotlist_validate(h, NULL), 0);
+	free(h);
+	free(u);
+	free(ref);
+}
+
 /* Version 1 (byte-wise FNV-1a, written by earlier releases) is still read, with its own
  * checksum only: a version-1 header sealed with version 2's checksum is damage, and so is
  * the reverse. */
@@ -1443,6 +1504,7 @@ int main(void)
 		cmocka_unit_test(test_hotlist_merge_bounded_by_capacity),
 		cmocka_unit_test(test_hotlist_pack_round_trip),
 		cmocka_unit_test(test_hotlist_unpack_rejects_damage),
+		cmocka_unit_test(test_hotlist_validate_finds_every_duplicate),
 		cmocka_unit_test(test_hotlist_unpack_reads_version_1),
 		cmocka_unit_test(test_hotlist_unpack_fuzz),
 	};

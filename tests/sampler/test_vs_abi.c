@@ -150,6 +150,42 @@ static void test_vs_abi_real_records_pass(void **state)
 	recs_free(&r);
 }
 
+/*
+ * vs_abi_check_record_hotlist() accepts what vs_abi_check_record() does, and for every record
+ * carrying a hotlist (HOTLIST, PROC, ADDR: the same layout) gives exactly what hotlist_unpack()
+ * reads from it, every byte of the list.
+ */
+static void test_vs_abi_check_record_hotlist_gives_the_list(void **state)
+{
+	struct recs r = { 0 };
+	const struct vs_rec_hdr *p = NULL;
+	unsigned int lists = 0;
+
+	(void)state;
+	make_stream(&r);
+	while ((p = recs_next(&r, p))) {
+		struct hotlist got, want;
+		struct vs_rec_hotlist hr;
+		int n;
+
+		memset(&got, 0xa5, sizeof(got));
+		n = vs_abi_check_record_hotlist(p, p->len, &got, NULL);
+		assert_int_equal(n, vs_abi_check_record(p, p->len, NULL));
+		assert_int_equal(n, p->len);
+		if (p->type != VS_REC_HOTLIST && p->type != VS_REC_PROC && p->type != VS_REC_ADDR)
+			continue;
+		memcpy(&hr, p, sizeof(hr));
+		memset(&want, 0, sizeof(want));
+		assert_int_equal(
+			hotlist_unpack(&want, (const uint8_t *)p + sizeof(hr), hr.packed_len),
+			(int)hr.packed_len);
+		assert_memory_equal(&got, &want, sizeof(got));
+		lists++;
+	}
+	assert_true(lists >= 3);
+	recs_free(&r);
+}
+
 /* The first record of type `type` in a fresh stream, copied into buf; its length. */
 static int first_of(unsigned int type, uint8_t *buf)
 {
@@ -421,7 +457,11 @@ static void test_vs_abi_fuzz_never_trusts_lengths(void **state)
 		memcpy(heap, copy, len);
 		while (off < len) {
 			int n = vs_abi_check_record(heap + off, len - off, NULL);
+			struct hotlist hh;
 
+			/* the variant that keeps the hotlist accepts and rejects alike */
+			assert_int_equal(
+				vs_abi_check_record_hotlist(heap + off, len - off, &hh, NULL), n);
 			if (n < 0) {
 				rejected++;
 				break; /* a reader stops at the first damaged record */
@@ -445,6 +485,7 @@ int main(void)
 		cmocka_unit_test(test_vs_abi_defaults_are_valid),
 		cmocka_unit_test(test_vs_abi_config_rejects_bad_fields),
 		cmocka_unit_test(test_vs_abi_real_records_pass),
+		cmocka_unit_test(test_vs_abi_check_record_hotlist_gives_the_list),
 		cmocka_unit_test(test_vs_abi_damaged_records_rejected),
 		cmocka_unit_test(test_vs_abi_stack_record),
 		cmocka_unit_test(test_vs_abi_task_record),
