@@ -27,12 +27,33 @@ extern const uint8_t axp_op_req[AXP_OP_NR];
 
 unsigned int axp_decode_special(unsigned int opc, unsigned int fn11);
 
-/* axp_decode(): every field, then the operation from the tables (decode.c documents them). */
+/* The operation of `word` alone, from the tables (decode.c documents them). */
+static inline __attribute__((__always_inline__)) unsigned int axp_decode_op(uint32_t word)
+{
+	const struct axp_opc_dec *e = &axp_opc_dec[word >> 26];
+	unsigned int op, req;
+
+	op = axp_slot_op[e->base + ((word >> e->sh) & e->mask)];
+	if (__builtin_expect(e->how != 0, 0)) {
+		if (e->how == AXP_DEC_CHECK)
+			op = op && axp_op_info[op - 1].func == (word & 0xffff) ? op : 0;
+		else
+			op = axp_decode_special(word >> 26, (word >> 5) & 0x7ff) + 1;
+	}
+	op = op ? op - 1 : AXP_OP_INVALID;
+	req = axp_op_req[op];
+	if (__builtin_expect(req != 0, 0) && (((req & AXP_REQ_RA31) && ((word >> 21) & 31) != 31) ||
+					      ((req & AXP_REQ_RB31) && ((word >> 16) & 31) != 31) ||
+					      ((req & AXP_REQ_NOLIT) && ((word >> 12) & 1))))
+		op = AXP_OP_INVALID;
+	return op;
+}
+
+/* axp_decode(): every field, then the operation. */
 static inline __attribute__((__always_inline__)) void axp_decode_inline(uint32_t word,
 									struct axp_insn *d)
 {
 	const struct axp_opc_dec *e = &axp_opc_dec[word >> 26];
-	unsigned int op, req;
 
 	d->word = word;
 	d->ra = (word >> 21) & 31;
@@ -42,20 +63,7 @@ static inline __attribute__((__always_inline__)) void axp_decode_inline(uint32_t
 	d->lit = (word >> 13) & 0xff;
 	d->fn11 = (word >> 5) & 0x7ff;
 	d->disp = (int32_t)(((uint32_t)((int32_t)(word << e->dsh) >> e->dsh)) & e->dmask);
-	op = axp_slot_op[e->base + ((word >> e->sh) & e->mask)];
-	if (__builtin_expect(e->how != 0, 0)) {
-		if (e->how == AXP_DEC_CHECK)
-			op = op && axp_op_info[op - 1].func == (word & 0xffff) ? op : 0;
-		else
-			op = axp_decode_special(word >> 26, d->fn11) + 1;
-	}
-	op = op ? op - 1 : AXP_OP_INVALID;
-	req = axp_op_req[op];
-	if (__builtin_expect(req != 0, 0) &&
-	    (((req & AXP_REQ_RA31) && d->ra != 31) || ((req & AXP_REQ_RB31) && d->rb != 31) ||
-	     ((req & AXP_REQ_NOLIT) && d->islit)))
-		op = AXP_OP_INVALID;
-	d->op = op;
+	d->op = axp_decode_op(word);
 }
 
 #endif /* AXP_DECODE_INT_H */

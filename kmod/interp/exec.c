@@ -79,7 +79,8 @@ int axp_step(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct axp_stop
 		return ret;
 	if (d.op >= AXP_OP_INVALID) /* (AXP_OP_NR: a stale entry, which fetch_insn never gives) */
 		return stop(info, AXP_STOP_ILLEGAL, 0, 0);
-	ret = exec_insn(ctx, &d, d.op, ctx->pc, &next, cfg, NULL, cfg->obs ? &ev : NULL, info);
+	ret = exec_insn(ctx, &d, d.op, 0, NULL, ctx->pc, &next, cfg, NULL, cfg->obs ? &ev : NULL,
+			info);
 	if (ret < 0)
 		return ret;
 	ctx->pc = next;

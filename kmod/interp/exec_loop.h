@@ -613,11 +613,15 @@ enum axp_exec {
  * filled if non-NULL; or -EAGAIN when it was not executed (context unchanged, info set). The
  * caller writes ctx->pc (the run loop keeps it in a local); exec_insn() sets it to pc before it
  * calls any memory operation, which may read it.
+ *
+ * With `full` (the loop without a decode cache or an observer), only the operation of `word` has
+ * been decoded (d is full, with its word set): the common operations take their fields from the
+ * word, and the general code decodes the rest into *full first.
  */
 static inline __attribute__((__always_inline__)) int
-exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int op, uint64_t pc,
-	  uint64_t *next_pc, const struct axp_run_cfg *cfg, struct direct_view *dir,
-	  struct axp_event *ev, struct axp_stop_info *info)
+exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int op, uint32_t word,
+	  struct axp_insn *full, uint64_t pc, uint64_t *next_pc, const struct axp_run_cfg *cfg,
+	  struct direct_view *dir, struct axp_event *ev, struct axp_stop_info *info)
 {
 	const struct axp_op_info *oi;
 	uint64_t next = pc + 4, ea = 0, val = 0, sval = 0, loaded;
@@ -636,25 +640,33 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int op, uint64
 	 * simply (a load to R31, an unaligned access the policy hands back), goes to the general
 	 * code below, which starts from scratch: nothing has changed by then.
 	 */
-#define VA (ctx->r[d->ra])
-#define VB (d->islit ? (uint64_t)d->lit : ctx->r[d->rb])
+		/* The fields: decoded, or from the word (`full`; axp.h draws the formats). */
+#define F_RA (full ? (word >> 21) & 31 : d->ra)
+#define F_RB (full ? (word >> 16) & 31 : d->rb)
+#define F_RC (full ? word & 31 : d->rc)
+#define F_ISLIT (full ? (word >> 12) & 1 : d->islit)
+#define F_LIT (full ? (word >> 13) & 0xff : d->lit)
+#define F_MDISP (full ? (int32_t)(int16_t)word : d->disp)
+#define F_BDISP (full ? (int32_t)(word << 11) >> 11 : d->disp)
+#define VA (ctx->r[F_RA])
+#define VB (F_ISLIT ? (uint64_t)F_LIT : ctx->r[F_RB])
 #define OPR(id, expr)         \
 	case AXP_OP_##id:     \
 		val = (expr); \
-		dest = d->rc; \
+		dest = F_RC;  \
 		goto commit_int
 #define BCOND(id, cond)                                                   \
 	case AXP_OP_##id:                                                 \
 		if (cond) {                                               \
 			taken = true;                                     \
-			next = pc + 4 + (uint64_t)((int64_t)d->disp * 4); \
+			next = pc + 4 + (uint64_t)((int64_t)F_BDISP * 4); \
 		}                                                         \
 		goto written
 #define LOAD_(id, sz, mask, conv, dst, to)                                                       \
 	case AXP_OP_##id:                                                                        \
-		ea = (ctx->r[d->rb] + (int64_t)d->disp) & (mask);                                \
+		ea = (ctx->r[F_RB] + (int64_t)F_MDISP) & (mask);                                 \
 		size = sz;                                                                       \
-		if (d->ra == 31)                                                                 \
+		if (F_RA == 31)                                                                  \
 			break;                                                                   \
 		if (__builtin_expect(!is_misaligned(ea, sz), 1)) {                               \
 			if (!dir || !direct_aligned_ok(dir, ea, &dir->load_page, dir->load_mask, \
@@ -680,10 +692,10 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int op, uint64
 		is_load = true;                                                                  \
 		dest = dst;                                                                      \
 		goto to
-#define LOAD(id, sz, conv) LOAD_(id, sz, ~0ull, conv, d->ra, commit_int)
+#define LOAD(id, sz, conv) LOAD_(id, sz, ~0ull, conv, F_RA, commit_int)
 #define STORE_(id, sz, mask, src)                                                                  \
 	case AXP_OP_##id:                                                                          \
-		ea = (ctx->r[d->rb] + (int64_t)d->disp) & (mask);                                  \
+		ea = (ctx->r[F_RB] + (int64_t)F_MDISP) & (mask);                                   \
 		size = sz;                                                                         \
 		sval = src;                                                                        \
 		if (__builtin_expect(!is_misaligned(ea, sz), 1)) {                                 \
@@ -707,7 +719,7 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int op, uint64
 			return stop(info, AXP_STOP_STORE_FAULT, ea, err);                          \
 		id##_stored : is_store = true;                                                     \
 		goto written
-#define STORE(id, sz) STORE_(id, sz, ~0ull, ctx->r[d->ra])
+#define STORE(id, sz) STORE_(id, sz, ~0ull, ctx->r[F_RA])
 
 	/* (every value of the byte has a case: no range check before the jump) */
 	_Static_assert(AXP_OP_NR < 256, "operations fit a byte");
@@ -753,28 +765,28 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int op, uint64
 		OPR(MSKQL, zapnot(VA, ~(0xffu << (VB & 7)) & 0xff));
 		OPR(ZAPNOT, zapnot(VA, VB & 0xff));
 		OPR(ZAP, zapnot(VA, ~VB & 0xff));
-		OPR(CMOVEQ, VA == 0 ? VB : ctx->r[d->rc]);
-		OPR(CMOVNE, VA != 0 ? VB : ctx->r[d->rc]);
-		OPR(CMOVLBS, (VA & 1) ? VB : ctx->r[d->rc]);
-		OPR(CMOVLBC, !(VA & 1) ? VB : ctx->r[d->rc]);
-		OPR(CMOVLT, (int64_t)VA < 0 ? VB : ctx->r[d->rc]);
-		OPR(CMOVGE, (int64_t)VA >= 0 ? VB : ctx->r[d->rc]);
-		OPR(CMOVLE, (int64_t)VA <= 0 ? VB : ctx->r[d->rc]);
-		OPR(CMOVGT, (int64_t)VA > 0 ? VB : ctx->r[d->rc]);
+		OPR(CMOVEQ, VA == 0 ? VB : ctx->r[F_RC]);
+		OPR(CMOVNE, VA != 0 ? VB : ctx->r[F_RC]);
+		OPR(CMOVLBS, (VA & 1) ? VB : ctx->r[F_RC]);
+		OPR(CMOVLBC, !(VA & 1) ? VB : ctx->r[F_RC]);
+		OPR(CMOVLT, (int64_t)VA < 0 ? VB : ctx->r[F_RC]);
+		OPR(CMOVGE, (int64_t)VA >= 0 ? VB : ctx->r[F_RC]);
+		OPR(CMOVLE, (int64_t)VA <= 0 ? VB : ctx->r[F_RC]);
+		OPR(CMOVGT, (int64_t)VA > 0 ? VB : ctx->r[F_RC]);
 		OPR(MULL, sext32(VA * VB));
 		OPR(MULQ, VA * VB);
 		OPR(UMULH, (uint64_t)(((unsigned __int128)VA * VB) >> 64));
 		OPR(SEXTB, (uint64_t)(int64_t)(int8_t)VB);
 		OPR(SEXTW, (uint64_t)(int64_t)(int16_t)VB);
 	case AXP_OP_LDA:
-		val = ctx->r[d->rb] + (int64_t)d->disp;
+		val = ctx->r[F_RB] + (int64_t)F_MDISP;
 		ea = val;
-		dest = d->ra;
+		dest = F_RA;
 		goto commit_int;
 	case AXP_OP_LDAH:
-		ea = ctx->r[d->rb] + (int64_t)d->disp;
-		val = ctx->r[d->rb] + (uint64_t)((int64_t)d->disp * 65536);
-		dest = d->ra;
+		ea = ctx->r[F_RB] + (int64_t)F_MDISP;
+		val = ctx->r[F_RB] + (uint64_t)((int64_t)F_MDISP * 65536);
+		dest = F_RA;
 		goto commit_int;
 		LOAD(LDQ, 8, val);
 		LOAD(LDL, 4, sext32(val));
@@ -784,10 +796,10 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int op, uint64
 		STORE(STL, 4);
 		STORE(STB, 1);
 		STORE(STW, 2);
-		LOAD_(LDQ_U, 8, ~7ull, val, d->ra, commit_int);
-		STORE_(STQ_U, 8, ~7ull, ctx->r[d->ra]);
-		LOAD_(LDT, 8, ~0ull, val, 32 + d->ra, commit);
-		STORE_(STT, 8, ~0ull, ctx->f[d->ra]);
+		LOAD_(LDQ_U, 8, ~7ull, val, F_RA, commit_int);
+		STORE_(STQ_U, 8, ~7ull, ctx->r[F_RA]);
+		LOAD_(LDT, 8, ~0ull, val, 32 + F_RA, commit);
+		STORE_(STT, 8, ~0ull, ctx->f[F_RA]);
 		BCOND(BEQ, VA == 0);
 		BCOND(BNE, VA != 0);
 		BCOND(BLT, (int64_t)VA < 0);
@@ -799,17 +811,17 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int op, uint64
 	case AXP_OP_BR:
 	case AXP_OP_BSR:
 		val = next;
-		dest = d->ra;
+		dest = F_RA;
 		taken = true;
-		next = pc + 4 + (uint64_t)((int64_t)d->disp * 4);
+		next = pc + 4 + (uint64_t)((int64_t)F_BDISP * 4);
 		goto commit_int;
 	case AXP_OP_JMP:
 	case AXP_OP_JSR:
 	case AXP_OP_RET:
 	case AXP_OP_JSR_CO:
 		val = pc + 4;
-		dest = d->ra;
-		next = ctx->r[d->rb] & ~(uint64_t)3;
+		dest = F_RA;
+		next = ctx->r[F_RB] & ~(uint64_t)3;
 		taken = true;
 		goto commit_int;
 	case AXP_OP_INVALID:
@@ -819,6 +831,13 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int op, uint64
 	default:
 		break;
 	}
+#undef F_RA
+#undef F_RB
+#undef F_RC
+#undef F_ISLIT
+#undef F_LIT
+#undef F_MDISP
+#undef F_BDISP
 #undef VA
 #undef VB
 #undef OPR
@@ -830,6 +849,10 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int op, uint64
 	/* The general code: the memory operations it calls may read ctx->pc. */
 	ea = 0;
 	size = 0;
+	if (full) {
+		axp_decode_inline(word, full);
+		d = full;
+	}
 	oi = &axp_op_info[op];
 	ctx->pc = pc;
 	if (dir)
@@ -1174,17 +1197,28 @@ miss:
 			stop(info, AXP_STOP_FETCH_FAULT, pc, err);
 			goto fault;
 		}
-		axp_decode_inline(word, &d);
 		dp = &d;
+		seg = 1;
+		left--;
+		if (observe) {
+			axp_decode_inline(word, &d);
+			goto have;
+		}
+		/* only the operation: exec_insn() takes the fields from the word */
+		d.word = word;
+		op = axp_decode_op(word);
+		ret = exec_insn(ctx, &d, op, word, &d, pc, &next, cfg, &dir, NULL, info);
+		goto done;
 	}
-	/* the entry fetch_insn() gave, or the one just decoded: alone */
+	/* the entry fetch_insn() gave: alone */
 	seg = 1;
 	left--;
 have:
 	op = dp->op;
 	if (observe && cached && !entry)
 		d = *dp; /* the observer's copy (see above) */
-	ret = exec_insn(ctx, dp, op, pc, &next, cfg, &dir, observe ? &ev : NULL, info);
+	ret = exec_insn(ctx, dp, op, 0, NULL, pc, &next, cfg, &dir, observe ? &ev : NULL, info);
+done:
 	if (__builtin_expect(ret < 0, 0))
 		goto stopped;
 	if (cached && __builtin_expect(ret == AXP_EXEC_STALE, 0)) {
