@@ -619,7 +619,7 @@ enum axp_exec {
  * word, and the general code decodes the rest into *full first.
  */
 static inline __attribute__((__always_inline__)) int
-exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int op, uint32_t word,
+exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, uint8_t op, uint32_t word,
 	  struct axp_insn *full, uint64_t pc, uint64_t *next_pc, const struct axp_run_cfg *cfg,
 	  struct direct_view *dir, struct axp_event *ev, struct axp_stop_info *info)
 {
