@@ -238,12 +238,15 @@ struct axp_mem_ops {
 
 /*
  * Guest memory laid out flat in host memory (guest va at host + va) with one permission byte per
- * page of 1 << page_shift bytes (perm[va >> page_shift], npages of them). An ordinary integer or
- * FP load (store) of `size` bytes that stays inside its page is done by the executor directly,
- * little-endian, when (perm & load_mask) == load_ok ((perm & store_mask) == store_ok); any other
- * access goes to load()/store(). The memory system must keep `host`, `perm` and the meaning of
- * the bits valid for the whole run: a page whose stores need the memory system's attention (e.g.
- * it holds decoded instructions) must fail the store test from the moment that becomes true.
+ * page of 1 << page_shift bytes (perm[va >> page_shift], npages of them; page_shift 1 to 63, else
+ * the executor does no access itself). An ordinary integer or FP load (store) of `size` bytes that
+ * stays inside its page is done by the executor directly, little-endian, when
+ * (perm & load_mask) == load_ok ((perm & store_mask) == store_ok); any other access goes to
+ * load()/store(). The memory system must keep `host`, `perm` and the meaning of the bits valid for
+ * the whole run: a page whose stores need the memory system's attention (e.g. it holds decoded
+ * instructions) must fail the store test from the moment that becomes true. The executor
+ * remembers the page the last direct load (store) passed the test on until it next calls one of
+ * the memory operations or the observer, so permissions may change only inside those calls.
  */
 struct axp_direct {
 	uint8_t *host;

@@ -71,7 +71,8 @@ const struct axp_op_info axp_op_info[AXP_OP_NR] = {
 #define SLOT_F17 (SLOT_CVTST + 1) /* 0x17: fn11[5:0] | fn11[10:8] << 6 */
 #define SLOT_MSC (SLOT_F17 + 512) /* 0x18: insn[15:10] */
 #define SLOT_JMP (SLOT_MSC + 64) /* 0x1a: insn[15:14] */
-#define SLOT_NR (SLOT_JMP + 4)
+#define SLOT_MORE (SLOT_JMP + 4) /* 0x16-0x18: AXP_SLOT_MORE */
+#define SLOT_NR (SLOT_MORE + 1)
 _Static_assert(SLOT_NR == AXP_SLOT_NR, "decode_int.h sizes the slot table");
 
 #define SLOT(opc, fn)                                                                       \
@@ -89,19 +90,20 @@ const uint8_t axp_slot_op[AXP_SLOT_NR] = {
 #define AXP_OP(id, nm, opc, fn, fm, un, fl) [SLOT(opc, fn)] = AXP_OP_##id + 1,
 #include "ops.def"
 #undef AXP_OP
+	[SLOT_MORE] = AXP_SLOT_MORE,
 };
 
-_Static_assert(AXP_OP_NR < 256, "slot_op holds operations in a byte");
+_Static_assert(AXP_OP_NR < AXP_SLOT_MORE - 1, "slot_op holds operations and its marks in a byte");
 
 /*
  * Per opcode, how axp_decode() finds the operation and the displacement, so the common path is two
- * table loads and no branch on the format: op = slot_op[base + ((word >> sh) & mask)] and
+ * table loads and no branch on the format: op = slot_op[base + ((word >> sh) & mask)] - 1 and
  * disp = word << dsh >> dsh (arithmetic when dsigned). Which function bits select the operation
  * follows QEMU's decode (target/alpha/translate.c, translate_one): 0x10-0x13 and 0x1c by fn7;
- * 0x14-0x16 by fn11[5:0] (qualifiers are separate, except CVTST: SPECIAL); 0x17 by the whole fn11
- * (SPECIAL); 0x18 by insn[15:0] (the slot holds insn[15:10]; CHECK compares the rest). The
- * displacement is as axp_insn documents: MEM and operate formats sext 16, BRA sext 21, MSC
- * insn[15:0], JMP the hint insn[13:0], PAL and the PALcode-reserved opcodes insn[25:0].
+ * 0x14-0x15 by fn11[5:0] (qualifiers are separate); 0x16 by fn11[5:0] except CVTST, 0x17 by the
+ * whole fn11 and 0x18 by insn[15:0]: these three reach SLOT_MORE, and axp_decode_more() does
+ * them. The displacement is as axp_insn documents: MEM and operate formats sext 16, BRA sext 21,
+ * MSC insn[15:0], JMP the hint insn[13:0], PAL and the PALcode-reserved opcodes insn[25:0].
  */
 #define DMASK(d, s) ((s) ? 0xffffffffu : 0xffffffffu >> (d))
 #define DEC_DIRECT(opc, d, s)                                   \
@@ -136,19 +138,9 @@ const struct axp_opc_dec axp_opc_dec[64] = {
 	[0x13] = DEC_FN(SLOT_OPR + 3 * 128, 5, 0x7f),
 	[0x14] = DEC_FN(SLOT_FPF + 0 * 64, 5, 0x3f),
 	[0x15] = DEC_FN(SLOT_FPF + 1 * 64, 5, 0x3f),
-	[0x16] = { .base = SLOT_FPF + 2 * 64,
-		   .sh = 5,
-		   .mask = 0x3f,
-		   .dsh = 16,
-		   .dmask = DMASK(16, 1),
-		   .how = AXP_DEC_SPECIAL },
-	[0x17] = { .dsh = 16, .dmask = DMASK(16, 1), .how = AXP_DEC_SPECIAL },
-	[0x18] = { .base = SLOT_MSC,
-		   .sh = 10,
-		   .mask = 63,
-		   .dsh = 16,
-		   .dmask = DMASK(16, 0),
-		   .how = AXP_DEC_CHECK },
+	[0x16] = { .base = SLOT_MORE, .dsh = 16, .dmask = DMASK(16, 1) },
+	[0x17] = { .base = SLOT_MORE, .dsh = 16, .dmask = DMASK(16, 1) },
+	[0x18] = { .base = SLOT_MORE, .dsh = 16, .dmask = DMASK(16, 0) },
 	[0x19] = DEC_DIRECT(0x19, 6, 0),
 	[0x1a] = { .base = SLOT_JMP, .sh = 14, .mask = 3, .dsh = 18, .dmask = DMASK(18, 0) },
 	[0x1b] = DEC_DIRECT(0x1b, 6, 0),
@@ -192,9 +184,12 @@ const struct axp_opc_dec axp_opc_dec[64] = {
 
 /*
  * Operand constraints that make an encoding invalid (OPCDEC on hardware): fields that must be 31
- * (QEMU's REQUIRE_REG_31) and, for CIX and the unary MVI forms, no literal (REQUIRE_NO_LIT).
+ * (QEMU's REQUIRE_REG_31) and, for CIX and the unary MVI forms, no literal (REQUIRE_NO_LIT); and
+ * the two slot values that are not operations.
  */
-const uint8_t axp_op_req[AXP_OP_NR] = {
+const uint8_t axp_op_req[256] = {
+	[0xff] = AXP_REQ_NONE,
+	[AXP_SLOT_MORE - 1] = AXP_REQ_MORE,
 	[AXP_OP_AMASK] = AXP_REQ_RA31,
 	[AXP_OP_IMPLVER] = AXP_REQ_RA31,
 	[AXP_OP_SEXTB] = AXP_REQ_RA31,
@@ -232,20 +227,52 @@ const uint8_t axp_op_req[AXP_OP_NR] = {
 };
 
 /* The rare opcodes whose operation is not one slot away: CVTST and 0x17's scattered fn11. */
-unsigned int axp_decode_special(unsigned int opc, unsigned int fn11)
+static unsigned int decode_special(unsigned int opc, unsigned int fn11)
 {
 	unsigned int op;
 
 	if (opc == 0x16) {
 		if (fn11 == 0x2ac || fn11 == 0x6ac) /* CVTST, CVTST/S */
 			return AXP_OP_CVTST;
-		op = axp_slot_op[axp_opc_dec[0x16].base + (fn11 & 0x3f)];
+		op = axp_slot_op[SLOT_FPF + 2 * 64 + (fn11 & 0x3f)];
 		return op ? op - 1 : AXP_OP_INVALID;
 	}
 	op = axp_slot_op[SLOT(0x17, fn11)];
 	if (!op || axp_op_info[op - 1].func != fn11)
 		return AXP_OP_INVALID;
 	return op - 1;
+}
+
+/*
+ * axp_decode_op()'s second look, with the operation's axp_op_req bits: no instruction; one of
+ * 0x16-0x18 (0x18 by insn[15:10] in the slot table, then the whole insn[15:0] compared); then the
+ * operand constraints of the operation found.
+ */
+uint8_t axp_decode_more(uint32_t word, unsigned int req)
+{
+	unsigned int opc = word >> 26, op;
+
+	if (req & AXP_REQ_NONE)
+		return AXP_OP_INVALID;
+	if (req & AXP_REQ_MORE) {
+		if (opc == 0x18) {
+			op = axp_slot_op[SLOT_MSC + ((word >> 10) & 63)];
+			op = op && axp_op_info[op - 1].func == (word & 0xffff) ? op - 1 :
+										 AXP_OP_INVALID;
+		} else {
+			op = decode_special(opc, (word >> 5) & 0x7ff);
+		}
+		req = axp_op_req[op];
+	} else {
+		op = (uint8_t)(axp_slot_op[axp_opc_dec[opc].base + ((word >> axp_opc_dec[opc].sh) &
+								    axp_opc_dec[opc].mask)] -
+			       1);
+	}
+	if (((req & AXP_REQ_RA31) && ((word >> 21) & 31) != 31) ||
+	    ((req & AXP_REQ_RB31) && ((word >> 16) & 31) != 31) ||
+	    ((req & AXP_REQ_NOLIT) && ((word >> 12) & 1)))
+		return AXP_OP_INVALID;
+	return op;
 }
 
 void axp_decode(uint32_t word, struct axp_insn *d)

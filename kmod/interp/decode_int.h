@@ -4,35 +4,50 @@
 
 #include "axp.h"
 
-/* decode.c's (opcode, function) slot table: entries hold op + 1, 0 = no instruction. */
-#define AXP_SLOT_NR 1477
+/* decode.c's (opcode, function) slot table: entries hold op + 1, 0 = no instruction, and
+ * AXP_SLOT_MORE in the one slot the opcodes that need more than a slot (0x16-0x18) point to. */
+#define AXP_SLOT_NR 1478
+#define AXP_SLOT_MORE 0xff
 extern const uint8_t axp_slot_op[AXP_SLOT_NR];
 
-enum { AXP_DEC_CHECK = 1, AXP_DEC_SPECIAL = 2 };
-
-/* Per opcode: op = slot_op[base + ((word >> sh) & mask)]; disp = (int32)(word << dsh) >> dsh,
- * masked with dmask (all ones for the sign-extended fields); how: AXP_DEC_*. */
+/* Per opcode: op = slot_op[base + ((word >> sh) & mask)] - 1; disp = (int32)(word << dsh) >> dsh,
+ * masked with dmask (all ones for the sign-extended fields). */
 struct axp_opc_dec {
 	uint16_t base;
 	uint8_t sh, mask;
-	uint8_t dsh, how;
+	uint8_t dsh;
 	uint32_t dmask;
 };
 
 extern const struct axp_opc_dec axp_opc_dec[64];
 
-/* Operand constraints that make an encoding invalid, per operation (decode.c). */
-enum { AXP_REQ_RA31 = 1, AXP_REQ_RB31 = 2, AXP_REQ_NOLIT = 4 };
-extern const uint8_t axp_op_req[AXP_OP_NR];
+/*
+ * Per slot value less one (a byte: 0xff an empty slot, 0xfe AXP_SLOT_MORE), what makes the
+ * operation need a second look (decode.c): operand constraints that make an encoding invalid,
+ * no instruction, or an opcode decoded by axp_decode_more(). Zero for most operations.
+ */
+enum { AXP_REQ_RA31 = 1, AXP_REQ_RB31 = 2, AXP_REQ_NOLIT = 4, AXP_REQ_NONE = 8, AXP_REQ_MORE = 16 };
+extern const uint8_t axp_op_req[256];
 
-unsigned int axp_decode_special(unsigned int opc, unsigned int fn11);
+uint8_t axp_decode_more(uint32_t word, unsigned int req);
 
-/* axp_decode(): every field, then the operation from the tables (decode.c documents them). */
+/* The operation of `word` alone: one slot, one test (decode.c documents the tables). */
+static inline __attribute__((__always_inline__)) uint8_t axp_decode_op(uint32_t word)
+{
+	const struct axp_opc_dec *e = &axp_opc_dec[word >> 26];
+	unsigned int op = (uint8_t)(axp_slot_op[e->base + ((word >> e->sh) & e->mask)] - 1);
+	unsigned int req = axp_op_req[op];
+
+	if (__builtin_expect(req != 0, 0))
+		op = axp_decode_more(word, req);
+	return op;
+}
+
+/* axp_decode(): every field, then the operation. */
 static inline __attribute__((__always_inline__)) void axp_decode_inline(uint32_t word,
 									struct axp_insn *d)
 {
 	const struct axp_opc_dec *e = &axp_opc_dec[word >> 26];
-	unsigned int op, req;
 
 	d->word = word;
 	d->ra = (word >> 21) & 31;
@@ -42,20 +57,7 @@ static inline __attribute__((__always_inline__)) void axp_decode_inline(uint32_t
 	d->lit = (word >> 13) & 0xff;
 	d->fn11 = (word >> 5) & 0x7ff;
 	d->disp = (int32_t)(((uint32_t)((int32_t)(word << e->dsh) >> e->dsh)) & e->dmask);
-	op = axp_slot_op[e->base + ((word >> e->sh) & e->mask)];
-	if (__builtin_expect(e->how != 0, 0)) {
-		if (e->how == AXP_DEC_CHECK)
-			op = op && axp_op_info[op - 1].func == (word & 0xffff) ? op : 0;
-		else
-			op = axp_decode_special(word >> 26, d->fn11) + 1;
-	}
-	op = op ? op - 1 : AXP_OP_INVALID;
-	req = axp_op_req[op];
-	if (__builtin_expect(req != 0, 0) &&
-	    (((req & AXP_REQ_RA31) && d->ra != 31) || ((req & AXP_REQ_RB31) && d->rb != 31) ||
-	     ((req & AXP_REQ_NOLIT) && d->islit)))
-		op = AXP_OP_INVALID;
-	d->op = op;
+	d->op = axp_decode_op(word);
 }
 
 #endif /* AXP_DECODE_INT_H */

@@ -68,6 +68,7 @@ int axp_step(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct axp_stop
 {
 	struct axp_insn d;
 	struct axp_event ev;
+	uint64_t next;
 	int ret;
 
 	info->executed = 0;
@@ -76,15 +77,17 @@ int axp_step(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct axp_stop
 	ret = fetch_decode(ctx, cfg, NULL, &d, info);
 	if (ret)
 		return ret;
-	if (d.op == AXP_OP_INVALID)
+	if (d.op >= AXP_OP_INVALID) /* (AXP_OP_NR: a stale entry, which fetch_insn never gives) */
 		return stop(info, AXP_STOP_ILLEGAL, 0, 0);
-	ret = exec_insn(ctx, &d, cfg, NULL, cfg->obs ? &ev : NULL, info);
+	ret = exec_insn(ctx, &d, d.op, 0, NULL, ctx->pc, &next, cfg, NULL, cfg->obs ? &ev : NULL,
+			info);
 	if (ret < 0)
 		return ret;
+	ctx->pc = next;
 	info->executed = 1;
 	if (cfg->obs)
 		cfg->obs->insn(cfg->obs->priv, &ev);
-	return ret ? -EAGAIN : 0;
+	return ret == AXP_EXEC_TRAP ? -EAGAIN : 0;
 }
 
 enum axp_stop axp_run(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,

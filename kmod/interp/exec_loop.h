@@ -480,15 +480,80 @@ static int exec_fp(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int h
 	return 1;
 }
 
-/* May the executor do this access itself (struct axp_direct)? */
-static inline bool direct_ok(const struct axp_direct *dir, uint64_t va, unsigned int size,
-			     uint8_t mask, uint8_t ok)
-{
-	uint64_t pn = va >> dir->page_shift;
-	uint64_t in_page = va & ((1ull << dir->page_shift) - 1);
+/*
+ * The run loop's copy of the memory system's struct axp_direct (asked once per run), with the
+ * page mask worked out once; npages 0 when there is none (every access then fails the test). It
+ * lives in the loop's frame, so that writing a register (a uint64_t, as npages is) does not make
+ * the compiler load the fields again. load_page and store_page are the first address of the page
+ * the last direct load (store) passed the permission test on, or 1 (none: no page starts at an odd
+ * address): a naturally aligned access to that page needs no other test. They are forgotten
+ * whenever the executor calls the memory system or the observer, which may change permissions.
+ */
+struct direct_view {
+	uint8_t *host;
+	const uint8_t *perm;
+	uint64_t npages, page_mask, page_base; /* page_base: ~page_mask */
+	uint64_t load_page, store_page;
+	unsigned int page_shift;
+	uint8_t load_mask, load_ok, store_mask, store_ok;
+};
 
-	return pn < dir->npages && (dir->perm[pn] & mask) == ok &&
-	       in_page <= (1ull << dir->page_shift) - size;
+#define DIRECT_NO_PAGE 1ull
+
+static inline void direct_forget(struct direct_view *dv)
+{
+	dv->load_page = DIRECT_NO_PAGE;
+	dv->store_page = DIRECT_NO_PAGE;
+}
+
+static inline void direct_view_init(struct direct_view *dv, const struct axp_direct *dir)
+{
+	*dv = (struct direct_view){ .npages = 0 };
+	direct_forget(dv);
+	if (!dir || dir->page_shift < 1 || dir->page_shift > 63)
+		return;
+	dv->host = dir->host;
+	dv->perm = dir->perm;
+	dv->npages = dir->npages;
+	dv->page_shift = dir->page_shift;
+	dv->page_mask = (1ull << dir->page_shift) - 1;
+	dv->page_base = ~dv->page_mask;
+	dv->load_mask = dir->load_mask;
+	dv->load_ok = dir->load_ok;
+	dv->store_mask = dir->store_mask;
+	dv->store_ok = dir->store_ok;
+}
+
+/* direct_aligned_ok() when va is not in the page it remembers: the permission test. */
+static inline bool direct_page_ok(struct direct_view *dv, uint64_t va, uint64_t *page, uint8_t mask,
+				  uint8_t ok)
+{
+	uint64_t pn = va >> dv->page_shift;
+
+	if (pn >= dv->npages || (dv->perm[pn] & mask) != ok)
+		return false;
+	*page = va & dv->page_base;
+	return true;
+}
+
+/* May the executor do this naturally aligned access itself (it stays inside its page)? *page:
+ * the view's load_page or store_page, for `mask` and `ok` of the same kind. */
+static inline bool direct_aligned_ok(struct direct_view *dv, uint64_t va, uint64_t *page,
+				     uint8_t mask, uint8_t ok)
+{
+	if (__builtin_expect((va & dv->page_base) == *page, 1))
+		return true;
+	return direct_page_ok(dv, va, page, mask, ok);
+}
+
+/* May the executor do this unaligned access itself? */
+static inline bool direct_unaligned_ok(const struct direct_view *dv, uint64_t va, unsigned int size,
+				       uint8_t mask, uint8_t ok)
+{
+	uint64_t pn = va >> dv->page_shift;
+
+	return pn < dv->npages && (dv->perm[pn] & mask) == ok &&
+	       (va & dv->page_mask) <= dv->page_mask + 1 - size;
 }
 
 /* Little-endian host memory (the hosts the core runs on: Alpha and x86-64 are). */
@@ -534,80 +599,131 @@ static inline void direct_store(uint8_t *p, unsigned int size, uint64_t v)
 	}
 }
 
+/* What exec_insn() did, when it completed the instruction (else -EAGAIN: not executed). */
+enum axp_exec {
+	AXP_EXEC_NEXT, /* control falls through to pc + 4 */
+	AXP_EXEC_JUMP, /* control went elsewhere (*next): a taken branch or a jump */
+	AXP_EXEC_TRAP, /* an arithmetic trap follows (full policy; info set); *next as for NEXT */
+	AXP_EXEC_STALE, /* not executed: `d` is a window entry marked stale (op AXP_OP_NR) */
+};
+
 /*
- * Execute one decoded instruction. Returns 0 when it completed (context advanced, `ev` filled if
- * non-NULL); 1 when it completed and an arithmetic trap follows (full policy; info set); -EAGAIN when
- * it was not executed (context unchanged, info set).
+ * Execute the decoded instruction `d` (operation `op`, read from it before any store) at `pc`.
+ * Returns an AXP_EXEC_* with the registers written, *next the address control goes to and `ev`
+ * filled if non-NULL; or -EAGAIN when it was not executed (context unchanged, info set). The
+ * caller writes ctx->pc (the run loop keeps it in a local); exec_insn() sets it to pc before it
+ * calls any memory operation, which may read it.
+ *
+ * With `full` (the loop without a decode cache or an observer), only the operation of `word` has
+ * been decoded (d is full, with its word set): the common operations take their fields from the
+ * word, and the general code decodes the rest into *full first.
  */
 static inline __attribute__((__always_inline__)) int
-exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cfg *cfg,
-	  const struct axp_direct *dir, struct axp_event *ev, struct axp_stop_info *info)
+exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, uint8_t op, uint32_t word,
+	  struct axp_insn *full, uint64_t pc, uint64_t *next_pc, const struct axp_run_cfg *cfg,
+	  struct direct_view *dir, struct axp_event *ev, struct axp_stop_info *info)
 {
-	const struct axp_op_info *oi = &axp_op_info[d->op];
-	uint64_t pc = ctx->pc, next = pc + 4, ea = 0, val = 0, sval = 0;
+	const struct axp_op_info *oi;
+	uint64_t next = pc + 4, ea = 0, val = 0, sval = 0, loaded;
 	unsigned int dest = AXP_NO_DEST, size = 0;
-	struct axp_access acc = { 0, AXP_LVL_UNKNOWN };
+	struct axp_access acc;
 	bool taken = false, is_load = false, is_store = false;
 	int err, trap = 0;
 
-	/*
+	if (ev)
+		acc = (struct axp_access){ 0, AXP_LVL_UNKNOWN };
+		/*
 	 * The common operations, dispatched by one jump on the operation: integer operates that
 	 * cannot trap, LDA/LDAH, aligned-or-fixed-up integer loads and stores, branches and jumps.
-	 * Anything else, and any case one of them cannot finish simply (a load to R31, an
-	 * unaligned access the policy hands back), goes to the general code below, which starts
-	 * from scratch: nothing has changed by then.
+	 * They write their integer result to its register and then zero R31 (cheaper than a test),
+	 * so nothing reads R31 in between. Anything else, and any case one of them cannot finish
+	 * simply (a load to R31, an unaligned access the policy hands back), goes to the general
+	 * code below, which starts from scratch: nothing has changed by then.
 	 */
-#define VA (ctx->r[d->ra])
-#define VB (d->islit ? (uint64_t)d->lit : ctx->r[d->rb])
+		/* The fields: decoded, or from the word (`full`; axp.h draws the formats). */
+#define F_RA (full ? (word >> 21) & 31 : d->ra)
+#define F_RB (full ? (word >> 16) & 31 : d->rb)
+#define F_RC (full ? word & 31 : d->rc)
+#define F_ISLIT (full ? (word >> 12) & 1 : d->islit)
+#define F_LIT (full ? (word >> 13) & 0xff : d->lit)
+#define F_MDISP (full ? (int32_t)(int16_t)word : d->disp)
+#define F_BDISP (full ? (int32_t)(word << 11) >> 11 : d->disp)
+#define VA (ctx->r[F_RA])
+#define VB (F_ISLIT ? (uint64_t)F_LIT : ctx->r[F_RB])
 #define OPR(id, expr)         \
 	case AXP_OP_##id:     \
 		val = (expr); \
-		dest = d->rc; \
-		goto commit
+		dest = F_RC;  \
+		goto commit_int
 #define BCOND(id, cond)                                                   \
 	case AXP_OP_##id:                                                 \
 		if (cond) {                                               \
 			taken = true;                                     \
-			next = pc + 4 + (uint64_t)((int64_t)d->disp * 4); \
+			next = pc + 4 + (uint64_t)((int64_t)F_BDISP * 4); \
 		}                                                         \
-		goto commit
-#define LOAD_(id, sz, mask, conv, dst)                                                            \
-	case AXP_OP_##id:                                                                         \
-		ea = (ctx->r[d->rb] + (int64_t)d->disp) & (mask);                                 \
-		size = sz;                                                                        \
-		if (d->ra == 31 || (is_misaligned(ea, sz) && (cfg->handback & AXP_HB_UNALIGNED))) \
-			break;                                                                    \
-		if (dir && direct_ok(dir, ea, sz, dir->load_mask, dir->load_ok)) {                \
-			val = direct_load(dir->host + ea, sz);                                    \
-		} else {                                                                          \
-			err = cfg->mem->load(cfg->mem_priv, ea, sz, &val, &acc);                  \
-			if (err)                                                                  \
-				return stop(info, AXP_STOP_LOAD_FAULT, ea, err);                  \
-		}                                                                                 \
-		val = conv;                                                                       \
-		is_load = true;                                                                   \
-		dest = dst;                                                                       \
-		goto commit
-#define LOAD(id, sz, conv) LOAD_(id, sz, ~0ull, conv, d->ra)
-#define STORE_(id, sz, mask, src)                                                    \
-	case AXP_OP_##id:                                                            \
-		ea = (ctx->r[d->rb] + (int64_t)d->disp) & (mask);                    \
-		size = sz;                                                           \
-		if (is_misaligned(ea, sz) && (cfg->handback & AXP_HB_UNALIGNED))     \
-			break;                                                       \
-		sval = src;                                                          \
-		if (dir && direct_ok(dir, ea, sz, dir->store_mask, dir->store_ok)) { \
-			direct_store(dir->host + ea, sz, sval);                      \
-		} else {                                                             \
-			err = cfg->mem->store(cfg->mem_priv, ea, sz, sval, &acc);    \
-			if (err)                                                     \
-				return stop(info, AXP_STOP_STORE_FAULT, ea, err);    \
-		}                                                                    \
-		is_store = true;                                                     \
-		goto commit
-#define STORE(id, sz) STORE_(id, sz, ~0ull, ctx->r[d->ra])
+		goto written
+#define LOAD_(id, sz, mask, conv, dst, to)                                                       \
+	case AXP_OP_##id:                                                                        \
+		ea = (ctx->r[F_RB] + (int64_t)F_MDISP) & (mask);                                 \
+		size = sz;                                                                       \
+		if (F_RA == 31)                                                                  \
+			break;                                                                   \
+		if (__builtin_expect(!is_misaligned(ea, sz), 1)) {                               \
+			if (!dir || !direct_aligned_ok(dir, ea, &dir->load_page, dir->load_mask, \
+						       dir->load_ok))                            \
+				goto id##_call;                                                  \
+		} else if (cfg->handback & AXP_HB_UNALIGNED) {                                   \
+			break;                                                                   \
+		} else if (!dir ||                                                               \
+			   !direct_unaligned_ok(dir, ea, sz, dir->load_mask, dir->load_ok)) {    \
+			goto id##_call;                                                          \
+		}                                                                                \
+		val = direct_load(dir->host + ea, sz);                                           \
+		goto id##_loaded;                                                                \
+		id##_call : ctx->pc = pc;                                                        \
+		if (dir)                                                                         \
+			direct_forget(dir);                                                      \
+		acc = (struct axp_access){ 0, AXP_LVL_UNKNOWN };                                 \
+		err = cfg->mem->load(cfg->mem_priv, ea, sz, &loaded, &acc);                      \
+		if (err)                                                                         \
+			return stop(info, AXP_STOP_LOAD_FAULT, ea, err);                         \
+		val = loaded;                                                                    \
+		id##_loaded : val = conv;                                                        \
+		is_load = true;                                                                  \
+		dest = dst;                                                                      \
+		goto to
+#define LOAD(id, sz, conv) LOAD_(id, sz, ~0ull, conv, F_RA, commit_int)
+#define STORE_(id, sz, mask, src)                                                                  \
+	case AXP_OP_##id:                                                                          \
+		ea = (ctx->r[F_RB] + (int64_t)F_MDISP) & (mask);                                   \
+		size = sz;                                                                         \
+		sval = src;                                                                        \
+		if (__builtin_expect(!is_misaligned(ea, sz), 1)) {                                 \
+			if (!dir || !direct_aligned_ok(dir, ea, &dir->store_page, dir->store_mask, \
+						       dir->store_ok))                             \
+				goto id##_call;                                                    \
+		} else if (cfg->handback & AXP_HB_UNALIGNED) {                                     \
+			break;                                                                     \
+		} else if (!dir ||                                                                 \
+			   !direct_unaligned_ok(dir, ea, sz, dir->store_mask, dir->store_ok)) {    \
+			goto id##_call;                                                            \
+		}                                                                                  \
+		direct_store(dir->host + ea, sz, sval);                                            \
+		goto id##_stored;                                                                  \
+		id##_call : ctx->pc = pc;                                                          \
+		if (dir)                                                                           \
+			direct_forget(dir);                                                        \
+		acc = (struct axp_access){ 0, AXP_LVL_UNKNOWN };                                   \
+		err = cfg->mem->store(cfg->mem_priv, ea, sz, sval, &acc);                          \
+		if (err)                                                                           \
+			return stop(info, AXP_STOP_STORE_FAULT, ea, err);                          \
+		id##_stored : is_store = true;                                                     \
+		goto written
+#define STORE(id, sz) STORE_(id, sz, ~0ull, ctx->r[F_RA])
 
-	switch (d->op) {
+	/* (every value of the byte has a case: no range check before the jump) */
+	_Static_assert(AXP_OP_NR < 256, "operations fit a byte");
+	switch ((uint8_t)op) {
 		OPR(ADDL, sext32(VA + VB));
 		OPR(S4ADDL, sext32((VA << 2) + VB));
 		OPR(S8ADDL, sext32((VA << 3) + VB));
@@ -649,29 +765,29 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 		OPR(MSKQL, zapnot(VA, ~(0xffu << (VB & 7)) & 0xff));
 		OPR(ZAPNOT, zapnot(VA, VB & 0xff));
 		OPR(ZAP, zapnot(VA, ~VB & 0xff));
-		OPR(CMOVEQ, VA == 0 ? VB : ctx->r[d->rc]);
-		OPR(CMOVNE, VA != 0 ? VB : ctx->r[d->rc]);
-		OPR(CMOVLBS, (VA & 1) ? VB : ctx->r[d->rc]);
-		OPR(CMOVLBC, !(VA & 1) ? VB : ctx->r[d->rc]);
-		OPR(CMOVLT, (int64_t)VA < 0 ? VB : ctx->r[d->rc]);
-		OPR(CMOVGE, (int64_t)VA >= 0 ? VB : ctx->r[d->rc]);
-		OPR(CMOVLE, (int64_t)VA <= 0 ? VB : ctx->r[d->rc]);
-		OPR(CMOVGT, (int64_t)VA > 0 ? VB : ctx->r[d->rc]);
+		OPR(CMOVEQ, VA == 0 ? VB : ctx->r[F_RC]);
+		OPR(CMOVNE, VA != 0 ? VB : ctx->r[F_RC]);
+		OPR(CMOVLBS, (VA & 1) ? VB : ctx->r[F_RC]);
+		OPR(CMOVLBC, !(VA & 1) ? VB : ctx->r[F_RC]);
+		OPR(CMOVLT, (int64_t)VA < 0 ? VB : ctx->r[F_RC]);
+		OPR(CMOVGE, (int64_t)VA >= 0 ? VB : ctx->r[F_RC]);
+		OPR(CMOVLE, (int64_t)VA <= 0 ? VB : ctx->r[F_RC]);
+		OPR(CMOVGT, (int64_t)VA > 0 ? VB : ctx->r[F_RC]);
 		OPR(MULL, sext32(VA * VB));
 		OPR(MULQ, VA * VB);
 		OPR(UMULH, (uint64_t)(((unsigned __int128)VA * VB) >> 64));
 		OPR(SEXTB, (uint64_t)(int64_t)(int8_t)VB);
 		OPR(SEXTW, (uint64_t)(int64_t)(int16_t)VB);
 	case AXP_OP_LDA:
-		val = ctx->r[d->rb] + (int64_t)d->disp;
+		val = ctx->r[F_RB] + (int64_t)F_MDISP;
 		ea = val;
-		dest = d->ra;
-		goto commit;
+		dest = F_RA;
+		goto commit_int;
 	case AXP_OP_LDAH:
-		ea = ctx->r[d->rb] + (int64_t)d->disp;
-		val = ctx->r[d->rb] + (uint64_t)((int64_t)d->disp * 65536);
-		dest = d->ra;
-		goto commit;
+		ea = ctx->r[F_RB] + (int64_t)F_MDISP;
+		val = ctx->r[F_RB] + (uint64_t)((int64_t)F_MDISP * 65536);
+		dest = F_RA;
+		goto commit_int;
 		LOAD(LDQ, 8, val);
 		LOAD(LDL, 4, sext32(val));
 		LOAD(LDBU, 1, val);
@@ -680,10 +796,10 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 		STORE(STL, 4);
 		STORE(STB, 1);
 		STORE(STW, 2);
-		LOAD_(LDQ_U, 8, ~7ull, val, d->ra);
-		STORE_(STQ_U, 8, ~7ull, ctx->r[d->ra]);
-		LOAD_(LDT, 8, ~0ull, val, 32 + d->ra);
-		STORE_(STT, 8, ~0ull, ctx->f[d->ra]);
+		LOAD_(LDQ_U, 8, ~7ull, val, F_RA, commit_int);
+		STORE_(STQ_U, 8, ~7ull, ctx->r[F_RA]);
+		LOAD_(LDT, 8, ~0ull, val, 32 + F_RA, commit);
+		STORE_(STT, 8, ~0ull, ctx->f[F_RA]);
 		BCOND(BEQ, VA == 0);
 		BCOND(BNE, VA != 0);
 		BCOND(BLT, (int64_t)VA < 0);
@@ -695,22 +811,33 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 	case AXP_OP_BR:
 	case AXP_OP_BSR:
 		val = next;
-		dest = d->ra;
+		dest = F_RA;
 		taken = true;
-		next = pc + 4 + (uint64_t)((int64_t)d->disp * 4);
-		goto commit;
+		next = pc + 4 + (uint64_t)((int64_t)F_BDISP * 4);
+		goto commit_int;
 	case AXP_OP_JMP:
 	case AXP_OP_JSR:
 	case AXP_OP_RET:
 	case AXP_OP_JSR_CO:
 		val = pc + 4;
-		dest = d->ra;
-		next = ctx->r[d->rb] & ~(uint64_t)3;
+		dest = F_RA;
+		next = ctx->r[F_RB] & ~(uint64_t)3;
 		taken = true;
-		goto commit;
+		goto commit_int;
+	case AXP_OP_INVALID:
+		return stop(info, AXP_STOP_ILLEGAL, 0, 0);
+	case AXP_OP_NR ... 255:
+		return AXP_EXEC_STALE;
 	default:
 		break;
 	}
+#undef F_RA
+#undef F_RB
+#undef F_RC
+#undef F_ISLIT
+#undef F_LIT
+#undef F_MDISP
+#undef F_BDISP
 #undef VA
 #undef VB
 #undef OPR
@@ -719,8 +846,18 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 #undef LOAD
 #undef STORE_
 #undef STORE
+	/* The general code: the memory operations it calls may read ctx->pc. */
 	ea = 0;
 	size = 0;
+	if (full) {
+		axp_decode_inline(word, full);
+		d = full;
+	}
+	oi = &axp_op_info[op];
+	ctx->pc = pc;
+	if (dir)
+		direct_forget(dir);
+	acc = (struct axp_access){ 0, AXP_LVL_UNKNOWN };
 
 	switch (oi->fmt) {
 	case AXP_FMT_OPR:
@@ -733,12 +870,12 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 
 	case AXP_FMT_MEM:
 		ea = ctx->r[d->rb] + (int64_t)d->disp;
-		if (d->op == AXP_OP_LDA) {
+		if (op == AXP_OP_LDA) {
 			val = ea;
 			dest = d->ra;
 			break;
 		}
-		if (d->op == AXP_OP_LDAH) {
+		if (op == AXP_OP_LDAH) {
 			val = ctx->r[d->rb] + (uint64_t)((int64_t)d->disp * 65536);
 			dest = d->ra;
 			break;
@@ -746,7 +883,7 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 		if (oi->flags & AXP_F_VAX)
 			return stop(info, AXP_STOP_VAX_FP, 0, 0);
 		size = axp_mem_size(oi->flags);
-		if (d->op == AXP_OP_LDQ_U || d->op == AXP_OP_STQ_U)
+		if (op == AXP_OP_LDQ_U || op == AXP_OP_STQ_U)
 			ea &= ~(uint64_t)7;
 		if (oi->flags & AXP_F_LD) {
 			/* Loads to R31/F31 are prefetch hints and are not performed. */
@@ -757,11 +894,12 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 			if (is_misaligned(ea, size) &&
 			    ((cfg->handback & AXP_HB_UNALIGNED) || (oi->flags & AXP_F_LOCK)))
 				return stop(info, AXP_STOP_UNALIGNED, ea, 0);
-			err = cfg->mem->load(cfg->mem_priv, ea, size, &val, &acc);
+			err = cfg->mem->load(cfg->mem_priv, ea, size, &loaded, &acc);
 			if (err)
 				return stop(info, AXP_STOP_LOAD_FAULT, ea, err);
+			val = loaded;
 			is_load = true;
-			switch (d->op) {
+			switch (op) {
 			case AXP_OP_LDL:
 			case AXP_OP_LDL_L:
 				val = sext32(val);
@@ -781,7 +919,7 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 		}
 		/* Stores. */
 		sval = (oi->flags & AXP_F_FA) ? ctx->f[d->ra] : ctx->r[d->ra];
-		if (d->op == AXP_OP_STS)
+		if (op == AXP_OP_STS)
 			sval = axp_s_to_mem(sval);
 		if (oi->flags & AXP_F_LOCK) {
 			uint64_t cur;
@@ -830,9 +968,9 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 			dest = d->ra;
 			taken = true;
 		} else if (oi->flags & AXP_F_FA) {
-			taken = fp_cond(d->op, ctx->f[d->ra]);
+			taken = fp_cond(op, ctx->f[d->ra]);
 		} else {
-			taken = int_cond(d->op, ctx->r[d->ra]);
+			taken = int_cond(op, ctx->r[d->ra]);
 		}
 		if (taken)
 			next = pc + 4 + (uint64_t)((int64_t)d->disp * 4);
@@ -846,7 +984,7 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 		break;
 
 	case AXP_FMT_MSC:
-		switch (d->op) {
+		switch (op) {
 		case AXP_OP_RPCC:
 			if (!cfg->mem->rpcc)
 				return stop(info, AXP_STOP_UNSUPPORTED, 0, 0);
@@ -856,15 +994,14 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 		case AXP_OP_RC:
 		case AXP_OP_RS:
 			val = ctx->intr_flag;
-			ctx->intr_flag = d->op == AXP_OP_RS;
+			ctx->intr_flag = op == AXP_OP_RS;
 			dest = d->ra;
 			break;
 		case AXP_OP_MB:
 		case AXP_OP_WMB:
 			if (cfg->mem->fence)
-				cfg->mem->fence(cfg->mem_priv, d->op == AXP_OP_MB ?
-								       AXP_BARRIER_MB :
-								       AXP_BARRIER_WMB);
+				cfg->mem->fence(cfg->mem_priv,
+						op == AXP_OP_MB ? AXP_BARRIER_MB : AXP_BARRIER_WMB);
 			break;
 		default: /* TRAPB, EXCB and cache hints: no architectural effect here */
 			break;
@@ -874,8 +1011,7 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 	case AXP_FMT_ITF:
 		if (oi->flags & AXP_F_VAX)
 			return stop(info, AXP_STOP_VAX_FP, 0, 0);
-		val = d->op == AXP_OP_ITOFS ? axp_s_from_mem((uint32_t)ctx->r[d->ra]) :
-					      ctx->r[d->ra];
+		val = op == AXP_OP_ITOFS ? axp_s_from_mem((uint32_t)ctx->r[d->ra]) : ctx->r[d->ra];
 		dest = 32 + d->rc;
 		break;
 
@@ -897,7 +1033,7 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, const struct axp_run_cf
 		goto written;
 
 	case AXP_FMT_PAL:
-		if (d->op == AXP_OP_CALL_PAL)
+		if (op == AXP_OP_CALL_PAL)
 			return stop(info, AXP_STOP_CALL_PAL, 0, 0);
 		return stop(info, AXP_STOP_ILLEGAL, 0, 0);
 
@@ -914,14 +1050,19 @@ commit:
 		ctx->f[dest - 32] = val;
 	else
 		dest = AXP_NO_DEST;
+	goto written;
+commit_int:
+	ctx->r[dest] = val;
+	ctx->r[31] = 0;
+	if (dest == 31)
+		dest = AXP_NO_DEST;
 written:
-	ctx->pc = next;
-
+	*next_pc = next;
 	if (ev) {
 		ev->pc = pc;
 		ev->next_pc = next;
 		ev->word = d->word;
-		ev->op = d->op;
+		ev->op = (uint16_t)op;
 		ev->dest = dest;
 		ev->size = size;
 		ev->value = val;
@@ -933,7 +1074,9 @@ written:
 		ev->taken = taken;
 		ev->insn = d;
 	}
-	return trap;
+	if (trap)
+		return AXP_EXEC_TRAP;
+	return taken ? AXP_EXEC_JUMP : AXP_EXEC_NEXT;
 }
 
 /*
@@ -946,26 +1089,26 @@ struct insn_window {
 };
 
 /*
- * The window missed (another page, a stale entry, or none yet): fetch_insn() at ctx->pc, then move
- * the window to that page if the memory system offers it. Returns the instruction or NULL (fetch
- * fault: info set).
+ * The window missed (another page, a stale entry, or none yet): fetch_insn() at pc, then move the
+ * window to that page if the memory system offers it. Returns the instruction or NULL (fetch
+ * fault, or fetch_insn() broke its contract with a stale entry: info set).
  */
 static __attribute__((__noinline__)) const struct axp_insn *
-window_miss(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct insn_window *w,
+window_miss(uint64_t pc, const struct axp_run_cfg *cfg, struct insn_window *w,
 	    struct axp_stop_info *info)
 {
 	const struct axp_insn *dp;
 	int err;
 
-	dp = cfg->mem->fetch_insn(cfg->mem_priv, ctx->pc, &err);
-	if (!dp) {
+	dp = cfg->mem->fetch_insn(cfg->mem_priv, pc, &err);
+	if (!dp || dp->op >= AXP_OP_NR) {
 		info->word = 0;
-		stop(info, AXP_STOP_FETCH_FAULT, ctx->pc, err);
+		stop(info, AXP_STOP_FETCH_FAULT, pc, dp ? -EINVAL : err);
 		return NULL;
 	}
 	w->n = 0;
 	if (cfg->mem->insn_page) {
-		w->insn = cfg->mem->insn_page(cfg->mem_priv, ctx->pc, &w->va, &w->n);
+		w->insn = cfg->mem->insn_page(cfg->mem_priv, pc, &w->va, &w->n);
 		if (!w->insn)
 			w->n = 0;
 	}
@@ -984,96 +1127,155 @@ typedef bool (*axp_observe_fn)(const void *arg, const struct axp_event *ev);
  * the memory system's decoded-instruction fast path, so the common cases pay nothing for what they
  * do not use. axp_run() passes obs_call(), which calls cfg->obs->insn; axp_run_inline() callers
  * pass their own function, which the compiler inlines here (no indirect call per instruction).
+ *
  * With the fast path the executor works on the window's entry itself, not a copy: the only thing a
  * store into the instruction's own word changes there is `op` (set to AXP_OP_NR), which the
  * executor has read before any store. The observer gets a copy taken before execution, or with
  * `entry` (inlined observers, which read ev->op, not ev->insn->op) the entry itself.
+ *
+ * Straight-line code runs in segments: where the window lookup finds pc, `seg` is how many
+ * instructions may run from there on before anything needs checking (the budget left, and the
+ * window's end), and after an instruction that falls through the next one is simply the next
+ * entry (one that a store has marked stale comes back from exec_insn() as AXP_EXEC_STALE, and is
+ * fetched again). Only a control transfer, a stale entry or the segment's end looks pc up again.
+ * The run has executed budget - left - seg instructions at any point.
+ *
+ * pc lives in a local: ctx->pc is written before each memory operation the loop calls (fetch,
+ * fetch_insn; exec_insn() does the same for its own), before the observer, and when the run ends.
+ * The memory system's direct access description is copied too (struct direct_view).
  */
 static inline __attribute__((__always_inline__)) enum axp_stop
 run_loop(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
 	 struct axp_stop_info *info, axp_observe_fn observe, const void *arg, bool cached,
 	 bool entry)
 {
-	struct insn_window w = { NULL, 0, 0 };
-	const struct axp_direct *dir = cfg->mem->direct ? cfg->mem->direct(cfg->mem_priv) : NULL;
-	const struct axp_insn *dp = NULL;
+	struct direct_view dir;
+	const struct axp_insn *dp = NULL, *wbase = NULL;
+	struct insn_window nw;
 	struct axp_insn d;
 	struct axp_event ev;
-	uint64_t n, pc = ctx->pc;
+	uint64_t left = budget, seg = 0, pc = ctx->pc, next = pc, wva = 0, wlen = 0;
 	unsigned int op;
-	bool halt;
+	bool halt = false;
 	int ret;
 
+	direct_view_init(&dir, cfg->mem->direct ? cfg->mem->direct(cfg->mem_priv) : NULL);
 	info->exc_sum = 0;
-	for (n = 0; n < budget; n++) {
-		pc = ctx->pc;
-		if (cached) {
-			uint64_t off = pc - w.va;
+	if (!left)
+		goto budget;
+lookup:
+	/* dp: the instruction at pc */
+	if (cached) {
+		uint64_t off = pc - wva;
 
-			if (__builtin_expect(off < 4 * w.n && !(off & 3) &&
-						     w.insn[off >> 2].op != AXP_OP_NR,
-					     1)) {
-				dp = &w.insn[off >> 2];
-			} else {
-				dp = window_miss(ctx, cfg, &w, info);
-				if (!dp)
-					goto fault;
-			}
-			if (observe && !entry)
-				d = *dp; /* the observer's copy (see below) */
-		} else {
-			uint32_t word;
-			int err = cfg->mem->fetch(cfg->mem_priv, pc, &word);
+		if (__builtin_expect(off < wlen && !(off & 3), 1)) {
+			dp = wbase + (off >> 2);
+			seg = (wlen - off) >> 2;
+			if (seg > left)
+				seg = left;
+			left -= seg;
+			goto have;
+		}
+miss:
+		ctx->pc = pc;
+		direct_forget(&dir);
+		dp = window_miss(pc, cfg, &nw, info);
+		if (!dp)
+			goto fault;
+		wbase = nw.insn;
+		wva = nw.va;
+		wlen = 4 * nw.n;
+	} else {
+		uint32_t word;
+		int err;
 
-			if (err) {
-				info->word = 0;
-				stop(info, AXP_STOP_FETCH_FAULT, pc, err);
-				goto fault;
-			}
+		ctx->pc = pc;
+		direct_forget(&dir);
+		err = cfg->mem->fetch(cfg->mem_priv, pc, &word);
+		if (err) {
+			info->word = 0;
+			stop(info, AXP_STOP_FETCH_FAULT, pc, err);
+			goto fault;
+		}
+		dp = &d;
+		seg = 1;
+		left--;
+		if (observe) {
 			axp_decode_inline(word, &d);
-			dp = &d;
+			goto have;
 		}
-		op = dp->op;
-		if (op == AXP_OP_INVALID) {
-			stop(info, AXP_STOP_ILLEGAL, 0, 0);
-			goto stopped;
-		}
-		ret = exec_insn(ctx, dp, cfg, dir, observe ? &ev : NULL, info);
-		if (ret < 0)
-			goto stopped;
-		if (observe && cached) {
-			/* The executor read the window's entry (reading the fresh copy back at once
-			 * would stall on store forwarding); the observer gets the copy (or the entry)
-			 * and the op read before execution, which a store into the instruction's own
-			 * word cannot have changed. */
-			ev.insn = entry ? dp : &d;
-			ev.op = (uint16_t)op;
-		}
-		/* (one call site: an inlined observer is expanded once) */
-		halt = observe && observe(arg, &ev);
-		if (ret) {
-			n++; /* the trapping instruction completed */
-			goto stopped;
-		}
-		if (halt) {
-			n++;
-			info->reason = AXP_STOP_OBSERVER;
-			info->word = dp->word;
-			info->pc = ctx->pc;
-			goto out;
-		}
+		/* only the operation: exec_insn() takes the fields from the word */
+		d.word = word;
+		op = axp_decode_op(word);
+		ret = exec_insn(ctx, &d, op, word, &d, pc, &next, cfg, &dir, NULL, info);
+		goto done;
 	}
-	info->reason = AXP_STOP_BUDGET;
-	if (n)
+	/* the entry fetch_insn() gave: alone */
+	seg = 1;
+	left--;
+have:
+	op = dp->op;
+	if (observe && cached && !entry)
+		d = *dp; /* the observer's copy (see above) */
+	ret = exec_insn(ctx, dp, op, 0, NULL, pc, &next, cfg, &dir, observe ? &ev : NULL, info);
+done:
+	if (__builtin_expect(ret < 0, 0))
+		goto stopped;
+	if (cached && __builtin_expect(ret == AXP_EXEC_STALE, 0)) {
+		left += seg;
+		seg = 0;
+		goto miss;
+	}
+	seg--;
+	if (observe) {
+		/* The executor read the window's entry (reading the fresh copy back at once would
+		 * stall on store forwarding); the observer gets the copy (or the entry). */
+		if (cached)
+			ev.insn = entry ? dp : &d;
+		ctx->pc = next;
+		direct_forget(&dir);
+		/* (one call site: an inlined observer is expanded once) */
+		halt = observe(arg, &ev);
+	}
+	if (__builtin_expect(ret == AXP_EXEC_TRAP, 0)) {
+		ctx->pc = next; /* the trapping instruction completed */
+		goto stopped;
+	}
+	if (observe && halt) {
+		ctx->pc = next;
+		info->reason = AXP_STOP_OBSERVER;
 		info->word = dp->word;
-	info->pc = ctx->pc;
+		info->pc = next;
+		goto out;
+	}
+	if (ret == AXP_EXEC_NEXT) {
+		pc += 4;
+		if (cached && __builtin_expect(seg != 0, 1)) {
+			dp++;
+			goto have;
+		}
+	} else {
+		pc = next;
+		left += seg;
+		seg = 0;
+	}
+	if (left)
+		goto lookup;
+budget:
+	ctx->pc = pc;
+	info->reason = AXP_STOP_BUDGET;
+	if (left + seg != budget)
+		info->word = dp->word;
+	info->pc = pc;
 	goto out;
 stopped:
 	info->word = dp->word;
+	if (ret < 0)
+		ctx->pc = pc;
 fault:
 	info->pc = pc;
 out:
-	info->executed = n;
+	info->executed = budget - left - seg;
 	return info->reason;
 }
 

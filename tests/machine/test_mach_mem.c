@@ -453,6 +453,138 @@ static void test_mach_mem_run_direct_accesses_match_the_slow_path(void **state)
 	assert_int_equal(ctx.r[6], 42);
 }
 
+/*
+ * axp_run() over the decode cache's window and the direct accesses (mach_mem_ops), with and
+ * without an observer, against axp_step() on the plain fetch/load/store operations, stopped at
+ * every budget: the same registers, pc, memory and stop. The program runs straight across a page
+ * boundary, takes a loop, loads and stores on two data pages and unaligned, and stores into code:
+ * into a page the store test passed before the page was decoded (the first instruction run there
+ * rewrites its own word, which must not go straight to memory once the page is decoded), and, in
+ * the loop, into a later instruction of its own window that has run before.
+ */
+#define SEQ_N 15
+
+static uint64_t seq_setup(struct mach_mem *m, struct axp_ctx *ctx)
+{
+	const uint32_t addq = asm_opr(0x10, 1, 2, 0x20, 1); /* addq r1,r2,r1 */
+	const uint32_t subq = asm_opr(0x10, 1, 2, 0x29, 1); /* subq r1,r2,r1 */
+	const uint32_t prog[SEQ_N] = {
+		/* the last 8 words of page A */
+		asm_mem(0x29, 5, 4, 0), /* ldq  r5, 0(r4) */
+		asm_mem(0x2d, 5, 6, 8), /* stq  r5, 8(r6): the second data page */
+		asm_mem(0x29, 7, 6, 0), /* ldq  r7, 0(r6) */
+		asm_mem(0x2d, 7, 4, 16), /* stq  r7, 16(r4) */
+		asm_mem(0x28, 8, 4, 2), /* ldl  r8, 2(r4): unaligned */
+		asm_mem(0x2d, 11, 9, 0x100), /* stq  r11, 0x100(r9): page B, not decoded yet */
+		asm_mem(0x2c, 3, 9, 12), /* stl  r3, 12(r9): B+12 becomes subq */
+		addq,
+		/* page B */
+		asm_mem(0x2c, 10, 9, 0), /* loop: stl r10, 0(r9): this word becomes addq */
+		asm_mem(0x2c, 15, 9, 20), /* stl  r15, 20(r9): B+20 becomes r15 */
+		asm_opr(0x10, 15, 16, 0x20, 15), /* addq r15,r16,r15: addq, subq, s8addq */
+		subq, /* (already, before it is decoded) */
+		asm_opri(0x10, 12, 1, 0x29, 12), /* subq r12,1,r12 */
+		addq, /* (r15 of this turn) */
+		asm_bra(0x3d, 12, -7), /* bne  r12, loop */
+	};
+	const uint32_t end = 0; /* call_pal 0 */
+	uint64_t code, data, q;
+
+	assert_int_equal(mach_mem_map(m, 0, 2 * PG, RW | MACH_PROT_X, 0, -1, 0, &code), 0);
+	assert_int_equal(mach_mem_map(m, 0, 2 * PG, RW, 0, -1, 0, &data), 0);
+	for (unsigned int i = 0; i < 8; i++) {
+		q = 0x0102030405060708ull * (i + 1);
+		assert_int_equal(mach_mem_write(m, data + 8 * i, &q, 8), 0);
+		assert_int_equal(mach_mem_write(m, data + PG + 8 * i, &q, 8), 0);
+	}
+	assert_int_equal(mach_mem_write(m, code + PG - 32, prog, sizeof(prog)), 0);
+	assert_int_equal(mach_mem_write(m, code + PG + 4 * (SEQ_N - 8), &end, 4), 0);
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->pc = code + PG - 32;
+	ctx->lock_addr = AXP_NO_LOCK;
+	ctx->r[1] = 100;
+	ctx->r[2] = 7;
+	ctx->r[3] = subq;
+	ctx->r[4] = data;
+	ctx->r[6] = data + PG;
+	ctx->r[9] = code + PG;
+	ctx->r[10] = addq;
+	ctx->r[11] = 0x1111;
+	ctx->r[12] = 3;
+	ctx->r[15] = addq;
+	ctx->r[16] = subq - addq;
+	return data;
+}
+
+static unsigned int seq_events;
+
+static void seq_count(void *priv, const struct axp_event *ev)
+{
+	(void)priv;
+	(void)ev;
+	seq_events++;
+}
+
+static void test_mach_mem_run_matches_step_at_every_budget(void **state)
+{
+	struct axp_mem_ops step_ops = mach_mem_ops;
+	const struct axp_observer obs = { .insn = seq_count };
+	uint8_t want_data[2 * 64], got_data[2 * 64];
+	unsigned int reached_end = 0;
+
+	(void)state;
+	step_ops.fetch_insn = NULL;
+	step_ops.insn_page = NULL;
+	step_ops.direct = NULL;
+	for (uint64_t budget = 0; budget <= 32; budget++) {
+		for (unsigned int kind = 0; kind < 2; kind++) {
+			struct mach_mem *ms, *mr;
+			struct axp_ctx want, got;
+			struct axp_stop_info si = { 0 }, ri;
+			struct axp_run_cfg scfg = { .mem = &step_ops };
+			struct axp_run_cfg rcfg = { .mem = &mach_mem_ops,
+						    .obs = kind ? &obs : NULL };
+			uint64_t data, n = 0;
+			int rc = 0;
+
+			assert_int_equal(mach_mem_new(&ms), 0);
+			assert_int_equal(mach_mem_new(&mr), 0);
+			data = seq_setup(ms, &want);
+			assert_int_equal(seq_setup(mr, &got), data);
+			scfg.mem_priv = ms;
+			rcfg.mem_priv = mr;
+			si.reason = AXP_STOP_BUDGET;
+			while (n < budget && !(rc = axp_step(&want, &scfg, &si)))
+				n++;
+			if (!rc)
+				si.pc = want.pc;
+			seq_events = 0;
+			assert_int_equal(axp_run(&got, &rcfg, budget, &ri), si.reason);
+			assert_int_equal(ri.executed, n);
+			assert_int_equal(ri.pc, si.pc);
+			if (n || rc)
+				assert_int_equal(ri.word, si.word);
+			assert_int_equal(seq_events, kind ? n : 0);
+			assert_memory_equal(&got, &want, sizeof(want));
+			assert_int_equal(mach_mem_read(ms, data, want_data, 64), 0);
+			assert_int_equal(mach_mem_read(ms, data + PG, want_data + 64, 64), 0);
+			assert_int_equal(mach_mem_read(mr, data, got_data, 64), 0);
+			assert_int_equal(mach_mem_read(mr, data + PG, got_data + 64, 64), 0);
+			assert_memory_equal(got_data, want_data, sizeof(want_data));
+			if (si.reason == AXP_STOP_CALL_PAL) {
+				/* 100 + 7; turn 1: stl, -7, +7 (r15 was addq); turn 2: +7
+				 * (the rewritten word), -7, -7; turn 3: +7, -7, *8 + 7 */
+				assert_int_equal(got.r[1],
+						 (100 + 7 - 7 + 7 + 7 - 7 - 7 + 7 - 7) * 8 + 7);
+				reached_end++;
+			}
+			mach_mem_free(ms);
+			mach_mem_free(mr);
+		}
+	}
+	assert_true(reached_end > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +616,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(
 			test_mach_mem_run_direct_accesses_match_the_slow_path, setup, teardown),
+		cmocka_unit_test(test_mach_mem_run_matches_step_at_every_budget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
