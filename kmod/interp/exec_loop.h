@@ -608,6 +608,104 @@ enum axp_exec {
 };
 
 /*
+ * The common operations: exec_insn()'s fast path and the threaded loop's handlers (exec.c) expand
+ * this one list, each context defining OPR (integer operate: Rc = expr), BCOND (conditional branch),
+ * LOAD_ / STORE_ (integer and LDT/STT memory access at ea & mask), ADDR (LDA/LDAH: Ra = val),
+ * LINK (BR/BSR/JMP family: Ra = pc + 4, then to target), and the operand macros F_RA, F_RB, F_RC,
+ * F_ISLIT, F_LIT, F_MDISP, F_BDISP (see exec_insn()); VA, VB and BDISP_TARGET are built on them.
+ * Each item expands to a whole statement list. Handbook v4 ch. 4 for every operation's semantics.
+ */
+#define VA (ctx->r[F_RA])
+#define VB (F_ISLIT ? (uint64_t)F_LIT : ctx->r[F_RB])
+#define BDISP_TARGET (pc + 4 + (uint64_t)((int64_t)F_BDISP * 4))
+#define LOAD_INT(id, sz, conv) LOAD_(id, sz, ~0ull, conv, F_RA, commit_int)
+#define STORE_INT(id, sz) STORE_(id, sz, ~0ull, ctx->r[F_RA])
+#define AXP_FAST_OPS                                                                \
+	OPR(ADDL, sext32(VA + VB))                                                  \
+	OPR(S4ADDL, sext32((VA << 2) + VB))                                         \
+	OPR(S8ADDL, sext32((VA << 3) + VB))                                         \
+	OPR(SUBL, sext32(VA - VB))                                                  \
+	OPR(ADDQ, VA + VB)                                                          \
+	OPR(S4ADDQ, (VA << 2) + VB)                                                 \
+	OPR(S8ADDQ, (VA << 3) + VB)                                                 \
+	OPR(SUBQ, VA - VB)                                                          \
+	OPR(S4SUBQ, (VA << 2) - VB)                                                 \
+	OPR(S8SUBQ, (VA << 3) - VB)                                                 \
+	OPR(CMPEQ, VA == VB)                                                        \
+	OPR(CMPULT, VA < VB)                                                        \
+	OPR(CMPULE, VA <= VB)                                                       \
+	OPR(CMPLT, (int64_t)VA < (int64_t)VB)                                       \
+	OPR(CMPLE, (int64_t)VA <= (int64_t)VB)                                      \
+	OPR(AND, VA &VB)                                                            \
+	OPR(BIC, VA & ~VB)                                                          \
+	OPR(BIS, VA | VB)                                                           \
+	OPR(ORNOT, VA | ~VB)                                                        \
+	OPR(XOR, VA ^ VB)                                                           \
+	OPR(EQV, VA ^ ~VB)                                                          \
+	OPR(SRL, VA >> (VB & 63))                                                   \
+	OPR(SLL, VA << (VB & 63))                                                   \
+	OPR(SRA, (uint64_t)((int64_t)VA >> (VB & 63)))                              \
+	OPR(EXTBL, (VA >> (8 * (VB & 7))) & 0xff)                                   \
+	OPR(EXTWL, (VA >> (8 * (VB & 7))) & 0xffff)                                 \
+	OPR(EXTLL, (VA >> (8 * (VB & 7))) & 0xffffffff)                             \
+	OPR(EXTQL, VA >> (8 * (VB & 7)))                                            \
+	OPR(INSBL, (VA & 0xff) << (8 * (VB & 7)))                                   \
+	OPR(EXTWH, (VA << ((64 - 8 * (VB & 7)) & 63)) & 0xffff)                     \
+	OPR(EXTLH, (VA << ((64 - 8 * (VB & 7)) & 63)) & 0xffffffff)                 \
+	OPR(EXTQH, VA << ((64 - 8 * (VB & 7)) & 63))                                \
+	OPR(INSWL, (VA & 0xffff) << (8 * (VB & 7)))                                 \
+	OPR(INSLL, (VA & 0xffffffff) << (8 * (VB & 7)))                             \
+	OPR(INSQL, VA << (8 * (VB & 7)))                                            \
+	OPR(MSKBL, zapnot(VA, ~(0x01u << (VB & 7)) & 0xff))                         \
+	OPR(MSKWL, zapnot(VA, ~(0x03u << (VB & 7)) & 0xff))                         \
+	OPR(MSKLL, zapnot(VA, ~(0x0fu << (VB & 7)) & 0xff))                         \
+	OPR(MSKQL, zapnot(VA, ~(0xffu << (VB & 7)) & 0xff))                         \
+	OPR(ZAPNOT, zapnot(VA, VB & 0xff))                                          \
+	OPR(ZAP, zapnot(VA, ~VB & 0xff))                                            \
+	OPR(CMOVEQ, VA == 0 ? VB : ctx->r[F_RC])                                    \
+	OPR(CMOVNE, VA != 0 ? VB : ctx->r[F_RC])                                    \
+	OPR(CMOVLBS, (VA & 1) ? VB : ctx->r[F_RC])                                  \
+	OPR(CMOVLBC, !(VA & 1) ? VB : ctx->r[F_RC])                                 \
+	OPR(CMOVLT, (int64_t)VA < 0 ? VB : ctx->r[F_RC])                            \
+	OPR(CMOVGE, (int64_t)VA >= 0 ? VB : ctx->r[F_RC])                           \
+	OPR(CMOVLE, (int64_t)VA <= 0 ? VB : ctx->r[F_RC])                           \
+	OPR(CMOVGT, (int64_t)VA > 0 ? VB : ctx->r[F_RC])                            \
+	OPR(MULL, sext32(VA *VB))                                                   \
+	OPR(MULQ, VA *VB)                                                           \
+	OPR(UMULH, (uint64_t)(((unsigned __int128)VA * VB) >> 64))                  \
+	OPR(SEXTB, (uint64_t)(int64_t)(int8_t)VB)                                   \
+	OPR(SEXTW, (uint64_t)(int64_t)(int16_t)VB)                                  \
+	ADDR(LDA, ctx->r[F_RB] + (int64_t)F_MDISP, ctx->r[F_RB] + (int64_t)F_MDISP) \
+	ADDR(LDAH, ctx->r[F_RB] + (int64_t)F_MDISP,                                 \
+	     ctx->r[F_RB] + (uint64_t)((int64_t)F_MDISP * 65536))                   \
+	LOAD_INT(LDQ, 8, val)                                                       \
+	LOAD_INT(LDL, 4, sext32(val))                                               \
+	LOAD_INT(LDBU, 1, val)                                                      \
+	LOAD_INT(LDWU, 2, val)                                                      \
+	STORE_INT(STQ, 8)                                                           \
+	STORE_INT(STL, 4)                                                           \
+	STORE_INT(STB, 1)                                                           \
+	STORE_INT(STW, 2)                                                           \
+	LOAD_(LDQ_U, 8, ~7ull, val, F_RA, commit_int)                               \
+	STORE_(STQ_U, 8, ~7ull, ctx->r[F_RA])                                       \
+	LOAD_(LDT, 8, ~0ull, val, 32 + F_RA, commit)                                \
+	STORE_(STT, 8, ~0ull, ctx->f[F_RA])                                         \
+	BCOND(BEQ, VA == 0)                                                         \
+	BCOND(BNE, VA != 0)                                                         \
+	BCOND(BLT, (int64_t)VA < 0)                                                 \
+	BCOND(BGE, (int64_t)VA >= 0)                                                \
+	BCOND(BLE, (int64_t)VA <= 0)                                                \
+	BCOND(BGT, (int64_t)VA > 0)                                                 \
+	BCOND(BLBC, !(VA & 1))                                                      \
+	BCOND(BLBS, VA & 1)                                                         \
+	LINK(BR, BDISP_TARGET)                                                      \
+	LINK(BSR, BDISP_TARGET)                                                     \
+	LINK(JMP, ctx->r[F_RB] & ~(uint64_t)3)                                      \
+	LINK(JSR, ctx->r[F_RB] & ~(uint64_t)3)                                      \
+	LINK(RET, ctx->r[F_RB] & ~(uint64_t)3)                                      \
+	LINK(JSR_CO, ctx->r[F_RB] & ~(uint64_t)3)
+
+/*
  * Execute the decoded instruction `d` (operation `op`, read from it before any store) at `pc`.
  * Returns an AXP_EXEC_* with the registers written, *next the address control goes to and `ev`
  * filled if non-NULL; or -EAGAIN when it was not executed (context unchanged, info set). The
@@ -648,20 +746,31 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, uint8_t op, uint32_t wo
 #define F_LIT (full ? (word >> 13) & 0xff : d->lit)
 #define F_MDISP (full ? (int32_t)(int16_t)word : d->disp)
 #define F_BDISP (full ? (int32_t)(word << 11) >> 11 : d->disp)
-#define VA (ctx->r[F_RA])
-#define VB (F_ISLIT ? (uint64_t)F_LIT : ctx->r[F_RB])
 #define OPR(id, expr)         \
 	case AXP_OP_##id:     \
 		val = (expr); \
 		dest = F_RC;  \
-		goto commit_int
-#define BCOND(id, cond)                                                   \
-	case AXP_OP_##id:                                                 \
-		if (cond) {                                               \
-			taken = true;                                     \
-			next = pc + 4 + (uint64_t)((int64_t)F_BDISP * 4); \
-		}                                                         \
-		goto written
+		goto commit_int;
+#define BCOND(id, cond)                      \
+	case AXP_OP_##id:                    \
+		if (cond) {                  \
+			taken = true;        \
+			next = BDISP_TARGET; \
+		}                            \
+		goto written;
+#define ADDR(id, ea_expr, val_expr) \
+	case AXP_OP_##id:           \
+		ea = (ea_expr);     \
+		val = (val_expr);   \
+		dest = F_RA;        \
+		goto commit_int;
+#define LINK(id, target)         \
+	case AXP_OP_##id:        \
+		val = pc + 4;    \
+		dest = F_RA;     \
+		next = (target); \
+		taken = true;    \
+		goto commit_int;
 #define LOAD_(id, sz, mask, conv, dst, to)                                                       \
 	case AXP_OP_##id:                                                                        \
 		ea = (ctx->r[F_RB] + (int64_t)F_MDISP) & (mask);                                 \
@@ -691,8 +800,7 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, uint8_t op, uint32_t wo
 		id##_loaded : val = conv;                                                        \
 		is_load = true;                                                                  \
 		dest = dst;                                                                      \
-		goto to
-#define LOAD(id, sz, conv) LOAD_(id, sz, ~0ull, conv, F_RA, commit_int)
+		goto to;
 #define STORE_(id, sz, mask, src)                                                                  \
 	case AXP_OP_##id:                                                                          \
 		ea = (ctx->r[F_RB] + (int64_t)F_MDISP) & (mask);                                   \
@@ -718,112 +826,12 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, uint8_t op, uint32_t wo
 		if (err)                                                                           \
 			return stop(info, AXP_STOP_STORE_FAULT, ea, err);                          \
 		id##_stored : is_store = true;                                                     \
-		goto written
-#define STORE(id, sz) STORE_(id, sz, ~0ull, ctx->r[F_RA])
+		goto written;
 
 	/* (every value of the byte has a case: no range check before the jump) */
 	_Static_assert(AXP_OP_NR < 256, "operations fit a byte");
 	switch ((uint8_t)op) {
-		OPR(ADDL, sext32(VA + VB));
-		OPR(S4ADDL, sext32((VA << 2) + VB));
-		OPR(S8ADDL, sext32((VA << 3) + VB));
-		OPR(SUBL, sext32(VA - VB));
-		OPR(ADDQ, VA + VB);
-		OPR(S4ADDQ, (VA << 2) + VB);
-		OPR(S8ADDQ, (VA << 3) + VB);
-		OPR(SUBQ, VA - VB);
-		OPR(S4SUBQ, (VA << 2) - VB);
-		OPR(S8SUBQ, (VA << 3) - VB);
-		OPR(CMPEQ, VA == VB);
-		OPR(CMPULT, VA < VB);
-		OPR(CMPULE, VA <= VB);
-		OPR(CMPLT, (int64_t)VA < (int64_t)VB);
-		OPR(CMPLE, (int64_t)VA <= (int64_t)VB);
-		OPR(AND, VA & VB);
-		OPR(BIC, VA & ~VB);
-		OPR(BIS, VA | VB);
-		OPR(ORNOT, VA | ~VB);
-		OPR(XOR, VA ^ VB);
-		OPR(EQV, VA ^ ~VB);
-		OPR(SRL, VA >> (VB & 63));
-		OPR(SLL, VA << (VB & 63));
-		OPR(SRA, (uint64_t)((int64_t)VA >> (VB & 63)));
-		OPR(EXTBL, (VA >> (8 * (VB & 7))) & 0xff);
-		OPR(EXTWL, (VA >> (8 * (VB & 7))) & 0xffff);
-		OPR(EXTLL, (VA >> (8 * (VB & 7))) & 0xffffffff);
-		OPR(EXTQL, VA >> (8 * (VB & 7)));
-		OPR(INSBL, (VA & 0xff) << (8 * (VB & 7)));
-		OPR(EXTWH, (VA << ((64 - 8 * (VB & 7)) & 63)) & 0xffff);
-		OPR(EXTLH, (VA << ((64 - 8 * (VB & 7)) & 63)) & 0xffffffff);
-		OPR(EXTQH, VA << ((64 - 8 * (VB & 7)) & 63));
-		OPR(INSWL, (VA & 0xffff) << (8 * (VB & 7)));
-		OPR(INSLL, (VA & 0xffffffff) << (8 * (VB & 7)));
-		OPR(INSQL, VA << (8 * (VB & 7)));
-		OPR(MSKBL, zapnot(VA, ~(0x01u << (VB & 7)) & 0xff));
-		OPR(MSKWL, zapnot(VA, ~(0x03u << (VB & 7)) & 0xff));
-		OPR(MSKLL, zapnot(VA, ~(0x0fu << (VB & 7)) & 0xff));
-		OPR(MSKQL, zapnot(VA, ~(0xffu << (VB & 7)) & 0xff));
-		OPR(ZAPNOT, zapnot(VA, VB & 0xff));
-		OPR(ZAP, zapnot(VA, ~VB & 0xff));
-		OPR(CMOVEQ, VA == 0 ? VB : ctx->r[F_RC]);
-		OPR(CMOVNE, VA != 0 ? VB : ctx->r[F_RC]);
-		OPR(CMOVLBS, (VA & 1) ? VB : ctx->r[F_RC]);
-		OPR(CMOVLBC, !(VA & 1) ? VB : ctx->r[F_RC]);
-		OPR(CMOVLT, (int64_t)VA < 0 ? VB : ctx->r[F_RC]);
-		OPR(CMOVGE, (int64_t)VA >= 0 ? VB : ctx->r[F_RC]);
-		OPR(CMOVLE, (int64_t)VA <= 0 ? VB : ctx->r[F_RC]);
-		OPR(CMOVGT, (int64_t)VA > 0 ? VB : ctx->r[F_RC]);
-		OPR(MULL, sext32(VA * VB));
-		OPR(MULQ, VA * VB);
-		OPR(UMULH, (uint64_t)(((unsigned __int128)VA * VB) >> 64));
-		OPR(SEXTB, (uint64_t)(int64_t)(int8_t)VB);
-		OPR(SEXTW, (uint64_t)(int64_t)(int16_t)VB);
-	case AXP_OP_LDA:
-		val = ctx->r[F_RB] + (int64_t)F_MDISP;
-		ea = val;
-		dest = F_RA;
-		goto commit_int;
-	case AXP_OP_LDAH:
-		ea = ctx->r[F_RB] + (int64_t)F_MDISP;
-		val = ctx->r[F_RB] + (uint64_t)((int64_t)F_MDISP * 65536);
-		dest = F_RA;
-		goto commit_int;
-		LOAD(LDQ, 8, val);
-		LOAD(LDL, 4, sext32(val));
-		LOAD(LDBU, 1, val);
-		LOAD(LDWU, 2, val);
-		STORE(STQ, 8);
-		STORE(STL, 4);
-		STORE(STB, 1);
-		STORE(STW, 2);
-		LOAD_(LDQ_U, 8, ~7ull, val, F_RA, commit_int);
-		STORE_(STQ_U, 8, ~7ull, ctx->r[F_RA]);
-		LOAD_(LDT, 8, ~0ull, val, 32 + F_RA, commit);
-		STORE_(STT, 8, ~0ull, ctx->f[F_RA]);
-		BCOND(BEQ, VA == 0);
-		BCOND(BNE, VA != 0);
-		BCOND(BLT, (int64_t)VA < 0);
-		BCOND(BGE, (int64_t)VA >= 0);
-		BCOND(BLE, (int64_t)VA <= 0);
-		BCOND(BGT, (int64_t)VA > 0);
-		BCOND(BLBC, !(VA & 1));
-		BCOND(BLBS, VA & 1);
-	case AXP_OP_BR:
-	case AXP_OP_BSR:
-		val = next;
-		dest = F_RA;
-		taken = true;
-		next = pc + 4 + (uint64_t)((int64_t)F_BDISP * 4);
-		goto commit_int;
-	case AXP_OP_JMP:
-	case AXP_OP_JSR:
-	case AXP_OP_RET:
-	case AXP_OP_JSR_CO:
-		val = pc + 4;
-		dest = F_RA;
-		next = ctx->r[F_RB] & ~(uint64_t)3;
-		taken = true;
-		goto commit_int;
+		AXP_FAST_OPS
 	case AXP_OP_INVALID:
 		return stop(info, AXP_STOP_ILLEGAL, 0, 0);
 	case AXP_OP_NR ... 255:
@@ -838,14 +846,12 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, uint8_t op, uint32_t wo
 #undef F_LIT
 #undef F_MDISP
 #undef F_BDISP
-#undef VA
-#undef VB
 #undef OPR
 #undef BCOND
 #undef LOAD_
-#undef LOAD
 #undef STORE_
-#undef STORE
+#undef ADDR
+#undef LINK
 	/* The general code: the memory operations it calls may read ctx->pc. */
 	ea = 0;
 	size = 0;
