@@ -32,7 +32,7 @@
 #define MACH_PAGE_SIZE (1ull << MACH_PAGE_SHIFT)
 #define MACH_PAGE_MASK (MACH_PAGE_SIZE - 1)
 /* TASK_SIZE: 42-bit user space. A profiling build may shrink it (valgrind cannot reserve 4 TB):
- * make BUILD=build-cg CFLAGS="-O2 -g -DMACH_TASK_SIZE=0x400000000ull" build-cg/bin/axprof */
+ * build with CFLAGS="-O2 -g -DMACH_TASK_SIZE=0x400000000ull" into a BUILD directory of its own. */
 #ifndef MACH_TASK_SIZE
 #define MACH_TASK_SIZE 0x40000000000ull
 #endif
