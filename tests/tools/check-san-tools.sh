@@ -3,9 +3,10 @@
 #
 # Runs check-cli.sh, check-golden.sh, check-json.sh, check-vreplay-replays.sh and
 # tests/machine/confine.sh with AXPROF_BIN pointing at the sanitized tools, then the demo's reports
-# (axprof report, vprof, vreplay; text and JSON) and `axprof epoch --list` on a database whose
+# (axprof report, vprof, vreplay; text and JSON), `axprof epoch --list` on a database whose
 # `current` is invalid, with sanitized tools on a database recorded by the ordinary ones
-# (recording on the hosted machine under ASan is slow). A finding stops the tool with exit status
+# (recording on the hosted machine under ASan is slow), and run, stat and record of a tiny
+# program with relative output paths. A finding stops the tool with exit status
 # 99, which no check accepts (they expect 0, 1 or 2), so the check fails. ASan and LSan reports
 # also go to log files (log_path), and the step fails
 # when any was written, even where a check ignores a tool's status (gcc's UBSan runtime writes
@@ -100,7 +101,29 @@ else
 	failed+=("epoch --list invalid current")
 fi
 
-# 4. any sanitizer report, from any of the above
+# 4. relative output paths for run, stat and record (tl_abs_path makes them absolute: the
+# strings are freed, LSan finds no leak), on the hosted machine with the sanitized tools;
+# exitcode 5 runs a few thousand instructions and exits with 5, which the tools pass through
+rel=(
+	"run --cpu ev5 --truth rel.truth -- $wl/exitcode 5:rel.truth"
+	"stat -o rel.stat -- $wl/exitcode 5:rel.stat"
+	"record -q -d rel-db --truth rec.truth -- $wl/exitcode 5:rec.truth"
+)
+for c in "${rel[@]}"; do
+	out=${c##*:}
+	c=${c%:*}
+	# shellcheck disable=SC2086
+	(cd "$tmp" && "$san/axprof" $c >"$tmp/o" 2>"$tmp/e")
+	rc=$?
+	if [ "$rc" = 5 ] && [ -s "$tmp/$out" ]; then
+		echo "ok    axprof ${c%% -- *} (relative paths)"
+	else
+		echo "FAIL  axprof ${c%% -- *} (relative paths): exit $rc (want 5), $out $([ -s "$tmp/$out" ] || echo not) written: $(head -c 300 "$tmp/e")"
+		failed+=("axprof ${c%% -- *}")
+	fi
+done
+
+# 5. any sanitizer report, from any of the above
 reports=$(find "$tmp/logs" -type f | sort)
 if [ -n "$reports" ]; then
 	for r in $reports; do

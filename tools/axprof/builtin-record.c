@@ -93,6 +93,7 @@ struct rec_opts {
 	bool trace_syscalls;
 	int totals_fd; /* --exec-totals FD:ROLE: the run's totals page (0: a new run) */
 	bool exec_child; /* ROLE child: this program replaced a child's (else the first process's) */
+	char **owned; /* [6]: the absolute paths parse_opts() builds (tl_abs_path); cmd_record() frees */
 };
 
 struct rec {
@@ -438,9 +439,11 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 	};
 	struct dmn_sampling smp = { 0 };
 	struct ax_error err;
+	char **owned = o->owned;
 	int c, ret;
 
 	memset(o, 0, sizeof(*o));
+	o->owned = owned;
 	o->device = "/dev/axprof";
 	o->flush_interval = FLUSH_INTERVAL_DEFAULT;
 	optind = 1;
@@ -470,10 +473,12 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 	o->db = tl_default_db(o->db);
 	o->db_dir = o->db;
 	/* Written during and after the run: the hosted program may chdir (tl_abs_path). */
-	if (tl_abs_path("axprof record", &o->db_dir) || tl_abs_path("axprof record", &o->truth) ||
-	    tl_abs_path("axprof record", &o->value_truth) ||
-	    tl_abs_path("axprof record", &o->proc_truth) ||
-	    tl_abs_path("axprof record", &o->addr_truth) || tl_abs_path("axprof record", &o->save))
+	if (tl_abs_path("axprof record", &o->db_dir, &o->owned[0]) ||
+	    tl_abs_path("axprof record", &o->truth, &o->owned[1]) ||
+	    tl_abs_path("axprof record", &o->value_truth, &o->owned[2]) ||
+	    tl_abs_path("axprof record", &o->proc_truth, &o->owned[3]) ||
+	    tl_abs_path("axprof record", &o->addr_truth, &o->owned[4]) ||
+	    tl_abs_path("axprof record", &o->save, &o->owned[5]))
 		return -1;
 	o->argv = argv + 1;
 	o->nopts = optind - 1;
@@ -1537,11 +1542,12 @@ static char *hosted_kallsyms(void)
 	return text;
 }
 
-int cmd_record(int argc, char **argv)
+/* cmd_record()'s work; owned[6]: the absolute paths it builds, freed by cmd_record(). */
+static int record_cmd(int argc, char **argv, char **owned)
 {
 	struct dmn_opts dopts = { 0 };
 	struct ax_error perr;
-	struct rec r = { .save = -1, .save_maps = -1, .totals_fd = -1 };
+	struct rec r = { .save = -1, .save_maps = -1, .totals_fd = -1, .o.owned = owned };
 	struct stat st;
 	char *ksyms = NULL;
 	bool kernel;
@@ -1645,4 +1651,14 @@ int cmd_record(int argc, char **argv)
 	if (stop_sig && status != 1) /* 1: storing failed, which the status must say */
 		status = die_by_stop_signal();
 	return status;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	char *owned[6] = { NULL };
+	int ret = record_cmd(argc, argv, owned);
+
+	for (unsigned int i = 0; i < 6; i++)
+		free(owned[i]);
+	return ret;
 }

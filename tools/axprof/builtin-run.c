@@ -166,7 +166,8 @@ static void json_summary(const struct mach *m, const char *prog, const char *cpu
 	ax_json_doc_close(&j);
 }
 
-int cmd_run(int argc, char **argv)
+/* cmd_run()'s work; owned[2]: the absolute paths it built (tl_abs_path), freed by cmd_run(). */
+static int run_cmd(int argc, char **argv, char **owned)
 {
 	static const struct option longopts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
@@ -300,7 +301,8 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	/* Written after the run: the program may chdir (tl_abs_path). */
-	if (tl_abs_path("axprof run", &truth) || tl_abs_path("axprof run", &samples))
+	if (tl_abs_path("axprof run", &truth, &owned[0]) ||
+	    tl_abs_path("axprof run", &samples, &owned[1]))
 		return 1;
 	prog = argv[optind];
 	opts.prog = prog;
@@ -368,4 +370,14 @@ int cmd_run(int argc, char **argv)
 	mach_free(m);
 	tl_pcname_exit(&pcs);
 	return status;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	char *owned[2] = { NULL, NULL };
+	int ret = run_cmd(argc, argv, owned);
+
+	free(owned[0]);
+	free(owned[1]);
+	return ret;
 }

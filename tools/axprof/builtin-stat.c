@@ -661,7 +661,8 @@ static int choose_events(struct st *s, const char *list, bool all, unsigned int 
 	return 0;
 }
 
-int cmd_stat(int argc, char **argv)
+/* cmd_stat()'s work; *owned: the absolute path it built (tl_abs_path), freed by cmd_stat(). */
+static int stat_cmd(int argc, char **argv, char **owned)
 {
 	static const struct option longopts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
@@ -782,7 +783,8 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (tl_check_sysroot("axprof stat", opts.sysroot))
 		return 2;
-	if (tl_abs_path("axprof stat", &out)) /* written after the run: the program may chdir */
+	if (tl_abs_path("axprof stat", &out,
+			owned)) /* written after the run: the program may chdir */
 		return 1;
 	s.d = mach_pmu_desc(opts.cpu);
 	if (!s.d) {
@@ -855,4 +857,13 @@ out:
 		mach_free(s.m);
 	}
 	return status;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	char *owned = NULL;
+	int ret = stat_cmd(argc, argv, &owned);
+
+	free(owned);
+	return ret;
 }

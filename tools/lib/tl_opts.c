@@ -20,11 +20,12 @@ const char *tl_default_db(const char *opt)
 	return env && *env ? env : "axprof-db";
 }
 
-int tl_abs_path(const char *cmd, const char **path)
+int tl_abs_path(const char *cmd, const char **path, char **owned)
 {
 	char cwd[PATH_MAX], *abs;
 	size_t n;
 
+	*owned = NULL;
 	if (!*path || (*path)[0] == '/')
 		return 0;
 	if (!getcwd(cwd, sizeof(cwd))) {
@@ -40,6 +41,7 @@ int tl_abs_path(const char *cmd, const char **path)
 	}
 	snprintf(abs, n, "%s/%s", cwd, *path);
 	*path = abs;
+	*owned = abs;
 	return 0;
 }
 

@@ -140,10 +140,11 @@ const char *tl_default_db(const char *opt);
 /*
  * *path (NULL: nothing to do) made absolute against the current directory, so that a file
  * written after a hosted program's chdir lands where the user named it (the machine's chdir is
- * the tool's: machine/mach_sys_fs.c). The new string lives until the process ends. 0, or 1
- * after a message naming cmd (no current directory, no memory).
+ * the tool's: machine/mach_sys_fs.c). *owned receives the new string (NULL when *path was kept),
+ * which the caller frees after its last use of *path. 0, or 1 after a message naming cmd (no
+ * current directory, no memory).
  */
-int tl_abs_path(const char *cmd, const char **path);
+int tl_abs_path(const char *cmd, const char **path, char **owned);
 
 /*
  * The row filters --percent-limit and --min-samples, then -n: is a row of `samples` out of
