@@ -10,11 +10,10 @@
 
 #include "dmn_int.h"
 
-void dmn_do_addr(struct dmn *d, const uint8_t *p)
+void dmn_do_addr(struct dmn *d, const uint8_t *p, const struct hotlist *h)
 {
 	struct vs_rec_addr r;
 	struct dmn_image *im;
-	struct hotlist h;
 	uint64_t off;
 
 	memcpy(&r, p, sizeof(r));
@@ -23,7 +22,6 @@ void dmn_do_addr(struct dmn *d, const uint8_t *p)
 		d->st.obs_unknown++;
 		return;
 	}
-	hotlist_unpack_checked(&h, p + sizeof(r)); /* dmn_feed checked the record whole */
-	if (pdb_prof_add_addr(im->prof, off, r.kind, &h))
+	if (pdb_prof_add_addr(im->prof, off, r.kind, h))
 		d->st.merge_errors++;
 }

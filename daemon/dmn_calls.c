@@ -28,11 +28,10 @@ static bool name_callers(struct dmn *d, struct pdb_prof *prof, uint32_t pid, str
 	return true;
 }
 
-void dmn_do_proc(struct dmn *d, const uint8_t *p)
+void dmn_do_proc(struct dmn *d, const uint8_t *p, struct hotlist *h)
 {
 	struct vs_rec_proc r;
 	struct dmn_image *im;
-	struct hotlist h;
 	uint64_t off;
 
 	memcpy(&r, p, sizeof(r));
@@ -41,11 +40,10 @@ void dmn_do_proc(struct dmn *d, const uint8_t *p)
 		d->st.obs_unknown++;
 		return;
 	}
-	hotlist_unpack_checked(&h, p + sizeof(r)); /* dmn_feed checked the record whole */
-	if (r.kind == VS_PROC_CALLER && !name_callers(d, im->prof, r.pid, &h)) {
+	if (r.kind == VS_PROC_CALLER && !name_callers(d, im->prof, r.pid, h)) {
 		d->st.merge_errors++;
 		return;
 	}
-	if (pdb_prof_add_proc(im->prof, off, r.kind, r.reg, &h))
+	if (pdb_prof_add_proc(im->prof, off, r.kind, r.reg, h))
 		d->st.merge_errors++;
 }

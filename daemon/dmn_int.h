@@ -130,10 +130,12 @@ uint32_t dmn_task_sample(struct dmn *d, uint32_t tid, uint64_t count);
 void dmn_tasks_reset(struct dmn *d);
 /* dmn_pme.c: one VS_REC_PROFILEME (checked) into the image's ProfileMe table. */
 void dmn_do_profileme(struct dmn *d, const struct vs_rec_profileme *r);
-/* dmn_calls.c: one VS_REC_PROC (checked) into the image's procs table. */
-void dmn_do_proc(struct dmn *d, const uint8_t *p);
-/* dmn_addrs.c: one VS_REC_ADDR (checked) into the image's addrs table. */
-void dmn_do_addr(struct dmn *d, const uint8_t *p);
+/* dmn_calls.c: one VS_REC_PROC (checked) into the image's procs table; h: its hotlist, as the
+ * check unpacked it (its values may be renamed in place). */
+void dmn_do_proc(struct dmn *d, const uint8_t *p, struct hotlist *h);
+/* dmn_addrs.c: one VS_REC_ADDR (checked) into the image's addrs table; h: its hotlist, as the
+ * check unpacked it. */
+void dmn_do_addr(struct dmn *d, const uint8_t *p, const struct hotlist *h);
 /* dmn_stack.c: one VS_REC_STACK (checked) into the stacks table of its sample's image. */
 void dmn_do_stack(struct dmn *d, const uint8_t *p);
 /* Record a failure as d's last (ax_err.h); return code. dmn_fail_with() copies e's report. */

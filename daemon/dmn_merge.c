@@ -204,7 +204,8 @@ obs_lookup(struct dmn *d, uint32_t pid, uint64_t pc, uint64_t *off)
 	return im;
 }
 
-/* h: the record's hotlist, unpacked when dmn_feed checked the record (one decode). */
+/* h: the record's hotlist, unpacked when dmn_feed checked the record (one decode; so for
+ * VS_REC_PROC and VS_REC_ADDR). */
 static void do_hotlist(struct dmn *d, const uint8_t *p, const struct hotlist *h)
 {
 	struct vs_rec_hotlist r;
@@ -269,7 +270,7 @@ static void do_stats(struct dmn *d, const struct vs_rec_stats *r)
 	d->has_cpu[c] = true;
 }
 
-static void do_record(struct dmn *d, const uint8_t *p, unsigned int type, const struct hotlist *h)
+static void do_record(struct dmn *d, const uint8_t *p, unsigned int type, struct hotlist *h)
 {
 	union {
 		struct vs_rec_sample s;
@@ -310,10 +311,10 @@ static void do_record(struct dmn *d, const uint8_t *p, unsigned int type, const 
 		dmn_do_profileme(d, &u.pm);
 		break;
 	case VS_REC_PROC:
-		dmn_do_proc(d, p);
+		dmn_do_proc(d, p, h);
 		break;
 	case VS_REC_ADDR:
-		dmn_do_addr(d, p);
+		dmn_do_addr(d, p, h);
 		break;
 	case VS_REC_STACK:
 		dmn_do_stack(d, p);
