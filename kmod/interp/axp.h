@@ -206,7 +206,8 @@ struct axp_mem_ops {
 	const struct axp_insn *(*fetch_insn)(void *priv, uint64_t va, int *err);
 	/*
 	 * Optional, with fetch_insn: the decoded-instruction array of the page that holds `va`
-	 * (*first_va: the address of its entry 0; *n entries), or NULL. axp_run() asks for it after
+	 * (*first_va: the address of its entry 0; *n entries, followed by a sentinel entry whose op
+	 * is AXP_OP_NR and stays so), or NULL. axp_run() asks for it after
 	 * fetch_insn(va) succeeded and then reads the following instructions of that page straight
 	 * from it until it returns, so the array must stay allocated, its page executable, and its
 	 * entries either valid or marked op == AXP_OP_NR (which sends that fetch back to
