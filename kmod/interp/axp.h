@@ -246,8 +246,11 @@ struct axp_mem_ops {
  * load()/store(). The memory system must keep `host`, `perm` and the meaning of the bits valid for
  * the whole run: a page whose stores need the memory system's attention (e.g. it holds decoded
  * instructions) must fail the store test from the moment that becomes true. The executor
- * remembers the page the last direct load (store) passed the test on until it next calls one of
- * the memory operations or the observer, so permissions may change only inside those calls.
+ * remembers pages that passed the store test until it next calls one of the memory operations or
+ * the observer, so the store test's outcome may change only inside those calls; it remembers
+ * pages that passed the load test until axp_run() returns, so the load test's outcome must not
+ * change while a run lasts (the hosted machine's changes with mmap, munmap, mprotect and brk:
+ * system calls, which end the run).
  */
 struct axp_direct {
 	uint8_t *host;

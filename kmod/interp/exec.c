@@ -91,23 +91,41 @@ int axp_step(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct axp_stop
 }
 
 /*
- * direct_aligned_ok() for run_threaded() when va is not in the page it remembers first (*page):
- * the page it remembers second (*page2; the two swap), else the permission test, after which the
- * first page becomes the second. The executor forgets both whenever it forgets the first.
+ * direct_aligned_ok() for run_threaded() when va is not in `page`, the page it remembers first:
+ * returns the new first page, va's, when that is the page it remembers second (*page2; the two
+ * swap) or passes the permission test (`page` becomes the second), else DIRECT_NO_PAGE (*page2
+ * kept). Out of line: a handler keeps nothing live for it.
  */
-static inline bool direct_second_ok(struct direct_view *dv, uint64_t va, uint64_t *page,
-				    uint64_t *page2, uint8_t mask, uint8_t ok)
+static __attribute__((__noinline__)) uint64_t direct_refill(const struct direct_view *dv,
+							    uint64_t va, uint64_t page,
+							    uint64_t *page2, uint8_t mask,
+							    uint8_t ok)
 {
-	uint64_t p = va & dv->page_base, old = *page;
+	uint64_t p = va & dv->page_base, pn = va >> dv->page_shift;
 
-	if (p == *page2) {
-		*page2 = old;
-		*page = p;
-		return true;
-	}
-	if (!direct_page_ok(dv, va, page, mask, ok))
+	if (p != *page2 && (pn >= dv->npages || (dv->perm[pn] & mask) != ok))
+		return DIRECT_NO_PAGE;
+	*page2 = page;
+	return p;
+}
+
+/*
+ * run_threaded()'s loads remember the pages that passed the load test for the whole run (axp.h
+ * lets that test change only between runs) in a direct-mapped table of DIRECT_TLB page addresses,
+ * indexed by va >> DIRECT_TLB_SHIFT, DIRECT_NO_PAGE where empty. Both [U]: our choice (bzip2 -9
+ * loads from ~100 pages of 8 KB, the hosted machine's page); any values are exact.
+ */
+#define DIRECT_TLB 32
+#define DIRECT_TLB_SHIFT 13
+
+/* The load test for va's page, remembered in tlb when passed. */
+static inline bool direct_tlb_fill(const struct direct_view *dv, uint64_t *tlb, uint64_t va)
+{
+	uint64_t pn = va >> dv->page_shift;
+
+	if (pn >= dv->npages || (dv->perm[pn] & dv->load_mask) != dv->load_ok)
 		return false;
-	*page2 = old;
+	tlb[(va >> DIRECT_TLB_SHIFT) & (DIRECT_TLB - 1)] = va & dv->page_base;
 	return true;
 }
 
@@ -142,7 +160,11 @@ static __attribute__((__noinline__)) enum axp_stop run_threaded(struct axp_ctx *
 	const struct axp_insn *d = NULL, *wbase = NULL, *wend = NULL;
 	struct insn_window nw;
 	uint64_t left = budget, seg = 0, pc = ctx->pc, next = pc, wva = 0, wlen = 0, off, val, ea;
-	uint64_t idx, load_page2 = DIRECT_NO_PAGE, store_page2 = DIRECT_NO_PAGE;
+	/* the remembered pages (direct_second_ok()), here rather than in dv, which exec_insn()
+	 * keeps for itself; host and page_base: dv's */
+	uint64_t store_page = DIRECT_NO_PAGE, store_page2 = DIRECT_NO_PAGE, page_base, idx;
+	uint64_t ltlb[DIRECT_TLB];
+	uint8_t *host;
 	/* the window before the current one (insn_page's arrays last the run: axp.h) */
 	const struct axp_insn *wbase2 = NULL;
 	uint64_t wva2 = 0, wlen2 = 0;
@@ -314,28 +336,36 @@ static __attribute__((__noinline__)) enum axp_stop run_threaded(struct axp_ctx *
 	ctx->r[F_RA] = pc + 4; \
 	ctx->r[31] = 0;        \
 	M##_JUMP;
-#define H_LOAD_(M, id, sz, mask, conv, dst, to)                                       \
-	M##_##id : ea = (ctx->r[F_RB] + (int64_t)F_MDISP) & (mask);                   \
-	if (F_RA == 31 || is_misaligned(ea, sz) ||                                    \
-	    (__builtin_expect((ea & dir->page_base) != dir->load_page, 0) &&          \
-	     !direct_second_ok(dir, ea, &dir->load_page, &load_page2, dir->load_mask, \
-			       dir->load_ok)))                                        \
-		M##_SLOW;                                                             \
-	val = direct_load(dir->host + ea, sz);                                        \
-	val = conv;                                                                   \
-	dest = dst;                                                                   \
+/* a load to R31 or F31 is not performed (exec_insn()); one to R31 that may go direct does no
+ * harm, R31 zeroed after it, so only F31 needs the test */
+#define RA31_commit_int 0
+#define RA31_commit (F_RA == 31)
+#define H_LOAD_(M, id, sz, mask, conv, dst, to)                                                   \
+	M##_##id : ea = (ctx->r[F_RB] + (int64_t)F_MDISP) & (mask);                               \
+	if (RA31_##to || is_misaligned(ea, sz) ||                                                 \
+	    (__builtin_expect(                                                                    \
+		     ltlb[(ea >> DIRECT_TLB_SHIFT) & (DIRECT_TLB - 1)] != (ea & page_base), 0) && \
+	     !direct_tlb_fill(dir, ltlb, ea)))                                                    \
+		M##_SLOW;                                                                         \
+	val = direct_load(host + ea, sz);                                                         \
+	val = conv;                                                                               \
+	dest = dst;                                                                               \
 	M##_##to;
-#define H_STORE_(M, id, sz, mask, src)                                                   \
-	M##_##id : ea = (ctx->r[F_RB] + (int64_t)F_MDISP) & (mask);                      \
-	if (is_misaligned(ea, sz) ||                                                     \
-	    (__builtin_expect((ea & dir->page_base) != dir->store_page, 0) &&            \
-	     !direct_second_ok(dir, ea, &dir->store_page, &store_page2, dir->store_mask, \
-			       dir->store_ok)))                                          \
-		M##_SLOW;                                                                \
-	direct_store(dir->host + ea, sz, src);                                           \
+#define H_STORE_(M, id, sz, mask, src)                                                       \
+	M##_##id : ea = (ctx->r[F_RB] + (int64_t)F_MDISP) & (mask);                          \
+	if (is_misaligned(ea, sz) ||                                                         \
+	    (__builtin_expect((ea & page_base) != store_page, 0) &&                          \
+	     (store_page = direct_refill(dir, ea, store_page, &store_page2, dir->store_mask, \
+					 dir->store_ok)) == DIRECT_NO_PAGE))                 \
+		M##_SLOW;                                                                    \
+	direct_store(host + ea, sz, src);                                                    \
 	M##_NEXT;
 
 	direct_view_init(dir, cfg->mem->direct ? cfg->mem->direct(cfg->mem_priv) : NULL);
+	host = dir->host;
+	page_base = dir->page_base;
+	for (idx = 0; idx < DIRECT_TLB; idx++)
+		ltlb[idx] = DIRECT_NO_PAGE;
 	info->exc_sum = 0;
 lookup:
 	/* d: the instruction at pc, with `seg` instructions to run from it */
@@ -370,7 +400,7 @@ lookup:
 miss:
 	ctx->pc = pc;
 	direct_forget(dir);
-	load_page2 = DIRECT_NO_PAGE;
+	store_page = DIRECT_NO_PAGE; /* (window_miss() calls the memory system) */
 	store_page2 = DIRECT_NO_PAGE;
 	d = window_miss(pc, cfg, &nw, info);
 	if (!d)
@@ -421,8 +451,8 @@ u_slow:
 	U_SLOW;
 slow:
 	ret = exec_insn(ctx, d, d->op, 0, NULL, pc, &next, cfg, dir, NULL, info);
-	load_page2 =
-		DIRECT_NO_PAGE; /* (exec_insn() forgets the first pages when it calls memory) */
+	/* exec_insn() may have called the memory system */
+	store_page = DIRECT_NO_PAGE;
 	store_page2 = DIRECT_NO_PAGE;
 	if (__builtin_expect(ret < 0, 0))
 		goto stopped;
@@ -483,6 +513,8 @@ out:
 #undef H_LINK
 #undef H_LOAD_
 #undef H_STORE_
+#undef RA31_commit_int
+#undef RA31_commit
 #undef OPR
 #undef BCOND
 #undef ADDR
