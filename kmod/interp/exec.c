@@ -91,42 +91,34 @@ int axp_step(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, struct axp_stop
 }
 
 /*
- * direct_aligned_ok() for run_threaded() when va is not in `page`, the page it remembers first:
- * returns the new first page, va's, when that is the page it remembers second (*page2; the two
- * swap) or passes the permission test (`page` becomes the second), else DIRECT_NO_PAGE (*page2
- * kept). Out of line: a handler keeps nothing live for it.
+ * run_threaded() remembers the pages that passed the load test for the whole run (axp.h lets that
+ * test change only between runs) and those that passed the store test until it next calls the
+ * memory system, each kind in a direct-mapped table of page addresses indexed by
+ * va >> DIRECT_TLB_SHIFT, DIRECT_NO_PAGE where empty: DIRECT_LTLB entries for loads,
+ * DIRECT_STLB for stores (fewer: the table is emptied at every call). All three [U]: our choice
+ * (bzip2 -9 loads from ~100 pages of 8 KB, the hosted machine's page); any values are exact.
  */
-static __attribute__((__noinline__)) uint64_t direct_refill(const struct direct_view *dv,
-							    uint64_t va, uint64_t page,
-							    uint64_t *page2, uint8_t mask,
-							    uint8_t ok)
-{
-	uint64_t p = va & dv->page_base, pn = va >> dv->page_shift;
-
-	if (p != *page2 && (pn >= dv->npages || (dv->perm[pn] & mask) != ok))
-		return DIRECT_NO_PAGE;
-	*page2 = page;
-	return p;
-}
-
-/*
- * run_threaded()'s loads remember the pages that passed the load test for the whole run (axp.h
- * lets that test change only between runs) in a direct-mapped table of DIRECT_TLB page addresses,
- * indexed by va >> DIRECT_TLB_SHIFT, DIRECT_NO_PAGE where empty. Both [U]: our choice (bzip2 -9
- * loads from ~100 pages of 8 KB, the hosted machine's page); any values are exact.
- */
-#define DIRECT_TLB 32
+#define DIRECT_LTLB 32
+#define DIRECT_STLB 8
 #define DIRECT_TLB_SHIFT 13
 
-/* The load test for va's page, remembered in tlb when passed. */
-static inline bool direct_tlb_fill(const struct direct_view *dv, uint64_t *tlb, uint64_t va)
+/* The test for va's page (mask, ok: the load's or the store's), remembered in tlb (n entries,
+ * a power of two) when passed. */
+static inline bool direct_tlb_fill(const struct direct_view *dv, uint64_t *tlb, unsigned int n,
+				   uint64_t va, uint8_t mask, uint8_t ok)
 {
 	uint64_t pn = va >> dv->page_shift;
 
-	if (pn >= dv->npages || (dv->perm[pn] & dv->load_mask) != dv->load_ok)
+	if (pn >= dv->npages || (dv->perm[pn] & mask) != ok)
 		return false;
-	tlb[(va >> DIRECT_TLB_SHIFT) & (DIRECT_TLB - 1)] = va & dv->page_base;
+	tlb[(va >> DIRECT_TLB_SHIFT) & (n - 1)] = va & dv->page_base;
 	return true;
+}
+
+static inline void direct_tlb_forget(uint64_t *tlb, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		tlb[i] = DIRECT_NO_PAGE;
 }
 
 /*
@@ -135,9 +127,10 @@ static inline bool direct_tlb_fill(const struct direct_view *dv, uint64_t *tlb, 
  * path expands) is a handler that ends in its own jump to the next instruction's handler, so the
  * host's branch predictor sees one indirect jump per handler rather than one for all. A handler
  * does only what needs no call: a load or store goes direct (struct direct_view, naturally
- * aligned, in one of the two pages remembered per kind, else permitted) or not at all; anything
- * else, including every operation not in the list and a stale entry, goes to `slow`, which runs
- * the instruction through exec_insn() from scratch (nothing has changed by then). Control flow
+ * aligned, its page in the kind's table of remembered pages, else permitted) or not at all;
+ * anything else, including every operation not in the list, goes to `slow`, which runs the
+ * instruction through exec_insn() from scratch (nothing has changed by then); a stale entry is
+ * decoded again by fetch_insn() (`slow` when that gives another entry). Control flow
  * and accounting are those of run_loop() (see there): a segment runs from d to the end of the
  * window or of the budget, `left` the budget beyond it; noinline: GCC inlines no function with
  * computed gotos.
@@ -162,8 +155,7 @@ static __attribute__((__noinline__)) enum axp_stop run_threaded(struct axp_ctx *
 	uint64_t left = budget, seg = 0, pc = ctx->pc, next = pc, wva = 0, wlen = 0, off, val, ea;
 	/* the remembered pages (direct_second_ok()), here rather than in dv, which exec_insn()
 	 * keeps for itself; host and page_base: dv's */
-	uint64_t store_page = DIRECT_NO_PAGE, store_page2 = DIRECT_NO_PAGE, page_base, idx;
-	uint64_t ltlb[DIRECT_TLB];
+	uint64_t ltlb[DIRECT_LTLB], stlb[DIRECT_STLB], page_base, idx;
 	uint8_t *host;
 	/* the window before the current one (insn_page's arrays last the run: axp.h) */
 	const struct axp_insn *wbase2 = NULL;
@@ -290,7 +282,9 @@ static __attribute__((__noinline__)) enum axp_stop run_threaded(struct axp_ctx *
 #define LINK T_ENTRY
 #define LOAD_ T_ENTRY
 #define STORE_ T_ENTRY
-	static const void *const tbl[256] = { [0 ... 255] = &&slow, AXP_FAST_OPS };
+	static const void *const tbl[256] = { [0 ... 255] = &&slow,
+					      [AXP_OP_NR... 255] = &&t_stale,
+					      AXP_FAST_OPS };
 #undef OPR
 #undef BCOND
 #undef ADDR
@@ -340,32 +334,32 @@ static __attribute__((__noinline__)) enum axp_stop run_threaded(struct axp_ctx *
  * harm, R31 zeroed after it, so only F31 needs the test */
 #define RA31_commit_int 0
 #define RA31_commit (F_RA == 31)
-#define H_LOAD_(M, id, sz, mask, conv, dst, to)                                                   \
-	M##_##id : ea = (ctx->r[F_RB] + (int64_t)F_MDISP) & (mask);                               \
-	if (RA31_##to || is_misaligned(ea, sz) ||                                                 \
-	    (__builtin_expect(                                                                    \
-		     ltlb[(ea >> DIRECT_TLB_SHIFT) & (DIRECT_TLB - 1)] != (ea & page_base), 0) && \
-	     !direct_tlb_fill(dir, ltlb, ea)))                                                    \
-		M##_SLOW;                                                                         \
-	val = direct_load(host + ea, sz);                                                         \
-	val = conv;                                                                               \
-	dest = dst;                                                                               \
+#define H_LOAD_(M, id, sz, mask, conv, dst, to)                                                    \
+	M##_##id : ea = (ctx->r[F_RB] + (int64_t)F_MDISP) & (mask);                                \
+	if (RA31_##to || is_misaligned(ea, sz) ||                                                  \
+	    (__builtin_expect(                                                                     \
+		     ltlb[(ea >> DIRECT_TLB_SHIFT) & (DIRECT_LTLB - 1)] != (ea & page_base), 0) && \
+	     !direct_tlb_fill(dir, ltlb, DIRECT_LTLB, ea, dir->load_mask, dir->load_ok)))          \
+		M##_SLOW;                                                                          \
+	val = direct_load(host + ea, sz);                                                          \
+	val = conv;                                                                                \
+	dest = dst;                                                                                \
 	M##_##to;
-#define H_STORE_(M, id, sz, mask, src)                                                       \
-	M##_##id : ea = (ctx->r[F_RB] + (int64_t)F_MDISP) & (mask);                          \
-	if (is_misaligned(ea, sz) ||                                                         \
-	    (__builtin_expect((ea & page_base) != store_page, 0) &&                          \
-	     (store_page = direct_refill(dir, ea, store_page, &store_page2, dir->store_mask, \
-					 dir->store_ok)) == DIRECT_NO_PAGE))                 \
-		M##_SLOW;                                                                    \
-	direct_store(host + ea, sz, src);                                                    \
+#define H_STORE_(M, id, sz, mask, src)                                                             \
+	M##_##id : ea = (ctx->r[F_RB] + (int64_t)F_MDISP) & (mask);                                \
+	if (is_misaligned(ea, sz) ||                                                               \
+	    (__builtin_expect(                                                                     \
+		     stlb[(ea >> DIRECT_TLB_SHIFT) & (DIRECT_STLB - 1)] != (ea & page_base), 0) && \
+	     !direct_tlb_fill(dir, stlb, DIRECT_STLB, ea, dir->store_mask, dir->store_ok)))        \
+		M##_SLOW;                                                                          \
+	direct_store(host + ea, sz, src);                                                          \
 	M##_NEXT;
 
 	direct_view_init(dir, cfg->mem->direct ? cfg->mem->direct(cfg->mem_priv) : NULL);
 	host = dir->host;
 	page_base = dir->page_base;
-	for (idx = 0; idx < DIRECT_TLB; idx++)
-		ltlb[idx] = DIRECT_NO_PAGE;
+	direct_tlb_forget(ltlb, DIRECT_LTLB);
+	direct_tlb_forget(stlb, DIRECT_STLB);
 	info->exc_sum = 0;
 lookup:
 	/* d: the instruction at pc, with `seg` instructions to run from it */
@@ -400,8 +394,7 @@ lookup:
 miss:
 	ctx->pc = pc;
 	direct_forget(dir);
-	store_page = DIRECT_NO_PAGE; /* (window_miss() calls the memory system) */
-	store_page2 = DIRECT_NO_PAGE;
+	direct_tlb_forget(stlb, DIRECT_STLB); /* (window_miss() calls the memory system) */
 	d = window_miss(pc, cfg, &nw, info);
 	if (!d)
 		goto fault;
@@ -447,13 +440,26 @@ u_stale:
 		seg = 0;
 		goto lookup;
 	}
+	/* a stale entry: fetch_insn() decodes it again, in place (else as any other miss) */
+	U_SETPC;
+	ctx->pc = pc;
+	direct_tlb_forget(stlb, DIRECT_STLB);
+	if (cfg->mem->fetch_insn(cfg->mem_priv, pc, &ret) == d && d->op < AXP_OP_NR)
+		goto *utbl[(uint8_t)d->op];
+	seg = (wlen >> 2) - idx;
+	goto slow;
+t_stale:
+	ctx->pc = pc;
+	direct_tlb_forget(stlb, DIRECT_STLB);
+	if (cfg->mem->fetch_insn(cfg->mem_priv, pc, &ret) == d && d->op < AXP_OP_NR)
+		goto *tbl[(uint8_t)d->op];
+	goto slow;
 u_slow:
 	U_SLOW;
 slow:
 	ret = exec_insn(ctx, d, d->op, 0, NULL, pc, &next, cfg, dir, NULL, info);
 	/* exec_insn() may have called the memory system */
-	store_page = DIRECT_NO_PAGE;
-	store_page2 = DIRECT_NO_PAGE;
+	direct_tlb_forget(stlb, DIRECT_STLB);
 	if (__builtin_expect(ret < 0, 0))
 		goto stopped;
 	if (ret == AXP_EXEC_STALE) {
