@@ -435,7 +435,9 @@ miss:
 
 u_stale:
 	if (d == wend) {
-		/* the sentinel: the segment ran to the window's end */
+		/* the sentinel: the segment ran to the window's end (d: the instruction run last,
+		 * whose word a budget stop reports) */
+		d--;
 		pc = wva + wlen;
 		seg = 0;
 		goto lookup;

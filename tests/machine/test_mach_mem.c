@@ -454,6 +454,39 @@ static void test_mach_mem_run_direct_accesses_match_the_slow_path(void **state)
 }
 
 /*
+ * A run whose budget ends exactly at the end of the decoded page (the functional loop's uncounted
+ * segment stops at the page's sentinel entry): the stop names the page's last instruction, the
+ * one executed last, and the next run goes on from the next page.
+ */
+static void test_mach_mem_run_budget_ends_at_the_window_end(void **state)
+{
+	struct mach_mem *m = *state;
+	struct axp_run_cfg cfg = { .mem = &mach_mem_ops, .mem_priv = m };
+	struct axp_stop_info info;
+	struct axp_ctx ctx = { 0 };
+	uint32_t prog[12];
+	uint64_t code;
+
+	for (unsigned int i = 0; i < 11; i++) /* addq r1,i+1,r1 */
+		prog[i] = asm_opri(0x10, 1, i + 1, 0x20, 1);
+	prog[11] = 0; /* call_pal 0 */
+	assert_int_equal(mach_mem_map(m, 0, 2 * PG, RW | MACH_PROT_X, 0, -1, 0, &code), 0);
+	/* eight on the first page, the rest on the second */
+	assert_int_equal(mach_mem_write(m, code + PG - 32, prog, sizeof(prog)), 0);
+	ctx.pc = code + PG - 32;
+	ctx.lock_addr = AXP_NO_LOCK;
+	assert_int_equal(axp_run(&ctx, &cfg, 8, &info), AXP_STOP_BUDGET);
+	assert_int_equal(info.executed, 8);
+	assert_int_equal(info.pc, code + PG);
+	assert_int_equal(ctx.pc, code + PG);
+	assert_int_equal(info.word, prog[7]);
+	assert_int_equal(ctx.r[1], 36);
+	assert_int_equal(axp_run(&ctx, &cfg, 100, &info), AXP_STOP_CALL_PAL);
+	assert_int_equal(info.executed, 3);
+	assert_int_equal(ctx.r[1], 66);
+}
+
+/*
  * The functional loop remembers pages that passed the load test for one run only (axp.h): a load
  * that went direct in one run faults in the next once its page lost its read permission in
  * between (as munmap or mprotect do), nothing loaded.
@@ -659,6 +692,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(
 			test_mach_mem_run_direct_accesses_match_the_slow_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mach_mem_run_budget_ends_at_the_window_end,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mach_mem_run_forgets_load_pages_between_runs,
 						setup, teardown),
 		cmocka_unit_test(test_mach_mem_run_matches_step_at_every_budget),
