@@ -17,7 +17,7 @@ static const struct axp_mem_ops ops = { .fetch = flat_fetch,
 					.store = flat_store };
 
 /* The hosted machine's path: instructions pre-decoded once (machine/mach_mem.c keeps such a cache). */
-static struct axp_insn decoded[SZ / 4];
+static struct axp_insn decoded[SZ / 4 + 1]; /* + insn_page's sentinel (axp.h) */
 
 static const struct axp_insn *b_fetch_insn(void *priv, uint64_t va, int *err)
 {
@@ -83,6 +83,7 @@ static double run(const uint32_t *prog, unsigned int n, unsigned int per_iter, u
 		memcpy(&w, m.code + 4 * i, 4);
 		axp_decode(w, &decoded[i]);
 	}
+	decoded[SZ / 4].op = AXP_OP_NR;
 	for (unsigned int i = 0; i < SZ / 8; i++)
 		memcpy(m.data + 8 * i, &one, 8);
 	memset(&ctx, 0, sizeof(ctx));

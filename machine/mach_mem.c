@@ -219,7 +219,7 @@ static const struct axp_insn *fetch_insn_slow(struct mach_mem *m, uint64_t va, i
 			return NULL;
 		}
 		p->pn = pn;
-		for (unsigned int i = 0; i < MACH_DPAGE_INSNS; i++)
+		for (unsigned int i = 0; i <= MACH_DPAGE_INSNS; i++)
 			p->insn[i].op = AXP_OP_NR;
 		p->next = m->dhash[dhash_of(pn)];
 		m->dhash[dhash_of(pn)] = p;

@@ -71,7 +71,7 @@
 struct mach_dpage {
 	uint64_t pn; /* page number (va >> 13) */
 	struct mach_dpage *next; /* hash chain */
-	struct axp_insn insn[MACH_DPAGE_INSNS];
+	struct axp_insn insn[MACH_DPAGE_INSNS + 1]; /* the last: insn_page's sentinel (axp.h) */
 };
 
 struct mach_mem {

@@ -206,7 +206,8 @@ struct axp_mem_ops {
 	const struct axp_insn *(*fetch_insn)(void *priv, uint64_t va, int *err);
 	/*
 	 * Optional, with fetch_insn: the decoded-instruction array of the page that holds `va`
-	 * (*first_va: the address of its entry 0; *n entries), or NULL. axp_run() asks for it after
+	 * (*first_va: the address of its entry 0; *n entries, followed by a sentinel entry whose op
+	 * is AXP_OP_NR and stays so), or NULL. axp_run() asks for it after
 	 * fetch_insn(va) succeeded and then reads the following instructions of that page straight
 	 * from it until it returns, so the array must stay allocated, its page executable, and its
 	 * entries either valid or marked op == AXP_OP_NR (which sends that fetch back to
@@ -245,8 +246,11 @@ struct axp_mem_ops {
  * load()/store(). The memory system must keep `host`, `perm` and the meaning of the bits valid for
  * the whole run: a page whose stores need the memory system's attention (e.g. it holds decoded
  * instructions) must fail the store test from the moment that becomes true. The executor
- * remembers the page the last direct load (store) passed the test on until it next calls one of
- * the memory operations or the observer, so permissions may change only inside those calls.
+ * remembers pages that passed the store test until it next calls one of the memory operations or
+ * the observer, so the store test's outcome may change only inside those calls; it remembers
+ * pages that passed the load test until axp_run() returns, so the load test's outcome must not
+ * change while a run lasts (the hosted machine's changes with mmap, munmap, mprotect and brk:
+ * system calls, which end the run).
  */
 struct axp_direct {
 	uint8_t *host;

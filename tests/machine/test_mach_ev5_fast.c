@@ -308,7 +308,7 @@ static void test_ev5_fast_issue_events_overflow_exactly(void **state)
  * machine's (mach_mem.c): a store marks the entries of the words it changes AXP_OP_NR. */
 struct tmem {
 	uint8_t mem[TSIZE];
-	struct axp_insn dec[TPAGE_N];
+	struct axp_insn dec[TPAGE_N + 1]; /* + insn_page's sentinel (axp.h) */
 };
 
 static bool t_in(uint64_t va, unsigned int size)
@@ -411,7 +411,7 @@ static struct tmem *t_program(struct axp_ctx *ctx)
 	};
 
 	assert_non_null(t);
-	for (unsigned int i = 0; i < TPAGE_N; i++)
+	for (unsigned int i = 0; i <= TPAGE_N; i++)
 		t->dec[i].op = AXP_OP_NR;
 	memcpy(t->mem + TPROG, w, sizeof(w));
 	memset(ctx, 0, sizeof(*ctx));

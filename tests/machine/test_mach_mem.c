@@ -454,6 +454,82 @@ static void test_mach_mem_run_direct_accesses_match_the_slow_path(void **state)
 }
 
 /*
+ * A run whose budget ends exactly at the end of the decoded page (the functional loop's uncounted
+ * segment stops at the page's sentinel entry): the stop names the page's last instruction, the
+ * one executed last, and the next run goes on from the next page.
+ */
+static void test_mach_mem_run_budget_ends_at_the_window_end(void **state)
+{
+	struct mach_mem *m = *state;
+	struct axp_run_cfg cfg = { .mem = &mach_mem_ops, .mem_priv = m };
+	struct axp_stop_info info;
+	struct axp_ctx ctx = { 0 };
+	uint32_t prog[12];
+	uint64_t code;
+
+	for (unsigned int i = 0; i < 11; i++) /* addq r1,i+1,r1 */
+		prog[i] = asm_opri(0x10, 1, i + 1, 0x20, 1);
+	prog[11] = 0; /* call_pal 0 */
+	assert_int_equal(mach_mem_map(m, 0, 2 * PG, RW | MACH_PROT_X, 0, -1, 0, &code), 0);
+	/* eight on the first page, the rest on the second */
+	assert_int_equal(mach_mem_write(m, code + PG - 32, prog, sizeof(prog)), 0);
+	ctx.pc = code + PG - 32;
+	ctx.lock_addr = AXP_NO_LOCK;
+	assert_int_equal(axp_run(&ctx, &cfg, 8, &info), AXP_STOP_BUDGET);
+	assert_int_equal(info.executed, 8);
+	assert_int_equal(info.pc, code + PG);
+	assert_int_equal(ctx.pc, code + PG);
+	assert_int_equal(info.word, prog[7]);
+	assert_int_equal(ctx.r[1], 36);
+	assert_int_equal(axp_run(&ctx, &cfg, 100, &info), AXP_STOP_CALL_PAL);
+	assert_int_equal(info.executed, 3);
+	assert_int_equal(ctx.r[1], 66);
+}
+
+/*
+ * The functional loop remembers pages that passed the load test for one run only (axp.h): a load
+ * that went direct in one run faults in the next once its page lost its read permission in
+ * between (as munmap or mprotect do), nothing loaded.
+ */
+static void test_mach_mem_run_forgets_load_pages_between_runs(void **state)
+{
+	struct mach_mem *m = *state;
+	const uint32_t prog[] = {
+		asm_mem(0x29, 5, 4, 0), /* ldq r5, 0(r4) */
+		asm_mem(0x29, 6, 4, 8), /* ldq r6, 8(r4) */
+		0x00000000u, /* call_pal 0 */
+	};
+	struct axp_run_cfg cfg = { .mem = &mach_mem_ops, .mem_priv = m };
+	struct axp_stop_info info;
+	struct axp_ctx ctx = { 0 };
+	uint64_t code, data, q = 0x0123456789abcdefull;
+
+	assert_int_equal(mach_mem_map(m, 0, PG, RW | MACH_PROT_X, 0, -1, 0, &code), 0);
+	assert_int_equal(mach_mem_map(m, 0, PG, RW, 0, -1, 0, &data), 0);
+	assert_int_equal(mach_mem_write(m, code, prog, sizeof(prog)), 0);
+	assert_int_equal(mach_mem_write(m, data + 8, &q, 8), 0);
+	ctx.pc = code;
+	ctx.lock_addr = AXP_NO_LOCK;
+	ctx.r[4] = data;
+	assert_int_equal(axp_run(&ctx, &cfg, 100, &info), AXP_STOP_CALL_PAL);
+	assert_int_equal(info.executed, 2);
+	assert_int_equal(ctx.r[6], q);
+	assert_int_equal(mach_mem_protect(m, data, PG, 0), 0);
+	ctx.pc = code;
+	ctx.r[5] = 42;
+	ctx.r[6] = 43;
+	assert_int_equal(axp_run(&ctx, &cfg, 100, &info), AXP_STOP_LOAD_FAULT);
+	assert_int_equal(info.executed, 0);
+	assert_int_equal(info.addr, data);
+	assert_int_equal(info.pc, code);
+	assert_int_equal(ctx.r[5], 42);
+	/* readable again: the same loads go through */
+	assert_int_equal(mach_mem_protect(m, data, PG, MACH_PROT_R), 0);
+	assert_int_equal(axp_run(&ctx, &cfg, 100, &info), AXP_STOP_CALL_PAL);
+	assert_int_equal(ctx.r[6], q);
+}
+
+/*
  * axp_run() over the decode cache's window and the direct accesses (mach_mem_ops), with and
  * without an observer, against axp_step() on the plain fetch/load/store operations, stopped at
  * every budget: the same registers, pc, memory and stop. The program runs straight across a page
@@ -616,6 +692,10 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(
 			test_mach_mem_run_direct_accesses_match_the_slow_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mach_mem_run_budget_ends_at_the_window_end,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mach_mem_run_forgets_load_pages_between_runs,
+						setup, teardown),
 		cmocka_unit_test(test_mach_mem_run_matches_step_at_every_budget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
