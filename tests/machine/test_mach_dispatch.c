@@ -1,6 +1,7 @@
 /*
  * tests/machine/test_mach_dispatch.c - axp_run() on the hosted machine without an observer (the
- * threaded loop, kmod/interp/exec.c run_threaded()) against axp_step() without the decode cache:
+ * threaded loop, kmod/interp/exec.c run_threaded(); and without the decode cache and direct
+ * access, run_plain() of exec_plain.h) against axp_step() without the decode cache:
  * every integer operate of ops.def (register and literal forms), every common load, store, branch
  * and jump, a loop, a page crossing, and each way a run stops, at every budget and under two
  * hand-back policies; registers, pc, stop info and memory must agree.
@@ -225,14 +226,16 @@ static void test_mach_dispatch_run_matches_step(void **state)
 	for (unsigned int t = 0; t < TAIL_NR; t++) {
 		unsigned int n = build(prog, t);
 
-		for (unsigned int pol = 0; pol < 2; pol++) {
+		for (unsigned int pol = 0; pol < 4; pol++) {
 			for (uint64_t budget = 0; budget <= n + 24; budget++) {
 				struct machine ms, mr;
 				struct axp_stop_info si = { 0 }, ri;
+				/* pol 0-1: the threaded loop; 2-3: run_plain() */
 				struct axp_run_cfg scfg = { .mem = &step_ops,
-							    .handback = policies[pol] };
-				struct axp_run_cfg rcfg = { .mem = &mach_mem_ops,
-							    .handback = policies[pol] };
+							    .handback = policies[pol & 1] };
+				struct axp_run_cfg rcfg = { .mem = pol < 2 ? &mach_mem_ops :
+									     &step_ops,
+							    .handback = policies[pol & 1] };
 				static uint8_t want[4 * PG], got[4 * PG];
 				uint64_t done = 0;
 				int rc = 0;
@@ -248,7 +251,7 @@ static void test_mach_dispatch_run_matches_step(void **state)
 				if (!rc)
 					si.pc = ms.ctx.pc;
 				else if (si.reason == AXP_STOP_ARITH &&
-					 !(policies[pol] & AXP_HB_ARITH))
+					 !(policies[pol & 1] & AXP_HB_ARITH))
 					done++; /* the trapping instruction completed */
 				assert_int_equal(axp_run(&mr.ctx, &rcfg, budget, &ri), si.reason);
 				assert_int_equal(ri.executed, done);
