@@ -4,11 +4,16 @@
 
 #include "axp.h"
 
-/* decode.c's first look: AXP_KEY(word) = insn[31:26] << 7 | insn[11:5] indexes a byte that holds the
- * operation, or AXP_KEY_MORE where these bits do not settle it. */
+/*
+ * decode.c's first look: AXP_KEY(word) = insn[31:26] << 7 | insn[11:5] indexes a byte that holds
+ * the operation, or AXP_KEY_MORE where these bits do not settle it. Computed as one multiply: of
+ * the two fields kept, w + (w << 14) moves insn[11:5] to bits 25:19, under insn[31:26], without
+ * carries (the bits do not overlap) and, in 32 bits, drops the copy of insn[31:26]; bits 31:19
+ * are the key (checked against the shifts on all 2^32 words).
+ */
 #define AXP_KEY_NR (64 << 7)
 #define AXP_KEY_MORE 0xff
-#define AXP_KEY(word) ((((word) >> 19) & 0x1f80) | (((word) >> 5) & 0x7f))
+#define AXP_KEY(word) ((uint32_t)(((uint32_t)(word)&0xfc000fe0u) * 0x4001u) >> 19)
 extern const uint8_t axp_key_op[AXP_KEY_NR];
 
 /* Per opcode: disp = (int32)(word << dsh) >> dsh, masked with dmask (all ones for the

@@ -27,7 +27,7 @@ static __attribute__((__noinline__)) enum axp_stop run_plain(struct axp_ctx *ctx
 	void *const priv = cfg->mem_priv;
 	struct axp_insn full;
 	struct axp_access acc;
-	uint64_t left = budget, pc = ctx->pc, next, val, ea, loaded;
+	uint64_t left = budget, pc = ctx->pc, next = 0, val, ea, loaded;
 	uint32_t word = 0;
 	unsigned int op;
 	int ret, err;
@@ -40,15 +40,28 @@ static __attribute__((__noinline__)) enum axp_stop run_plain(struct axp_ctx *ctx
 #define F_MDISP ((int32_t)(int16_t)word)
 #define F_BDISP ((int32_t)(word << 11) >> 11)
 /* the instruction fell through; control went to `next` */
-#define P_NEXT            \
-	do {              \
-		pc += 4;  \
-		goto run; \
+/* fetch the instruction at pc and go to its handler (each handler ends in its own copy) */
+#define P_RUN                                                 \
+	do {                                                  \
+		if (__builtin_expect(!left, 0))               \
+			goto budget;                          \
+		ctx->pc = pc;                                 \
+		err = mem->fetch(priv, pc, &word);            \
+		if (__builtin_expect(err != 0, 0))            \
+			goto fetch_fault;                     \
+		left--;                                       \
+		goto *tbl[(size_t)axp_key_op[AXP_KEY(word)]]; \
+	} while (0)
+/* the instruction fell through; control went to `next` */
+#define P_NEXT           \
+	do {             \
+		pc += 4; \
+		P_RUN;   \
 	} while (0)
 #define P_JUMP             \
 	do {               \
 		pc = next; \
-		goto run;  \
+		P_RUN;     \
 	} while (0)
 /* the table: every operation's handler, `slow` for the others, for the first look's
  * AXP_KEY_MORE and for the operations with operand constraints (AXP_REQ_OPS) */
@@ -124,21 +137,14 @@ static __attribute__((__noinline__)) enum axp_stop run_plain(struct axp_ctx *ctx
 	P_NEXT;
 
 	info->exc_sum = 0;
-run:
-	/* fetch and decode the instruction at pc */
-	if (__builtin_expect(!left, 0))
-		goto budget;
-	left--;
-	ctx->pc = pc;
-	err = mem->fetch(priv, pc, &word);
-	if (__builtin_expect(err != 0, 0))
-		goto fetch_fault;
 	/* the first look only: AXP_KEY_MORE and the constrained operations go to `slow` */
-	goto *tbl[axp_key_op[AXP_KEY(word)]];
+	P_RUN;
 
 	AXP_FAST_OPS
 
 slow:
+	/* (the empty asm: the first look is not kept in a register for this rare path) */
+	__asm__("" : "+r"(word));
 	op = axp_decode_op(word);
 	full.word = word;
 	ret = exec_insn(ctx, &full, op, word, &full, pc, &next, cfg, NULL, NULL, info);
@@ -164,7 +170,7 @@ fetch_fault:
 	info->word = 0;
 	stop(info, AXP_STOP_FETCH_FAULT, pc, err);
 	info->pc = pc;
-	info->executed = budget - left - 1; /* not fetched */
+	info->executed = budget - left;
 	return info->reason;
 stopped:
 	/* not executed */
@@ -185,6 +191,7 @@ out:
 #undef F_BDISP
 #undef P_NEXT
 #undef P_JUMP
+#undef P_RUN
 #undef OPR
 #undef BCOND
 #undef ADDR
