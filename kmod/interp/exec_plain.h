@@ -28,6 +28,7 @@ static __attribute__((__noinline__)) enum axp_stop run_plain(struct axp_ctx *ctx
 	struct axp_insn full;
 	struct axp_access acc;
 	uint64_t left = budget, pc = ctx->pc, next = 0, val, ea, loaded;
+	const uint8_t *key_op = axp_key_op;
 	uint32_t word = 0;
 	unsigned int op;
 	int ret, err;
@@ -41,16 +42,16 @@ static __attribute__((__noinline__)) enum axp_stop run_plain(struct axp_ctx *ctx
 #define F_BDISP ((int32_t)(word << 11) >> 11)
 /* the instruction fell through; control went to `next` */
 /* fetch the instruction at pc and go to its handler (each handler ends in its own copy) */
-#define P_RUN                                                 \
-	do {                                                  \
-		if (__builtin_expect(!left, 0))               \
-			goto budget;                          \
-		ctx->pc = pc;                                 \
-		err = mem->fetch(priv, pc, &word);            \
-		if (__builtin_expect(err != 0, 0))            \
-			goto fetch_fault;                     \
-		left--;                                       \
-		goto *tbl[(size_t)axp_key_op[AXP_KEY(word)]]; \
+#define P_RUN                                             \
+	do {                                              \
+		if (__builtin_expect(!left, 0))           \
+			goto budget;                      \
+		ctx->pc = pc;                             \
+		err = mem->fetch(priv, pc, &word);        \
+		if (__builtin_expect(err != 0, 0))        \
+			goto fetch_fault;                 \
+		left--;                                   \
+		goto *tbl[(size_t)key_op[AXP_KEY(word)]]; \
 	} while (0)
 /* the instruction fell through; control went to `next` */
 #define P_NEXT           \
@@ -137,6 +138,9 @@ static __attribute__((__noinline__)) enum axp_stop run_plain(struct axp_ctx *ctx
 	P_NEXT;
 
 	info->exc_sum = 0;
+	/* key_op in a register: a position-independent build would form its address anew at each
+	 * dispatch (the empty asm hides that it is a constant) */
+	__asm__("" : "+r"(key_op));
 	/* the first look only: AXP_KEY_MORE and the constrained operations go to `slow` */
 	P_RUN;
 
