@@ -45,6 +45,13 @@ static const struct axp_mem_ops cached_ops = { .fetch = flat_fetch,
 					       .fetch_insn = b_fetch_insn,
 					       .insn_page = b_insn_page };
 
+/* The kernel glue's configuration (kmod/interp/linux/axp_interp_main.c): fetch_insn() from its
+ * decode cache for every instruction, no decoded page to read from. */
+static const struct axp_mem_ops kernel_ops = { .fetch = flat_fetch,
+					       .load = flat_load,
+					       .store = flat_store,
+					       .fetch_insn = b_fetch_insn };
+
 static uint64_t observed;
 
 static void count_obs(void *priv, const struct axp_event *ev)
@@ -63,14 +70,12 @@ static double now(void)
 
 /* Run `prog` (n words, a loop ending in bne r2) for about `insns` instructions; return M insn/s. */
 static double run(const uint32_t *prog, unsigned int n, unsigned int per_iter, uint64_t insns,
-		  bool observe, bool cached)
+		  bool observe, const struct axp_mem_ops *mem)
 {
 	static struct flatmem m;
 	struct axp_ctx ctx;
 	struct axp_observer obs = { .insn = count_obs };
-	struct axp_run_cfg cfg = { .mem = cached ? &cached_ops : &ops,
-				   .mem_priv = &m,
-				   .obs = observe ? &obs : NULL };
+	struct axp_run_cfg cfg = { .mem = mem, .mem_priv = &m, .obs = observe ? &obs : NULL };
 	struct axp_stop_info info;
 	double t0, t1;
 	uint64_t one = 0x3ff0000000000001ull; /* 1.0 + ulp */
@@ -128,33 +133,37 @@ int main(int argc, char **argv)
 	const char *only = argc > 2 ? argv[2] : NULL;
 	double ia, io, ic, fa, fo, fc;
 
-	/* `bench_interp N CASE` runs one case (int, int-obs, int-cached, fp, fp-obs, fp-cached), for
-	 * counting host instructions per interpreted one (valgrind --tool=callgrind). */
+	/* `bench_interp N CASE` runs one case (int, int-obs, int-cached, int-kernel, and the same
+	 * four of fp), for counting host instructions per interpreted one (valgrind
+	 * --tool=callgrind) or guest instructions (built for Alpha, under `axprof run --stats`).
+	 * -kernel: with the observer and fetch_insn per instruction, as the kernel's loop runs. */
 	if (only) {
-		static const char *const names[] = { "int", "int-obs", "int-cached",
-						     "fp",  "fp-obs",  "fp-cached" };
+		static const char *const names[] = { "int", "int-obs", "int-cached", "int-kernel",
+						     "fp",  "fp-obs",  "fp-cached",  "fp-kernel" };
+		static const struct axp_mem_ops *const mems[] = { &ops, &ops, &cached_ops,
+								  &kernel_ops };
 		unsigned int k;
 
-		for (k = 0; k < 6 && strcmp(only, names[k]); k++)
+		for (k = 0; k < 8 && strcmp(only, names[k]); k++)
 			;
-		if (k == 6) {
+		if (k == 8) {
 			fprintf(stderr,
 				"bench_interp: unknown case '%s' (int, int-obs, int-cached, "
-				"fp, fp-obs, fp-cached)\n",
+				"int-kernel, fp, fp-obs, fp-cached, fp-kernel)\n",
 				only);
 			return 2;
 		}
-		ia = k < 3 ? run(intloop, 7, 7, insns, k == 1, k == 2) :
-			     run(fploop, 8, 8, insns, k == 4, k == 5);
+		ia = k < 4 ? run(intloop, 7, 7, insns, k == 1 || k == 3, mems[k]) :
+			     run(fploop, 8, 8, insns, k == 5 || k == 7, mems[k - 4]);
 		printf("interp: %s %.1f M insn/s\n", only, ia);
 		return observed == 0xdead;
 	}
-	ia = run(intloop, 7, 7, insns, false, false);
-	io = run(intloop, 7, 7, insns, true, false);
-	ic = run(intloop, 7, 7, insns, false, true);
-	fa = run(fploop, 8, 8, insns / 2, false, false);
-	fo = run(fploop, 8, 8, insns / 2, true, false);
-	fc = run(fploop, 8, 8, insns / 2, false, true);
+	ia = run(intloop, 7, 7, insns, false, &ops);
+	io = run(intloop, 7, 7, insns, true, &ops);
+	ic = run(intloop, 7, 7, insns, false, &cached_ops);
+	fa = run(fploop, 8, 8, insns / 2, false, &ops);
+	fo = run(fploop, 8, 8, insns / 2, true, &ops);
+	fc = run(fploop, 8, 8, insns / 2, false, &cached_ops);
 
 	printf("interp: integer loop %.1f M insn/s (no observer), %.1f (observer), %.1f (decode cache)"
 	       "  [target: uncached >= 150]\n",

@@ -1,5 +1,6 @@
 /* kmod/interp/exec.c - the side-effecting Alpha executor: axp_step() and axp_run(). */
 #include "exec_loop.h"
+#include "exec_plain.h"
 
 const char *const axp_stop_name[AXP_STOP_NR] = {
 	[AXP_STOP_BUDGET] = "budget",
@@ -538,6 +539,9 @@ enum axp_stop axp_run(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64
 		return cfg->obs ?
 			       run_loop(ctx, cfg, budget, info, obs_call, cfg->obs, true, false) :
 			       run_threaded(ctx, cfg, budget, info);
-	return cfg->obs ? run_loop(ctx, cfg, budget, info, obs_call, cfg->obs, false, false) :
-			  run_loop(ctx, cfg, budget, info, NULL, NULL, false, false);
+	if (cfg->obs)
+		return run_loop(ctx, cfg, budget, info, obs_call, cfg->obs, false, false);
+	/* (run_plain() does no direct access: a memory system that offers it gets run_loop()) */
+	return cfg->mem->direct ? run_loop(ctx, cfg, budget, info, NULL, NULL, false, false) :
+				  run_plain(ctx, cfg, budget, info);
 }

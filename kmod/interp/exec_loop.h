@@ -1094,24 +1094,35 @@ struct insn_window {
 	uint64_t va, n;
 };
 
-/*
- * The window missed (another page, a stale entry, or none yet): fetch_insn() at pc, then move the
- * window to that page if the memory system offers it. Returns the instruction or NULL (fetch
- * fault, or fetch_insn() broke its contract with a stale entry: info set).
- */
-static __attribute__((__noinline__)) const struct axp_insn *
-window_miss(uint64_t pc, const struct axp_run_cfg *cfg, struct insn_window *w,
-	    struct axp_stop_info *info)
+/* fetch_insn() at pc: the entry, or NULL (fetch fault, or fetch_insn() broke its contract with a
+ * stale entry: info set). */
+static inline __attribute__((__always_inline__)) const struct axp_insn *
+fetch_entry(uint64_t pc, const struct axp_run_cfg *cfg, struct axp_stop_info *info)
 {
 	const struct axp_insn *dp;
 	int err;
 
 	dp = cfg->mem->fetch_insn(cfg->mem_priv, pc, &err);
-	if (!dp || dp->op >= AXP_OP_NR) {
+	if (__builtin_expect(!dp || dp->op >= AXP_OP_NR, 0)) {
 		info->word = 0;
 		stop(info, AXP_STOP_FETCH_FAULT, pc, dp ? -EINVAL : err);
 		return NULL;
 	}
+	return dp;
+}
+
+/*
+ * The window missed (another page, a stale entry, or none yet): fetch_insn() at pc, then move the
+ * window to that page if the memory system offers it. Returns the instruction or NULL (info set).
+ */
+static __attribute__((__noinline__)) const struct axp_insn *
+window_miss(uint64_t pc, const struct axp_run_cfg *cfg, struct insn_window *w,
+	    struct axp_stop_info *info)
+{
+	const struct axp_insn *dp = fetch_entry(pc, cfg, info);
+
+	if (!dp)
+		return NULL;
 	w->n = 0;
 	if (cfg->mem->insn_page) {
 		w->insn = cfg->mem->insn_page(cfg->mem_priv, pc, &w->va, &w->n);
@@ -1185,12 +1196,20 @@ lookup:
 miss:
 		ctx->pc = pc;
 		direct_forget(&dir);
-		dp = window_miss(pc, cfg, &nw, info);
-		if (!dp)
-			goto fault;
-		wbase = nw.insn;
-		wva = nw.va;
-		wlen = 4 * nw.n;
+		if (!cfg->mem->insn_page) {
+			/* no page to move to (the kernel glue): fetch_insn() for each instruction,
+			 * called here rather than through window_miss() */
+			dp = fetch_entry(pc, cfg, info);
+			if (!dp)
+				goto fault;
+		} else {
+			dp = window_miss(pc, cfg, &nw, info);
+			if (!dp)
+				goto fault;
+			wbase = nw.insn;
+			wva = nw.va;
+			wlen = 4 * nw.n;
+		}
 	} else {
 		uint32_t word;
 		int err;

@@ -1,6 +1,8 @@
 /*
  * tests/machine/test_mach_dispatch.c - axp_run() on the hosted machine without an observer (the
- * threaded loop, kmod/interp/exec.c run_threaded()) against axp_step() without the decode cache:
+ * threaded loop, kmod/interp/exec.c run_threaded(); without the decode cache and direct access,
+ * run_plain() of exec_plain.h; and as the kernel glue runs it, with an observer and fetch_insn()
+ * for every instruction, no decoded page) against axp_step() without the decode cache:
  * every integer operate of ops.def (register and literal forms), every common load, store, branch
  * and jump, a loop, a page crossing, and each way a run stops, at every budget and under two
  * hand-back policies; registers, pc, stop info and memory must agree.
@@ -211,8 +213,19 @@ static void setup_machine(struct machine *mc, const uint32_t *prog, unsigned int
 	mc->ctx.f[1] = 0x4000000000000000ull; /* 2.0 */
 }
 
+static unsigned int observed;
+
+static void count_event(void *priv, const struct axp_event *ev)
+{
+	(void)priv;
+	(void)ev;
+	observed++;
+}
+
 static void test_mach_dispatch_run_matches_step(void **state)
 {
+	const struct axp_observer obs = { .insn = count_event };
+	struct axp_mem_ops kernel_ops = mach_mem_ops;
 	static const unsigned int policies[] = { 0, AXP_HB_UNALIGNED | AXP_HB_ARITH | AXP_HB_LLSC };
 	struct axp_mem_ops step_ops = mach_mem_ops;
 	uint32_t prog[PROG_MAX];
@@ -222,17 +235,24 @@ static void test_mach_dispatch_run_matches_step(void **state)
 	step_ops.fetch_insn = NULL;
 	step_ops.insn_page = NULL;
 	step_ops.direct = NULL;
+	kernel_ops.insn_page = NULL;
+	kernel_ops.direct = NULL;
 	for (unsigned int t = 0; t < TAIL_NR; t++) {
 		unsigned int n = build(prog, t);
 
-		for (unsigned int pol = 0; pol < 2; pol++) {
+		for (unsigned int pol = 0; pol < 6; pol++) {
 			for (uint64_t budget = 0; budget <= n + 24; budget++) {
 				struct machine ms, mr;
 				struct axp_stop_info si = { 0 }, ri;
+				/* pol 0-1: the threaded loop; 2-3: run_plain(); 4-5: the kernel's */
+				const struct axp_mem_ops *const run_ops[] = { &mach_mem_ops,
+									      &step_ops,
+									      &kernel_ops };
 				struct axp_run_cfg scfg = { .mem = &step_ops,
-							    .handback = policies[pol] };
-				struct axp_run_cfg rcfg = { .mem = &mach_mem_ops,
-							    .handback = policies[pol] };
+							    .handback = policies[pol & 1] };
+				struct axp_run_cfg rcfg = { .mem = run_ops[pol / 2],
+							    .obs = pol >= 4 ? &obs : NULL,
+							    .handback = policies[pol & 1] };
 				static uint8_t want[4 * PG], got[4 * PG];
 				uint64_t done = 0;
 				int rc = 0;
@@ -248,10 +268,12 @@ static void test_mach_dispatch_run_matches_step(void **state)
 				if (!rc)
 					si.pc = ms.ctx.pc;
 				else if (si.reason == AXP_STOP_ARITH &&
-					 !(policies[pol] & AXP_HB_ARITH))
+					 !(policies[pol & 1] & AXP_HB_ARITH))
 					done++; /* the trapping instruction completed */
+				observed = 0;
 				assert_int_equal(axp_run(&mr.ctx, &rcfg, budget, &ri), si.reason);
 				assert_int_equal(ri.executed, done);
+				assert_int_equal(observed, pol >= 4 ? done : 0);
 				assert_int_equal(ri.pc, si.pc);
 				if (done || rc)
 					assert_int_equal(ri.word, si.word);
