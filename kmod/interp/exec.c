@@ -273,40 +273,16 @@ static __attribute__((__noinline__)) enum axp_stop run_threaded(struct axp_ctx *
 		U_JUMP;                                                                            \
 	} while (0)
 /* the tables: every operation's handler, `slow` for the others and for stale entries */
-#define T_ENTRY(id, ...) [AXP_OP_##id] = &&T_##id,
-#define U_ENTRY(id, ...) [AXP_OP_##id] = &&U_##id,
+#define T_ENTRY(kind, id, ...) [AXP_OP_##id] = &&T_##id,
+#define U_ENTRY(kind, id, ...) [AXP_OP_##id] = &&U_##id,
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
-#define OPR T_ENTRY
-#define BCOND T_ENTRY
-#define ADDR T_ENTRY
-#define LINK T_ENTRY
-#define LOAD_ T_ENTRY
-#define STORE_ T_ENTRY
 	static const void *const tbl[256] = { [0 ... 255] = &&slow,
 					      [AXP_OP_NR... 255] = &&t_stale,
-					      AXP_FAST_OPS };
-#undef OPR
-#undef BCOND
-#undef ADDR
-#undef LINK
-#undef LOAD_
-#undef STORE_
-#define OPR U_ENTRY
-#define BCOND U_ENTRY
-#define ADDR U_ENTRY
-#define LINK U_ENTRY
-#define LOAD_ U_ENTRY
-#define STORE_ U_ENTRY
+					      AXP_FAST_OPS(T_ENTRY) };
 	static const void *const utbl[256] = { [0 ... 255] = &&u_slow,
 					       [AXP_OP_NR... 255] = &&u_stale,
-					       AXP_FAST_OPS };
-#undef OPR
-#undef BCOND
-#undef ADDR
-#undef LINK
-#undef LOAD_
-#undef STORE_
+					       AXP_FAST_OPS(U_ENTRY) };
 #pragma GCC diagnostic pop
 #undef T_ENTRY
 #undef U_ENTRY
@@ -413,26 +389,11 @@ miss:
 	left--;
 	goto *tbl[(uint8_t)d->op];
 
-#define OPR(...) H_OPR(T, __VA_ARGS__)
-#define BCOND(...) H_BCOND(T, __VA_ARGS__)
-#define ADDR(...) H_ADDR(T, __VA_ARGS__)
-#define LINK(...) H_LINK(T, __VA_ARGS__)
-#define LOAD_(...) H_LOAD_(T, __VA_ARGS__)
-#define STORE_(...) H_STORE_(T, __VA_ARGS__)
-	AXP_FAST_OPS
-#undef OPR
-#undef BCOND
-#undef ADDR
-#undef LINK
-#undef LOAD_
-#undef STORE_
-#define OPR(...) H_OPR(U, __VA_ARGS__)
-#define BCOND(...) H_BCOND(U, __VA_ARGS__)
-#define ADDR(...) H_ADDR(U, __VA_ARGS__)
-#define LINK(...) H_LINK(U, __VA_ARGS__)
-#define LOAD_(...) H_LOAD_(U, __VA_ARGS__)
-#define STORE_(...) H_STORE_(U, __VA_ARGS__)
-	AXP_FAST_OPS
+	/* each kind's handler H_<kind>, in mode T, then U */
+#define T_HANDLER(kind, ...) H_##kind(T, __VA_ARGS__)
+#define U_HANDLER(kind, ...) H_##kind(U, __VA_ARGS__)
+	AXP_FAST_OPS(T_HANDLER)
+	AXP_FAST_OPS(U_HANDLER)
 
 u_stale:
 	if (d == wend) {
@@ -524,12 +485,8 @@ out:
 #undef H_STORE_
 #undef RA31_commit_int
 #undef RA31_commit
-#undef OPR
-#undef BCOND
-#undef ADDR
-#undef LINK
-#undef LOAD_
-#undef STORE_
+#undef T_HANDLER
+#undef U_HANDLER
 }
 
 enum axp_stop axp_run(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,

@@ -608,102 +608,105 @@ enum axp_exec {
 };
 
 /*
- * The common operations: exec_insn()'s fast path and the threaded loop's handlers (exec.c) expand
- * this one list, each context defining OPR (integer operate: Rc = expr), BCOND (conditional branch),
- * LOAD_ / STORE_ (integer and LDT/STT memory access at ea & mask), ADDR (LDA/LDAH: Ra = val),
- * LINK (BR/BSR/JMP family: Ra = pc + 4, then to target), and the operand macros F_RA, F_RB, F_RC,
- * F_ISLIT, F_LIT, F_MDISP, F_BDISP (see exec_insn()); VA, VB and BDISP_TARGET are built on them.
- * Each item expands to a whole statement list. Handbook v4 ch. 4 for every operation's semantics.
+ * The common operations: exec_insn()'s fast path, the threaded loops' tables and handlers (exec.c,
+ * exec_plain.h) expand this one list. AXP_FAST_OPS(X) gives X(KIND, id, args...) for each, KIND
+ * one of OPR (integer operate: Rc = expr), BCOND (conditional branch), LOAD_ / STORE_ (integer and
+ * LDT/STT memory access at ea & mask: size, mask, then the loaded value's conversion, destination
+ * and commit label, or the stored value), ADDR (LDA/LDAH: Ra = val), LINK (BR/BSR/JMP family:
+ * Ra = pc + 4, then to target). A context whose handlers are macros named after the kinds expands
+ * AXP_FAST_OPS(AXP_FAST_APPLY); a table needs only the id. The operand macros F_RA, F_RB, F_RC,
+ * F_ISLIT, F_LIT, F_MDISP, F_BDISP are the context's (see exec_insn()); VA, VB and BDISP_TARGET
+ * are built on them. Each item expands to a whole statement list. Handbook v4 ch. 4 for every
+ * operation's semantics.
  */
 #define VA (ctx->r[F_RA])
 #define VB (F_ISLIT ? (uint64_t)F_LIT : ctx->r[F_RB])
 #define BDISP_TARGET (pc + 4 + (uint64_t)((int64_t)F_BDISP * 4))
-#define LOAD_INT(id, sz, conv) LOAD_(id, sz, ~0ull, conv, F_RA, commit_int)
-#define STORE_INT(id, sz) STORE_(id, sz, ~0ull, ctx->r[F_RA])
-#define AXP_FAST_OPS                                                                \
-	OPR(ADDL, sext32(VA + VB))                                                  \
-	OPR(S4ADDL, sext32((VA << 2) + VB))                                         \
-	OPR(S8ADDL, sext32((VA << 3) + VB))                                         \
-	OPR(SUBL, sext32(VA - VB))                                                  \
-	OPR(ADDQ, VA + VB)                                                          \
-	OPR(S4ADDQ, (VA << 2) + VB)                                                 \
-	OPR(S8ADDQ, (VA << 3) + VB)                                                 \
-	OPR(SUBQ, VA - VB)                                                          \
-	OPR(S4SUBQ, (VA << 2) - VB)                                                 \
-	OPR(S8SUBQ, (VA << 3) - VB)                                                 \
-	OPR(CMPEQ, VA == VB)                                                        \
-	OPR(CMPULT, VA < VB)                                                        \
-	OPR(CMPULE, VA <= VB)                                                       \
-	OPR(CMPLT, (int64_t)VA < (int64_t)VB)                                       \
-	OPR(CMPLE, (int64_t)VA <= (int64_t)VB)                                      \
-	OPR(AND, VA &VB)                                                            \
-	OPR(BIC, VA & ~VB)                                                          \
-	OPR(BIS, VA | VB)                                                           \
-	OPR(ORNOT, VA | ~VB)                                                        \
-	OPR(XOR, VA ^ VB)                                                           \
-	OPR(EQV, VA ^ ~VB)                                                          \
-	OPR(SRL, VA >> (VB & 63))                                                   \
-	OPR(SLL, VA << (VB & 63))                                                   \
-	OPR(SRA, (uint64_t)((int64_t)VA >> (VB & 63)))                              \
-	OPR(EXTBL, (VA >> (8 * (VB & 7))) & 0xff)                                   \
-	OPR(EXTWL, (VA >> (8 * (VB & 7))) & 0xffff)                                 \
-	OPR(EXTLL, (VA >> (8 * (VB & 7))) & 0xffffffff)                             \
-	OPR(EXTQL, VA >> (8 * (VB & 7)))                                            \
-	OPR(INSBL, (VA & 0xff) << (8 * (VB & 7)))                                   \
-	OPR(EXTWH, (VA << ((64 - 8 * (VB & 7)) & 63)) & 0xffff)                     \
-	OPR(EXTLH, (VA << ((64 - 8 * (VB & 7)) & 63)) & 0xffffffff)                 \
-	OPR(EXTQH, VA << ((64 - 8 * (VB & 7)) & 63))                                \
-	OPR(INSWL, (VA & 0xffff) << (8 * (VB & 7)))                                 \
-	OPR(INSLL, (VA & 0xffffffff) << (8 * (VB & 7)))                             \
-	OPR(INSQL, VA << (8 * (VB & 7)))                                            \
-	OPR(MSKBL, zapnot(VA, ~(0x01u << (VB & 7)) & 0xff))                         \
-	OPR(MSKWL, zapnot(VA, ~(0x03u << (VB & 7)) & 0xff))                         \
-	OPR(MSKLL, zapnot(VA, ~(0x0fu << (VB & 7)) & 0xff))                         \
-	OPR(MSKQL, zapnot(VA, ~(0xffu << (VB & 7)) & 0xff))                         \
-	OPR(ZAPNOT, zapnot(VA, VB & 0xff))                                          \
-	OPR(ZAP, zapnot(VA, ~VB & 0xff))                                            \
-	OPR(CMOVEQ, VA == 0 ? VB : ctx->r[F_RC])                                    \
-	OPR(CMOVNE, VA != 0 ? VB : ctx->r[F_RC])                                    \
-	OPR(CMOVLBS, (VA & 1) ? VB : ctx->r[F_RC])                                  \
-	OPR(CMOVLBC, !(VA & 1) ? VB : ctx->r[F_RC])                                 \
-	OPR(CMOVLT, (int64_t)VA < 0 ? VB : ctx->r[F_RC])                            \
-	OPR(CMOVGE, (int64_t)VA >= 0 ? VB : ctx->r[F_RC])                           \
-	OPR(CMOVLE, (int64_t)VA <= 0 ? VB : ctx->r[F_RC])                           \
-	OPR(CMOVGT, (int64_t)VA > 0 ? VB : ctx->r[F_RC])                            \
-	OPR(MULL, sext32(VA *VB))                                                   \
-	OPR(MULQ, VA *VB)                                                           \
-	OPR(UMULH, (uint64_t)(((unsigned __int128)VA * VB) >> 64))                  \
-	OPR(SEXTB, (uint64_t)(int64_t)(int8_t)VB)                                   \
-	OPR(SEXTW, (uint64_t)(int64_t)(int16_t)VB)                                  \
-	ADDR(LDA, ctx->r[F_RB] + (int64_t)F_MDISP, ctx->r[F_RB] + (int64_t)F_MDISP) \
-	ADDR(LDAH, ctx->r[F_RB] + (int64_t)F_MDISP,                                 \
-	     ctx->r[F_RB] + (uint64_t)((int64_t)F_MDISP * 65536))                   \
-	LOAD_INT(LDQ, 8, val)                                                       \
-	LOAD_INT(LDL, 4, sext32(val))                                               \
-	LOAD_INT(LDBU, 1, val)                                                      \
-	LOAD_INT(LDWU, 2, val)                                                      \
-	STORE_INT(STQ, 8)                                                           \
-	STORE_INT(STL, 4)                                                           \
-	STORE_INT(STB, 1)                                                           \
-	STORE_INT(STW, 2)                                                           \
-	LOAD_(LDQ_U, 8, ~7ull, val, F_RA, commit_int)                               \
-	STORE_(STQ_U, 8, ~7ull, ctx->r[F_RA])                                       \
-	LOAD_(LDT, 8, ~0ull, val, 32 + F_RA, commit)                                \
-	STORE_(STT, 8, ~0ull, ctx->f[F_RA])                                         \
-	BCOND(BEQ, VA == 0)                                                         \
-	BCOND(BNE, VA != 0)                                                         \
-	BCOND(BLT, (int64_t)VA < 0)                                                 \
-	BCOND(BGE, (int64_t)VA >= 0)                                                \
-	BCOND(BLE, (int64_t)VA <= 0)                                                \
-	BCOND(BGT, (int64_t)VA > 0)                                                 \
-	BCOND(BLBC, !(VA & 1))                                                      \
-	BCOND(BLBS, VA & 1)                                                         \
-	LINK(BR, BDISP_TARGET)                                                      \
-	LINK(BSR, BDISP_TARGET)                                                     \
-	LINK(JMP, ctx->r[F_RB] & ~(uint64_t)3)                                      \
-	LINK(JSR, ctx->r[F_RB] & ~(uint64_t)3)                                      \
-	LINK(RET, ctx->r[F_RB] & ~(uint64_t)3)                                      \
-	LINK(JSR_CO, ctx->r[F_RB] & ~(uint64_t)3)
+#define AXP_FAST_APPLY(kind, ...) kind(__VA_ARGS__)
+#define AXP_FAST_OPS(X)                                                                \
+	X(OPR, ADDL, sext32(VA + VB))                                                  \
+	X(OPR, S4ADDL, sext32((VA << 2) + VB))                                         \
+	X(OPR, S8ADDL, sext32((VA << 3) + VB))                                         \
+	X(OPR, SUBL, sext32(VA - VB))                                                  \
+	X(OPR, ADDQ, VA + VB)                                                          \
+	X(OPR, S4ADDQ, (VA << 2) + VB)                                                 \
+	X(OPR, S8ADDQ, (VA << 3) + VB)                                                 \
+	X(OPR, SUBQ, VA - VB)                                                          \
+	X(OPR, S4SUBQ, (VA << 2) - VB)                                                 \
+	X(OPR, S8SUBQ, (VA << 3) - VB)                                                 \
+	X(OPR, CMPEQ, VA == VB)                                                        \
+	X(OPR, CMPULT, VA < VB)                                                        \
+	X(OPR, CMPULE, VA <= VB)                                                       \
+	X(OPR, CMPLT, (int64_t)VA < (int64_t)VB)                                       \
+	X(OPR, CMPLE, (int64_t)VA <= (int64_t)VB)                                      \
+	X(OPR, AND, VA &VB)                                                            \
+	X(OPR, BIC, VA & ~VB)                                                          \
+	X(OPR, BIS, VA | VB)                                                           \
+	X(OPR, ORNOT, VA | ~VB)                                                        \
+	X(OPR, XOR, VA ^ VB)                                                           \
+	X(OPR, EQV, VA ^ ~VB)                                                          \
+	X(OPR, SRL, VA >> (VB & 63))                                                   \
+	X(OPR, SLL, VA << (VB & 63))                                                   \
+	X(OPR, SRA, (uint64_t)((int64_t)VA >> (VB & 63)))                              \
+	X(OPR, EXTBL, (VA >> (8 * (VB & 7))) & 0xff)                                   \
+	X(OPR, EXTWL, (VA >> (8 * (VB & 7))) & 0xffff)                                 \
+	X(OPR, EXTLL, (VA >> (8 * (VB & 7))) & 0xffffffff)                             \
+	X(OPR, EXTQL, VA >> (8 * (VB & 7)))                                            \
+	X(OPR, INSBL, (VA & 0xff) << (8 * (VB & 7)))                                   \
+	X(OPR, EXTWH, (VA << ((64 - 8 * (VB & 7)) & 63)) & 0xffff)                     \
+	X(OPR, EXTLH, (VA << ((64 - 8 * (VB & 7)) & 63)) & 0xffffffff)                 \
+	X(OPR, EXTQH, VA << ((64 - 8 * (VB & 7)) & 63))                                \
+	X(OPR, INSWL, (VA & 0xffff) << (8 * (VB & 7)))                                 \
+	X(OPR, INSLL, (VA & 0xffffffff) << (8 * (VB & 7)))                             \
+	X(OPR, INSQL, VA << (8 * (VB & 7)))                                            \
+	X(OPR, MSKBL, zapnot(VA, ~(0x01u << (VB & 7)) & 0xff))                         \
+	X(OPR, MSKWL, zapnot(VA, ~(0x03u << (VB & 7)) & 0xff))                         \
+	X(OPR, MSKLL, zapnot(VA, ~(0x0fu << (VB & 7)) & 0xff))                         \
+	X(OPR, MSKQL, zapnot(VA, ~(0xffu << (VB & 7)) & 0xff))                         \
+	X(OPR, ZAPNOT, zapnot(VA, VB & 0xff))                                          \
+	X(OPR, ZAP, zapnot(VA, ~VB & 0xff))                                            \
+	X(OPR, CMOVEQ, VA == 0 ? VB : ctx->r[F_RC])                                    \
+	X(OPR, CMOVNE, VA != 0 ? VB : ctx->r[F_RC])                                    \
+	X(OPR, CMOVLBS, (VA & 1) ? VB : ctx->r[F_RC])                                  \
+	X(OPR, CMOVLBC, !(VA & 1) ? VB : ctx->r[F_RC])                                 \
+	X(OPR, CMOVLT, (int64_t)VA < 0 ? VB : ctx->r[F_RC])                            \
+	X(OPR, CMOVGE, (int64_t)VA >= 0 ? VB : ctx->r[F_RC])                           \
+	X(OPR, CMOVLE, (int64_t)VA <= 0 ? VB : ctx->r[F_RC])                           \
+	X(OPR, CMOVGT, (int64_t)VA > 0 ? VB : ctx->r[F_RC])                            \
+	X(OPR, MULL, sext32(VA *VB))                                                   \
+	X(OPR, MULQ, VA *VB)                                                           \
+	X(OPR, UMULH, (uint64_t)(((unsigned __int128)VA * VB) >> 64))                  \
+	X(OPR, SEXTB, (uint64_t)(int64_t)(int8_t)VB)                                   \
+	X(OPR, SEXTW, (uint64_t)(int64_t)(int16_t)VB)                                  \
+	X(ADDR, LDA, ctx->r[F_RB] + (int64_t)F_MDISP, ctx->r[F_RB] + (int64_t)F_MDISP) \
+	X(ADDR, LDAH, ctx->r[F_RB] + (int64_t)F_MDISP,                                 \
+	  ctx->r[F_RB] + (uint64_t)((int64_t)F_MDISP * 65536))                         \
+	X(LOAD_, LDQ, 8, ~0ull, val, F_RA, commit_int)                                 \
+	X(LOAD_, LDL, 4, ~0ull, sext32(val), F_RA, commit_int)                         \
+	X(LOAD_, LDBU, 1, ~0ull, val, F_RA, commit_int)                                \
+	X(LOAD_, LDWU, 2, ~0ull, val, F_RA, commit_int)                                \
+	X(STORE_, STQ, 8, ~0ull, ctx->r[F_RA])                                         \
+	X(STORE_, STL, 4, ~0ull, ctx->r[F_RA])                                         \
+	X(STORE_, STB, 1, ~0ull, ctx->r[F_RA])                                         \
+	X(STORE_, STW, 2, ~0ull, ctx->r[F_RA])                                         \
+	X(LOAD_, LDQ_U, 8, ~7ull, val, F_RA, commit_int)                               \
+	X(STORE_, STQ_U, 8, ~7ull, ctx->r[F_RA])                                       \
+	X(LOAD_, LDT, 8, ~0ull, val, 32 + F_RA, commit)                                \
+	X(STORE_, STT, 8, ~0ull, ctx->f[F_RA])                                         \
+	X(BCOND, BEQ, VA == 0)                                                         \
+	X(BCOND, BNE, VA != 0)                                                         \
+	X(BCOND, BLT, (int64_t)VA < 0)                                                 \
+	X(BCOND, BGE, (int64_t)VA >= 0)                                                \
+	X(BCOND, BLE, (int64_t)VA <= 0)                                                \
+	X(BCOND, BGT, (int64_t)VA > 0)                                                 \
+	X(BCOND, BLBC, !(VA & 1))                                                      \
+	X(BCOND, BLBS, VA & 1)                                                         \
+	X(LINK, BR, BDISP_TARGET)                                                      \
+	X(LINK, BSR, BDISP_TARGET)                                                     \
+	X(LINK, JMP, ctx->r[F_RB] & ~(uint64_t)3)                                      \
+	X(LINK, JSR, ctx->r[F_RB] & ~(uint64_t)3)                                      \
+	X(LINK, RET, ctx->r[F_RB] & ~(uint64_t)3)                                      \
+	X(LINK, JSR_CO, ctx->r[F_RB] & ~(uint64_t)3)
 
 /*
  * Execute the decoded instruction `d` (operation `op`, read from it before any store) at `pc`.
@@ -831,7 +834,7 @@ exec_insn(struct axp_ctx *ctx, const struct axp_insn *d, uint8_t op, uint32_t wo
 	/* (every value of the byte has a case: no range check before the jump) */
 	_Static_assert(AXP_OP_NR < 256, "operations fit a byte");
 	switch ((uint8_t)op) {
-		AXP_FAST_OPS
+		AXP_FAST_OPS(AXP_FAST_APPLY)
 	case AXP_OP_INVALID:
 		return stop(info, AXP_STOP_ILLEGAL, 0, 0);
 	case AXP_OP_NR ... 255:

@@ -66,25 +66,14 @@ static __attribute__((__noinline__)) enum axp_stop run_plain(struct axp_ctx *ctx
 	} while (0)
 /* the table: every operation's handler, `slow` for the others, for the first look's
  * AXP_KEY_MORE and for the operations with operand constraints (AXP_REQ_OPS) */
-#define P_ENTRY(id, ...) [AXP_OP_##id] = &&P_##id,
-#define OPR P_ENTRY
-#define BCOND P_ENTRY
-#define ADDR P_ENTRY
-#define LINK P_ENTRY
-#define LOAD_ P_ENTRY
-#define STORE_ P_ENTRY
+#define P_ENTRY(kind, id, ...) [AXP_OP_##id] = &&P_##id,
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
 #define REQ(id, req) [AXP_OP_##id] = &&slow,
-	static const void *const tbl[256] = { [0 ... 255] = &&slow, AXP_FAST_OPS AXP_REQ_OPS(REQ) };
+	static const void *const tbl[256] = { [0 ... 255] = &&slow,
+					      AXP_FAST_OPS(P_ENTRY) AXP_REQ_OPS(REQ) };
 #undef REQ
 #pragma GCC diagnostic pop
-#undef OPR
-#undef BCOND
-#undef ADDR
-#undef LINK
-#undef LOAD_
-#undef STORE_
 #undef P_ENTRY
 /* the handlers */
 #define OPR(id, expr)          \
@@ -144,7 +133,7 @@ static __attribute__((__noinline__)) enum axp_stop run_plain(struct axp_ctx *ctx
 	/* the first look only: AXP_KEY_MORE and the constrained operations go to `slow` */
 	P_RUN;
 
-	AXP_FAST_OPS
+	AXP_FAST_OPS(AXP_FAST_APPLY)
 
 slow:
 	/* (the empty asm: the first look is not kept in a register for this rare path) */
