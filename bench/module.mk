@@ -5,3 +5,6 @@ BENCH_STEPS += bench/interp.sh
 TOOLS += bench_ev5
 bench_ev5_SRCS := bench/bench_ev5.c
 BENCH_STEPS += bench/ev5.sh
+TOOLS += bench_decode
+bench_decode_SRCS := bench/bench_decode.c
+BENCH_STEPS += bench/decode-sweep.sh
