@@ -66,6 +66,8 @@ extern const uint8_t axp_op_req[256];
 	X(CVTQL, AXP_REQ_RA31)        \
 	X(CVTQLV, AXP_REQ_RA31)       \
 	X(CVTQLSV, AXP_REQ_RA31)      \
+	X(CVTDG, AXP_REQ_RA31)        \
+	X(CVTGD, AXP_REQ_RA31)        \
 	X(CVTGF, AXP_REQ_RA31)        \
 	X(CVTGQ, AXP_REQ_RA31)        \
 	X(CVTQF, AXP_REQ_RA31)        \
