@@ -216,6 +216,8 @@ void mach_ev5_free(struct mach_ev5 *m)
 {
 	if (!m)
 		return;
+	if (EV5_STUDY)
+		ev5_study_report(m);
 	ev5_truth_free(m->truth);
 	free(m->bc_tag);
 	free(m);
@@ -1024,6 +1026,15 @@ static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const str
 	return t;
 }
 
+/* The DTB of an access to ea costs no lookup: its page is in the memo or where the DTB's hint
+ * says (the block-memo study's condition; mach_ev5_study.c). */
+static inline bool dtb_quiet(const struct mach_ev5 *m, uint64_t ea)
+{
+	const uint64_t vpn = ea >> EV5_PAGE_SHIFT;
+
+	return vpn == m->dpage[0] || vpn == m->dpage[1] || tlb_hint_hit(&m->dtb, vpn);
+}
+
 /* A load that mem_post() would leave at t: it hits the D-cache tags, is no replay, and its page
  * is in the DTB memo (the last two pages) or where the DTB's hint says (then the memo takes it,
  * as mem_post() does). Most loads: they skip the call. */
@@ -1239,6 +1250,8 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, const stru
 	st.evb = 0;
 	st.dy.n = 0;
 	st.piece.n = 0;
+	if (EV5_STUDY)
+		ev5_study_pre(m, p, pc, ea, dtb_quiet(m, ea));
 
 	/* Fetch: a new INT16 block (or a redirected fetch) starts a new issue cycle. */
 	if (m->redirect | ((pc >> 4) != m->blk)) {
@@ -1331,6 +1344,9 @@ retire(struct mach_ev5 *m, const struct axp_insn *d, unsigned int op, const stru
 	ev5_pmu_issue(m, event->is_load, p->fpop, t);
 	if (m->min_due <= t)
 		ev5_pmu_assign(m, pc, t);
+	if (EV5_STUDY)
+		ev5_study_post(m, p, pc, event->next_pc, t, st.evb, st.piece.n, st.piece.cause,
+			       st.piece.amt, mp);
 	return m->nirq != 0;
 }
 

@@ -269,6 +269,21 @@ void ev5_observe(void *priv, const struct axp_event *ev);
 enum axp_stop ev5_run(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
 		      struct axp_stop_info *info);
 
+/*
+ * The block-memo study (mach_ev5_study.c; EV5-MODEL.md "Speed"): a build with -DEV5_STUDY=1
+ * calls these around every retire and prints the figures when the model is freed. The default
+ * build compiles the calls out.
+ */
+#ifndef EV5_STUDY
+#define EV5_STUDY 0
+#endif
+void ev5_study_pre(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t pc, uint64_t ea,
+		   bool dtb_quiet);
+void ev5_study_post(const struct mach_ev5 *m, const struct ev5_pd *p, uint64_t pc, uint64_t next_pc,
+		    uint64_t t, unsigned int evb, unsigned int npiece, const uint8_t *cause,
+		    const uint64_t *amt, bool mp);
+void ev5_study_report(const struct mach_ev5 *m);
+
 /* Test access: the truth record of `pc` accumulated so far (false if none). */
 bool mach_ev5_truth_get(const struct mach_ev5 *m, uint64_t pc, struct mach_truth_pc *out);
 uint64_t mach_ev5_stall_total(const struct mach_ev5 *m, enum mach_stall cause);
