@@ -1356,15 +1356,17 @@ bool ev5_retire_op(void *model, const struct axp_insn *d, const struct axp_event
 }
 
 /* The observer's work (o: its state, m its model): retire d (operation op), and when an
- * interrupt is due and none is held, take it and ask the run to stop. */
-static inline __attribute__((__always_inline__)) void
+ * interrupt is due and none is held, take it and ask the run to stop (returns true then). */
+static inline __attribute__((__always_inline__)) bool
 observe_retire(struct mach_ev5 *m, struct mach_cpu_obs *o, const struct axp_insn *d,
 	       unsigned int op, const struct axp_event *ev)
 {
 	if (retire(m, d, op, ev) && !o->have_irq && mach_ev5_irq_take(m, &o->irq)) {
 		o->have_irq = true;
 		o->stop = true;
+		return true;
 	}
+	return false;
 }
 
 void ev5_observe(void *priv, const struct axp_event *ev)
@@ -1381,22 +1383,26 @@ struct ev5_loop {
 };
 
 /* ev5_observe() as the run loop's inlined observer (exec_loop.h: ev->insn may be the window's
- * entry, ev->op its operation): returns the stop flag. */
+ * entry, ev->op its operation): returns the stop flag, which only it sets during the run (see
+ * ev5_run()). */
 static inline __attribute__((__always_inline__)) bool observe(const void *arg,
 							      const struct axp_event *ev)
 {
 	const struct ev5_loop *l = arg;
 
-	observe_retire(l->m, l->o, ev->insn, ev->op, ev);
-	return l->o->stop;
+	return observe_retire(l->m, l->o, ev->insn, ev->op, ev);
 }
 
+/* The flag is the machine's (struct mach_cpu_obs), which only the observer sets while a run is
+ * under way; set already, the run stops after one instruction: axp_run() does that. */
 enum axp_stop ev5_run(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,
 		      struct axp_stop_info *info)
 {
 	struct mach_cpu_obs *o = cfg->obs->priv;
 	const struct ev5_loop l = { o->model, o };
 
+	if (o->stop)
+		return axp_run(ctx, cfg, budget, info);
 	return axp_run_inline(ctx, cfg, budget, info, observe, &l);
 }
 

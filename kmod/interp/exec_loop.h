@@ -487,7 +487,8 @@ static int exec_fp(struct axp_ctx *ctx, const struct axp_insn *d, unsigned int h
  * the compiler load the fields again. load_page and store_page are the first address of the page
  * the last direct load (store) passed the permission test on, or 1 (none: no page starts at an odd
  * address): a naturally aligned access to that page needs no other test. They are forgotten
- * whenever the executor calls the memory system or the observer, which may change permissions.
+ * whenever the executor calls the memory system or an observer that may (not an inlined one:
+ * axp_run_inline()), as either may change permissions.
  */
 struct direct_view {
 	uint8_t *host;
@@ -1151,7 +1152,9 @@ typedef bool (*axp_observe_fn)(const void *arg, const struct axp_event *ev);
  * With the fast path the executor works on the window's entry itself, not a copy: the only thing a
  * store into the instruction's own word changes there is `op` (set to AXP_OP_NR), which the
  * executor has read before any store. The observer gets a copy taken before execution, or with
- * `entry` (inlined observers, which read ev->op, not ev->insn->op) the entry itself.
+ * `entry` (inlined observers, which read ev->op, not ev->insn->op) the entry itself; an `entry`
+ * observer also keeps axp_run_inline()'s contract (no context, no memory system), so neither
+ * ctx->pc nor the direct view's pages are brought up to date for it.
  *
  * Straight-line code runs in segments: where the window lookup finds pc, `seg` is how many
  * instructions may run from there on before anything needs checking (the budget left, and the
@@ -1161,7 +1164,8 @@ typedef bool (*axp_observe_fn)(const void *arg, const struct axp_event *ev);
  * The run has executed budget - left - seg instructions at any point.
  *
  * pc lives in a local: ctx->pc is written before each memory operation the loop calls (fetch,
- * fetch_insn; exec_insn() does the same for its own), before the observer, and when the run ends.
+ * fetch_insn; exec_insn() does the same for its own), before an observer (but an `entry` one),
+ * and when the run ends.
  * The memory system's direct access description is copied too (struct direct_view).
  */
 static inline __attribute__((__always_inline__)) enum axp_stop
@@ -1260,10 +1264,23 @@ done:
 		 * stall on store forwarding); the observer gets the copy (or the entry). */
 		if (cached)
 			ev.insn = entry ? dp : &d;
-		ctx->pc = next;
-		direct_forget(&dir);
+		if (!entry) {
+			ctx->pc = next;
+			direct_forget(&dir);
+		}
 		/* (one call site: an inlined observer is expanded once) */
 		halt = observe(arg, &ev);
+	}
+	if (entry && __builtin_expect(ret == AXP_EXEC_NEXT && !halt, 1)) {
+		/* the common case: on to the next instruction */
+		pc += 4;
+		if (cached && __builtin_expect(seg != 0, 1)) {
+			dp++;
+			goto have;
+		}
+		if (left)
+			goto lookup;
+		goto budget;
 	}
 	if (__builtin_expect(ret == AXP_EXEC_TRAP, 0)) {
 		ctx->pc = next; /* the trapping instruction completed */
@@ -1323,7 +1340,9 @@ static inline __attribute__((__always_inline__)) bool obs_call(const void *arg,
  * struct of pointers the loop then keeps in registers). Only the loop with the
  * decoded-instruction fast path (the hosted machine's) is instantiated; without it, this is
  * axp_run(). `observe` gets the window's entry as ev->insn: every field as decoded except op,
- * which is ev->op.
+ * which is ev->op. It reads nothing of the context (ctx->pc is not written before it: the event
+ * has pc and next_pc) and calls no memory operation (the executor keeps the pages whose access
+ * it checked across it).
  */
 static inline __attribute__((__always_inline__)) enum axp_stop
 axp_run_inline(struct axp_ctx *ctx, const struct axp_run_cfg *cfg, uint64_t budget,

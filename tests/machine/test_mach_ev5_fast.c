@@ -497,6 +497,33 @@ static void test_ev5_fast_inlined_loop_matches_axp_run(void **state)
 	mach_ev5_free(b);
 }
 
+/* A run entered with the stop flag already set (the machine never does: it clears the flag before
+ * the next run) stops after one instruction, by ev5_run() as by axp_run(). */
+static void test_ev5_fast_inlined_loop_stops_on_set_flag(void **state)
+{
+	(void)state;
+	for (int inl = 0; inl < 2; inl++) {
+		struct mach_ev5 *m = model(false);
+		struct axp_ctx ctx;
+		struct tmem *t = t_program(&ctx);
+		struct mach_cpu_obs o = { .model = m, .stop = true };
+		const struct axp_observer obs = { .insn = ev5_observe,
+						  .priv = &o,
+						  .stop = &o.stop };
+		const struct axp_run_cfg cfg = { .mem = &t_ops, .mem_priv = t, .obs = &obs };
+		struct axp_stop_info info;
+		enum axp_stop r;
+
+		r = inl ? ev5_run(&ctx, &cfg, 100, &info) : axp_run(&ctx, &cfg, 100, &info);
+		assert_int_equal(r, AXP_STOP_OBSERVER);
+		assert_int_equal(info.executed, 1);
+		assert_int_equal(ctx.pc, TPROG + 4);
+		assert_int_equal(mach_ev5_count(m, MACH_EV_RETIRED), 1);
+		free(t);
+		mach_ev5_free(m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -505,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_ev5_fast_observer_matches_retire),
 		cmocka_unit_test(test_ev5_fast_issue_events_overflow_exactly),
 		cmocka_unit_test(test_ev5_fast_inlined_loop_matches_axp_run),
+		cmocka_unit_test(test_ev5_fast_inlined_loop_stops_on_set_flag),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
