@@ -320,33 +320,24 @@ static void sc_touch(struct mach_ev5 *m, unsigned int set, unsigned int w)
 {
 	uint8_t *age = m->sc_lru[set];
 
+	if (!age[w]) /* already the most recent: nothing is younger */
+		return;
 	for (unsigned int i = 0; i < EV5_SC_WAYS; i++)
 		if (age[i] < age[w])
 			age[i]++;
 	age[w] = 0;
 }
 
-/*
- * An access that missed the first-level cache, at cycle `t`: probe and fill the S-cache and the
- * B-cache. Returns the load-use latency and the level that supplied the block.
- */
-static uint32_t lower_access(struct mach_ev5 *m, uint64_t addr, uint64_t t, bool write,
-			     uint32_t *level)
+/* lower_access() of block blk (set `set`) missing the S-cache: fill it from the B-cache or memory,
+ * writing back a dirty victim. */
+static __attribute__((__noinline__)) uint32_t lower_fill(struct mach_ev5 *m, uint64_t blk,
+							 unsigned int set, uint64_t t, bool write,
+							 uint32_t *level)
 {
-	uint64_t blk = addr >> EV5_SC_SHIFT, *bc;
-	unsigned int set = blk & (EV5_SC_SETS - 1), w, victim = 0;
-	uint64_t *tag = m->sc_tag[set];
+	uint64_t *tag = m->sc_tag[set], *bc;
+	unsigned int w, victim = 0;
 	uint32_t lat;
 
-	for (w = 0; w < EV5_SC_WAYS; w++) {
-		if (tag[w] == blk + 1) {
-			sc_touch(m, set, w);
-			if (write)
-				m->sc_dirty[set][w] = 1;
-			*level = AXP_LVL_SCACHE;
-			return m->p.scache_lat;
-		}
-	}
 	for (w = 0; w < EV5_SC_WAYS; w++) {
 		if (!tag[w]) {
 			victim = w;
@@ -373,6 +364,30 @@ static uint32_t lower_access(struct mach_ev5 *m, uint64_t addr, uint64_t t, bool
 	m->sc_dirty[set][victim] = write;
 	sc_touch(m, set, victim);
 	return lat;
+}
+
+/*
+ * An access that missed the first-level cache, at cycle `t`: probe the S-cache (inline: most
+ * such accesses hit it), else lower_fill(). Returns the load-use latency and the level that
+ * supplied the block.
+ */
+static inline uint32_t lower_access(struct mach_ev5 *m, uint64_t addr, uint64_t t, bool write,
+				    uint32_t *level)
+{
+	const uint64_t blk = addr >> EV5_SC_SHIFT;
+	const unsigned int set = blk & (EV5_SC_SETS - 1);
+	const uint64_t *tag = m->sc_tag[set];
+
+	for (unsigned int w = 0; w < EV5_SC_WAYS; w++) {
+		if (tag[w] == blk + 1) {
+			sc_touch(m, set, w);
+			if (write)
+				m->sc_dirty[set][w] = 1;
+			*level = AXP_LVL_SCACHE;
+			return m->p.scache_lat;
+		}
+	}
+	return lower_fill(m, blk, set, t, write, level);
 }
 
 /* The TLB's hint slot for vpn. */
@@ -443,6 +458,30 @@ static void wb_close(struct mach_ev5 *m, struct ev5_wb_entry *e, uint64_t at)
 	m->wb_done = max64(m->wb_done, e->done);
 }
 
+/*
+ * The first cycle at which wb_update() must run wb_advance(): the open entry's timeout (only the
+ * newest entry may be open: wb_store() closes it before allocating another, wb_drain() closes
+ * every entry) or, when the buffer is full, the oldest entry's completion. A finished entry of a
+ * buffer that is not full may stay until then: nothing reads it but a count that stays below
+ * EV5_WB_N either way (wb_room(), wb_store()), wb_drain()'s maximum (its completion is no later
+ * than the drain's cycle) and a full buffer's oldest completion (no later than the cycle asking);
+ * wb_done is kept apart. Before wb_due, wb_advance() would free only such entries.
+ */
+static inline void wb_due_set(struct mach_ev5 *m)
+{
+	uint64_t due = UINT64_MAX;
+
+	if (m->wb_n) {
+		const struct ev5_wb_entry *y = wb_at(m, m->wb_n - 1), *h = wb_at(m, 0);
+
+		if (!y->sched)
+			due = y->create + m->p.wb_timeout;
+		if (m->wb_n == EV5_WB_N && h->sched && h->done < due)
+			due = h->done;
+	}
+	m->wb_due = due;
+}
+
 /* Bring the write buffer up to cycle `t`: time out the open entry, free finished entries. */
 static __attribute__((__noinline__)) void wb_advance(struct mach_ev5 *m, uint64_t t)
 {
@@ -460,17 +499,23 @@ static __attribute__((__noinline__)) void wb_advance(struct mach_ev5 *m, uint64_
 			break;
 		wb_pop(m);
 	}
+	wb_due_set(m);
 }
 
-/* wb_advance() unless the buffer is already at t (a store's second look, in wb_store()). */
+/* wb_advance() unless the buffer is already at t (a store's second look, in wb_store()); before
+ * wb_due nothing is due, and only the cycle is noted. */
 static inline void wb_update(struct mach_ev5 *m, uint64_t t)
 {
-	if (t != m->wb_t)
-		wb_advance(m, t);
+	if (t != m->wb_t) {
+		if (t >= m->wb_due)
+			wb_advance(m, t);
+		else
+			m->wb_t = t;
+	}
 }
 
 /* Earliest cycle >= t at which a store to block `blk` finds room. */
-static uint64_t wb_room(struct mach_ev5 *m, uint64_t blk, uint64_t t)
+static inline uint64_t wb_room(struct mach_ev5 *m, uint64_t blk, uint64_t t)
 {
 	struct ev5_wb_entry *y;
 
@@ -485,7 +530,7 @@ static uint64_t wb_room(struct mach_ev5 *m, uint64_t blk, uint64_t t)
 	return max64(t, wb_at(m, 0)->done);
 }
 
-static void wb_store(struct mach_ev5 *m, uint64_t blk, uint64_t t, uint32_t coh)
+static inline void wb_store(struct mach_ev5 *m, uint64_t blk, uint64_t t, uint32_t coh)
 {
 	struct ev5_wb_entry *y, *e;
 
@@ -501,8 +546,9 @@ static void wb_store(struct mach_ev5 *m, uint64_t blk, uint64_t t, uint32_t coh)
 		}
 	}
 	if (m->wb_n == EV5_WB_N) {
-		/* wb_room() made the caller wait for the oldest; drop it defensively (and forget
-		 * its completion, which may be later than t) */
+		/* wb_room() made the caller wait for the oldest, or (a second store in the same
+		 * cycle) the oldest finished and wb_due_set() kept it: drop it (and forget its
+		 * completion, which may be later than t) */
 		wb_pop(m);
 		m->wb_done = 0;
 		for (unsigned int i = 0; i < m->wb_n; i++)
@@ -516,6 +562,7 @@ static void wb_store(struct mach_ev5 *m, uint64_t blk, uint64_t t, uint32_t coh)
 	e->done = 0;
 	e->sched = false;
 	m->wb_n++;
+	wb_due_set(m);
 }
 
 /* Close the open entry (MB, WMB) at `t`; return the cycle the buffer is empty. */
@@ -531,6 +578,7 @@ static uint64_t wb_drain(struct mach_ev5 *m, uint64_t t)
 			wb_close(m, e, t);
 		last = max64(last, e->done);
 	}
+	wb_due_set(m);
 	return last;
 }
 
@@ -972,12 +1020,47 @@ static inline uint64_t fetch_line(struct mach_ev5 *m, uint64_t pc, struct ev5_st
 	return fetch_block(m, pc, &st->dy, &st->evb);
 }
 
-/* Loads, stores, MB: DTB, MAF, write buffer, replay; returns the issue cycle. A store also
- * enters the write buffer at that cycle (nothing the retire does before its results touches
- * the buffer, so this is where the store's result work is done too). */
-static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const struct ev5_pd *p,
-						   uint64_t ea, uint64_t pc, uint64_t t,
-						   struct ev5_step *st)
+/* A store issued at t enters the write buffer (mem_post(), store_quiet()). */
+static inline void store_enter(struct mach_ev5 *m, uint64_t ea, uint64_t pc, uint64_t t)
+{
+	wb_store(m, ea >> EV5_LINE_SHIFT, t, m->coh ? ev5_coh_store(m, ea, pc, t) : 0);
+	m->last_store_t = t;
+	m->last_store_q = ea >> 3;
+}
+
+/* The access to ea needs no DTB lookup: its page is in the memo, or where the DTB's hint says
+ * (then the memo takes it, as mem_post() would; its lookup would hit and change nothing). */
+static inline bool dpage_quiet(struct mach_ev5 *m, uint64_t ea)
+{
+	const uint64_t vpn = ea >> EV5_PAGE_SHIFT;
+
+	if (vpn == m->dpage[0] || vpn == m->dpage[1])
+		return true;
+	if (!tlb_hint_hit(&m->dtb, vpn))
+		return false;
+	m->dpage[m->dpage_next] = vpn;
+	m->dpage_next ^= 1;
+	return true;
+}
+
+/* A store that mem_post() would leave at t, entered into the write buffer as it would: a plain
+ * store on one CPU (no invalidations) whose page is in the DTB memo or at the DTB's hint and
+ * whose block finds room in the buffer at t (wb_room(), which brings the buffer to t as
+ * mem_post() would first). Most stores: mem_post() returns at once. */
+static inline bool store_quiet(struct mach_ev5 *m, unsigned int kind, uint64_t ea, uint64_t pc,
+			       uint64_t t)
+{
+	if ((kind & (ISA_EV5_K_LOAD | ISA_EV5_K_STORE | ISA_EV5_K_MB)) != ISA_EV5_K_STORE ||
+	    m->coh || !dpage_quiet(m, ea) || wb_room(m, ea >> EV5_LINE_SHIFT, t) != t)
+		return false;
+	store_enter(m, ea, pc, t);
+	return true;
+}
+
+/* mem_post() of the other accesses. */
+static __attribute__((__noinline__)) uint64_t mem_slow(struct mach_ev5 *m, const struct ev5_pd *p,
+						       uint64_t ea, uint64_t pc, uint64_t t,
+						       struct ev5_step *st)
 {
 	const unsigned int kind = p->kind;
 	uint64_t t0 = t;
@@ -1018,12 +1101,21 @@ static __attribute__((noinline)) uint64_t mem_post(struct mach_ev5 *m, const str
 	}
 	if (t != t0 && needs_place(m, p, t))
 		t = place(m, p, t);
-	if (kind & ISA_EV5_K_STORE) {
-		wb_store(m, ea >> EV5_LINE_SHIFT, t, m->coh ? ev5_coh_store(m, ea, pc, t) : 0);
-		m->last_store_t = t;
-		m->last_store_q = ea >> 3;
-	}
+	if (kind & ISA_EV5_K_STORE)
+		store_enter(m, ea, pc, t);
 	return t;
+}
+
+/* Loads, stores, MB: DTB, MAF, write buffer, replay; returns the issue cycle. A store also
+ * enters the write buffer at that cycle (nothing the retire does before its results touches
+ * the buffer, so this is where the store's result work is done too). */
+static __attribute__((__noinline__)) uint64_t mem_post(struct mach_ev5 *m, const struct ev5_pd *p,
+						       uint64_t ea, uint64_t pc, uint64_t t,
+						       struct ev5_step *st)
+{
+	if (store_quiet(m, p->kind, ea, pc, t))
+		return t;
+	return mem_slow(m, p, ea, pc, t, st);
 }
 
 /* The DTB of an access to ea costs no lookup: its page is in the memo or where the DTB's hint
@@ -1041,18 +1133,10 @@ static inline bool dtb_quiet(const struct mach_ev5 *m, uint64_t ea)
 static inline bool load_quiet(struct mach_ev5 *m, unsigned int kind, uint64_t ea, uint64_t t,
 			      const struct ev5_step *st)
 {
-	const uint64_t vpn = ea >> EV5_PAGE_SHIFT;
-
 	if (!(kind & ISA_EV5_K_LOAD) || st->dmiss ||
 	    (t == m->last_store_t + 1 && (ea >> 3) == m->last_store_q))
 		return false;
-	if (vpn == m->dpage[0] || vpn == m->dpage[1])
-		return true;
-	if (!tlb_hint_hit(&m->dtb, vpn))
-		return false;
-	m->dpage[m->dpage_next] = vpn;
-	m->dpage_next ^= 1;
-	return true;
+	return dpage_quiet(m, ea);
 }
 
 /* A load issued at t: D-cache, fill, MAF; returns when its data is ready. */

@@ -185,6 +185,8 @@ struct mach_ev5 {
 	struct ev5_wb_entry wb[EV5_WB_SLOTS]; /* EV5_WB_N at most in use */
 	unsigned int wb_head, wb_n;
 	uint64_t wb_t; /* cycle of the last wb_update() */
+	uint64_t
+		wb_due; /* no earlier cycle makes wb_advance() change more than wb_t (wb_due_set()) */
 	uint64_t wb_done; /* latest completion of a write scheduled so far (wb_close()) */
 
 	/* statistics */
