@@ -1028,13 +1028,28 @@ static inline void store_enter(struct mach_ev5 *m, uint64_t ea, uint64_t pc, uin
 	m->last_store_q = ea >> 3;
 }
 
+/* Page vpn is in the DTB memo (the last two data pages). */
+static inline bool dpage_memo(const struct mach_ev5 *m, uint64_t vpn)
+{
+	return vpn == m->dpage[0] || vpn == m->dpage[1];
+}
+
+/* The DTB of an access to ea costs no lookup: its page is in the memo or where the DTB's hint
+ * says (the block-memo study's condition, mach_ev5_study.c; dpage_quiet() without its update). */
+static inline bool dtb_quiet(const struct mach_ev5 *m, uint64_t ea)
+{
+	const uint64_t vpn = ea >> EV5_PAGE_SHIFT;
+
+	return dpage_memo(m, vpn) || tlb_hint_hit(&m->dtb, vpn);
+}
+
 /* The access to ea needs no DTB lookup: its page is in the memo, or where the DTB's hint says
  * (then the memo takes it, as mem_post() would; its lookup would hit and change nothing). */
 static inline bool dpage_quiet(struct mach_ev5 *m, uint64_t ea)
 {
 	const uint64_t vpn = ea >> EV5_PAGE_SHIFT;
 
-	if (vpn == m->dpage[0] || vpn == m->dpage[1])
+	if (dpage_memo(m, vpn))
 		return true;
 	if (!tlb_hint_hit(&m->dtb, vpn))
 		return false;
@@ -1068,7 +1083,7 @@ static __attribute__((__noinline__)) uint64_t mem_slow(struct mach_ev5 *m, const
 	if (kind & (ISA_EV5_K_LOAD | ISA_EV5_K_STORE)) {
 		uint64_t vpn = ea >> EV5_PAGE_SHIFT;
 
-		if (vpn != m->dpage[0] && vpn != m->dpage[1]) {
+		if (!dpage_memo(m, vpn)) {
 			m->dpage[m->dpage_next] = vpn;
 			m->dpage_next ^= 1;
 			if (!tlb_lookup(&m->dtb, vpn)) {
@@ -1116,15 +1131,6 @@ static __attribute__((__noinline__)) uint64_t mem_post(struct mach_ev5 *m, const
 	if (store_quiet(m, p->kind, ea, pc, t))
 		return t;
 	return mem_slow(m, p, ea, pc, t, st);
-}
-
-/* The DTB of an access to ea costs no lookup: its page is in the memo or where the DTB's hint
- * says (the block-memo study's condition; mach_ev5_study.c). */
-static inline bool dtb_quiet(const struct mach_ev5 *m, uint64_t ea)
-{
-	const uint64_t vpn = ea >> EV5_PAGE_SHIFT;
-
-	return vpn == m->dpage[0] || vpn == m->dpage[1] || tlb_hint_hit(&m->dtb, vpn);
 }
 
 /* A load that mem_post() would leave at t: it hits the D-cache tags, is no replay, and its page

@@ -1272,7 +1272,9 @@ done:
 		halt = observe(arg, &ev);
 	}
 	if (entry && __builtin_expect(ret == AXP_EXEC_NEXT && !halt, 1)) {
-		/* the common case: on to the next instruction */
+		/* the common case with an inlined observer: on to the next instruction, no other
+		 * test (placed first; every instruction that fell through comes here) */
+fell_through:
 		pc += 4;
 		if (cached && __builtin_expect(seg != 0, 1)) {
 			dp++;
@@ -1293,17 +1295,11 @@ done:
 		info->pc = next;
 		goto out;
 	}
-	if (ret == AXP_EXEC_NEXT) {
-		pc += 4;
-		if (cached && __builtin_expect(seg != 0, 1)) {
-			dp++;
-			goto have;
-		}
-	} else {
-		pc = next;
-		left += seg;
-		seg = 0;
-	}
+	if (ret == AXP_EXEC_NEXT)
+		goto fell_through;
+	pc = next;
+	left += seg;
+	seg = 0;
 	if (left)
 		goto lookup;
 budget:
