@@ -2,8 +2,8 @@
 # eval/run-replays.sh - `make eval`: vreplay's named conflicts graded against the EV6 replay traps.
 #
 # Usage: eval/run-replays.sh [NAME...]   (default: storeload m_replay_sl m_replay_ll)
-# Environment: BUILD (default build), EVAL_PERIOD (CYCLES period LO-HI, default 200-300, as
-#   eval/run-eval.sh: short runs need a short period for samples), EVAL_REPLAY_SHARE
+# Environment: BUILD (default build), EVAL_PERIOD (CYCLES period LO-HI, default 200-300:
+#   short runs need a short period for samples), EVAL_REPLAY_SHARE
 #   (interpretation share N/D, default the recorder's vreplay 1/129, value-sampling slide 21),
 #   EVAL_REPLAY_ITERS (iterations of the microbenchmarks, default 50000).
 # Each workload is recorded with `axprof record --cpu ev6 --mode vreplay --event cycles,replays
