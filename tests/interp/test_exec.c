@@ -537,6 +537,75 @@ static void test_exec_barriers_reach_the_memory_system(void **state)
 	assert_string_equal(barrier_log, "");
 }
 
+/* The registers the dispatch test starts from: pointers into the data (aligned and not), then
+ * varied values (FP: 1.5, -0.0, a NaN, ...). */
+static void dispatch_regs(struct rig *r)
+{
+	r->ctx.r[1] = DATA + 8;
+	r->ctx.r[2] = DATA + 0x103;
+	for (unsigned int i = 3; i < 31; i++)
+		r->ctx.r[i] = 0x0123456789abcdefull * i ^ (uint64_t)i << 60;
+	r->ctx.f[1] = 0x3ff8000000000000ull;
+	r->ctx.f[2] = 0x8000000000000000ull;
+	r->ctx.f[3] = 0x7ff8000000000001ull;
+	for (unsigned int i = 4; i < 31; i++)
+		r->ctx.f[i] = 0x4000000000000000ull + 0x0001000000000000ull * i;
+	for (unsigned int i = 0; i < FLAT_SZ; i++)
+		r->m.data[i] = (uint8_t)(i * 7 + 1);
+}
+
+/*
+ * axp_run()'s loop without decode cache, observer or direct access (exec_plain.h) dispatches on
+ * its own table: every opcode, with every value of insn[15:5] (the operate formats' literal bit
+ * and function, the miscellaneous and jump formats' function bits, elsewhere displacement bits)
+ * and Ra, Rb, Rc R1, R2, R3, and with every value of insn[12:5] and other choices among R1, R2,
+ * R3 and R31, runs one instruction there and through axp_step(): the same stop, context and
+ * memory.
+ */
+static void test_exec_run_dispatch_matches_step(void **state)
+{
+	static const unsigned int regs[][3] = {
+		{ 1, 2, 3 }, { 2, 1, 31 }, { 31, 31, 1 }, { 3, 31, 2 }
+	};
+	static struct rig a, b;
+
+	(void)state;
+	for (unsigned int opc = 0; opc < 64; opc++) {
+		for (size_t k = 0; k < sizeof(regs) / sizeof(regs[0]); k++) {
+			for (unsigned int fn = 0; fn < (k ? 256u : 2048u); fn++) {
+				uint32_t w = opc << 26 | regs[k][0] << 21 | regs[k][1] << 16 |
+					     fn << 5 | regs[k][2];
+				enum axp_stop want = AXP_STOP_BUDGET;
+				enum axp_stop got;
+				bool stopped;
+
+				rig_init(&a, AXP_POLICY_FULL);
+				rig_code(&a, 0, w);
+				dispatch_regs(&a);
+				b = a;
+				b.cfg.mem_priv = &b.m;
+				stopped = axp_step(&a.ctx, &a.cfg, &a.info) != 0;
+				if (stopped)
+					want = a.info.reason;
+				got = axp_run(&b.ctx, &b.cfg, 1, &b.info);
+				/* (info.pc: for a stop; a completed step names the instruction, a
+				 * run the next) */
+				if (got != want || b.info.executed != a.info.executed ||
+				    (stopped && b.info.pc != a.info.pc) ||
+				    memcmp(&a.ctx, &b.ctx, sizeof(a.ctx)) != 0 ||
+				    memcmp(&a.m, &b.m, sizeof(a.m)) != 0)
+					fail_msg(
+						"word %#010x: axp_run %s (%llu executed), axp_step %s "
+						"(%llu), or their context or memory differ",
+						(unsigned int)w, axp_stop_name[got],
+						(unsigned long long)b.info.executed,
+						axp_stop_name[want],
+						(unsigned long long)a.info.executed);
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -555,6 +624,7 @@ int main(void)
 		cmocka_unit_test(test_exec_misc_group),
 		cmocka_unit_test(test_exec_barriers_reach_the_memory_system),
 		cmocka_unit_test(test_exec_observer_can_stop_the_run),
+		cmocka_unit_test(test_exec_run_dispatch_matches_step),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
