@@ -48,7 +48,10 @@
  *             Not for RA, which the callee's RET read (so it was ready), nor SP, which the
  *             calling standard has the callee restore by an add. The walk counts the static
  *             cycles (M_k) from the call to the reader; at most callee_lat (the longest result
- *             latency of the register's file) minus those cycles per execution can be left.
+ *             latency of the register's file) minus those cycles per execution can be left,
+ *             or, where the caller knows the callee (an_cp_proc.callee: a straight-line leaf
+ *             reached by BSR, analysis/an_freq_image.c) and it writes the register, what its
+ *             own schedule leaves in flight at its RET minus those cycles.
  *   replay    (issue 15, EV5) a load (any: LDQ_U to R31, the unop, and prefetches too) issued
  *             within replay_window static cycles after the most recent store, when both use
  *             the same base register, not rewritten in between, and their addresses can fall
@@ -527,8 +530,9 @@ struct cwalk {
 	unsigned int reg; /* CALLEE: the register read; REPLAY: the load's base register */
 	const struct an_cp_insn *ld; /* REPLAY: the load */
 	uint32_t limit; /* cycles a path may count */
-	uint32_t best, culprit; /* the fewest cycles to a hit and its instruction (UINT32_MAX,
-				 * AN_NONE: none) */
+	unsigned int file; /* CALLEE: the register's file (0 integer, 1 FP) */
+	uint32_t best, culprit; /* REPLAY: the fewest cycles to a hit; CALLEE: the most cycles a
+				 * hit can wait (0: none); and its instruction (AN_NONE: none) */
 };
 
 /* The access size in bytes of a load or store. */
@@ -582,6 +586,30 @@ static bool cvisit(const struct cwalk *w, const struct an_cp_insn *in, bool *hit
 	return is_call(in) || is_pal(in) || dest_reg(in) == w->reg;
 }
 
+/* A hit at instruction k, d cycles back: keep the fewest cycles (REPLAY) or the longest wait
+ * (CALLEE: what the callee leaves in flight, known or the generic bound, minus d). */
+static void chit(const struct cp *c, struct cwalk *w, uint32_t k, uint32_t d)
+{
+	uint32_t lat = c->p->callee_lat[w->file];
+
+	if (w->kind == CW_REPLAY) {
+		if (d < w->best) {
+			w->best = d;
+			w->culprit = k;
+		}
+		return;
+	}
+	/* A register the known callee does not write keeps the generic bound: the caller's own
+	 * producer before the call may still be in flight after a short callee. */
+	if (c->pr->callee && c->pr->callee[k].known && (c->pr->callee[k].written >> w->reg & 1) &&
+	    c->pr->callee[k].wait[w->file] < lat)
+		lat = c->pr->callee[k].wait[w->file];
+	if (lat > d && lat - d > w->best) {
+		w->best = lat - d;
+		w->culprit = k;
+	}
+}
+
 static void cwalk_block(struct cp *c, struct cwalk *w, uint32_t b, uint32_t from, uint32_t d)
 {
 	const struct an_cp_proc *pr = c->pr;
@@ -593,10 +621,8 @@ static void cwalk_block(struct cp *c, struct cwalk *w, uint32_t b, uint32_t from
 
 		k--;
 		if (cvisit(w, &pr->insns[k], &hit)) {
-			if (hit && d < w->best) {
-				w->best = d;
-				w->culprit = k;
-			}
+			if (hit)
+				chit(c, w, k, d);
 			return;
 		}
 		d += pr->insns[k].m;
@@ -617,7 +643,7 @@ static void cwalk_block(struct cp *c, struct cwalk *w, uint32_t b, uint32_t from
 /* Walk back from i; true when some path hits within the limit (w->best, w->culprit). */
 static bool cwalk(struct cp *c, uint32_t i, struct cwalk *w)
 {
-	w->best = UINT32_MAX;
+	w->best = w->kind == CW_REPLAY ? UINT32_MAX : 0;
 	w->culprit = AN_NONE;
 	c->cur++;
 	if (c->pr->insns[i].m > w->limit)
@@ -637,14 +663,14 @@ static uint32_t callee_wait(struct cp *c, uint32_t i, uint32_t *culprit)
 
 	for (unsigned int r = 0; r < n; r++) {
 		uint32_t lat = c->p->callee_lat[regs[r] >= 32];
-		struct cwalk w = { .kind = CW_CALLEE, .reg = regs[r] };
+		struct cwalk w = { .kind = CW_CALLEE, .reg = regs[r], .file = regs[r] >= 32 };
 
 		/* RA: the callee's RET read it; SP: restored by an add (the calling standard). */
 		if (regs[r] == 26 || regs[r] == 30 || !lat)
 			continue;
 		w.limit = lat - 1;
-		if (cwalk(c, i, &w) && w.best < lat && lat - w.best > most) {
-			most = lat - w.best;
+		if (cwalk(c, i, &w) && w.best > most) {
+			most = w.best;
 			*culprit = w.culprit;
 		}
 	}

@@ -93,6 +93,15 @@ struct an_cp_proc {
 	const struct an_cp_edge *edges;
 	uint32_t nedges;
 	double period[AN_EV_NR]; /* mean sampling period of each event; 0: not sampled */
+	const struct an_cp_callee *callee; /* per instruction, optional (NULL: no callee known) */
+};
+
+/* What a call's callee is known to leave in flight (AN_CAUSE_CALLEE). */
+struct an_cp_callee {
+	bool known; /* false: the generic bound (an_cp_params.callee_lat) */
+	uint64_t written; /* bit r: the callee writes register r (0-31 integer, 32-63 FP) */
+	uint8_t wait[2]; /* the most cycles one of those results, integer [0] and FP [1], can
+			  * still be in flight when the callee's RET issues */
 };
 
 /* What the analysis says about one instruction. */

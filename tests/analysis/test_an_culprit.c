@@ -78,6 +78,8 @@ static uint32_t bra(unsigned int opc, unsigned int ra, int disp)
 
 struct proc {
 	struct an_cp_insn in[MAXI];
+	struct an_cp_callee callee[MAXI];
+	bool with_callee; /* view() passes callee[] */
 	struct an_cp_block bl[MAXB];
 	struct an_cp_edge ed[MAXE];
 	uint32_t ni, nb, ne;
@@ -130,7 +132,8 @@ static struct an_cp_proc view(const struct proc *p)
 				.blocks = p->bl,
 				.nblocks = p->nb,
 				.edges = p->ed,
-				.nedges = p->ne };
+				.nedges = p->ne,
+				.callee = p->with_callee ? p->callee : NULL };
 
 	memcpy(v.period, p->period, sizeof(v.period));
 	return v;
@@ -516,6 +519,26 @@ static void test_an_culprit_callee_result(void **state)
 	v = view(&p);
 	assert_int_equal(an_culprit_explain(&v, NULL, r), 0);
 	assert_true(fabs(r[fuse].hi[AN_CAUSE_CALLEE] - 1600) < 1e-9);
+
+	/* A known callee (a BSR to a leaf): what it leaves in flight at its RET, for the registers
+	 * it writes. Here it writes v0, s2, f0 and f1 and leaves 10 cycles in an integer one, none
+	 * in an FP one: 10 - 4 = 6 per execution for the addq, nothing for the addt. */
+	p.with_callee = true;
+	p.callee[call] =
+		(struct an_cp_callee){ .known = true,
+				       .written = 1ull << V0 | 1ull << 9 | 1ull << 32 | 1ull << 33,
+				       .wait = { 10, 0 } };
+	v = view(&p);
+	assert_int_equal(an_culprit_explain(&v, NULL, r), 0);
+	assert_true(fabs(r[use].hi[AN_CAUSE_CALLEE] - 600) < 1e-9);
+	assert_false(HAS(r[fuse].cand, AN_CAUSE_CALLEE));
+	/* Nothing in flight at its RET (an add right before it): ruled out ... */
+	p.callee[call].wait[0] = 1;
+	assert_false(HAS(cand_of(&p, use, NULL), AN_CAUSE_CALLEE));
+	/* ... unless it leaves s2 alone: the caller's own s2 producer may still be in flight. */
+	p.callee[call].written = 1ull << V0;
+	assert_true(HAS(cand_of(&p, use, NULL), AN_CAUSE_CALLEE));
+	p.with_callee = false;
 
 	/* Far enough from the call (16 cycles of schedule in between): nothing can be left. */
 	p.in[cmp].m = 14;
