@@ -519,9 +519,9 @@ static bool search_back(struct cp *c, uint32_t i, struct search *s)
  * The callee and replay rules: a backward walk from instruction i along every path (predecessor
  * blocks not rare) that counts static cycles, the M_k of the instructions passed, i's own
  * included: at instruction k the count is the issue cycles from k to i as the schedule has
- * them. A path ends at what the rule looks for (a hit, kept with its count when the fewest),
- * at what rules it out, at an entry or unknown predecessors (no hit), or beyond `limit`
- * cycles. A block is walked again only when a path reaches it with fewer cycles.
+ * them. A path ends at what the rule looks for (a hit: chit() keeps the best one), at what
+ * rules it out, at an entry or unknown predecessors (no hit), or beyond `limit` cycles. A
+ * block is walked again only when a path reaches it with fewer cycles.
  */
 enum { CW_CALLEE, CW_REPLAY };
 
@@ -685,9 +685,7 @@ static uint32_t replay_store(struct cp *c, uint32_t i)
 
 	if (!(info(in)->flags & AXP_F_LD) || !c->p->replay_window)
 		return AN_NONE;
-	w.limit = c->p->replay_window;
-	if (in->d.rb == 31)
-		w.reg = NOREG; /* R31 is never written */
+	w.limit = c->p->replay_window; /* (a base of R31 never matches dest_reg(): never written) */
 	return cwalk(c, i, &w) && w.best <= w.limit ? w.culprit : AN_NONE;
 }
 
