@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "an_culprit.h"
+#include "isa_ev5.h"
 
 /*
  * DCPI SOSP'97 §6.2: "To explain a dynamic stall at an instruction, we follow a 'guilty until
@@ -40,6 +41,22 @@
  *             information about the time spent in the call". That CALL_PAL is the culprit and
  *             the only candidate: whatever missed or stalled, it happened in the call (no bound:
  *             no event counts PALcode time).
+ *   callee    (issue 15) the instruction reads a register whose most recent writer on some path
+ *             back is a call: the callee produced it and may have returned with it in flight
+ *             (Square::area's last MULQ; the static schedule cannot see into the callee, so
+ *             the wait looks dynamic here while the machine counts it as a producer latency).
+ *             Not for RA, which the callee's RET read (so it was ready), nor SP, which the
+ *             calling standard has the callee restore by an add. The walk counts the static
+ *             cycles (M_k) from the call to the reader; at most callee_lat (the longest result
+ *             latency of the register's file) minus those cycles per execution can be left,
+ *             or, where the caller knows the callee (an_cp_proc.callee: a straight-line leaf
+ *             reached by BSR, analysis/an_freq_image.c) and it writes the register, what its
+ *             own schedule leaves in flight at its RET minus those cycles.
+ *   replay    (issue 15, EV5) a load (any: LDQ_U to R31, the unop, and prefetches too) issued
+ *             within replay_window static cycles after the most recent store, when both use
+ *             the same base register, not rewritten in between, and their addresses can fall
+ *             in one quadword: "a load one cycle after a store to the same address replays",
+ *             21164 HRM p. 2-33. At most cost[REPLAY] cycles per execution.
  * Bounds, when the event was sampled (period[] > 0): the event's samples near the instruction
  * times its mean period estimate the events; each can cost at most cost[] cycles (the paper:
  * "assuming pessimistically that each I-cache miss incurred a cache fill all the way from
@@ -49,10 +66,37 @@
  * after the branch. The bounds therefore count samples over the stretch from the culprit to the
  * instruction.
  *
+ * The callee and replay rules bound themselves without an event: cycles per execution times the
+ * instruction's estimated executions (F, in CYCLES periods, so the product is in samples).
+ *
  * Ranges: hi[c] = min(dyn, bound_c); lo[c] = max(0, dyn - sum of the other candidates' hi);
  * unexplained = dyn when no candidate is left, else what exceeds the sum of the bounds. share[]
  * splits the explained part: lo first, the rest in proportion to hi - lo.
  */
+
+/* A multiply's result comes up to 2 cycles later when a source was produced just before it
+ * ([ev5.md], as analysis/an_sched.c and machine/mach_ev5.c model it). */
+#define MUL_INPUT_PENALTY 2
+
+/* The longest result latency of the EV5 tables (isa/isa_ev5.h) per register file written:
+ * integer UMULH 14 + the input penalty, FP DIVT 22. */
+static void callee_latencies(uint32_t lat[2])
+{
+	lat[0] = lat[1] = 0;
+	for (unsigned int op = 0; op < AXP_OP_NR; op++) {
+		struct isa_ev5_op o;
+		uint32_t l;
+		uint8_t d;
+
+		isa_ev5_op(op, ISA_EV5_DCACHE_LAT, &o);
+		d = o.da ? o.da : o.dc;
+		if (!d)
+			continue;
+		l = o.lat + ((o.kind & ISA_EV5_K_IMUL) ? MUL_INPUT_PENALTY : 0);
+		if (l > lat[d > 1])
+			lat[d > 1] = l;
+	}
+}
 
 void an_cp_params_default(struct an_cp_params *p)
 {
@@ -69,12 +113,20 @@ void an_cp_params_default(struct an_cp_params *p)
 	p->cost[AN_CAUSE_BRANCH] = 10;
 	p->cost[AN_CAUSE_WBUF] = 0; /* no event */
 	p->cost[AN_CAUSE_UNIT] = 0;
+	/* A load issued the cycle after a store to its quadword replays: 7 cycles (21164 HRM
+	 * p. 2-33, via refs/algorithms-isa-microarch-linux.md; machine/mach_ev5.c `replay`). */
+	p->cost[AN_CAUSE_REPLAY] = 7;
+	/* The HRM has such a load scheduled 3 cycles after the store: closer than that is the
+	 * window (the static schedule never puts a load 2 cycles after a store, DCPI §6.1.3). */
+	p->replay_window = 2;
+	callee_latencies(p->callee_lat);
 }
 
 const char *an_cause_name(unsigned int cause)
 {
-	static const char *const names[AN_CAUSE_NR] = { "icache", "itb",  "dcache", "dtb",
-							"branch", "wbuf", "unit",   "pal" };
+	static const char *const names[AN_CAUSE_NR] = { "icache", "itb",   "dcache", "dtb",
+							"branch", "wbuf",  "unit",   "pal",
+							"callee", "replay" };
 
 	return cause < AN_CAUSE_NR ? names[cause] : "?";
 }
@@ -82,8 +134,9 @@ const char *an_cause_name(unsigned int cause)
 const char *an_cause_label(unsigned int cause)
 {
 	static const char *const names[AN_CAUSE_NR] = {
-		"I-cache miss",	     "ITB miss",	  "D-cache miss",	  "DTB miss",
-		"branch mispredict", "write buffer full", "functional unit busy", "PALcode call",
+		"I-cache miss",	     "ITB miss",	   "D-cache miss",	   "DTB miss",
+		"branch mispredict", "write buffer full",  "functional unit busy", "PALcode call",
+		"callee's result",   "replay after store",
 	};
 
 	return cause < AN_CAUSE_NR ? names[cause] : "?";
@@ -201,6 +254,7 @@ struct cp {
 	const struct an_cp_params *p;
 	uint32_t *pred_off, *pred_e; /* CSR: in-edges of each block */
 	uint32_t *stamp; /* per block: last search that visited it */
+	uint32_t *dist; /* per block: cycles at its end when the current cycle walk came */
 	uint32_t cur; /* current search */
 };
 
@@ -240,8 +294,9 @@ static int cp_init(struct cp *c, const struct an_cp_proc *pr, const struct an_cp
 	c->pred_off = calloc((size_t)pr->nblocks + 1, sizeof(*c->pred_off));
 	c->pred_e = malloc(((size_t)pr->nedges + 1) * sizeof(*c->pred_e));
 	c->stamp = calloc((size_t)pr->nblocks + 1, sizeof(*c->stamp));
+	c->dist = calloc((size_t)pr->nblocks + 1, sizeof(*c->dist));
 	pos = calloc((size_t)pr->nblocks + 1, sizeof(*pos));
-	if (!c->pred_off || !c->pred_e || !c->stamp || !pos) {
+	if (!c->pred_off || !c->pred_e || !c->stamp || !c->dist || !pos) {
 		free(pos);
 		return -ENOMEM;
 	}
@@ -261,6 +316,7 @@ static void cp_exit(struct cp *c)
 	free(c->pred_off);
 	free(c->pred_e);
 	free(c->stamp);
+	free(c->dist);
 }
 
 /* Is edge e one the rules may ignore ("executed much less frequently")? */
@@ -459,6 +515,180 @@ static bool search_back(struct cp *c, uint32_t i, struct search *s)
 	return s->hit;
 }
 
+/*
+ * The callee and replay rules: a backward walk from instruction i along every path (predecessor
+ * blocks not rare) that counts static cycles, the M_k of the instructions passed, i's own
+ * included: at instruction k the count is the issue cycles from k to i as the schedule has
+ * them. A path ends at what the rule looks for (a hit: chit() keeps the best one), at what
+ * rules it out, at an entry or unknown predecessors (no hit), or beyond `limit` cycles. A
+ * block is walked again only when a path reaches it with fewer cycles.
+ */
+enum { CW_CALLEE, CW_REPLAY };
+
+struct cwalk {
+	int kind;
+	unsigned int reg; /* CALLEE: the register read; REPLAY: the load's base register */
+	const struct an_cp_insn *ld; /* REPLAY: the load */
+	uint32_t limit; /* cycles a path may count */
+	unsigned int file; /* CALLEE: the register's file (0 integer, 1 FP) */
+	uint32_t best, culprit; /* REPLAY: the fewest cycles to a hit; CALLEE: the most cycles a
+				 * hit can wait (0: none); and its instruction (AN_NONE: none) */
+};
+
+/* The access size in bytes of a load or store. */
+static unsigned int acc_size(const struct an_cp_insn *in)
+{
+	uint32_t f = info(in)->flags;
+
+	return (f & AXP_F_M8) ? 8 : (f & AXP_F_M4) ? 4 : (f & AXP_F_M2) ? 2 : 1;
+}
+
+/* The alignment its address has: its size, except LDQ_U/STQ_U (any: they clear the low bits). */
+static unsigned int acc_align(const struct an_cp_insn *in)
+{
+	return in->d.op == AXP_OP_LDQ_U || in->d.op == AXP_OP_STQ_U ? 1 : acc_size(in);
+}
+
+/*
+ * Can store st and load ld, through the same unchanged base register, touch one quadword? Their
+ * addresses differ by their displacements; try every place the store's address can have in its
+ * quadword (a multiple of its alignment) and see whether the load's, aligned as it must be, is
+ * then in the same quadword.
+ */
+static bool same_quadword(const struct an_cp_insn *st, const struct an_cp_insn *ld)
+{
+	int64_t delta = (int64_t)ld->d.disp - (int64_t)st->d.disp;
+	unsigned int sa = acc_align(st), la = acc_align(ld);
+
+	for (int64_t a = 0; a < 8; a += sa) {
+		int64_t b = a + delta;
+
+		if (b >= 0 && b < 8 && b % la == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Visit instruction in, `d` cycles before the walk's start: true ends the path (*hit: found). */
+static bool cvisit(const struct cwalk *w, const struct an_cp_insn *in, bool *hit)
+{
+	*hit = false;
+	if (w->kind == CW_CALLEE) {
+		if (is_call(in))
+			return *hit = true;
+		return is_pal(in) || dest_reg(in) == w->reg;
+	}
+	if (is_store(in)) {
+		/* The most recent store decides (the 21164 compares with the last one only). */
+		*hit = in->d.rb == w->ld->d.rb && same_quadword(in, w->ld);
+		return true;
+	}
+	return is_call(in) || is_pal(in) || dest_reg(in) == w->reg;
+}
+
+/* A hit at instruction k, d cycles back: keep the fewest cycles (REPLAY) or the longest wait
+ * (CALLEE: what the callee leaves in flight, known or the generic bound, minus d). */
+static void chit(const struct cp *c, struct cwalk *w, uint32_t k, uint32_t d)
+{
+	uint32_t lat = c->p->callee_lat[w->file];
+
+	if (w->kind == CW_REPLAY) {
+		if (d < w->best) {
+			w->best = d;
+			w->culprit = k;
+		}
+		return;
+	}
+	/* A register the known callee does not write keeps the generic bound: the caller's own
+	 * producer before the call may still be in flight after a short callee. */
+	if (c->pr->callee && c->pr->callee[k].known && (c->pr->callee[k].written >> w->reg & 1) &&
+	    c->pr->callee[k].wait[w->file] < lat)
+		lat = c->pr->callee[k].wait[w->file];
+	if (lat > d && lat - d > w->best) {
+		w->best = lat - d;
+		w->culprit = k;
+	}
+}
+
+static void cwalk_block(struct cp *c, struct cwalk *w, uint32_t b, uint32_t from, uint32_t d)
+{
+	const struct an_cp_proc *pr = c->pr;
+	const struct an_cp_block *bl = &pr->blocks[b];
+	uint32_t k = from, e;
+
+	while (k > bl->first) {
+		bool hit;
+
+		k--;
+		if (cvisit(w, &pr->insns[k], &hit)) {
+			if (hit)
+				chit(c, w, k, d);
+			return;
+		}
+		d += pr->insns[k].m;
+		if (d > w->limit)
+			return;
+	}
+	for (e = c->pred_off[b]; e < c->pred_off[b + 1]; e++) {
+		uint32_t pe = c->pred_e[e], pb = pr->edges[pe].from;
+
+		if (edge_rare(c, pe) || (c->stamp[pb] == c->cur && c->dist[pb] <= d))
+			continue;
+		c->stamp[pb] = c->cur;
+		c->dist[pb] = d;
+		cwalk_block(c, w, pb, pr->blocks[pb].first + pr->blocks[pb].n, d);
+	}
+}
+
+/* Walk back from i; true when some path hits within the limit (w->best, w->culprit). */
+static bool cwalk(struct cp *c, uint32_t i, struct cwalk *w)
+{
+	w->best = w->kind == CW_REPLAY ? UINT32_MAX : 0;
+	w->culprit = AN_NONE;
+	c->cur++;
+	if (c->pr->insns[i].m > w->limit)
+		return false;
+	cwalk_block(c, w, c->pr->insns[i].block, i, c->pr->insns[i].m);
+	return w->culprit != AN_NONE;
+}
+
+/*
+ * Callee: the most cycles per execution a result of a callee can keep instruction i waiting
+ * (0: none can), with the call into *culprit.
+ */
+static uint32_t callee_wait(struct cp *c, uint32_t i, uint32_t *culprit)
+{
+	unsigned int regs[3], n = src_regs(&c->pr->insns[i], regs);
+	uint32_t most = 0;
+
+	for (unsigned int r = 0; r < n; r++) {
+		uint32_t lat = c->p->callee_lat[regs[r] >= 32];
+		struct cwalk w = { .kind = CW_CALLEE, .reg = regs[r], .file = regs[r] >= 32 };
+
+		/* RA: the callee's RET read it; SP: restored by an add (the calling standard). */
+		if (regs[r] == 26 || regs[r] == 30 || !lat)
+			continue;
+		w.limit = lat - 1;
+		if (cwalk(c, i, &w) && w.best > most) {
+			most = w.best;
+			*culprit = w.culprit;
+		}
+	}
+	return most;
+}
+
+/* Replay: the store a load i issued right after, to its quadword (AN_NONE: none). */
+static uint32_t replay_store(struct cp *c, uint32_t i)
+{
+	const struct an_cp_insn *in = &c->pr->insns[i];
+	struct cwalk w = { .kind = CW_REPLAY, .reg = in->d.rb, .ld = in };
+
+	if (!(info(in)->flags & AXP_F_LD) || !c->p->replay_window)
+		return AN_NONE;
+	w.limit = c->p->replay_window; /* (a base of R31 never matches dest_reg(): never written) */
+	return cwalk(c, i, &w) && w.best <= w.limit ? w.culprit : AN_NONE;
+}
+
 struct pal_ctx {
 	const struct an_cp_proc *pr;
 	uint32_t pal; /* the first CALL_PAL seen, AN_NONE */
@@ -505,7 +735,7 @@ static uint32_t after_pal(const struct cp *c, uint32_t i)
 }
 
 static void candidates(struct cp *c, uint32_t i, uint32_t *cand, uint32_t culprit[AN_CAUSE_NR],
-		       bool *unknown_pred)
+		       bool *unknown_pred, uint32_t *callee_cyc)
 {
 	const struct an_cp_insn *in = &c->pr->insns[i];
 	unsigned int regs[4], n, r;
@@ -513,6 +743,7 @@ static void candidates(struct cp *c, uint32_t i, uint32_t *cand, uint32_t culpri
 
 	*cand = 0;
 	*unknown_pred = false;
+	*callee_cyc = 0;
 	for (k = 0; k < AN_CAUSE_NR; k++)
 		culprit[k] = AN_NONE;
 	culprit[AN_CAUSE_PAL] = after_pal(c, i);
@@ -565,12 +796,19 @@ static void candidates(struct cp *c, uint32_t i, uint32_t *cand, uint32_t culpri
 			culprit[AN_CAUSE_UNIT] = s.culprit;
 		}
 	}
+	*callee_cyc = callee_wait(c, i, &culprit[AN_CAUSE_CALLEE]);
+	if (*callee_cyc)
+		*cand |= 1u << AN_CAUSE_CALLEE;
+	culprit[AN_CAUSE_REPLAY] = replay_store(c, i);
+	if (culprit[AN_CAUSE_REPLAY] != AN_NONE)
+		*cand |= 1u << AN_CAUSE_REPLAY;
 }
 
 int an_culprit_candidates(const struct an_cp_proc *proc, const struct an_cp_params *p, uint32_t i,
 			  uint32_t *cand, uint32_t culprit[AN_CAUSE_NR])
 {
 	struct an_cp_params defp;
+	uint32_t callee_cyc;
 	bool unknown;
 	struct cp c;
 	int ret;
@@ -586,7 +824,7 @@ int an_culprit_candidates(const struct an_cp_proc *proc, const struct an_cp_para
 	}
 	ret = cp_init(&c, proc, p);
 	if (!ret)
-		candidates(&c, i, cand, culprit, &unknown);
+		candidates(&c, i, cand, culprit, &unknown, &callee_cyc);
 	cp_exit(&c);
 	return ret;
 }
@@ -595,7 +833,7 @@ int an_culprit_candidates_all(const struct an_cp_proc *proc, const struct an_cp_
 			      uint32_t *cand)
 {
 	struct an_cp_params defp;
-	uint32_t culprit[AN_CAUSE_NR];
+	uint32_t culprit[AN_CAUSE_NR], callee_cyc;
 	bool unknown;
 	struct cp c;
 	int ret;
@@ -610,7 +848,7 @@ int an_culprit_candidates_all(const struct an_cp_proc *proc, const struct an_cp_
 	ret = cp_init(&c, proc, p);
 	if (!ret)
 		for (uint32_t i = 0; i < proc->ninsns; i++)
-			candidates(&c, i, &cand[i], culprit, &unknown);
+			candidates(&c, i, &cand[i], culprit, &unknown, &callee_cyc);
 	cp_exit(&c);
 	return ret;
 }
@@ -649,6 +887,7 @@ static void explain_one(struct cp *c, uint32_t i, struct an_cp_result *r)
 	uint32_t last = bl->first + bl->n - 1, next = i < last ? i + 1 : i, k;
 	double s = (double)in->ev[AN_EV_CYCLES], sum_hi = 0, explained, rest, room = 0;
 	double bnd[AN_CAUSE_NR];
+	uint32_t callee_cyc;
 	bool unknown_pred;
 
 	memset(r, 0, sizeof(*r));
@@ -657,7 +896,7 @@ static void explain_one(struct cp *c, uint32_t i, struct an_cp_result *r)
 	r->dyn = s - r->f * in->m;
 	if (r->dyn < 0)
 		r->dyn = 0;
-	candidates(c, i, &r->cand, r->culprit, &unknown_pred);
+	candidates(c, i, &r->cand, r->culprit, &unknown_pred, &callee_cyc);
 	if (r->dyn <= 0)
 		return;
 
@@ -690,6 +929,9 @@ static void explain_one(struct cp *c, uint32_t i, struct an_cp_result *r)
 			b = INFINITY;
 		bnd[AN_CAUSE_BRANCH] = b;
 	}
+	/* Cycles per execution times the executions (F is per CYCLES period: samples). */
+	bnd[AN_CAUSE_CALLEE] = r->f * callee_cyc;
+	bnd[AN_CAUSE_REPLAY] = r->f * c->p->cost[AN_CAUSE_REPLAY];
 
 	for (k = 0; k < AN_CAUSE_NR; k++) {
 		if (!(r->cand & (1u << k)))

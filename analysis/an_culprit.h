@@ -32,6 +32,8 @@ enum an_cause {
 	AN_CAUSE_WBUF, /* write buffer full (stores, MB) */
 	AN_CAUSE_UNIT, /* integer multiplier or FP divider busy */
 	AN_CAUSE_PAL, /* a CALL_PAL just before: the time in PALcode (and the kernel) it called */
+	AN_CAUSE_CALLEE, /* a result the called procedure left in flight (its last multiply...) */
+	AN_CAUSE_REPLAY, /* a load replayed: issued right after a store to its quadword (21164) */
 	AN_CAUSE_NR,
 };
 
@@ -76,6 +78,9 @@ struct an_cp_params {
 	double ignore_frac; /* predecessors executed less than this x the block are ignored */
 	uint32_t window; /* instructions a backward search for a producer looks at */
 	double cost[AN_CAUSE_NR]; /* cycles one event can cost at most (bounds) */
+	uint32_t callee_lat[2]; /* longest result latency a callee can leave in flight, in
+				 * integer [0] and FP [1] registers */
+	uint32_t replay_window; /* a load this many static cycles or fewer after a store replays */
 };
 
 void an_cp_params_default(struct an_cp_params *p);
@@ -88,6 +93,15 @@ struct an_cp_proc {
 	const struct an_cp_edge *edges;
 	uint32_t nedges;
 	double period[AN_EV_NR]; /* mean sampling period of each event; 0: not sampled */
+	const struct an_cp_callee *callee; /* per instruction, optional (NULL: no callee known) */
+};
+
+/* What a call's callee is known to leave in flight (AN_CAUSE_CALLEE). */
+struct an_cp_callee {
+	bool known; /* false: the generic bound (an_cp_params.callee_lat) */
+	uint64_t written; /* bit r: the callee writes register r (0-31 integer, 32-63 FP) */
+	uint8_t wait[2]; /* the most cycles one of those results, integer [0] and FP [1], can
+			  * still be in flight when the callee's RET issues */
 };
 
 /* What the analysis says about one instruction. */

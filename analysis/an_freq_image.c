@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "an_freq_image.h"
+#include "isa_ev5.h"
 
 struct an_fi_image {
 	struct img *elf;
@@ -127,6 +128,7 @@ void an_fi_proc_free(struct an_fi_proc *fp)
 	free(fp->insn);
 	free(fp->cls);
 	free(fp->edge_f);
+	free(fp->callee);
 	free(fp);
 }
 
@@ -268,6 +270,83 @@ static int build_fg(struct an_fi_proc *fp, const struct an_sched_insn *fresh,
 	return 0;
 }
 
+/*
+ * The callee's result (an_culprit.h, AN_CAUSE_CALLEE) where the callee is known: a BSR to a
+ * straight-line leaf, no branch, jump, call or CALL_PAL before its first RET (Square::area,
+ * callargs' ca_callee). Its block scheduled alone (an_sched_block: as it runs after the call's
+ * redirect, nothing in flight from the caller counts here) gives, per register file, the most
+ * cycles a result can still be in flight when the RET issues: over the last writer of each
+ * register, its latency (a multiply's with the 2-cycle input penalty, [ev5.md]) minus the
+ * cycles from it to the RET. Loads count their hit latency: a miss is the D-cache's cause.
+ * Anything else stays unknown: the generic bound.
+ */
+#define LEAF_MAX 64 /* ours: longer leaves keep the generic bound */
+
+static void leaf_wait(const struct an_fi_image *im, uint64_t target, struct an_cp_callee *out)
+{
+	const struct an_proc *p = an_procs_at(im->procs, target);
+	struct axp_insn d[LEAF_MAX];
+	struct an_sched_insn s[LEAF_MAX];
+	bool seen[64] = { false };
+	uint32_t n = 0, w[2] = { 0, 0 };
+
+	memset(out, 0, sizeof(*out));
+	if (!p || target % 4)
+		return;
+	for (uint64_t a = target; a < p->end && n < LEAF_MAX; a += 4) {
+		unsigned int u;
+
+		axp_decode(an_proc_word(p, a), &d[n]);
+		u = axp_info(&d[n])->unit;
+		if (d[n++].op == AXP_OP_RET)
+			break;
+		if (d[n - 1].op == AXP_OP_INVALID || u == AXP_U_IBR || u == AXP_U_FBR ||
+		    u == AXP_U_JSR || u == AXP_U_PAL)
+			return;
+	}
+	if (!n || d[n - 1].op != AXP_OP_RET || an_sched_block(im->model, d, target, n, s))
+		return;
+	for (uint32_t k = n - 1; k-- > 0;) {
+		uint32_t f = axp_info(&d[k])->flags, lat, gap = s[n - 1].cycle - s[k].cycle;
+		struct isa_ev5_op o;
+		unsigned int r;
+
+		if (f & AXP_F_DA)
+			r = d[k].ra + ((f & AXP_F_FA) ? 32 : 0);
+		else if (f & AXP_F_DC)
+			r = d[k].rc + ((f & AXP_F_FC) ? 32 : 0);
+		else
+			continue;
+		if ((r & 31) == 31 || seen[r])
+			continue;
+		seen[r] = true;
+		out->written |= 1ull << r;
+		isa_ev5_op(d[k].op, ISA_EV5_DCACHE_LAT, &o);
+		lat = o.lat + ((o.kind & ISA_EV5_K_IMUL) ? 2 : 0);
+		if (lat > gap && lat - gap > w[r >= 32])
+			w[r >= 32] = lat - gap;
+	}
+	out->wait[0] = (uint8_t)(w[0] < UINT8_MAX ? w[0] : UINT8_MAX);
+	out->wait[1] = (uint8_t)(w[1] < UINT8_MAX ? w[1] : UINT8_MAX);
+	out->known = true;
+}
+
+/* fp->callee: leaf_wait() of every BSR; 0 or -ENOMEM. */
+static int call_waits(const struct an_fi_image *im, struct an_fi_proc *fp)
+{
+	fp->callee = calloc((size_t)fp->ninsns + 1, sizeof(*fp->callee));
+	if (!fp->callee)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < fp->ninsns; i++) {
+		const struct axp_insn *d = &fp->cfg->insn[i];
+
+		if (d->op == AXP_OP_BSR)
+			leaf_wait(im, an_cfg_addr(fp->cfg, i) + 4 + 4 * (int64_t)d->disp,
+				  &fp->callee[i]);
+	}
+	return 0;
+}
+
 /* The culprit analysis' view of the procedure (an_culprit.h). */
 struct cpbuf {
 	struct an_cp_insn *ci;
@@ -337,7 +416,8 @@ static int cp_build(const struct an_fi_proc *fp, const struct an_fi_opts *o, boo
 				     .blocks = c->cb,
 				     .nblocks = cfg->nblocks,
 				     .edges = c->ce,
-				     .nedges = ne };
+				     .nedges = ne,
+				     .callee = fp->callee };
 	memcpy(c->pr.period, o->period, sizeof(c->pr.period));
 	return 0;
 }
@@ -534,6 +614,8 @@ int an_fi_analyze(struct an_fi_image *im, const struct an_proc *p, const struct 
 		ax_fail(err, ret, "%s: cannot schedule: %s", fp->name, strerror(-ret));
 		goto fail;
 	}
+	if (call_waits(im, fp))
+		goto nomem;
 	for (unsigned int ev = 0; ev < AN_EV_NR; ev++)
 		k[ev] = lower(im, ev, fp->cfg->start);
 	for (i = 0; i < fp->ninsns; i++) {

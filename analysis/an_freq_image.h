@@ -65,6 +65,7 @@ struct an_fi_proc {
 	double *edge_f; /* per cfg edge: estimated frequency (per CYCLES period) */
 	double period[AN_EV_NR];
 	uint64_t samples[AN_EV_NR]; /* totals over the procedure */
+	struct an_cp_callee *callee; /* per instruction: an_cp_proc.callee (an_culprit.h) */
 };
 
 struct an_fi_image;

@@ -178,26 +178,31 @@ static double override(void *priv, uint64_t off)
 	return (double)texec(priv, off);
 }
 
-/* The machine's stall causes as the analysis names them (-1: none of DCPI's candidates). */
-static int cause_of(int stall)
+/* The machine's stall causes as the analysis names them: the analysis' causes (a bit each) a
+ * stall of that kind is credited to when they are candidates (0: none). */
+static uint32_t causes_of(int stall)
 {
 	switch (stall) {
 	case MACH_STALL_IMISS:
-		return AN_CAUSE_ICACHE;
+		return 1u << AN_CAUSE_ICACHE;
 	case MACH_STALL_DMISS:
-		return AN_CAUSE_DCACHE;
+		return 1u << AN_CAUSE_DCACHE;
 	case MACH_STALL_ITBMISS:
-		return AN_CAUSE_ITB;
+		return 1u << AN_CAUSE_ITB;
 	case MACH_STALL_DTBMISS:
-		return AN_CAUSE_DTB;
+		return 1u << AN_CAUSE_DTB;
 	case MACH_STALL_BRANCHMP:
-		return AN_CAUSE_BRANCH;
+		return 1u << AN_CAUSE_BRANCH;
 	case MACH_STALL_WBFULL:
-		return AN_CAUSE_WBUF;
+		return 1u << AN_CAUSE_WBUF;
 	case MACH_STALL_UNIT:
-		return AN_CAUSE_UNIT;
+		return 1u << AN_CAUSE_UNIT;
+	case MACH_STALL_OTHER:
+		/* The machine's OTHER is a load's replay after a store and PALcode time
+		 * (machine/mach_ev5.c) */
+		return (1u << AN_CAUSE_REPLAY) | (1u << AN_CAUSE_PAL);
 	default:
-		return -1;
+		return 0;
 	}
 }
 
@@ -275,11 +280,11 @@ static int grade_proc(struct ctx *c, struct an_fi_image *im, const struct an_pro
 			if (fabs(st - in->sched.m) < 0.5)
 				acc->m_agree += s;
 			for (int k = 1; k < MACH_STALL_NR; k++) {
-				int cause = cause_of(k);
+				uint32_t causes = causes_of(k);
 
 				acc->dyn_true += (double)r->stall[k];
 				acc->dyn_true_cause[k] += (double)r->stall[k];
-				if (cause >= 0 && (in->cp.cand & (1u << cause))) {
+				if (in->cp.cand & causes) {
 					acc->dyn_kept += (double)r->stall[k];
 					acc->dyn_kept_cause[k] += (double)r->stall[k];
 				}

@@ -57,6 +57,16 @@ static uint32_t bra(unsigned int opc, unsigned int ra, int disp)
 #define ADDQ(ra, rb, rc) opr(0x10, 0x20, ra, rb, rc)
 #define ADDQI(ra, l, rc) oprl(0x10, 0x20, ra, l, rc)
 #define MULQ(ra, rb, rc) opr(0x13, 0x20, ra, rb, rc)
+#define LDQ_U(ra, rb, d) mem(0x0b, ra, rb, d)
+#define STL(ra, rb, d) mem(0x2c, ra, rb, d)
+#define LDL(ra, rb, d) mem(0x28, ra, rb, d)
+#define STB(ra, rb, d) mem(0x0e, ra, rb, d)
+#define LDBU(ra, rb, d) mem(0x0a, ra, rb, d)
+#define LDT(ra, rb, d) mem(0x23, ra, rb, d)
+#define ADDT(ra, rb, rc) opr(0x16, 0x0a0, ra, rb, rc)
+#define BSR(d) bra(0x34, RA, d)
+#define UNOP LDQ_U(ZERO, SP, 0) /* what gcc emits: ldq_u r31,0(sp) */
+#define TRAPB 0x63ff0000u
 #define BNE(ra, d) bra(0x3d, ra, d)
 #define BR(d) bra(0x30, ZERO, d)
 #define JSR_T12 0x6b5b4000u
@@ -69,6 +79,8 @@ static uint32_t bra(unsigned int opc, unsigned int ra, int disp)
 
 struct proc {
 	struct an_cp_insn in[MAXI];
+	struct an_cp_callee callee[MAXI];
+	bool with_callee; /* view() passes callee[] */
 	struct an_cp_block bl[MAXB];
 	struct an_cp_edge ed[MAXE];
 	uint32_t ni, nb, ne;
@@ -121,7 +133,8 @@ static struct an_cp_proc view(const struct proc *p)
 				.blocks = p->bl,
 				.nblocks = p->nb,
 				.edges = p->ed,
-				.nedges = p->ne };
+				.nedges = p->ne,
+				.callee = p->with_callee ? p->callee : NULL };
 
 	memcpy(v.period, p->period, sizeof(v.period));
 	return v;
@@ -440,6 +453,194 @@ static void test_an_culprit_no_samples(void **state)
 	assert_true(isfinite(r[1].share[AN_CAUSE_DCACHE]));
 }
 
+/*
+ * Callee's result (issue 15): cxxshapes' geo::total, `jsr ra,(t12); ldah gp; lda gp; cmpeq;
+ * addq s2,v0,s2`, the callee ending in MULQ v0: the addq may wait for it. The bound: the longest
+ * integer latency (UMULH 14 + 2) minus the static cycles from the call to the reader.
+ */
+static void test_an_culprit_callee_result(void **state)
+{
+	struct proc p;
+	struct an_cp_proc v;
+	struct an_cp_result r[16];
+	struct an_cp_params prm;
+	uint32_t b0, b1, b2, pre, call, gp1, cmp, use, other, sp_use, ra_use, fuse, mid, after;
+	uint32_t culprit[AN_CAUSE_NR];
+
+	(void)state;
+	an_cp_params_default(&prm);
+	assert_int_equal(prm.callee_lat[0], 16);
+	assert_int_equal(prm.callee_lat[1], 22);
+	init(&p, 0x60000);
+	b0 = block(&p, 100, AN_CP_ENTRY);
+	pre = insn(&p, ADDQ(A1, A1, T1), 1, 100); /* a1 from the caller: no call before it */
+	call = insn(&p, JSR_T12, 1, 100);
+	b1 = block(&p, 100, 0);
+	gp1 = insn(&p, LDA(29, RA, 0), 1, 100); /* reads RA: the RET read it */
+	insn(&p, LDA(29, 29, 8), 1, 100);
+	cmp = insn(&p, ADDQ(29, 29, T2), 1, 100); /* gp: written after the call */
+	use = insn(&p, ADDQ(9, V0, 9), 1, 1000); /* 9 cycles of dynamic stall per execution */
+	sp_use = insn(&p, LDA(SP, SP, 16), 1, 100);
+	ra_use = insn(&p, ADDQ(RA, RA, T3), 0, 100);
+	fuse = insn(&p, ADDT(0, 1, 2), 1, 100); /* f0, f1: FP results of the callee */
+	insn(&p, LDA(V0, ZERO, 1), 1, 100); /* v0 written after the call ... */
+	after = insn(&p, ADDQ(V0, V0, T3), 1, 100); /* ... so this v0 is not the callee's */
+	b2 = block(&p, 100, 0);
+	mid = insn(&p, ADDQ(V0, T3, T3), 1, 100); /* through b1 the writer is that LDA */
+	other = insn(&p, ADDQ(T2, T2, T3), 1, 100); /* t2: cmp's */
+	edge(&p, b0, b1, 100);
+	edge(&p, b1, b2, 100);
+
+	assert_true(HAS(cand_of(&p, use, culprit), AN_CAUSE_CALLEE));
+	assert_int_equal(culprit[AN_CAUSE_CALLEE], call);
+	assert_true(HAS(cand_of(&p, fuse, NULL), AN_CAUSE_CALLEE));
+	assert_false(HAS(cand_of(&p, gp1, NULL), AN_CAUSE_CALLEE)); /* RA */
+	assert_false(HAS(cand_of(&p, sp_use, NULL), AN_CAUSE_CALLEE)); /* SP */
+	assert_false(HAS(cand_of(&p, ra_use, NULL), AN_CAUSE_CALLEE));
+	assert_false(HAS(cand_of(&p, cmp, NULL), AN_CAUSE_CALLEE)); /* gp: written since */
+	assert_false(HAS(cand_of(&p, pre, NULL), AN_CAUSE_CALLEE)); /* no call before it */
+	assert_false(HAS(cand_of(&p, after, NULL), AN_CAUSE_CALLEE)); /* v0 rewritten since */
+	assert_false(HAS(cand_of(&p, mid, NULL), AN_CAUSE_CALLEE));
+	assert_false(HAS(cand_of(&p, other, NULL), AN_CAUSE_CALLEE));
+
+	/* The bound: 16 - 4 cycles (gp, gp, cmp, the reader) = 12 per execution. */
+	v = view(&p);
+	assert_int_equal(an_culprit_explain(&v, NULL, r), 0);
+	assert_true(fabs(r[use].dyn - 900) < 1e-9);
+	assert_true(fabs(r[use].hi[AN_CAUSE_CALLEE] - 900) < 1e-9);
+	assert_true(r[use].unexplained == 0);
+	p.in[use].ev[AN_EV_CYCLES] = 1500; /* 14 per execution: more than 12 */
+	p.period[AN_EV_DMISS] = 50; /* no DMISS samples: the D-cache explains none */
+	v = view(&p);
+	assert_int_equal(an_culprit_explain(&v, NULL, r), 0);
+	assert_true(fabs(r[use].hi[AN_CAUSE_CALLEE] - 1200) < 1e-9);
+	assert_true(fabs(r[use].unexplained - 200) < 1e-9);
+	/* FP: 22 cycles minus the 6 from the call to the ADDT: a 17-cycle stall is 1 too many. */
+	p.in[fuse].ev[AN_EV_CYCLES] = 1800;
+	v = view(&p);
+	assert_int_equal(an_culprit_explain(&v, NULL, r), 0);
+	assert_true(fabs(r[fuse].hi[AN_CAUSE_CALLEE] - 1600) < 1e-9);
+
+	/* A known callee (a BSR to a leaf): what it leaves in flight at its RET, for the registers
+	 * it writes. Here it writes v0, s2, f0 and f1 and leaves 10 cycles in an integer one, none
+	 * in an FP one: 10 - 4 = 6 per execution for the addq, nothing for the addt. */
+	p.with_callee = true;
+	p.callee[call] =
+		(struct an_cp_callee){ .known = true,
+				       .written = 1ull << V0 | 1ull << 9 | 1ull << 32 | 1ull << 33,
+				       .wait = { 10, 0 } };
+	v = view(&p);
+	assert_int_equal(an_culprit_explain(&v, NULL, r), 0);
+	assert_true(fabs(r[use].hi[AN_CAUSE_CALLEE] - 600) < 1e-9);
+	assert_false(HAS(r[fuse].cand, AN_CAUSE_CALLEE));
+	/* Nothing in flight at its RET (an add right before it): ruled out ... */
+	p.callee[call].wait[0] = 1;
+	assert_false(HAS(cand_of(&p, use, NULL), AN_CAUSE_CALLEE));
+	/* ... unless it leaves s2 alone: the caller's own s2 producer may still be in flight. */
+	p.callee[call].written = 1ull << V0;
+	assert_true(HAS(cand_of(&p, use, NULL), AN_CAUSE_CALLEE));
+	p.with_callee = false;
+
+	/* Far enough from the call (16 cycles of schedule in between): nothing can be left. */
+	p.in[cmp].m = 14;
+	assert_false(HAS(cand_of(&p, use, NULL), AN_CAUSE_CALLEE));
+	p.in[cmp].m = 1;
+	/* The call in the same block, right before: the same rule (a BSR too). */
+	p.in[call].d.op = AXP_OP_BSR;
+	axp_decode(BSR(0), &p.in[call].d);
+	assert_true(HAS(cand_of(&p, use, NULL), AN_CAUSE_CALLEE));
+}
+
+/*
+ * Replay (issue 15, 21164 HRM p. 2-33): callargs' ca_site_a, `stq ra,0(sp); unop; bsr`, the unop
+ * being ldq_u r31,0(sp) issued the cycle after the store to its quadword. Not for another base,
+ * a rewritten base, another quadword, a load far enough, or when another store came last.
+ */
+static void test_an_culprit_replay_after_store(void **state)
+{
+	struct proc p;
+	struct an_cp_proc v;
+	struct an_cp_result r[32];
+	uint32_t st, un, st2, ld2, st3, ld3, st4, ld4, ld5, st6, ld6, ld7, st8, ld8, ld9, ld10,
+		ld11;
+	uint32_t ld12;
+	uint32_t b1, h, culprit[AN_CAUSE_NR];
+
+	(void)state;
+	init(&p, 0x70000);
+	block(&p, 100, AN_CP_ENTRY);
+	insn(&p, LDA(SP, SP, -16), 1, 100);
+	st = insn(&p, STQ(RA, SP, 0), 1, 100);
+	un = insn(&p, UNOP, 1, 800); /* 7 cycles of replay per execution */
+	insn(&p, BSR(0), 1, 100);
+	b1 = block(&p, 100, 0);
+	st2 = insn(&p, STQ(T0, A0, 0), 1, 100);
+	ld2 = insn(&p, LDQ(T1, A1, 0), 1, 100); /* another base */
+	st3 = insn(&p, STQ(T0, A0, 0), 1, 100);
+	insn(&p, LDA(A0, A0, 8), 0, 100);
+	ld3 = insn(&p, LDQ(T1, A0, 0), 1, 100); /* the same displacement, but a0 moved on */
+	st4 = insn(&p, STQ(T0, A0, 0), 1, 100);
+	ld4 = insn(&p, LDQ(T1, A0, 8), 1, 100); /* the next quadword */
+	ld5 = insn(&p, LDL(T1, A0, 4), 2, 100); /* in st4's quadword, but 3 cycles after it */
+	st6 = insn(&p, STL(T0, A0, 4), 1, 100);
+	ld6 = insn(&p, LDQ_U(T1, A0, 0), 1, 100); /* 0(a0) and 4(a0): one quadword */
+	ld7 = insn(&p, LDT(1, A0, 4), 3, 100); /* in st6's quadword, 4 cycles after */
+	st8 = insn(&p, STB(T0, A0, 7), 1, 100);
+	ld8 = insn(&p, LDBU(T1, A0, 8), 1, 100); /* 7(a0) and 8(a0) may share a quadword */
+	insn(&p, STQ(T0, A0, 0), 1, 100);
+	insn(&p, STQ(T0, A0, 16), 1, 100);
+	ld9 = insn(&p, LDQ(T1, A0, 0), 1, 100); /* the first store's quadword, but not the last's */
+	insn(&p, STQ(T0, A0, 24), 1, 100);
+	insn(&p, NOP, 0, 100);
+	ld10 = insn(&p, LDQ(T1, A0, 24), 1, 100); /* same cycle group as the NOP: 1 cycle after */
+	insn(&p, STQ(T0, SP, 8), 1, 100);
+	insn(&p, BNE(T1, 0), 0, 100);
+	h = block(&p, 100, 0);
+	ld11 = insn(&p, LDQ(T2, SP, 8), 1, 100); /* through the block boundary */
+	insn(&p, STQ(T0, ZERO, 256), 1, 100);
+	insn(&p, TRAPB, 0, 100); /* writes nothing */
+	ld12 = insn(&p, LDQ(T1, ZERO, 256), 1, 100); /* base R31: never rewritten */
+	edge(&p, 0, b1, 100);
+	edge(&p, b1, h, 100);
+	(void)st;
+
+	assert_true(HAS(cand_of(&p, un, culprit), AN_CAUSE_REPLAY));
+	assert_int_equal(culprit[AN_CAUSE_REPLAY], st);
+	assert_false(HAS(cand_of(&p, ld2, NULL), AN_CAUSE_REPLAY));
+	assert_false(HAS(cand_of(&p, ld3, NULL), AN_CAUSE_REPLAY));
+	assert_false(HAS(cand_of(&p, ld4, NULL), AN_CAUSE_REPLAY));
+	assert_false(HAS(cand_of(&p, ld5, NULL), AN_CAUSE_REPLAY));
+	assert_true(HAS(cand_of(&p, ld6, culprit), AN_CAUSE_REPLAY));
+	assert_int_equal(culprit[AN_CAUSE_REPLAY], st6);
+	assert_false(HAS(cand_of(&p, ld7, NULL), AN_CAUSE_REPLAY));
+	assert_true(HAS(cand_of(&p, ld8, culprit), AN_CAUSE_REPLAY));
+	assert_int_equal(culprit[AN_CAUSE_REPLAY], st8);
+	assert_false(HAS(cand_of(&p, ld9, NULL), AN_CAUSE_REPLAY));
+	assert_true(HAS(cand_of(&p, ld10, NULL), AN_CAUSE_REPLAY));
+	assert_true(HAS(cand_of(&p, ld11, NULL), AN_CAUSE_REPLAY));
+	assert_true(HAS(cand_of(&p, ld12, NULL), AN_CAUSE_REPLAY));
+	(void)st2;
+	(void)st3;
+	(void)st4;
+	/* Stores are not candidates; an add is not. */
+	assert_false(HAS(cand_of(&p, st4, NULL), AN_CAUSE_REPLAY));
+	assert_false(HAS(cand_of(&p, 0, NULL), AN_CAUSE_REPLAY));
+
+	/* The bound: 7 cycles per execution (cost[REPLAY]); here exactly the stall. */
+	v = view(&p);
+	assert_int_equal(an_culprit_explain(&v, NULL, r), 0);
+	assert_true(fabs(r[un].dyn - 700) < 1e-9);
+	assert_true(fabs(r[un].hi[AN_CAUSE_REPLAY] - 700) < 1e-9);
+	assert_true(r[un].unexplained == 0);
+	p.in[un].ev[AN_EV_CYCLES] = 1000; /* 9 cycles: 2 more than a replay costs */
+	v = view(&p);
+	assert_int_equal(an_culprit_explain(&v, NULL, r), 0);
+	assert_true(fabs(r[un].hi[AN_CAUSE_REPLAY] - 700) < 1e-9);
+	assert_true(fabs(r[un].unexplained - 200) < 1e-9);
+	assert_string_equal(an_cause_name(AN_CAUSE_REPLAY), "replay");
+	assert_string_equal(an_cause_name(AN_CAUSE_CALLEE), "callee");
+}
+
 static void test_an_culprit_bad_input(void **state)
 {
 	struct proc p;
@@ -483,6 +684,8 @@ int main(void)
 		cmocka_unit_test(test_an_culprit_event_bounds),
 		cmocka_unit_test(test_an_culprit_entry_branch_unbounded),
 		cmocka_unit_test(test_an_culprit_no_samples),
+		cmocka_unit_test(test_an_culprit_callee_result),
+		cmocka_unit_test(test_an_culprit_replay_after_store),
 		cmocka_unit_test(test_an_culprit_bad_input),
 	};
 

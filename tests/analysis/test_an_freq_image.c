@@ -324,6 +324,78 @@ static void test_an_freq_image_loop_carried_latency(void **state)
 	unlink(f.path);
 }
 
+/*
+ * The callee's result (an_culprit.h, AN_CAUSE_CALLEE) when a BSR's callee is a straight-line
+ * leaf: c calls l1 (mulq a0,a1,v0 and two dependent adds: 12 + 2 cycles less the one cycle
+ * to the RET) and l2 (addq a0,a1,v0; ret: 1 cycle). The reader of l1's v0 keeps the cause, the
+ * reader of l2's does not (it issues at least a cycle after the return); l3 branches, so the
+ * generic bound stays.
+ */
+static void test_an_freq_image_leaf_callee(void **state)
+{
+	const uint32_t w[20] = {
+		enc_mem(0x08, 30, 30, -16), /* 0 c: lda sp,-16(sp) */
+		enc_mem(0x2d, 26, 30, 0), /* 1 stq ra,0(sp) */
+		enc_bra(0x34, 26, 2, 8), /* 2 bsr ra,l1 */
+		enc_opr(0x10, 0x20, 0, 0, 1), /* 3 addq v0,v0,t0 */
+		enc_bra(0x34, 26, 4, 12), /* 4 bsr ra,l2 */
+		enc_opr(0x10, 0x20, 0, 0, 2), /* 5 addq v0,v0,t1 */
+		enc_bra(0x34, 26, 6, 16), /* 6 bsr ra,l3 */
+		enc_opr(0x10, 0x20, 0, 0, 3), /* 7 addq v0,v0,t2 */
+		enc_opr(0x13, 0x20, 16, 17, 0), /* 8 l1: mulq a0,a1,v0 (cycle 0) */
+		enc_opr(0x10, 0x20, 16, 17, 1), /* 9 addq a0,a1,t0 (cycle 0) */
+		enc_opr(0x10, 0x20, 1, 1, 1), /* 10 addq t0,t0,t0 (cycle 1) */
+		W_RET, /* 11 (cycle 1) */
+		enc_opr(0x10, 0x20, 16, 17, 0), /* 12 l2: addq a0,a1,v0 */
+		W_RET, /* 13 */
+		W_NOP,
+		W_NOP,
+		enc_bra(0x39, 16, 16, 18), /* 16 l3: beq a0,18 */
+		enc_opr(0x10, 0x20, 16, 17, 0), /* 17 addq a0,a1,v0 */
+		W_RET, /* 18 */
+		W_NOP,
+	};
+	const struct mkelf_sym sym[4] = { { "c", TEXT, 32, true },
+					  { "l1", TEXT + 32, 16, true },
+					  { "l2", TEXT + 48, 16, true },
+					  { "l3", TEXT + 64, 16, true } };
+	const struct an_count smp[8] = { { TEXT, 100 },	     { TEXT + 4, 100 },	 { TEXT + 8, 100 },
+					 { TEXT + 12, 100 }, { TEXT + 16, 100 }, { TEXT + 20, 100 },
+					 { TEXT + 24, 100 }, { TEXT + 28, 100 } };
+	struct an_fi_opts o = opts();
+	struct an_fi_image *im;
+	struct an_fi_proc *fp;
+	struct ax_error err;
+	struct file f;
+	int fd;
+
+	(void)state;
+	strcpy(f.path, "/tmp/test_an_freq_image.XXXXXX");
+	fd = mkstemp(f.path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(mkelf_write(f.path, TEXT, w, 20, NULL, 0, 0, sym, 4), 0);
+	assert_int_equal(an_fi_open(f.path, &im, &err), 0);
+	assert_int_equal(an_fi_set_samples(im, AN_EV_CYCLES, smp, 8), 0);
+	assert_int_equal(an_fi_analyze(im, proc(im, TEXT), &o, &fp, &err), 0);
+	assert_non_null(fp->callee);
+	assert_true(fp->callee[2].known);
+	assert_true(fp->callee[2].written == (1ull << 0 | 1ull << 1));
+	assert_int_equal(fp->callee[2].wait[0], 13);
+	assert_int_equal(fp->callee[2].wait[1], 0);
+	assert_true(fp->callee[4].known);
+	assert_int_equal(fp->callee[4].wait[0], 1);
+	assert_false(fp->callee[6].known);
+	assert_false(fp->callee[3].known); /* not a call */
+	assert_true(fp->insn[3].cp.cand & (1u << AN_CAUSE_CALLEE));
+	assert_int_equal(fp->insn[3].cp.culprit[AN_CAUSE_CALLEE], 2);
+	assert_false(fp->insn[5].cp.cand & (1u << AN_CAUSE_CALLEE));
+	assert_true(fp->insn[7].cp.cand & (1u << AN_CAUSE_CALLEE));
+	an_fi_proc_free(fp);
+	an_fi_close(im);
+	unlink(f.path);
+}
+
 /* An unresolvable JMP: the CFG misses edges, every block and edge its own class; no crash. */
 static void test_an_freq_image_unresolved_jump(void **state)
 {
@@ -548,6 +620,7 @@ int main(void)
 		cmocka_unit_test(test_an_freq_image_loop),
 		cmocka_unit_test(test_an_freq_image_loop_carried_latency),
 		cmocka_unit_test(test_an_freq_image_rare_fall_in),
+		cmocka_unit_test(test_an_freq_image_leaf_callee),
 		cmocka_unit_test(test_an_freq_image_unresolved_jump),
 		cmocka_unit_test(test_an_freq_image_stripped),
 		cmocka_unit_test(test_an_freq_image_no_samples),

@@ -666,9 +666,9 @@ static void stall_text(const struct report *rp, const struct srow *v, size_t n,
 	       "static stalls, and dynamic stalls by cause (one split among the causes not ruled\n"
 	       "out; `axprof annotate IMAGE PROC` shows the ranges and the culprits).\n");
 	printf("==============================================================================\n");
-	printf("%9s %6s %5s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s  %-30s %s\n", "cycles", "CPI",
-	       "exec", "static", "Icache", "ITB", "Dcache", "DTB", "branch", "wbuf", "FU", "PAL",
-	       "unexpl", "procedure", "image");
+	printf("%9s %6s %5s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s  %-30s %s\n", "cycles",
+	       "CPI", "exec", "static", "Icache", "ITB", "Dcache", "DTB", "branch", "wbuf", "FU",
+	       "PAL", "callee", "replay", "unexpl", "procedure", "image");
 	for (size_t i = 0; i < n; i++)
 		stall_line(tl_sym_name(v[i].p.name), v[i].image, &v[i].p.s);
 	printf("------------------------------------------------------------------------------\n");
