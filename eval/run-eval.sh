@@ -79,6 +79,9 @@ evopts=()
 axeval_ev=()
 probe=$out/probe.db
 rm -rf "$probe"
+# (the probe runs workloads/exitcode: without it every probe would fail and the grading fall back
+# to the truth's event counts unnoticed)
+[ -x "$BUILD/workloads/exitcode" ] || die "$BUILD/workloads/exitcode missing (make workloads): it probes the recorder"
 if "$axprof" record -q -d "$probe" --hosted --period "$period" --event cycles,imiss,dmiss,branchmp \
 	--period "imiss=$evperiod" --period "dmiss=$evperiod" --period "branchmp=$evperiod" \
 	-- "$BUILD/workloads/exitcode" 3 >/dev/null 2>"$out/probe.log"
