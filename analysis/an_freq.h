@@ -99,6 +99,8 @@ struct an_fest {
 	uint16_t points; /* issue points in the class */
 	float spread; /* max / min ratio of the points used (1 for one point) */
 	uint64_t samples; /* samples of the points used */
+	bool clean; /* a point used is one no dynamic stall cause applies to (AN_FG_CLEAN) */
+	bool noclean; /* low confidence only for want of a clean point (noclean_points) */
 };
 
 /* Heuristic parameters; an_freq_params_default() documents the values. */
@@ -111,6 +113,8 @@ struct an_freq_params {
 	uint64_t high_samples; /* samples a high-confidence estimate needs */
 	double low_per_point; /* fewer samples per issue point of the class: low confidence */
 	double medium_per_point; /* fewer: at most medium confidence */
+	uint32_t noclean_points; /* a class of this many issue points or fewer, none of them
+				  * clean (AN_FG_CLEAN): low confidence (an_fest.noclean) */
 };
 
 void an_freq_params_default(struct an_freq_params *p);
@@ -153,7 +157,8 @@ int an_freq_flow(const struct an_fg *g, struct an_fest *est, double *var);
  * Correct est[] with the flow equations (an_freq_recon.c): a low-confidence class that an
  * equation of medium/high-confidence neighbours proves more than 10% too high takes the flow's
  * value; a low-confidence class more than 1.5x the sum of the cluster estimates on the other
- * side of an equation takes that sum (both stay low confidence); then the reliable estimates of
+ * side of an equation takes that sum, and a side of such classes above 1.5x the other side's
+ * cluster estimates comes down to it (all stay low confidence); then the reliable estimates of
  * equations they satisfy within their Poisson noise move to the weighted least-squares
  * solution (variance f^2 / samples). 0 or -ENOMEM.
  */

@@ -544,7 +544,8 @@ static void test_an_freq_reconcile_bounds_by_cluster_estimates(void **state)
 	set_est(&e[1], 6, AN_CONF_LOW);
 	set_est(&e[2], 40, AN_CONF_LOW); /* a stalled one-point class, 10x the truth */
 	assert_int_equal(an_freq_reconcile(&v, e), 0);
-	assert_true(rel(e[2].f, 10) < 1e-9); /* bounded by A */
+	/* bounded by A (10), then the side B + C by A too (scale_side): A - B */
+	assert_true(rel(e[2].f, 4) < 1e-9);
 	assert_int_equal(e[2].conf, AN_CONF_LOW);
 	assert_true(e[0].f == 10 && e[1].f == 6);
 
@@ -563,6 +564,129 @@ static void test_an_freq_reconcile_bounds_by_cluster_estimates(void **state)
 	e[0].how = AN_FHOW_PROPAGATED; /* not an upper bound of its own */
 	assert_int_equal(an_freq_reconcile(&v, e), 0);
 	assert_true(e[2].f == 40);
+}
+
+/*
+ * Issue 15 (outside34 hashmap): A = B + C with A well estimated and both B and C behind stalls
+ * (5x each), every term low confidence. Each is at most A (clip_row: 50 and 45 become 10 and
+ * 10), and so is their sum: B and C, both at the bound, share A in proportion (5 and 5). Terms
+ * at the bound without clipping (12, 14) share it the same way; when none reaches A (8 + 9),
+ * every term is scaled; B + C within 1.5x of A, or a reliable term on the side: left alone.
+ * (B unstalled beside a stalled C: test_an_freq_reconcile_bounds_by_cluster_estimates.)
+ */
+static void test_an_freq_reconcile_scales_side(void **state)
+{
+	struct fg g;
+	struct an_fg v;
+	struct an_fest e[3];
+
+	(void)state;
+	build_diamond(&g, 1000, 300);
+	v = view(&g);
+	set_est(&e[0], 10, AN_CONF_LOW);
+	set_est(&e[1], 50, AN_CONF_LOW);
+	set_est(&e[2], 45, AN_CONF_LOW);
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(rel(e[1].f, 5) < 1e-9 && rel(e[2].f, 5) < 1e-9);
+	assert_int_equal(e[1].conf, AN_CONF_LOW);
+	assert_true(e[0].f == 10);
+
+	set_est(&e[1], 12, AN_CONF_LOW); /* 12 and 14: at the bound both, not clipped (< 15) */
+	set_est(&e[2], 14, AN_CONF_LOW);
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(rel(e[1].f, 10 * 12 / 26.0) < 1e-9 && rel(e[2].f, 10 * 14 / 26.0) < 1e-9);
+
+	set_est(&e[1], 8, AN_CONF_LOW); /* 8 + 9 = 17: the bound, but neither term reaches A */
+	set_est(&e[2], 9, AN_CONF_LOW);
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(rel(e[1].f, 10 * 8 / 17.0) < 1e-9 && rel(e[2].f, 10 * 9 / 17.0) < 1e-9);
+
+	set_est(&e[1], 6, AN_CONF_LOW); /* 6 + 8 = 14 <= 15: within the bounding terms' errors */
+	set_est(&e[2], 8, AN_CONF_LOW);
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(e[1].f == 6 && e[2].f == 8);
+
+	set_est(&e[1], 50, AN_CONF_LOW); /* a reliable term on the side: not correctable */
+	set_est(&e[2], 45, AN_CONF_HIGH);
+	assert_int_equal(an_freq_reconcile(&v, e), 0);
+	assert_true(e[2].f == 45);
+}
+
+/*
+ * Issue 15 (outside34 bitkern): A = B + C and B = D, all reliable. C's flow value A - B = 300 is
+ * the difference of two large numbers, A's sd 22 (2,000 samples); C's own estimate, 420 from
+ * 100,000 samples (sd 1.3), is 5 sd above it. A C with a clean point keeps its own (its
+ * variance is the smaller); without one it is a stalled class and takes the flow's value.
+ */
+static void test_an_freq_reconcile_clean_keeps_own(void **state)
+{
+	struct fg g = { 0 };
+	struct an_fg v;
+	struct an_fest e[4];
+	uint32_t a, b, c, d;
+
+	(void)state;
+	/* B first: the flow gives B from D (B = D), not from A - C, so B is no suspect */
+	b = block(&g, 1, 0);
+	insn(&g, 1, 0, AN_NONE);
+	a = block(&g, 0, AN_FG_NO_IN);
+	insn(&g, 1, 0, AN_NONE);
+	c = block(&g, 2, AN_FG_NO_OUT);
+	insn(&g, 1, 0, AN_NONE);
+	d = block(&g, 3, AN_FG_NO_OUT);
+	insn(&g, 1, 0, AN_NONE);
+	edge(&g, a, b, 1);
+	edge(&g, a, c, 2);
+	edge(&g, b, d, 3);
+	v = view(&g);
+	for (int clean = 0; clean < 2; clean++) {
+		set_est(&e[0], 1000, AN_CONF_HIGH);
+		e[0].samples = 2000;
+		set_est(&e[1], 700, AN_CONF_HIGH);
+		e[1].samples = 100000;
+		set_est(&e[3], 700, AN_CONF_HIGH);
+		e[3].samples = 100000;
+		set_est(&e[2], 420, AN_CONF_HIGH);
+		e[2].samples = 100000;
+		e[2].clean = clean;
+		assert_int_equal(an_freq_reconcile(&v, e), 0);
+		assert_true(clean ? e[2].f == 420 : rel(e[2].f, 300) < 1e-6);
+		assert_true(e[1].f == 700 && e[3].f == 700);
+	}
+}
+
+/*
+ * Issue 15 (outside34): a class low only for want of a clean point (noclean) anchors its
+ * equations in the smoothing with its own Poisson variance. A (noclean, 100,000 samples) =
+ * B + C, both ordinary low estimates: off by 1, within their noise, B and C move to A's value
+ * in proportion to their variances; A hardly. Without the mark no term is reliable: nothing
+ * moves.
+ */
+static void test_an_freq_reconcile_noclean_anchors(void **state)
+{
+	struct fg g;
+	struct an_fg v;
+	struct an_fest e[3];
+
+	(void)state;
+	build_diamond(&g, 1000, 300);
+	v = view(&g);
+	for (int nc = 0; nc < 2; nc++) {
+		set_est(&e[0], 10, AN_CONF_LOW);
+		e[0].samples = 100000;
+		e[0].noclean = nc;
+		set_est(&e[1], 6, AN_CONF_LOW);
+		set_est(&e[2], 5, AN_CONF_LOW);
+		assert_int_equal(an_freq_reconcile(&v, e), 0);
+		if (!nc) {
+			assert_true(e[0].f == 10 && e[1].f == 6 && e[2].f == 5);
+			continue;
+		}
+		assert_true(rel(e[0].f, 10) < 1e-3);
+		assert_true(fabs(e[0].f - e[1].f - e[2].f) < 1e-6);
+		assert_true(rel(e[1].f, 6 - 9 / 15.25) < 1e-3 &&
+			    rel(e[2].f, 5 - 6.25 / 15.25) < 1e-3);
+	}
 }
 
 /*
@@ -892,6 +1016,50 @@ static void test_an_freq_few_samples_per_point_low(void **state)
  * 8 points of 28-31 samples (F = 29.5): tight, 236 samples in all, which would make it high;
  * fewer than medium_per_point samples a point make it medium (and high once the limit is off).
  */
+/*
+ * Issue 15 (outside34 hashmap, qsortbs): a class of two issue points that both can stall (the
+ * culprit rules leave a candidate at each: none is AN_FG_CLEAN) is low confidence however tight
+ * and many its samples, and marked noclean; a clean point makes it high again, and so does a
+ * third point (noclean_points) or noclean_points = 0.
+ */
+static void test_an_freq_noclean_low(void **state)
+{
+	struct an_freq_params p;
+	struct fg g = { 0 };
+	struct an_fest e;
+	struct an_fg v;
+	uint32_t i;
+
+	(void)state;
+	block(&g, 0, 0);
+	i = insn(&g, 1, 500, AN_NONE);
+	insn(&g, 1, 520, AN_NONE);
+	v = view(&g);
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_int_equal(e.how, AN_FHOW_CLUSTER);
+	assert_true(rel(e.f, 510) < 0.01);
+	assert_int_equal(e.conf, AN_CONF_LOW);
+	assert_true(e.noclean && !e.clean);
+
+	an_freq_params_default(&p);
+	p.noclean_points = 0;
+	assert_int_equal(an_freq_class(&v, &p, 0, &e), 0);
+	assert_int_equal(e.conf, AN_CONF_HIGH);
+	assert_false(e.noclean);
+
+	g.in[i].flags |= AN_FG_CLEAN;
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_int_equal(e.conf, AN_CONF_HIGH);
+	assert_true(e.clean && !e.noclean);
+
+	g.in[i].flags = 0;
+	insn(&g, 1, 510, AN_NONE);
+	v = view(&g);
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_int_equal(e.conf, AN_CONF_HIGH);
+	assert_false(e.noclean);
+}
+
 static void test_an_freq_per_point_caps_high(void **state)
 {
 	static const uint64_t s[8] = { 28, 31, 29, 30, 31, 28, 30, 29 };
@@ -925,6 +1093,7 @@ int main(void)
 		cmocka_unit_test(test_an_freq_fallback),
 		cmocka_unit_test(test_an_freq_few_samples_per_point_low),
 		cmocka_unit_test(test_an_freq_per_point_caps_high),
+		cmocka_unit_test(test_an_freq_noclean_low),
 		cmocka_unit_test(test_an_freq_dependence_overlap),
 		cmocka_unit_test(test_an_freq_small_sample),
 		cmocka_unit_test(test_an_freq_zero_samples),
@@ -933,6 +1102,9 @@ int main(void)
 		cmocka_unit_test(test_an_freq_reconcile_lowers_stalled_class),
 		cmocka_unit_test(test_an_freq_reconcile_bounds_by_cluster_estimates),
 		cmocka_unit_test(test_an_freq_reconcile_bounds_two_hops),
+		cmocka_unit_test(test_an_freq_reconcile_scales_side),
+		cmocka_unit_test(test_an_freq_reconcile_clean_keeps_own),
+		cmocka_unit_test(test_an_freq_reconcile_noclean_anchors),
 		cmocka_unit_test(test_an_freq_reconcile_flow_over_paths),
 		cmocka_unit_test(test_an_freq_reconcile_reliable_stalled),
 		cmocka_unit_test(test_an_freq_reconcile_smooths_noise),
