@@ -36,7 +36,8 @@ out=$BUILD/eval
 # together in one recording. At 50-75 (four times 200-300's samples, sd halved): the suite 97.0 /
 # 98.3 / 98.5%, every program >= 92.1%; the seven 96.1-96.4 / 97.7-97.9 / 98.1-98.2%, every
 # program >= 93.5% (two recordings); the five of stop 33 (hotspots ... cxxshapes) 99.0 / 99.2 /
-# 99.3%, every program >= 96.7%. Recording the suite, one job at a time, took 172 s (171 s at 100-150).
+# 99.3%, every program >= 96.7%. Recording the suite, one job at a time, took 172 s (171 s at
+# 100-150).
 period=${EVAL_PERIOD:-50-75}
 evperiod=${EVAL_EVENT_PERIOD:-45-55}
 jobs=${EVAL_JOBS:-2}
