@@ -88,6 +88,13 @@ void an_freq_params_default(struct an_freq_params *p)
 	 * points used instead of the class's points gives the same figures within 0.2 point.
 	 */
 	p->noclean_points = 2;
+	/*
+	 * The 21164 delays the instruction after a mispredicted branch or jump by 5 cycles (21164
+	 * HRM ch. 2; machine/mach_ev5.c `mispredict`): the expected cost, unlike the culprit
+	 * rules' bound an_cp_params.cost[AN_CAUSE_BRANCH] (10). Used by bmp_correct().
+	 */
+	p->branch_penalty = 5;
+	p->bmp_rel_sd = 0.15; /* ours (issue 15 cause A) */
 }
 
 const char *an_conf_name(unsigned int conf)
@@ -145,6 +152,7 @@ struct point {
 	uint64_t s; /* S_i itself */
 	uint32_t m; /* M_i itself */
 	uint32_t flags; /* the instruction's AN_FG_* */
+	uint64_t b; /* BRANCHMP samples at it (an_fg_insn.branchmp) */
 };
 
 static int cmp_point(const void *a, const void *b)
@@ -304,6 +312,43 @@ static void set_small(struct an_fest *est, uint64_t samples, double cycles)
 	est->spread = 1;
 }
 
+/*
+ * Ours (issue 15, cause A): a class of one or two issue points none of which is clean, the
+ * target of a branch that mispredicts regularly. SOSP'97 §6.1 names these classes as its large
+ * errors and §6.2 uses event samples only to bound a stall's cycles; using them to correct the
+ * estimate is ours. The 21164 delivers a BRANCHMP sample on the instruction after the branch,
+ * the stalled point itself (an_culprit.c), so point q's mispredict cycles in CYCLES samples
+ * are about B_q x (P_branchmp / P_cycles) x penalty, and F_q = (S_q - that) / M_q. Its variance
+ * (Poisson on S_q and B_q) is (S_q + k^2 B_q) / M_q^2. The smallest such ratio whose relative
+ * sd is below bmp_rel_sd replaces a larger cluster estimate; otherwise the estimate stands.
+ */
+static void bmp_correct(const struct an_fg *g, const struct an_freq_params *p,
+			const struct point *pt, uint32_t n, struct an_fest *est)
+{
+	double k = g->branchmp_period * p->branch_penalty, best = 0;
+	bool found = false;
+
+	if (!(k > 0))
+		return;
+	for (uint32_t q = 0; q < n; q++) {
+		double num, sd;
+
+		if (!pt[q].b || !(pt[q].den > 0))
+			continue;
+		num = pt[q].num - k * (double)pt[q].b;
+		sd = sqrt(pt[q].num + k * k * (double)pt[q].b);
+		if (!(num > 0) || sd >= p->bmp_rel_sd * num)
+			continue;
+		if (!found || num / pt[q].den < best)
+			best = num / pt[q].den;
+		found = true;
+	}
+	if (found && best < est->f) {
+		est->f = best;
+		est->bmp_corrected = true;
+	}
+}
+
 static int est_class(const struct an_fg *g, const struct an_freq_params *p, const uint32_t *blocks,
 		     uint32_t nb, struct an_fest *est)
 {
@@ -347,6 +392,7 @@ static int est_class(const struct an_fg *g, const struct an_freq_params *p, cons
 			q->s = ins->samples;
 			q->m = ins->m;
 			q->flags = ins->flags;
+			q->b = ins->branchmp;
 			q->num = (double)ins->samples;
 			q->den = ins->m;
 			if (ins->dep != AN_NONE) {
@@ -441,6 +487,8 @@ static int est_class(const struct an_fg *g, const struct an_freq_params *p, cons
 				est->conf = AN_CONF_LOW;
 				est->noclean = true;
 			}
+			if (!any_clean && n <= p->noclean_points)
+				bmp_correct(g, p, pt, n, est);
 		} else {
 			est->how = AN_FHOW_FALLBACK;
 			est->conf = AN_CONF_LOW;

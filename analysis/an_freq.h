@@ -40,6 +40,8 @@ struct an_fg_insn {
 	uint32_t dep; /* index (into insns, same block, earlier) of the instruction whose latency
 		       * sets M_i, or AN_NONE */
 	uint32_t flags; /* AN_FG_M_UNSURE, AN_FG_CLEAN */
+	uint64_t branchmp; /* BRANCHMP samples at it when the culprit rules leave a mispredicted
+			    * branch as a cause of its stalls (0 otherwise): an_fg.branchmp_period */
 };
 
 /* M_i depends on what ran before the block (e.g. the block's first fetch group can issue with
@@ -70,6 +72,10 @@ struct an_fg {
 	const struct an_fg_edge *edges;
 	uint32_t nedges;
 	uint32_t nclasses;
+	/* P_branchmp / P_cycles: the BRANCHMP sampling period over the mean CYCLES period (0 when
+	 * BRANCHMP was not sampled); a BRANCHMP sample stands for that many CYCLES samples' worth
+	 * of mispredicts, each an_freq_params.branch_penalty cycles. */
+	double branchmp_period;
 };
 
 /* Confidence of an estimate (§6.1, last heuristic). */
@@ -101,6 +107,7 @@ struct an_fest {
 	uint64_t samples; /* samples of the points used */
 	bool clean; /* a point used is one no dynamic stall cause applies to (AN_FG_CLEAN) */
 	bool noclean; /* low confidence only for want of a clean point (noclean_points) */
+	bool bmp_corrected; /* f is the issue points' ratio less their mispredict stalls */
 };
 
 /* Heuristic parameters; an_freq_params_default() documents the values. */
@@ -115,6 +122,8 @@ struct an_freq_params {
 	double medium_per_point; /* fewer: at most medium confidence */
 	uint32_t noclean_points; /* a class of this many issue points or fewer, none of them
 				  * clean (AN_FG_CLEAN): low confidence (an_fest.noclean) */
+	double branch_penalty; /* expected (not worst) cycles a mispredict delays the next insn */
+	double bmp_rel_sd; /* a mispredict-corrected estimate is used below this relative sd */
 };
 
 void an_freq_params_default(struct an_freq_params *p);

@@ -1060,6 +1060,53 @@ static void test_an_freq_noclean_low(void **state)
 	assert_false(e.noclean);
 }
 
+/*
+ * Issue 15 cause A (outside34b lexer, class 12): one issue point, the target of a branch that
+ * mispredicts on most executions: 13,618 CYCLES samples, 2,704 BRANCHMP samples at it, periods
+ * 62.5 and 50, 5 cycles per mispredict: 13,618 - 2,704 x 0.8 x 5 = 2,802 (exact 2,752). Not
+ * without BRANCHMP samples or period, nor with a clean point, nor when the stall is nearly all
+ * of the point's samples (the relative sd of the difference above bmp_rel_sd).
+ */
+static void test_an_freq_branchmp_corrects_noclean(void **state)
+{
+	struct fg g = { 0 };
+	struct an_fest e;
+	struct an_fg v;
+	uint32_t i;
+
+	(void)state;
+	block(&g, 0, 0);
+	i = insn(&g, 1, 13618, AN_NONE);
+	g.in[i].branchmp = 2704;
+	v = view(&g);
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_true(rel(e.f, 13618) < 0.001); /* BRANCHMP not sampled: today's estimate */
+	assert_false(e.bmp_corrected);
+
+	v.branchmp_period = 50 / 62.5;
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_true(e.bmp_corrected);
+	assert_true(rel(e.f, 2802) < 0.001);
+	assert_true(rel(e.f, 2752) < 0.03);
+	assert_int_equal(e.conf, AN_CONF_LOW);
+
+	g.in[i].branchmp = 0;
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_false(e.bmp_corrected);
+	assert_true(rel(e.f, 13618) < 0.001);
+
+	g.in[i].branchmp = 3300; /* 13,618 - 13,200 = 418 +- 257: too noisy */
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_false(e.bmp_corrected);
+	assert_true(rel(e.f, 13618) < 0.001);
+
+	g.in[i].branchmp = 2704;
+	g.in[i].flags |= AN_FG_CLEAN;
+	assert_int_equal(an_freq_class(&v, NULL, 0, &e), 0);
+	assert_false(e.bmp_corrected);
+	assert_true(rel(e.f, 13618) < 0.001);
+}
+
 static void test_an_freq_per_point_caps_high(void **state)
 {
 	static const uint64_t s[8] = { 28, 31, 29, 30, 31, 28, 30, 29 };
@@ -1094,6 +1141,7 @@ int main(void)
 		cmocka_unit_test(test_an_freq_few_samples_per_point_low),
 		cmocka_unit_test(test_an_freq_per_point_caps_high),
 		cmocka_unit_test(test_an_freq_noclean_low),
+		cmocka_unit_test(test_an_freq_branchmp_corrects_noclean),
 		cmocka_unit_test(test_an_freq_dependence_overlap),
 		cmocka_unit_test(test_an_freq_small_sample),
 		cmocka_unit_test(test_an_freq_zero_samples),
