@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "an_culprit.h"
+#include "an_sched.h"
 #include "isa_ev5.h"
 
 /*
@@ -74,10 +75,6 @@
  * splits the explained part: lo first, the rest in proportion to hi - lo.
  */
 
-/* A multiply's result comes up to 2 cycles later when a source was produced just before it
- * ([ev5.md], as analysis/an_sched.c and machine/mach_ev5.c model it). */
-#define MUL_INPUT_PENALTY 2
-
 /* The longest result latency of the EV5 tables (isa/isa_ev5.h) per register file written:
  * integer UMULH 14 + the input penalty, FP DIVT 22. */
 static void callee_latencies(uint32_t lat[2])
@@ -92,7 +89,7 @@ static void callee_latencies(uint32_t lat[2])
 		d = o.da ? o.da : o.dc;
 		if (!d)
 			continue;
-		l = o.lat + ((o.kind & ISA_EV5_K_IMUL) ? MUL_INPUT_PENALTY : 0);
+		l = o.lat + ((o.kind & ISA_EV5_K_IMUL) ? AN_SCHED_MUL_INPUT_DELAY : 0);
 		if (l > lat[d > 1])
 			lat[d > 1] = l;
 	}

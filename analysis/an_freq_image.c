@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "an_freq_image.h"
-#include "isa_ev5.h"
 
 struct an_fi_image {
 	struct img *elf;
@@ -277,8 +276,8 @@ static int build_fg(struct an_fi_proc *fp, const struct an_sched_insn *fresh,
  * callargs' ca_callee). Its block scheduled alone (an_sched_block: as it runs after the call's
  * redirect, nothing in flight from the caller counts here) gives, per register file, the most
  * cycles a result can still be in flight when the RET issues: over the last writer of each
- * register, its latency (a multiply's with the 2-cycle input penalty, [ev5.md]) minus the
- * cycles from it to the RET. Loads count their hit latency: a miss is the D-cache's cause.
+ * register, the cycle the schedule has its result ready (an_sched_insn.ready) minus the RET's
+ * issue cycle. Loads count their hit latency: a miss is the D-cache's cause.
  * Anything else stays unknown: the generic bound.
  */
 #define LEAF_MAX 64 /* ours: longer leaves keep the generic bound */
@@ -308,8 +307,7 @@ static void leaf_wait(const struct an_fi_image *im, uint64_t target, struct an_c
 	if (!n || d[n - 1].op != AXP_OP_RET || an_sched_block(im->model, d, target, n, s))
 		return;
 	for (uint32_t k = n - 1; k-- > 0;) {
-		uint32_t f = axp_info(&d[k])->flags, lat, gap = s[n - 1].cycle - s[k].cycle;
-		struct isa_ev5_op o;
+		uint32_t f = axp_info(&d[k])->flags, ret_at = s[n - 1].cycle;
 		unsigned int r;
 
 		if (f & AXP_F_DA)
@@ -322,10 +320,8 @@ static void leaf_wait(const struct an_fi_image *im, uint64_t target, struct an_c
 			continue;
 		seen[r] = true;
 		out->written |= 1ull << r;
-		isa_ev5_op(d[k].op, ISA_EV5_DCACHE_LAT, &o);
-		lat = o.lat + ((o.kind & ISA_EV5_K_IMUL) ? 2 : 0);
-		if (lat > gap && lat - gap > w[r >= 32])
-			w[r >= 32] = lat - gap;
+		if (s[k].ready > ret_at && s[k].ready - ret_at > w[r >= 32])
+			w[r >= 32] = s[k].ready - ret_at;
 	}
 	out->wait[0] = (uint8_t)(w[0] < UINT8_MAX ? w[0] : UINT8_MAX);
 	out->wait[1] = (uint8_t)(w[1] < UINT8_MAX ? w[1] : UINT8_MAX);
@@ -445,7 +441,6 @@ static int explain(struct an_fi_proc *fp, const struct an_fi_opts *o)
 	return ret;
 }
 
-/* Issue points no dynamic stall cause applies to (for the confidence of their class). */
 /*
  * Is a mispredict the main stall the rules leave for point i (bmp_correct in an_freq.c)? The
  * branch is a candidate, and no sample of another candidate's event was taken where the 21164

@@ -338,11 +338,13 @@ static void run(const struct an_sched_model *m, struct st *x, const struct axp_i
 			uint32_t add = 0;
 
 			/* a source produced just before a multiply delays its result [ev5.md] */
-			if (o->sa && x->reg[d->ra].prod != NOPC && x->reg[d->ra].st + 2 > t)
-				add = x->reg[d->ra].st + 2 - t;
+			if (o->sa && x->reg[d->ra].prod != NOPC &&
+			    x->reg[d->ra].st + AN_SCHED_MUL_INPUT_DELAY > t)
+				add = x->reg[d->ra].st + AN_SCHED_MUL_INPUT_DELAY - t;
 			if (o->sb && !d->islit && x->reg[d->rb].prod != NOPC &&
-			    x->reg[d->rb].st + 2 > t && x->reg[d->rb].st + 2 - t > add)
-				add = x->reg[d->rb].st + 2 - t;
+			    x->reg[d->rb].st + AN_SCHED_MUL_INPUT_DELAY > t &&
+			    x->reg[d->rb].st + AN_SCHED_MUL_INPUT_DELAY - t > add)
+				add = x->reg[d->rb].st + AN_SCHED_MUL_INPUT_DELAY - t;
 			rst += add;
 			x->mul_free = t + o->repeat + add;
 			x->e0_block = rst - 2;
@@ -355,6 +357,7 @@ static void run(const struct an_sched_model *m, struct st *x, const struct axp_i
 			x->last_store = pc;
 		}
 		dst = dest_reg(o, d);
+		s->ready = dst != SINK ? rst : t;
 		if (dst != SINK) {
 			x->reg[dst].st = rst;
 			x->reg[dst].b0 = (o->kind & ISA_EV5_K_BYPP) ? t : rst;

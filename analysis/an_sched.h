@@ -62,7 +62,13 @@ struct an_sched_insn {
 	uint16_t lat; /* AN_STALL_DEP: the producer's latency (issue to ready) */
 	int32_t culprit; /* the cause's instruction index in the block, -1 (none, or earlier) */
 	uint64_t culprit_pc; /* the cause's address (in this or a preceding block); UINT64_MAX */
+	uint32_t ready; /* cycle its result is ready (issue + latency, a multiply's input delay
+			 * included); its issue cycle when it writes no register */
 };
+
+/* A multiply's result comes up to this many cycles later when a source was produced just
+ * before it ([ev5.md]; an_sched.c, and machine/mach_ev5.c models the same). */
+#define AN_SCHED_MUL_INPUT_DELAY 2
 
 static inline bool an_sched_is_issue_point(const struct an_sched_insn *s)
 {
