@@ -8,6 +8,8 @@ TEST_PROGS += $(KT_CHECK) $(KT_INIT)
 CHECK_STEPS += tests/kernel/kernel-test.sh
 # scripts/kernel-tree's configuration stamp (SMP tree accepted, others refused): no kernel needed.
 CHECK_STEPS += tests/kernel/kernel-tree-config.sh
+# bench/kirq_trace.py's instruction count on a made-up trace: no kernel needed.
+CHECK_STEPS += tests/kernel/check-kirq-trace.sh
 
 $(KT_CHECK): tests/kernel/kt_check.c tests/kernel/kt_procs.c tests/kernel/kt_procs.h $(LIB)
 	@mkdir -p $(dir $@)
