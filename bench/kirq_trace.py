@@ -152,7 +152,14 @@ def boot(a, logdir):
 
 
 def analyse(files, syms):
-    """Per window (mode): a list of interrupts, each a list of [label, group, insns, entry].
+    """Per window (mode): a list of pieces, each a list of [label, group, insns, entry].
+
+    A piece is what the CPU did from one kernel entry (an interrupt, a system call, a fault) to
+    its return, less what nested entries did: an entry while a piece is still running (it has
+    not reached restore_all) puts the piece aside, and the kernel code after the nested one's
+    return continues it (an interpretation in the task work of a sampling interrupt stays whole
+    when a timer interrupt arrives in it). The pieces still open when the window ends and its
+    first piece (the log may start inside it) are dropped.
 
     A block's size is its longest translation's (QEMU's in_asm), or the count its cflags cut it
     to: under -icount QEMU retranslates the block an interrupt arrives in, cut to the instructions
@@ -162,8 +169,7 @@ def analyse(files, syms):
     size = {}
     windows = {}
     resumed = 0
-    # Pieces start at the kernel's entry points (arch/alpha/kernel/entry.S): an interrupt's piece
-    # ends where the next entry begins, so a system call after it (the guest's STOP) is its own.
+    # The kernel's entry points (arch/alpha/kernel/entry.S).
     entries = dict((s[0], s[1]) for s in syms.syms if s[1] in ENTRIES)
     if "entInt" not in entries.values():
         die("System.map has no entInt")
@@ -171,8 +177,9 @@ def analyse(files, syms):
         mode = os.path.basename(path).split("-", 2)[2][:-4]
         tracing = mode not in ("boot", "between")
         cur, n = None, 0
-        pieces, piece = [], []
-        last = None  # the last non-PALcode block: [pc, entry in piece]
+        done, piece, aside = [], [], []
+        first = True  # the piece in progress is the window's first
+        last = None  # the last non-PALcode block: [pc, its record]
         closing = False  # the piece has run restore_all: its PALcode return follows
         with open(path, errors="replace") as f:
             for line in f:
@@ -199,21 +206,28 @@ def analyse(files, syms):
                                 last[0] < pc < last[0] + 4 * last[1][2]:
                             last[1][2] = (pc - last[0]) // 4
                             resumed += 1
-                    if pc not in entries and closing and group != "PALcode" and \
-                            label != "restore_all":
-                        # back in interrupted kernel code (a system call, the idle loop)
-                        pieces.append(piece)
-                        piece = []
-                        closing = False
-                    closing = closing and pc not in entries
                     if pc in entries:
+                        # the PALcode blocks just before an entry are its own
                         k = len(piece)
                         while k > 0 and piece[k - 1][1] == "PALcode":
                             k -= 1
                         head = piece[k:]
                         del piece[k:]
-                        pieces.append(piece)
-                        piece = head
+                        if closing or not any(x[1] != "PALcode" for x in piece):
+                            if not first:
+                                done.append(piece)
+                        else:
+                            aside.append((piece, first))  # nested: it goes on afterwards
+                        piece, first, closing = head, False, False
+                    elif closing and group != "PALcode" and label != "restore_all":
+                        # back in interrupted kernel code
+                        if not first:
+                            done.append(piece)
+                        if aside:
+                            piece, first = aside.pop()
+                        else:
+                            piece, first = [], True  # interrupted before the window
+                        closing = False
                     if label == "restore_all":
                         closing = True
                     rec = [label, group, insns, entry]
@@ -221,8 +235,7 @@ def analyse(files, syms):
                     if group != "PALcode":
                         last = [pc, rec]
         if tracing:
-            pieces.append(piece)
-            windows[mode] = pieces[1:-1]
+            windows[mode] = done
     return windows, resumed
 
 

@@ -3,8 +3,8 @@
 # instructions (issue 18 item 2), on a made-up System.map, console and QEMU log whose answer is
 # known: blocks sized by their longest translation, a block cut by -icount (cflags' count), a
 # block left by an exception counted to the faulting instruction, an interrupt shared with
-# Linux's tick left out, the interrupted system call's rest split off, and the first and last
-# piece of the window dropped. Needs no kernel.
+# Linux's tick left out, interrupts nested in a system call and in an interpretation counted
+# apart from them, and the first and last piece of the window dropped. Needs no kernel.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
@@ -68,25 +68,29 @@ plain() { tb 0xfffffc0000321000; tb 0xfffffffc00001000; }
 	# do_entInt left at its 9th instruction by a DTB miss, resumed there: 8 + 10 + 12 counted.
 	tb $pal_in; tb 0xfffffc0000311010; tb 0xfffffc0000320000; tb $pal_dtb; tb 0xfffffc0000320020
 	plain; tb 0xfffffffc00003000; tb 0xfffffc0000311600; tb $pal_rti # 10+5+8+10+12+30+12+50+6+3 = 146
-	tb 0xfffffc00003114b0                                      # a system call (not an interrupt)
-	irq plain                                                  # in it: 86
-	tb 0xfffffc0000323000                                      # the call's rest: its own piece
-	irq plain                                                  # the last piece: dropped
+	# A system call with an interrupt in it (86), then its rest and return: a piece, not a sample.
+	tb 0xfffffc00003114b0; irq plain; tb 0xfffffc0000323000; tb 0xfffffc0000311600; tb $pal_rti
+	# An interpretation interrupted by a sampling interrupt (86) goes on after it:
+	# 10+5+20+30+12+50+50+6+3 = 186.
+	tb $pal_in; tb 0xfffffc0000311010; tb 0xfffffc0000320000; plain; tb 0xfffffffc00003000
+	irq plain
+	tb 0xfffffffc00003000; tb 0xfffffc0000311600; tb $pal_rti
+	irq plain # the last piece: dropped
 } >"$tmp/log-1-floor.txt"
 
 out=$(python3 bench/kirq_trace.py --system-map "$tmp/System.map" --logdir "$tmp" --analyse \
 	--modes floor --top 20) || bad "kirq_trace.py --analyse failed: $out"
-# (86 + 63 + 146 + 86) / 4 = 95.25
-want="floor: 4 sampling interrupts traced (1 shared with Linux's tick left out): 95 guest instructions each"
+# (86 + 63 + 146 + 86 + 86 + 186) / 6 = 108.8
+want="floor: 6 sampling interrupts traced (1 shared with Linux's tick left out): 109 guest instructions each"
 echo "$out" | grep -qF "$want" || bad "wanted '$want' in: $out"
 echo "$out" | grep -qF "1 blocks left by an exception" || bad "the resumed block is not counted so: $out"
 echo "$out" | grep -qF "the loop's clock: 22,500 each over 4 interrupts (+0.36%)" ||
 	bad "the clock's figure (360000 ns / 4 ns / 4) is not printed: $out"
-# Per interrupt: PALcode (13 + 13 + 23 + 13) / 4 = 15.5; axp_interp.ko 50 / 4 = 12.5.
-echo "$out" | grep -qE "^  PALcode +15\.5$" || bad "PALcode per interrupt is not 15.5: $out"
-echo "$out" | grep -qE "^  axp_interp.ko +12\.5$" || bad "axp_interp.ko per interrupt is not 12.5: $out"
-echo "$out" | grep -qE "^  1 interpreted: 146 each; 3 did not: 78 each$" ||
-	bad "the interpreted split is not 146 / 78: $out"
+# Per interrupt: PALcode (13 + 13 + 23 + 13 + 13 + 13) / 6 = 14.7; axp_interp.ko 150 / 6 = 25.
+echo "$out" | grep -qE "^  PALcode +14\.7$" || bad "PALcode per interrupt is not 14.7: $out"
+echo "$out" | grep -qE "^  axp_interp.ko +25\.0$" || bad "axp_interp.ko per interrupt is not 25.0: $out"
+echo "$out" | grep -qE "^  2 interpreted: 166 each; 4 did not: 80 each$" ||
+	bad "the interpreted split is not 166 / 80: $out"
 # A window that never reached the callback says so and fails.
 grep -v 'fffffffc00001000' "$tmp/log-1-floor.txt" >"$tmp/nocb" && mv "$tmp/nocb" "$tmp/log-1-floor.txt"
 if out=$(python3 bench/kirq_trace.py --system-map "$tmp/System.map" --logdir "$tmp" --analyse \
