@@ -21,6 +21,11 @@
 # floor,cycles,vprof,vreplay), KIRQ_N (loop iterations per window, default 4000000: ~0.13 s of
 # guest time, ~700 interrupts), KIRQ_TOP (functions listed per mode, default 12).
 set -euo pipefail
+case ${1:-} in
+-h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+"") ;;
+*) echo "kernel-irq: no arguments (try --help; the environment sets the modes and lengths)" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}
 kdir=$build/kernel/linux
