@@ -22,11 +22,11 @@
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "axprof_ioctl.h"
+#include "kt_module.h"
 
 #define PERIOD_LO 46000 /* as tests/kernel/init.c */
 #define PERIOD_HI 50000
@@ -52,18 +52,6 @@ static int64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-static int load_module(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
-
-	if (fd < 0)
-		return -errno;
-	r = (int)syscall(SYS_finit_module, fd, "", 0);
-	r = r ? -errno : 0;
-	close(fd);
-	return r;
 }
 
 static void print_module_symbols(void)
@@ -182,8 +170,8 @@ int main(void)
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
 	spin(1000000); /* first-run costs (page faults) out of the first mode's figures */
-	e1 = load_module("/modules/axp_interp.ko");
-	e2 = load_module("/modules/axprof.ko");
+	e1 = load_module("/modules/axp_interp.ko", "");
+	e2 = load_module("/modules/axprof.ko", "");
 	fd = open("/dev/axprof", O_RDWR);
 	if (e1 || e2 || fd < 0) {
 		printf("KIRQ-ERROR loading the modules: axp_interp %d, axprof %d, open %d\n", e1,

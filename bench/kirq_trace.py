@@ -8,11 +8,10 @@ How: QEMU logs every translated block's instructions (-d in_asm) and, between th
 "KIRQ-START mode" and "KIRQ-STOP mode" markers only, every block it executes (-d exec with
 nochain, so every execution is logged), restricted by -dfilter to PALcode and the kernel (the
 user loop is not logged). The host switches the execution log on and off through QEMU's monitor.
-A block's instruction count is that of its latest translation. The log of a window is cut into
-interrupts at each entry to entInt (the PALcode blocks just before it are the interrupt's entry);
-the first and last piece of a window are dropped (the log may start or stop inside them). An
-interrupt that ran the driver's hrtimer callback and not Linux's tick (tick_sched_timer) is a
-sampling interrupt; one with both is left out (its cost is shared).
+The log of a window is cut into pieces, one per kernel entry (analyse() says how blocks are
+counted and nested entries kept apart). A piece entered at entInt that ran the driver's hrtimer
+callback and not Linux's tick (tick_sched_timer) is a sampling interrupt; one with both is left
+out (its cost is shared).
 """
 import argparse
 import bisect
@@ -34,6 +33,8 @@ GROUPS = ["PALcode", "Linux interrupt entry and exit", "Linux hrtimer and clock 
 TRACE = re.compile(r"^Trace \d+: 0x[0-9a-f]+ \[[0-9a-f]+/([0-9a-f]+)/[0-9a-f]+/([0-9a-f]+)\]")
 ENTRIES = ("entInt", "entSys", "entMM", "entIF", "entArith", "entUna", "entDbg")
 CF_COUNT_MASK = 0x1FF  # QEMU 7.2 include/exec/exec-all.h: a block cut to this many instructions
+ICOUNT_SHIFT = 2  # -icount shift=2: the guest clock advances 4 ns per instruction (250 MHz)
+NS_PER_INSN = 1 << ICOUNT_SHIFT
 
 
 def die(msg):
@@ -69,11 +70,11 @@ class Symbols:
             self.addrs = [s[0] for s in self.syms]
             self.ready = True
         if KSEG <= pc < self.stext:
-            return ("PALcode", "PALcode", False)
+            return ("PALcode", "PALcode")
         i = bisect.bisect_right(self.addrs, pc) - 1
         if i < 0:
-            return ("?", "other", False)
-        a, name, where = self.syms[i]
+            return ("?", "other")
+        _, name, where = self.syms[i]
         if where == "[axprof]":
             group = "axprof.ko"
         elif where == "[axp_interp]":
@@ -83,7 +84,7 @@ class Symbols:
         else:
             group = "Linux interrupt entry and exit"
         label = name if where == "vmlinux" else name + " " + where
-        return (label, group, a == pc)
+        return (label, group)
 
 
 def boot(a, logdir):
@@ -95,7 +96,7 @@ def boot(a, logdir):
     append = "console=ttyS0 rdinit=/init panic=1 kirq_modes=%s kirq_n=%d" % (a.modes, a.n)
     cmd = ["qemu-system-alpha", "-M", "clipper", "-m", "256", "-vga", "none", "-nic", "none",
            "-kernel", a.vmlinux, "-initrd", a.initrd, "-nographic", "-no-reboot",
-           "-append", append, "-icount", "shift=2,sleep=off",
+           "-append", append, "-icount", "shift=%d,sleep=off" % ICOUNT_SHIFT,
            "-monitor", "unix:%s,server=on,wait=off" % mon,
            "-d", "in_asm,nochain", "-dfilter", "0x%x..0xffffffffffffffff" % KSEG, "-D", files[0]]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stdin=subprocess.PIPE,
@@ -152,7 +153,7 @@ def boot(a, logdir):
 
 
 def analyse(files, syms):
-    """Per window (mode): a list of pieces, each a list of [label, group, insns, entry].
+    """Per window (mode): a list of pieces, each a list of [label, group, insns].
 
     A piece is what the CPU did from one kernel entry (an interrupt, a system call, a fault) to
     its return, less what nested entries did: an entry while a piece is still running (it has
@@ -197,7 +198,7 @@ def analyse(files, syms):
                         continue
                     pc = int(m.group(1), 16)
                     cut = int(m.group(2), 16) & CF_COUNT_MASK
-                    label, group, entry = syms.lookup(pc)
+                    label, group = syms.lookup(pc)
                     insns = size.get(pc, 0)
                     if cut:
                         insns = min(insns, cut)
@@ -230,7 +231,7 @@ def analyse(files, syms):
                         closing = False
                     if label == "restore_all":
                         closing = True
-                    rec = [label, group, insns, entry]
+                    rec = [label, group, insns]
                     piece.append(rec)
                     if group != "PALcode":
                         last = [pc, rec]
@@ -241,16 +242,19 @@ def analyse(files, syms):
 
 def report(mode, pieces, timing, top):
     cb = CALLBACK[0] + " " + CALLBACK[1]
-    pieces = [p for p in pieces if next((x[0] for x in p if x[1] != "PALcode"), "") == "entInt"]
-    sample = [p for p in pieces if any(x[0] == cb for x in p) and
-              not any(x[0] == LINUX_TICK for x in p)]
-    shared = sum(1 for p in pieces if any(x[0] == cb for x in p) and
-                 any(x[0] == LINUX_TICK for x in p))
+    sample, interp, plain, shared = [], [], [], 0
+    for p in pieces:
+        names = set(x[0] for x in p)
+        if next((x[0] for x in p if x[1] != "PALcode"), "") != "entInt" or cb not in names:
+            continue
+        if LINUX_TICK in names:
+            shared += 1
+            continue
+        sample.append(p)
+        (interp if any(x[1] == "axp_interp.ko" for x in p) else plain).append(p)
     if not sample:
         print("kernel-irq: %s: no sampling interrupt in the trace (%d pieces)" % (mode, len(pieces)))
         return None
-    interp = [p for p in sample if any(x[1] == "axp_interp.ko" for x in p)]
-    plain = [p for p in sample if p not in interp]
     tot = lambda ps: sum(x[2] for p in ps for x in p)
     mean = tot(sample) / len(sample)
     clock = ""
@@ -258,7 +262,7 @@ def report(mode, pieces, timing, top):
         off, on, nint = timing
         if nint:
             clock = "; the loop's clock: %s each over %d interrupts (%+.2f%%)" % (
-                format(round((on - off) / 4.0 / nint), ","), nint, 100.0 * (on - off) / off)
+                format(round((on - off) / NS_PER_INSN / nint), ","), nint, 100.0 * (on - off) / off)
     print("kernel-irq: %s: %d sampling interrupts traced (%d shared with Linux's tick left out): "
           "%s guest instructions each%s" % (mode, len(sample), shared, format(round(mean), ","),
                                             clock))
@@ -269,7 +273,7 @@ def report(mode, pieces, timing, top):
     groups = collections.Counter()
     funcs = collections.Counter()
     for p in sample:
-        for label, group, n, _ in p:
+        for label, group, n in p:
             groups[group] += n
             funcs[label] += n
     for g in GROUPS:
@@ -339,15 +343,14 @@ def main():
         own.append("%s %s" % (mode, format(round((groups["axprof.ko"] + groups["axp_interp.ko"]) / n), ",")))
         if linux is None:
             linux = (sum(groups[g] for g in GROUPS[:3]) / n, mode)
-    # The share of the CPU Linux's part alone takes at the interrupt rate the loop saw (-icount
-    # shift=2: 4 ns per instruction, the nominal 250 MHz).
+    # The share of the CPU Linux's part alone takes at the interrupt rate the loop saw.
     rates = [t[2] / (t[1] * 1e-9) for t in timing.values() if t[1] > 0 and t[2] > 0]
     if linux and rates:
         rate = sum(rates) / len(rates)
         print("kernel-irq summary: PALcode and Linux take %s guest instructions of each sampling "
               "interrupt (%s): %.2f%% of the CPU at %s interrupts/s; axprof's own per sampling "
               "interrupt: %s" % (format(round(linux[0]), ","), linux[1],
-                                 100.0 * linux[0] * 4e-9 * rate, format(round(rate), ","),
+                                 100.0 * linux[0] * NS_PER_INSN * 1e-9 * rate, format(round(rate), ","),
                                  ", ".join(own)))
     sys.exit(1 if bad else 0)
 

@@ -59,6 +59,7 @@
 #include <unistd.h>
 
 #include "axprof_ioctl.h"
+#include "kt_module.h"
 
 #define OUT "/tmp/out"
 #define DEV "/dev/axprof"
@@ -385,18 +386,6 @@ static void save_run(const char *tag, size_t i)
 }
 
 /* ---- modules ---- */
-
-static int load_module(const char *path, const char *params)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
-
-	if (fd < 0)
-		return -errno;
-	r = (int)syscall(SYS_finit_module, fd, params, 0);
-	r = r ? -errno : 0;
-	close(fd);
-	return r;
-}
 
 static int unload_module(const char *name)
 {

@@ -16,13 +16,20 @@ $(KT_CHECK): tests/kernel/kt_check.c tests/kernel/kt_procs.c tests/kernel/kt_pro
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(WARN) $(CFLAGS) $(INCS) -o $@ $(filter %.c,$^) $(LIB) $(LDLIBS)
 
-KT_INIT_SRCS := tests/kernel/init.c kmod/sampler/vs_abi.c kmod/sampler/vs_prime.c \
-	kmod/sampler/vs_prng.c hotlist/hotlist.c
-$(KT_INIT): $(KT_INIT_SRCS) kmod/sampler/linux/axprof_ioctl.h kmod/sampler/vs_abi.h hotlist/hotlist.h
+# Guest programs (dynamic Alpha programs in the initramfs): the kernel test's /init and
+# bench/kernel-irq.sh's, built alike against the sampler's ABI.
+KT_GUEST_SRCS := kmod/sampler/vs_abi.c kmod/sampler/vs_prime.c kmod/sampler/vs_prng.c hotlist/hotlist.c
+KT_GUEST_HDRS := tests/kernel/kt_module.h kmod/sampler/linux/axprof_ioctl.h kmod/sampler/vs_abi.h \
+	hotlist/hotlist.h
+KT_GUEST_FLAGS := -O2 -g -Icompat -Ikmod/interp -Ikmod/sampler -Ihotlist -Ikmod/sampler/linux \
+	-Itests/kernel
+KIRQ_INIT := $(BUILD)/kernel-irq/init
+$(KT_INIT): tests/kernel/init.c
+$(KIRQ_INIT): bench/kirq_guest.c
+$(KT_INIT) $(KIRQ_INIT): $(KT_GUEST_SRCS) $(KT_GUEST_HDRS)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  ACC     $@")
-	$(Q)$(ACC) $(WARN) -O2 -g -Icompat -Ikmod/interp -Ikmod/sampler -Ihotlist -Ikmod/sampler/linux \
-		-o $@ $(KT_INIT_SRCS)
+	$(Q)$(ACC) $(WARN) $(KT_GUEST_FLAGS) -o $@ $(filter %.c,$^)
 
 # The register-exactness workload (hand-written assembly through every register).
 $(BUILD)/kernel-test/regcheck: tests/kernel/regcheck.c tests/kernel/regloop.S
